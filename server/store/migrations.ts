@@ -15,4 +15,30 @@ export const migrations: readonly Migration[] = [
     name: "settings",
     sql: "CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL, updated_at TEXT NOT NULL);",
   },
+  {
+    version: 30,
+    name: "console users",
+    sql: `CREATE TABLE users (
+      name TEXT PRIMARY KEY,
+      role TEXT NOT NULL CHECK (role IN ('viewer', 'operator')),
+      password_hash TEXT NOT NULL,
+      created_at TEXT NOT NULL,
+      updated_at TEXT NOT NULL
+    );`,
+  },
+  {
+    version: 31,
+    name: "audit log",
+    sql: `CREATE TABLE audit_log (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      at TEXT NOT NULL,
+      actor TEXT NOT NULL,
+      action TEXT NOT NULL,
+      target TEXT NOT NULL,
+      aws_request_id TEXT,
+      result TEXT NOT NULL CHECK (result IN ('ok', 'error', 'denied')),
+      detail TEXT
+    );
+    CREATE INDEX audit_log_at ON audit_log (at DESC);`,
+  },
 ];
