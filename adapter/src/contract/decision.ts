@@ -1,0 +1,169 @@
+import { z } from "zod";
+import { modelMetadataSchema, timingSchema } from "./common.ts";
+
+/**
+ * The decision API (DESIGN §4), SemIf-compatible. The zod schemas give the types and let the console validate
+ * what it sends; the adapter itself checks requests with `parseDecisionEnvelope` and `checkDecisions`, whose
+ * messages are SemIf's exact 400 messages (client parity), which zod's own messages would not be.
+ */
+
+export const DECISION_REQUEST_FIELDS = ["decision", "decisions"] as const;
+export const MIN_OPTIONS = 2;
+export const MAX_OPTIONS = 16;
+export const ANSWER_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+export const decisionOptionSchema = z.object({
+  id: z.string().min(1),
+  description: z.string(),
+});
+export type DecisionOption = z.infer<typeof decisionOptionSchema>;
+
+/** A string, or a JSON object/array that the adapter renders as canonical JSON (sorted keys). */
+export const decisionStateSchema = z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())]);
+export type DecisionState = z.infer<typeof decisionStateSchema>;
+
+export const decisionSchema = z.object({
+  id: z.string().min(1),
+  state: decisionStateSchema,
+  question: z.string().min(1),
+  options: z.array(decisionOptionSchema).min(MIN_OPTIONS).max(MAX_OPTIONS),
+});
+export type Decision = z.infer<typeof decisionSchema>;
+
+export const decisionRequestSchema = z.union([
+  z.strictObject({ decision: decisionSchema }),
+  z.strictObject({ decisions: z.array(decisionSchema).min(1) }),
+]);
+export type DecisionRequest = z.infer<typeof decisionRequestSchema>;
+
+export const decisionResultSchema = z.object({
+  id: z.string(),
+  option_ids: z.array(z.string()),
+  probabilities: z.array(z.number()),
+  option_logits: z.array(z.number()),
+  answer_token_ids: z.array(z.number().int()),
+  allowed_token_mass: z.number(),
+  full_vocab_argmax_id: z.number().int(),
+  input_tokens: z.number().int(),
+  prompt_sha256: z.string(),
+  prompt_version: z.string(),
+  temperature: z.number(),
+  forward_seconds: z.number(),
+  model: modelMetadataSchema,
+});
+export type DecisionResult = z.infer<typeof decisionResultSchema>;
+
+export const singleDecisionResponseSchema = z.object({ result: decisionResultSchema, timing: timingSchema });
+export const sharedDecisionResponseSchema = z.object({ results: z.array(decisionResultSchema), timing: timingSchema });
+export const decisionResponseSchema = z.union([singleDecisionResponseSchema, sharedDecisionResponseSchema]);
+export type SingleDecisionResponse = z.infer<typeof singleDecisionResponseSchema>;
+export type SharedDecisionResponse = z.infer<typeof sharedDecisionResponseSchema>;
+export type DecisionResponse = z.infer<typeof decisionResponseSchema>;
+
+export type DecisionEnvelope = { mode: "single"; decisions: [unknown] } | { mode: "shared"; decisions: unknown[] };
+export type CheckResult<T> = { ok: true; value: T } | { ok: false; message: string };
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+const fail = (message: string): { ok: false; message: string } => ({ ok: false, message });
+
+/** The request-level shape, in SemIf's order. Decision fields are checked later by `checkDecisions`. */
+export function parseDecisionEnvelope(payload: unknown, maxSharedDecisions: number): CheckResult<DecisionEnvelope> {
+  if (!isPlainObject(payload)) return fail("Request body must be a JSON object");
+  const allowed: readonly string[] = DECISION_REQUEST_FIELDS;
+  const unsupported = Object.keys(payload)
+    .filter((key) => !allowed.includes(key))
+    .sort();
+  if (unsupported.length > 0) {
+    return fail(`Unsupported request fields: [${unsupported.map((key) => `'${key}'`).join(", ")}]`);
+  }
+  const supplied = DECISION_REQUEST_FIELDS.filter((name) => name in payload);
+  if (supplied.length !== 1) return fail("Request must contain exactly one of decision or decisions");
+  if (supplied[0] === "decision") {
+    if (!isPlainObject(payload.decision)) return fail("Request must contain one decision object");
+    return { ok: true, value: { mode: "single", decisions: [payload.decision] } };
+  }
+  const decisions = payload.decisions;
+  if (!Array.isArray(decisions) || decisions.length === 0) {
+    return fail("Request must contain a nonempty decisions list");
+  }
+  if (decisions.length > maxSharedDecisions) return fail(`decisions supports at most ${maxSharedDecisions} items`);
+  if (!decisions.every(isPlainObject)) return fail("decisions must contain only decision objects");
+  return { ok: true, value: { mode: "shared", decisions } };
+}
+
+/** Canonical text of a state: strings as given, JSON objects/arrays with sorted keys, so equal states render equally. */
+export function renderState(state: DecisionState): string {
+  if (typeof state === "string") return state;
+  return JSON.stringify(sortKeys(state));
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (isPlainObject(value)) {
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((key) => [key, sortKeys(value[key])]),
+    );
+  }
+  return value;
+}
+
+const isNonEmptyString = (value: unknown): value is string => typeof value === "string" && value.length > 0;
+
+function checkDecision(raw: Record<string, unknown>, path: string, maxOptions: number): CheckResult<Decision> {
+  if (!isNonEmptyString(raw.id) || !isNonEmptyString(raw.question)) {
+    return fail(`id and question must be nonempty strings: ${path}`);
+  }
+  const state = raw.state;
+  if (typeof state !== "string" && (typeof state !== "object" || state === null)) {
+    return fail(`state must be a string or a JSON object or array: ${path}.state`);
+  }
+  const options = raw.options;
+  if (!Array.isArray(options) || options.length < MIN_OPTIONS || options.length > maxOptions) {
+    return fail(`options must contain ${MIN_OPTIONS}-${maxOptions} entries: ${path}.options`);
+  }
+  const checked: DecisionOption[] = [];
+  const seen = new Set<string>();
+  for (const [index, option] of options.entries()) {
+    const optionPath = `${path}.options[${index}]`;
+    if (!isPlainObject(option) || !isNonEmptyString(option.id)) {
+      return fail(`each option must be an object with a nonempty string id: ${optionPath}`);
+    }
+    if (option.description !== undefined && typeof option.description !== "string") {
+      return fail(`option description must be a string: ${optionPath}.description`);
+    }
+    if (seen.has(option.id)) return fail(`Option IDs must be unique: ${optionPath}.id`);
+    seen.add(option.id);
+    checked.push({ id: option.id, description: option.description ?? "" });
+  }
+  return {
+    ok: true,
+    value: { id: raw.id, question: raw.question, state: state as DecisionState, options: checked },
+  };
+}
+
+/**
+ * Decision fields of an accepted envelope. Unknown keys inside a decision are ignored (a labelled dataset row
+ * with `answer` or `category` can be sent as is); unknown top-level keys are rejected by the envelope.
+ */
+export function checkDecisions(envelope: DecisionEnvelope, maxOptions: number = MAX_OPTIONS): CheckResult<Decision[]> {
+  const decisions: Decision[] = [];
+  for (const [index, raw] of envelope.decisions.entries()) {
+    const path = envelope.mode === "single" ? "decision" : `decisions[${index}]`;
+    const checked = checkDecision(raw as Record<string, unknown>, path, maxOptions);
+    if (!checked.ok) return checked;
+    decisions.push(checked.value);
+  }
+  if (envelope.mode === "shared") {
+    const state = renderState(decisions[0]!.state);
+    if (state.length === 0 || decisions.some((decision) => renderState(decision.state) !== state)) {
+      return fail("Shared scoring requires one nonempty exact state");
+    }
+    const ids = new Set(decisions.map((decision) => decision.id));
+    if (ids.size !== decisions.length) return fail("Decision IDs must be unique");
+  }
+  return { ok: true, value: decisions };
+}
