@@ -1,0 +1,92 @@
+import { calibration } from "./calibration.ts";
+import type { DecisionOutcome, ScoredOutcome } from "./outcome.ts";
+import { isScored } from "./outcome.ts";
+
+export function softmax(logits: readonly number[], temperature = 1): number[] {
+  const scaled = logits.map((z) => z / temperature);
+  const max = Math.max(...scaled);
+  const exps = scaled.map((z) => Math.exp(z - max));
+  const sum = exps.reduce((a, b) => a + b, 0);
+  return exps.map((e) => e / sum);
+}
+
+/** Option logits; when only probabilities came back, their logs (softmax is unchanged by a constant shift). */
+export function logitsOf(outcome: ScoredOutcome): number[] {
+  if (outcome.logits && outcome.logits.length === outcome.optionIds.length) return [...outcome.logits];
+  return outcome.probabilities.map((p) => Math.log(Math.max(p, 1e-300)));
+}
+
+interface FitItem {
+  logits: number[];
+  answerIndex: number;
+}
+
+function meanNegativeLogLikelihood(items: readonly FitItem[], temperature: number): number {
+  let sum = 0;
+  for (const item of items) {
+    const scaled = item.logits.map((z) => z / temperature);
+    const max = Math.max(...scaled);
+    const logSum = max + Math.log(scaled.reduce((acc, z) => acc + Math.exp(z - max), 0));
+    sum += logSum - (scaled[item.answerIndex] as number);
+  }
+  return sum / items.length;
+}
+
+export interface TemperatureFit {
+  temperature: number;
+  logLossBefore: number;
+  logLossAfter: number;
+  eceBefore: number | null;
+  eceAfter: number | null;
+  items: number;
+}
+
+export const TEMPERATURE_RANGE = { min: 0.05, max: 20 } as const;
+
+/**
+ * The temperature T that minimises the mean log-loss of softmax(logits / T). The loss is convex in 1/T, so
+ * it is unimodal in log T and a golden-section search over log T finds the minimum. Null with no scored item
+ * whose answer is one of its options.
+ */
+export function fitTemperature(outcomes: readonly DecisionOutcome[], binCount = 10): TemperatureFit | null {
+  const scored = outcomes.filter(isScored);
+  const items: FitItem[] = [];
+  for (const outcome of scored) {
+    const answerIndex = outcome.optionIds.indexOf(outcome.answer);
+    if (answerIndex >= 0) items.push({ logits: logitsOf(outcome), answerIndex });
+  }
+  if (items.length === 0) return null;
+  const loss = (logT: number) => meanNegativeLogLikelihood(items, Math.exp(logT));
+  const ratio = (Math.sqrt(5) - 1) / 2;
+  let low = Math.log(TEMPERATURE_RANGE.min);
+  let high = Math.log(TEMPERATURE_RANGE.max);
+  let c = high - ratio * (high - low);
+  let d = low + ratio * (high - low);
+  let lossC = loss(c);
+  let lossD = loss(d);
+  while (high - low > 1e-7) {
+    if (lossC <= lossD) {
+      high = d;
+      d = c;
+      lossD = lossC;
+      c = high - ratio * (high - low);
+      lossC = loss(c);
+    } else {
+      low = c;
+      c = d;
+      lossC = lossD;
+      d = low + ratio * (high - low);
+      lossD = loss(d);
+    }
+  }
+  const temperature = Math.exp((low + high) / 2);
+  const rescaled = scored.map((outcome) => ({ ...outcome, probabilities: softmax(logitsOf(outcome), temperature) }));
+  return {
+    temperature,
+    logLossBefore: meanNegativeLogLikelihood(items, 1),
+    logLossAfter: meanNegativeLogLikelihood(items, temperature),
+    eceBefore: calibration(scored, binCount).ece,
+    eceAfter: calibration(rescaled, binCount).ece,
+    items: items.length,
+  };
+}
