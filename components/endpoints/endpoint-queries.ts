@@ -1,0 +1,72 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { DeployRequestInput } from "@/server/endpoints/deploy-schema.ts";
+import type { Autoscaling, EndpointDetail, EndpointList } from "@/server/endpoints/dto.ts";
+import { fetchJson } from "../api/fetch-json.ts";
+import { isTransitional } from "./endpoint-format.ts";
+
+const pollMs = 3_000;
+
+export function endpointPath(name: string): string {
+  return `/api/endpoints/${encodeURIComponent(name)}`;
+}
+
+/** Polls only while some endpoint is Creating, Updating or Deleting. */
+export function useEndpoints() {
+  return useQuery({
+    queryKey: ["endpoints"],
+    queryFn: ({ signal }) => fetchJson<EndpointList>("/api/endpoints", { signal }),
+    refetchInterval: (query) =>
+      query.state.data?.endpoints.some((endpoint) => isTransitional(endpoint.status)) ? pollMs : false,
+  });
+}
+
+export function useEndpoint(name: string) {
+  return useQuery({
+    queryKey: ["endpoints", name],
+    queryFn: ({ signal }) => fetchJson<EndpointDetail>(endpointPath(name), { signal }),
+    refetchInterval: (query) => (query.state.data && isTransitional(query.state.data.status) ? pollMs : false),
+  });
+}
+
+export function useDeploy() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (request: DeployRequestInput) =>
+      fetchJson<unknown>("/api/endpoints", { method: "POST", body: request }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ["endpoints"] }),
+  });
+}
+
+export function useDeleteEndpoint(name: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => fetchJson<unknown>(endpointPath(name), { method: "DELETE" }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ["endpoints"] }),
+  });
+}
+
+export function useScaleEndpoint(name: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (instanceCount: number) =>
+      fetchJson<unknown>(endpointPath(name), { method: "PATCH", body: { instanceCount } }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ["endpoints"] }),
+  });
+}
+
+export type AutoscalingInput = Pick<Autoscaling, "minCapacity" | "maxCapacity"> & {
+  targetInvocationsPerInstance: number;
+  scaleInCooldownSeconds?: number;
+  scaleOutCooldownSeconds?: number;
+};
+
+export function useUpdateAutoscaling(name: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (settings: AutoscalingInput) =>
+      fetchJson<unknown>(`${endpointPath(name)}/autoscaling`, { method: "PUT", body: settings }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ["endpoints", name] }),
+  });
+}

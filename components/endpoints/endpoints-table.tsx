@@ -1,0 +1,104 @@
+"use client";
+
+import Link from "next/link";
+import type { EndpointSummary } from "@/server/endpoints/dto.ts";
+import { Badge } from "../ui/badge.tsx";
+import { type Column, DataTable } from "../ui/data-table.tsx";
+import { age, hourlyPrice, shortDigest, shortSha } from "./endpoint-format.ts";
+import { StatusBadge } from "./status-badge.tsx";
+
+const columns: Column<EndpointSummary>[] = [
+  {
+    key: "name",
+    header: "Name",
+    cell: (row) => (
+      <Link
+        href={`/endpoints/${encodeURIComponent(row.name)}`}
+        className="font-medium text-blue-800 underline-offset-2 hover:underline"
+      >
+        {row.name}
+      </Link>
+    ),
+    sortValue: (row) => row.name,
+    filterText: (row) => row.name,
+  },
+  {
+    key: "status",
+    header: "Status",
+    cell: (row) => <StatusBadge status={row.status} />,
+    sortValue: (row) => row.status,
+    filterText: (row) => row.status,
+  },
+  {
+    key: "mode",
+    header: "API mode",
+    cell: (row) => row.apiMode,
+    sortValue: (row) => row.apiMode,
+    filterText: (row) => row.apiMode,
+  },
+  {
+    key: "instance",
+    header: "Instance",
+    cell: (row) =>
+      row.instanceType ? (
+        <span className="inline-flex items-center gap-1">
+          <span className="font-mono text-xs">{row.instanceType}</span>
+          {row.instanceCount !== null && <span className="text-slate-700">×{row.instanceCount}</span>}
+          {row.usedFallbackPool && <Badge tone="warning">fallback pool</Badge>}
+        </span>
+      ) : (
+        <span className="text-slate-700">—</span>
+      ),
+    sortValue: (row) => row.instanceType ?? "",
+    filterText: (row) => row.instanceType ?? "",
+  },
+  {
+    key: "image",
+    header: "Image",
+    cell: (row) => (
+      <span className="font-mono text-xs" title={row.imageDigest ?? undefined}>
+        {shortDigest(row.imageDigest)}
+      </span>
+    ),
+    filterText: (row) => row.imageDigest ?? "",
+  },
+  {
+    key: "model",
+    header: "Model sha256",
+    cell: (row) => (
+      <span className="font-mono text-xs" title={row.modelSha256 ?? undefined}>
+        {shortSha(row.modelSha256)}
+      </span>
+    ),
+    filterText: (row) => row.modelSha256 ?? "",
+  },
+  {
+    key: "age",
+    header: "Age",
+    cell: (row) => <time dateTime={row.createdAt}>{age(row.createdAt)}</time>,
+    sortValue: (row) => -Date.parse(row.createdAt),
+  },
+  {
+    key: "price",
+    header: "$/hour",
+    cell: (row) => hourlyPrice(row.hourlyPriceUsd),
+    sortValue: (row) => row.hourlyPriceUsd ?? -1,
+    className: "tabular-nums",
+  },
+];
+
+export function EndpointsTable({ endpoints, pricesAsOf }: { endpoints: EndpointSummary[]; pricesAsOf: string }) {
+  return (
+    <div className="flex flex-col gap-2">
+      <DataTable
+        caption="Endpoints"
+        columns={columns}
+        rows={endpoints}
+        rowKey={(row) => row.name}
+        initialSort={{ key: "age", direction: "ascending" }}
+        filterLabel="Filter endpoints"
+      />
+      <p className="text-xs text-slate-700">On-demand prices from the bundled price table dated {pricesAsOf}.</p>
+    </div>
+  );
+}
