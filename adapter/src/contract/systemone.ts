@@ -14,7 +14,7 @@ const text = z.string().refine((s) => s.trim().length > 0, "must be a nonempty s
 const description = z.string().nullable();
 
 export const systemOneStateSchema = z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())], {
-  error: "state must be a string, an object or an array",
+  error: "must be a string, an object or an array",
 });
 
 const labelCount = (count: number) => count >= 2 && count <= SYSTEMONE_MAX_LABELS;
@@ -40,43 +40,52 @@ export const noulQuestionSchema = z.object({
 export const choiceQuestionSchema = z.object({
   type: z.literal("choice"),
   instructions: text,
-  criteria: z.union([
-    z.record(text, description).refine((c) => labelCount(Object.keys(c).length), LABEL_COUNT_MESSAGE),
-    z
-      .array(text)
-      .refine((c) => labelCount(c.length), LABEL_COUNT_MESSAGE)
-      .refine((c) => new Set(c).size === c.length, "must not repeat a key"),
-  ]),
+  criteria: z.union(
+    [
+      z.record(text, description).refine((c) => labelCount(Object.keys(c).length), LABEL_COUNT_MESSAGE),
+      z
+        .array(text)
+        .refine((c) => labelCount(c.length), LABEL_COUNT_MESSAGE)
+        .refine((c) => new Set(c).size === c.length, "must not repeat a key"),
+    ],
+    { error: "must be an object of {key: description} or a list of keys" },
+  ),
 });
 
 /** `score`: an ordinal scale. Criteria are the levels from lowest to highest: a list, or `{level: description}`. */
 export const scoreQuestionSchema = z.object({
   type: z.literal("score"),
   instructions: text,
-  criteria: z.union([
-    z.array(text).refine((c) => labelCount(c.length), LABEL_COUNT_MESSAGE),
-    z.record(text, description).refine((c) => labelCount(Object.keys(c).length), LABEL_COUNT_MESSAGE),
-  ]),
+  criteria: z.union(
+    [
+      z.array(text).refine((c) => labelCount(c.length), LABEL_COUNT_MESSAGE),
+      z.record(text, description).refine((c) => labelCount(Object.keys(c).length), LABEL_COUNT_MESSAGE),
+    ],
+    { error: "must be a list of levels (lowest first) or an object of {level: description}" },
+  ),
 });
 
-export const systemOneQuestionSchema = z.discriminatedUnion("type", [
-  noulQuestionSchema,
-  choiceQuestionSchema,
-  scoreQuestionSchema,
-]);
+export const systemOneQuestionSchema = z.discriminatedUnion(
+  "type",
+  [noulQuestionSchema, choiceQuestionSchema, scoreQuestionSchema],
+  { error: "must be one of noul, choice, score" },
+);
 export type SystemOneQuestion = z.infer<typeof systemOneQuestionSchema>;
 export type SystemOneQuestionType = SystemOneQuestion["type"];
 
-export const systemOneRequestSchema = z.object({
-  state: systemOneStateSchema,
-  /** The client's model name (e.g. `jev-latest`); the adapter answers with the model it serves. */
-  model: z.string().optional(),
-  questions: z
-    .record(text, systemOneQuestionSchema)
-    .refine((q) => Object.keys(q).length >= 1, "must contain at least one question"),
-  /** Extension: score this many cyclic option orders and average them (1 = off). */
-  permutations: z.number().int().min(1).max(SYSTEMONE_MAX_LABELS).optional(),
-});
+export const systemOneRequestSchema = z.object(
+  {
+    state: systemOneStateSchema,
+    /** The client's model name (e.g. `jev-latest`); the adapter answers with the model it serves. */
+    model: z.string().optional(),
+    questions: z
+      .record(text, systemOneQuestionSchema, { error: "must be an object of {id: question}" })
+      .refine((q) => Object.keys(q).length >= 1, "must contain at least one question"),
+    /** Extension: score this many cyclic option orders and average them (1 = off). */
+    permutations: z.number().int().min(1).max(SYSTEMONE_MAX_LABELS).optional(),
+  },
+  { error: "must be a JSON object" },
+);
 export type SystemOneRequest = z.infer<typeof systemOneRequestSchema>;
 
 /** One option the model is asked to pick, in the order the question lists it. */
@@ -188,3 +197,20 @@ export const modelListSchema = z.object({
   ),
 });
 export type ModelList = z.infer<typeof modelListSchema>;
+
+/** A zod issue as one sentence that names the field, e.g. `questions.team.criteria: must hold 2-255 entries`. */
+export function describeIssue(issue: z.core.$ZodIssue): string {
+  const path = issue.path.map((part, i) => (typeof part === "number" ? `[${part}]` : `${i ? "." : ""}${String(part)}`));
+  const field = path.join("") || "body";
+  return `${field}: ${issue.message}`;
+}
+
+export type SystemOneParse = { ok: true; value: SystemOneRequest } | { ok: false; message: string };
+
+/** Validates a systemone body; a failure carries the first problem with its field path (answered as 422). */
+export function parseSystemOneRequest(payload: unknown): SystemOneParse {
+  const parsed = systemOneRequestSchema.safeParse(payload);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  const first = parsed.error.issues[0];
+  return { ok: false, message: first ? describeIssue(first) : "invalid request" };
+}
