@@ -16,6 +16,69 @@ export const migrations: readonly Migration[] = [
     sql: "CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL, updated_at TEXT NOT NULL);",
   },
   {
+    version: 10,
+    name: "evaluation datasets",
+    sql: `CREATE TABLE evaluation_datasets (
+      id TEXT PRIMARY KEY,
+      name TEXT NOT NULL,
+      source TEXT NOT NULL CHECK (source IN ('upload', 'sample')),
+      format TEXT NOT NULL,
+      item_count INTEGER NOT NULL,
+      created_at TEXT NOT NULL
+    );
+    CREATE TABLE evaluation_dataset_items (
+      dataset_id TEXT NOT NULL REFERENCES evaluation_datasets (id) ON DELETE CASCADE,
+      position INTEGER NOT NULL,
+      item_id TEXT NOT NULL,
+      decision TEXT NOT NULL,
+      answer TEXT NOT NULL,
+      category TEXT,
+      tier TEXT,
+      PRIMARY KEY (dataset_id, position),
+      UNIQUE (dataset_id, item_id)
+    );`,
+  },
+  {
+    version: 11,
+    name: "evaluation runs",
+    sql: `CREATE TABLE evaluation_runs (
+      id TEXT PRIMARY KEY,
+      dataset_id TEXT NOT NULL REFERENCES evaluation_datasets (id),
+      status TEXT NOT NULL CHECK (status IN ('running', 'completed', 'cancelled', 'failed')),
+      concurrency INTEGER NOT NULL,
+      target_accuracy REAL NOT NULL,
+      created_at TEXT NOT NULL,
+      resumed_at TEXT NOT NULL,
+      finished_at TEXT,
+      failure TEXT,
+      owner_pid INTEGER,
+      heartbeat_at TEXT
+    );
+    CREATE TABLE evaluation_targets (
+      run_id TEXT NOT NULL REFERENCES evaluation_runs (id) ON DELETE CASCADE,
+      slot INTEGER NOT NULL CHECK (slot IN (0, 1)),
+      endpoint_name TEXT NOT NULL,
+      PRIMARY KEY (run_id, slot)
+    );
+    CREATE TABLE evaluation_results (
+      run_id TEXT NOT NULL REFERENCES evaluation_runs (id) ON DELETE CASCADE,
+      slot INTEGER NOT NULL,
+      position INTEGER NOT NULL,
+      item_id TEXT NOT NULL,
+      option_ids TEXT,
+      probabilities TEXT,
+      logits TEXT,
+      chosen TEXT,
+      latency_ms REAL NOT NULL,
+      adapter_ms REAL,
+      attempts INTEGER NOT NULL,
+      error_kind TEXT,
+      error_message TEXT,
+      finished_at TEXT NOT NULL,
+      PRIMARY KEY (run_id, slot, position)
+    );`,
+  },
+  {
     version: 30,
     name: "console users",
     sql: `CREATE TABLE users (
