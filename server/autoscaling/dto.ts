@@ -1,0 +1,20 @@
+import { z } from "zod";
+
+/** `PUT /api/endpoints/[name]/autoscaling` body. */
+export const autoscalingRequestSchema = z
+  .strictObject({
+    minCapacity: z.number().int().min(1, "must be at least 1").max(100),
+    maxCapacity: z.number().int().min(1).max(100),
+    /** Invocations per instance per minute (SageMakerVariantInvocationsPerInstance). */
+    targetInvocationsPerInstance: z.number().positive().max(1_000_000),
+    /** True: the policy only adds instances; an operator scales in by hand. */
+    scaleInDisabled: z.boolean().default(false),
+    scaleInCooldownSeconds: z.number().int().min(0).max(3600).default(300),
+    scaleOutCooldownSeconds: z.number().int().min(0).max(3600).default(60),
+  })
+  .refine((value) => value.maxCapacity >= value.minCapacity, {
+    message: "maxCapacity must be at least minCapacity",
+    path: ["maxCapacity"],
+  });
+export type AutoscalingRequest = z.infer<typeof autoscalingRequestSchema>;
+export type AutoscalingRequestInput = z.input<typeof autoscalingRequestSchema>;
