@@ -58,6 +58,7 @@ export function useScaleEndpoint(name: string) {
 
 export type AutoscalingInput = Pick<Autoscaling, "minCapacity" | "maxCapacity"> & {
   targetInvocationsPerInstance: number;
+  scaleInDisabled: boolean;
   scaleInCooldownSeconds?: number;
   scaleOutCooldownSeconds?: number;
 };

@@ -1,0 +1,65 @@
+"use client";
+
+import Link from "next/link";
+import { ErrorAlert } from "../api/error-text.tsx";
+import { Alert } from "../ui/alert.tsx";
+import { buttonClasses } from "../ui/button.tsx";
+import { Card, PageHeader } from "../ui/card.tsx";
+import { AutoscalingCard } from "./autoscaling-card.tsx";
+import { DeleteEndpoint } from "./delete-endpoint.tsx";
+import { useEndpoint } from "./endpoint-queries.ts";
+import { InvocationsTable } from "./invocations-table.tsx";
+import { MetricsPanel } from "./metrics-panel.tsx";
+import { ScaleForm } from "./scale-form.tsx";
+import { SettingsCard } from "./settings-card.tsx";
+import { StatusBadge } from "./status-badge.tsx";
+import { VariantsCard } from "./variants-card.tsx";
+
+export function EndpointDetailView({ name }: { name: string }) {
+  const { data: endpoint, error, isPending } = useEndpoint(name);
+  if (isPending) return <p className="text-sm text-slate-700">Loading {name}…</p>;
+  if (error || !endpoint) {
+    return (
+      <>
+        <PageHeader title={name} />
+        <ErrorAlert title="Could not load this endpoint" error={error} />
+      </>
+    );
+  }
+  return (
+    <>
+      <PageHeader
+        title={endpoint.name}
+        description={<StatusBadge status={endpoint.status} />}
+        actions={
+          <div className="flex gap-2">
+            {endpoint.status === "InService" && (
+              <Link
+                href={`/playground?endpoint=${encodeURIComponent(endpoint.name)}`}
+                className={buttonClasses("secondary")}
+              >
+                Open in playground
+              </Link>
+            )}
+            <DeleteEndpoint name={endpoint.name} status={endpoint.status} />
+          </div>
+        }
+      />
+      <div className="flex flex-col gap-4">
+        {endpoint.failureReason && <Alert title="Failure reason">{endpoint.failureReason}</Alert>}
+        <div className="grid gap-4 lg:grid-cols-2">
+          <SettingsCard endpoint={endpoint} />
+          <div className="flex flex-col gap-4">
+            <VariantsCard variants={endpoint.variants} />
+            <Card title="Scale">
+              <ScaleForm name={endpoint.name} status={endpoint.status} current={endpoint.instanceCount} />
+            </Card>
+            <AutoscalingCard name={endpoint.name} status={endpoint.status} autoscaling={endpoint.autoscaling} />
+          </div>
+        </div>
+        <MetricsPanel name={endpoint.name} />
+        <InvocationsTable name={endpoint.name} />
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,51 @@
+"use client";
+
+import { ErrorAlert } from "../api/error-text.tsx";
+import { Badge } from "../ui/badge.tsx";
+import { Card } from "../ui/card.tsx";
+import { useEndpointInvocations } from "./endpoint-activity-queries.ts";
+
+export function InvocationsTable({ name }: { name: string }) {
+  const { data, error, isPending } = useEndpointInvocations(name);
+  return (
+    <Card title="Recent invocations from this console">
+      {error && <ErrorAlert title="Invocations unavailable" error={error} />}
+      {isPending && <p className="text-sm text-slate-700">Loading invocations…</p>}
+      {data && data.invocations.length === 0 && (
+        <p className="text-sm text-slate-700">None yet. Run a request in the playground.</p>
+      )}
+      {data && data.invocations.length > 0 && (
+        <table className="w-full text-left text-sm">
+          <caption className="sr-only">Recent invocations</caption>
+          <thead className="text-xs uppercase text-slate-700">
+            <tr>
+              <th scope="col" className="py-1">
+                When
+              </th>
+              <th scope="col">Kind</th>
+              <th scope="col">Status</th>
+              <th scope="col">Latency</th>
+              <th scope="col">Retries</th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-200">
+            {data.invocations.map((invocation) => (
+              <tr key={invocation.id}>
+                <td className="py-1">
+                  <time dateTime={invocation.createdAt}>{new Date(invocation.createdAt).toLocaleString()}</time>
+                </td>
+                <td>{invocation.requestKind}</td>
+                <td>
+                  <Badge tone={invocation.statusCode < 400 ? "success" : "danger"}>{invocation.statusCode}</Badge>
+                  {invocation.errorMessage && <span className="ml-2 text-red-800">{invocation.errorMessage}</span>}
+                </td>
+                <td className="tabular-nums">{Math.round(invocation.latencyMs)} ms</td>
+                <td className="tabular-nums">{invocation.retries ?? 0}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </Card>
+  );
+}

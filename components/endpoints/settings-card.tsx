@@ -1,0 +1,49 @@
+import type { EndpointDetail } from "@/server/endpoints/dto.ts";
+import { Card } from "../ui/card.tsx";
+import { hourlyPrice } from "./endpoint-format.ts";
+
+function Row({ term, children }: { term: string; children: React.ReactNode }) {
+  return (
+    <>
+      <dt className="text-slate-700">{term}</dt>
+      <dd className="break-all">{children}</dd>
+    </>
+  );
+}
+
+export function SettingsCard({ endpoint }: { endpoint: EndpointDetail }) {
+  const { model, settings } = endpoint;
+  return (
+    <Card title="Settings">
+      <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
+        <Row term="API mode">{endpoint.apiMode}</Row>
+        <Row term="Endpoint config">{endpoint.config.name}</Row>
+        <Row term="Model">{model.name}</Row>
+        <Row term="Image">
+          <span className="font-mono text-xs">{model.imageUri ?? "—"}</span>
+        </Row>
+        <Row term="Model data">
+          <span className="font-mono text-xs">{model.modelDataUrl ?? "—"}</span> ({model.compression ?? "?"})
+        </Row>
+        <Row term="Model sha256">
+          <span className="font-mono text-xs">{model.modelSha256 ?? "—"}</span>
+        </Row>
+        <Row term="Network isolation">{model.networkIsolation ? "on" : "off"}</Row>
+        <Row term="Threads">{settings.threads ?? "default"}</Row>
+        <Row term="GPU layers">{settings.gpuLayers ?? "none (CPU)"}</Row>
+        <Row term="Parallel sequences">{settings.parallel ?? 1}</Row>
+        <Row term="Temperature">{settings.temperature ?? 1}</Row>
+        <Row term="Limits">
+          {Object.keys(settings.limits).length === 0
+            ? "adapter defaults"
+            : Object.entries(settings.limits)
+                .map(([key, value]) => `${key}=${value}`)
+                .join(", ")}
+        </Row>
+        <Row term="$/hour">{hourlyPrice(endpoint.hourlyPriceUsd)}</Row>
+        <Row term="Created">{new Date(endpoint.createdAt).toLocaleString()}</Row>
+        <Row term="Last modified">{new Date(endpoint.lastModifiedAt).toLocaleString()}</Row>
+      </dl>
+    </Card>
+  );
+}
