@@ -1,5 +1,5 @@
 /** The console's one chart wrapper: a small SVG line chart with a text summary for screen readers. */
-export type ChartPoint = { timestamp: string; value: number };
+export type ChartPoint = { at: string; value: number };
 
 const width = 320;
 const height = 120;
@@ -8,15 +8,14 @@ const pad = { left: 36, right: 8, top: 8, bottom: 20 };
 export function LineChart({ title, unit, points }: { title: string; unit: string; points: ChartPoint[] }) {
   const values = points.map((point) => point.value);
   const max = Math.max(1, ...values);
-  const times = points.map((point) => Date.parse(point.timestamp));
+  const times = points.map((point) => Date.parse(point.at));
   const t0 = Math.min(...times);
   const t1 = Math.max(...times);
   const x = (t: number) => pad.left + (t1 === t0 ? 0.5 : (t - t0) / (t1 - t0)) * (width - pad.left - pad.right);
   const y = (v: number) => pad.top + (1 - v / max) * (height - pad.top - pad.bottom);
   const path = points
     .map(
-      (point, index) =>
-        `${index === 0 ? "M" : "L"}${x(Date.parse(point.timestamp)).toFixed(1)},${y(point.value).toFixed(1)}`,
+      (point, index) => `${index === 0 ? "M" : "L"}${x(Date.parse(point.at)).toFixed(1)},${y(point.value).toFixed(1)}`,
     )
     .join(" ");
   const latest = points.at(-1)?.value;

@@ -1,22 +1,10 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import type { InvocationList } from "@/server/invoke/dto.ts";
+import type { EndpointMetrics } from "@/server/metrics/dto.ts";
 import { fetchJson } from "../api/fetch-json.ts";
-import type { ChartPoint } from "../charts/line-chart.tsx";
 import { endpointPath } from "./endpoint-queries.ts";
-
-export type MetricSeries = { metric: string; label?: string; unit: string; points: ChartPoint[] };
-export type EndpointMetrics = { series: MetricSeries[] };
-
-export type Invocation = {
-  id: string;
-  createdAt: string;
-  requestKind: string;
-  statusCode: number;
-  latencyMs: number;
-  retries?: number;
-  errorMessage?: string | null;
-};
 
 export function useEndpointMetrics(name: string) {
   return useQuery({
@@ -29,6 +17,6 @@ export function useEndpointMetrics(name: string) {
 export function useEndpointInvocations(name: string) {
   return useQuery({
     queryKey: ["endpoints", name, "invocations"],
-    queryFn: ({ signal }) => fetchJson<{ invocations: Invocation[] }>(`${endpointPath(name)}/invocations`, { signal }),
+    queryFn: ({ signal }) => fetchJson<InvocationList>(`${endpointPath(name)}/invocations`, { signal }),
   });
 }

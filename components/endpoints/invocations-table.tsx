@@ -22,7 +22,7 @@ export function InvocationsTable({ name }: { name: string }) {
               <th scope="col" className="py-1">
                 When
               </th>
-              <th scope="col">Kind</th>
+              <th scope="col">Request</th>
               <th scope="col">Status</th>
               <th scope="col">Latency</th>
               <th scope="col">Retries</th>
@@ -32,15 +32,18 @@ export function InvocationsTable({ name }: { name: string }) {
             {data.invocations.map((invocation) => (
               <tr key={invocation.id}>
                 <td className="py-1">
-                  <time dateTime={invocation.createdAt}>{new Date(invocation.createdAt).toLocaleString()}</time>
+                  <time dateTime={invocation.at}>{new Date(invocation.at).toLocaleString()}</time>
                 </td>
-                <td>{invocation.requestKind}</td>
+                <td className="max-w-xs truncate font-mono text-xs" title={invocation.requestPreview}>
+                  {invocation.stream ? "stream · " : ""}
+                  {invocation.requestPreview}
+                </td>
                 <td>
-                  <Badge tone={invocation.statusCode < 400 ? "success" : "danger"}>{invocation.statusCode}</Badge>
-                  {invocation.errorMessage && <span className="ml-2 text-red-800">{invocation.errorMessage}</span>}
+                  <Badge tone={invocation.status < 400 ? "success" : "danger"}>{invocation.status}</Badge>
+                  {invocation.error && <span className="ml-2 text-red-800">{invocation.error}</span>}
                 </td>
                 <td className="tabular-nums">{Math.round(invocation.latencyMs)} ms</td>
-                <td className="tabular-nums">{invocation.retries ?? 0}</td>
+                <td className="tabular-nums">{invocation.retries}</td>
               </tr>
             ))}
           </tbody>

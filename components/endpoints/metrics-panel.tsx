@@ -1,9 +1,23 @@
 "use client";
 
+import type { MetricSeries } from "@/server/metrics/dto.ts";
 import { ErrorAlert } from "../api/error-text.tsx";
 import { LineChart } from "../charts/line-chart.tsx";
 import { Card } from "../ui/card.tsx";
 import { useEndpointMetrics } from "./endpoint-activity-queries.ts";
+
+const titles: Record<MetricSeries["metric"], string> = {
+  Invocations: "Invocations",
+  ModelLatency: "Model latency",
+  Invocation4XXErrors: "4XX errors",
+  Invocation5XXErrors: "5XX errors",
+};
+
+/** CloudWatch reports ModelLatency in microseconds; people read milliseconds. */
+function displayed(series: MetricSeries) {
+  if (series.unit !== "Microseconds") return { unit: "count", points: series.points };
+  return { unit: "ms", points: series.points.map((point) => ({ at: point.at, value: point.value / 1000 })) };
+}
 
 export function MetricsPanel({ name }: { name: string }) {
   const { data, error, isPending } = useEndpointMetrics(name);
@@ -12,16 +26,18 @@ export function MetricsPanel({ name }: { name: string }) {
       {error && <ErrorAlert title="Metrics unavailable" error={error} />}
       {isPending && <p className="text-sm text-slate-700">Loading metrics…</p>}
       {data && (
-        <div className="grid gap-4 sm:grid-cols-2">
-          {data.series.map((series) => (
-            <LineChart
-              key={series.metric}
-              title={series.label ?? series.metric}
-              unit={series.unit}
-              points={series.points}
-            />
-          ))}
-        </div>
+        <>
+          <p className="mb-2 text-xs text-slate-700">
+            {new Date(data.from).toLocaleString()} to {new Date(data.to).toLocaleString()}, {data.periodSeconds / 60}
+            -minute periods, variant {data.variantName}.
+          </p>
+          <div className="grid gap-4 sm:grid-cols-2">
+            {data.series.map((series) => {
+              const { unit, points } = displayed(series);
+              return <LineChart key={series.metric} title={titles[series.metric]} unit={unit} points={points} />;
+            })}
+          </div>
+        </>
       )}
     </Card>
   );
