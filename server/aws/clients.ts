@@ -1,0 +1,51 @@
+import { ApplicationAutoScalingClient } from "@aws-sdk/client-application-auto-scaling";
+import { CloudWatchClient } from "@aws-sdk/client-cloudwatch";
+import { CloudWatchLogsClient } from "@aws-sdk/client-cloudwatch-logs";
+import { CodeBuildClient } from "@aws-sdk/client-codebuild";
+import { ECRClient } from "@aws-sdk/client-ecr";
+import { S3Client } from "@aws-sdk/client-s3";
+import { SageMakerClient } from "@aws-sdk/client-sagemaker";
+import { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
+
+/** Every AWS client the console uses. Functions in server/ receive the ones they need; none is a module singleton. */
+export interface AwsClients {
+  sageMaker: SageMakerClient;
+  runtime: SageMakerRuntimeClient;
+  codeBuild: CodeBuildClient;
+  ecr: ECRClient;
+  s3: S3Client;
+  cloudWatch: CloudWatchClient;
+  logs: CloudWatchLogsClient;
+  autoScaling: ApplicationAutoScalingClient;
+}
+
+export interface AwsClientOptions {
+  /** Defaults to AWS_REGION, then AWS_DEFAULT_REGION; the SDK reports a missing region on first use. */
+  region?: string;
+}
+
+/**
+ * Builds the clients with the default credential chain. Endpoint overrides need no code here: SDK v3 reads
+ * `AWS_ENDPOINT_URL_<SERVICE_ID>` (e.g. AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME) and `AWS_ENDPOINT_URL` itself, which is
+ * how local mode points the same code at its loopback control plane.
+ */
+export function createAwsClients(options: AwsClientOptions = {}, env: NodeJS.ProcessEnv = process.env): AwsClients {
+  const region = options.region ?? env.AWS_REGION ?? env.AWS_DEFAULT_REGION;
+  const common = region ? { region } : {};
+  // A loopback S3 cannot serve virtual-hosted bucket names (bucket.127.0.0.1), so any S3 override uses path style.
+  const s3Overridden = Boolean(env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL);
+  return {
+    sageMaker: new SageMakerClient(common),
+    runtime: new SageMakerRuntimeClient(common),
+    codeBuild: new CodeBuildClient(common),
+    ecr: new ECRClient(common),
+    s3: new S3Client({ ...common, forcePathStyle: s3Overridden }),
+    cloudWatch: new CloudWatchClient(common),
+    logs: new CloudWatchLogsClient(common),
+    autoScaling: new ApplicationAutoScalingClient(common),
+  };
+}
+
+export function destroyAwsClients(clients: AwsClients): void {
+  for (const client of Object.values(clients)) client.destroy();
+}
