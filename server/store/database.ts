@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { AppError } from "../http/app-error.ts";
-import { type Migration, migrations as consoleMigrations } from "./migrations.ts";
+import { migrations as consoleMigrations, type Migration } from "./migrations.ts";
 
 export type Db = Database.Database;
 
@@ -50,14 +50,34 @@ export function schemaVersion(db: Db): number {
   return db.pragma("user_version", { simple: true }) as number;
 }
 
-/** Applies, in one transaction each, every migration newer than the database's `user_version`. */
+/**
+ * Applies, in one transaction each, every migration not yet recorded in `schema_migrations`. Recording each
+ * version (not only the highest in `user_version`) matters because areas own separate version ranges: a
+ * migration 12 that lands after 31 has shipped must still run on databases already at 31.
+ */
 export function migrate(db: Db, migrations: readonly Migration[]): void {
+  const tracked = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get();
+  db.exec(
+    "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)",
+  );
+  const record = db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)");
   const ordered = [...migrations].sort((a, b) => a.version - b.version);
+  if (!tracked) {
+    // A database from before this table existed: what its user_version covers was applied.
+    const covered = schemaVersion(db);
+    for (const migration of ordered) {
+      if (migration.version <= covered) record.run(migration.version, migration.name, new Date().toISOString());
+    }
+  }
+  const applied = new Set(
+    (db.prepare("SELECT version FROM schema_migrations").all() as { version: number }[]).map((row) => row.version),
+  );
   for (const migration of ordered) {
-    if (migration.version <= schemaVersion(db)) continue;
+    if (applied.has(migration.version)) continue;
     db.transaction(() => {
       db.exec(migration.sql);
-      db.pragma(`user_version = ${migration.version}`);
+      record.run(migration.version, migration.name, new Date().toISOString());
+      db.pragma(`user_version = ${Math.max(schemaVersion(db), migration.version)}`);
     })();
   }
 }

@@ -1,0 +1,95 @@
+import { AppError } from "../http/app-error.ts";
+import { errorResponse } from "../http/route.ts";
+import { isApiPath, isMutating, matchesPattern, requiredAccess } from "./policy.ts";
+import { type AuthContext, defaultAuthContext, type Principal, principalOf } from "./principal.ts";
+import { playgroundMaxBodyBytes, playgroundRateLimiter, type RateLimiter } from "./rate-limit.ts";
+import { grants } from "./roles.ts";
+import { crossOriginReason } from "./same-origin.ts";
+
+export interface GateOptions {
+  context?: AuthContext;
+  invokeLimiter?: RateLimiter;
+}
+
+const invokePattern = "/api/endpoints/[name]/invoke";
+
+/**
+ * The console's front door, run by `proxy.ts` before every page and API route: refuses cross-site mutations,
+ * then unauthenticated (401, or a redirect to /login for pages) and under-privileged (403) callers, then
+ * playground requests over the body limit (413) or the caller's rate (429). Null means: let it through.
+ */
+export async function gate(request: Request, options: GateOptions = {}): Promise<Response | null> {
+  const url = new URL(request.url);
+  const { pathname } = url;
+  const api = isApiPath(pathname);
+  const method = request.method.toUpperCase();
+  const context = options.context ?? defaultAuthContext();
+
+  if (isMutating(method)) {
+    const reason = crossOriginReason(request, context.env);
+    if (reason) return refuse(new AppError("forbidden", `Cross-site request refused: ${reason}.`));
+  }
+
+  const access = requiredAccess(pathname, method);
+  if (access === "anonymous") return null;
+
+  const principal = await principalOf(request, context);
+  if (!principal) {
+    if (!api) return redirectToLogin(url);
+    return refuse(
+      new AppError("unauthenticated", `Sign in to use ${method} ${pathname}: it needs the ${access} role.`),
+    );
+  }
+  if (!grants(principal.role, access)) {
+    const message = `${method} ${pathname} needs the ${access} role; you are signed in as ${principal.name} (${principal.role}).`;
+    return api ? refuse(new AppError("forbidden", message)) : forbiddenPage(message);
+  }
+
+  if (method === "POST" && matchesPattern(invokePattern, pathname)) {
+    return playgroundLimits(request, principal, options.invokeLimiter ?? playgroundRateLimiter(context.env));
+  }
+  return null;
+}
+
+function playgroundLimits(request: Request, principal: Principal, limiter: RateLimiter): Response | null {
+  const length = request.headers.get("content-length");
+  if (length === null) {
+    return refuse(new AppError("bad_request", "Send the playground request with a Content-Length header."));
+  }
+  if (Number(length) > playgroundMaxBodyBytes) {
+    return refuse(
+      new AppError(
+        "payload_too_large",
+        `The request body is ${length} bytes; endpoints accept at most ${playgroundMaxBodyBytes}.`,
+      ),
+    );
+  }
+  const taken = limiter.take(principal.name);
+  if (taken.allowed) return null;
+  const response = refuse(
+    new AppError(
+      "rate_limited",
+      `Too many playground requests from ${principal.name}; retry in ${taken.retryAfterSeconds} s.`,
+    ),
+  );
+  response.headers.set("Retry-After", String(taken.retryAfterSeconds));
+  return response;
+}
+
+function refuse(error: AppError): Response {
+  return errorResponse(error);
+}
+
+function redirectToLogin(url: URL): Response {
+  const login = new URL("/login", url);
+  login.searchParams.set("next", `${url.pathname}${url.search}`);
+  return new Response(null, { status: 307, headers: { location: login.toString() } });
+}
+
+function forbiddenPage(message: string): Response {
+  const escaped = message.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  return new Response(
+    `<!doctype html><html lang="en"><title>Not allowed</title><main><h1>Not allowed</h1><p>${escaped}</p><p><a href="/">Back to the console</a></p></main></html>`,
+    { status: 403, headers: { "content-type": "text/html; charset=utf-8" } },
+  );
+}

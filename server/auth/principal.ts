@@ -1,0 +1,60 @@
+import { AppError } from "../http/app-error.ts";
+import type { Db } from "../store/database.ts";
+import { isLoopbackHost } from "./bind.ts";
+import { consoleDatabase } from "./console-database.ts";
+import { grants, type Role } from "./roles.ts";
+import { readCookie, sessionCookieName, sessionKey, verifySession } from "./session.ts";
+import { findUser, usersConfigured } from "./users.ts";
+
+export interface Principal {
+  name: string;
+  role: Role;
+  /** `local`: no users are configured and the console listens only on loopback (the local-mode default). */
+  source: "local" | "password" | "oidc";
+}
+
+export interface AuthContext {
+  db: Db;
+  env: NodeJS.ProcessEnv;
+}
+
+export const localOperator: Principal = { name: "local", role: "operator", source: "local" };
+
+export function defaultAuthContext(): AuthContext {
+  return { db: consoleDatabase(), env: process.env };
+}
+
+/**
+ * Who is calling. With no users configured everyone is the local operator, but only under a loopback Host
+ * header: a page on another site that rebinds its DNS name to 127.0.0.1 still sends its own name as Host.
+ * A password user's role is read from the store on every request, so removing a user or changing a role
+ * takes effect at once rather than when the cookie expires.
+ */
+export async function principalOf(
+  request: Request,
+  context: AuthContext = defaultAuthContext(),
+): Promise<Principal | null> {
+  if (!usersConfigured(context.db, context.env)) {
+    const host = new URL(`http://${request.headers.get("host") ?? new URL(request.url).host}`).hostname;
+    return isLoopbackHost(host) ? localOperator : null;
+  }
+  const session = await verifySession(readCookie(request, sessionCookieName), sessionKey(context.env));
+  if (!session) return null;
+  if (session.source === "oidc") return session;
+  const user = findUser(context.db, session.name, context.env);
+  return user ? { name: user.name, role: user.role, source: "password" } : null;
+}
+
+/** The caller if it holds at least `role`; otherwise a 401 (not signed in) or 403 (signed in, too little) AppError. */
+export async function requireRole(
+  request: Request,
+  role: Role,
+  context: AuthContext = defaultAuthContext(),
+): Promise<Principal> {
+  const principal = await principalOf(request, context);
+  if (!principal) throw new AppError("unauthenticated", `Sign in first: this needs the ${role} role.`);
+  if (!grants(principal.role, role)) {
+    throw new AppError("forbidden", `This needs the ${role} role; ${principal.name} is a ${principal.role}.`);
+  }
+  return principal;
+}

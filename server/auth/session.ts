@@ -1,0 +1,87 @@
+import { randomBytes } from "node:crypto";
+import { jwtVerify, SignJWT } from "jose";
+import { z } from "zod";
+import { roleSchema } from "./roles.ts";
+
+export const sessionCookieName = "dc_session";
+export const sessionTtlSeconds = 12 * 60 * 60;
+
+const sessionSchema = z.object({
+  name: z.string().min(1),
+  role: roleSchema,
+  source: z.enum(["password", "oidc"]),
+});
+export type Session = z.infer<typeof sessionSchema>;
+
+const issuer = "decision-console";
+const minimumSecretLength = 32;
+
+/**
+ * The key that signs session cookies. `CONSOLE_SESSION_SECRET` (at least 32 characters) in any real deployment;
+ * on loopback without it, a random key per process, so sessions end when the console restarts. The key lives on
+ * `globalThis` because Next.js bundles the proxy and the route handlers separately in one process.
+ */
+export function sessionKey(env: NodeJS.ProcessEnv = process.env): Uint8Array {
+  const configured = env.CONSOLE_SESSION_SECRET;
+  if (configured) {
+    if (configured.length < minimumSecretLength) {
+      throw new Error(`CONSOLE_SESSION_SECRET must be at least ${minimumSecretLength} characters long.`);
+    }
+    return new TextEncoder().encode(configured);
+  }
+  const store = globalThis as { __consoleSessionKey?: Uint8Array };
+  store.__consoleSessionKey ??= new Uint8Array(randomBytes(32));
+  return store.__consoleSessionKey;
+}
+
+export async function signSession(session: Session, key: Uint8Array, ttlSeconds = sessionTtlSeconds): Promise<string> {
+  return new SignJWT({ role: session.role, source: session.source })
+    .setProtectedHeader({ alg: "HS256" })
+    .setSubject(session.name)
+    .setIssuer(issuer)
+    .setIssuedAt()
+    .setExpirationTime(`${ttlSeconds}s`)
+    .sign(key);
+}
+
+/** The session a cookie carries, or null when it is missing, forged, expired or malformed. */
+export async function verifySession(token: string | undefined, key: Uint8Array): Promise<Session | null> {
+  if (!token) return null;
+  try {
+    const { payload } = await jwtVerify(token, key, { issuer, algorithms: ["HS256"] });
+    const parsed = sessionSchema.safeParse({ name: payload.sub, role: payload.role, source: payload.source });
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** True when the browser reached the console over TLS, directly or through a TLS-terminating load balancer. */
+export function isTls(request: Request): boolean {
+  const forwarded = request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim();
+  return forwarded === "https" || new URL(request.url).protocol === "https:";
+}
+
+/**
+ * SameSite=Lax rather than Strict: with Strict a sign-in that returns from an OIDC provider (a cross-site
+ * navigation) would land without its cookie. Cross-site mutations are refused by the same-origin check instead.
+ */
+export function sessionCookie(request: Request, token: string, maxAge = sessionTtlSeconds): string {
+  const parts = [`${sessionCookieName}=${token}`, "Path=/", "HttpOnly", "SameSite=Lax", `Max-Age=${maxAge}`];
+  if (isTls(request)) parts.push("Secure");
+  return parts.join("; ");
+}
+
+export function clearedSessionCookie(request: Request): string {
+  return sessionCookie(request, "", 0);
+}
+
+export function readCookie(request: Request, name: string): string | undefined {
+  const header = request.headers.get("cookie");
+  if (!header) return undefined;
+  for (const pair of header.split(";")) {
+    const at = pair.indexOf("=");
+    if (at > 0 && pair.slice(0, at).trim() === name) return decodeURIComponent(pair.slice(at + 1).trim());
+  }
+  return undefined;
+}
