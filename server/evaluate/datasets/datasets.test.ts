@@ -1,0 +1,187 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type Db, openDatabase } from "../../store/database.ts";
+import { parseCsv } from "./csv.ts";
+import { datasetDetail, datasetItems } from "./dataset-store.ts";
+import { detectFormat, parseDataset } from "./parse-dataset.ts";
+import { listSamples, loadSample } from "./samples.ts";
+
+const repoRoot = path.resolve(import.meta.dirname, "../../..");
+
+const decision = (id: string, answer: string, extra: object = {}) =>
+  JSON.stringify({
+    id,
+    state: "A customer asks for a refund without a receipt.",
+    question: "Is the refund allowed?",
+    options: [
+      { id: "no", description: "Not allowed" },
+      { id: "yes", description: "Allowed" },
+    ],
+    answer,
+    ...extra,
+  });
+
+describe("CSV reader", () => {
+  it("reads quoted fields with commas, doubled quotes and line breaks, and numbers records by line", () => {
+    const records = parseCsv('a,b\r\n"x, y","say ""hi"""\n"two\nlines",z\n\nlast,1');
+    expect(records).toEqual([
+      { line: 1, fields: ["a", "b"] },
+      { line: 2, fields: ["x, y", 'say "hi"'] },
+      { line: 3, fields: ["two\nlines", "z"] },
+      { line: 6, fields: ["last", "1"] },
+    ]);
+  });
+
+  it("rejects an unclosed quote and a stray quote with the line", () => {
+    expect(() => parseCsv('a\n"open')).toThrow("never closed");
+    expect(() => parseCsv('a\nb"c')).toThrow("quote inside an unquoted field");
+  });
+});
+
+describe("dataset parsing", () => {
+  it("detects the format from the file name, else from the first character", () => {
+    expect(detectFormat("{}", "set.CSV")).toBe("csv");
+    expect(detectFormat("id,state", "set.jsonl")).toBe("jsonl");
+    expect(detectFormat('  {"id":1}')).toBe("jsonl");
+    expect(detectFormat("id,state")).toBe("csv");
+  });
+
+  it("reads SemIf decisions with an answer and keeps category and tier", () => {
+    const parsed = parseDataset(`${decision("d1", "no", { category: "policy", tier: "easy" })}\n`, "jsonl");
+    expect(parsed.ok && parsed.items).toEqual([
+      {
+        decision: {
+          id: "d1",
+          state: "A customer asks for a refund without a receipt.",
+          question: "Is the refund allowed?",
+          options: [
+            { id: "no", description: "Not allowed" },
+            { id: "yes", description: "Allowed" },
+          ],
+        },
+        answer: "no",
+        category: "policy",
+        tier: "easy",
+      },
+    ]);
+  });
+
+  it("names the line of every bad row, counting blank lines, and stores nothing partial", () => {
+    const text = [
+      decision("d1", "no"),
+      "",
+      "{not json",
+      decision("d2", "maybe"),
+      decision("d1", "yes"),
+      JSON.stringify({ id: "d3", state: "s", question: "q", options: [{ id: "a", description: "" }], answer: "a" }),
+    ].join("\n");
+    const parsed = parseDataset(text, "jsonl");
+    expect(parsed.ok).toBe(false);
+    expect(!parsed.ok && parsed.errors.map((error) => error.line)).toEqual([3, 4, 5, 6]);
+    expect(!parsed.ok && parsed.errors[1]?.message).toBe('answer: "maybe" is not one of the option ids (no, yes)');
+    expect(!parsed.ok && parsed.errors[2]?.message).toBe('id "d1" repeats the id on line 1');
+    expect(!parsed.ok && parsed.errors[3]?.message).toMatch(/^options: /);
+  });
+
+  it("says so when a file holds no decisions", () => {
+    const parsed = parseDataset("\n\n", "jsonl");
+    expect(!parsed.ok && parsed.errors).toEqual([{ line: 1, message: "the file holds no labelled decisions" }]);
+  });
+
+  it("reads CSV with pipe-separated or JSON options", () => {
+    const csv = [
+      "id,state,question,options,answer,category",
+      'c1,"Ticket: printer on fire, urgent",Route it,"it: IT desk|facilities: Facilities",facilities,routing',
+      `c2,Hello,Intent?,"${JSON.stringify([
+        { id: "greet", description: "greeting" },
+        { id: "ask", description: "question" },
+      ]).replaceAll('"', '""')}",greet,`,
+    ].join("\n");
+    const parsed = parseDataset(csv, "csv");
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    expect(parsed.items[0]?.decision.options).toEqual([
+      { id: "it", description: "IT desk" },
+      { id: "facilities", description: "Facilities" },
+    ]);
+    expect(parsed.items[0]?.decision.state).toBe("Ticket: printer on fire, urgent");
+    expect(parsed.items[0]?.category).toBe("routing");
+    expect(parsed.items[1]).toMatchObject({ answer: "greet", category: null });
+  });
+
+  it("reports a CSV header without required columns and rows with the wrong field count", () => {
+    expect(parseDataset("id,state\n1,2", "csv")).toMatchObject({
+      ok: false,
+      errors: [{ line: 1, message: "the header lacks the column(s) question, options, answer" }],
+    });
+    expect(parseDataset("id,state,question,options,answer\n1,2", "csv")).toMatchObject({
+      ok: false,
+      errors: [{ line: 2, message: "has 2 fields; the header has 5" }],
+    });
+  });
+
+  it("turns a labelled systemone request into one decision per question", () => {
+    const row = {
+      id: "ticket-7",
+      state: { subject: "VPN down" },
+      questions: {
+        urgent: { type: "noul", instructions: "Is it urgent?", criteria: { yes: "urgent", no: "can wait" } },
+        team: { type: "choice", instructions: "Which team?", criteria: { net: "Network", hr: "People" } },
+      },
+      expected: { urgent: true, team: "net" },
+    };
+    const parsed = parseDataset(JSON.stringify(row), "jsonl");
+    expect(parsed.ok && parsed.items.map((item) => [item.decision.id, item.answer])).toEqual([
+      ["ticket-7.urgent", "yes"],
+      ["ticket-7.team", "net"],
+    ]);
+    expect(parsed.ok && parsed.items[0]?.decision.options).toEqual([
+      { id: "yes", description: "urgent" },
+      { id: "no", description: "can wait" },
+    ]);
+  });
+
+  it("rejects a systemone answer outside the question's labels", () => {
+    const row = {
+      state: "s",
+      questions: { q: { type: "score", instructions: "How bad?", criteria: ["low", "high"] } },
+    };
+    const parsed = parseDataset(JSON.stringify({ ...row, expected: { q: 5 } }), "jsonl");
+    expect(!parsed.ok && parsed.errors[0]).toEqual({ line: 1, message: 'expected.q: "5" is not one of 0, 1' });
+  });
+});
+
+describe("dataset store and the JevBench sample", () => {
+  let dir: string;
+  let db: Db;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "datasets-"));
+    db = openDatabase(path.join(dir, "console.db"));
+  });
+  afterEach(() => {
+    db.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("loads the vendored JevBench set once, with its tiers and object states intact", () => {
+    const first = loadSample(db, "jevbench", repoRoot);
+    const second = loadSample(db, "jevbench", repoRoot);
+    expect(first.ok && second.ok && second.dataset.id === first.dataset.id).toBe(true);
+    if (!first.ok) return;
+    const detail = datasetDetail(db, first.dataset.id);
+    expect(detail?.itemCount).toBe(231);
+    expect(detail?.tiers).toEqual({ original: 72, easy: 48, hard: 111 });
+    const items = datasetItems(db, first.dataset.id);
+    expect(items.filter((item) => typeof item.decision.state !== "string")).toHaveLength(35);
+    expect(items[0]?.decision.id).toBe("original-policy-01-0");
+  });
+
+  it("says where it looked when the sample file is absent, instead of failing", () => {
+    const [sample] = listSamples(dir);
+    expect(sample?.available).toBe(false);
+    const load = loadSample(db, "jevbench", dir);
+    expect(!load.ok && load.message).toMatch(/not available here: jevbench.jsonl was not found/);
+  });
+});

@@ -1,0 +1,53 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { Db } from "../../store/database.ts";
+import { createDataset, type DatasetSummary, findDatasetByName } from "./dataset-store.ts";
+import { parseDataset } from "./parse-dataset.ts";
+
+export interface SampleDataset {
+  name: string;
+  title: string;
+  available: boolean;
+  /** Why it cannot be loaded, when it cannot. */
+  reason: string | null;
+  /** Where the file was found. */
+  file: string | null;
+}
+
+const JEVBENCH = "jevbench";
+
+/** The vendored copy first (MIT, notice beside it), then the project's shared bench folder. */
+function jevbenchCandidates(root: string): string[] {
+  return [
+    path.join(root, "server/evaluate/samples/jevbench.jsonl"),
+    path.resolve(root, "../shared/bench/jevbench.jsonl"),
+  ];
+}
+
+export function listSamples(root: string = process.cwd()): SampleDataset[] {
+  const candidates = jevbenchCandidates(root);
+  const file = candidates.find((candidate) => fs.existsSync(candidate)) ?? null;
+  return [
+    {
+      name: JEVBENCH,
+      title: "JevBench public decisions (231 items, MIT)",
+      available: file !== null,
+      reason: file === null ? `jevbench.jsonl was not found (looked in ${candidates.join(" and ")})` : null,
+      file,
+    },
+  ];
+}
+
+export type SampleLoad = { ok: true; dataset: DatasetSummary } | { ok: false; message: string };
+
+/** Stores a built-in sample once; asking again returns the stored copy. */
+export function loadSample(db: Db, name: string, root: string = process.cwd()): SampleLoad {
+  const sample = listSamples(root).find((candidate) => candidate.name === name);
+  if (!sample) return { ok: false, message: `There is no built-in sample named "${name}".` };
+  if (!sample.file) return { ok: false, message: `The ${name} sample is not available here: ${sample.reason}.` };
+  const existing = findDatasetByName(db, sample.name, "sample");
+  if (existing) return { ok: true, dataset: existing };
+  const parsed = parseDataset(fs.readFileSync(sample.file, "utf8"), "jsonl");
+  if (!parsed.ok) return { ok: false, message: `The ${name} sample file is damaged (line ${parsed.errors[0]?.line}).` };
+  return { ok: true, dataset: createDataset(db, { name, source: "sample", format: "jsonl", items: parsed.items }) };
+}
