@@ -1,0 +1,268 @@
+"use client";
+
+import { useState } from "react";
+import { hourlyPriceUsd } from "@/server/pricing/prices.ts";
+import { ErrorAlert } from "../api/error-text.tsx";
+import { useBuilds } from "../builds/build-queries.ts";
+import { shortDigest } from "../endpoints/endpoint-format.ts";
+import { useDeploy } from "../endpoints/endpoint-queries.ts";
+import { Alert } from "../ui/alert.tsx";
+import { Button } from "../ui/button.tsx";
+import { Card } from "../ui/card.tsx";
+import { SelectField, TextField } from "../ui/field.tsx";
+import { DeployProgress } from "./deploy-progress.tsx";
+import { type DeployForm, deployRequestFrom, formProblems, initialDeployForm, limitFields } from "./deploy-request.ts";
+import { DeployReview } from "./deploy-review.tsx";
+import { GpuPoolEditor } from "./gpu-pool-editor.tsx";
+import { useImages } from "./image-queries.ts";
+
+const instanceTypes = Object.keys(hourlyPriceUsd);
+const cpuTypes = instanceTypes.filter((type) => !type.startsWith("ml.g"));
+const gpuTypes = instanceTypes.filter((type) => type.startsWith("ml.g"));
+
+type Step = "edit" | "review" | "progress";
+
+export function DeployFormView({ prefill }: { prefill: { image?: string; model?: string; sha256?: string } }) {
+  const [form, setForm] = useState<DeployForm>(() => initialDeployForm(prefill));
+  const [step, setStep] = useState<Step>("edit");
+  const [problems, setProblems] = useState<string[]>([]);
+  const deploy = useDeploy();
+  const images = useImages();
+  const builds = useBuilds();
+  const modelOutputs =
+    builds.data?.builds.filter(
+      (build) => build.kind === "model" && build.status === "SUCCEEDED" && build.outputs.modelDataUrl,
+    ) ?? [];
+  const set = <K extends keyof DeployForm>(key: K, value: DeployForm[K]) => setForm((f) => ({ ...f, [key]: value }));
+
+  if (step === "progress") return <DeployProgress name={form.name.trim()} />;
+  if (step === "review") {
+    return (
+      <DeployReview
+        request={deployRequestFrom(form)}
+        pending={deploy.isPending}
+        error={deploy.error}
+        onBack={() => setStep("edit")}
+        onDeploy={() => deploy.mutate(deployRequestFrom(form), { onSuccess: () => setStep("progress") })}
+      />
+    );
+  }
+  return (
+    <form
+      className="flex flex-col gap-4"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        const found = formProblems(form);
+        setProblems(found);
+        if (found.length === 0) setStep("review");
+      }}
+    >
+      {problems.length > 0 && (
+        <Alert title="Fix these before reviewing">
+          <ul className="ml-4 list-disc">
+            {problems.map((problem) => (
+              <li key={problem}>{problem}</li>
+            ))}
+          </ul>
+        </Alert>
+      )}
+      <Card title="Endpoint">
+        <div className="grid gap-3 sm:grid-cols-2">
+          <TextField
+            label="Endpoint name"
+            required
+            value={form.name}
+            onChange={(e) => set("name", e.target.value)}
+            hint="Also names the model and the endpoint configuration."
+          />
+          <TextField
+            label="Instance count"
+            type="number"
+            min={1}
+            max={20}
+            value={form.instanceCount}
+            onChange={(e) => set("instanceCount", e.target.value)}
+          />
+        </div>
+      </Card>
+      <Card title="Image">
+        {images.error && <ErrorAlert title="Could not list images" error={images.error} />}
+        <div className="grid gap-3">
+          <SelectField
+            label="Deployable image"
+            value={images.data?.images.some((image) => image.imageUri === form.imageUri) ? form.imageUri : ""}
+            onChange={(e) => {
+              const image = images.data?.images.find((candidate) => candidate.imageUri === e.target.value);
+              if (!image) return;
+              setForm((f) => ({ ...f, imageUri: image.imageUri, apiMode: image.apiMode }));
+            }}
+          >
+            <option value="">{images.isPending ? "Loading images…" : "Choose an image by digest"}</option>
+            {images.data?.images.map((image) => (
+              <option key={image.imageUri} value={image.imageUri}>
+                {image.repository} {image.tags.length > 0 ? `(${image.tags.join(", ")})` : ""}{" "}
+                {shortDigest(image.digest)} · {image.apiMode}
+              </option>
+            ))}
+          </SelectField>
+          <TextField
+            label="Image URI pinned by digest"
+            value={form.imageUri}
+            onChange={(e) => set("imageUri", e.target.value)}
+            placeholder="<registry>/<repository>@sha256:<64 hex>"
+            className="font-mono"
+          />
+          <SelectField
+            label="API mode"
+            value={form.apiMode}
+            onChange={(e) => set("apiMode", e.target.value as DeployForm["apiMode"])}
+            hint="Decision: the adapter (decisions, systemone and chat). Chat: a text-generation image such as the llama.cpp DLC."
+          >
+            <option value="decision">decision</option>
+            <option value="chat">chat</option>
+          </SelectField>
+          {images.data?.unresolved.map((item) => (
+            <p key={item.reference} className="text-xs text-slate-700">
+              Not offered: {item.reference} ({item.reason})
+            </p>
+          ))}
+        </div>
+      </Card>
+      <Card title="Model artifact">
+        <div className="grid gap-3">
+          <SelectField
+            label="From a finished model build"
+            value={
+              modelOutputs.some((build) => build.outputs.modelDataUrl === form.modelDataUrl) ? form.modelDataUrl : ""
+            }
+            onChange={(e) => {
+              const build = modelOutputs.find((candidate) => candidate.outputs.modelDataUrl === e.target.value);
+              if (!build?.outputs.modelDataUrl) return;
+              const url = build.outputs.modelDataUrl;
+              setForm((f) => ({
+                ...f,
+                modelDataUrl: url,
+                modelSha256: build.outputs.modelSha256 ?? "",
+                compression: url.endsWith(".tar.gz") ? "Gzip" : "None",
+              }));
+            }}
+          >
+            <option value="">
+              {builds.isPending ? "Loading builds…" : "Choose a build output, or type an S3 URI below"}
+            </option>
+            {modelOutputs.map((build) => (
+              <option key={build.id} value={build.outputs.modelDataUrl ?? ""}>
+                {build.outputs.modelDataUrl} (build {build.id.slice(-8)})
+              </option>
+            ))}
+          </SelectField>
+          <TextField
+            label="Model S3 URI"
+            value={form.modelDataUrl}
+            onChange={(e) => set("modelDataUrl", e.target.value)}
+            placeholder="s3://bucket/models/model.tar.gz"
+            className="font-mono"
+          />
+          <div className="grid gap-3 sm:grid-cols-2">
+            <SelectField
+              label="Compression"
+              value={form.compression}
+              onChange={(e) => set("compression", e.target.value as DeployForm["compression"])}
+            >
+              <option value="Gzip">Gzip (model.tar.gz)</option>
+              <option value="None">None (uncompressed S3 prefix)</option>
+            </SelectField>
+            <TextField
+              label="Model sha256 (optional)"
+              value={form.modelSha256}
+              onChange={(e) => set("modelSha256", e.target.value)}
+              className="font-mono"
+            />
+          </div>
+        </div>
+      </Card>
+      <Card title="Compute">
+        <fieldset className="mb-3 flex gap-4">
+          <legend className="sr-only">Compute kind</legend>
+          {(["cpu", "gpu-pool"] as const).map((kind) => (
+            <label key={kind} className="flex items-center gap-2 text-sm">
+              <input
+                type="radio"
+                name="compute-kind"
+                value={kind}
+                checked={form.computeKind === kind}
+                onChange={() => set("computeKind", kind)}
+              />
+              {kind === "cpu" ? "CPU instance type" : "Ordered GPU instance pool"}
+            </label>
+          ))}
+        </fieldset>
+        {form.computeKind === "cpu" ? (
+          <div className="grid gap-3 sm:grid-cols-2">
+            <SelectField
+              label="CPU instance type"
+              value={form.cpuInstanceType}
+              onChange={(e) => set("cpuInstanceType", e.target.value)}
+            >
+              {cpuTypes.map((type) => (
+                <option key={type} value={type}>
+                  {type} (${hourlyPriceUsd[type]}/h)
+                </option>
+              ))}
+            </SelectField>
+            <TextField
+              label="Threads"
+              type="number"
+              min={1}
+              max={256}
+              value={form.threads}
+              onChange={(e) => set("threads", e.target.value)}
+              hint="The sample uses 32 threads on ml.c6i.8xlarge."
+            />
+          </div>
+        ) : (
+          <div className="flex flex-col gap-3">
+            <GpuPoolEditor pools={form.gpuPools} choices={gpuTypes} onChange={(pools) => set("gpuPools", pools)} />
+            <div className="grid gap-3 sm:grid-cols-2">
+              <TextField
+                label="GPU layers"
+                value={form.gpuLayers}
+                onChange={(e) => set("gpuLayers", e.target.value)}
+                hint='"max" offloads every layer, which the adapter requires on CUDA.'
+              />
+              <TextField
+                label="Provisioning timeout (s)"
+                type="number"
+                min={300}
+                max={3600}
+                value={form.provisioningTimeoutSeconds}
+                onChange={(e) => set("provisioningTimeoutSeconds", e.target.value)}
+              />
+            </div>
+          </div>
+        )}
+      </Card>
+      <Card title="Adapter limits">
+        <p className="mb-3 text-sm text-slate-700">
+          Leave empty to keep the adapter's default. Network isolation is always on.
+        </p>
+        <div className="grid gap-3 sm:grid-cols-3">
+          {limitFields.map((field) => (
+            <TextField
+              key={field.key}
+              label={field.env}
+              type="number"
+              placeholder={String(field.defaultValue)}
+              value={form.limits[field.key]}
+              onChange={(e) => set("limits", { ...form.limits, [field.key]: e.target.value })}
+            />
+          ))}
+        </div>
+      </Card>
+      <div>
+        <Button type="submit">Review deployment</Button>
+      </div>
+    </form>
+  );
+}

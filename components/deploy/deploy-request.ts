@@ -1,0 +1,98 @@
+import type { DeployRequestInput } from "@/server/endpoints/deploy-schema.ts";
+import type { ApiMode } from "@/server/endpoints/dto.ts";
+
+/** The deploy form's state: strings as typed, turned into a request only at review time. */
+export type DeployForm = {
+  name: string;
+  apiMode: ApiMode;
+  imageUri: string;
+  modelDataUrl: string;
+  compression: "Gzip" | "None";
+  modelSha256: string;
+  computeKind: "cpu" | "gpu-pool";
+  cpuInstanceType: string;
+  threads: string;
+  gpuPools: string[];
+  gpuLayers: string;
+  provisioningTimeoutSeconds: string;
+  instanceCount: string;
+  limits: Record<LimitKey, string>;
+};
+
+export const limitFields = [
+  { key: "maxTokens", env: "SEMIF_MAX_TOKENS", defaultValue: 4096 },
+  { key: "maxRequestTokens", env: "SEMIF_MAX_REQUEST_TOKENS", defaultValue: 8192 },
+  { key: "maxSharedDecisions", env: "SEMIF_MAX_SHARED_DECISIONS", defaultValue: 8 },
+  { key: "maxBodyBytes", env: "SEMIF_MAX_BODY_BYTES", defaultValue: 262144 },
+  { key: "maxInFlight", env: "SEMIF_MAX_IN_FLIGHT", defaultValue: 1 },
+] as const;
+export type LimitKey = (typeof limitFields)[number]["key"];
+
+/** The AWS sample's GPU pool, in its priority order. */
+export const samplePool = ["ml.g6e.xlarge", "ml.g6.2xlarge", "ml.g5.2xlarge", "ml.g4dn.2xlarge"];
+
+export function initialDeployForm(prefill: { image?: string; model?: string; sha256?: string }): DeployForm {
+  return {
+    name: "",
+    apiMode: "decision",
+    imageUri: prefill.image ?? "",
+    modelDataUrl: prefill.model ?? "",
+    compression: prefill.model && !prefill.model.endsWith(".tar.gz") ? "None" : "Gzip",
+    modelSha256: prefill.sha256 ?? "",
+    computeKind: "cpu",
+    cpuInstanceType: "ml.c6i.2xlarge",
+    threads: "8",
+    gpuPools: [...samplePool],
+    gpuLayers: "max",
+    provisioningTimeoutSeconds: "900",
+    instanceCount: "1",
+    limits: { maxTokens: "", maxRequestTokens: "", maxSharedDecisions: "", maxBodyBytes: "", maxInFlight: "" },
+  };
+}
+
+function optionalInt(value: string): number | undefined {
+  return value.trim() === "" ? undefined : Number(value);
+}
+
+export function deployRequestFrom(form: DeployForm): DeployRequestInput {
+  const limits = Object.fromEntries(
+    limitFields
+      .map(({ key }) => [key, optionalInt(form.limits[key])] as const)
+      .filter(([, value]) => value !== undefined),
+  );
+  return {
+    name: form.name.trim(),
+    apiMode: form.apiMode,
+    imageUri: form.imageUri.trim(),
+    modelDataUrl: form.modelDataUrl.trim(),
+    compression: form.compression,
+    ...(form.modelSha256.trim() ? { modelSha256: form.modelSha256.trim() } : {}),
+    compute:
+      form.computeKind === "cpu"
+        ? { kind: "cpu", instanceType: form.cpuInstanceType, threads: Number(form.threads) }
+        : {
+            kind: "gpu-pool",
+            pools: form.gpuPools.map((instanceType) => ({ instanceType })),
+            provisioningTimeoutSeconds: Number(form.provisioningTimeoutSeconds),
+            gpuLayers: form.gpuLayers === "max" ? "max" : Number(form.gpuLayers),
+          },
+    instanceCount: Number(form.instanceCount),
+    limits,
+  };
+}
+
+/** Problems a person can fix before the server sees the request; the server still validates everything. */
+export function formProblems(form: DeployForm): string[] {
+  const problems: string[] = [];
+  if (!/^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$/.test(form.name.trim())) {
+    problems.push("Name: use 1-63 letters, digits and hyphens, starting and ending with a letter or digit.");
+  }
+  if (!form.imageUri.includes("@sha256:")) problems.push("Image: choose an image pinned by digest.");
+  if (!form.modelDataUrl.startsWith("s3://"))
+    problems.push("Model artifact: choose a finished build or give an S3 URI.");
+  if (form.computeKind === "gpu-pool") {
+    if (form.gpuPools.length < 1 || form.gpuPools.length > 5) problems.push("GPU pool: give 1 to 5 instance types.");
+    if (new Set(form.gpuPools).size !== form.gpuPools.length) problems.push("GPU pool: instance types must be unique.");
+  }
+  return problems;
+}

@@ -1,0 +1,75 @@
+"use client";
+
+import type { DeployRequestInput } from "@/server/endpoints/deploy-schema.ts";
+import { priceForInstances } from "@/server/pricing/prices.ts";
+import { ErrorAlert } from "../api/error-text.tsx";
+import { hourlyPrice } from "../endpoints/endpoint-format.ts";
+import { Button } from "../ui/button.tsx";
+import { Card } from "../ui/card.tsx";
+
+export function DeployReview({
+  request,
+  pending,
+  error,
+  onBack,
+  onDeploy,
+}: {
+  request: DeployRequestInput;
+  pending: boolean;
+  error: unknown;
+  onBack: () => void;
+  onDeploy: () => void;
+}) {
+  const { compute } = request;
+  const firstType = compute.kind === "cpu" ? compute.instanceType : (compute.pools[0]?.instanceType ?? null);
+  const rows: [string, string][] = [
+    ["Endpoint name", request.name],
+    ["API mode", request.apiMode ?? "decision"],
+    ["Image", request.imageUri],
+    ["Model", `${request.modelDataUrl} (${request.compression ?? "Gzip"})`],
+    ["Model sha256", request.modelSha256 ?? "not checked by the console"],
+    [
+      "Compute",
+      compute.kind === "cpu"
+        ? `${compute.instanceType}, ${compute.threads} threads`
+        : `pool ${compute.pools.map((pool, index) => `${index + 1}. ${pool.instanceType}`).join(", ")}; GPU layers ${compute.gpuLayers}; provisioning timeout ${compute.provisioningTimeoutSeconds} s`,
+    ],
+    ["Instances", String(request.instanceCount ?? 1)],
+    [
+      "Limits",
+      Object.entries(request.limits ?? {})
+        .map(([key, value]) => `${key}=${value}`)
+        .join(", ") || "adapter defaults",
+    ],
+    ["Network isolation", "on"],
+    [
+      "Estimated $/hour",
+      `${hourlyPrice(priceForInstances(firstType, request.instanceCount ?? 1))} (first-priority type)`,
+    ],
+  ];
+  return (
+    <Card title="Review the deployment">
+      <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
+        {rows.map(([term, value]) => (
+          <div key={term} className="contents">
+            <dt className="text-slate-700">{term}</dt>
+            <dd className="break-all font-mono text-xs leading-5">{value}</dd>
+          </div>
+        ))}
+      </dl>
+      {Boolean(error) && (
+        <div className="mt-3">
+          <ErrorAlert title="Deployment refused" error={error} />
+        </div>
+      )}
+      <div className="mt-4 flex gap-2">
+        <Button variant="secondary" onClick={onBack}>
+          Back to edit
+        </Button>
+        <Button onClick={onDeploy} disabled={pending}>
+          {pending ? "Deploying…" : "Deploy"}
+        </Button>
+      </div>
+    </Card>
+  );
+}

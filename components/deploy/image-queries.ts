@@ -1,0 +1,12 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import type { ImageList } from "@/server/images/dto.ts";
+import { fetchJson } from "../api/fetch-json.ts";
+
+export function useImages() {
+  return useQuery({
+    queryKey: ["images"],
+    queryFn: ({ signal }) => fetchJson<ImageList>("/api/images", { signal }),
+  });
+}
