@@ -1,0 +1,123 @@
+import type { ControlledEvaluateInputItem, LlamaContextSequence, Token } from "node-llama-cpp";
+
+/**
+ * The scoring primitive every API builds on (decisions, /v1/systemone, debiasing): evaluate a prefix once, then
+ * evaluate each branch's suffix after trimming the sequence back to the prefix, and read next-token logits at
+ * chosen positions of the suffix. No token is ever generated.
+ */
+
+/** Next-token distribution at one position, restricted to the requested tokens plus the full-vocabulary summary. */
+export type PositionReading = {
+  /** Raw logit of each requested token, in request order. */
+  logits: number[];
+  /** log of the full-vocabulary partition function: logit - logZ is a token's log-probability. */
+  logZ: number;
+  argmaxToken: Token;
+  argmaxLogit: number;
+};
+
+export type Branch = {
+  suffix: readonly Token[];
+  /** Where to read: index into `suffix` (the distribution of the token after it) and the tokens wanted there. */
+  readings: ReadonlyArray<{ index: number; tokens: readonly Token[] }>;
+};
+
+export type BranchScores = {
+  prefixTokens: number;
+  /** Prefix tokens found already evaluated in the sequence (cross-request reuse), not evaluated again. */
+  reusedTokens: number;
+  prefillSeconds: number;
+  branches: Array<{ readings: PositionReading[]; seconds: number }>;
+};
+
+/** Context shift would silently drop the start of a prompt; budgets are checked before, so this never fires. */
+export const THROWING_CONTEXT_SHIFT = {
+  strategy: (): never => {
+    throw new Error("context shift refused: the prompt does not fit the context");
+  },
+};
+
+function sharedLength(a: readonly Token[], b: readonly Token[]): number {
+  const limit = Math.min(a.length, b.length);
+  let index = 0;
+  while (index < limit && a[index] === b[index]) index++;
+  return index;
+}
+
+async function trimTo(sequence: LlamaContextSequence, length: number): Promise<void> {
+  if (sequence.nextTokenIndex > length) {
+    await sequence.eraseContextTokenRanges([{ start: length, end: sequence.nextTokenIndex }]);
+  }
+}
+
+/**
+ * The sequence's evaluated tokens act as a one-slot prefix cache: what it already holds of `prefix` is kept
+ * (`reusePrefix: true`), everything after is erased. Attention KV entries of a kept prefix are exactly those a
+ * fresh evaluation computes, so results do not depend on reuse.
+ */
+export async function scoreBranches(
+  sequence: LlamaContextSequence,
+  prefix: readonly Token[],
+  branches: readonly Branch[],
+  options: { reusePrefix: boolean },
+): Promise<BranchScores> {
+  const started = performance.now();
+  const reused = options.reusePrefix ? sharedLength(sequence.contextTokens, prefix) : 0;
+  await trimTo(sequence, reused);
+  if (prefix.length > reused) {
+    await sequence.evaluateWithoutGeneratingNewTokens(prefix.slice(reused), { contextShift: THROWING_CONTEXT_SHIFT });
+  }
+  const prefillSeconds = (performance.now() - started) / 1000;
+  const results: BranchScores["branches"] = [];
+  for (const branch of branches) {
+    const branchStarted = performance.now();
+    await trimTo(sequence, prefix.length);
+    results.push({
+      readings: await evaluateBranch(sequence, branch),
+      seconds: (performance.now() - branchStarted) / 1000,
+    });
+  }
+  return { prefixTokens: prefix.length, reusedTokens: reused, prefillSeconds, branches: results };
+}
+
+async function evaluateBranch(sequence: LlamaContextSequence, branch: Branch): Promise<PositionReading[]> {
+  if (branch.suffix.length === 0) throw new Error("a branch needs at least one suffix token");
+  const wanted = new Map(branch.readings.map((reading) => [reading.index, reading.tokens]));
+  const input: ControlledEvaluateInputItem[] = branch.suffix.map((token, index) => {
+    const tokens = wanted.get(index);
+    if (tokens === undefined) return token;
+    return [
+      token,
+      { generateNext: { logits: { filter: { tokens, includeMax: true } }, totalLogitWeight: true } },
+    ] as ControlledEvaluateInputItem;
+  });
+  const output = await sequence.controlledEvaluate(input, { contextShift: THROWING_CONTEXT_SHIFT });
+  return branch.readings.map((reading) => {
+    const next = output[reading.index]?.next;
+    if (!next?.logits || next.totalLogitWeight === undefined) {
+      throw new Error(`no logits were returned at suffix position ${reading.index}`);
+    }
+    const [argmaxToken, argmaxLogit] = next.logits.entries().next().value as [Token, number];
+    return {
+      logits: reading.tokens.map((token) => {
+        const logit = next.logits!.get(token);
+        if (logit === undefined) throw new Error(`no logit was returned for token ${token}`);
+        return logit;
+      }),
+      logZ: argmaxLogit + Math.log(next.totalLogitWeight),
+      argmaxToken,
+      argmaxLogit,
+    };
+  });
+}
+
+/**
+ * Readings that give the log-probability of a multi-token continuation `suffix[continuationStart..]` (sum of
+ * `logits[0] - logZ` over them). The continuation must start after the suffix's first token.
+ */
+export function continuationReadings(suffix: readonly Token[], continuationStart: number): Branch["readings"] {
+  if (continuationStart < 1) throw new Error("a continuation starts after the branch's first token");
+  return suffix
+    .slice(continuationStart)
+    .map((token, offset) => ({ index: continuationStart + offset - 1, tokens: [token] }));
+}

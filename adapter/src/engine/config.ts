@@ -1,0 +1,88 @@
+import { readFileSync } from "node:fs";
+import os from "node:os";
+
+/** Everything the adapter reads from its environment, parsed once at start. Names and defaults follow SemIf. */
+export type AdapterConfig = {
+  port: number;
+  modelPath: string | null;
+  modelDir: string;
+  gpu: "cuda" | false;
+  threads: number;
+  parallel: number;
+  promptTemplate: "auto" | "fallback";
+  maxTokens: number;
+  maxRequestTokens: number;
+  maxSharedDecisions: number;
+  maxBodyBytes: number;
+  maxInFlight: number;
+  temperature: number;
+};
+
+type Env = Record<string, string | undefined>;
+
+function positiveInteger(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  return value;
+}
+
+function positiveNumber(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got "${raw}"`);
+  return value;
+}
+
+/** CPUs granted by the cgroup (v2 `cpu.max`, else v1 CFS quota), or null when unlimited or unknown. */
+export function cgroupCpuQuota(read: (path: string) => string | null = readOptional): number | null {
+  const v2 = read("/sys/fs/cgroup/cpu.max");
+  if (v2 !== null) {
+    const [quota, period] = v2.trim().split(/\s+/);
+    if (quota === "max" || quota === undefined || period === undefined) return null;
+    return Math.max(1, Math.ceil(Number(quota) / Number(period)));
+  }
+  const quota = read("/sys/fs/cgroup/cpu/cpu.cfs_quota_us");
+  const period = read("/sys/fs/cgroup/cpu/cpu.cfs_period_us");
+  if (quota === null || period === null || Number(quota) <= 0) return null;
+  return Math.max(1, Math.ceil(Number(quota) / Number(period)));
+}
+
+function readOptional(path: string): string | null {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return null;
+  }
+}
+
+export function defaultThreads(): number {
+  return Math.min(cgroupCpuQuota() ?? Number.POSITIVE_INFINITY, os.availableParallelism());
+}
+
+export function readConfig(env: Env = process.env): AdapterConfig {
+  const gpu = env.ADAPTER_GPU ?? "";
+  if (gpu !== "" && gpu !== "cuda" && gpu !== "cpu")
+    throw new Error(`ADAPTER_GPU must be "cuda" or "cpu", got "${gpu}"`);
+  const promptTemplate = env.ADAPTER_PROMPT_TEMPLATE ?? "auto";
+  if (promptTemplate !== "auto" && promptTemplate !== "fallback") {
+    throw new Error(`ADAPTER_PROMPT_TEMPLATE must be "auto" or "fallback", got "${promptTemplate}"`);
+  }
+  return {
+    port: positiveInteger(env, "SAGEMAKER_BIND_TO_PORT", 8080),
+    modelPath: env.ADAPTER_MODEL_PATH || null,
+    modelDir: env.SM_MODEL_DIR || "/opt/ml/model",
+    gpu: gpu === "cuda" ? "cuda" : false,
+    threads: positiveInteger(env, "ADAPTER_THREADS", defaultThreads()),
+    parallel: positiveInteger(env, "ADAPTER_PARALLEL", 1),
+    promptTemplate,
+    maxTokens: positiveInteger(env, "SEMIF_MAX_TOKENS", 4096),
+    maxRequestTokens: positiveInteger(env, "SEMIF_MAX_REQUEST_TOKENS", 8192),
+    maxSharedDecisions: positiveInteger(env, "SEMIF_MAX_SHARED_DECISIONS", 8),
+    maxBodyBytes: positiveInteger(env, "SEMIF_MAX_BODY_BYTES", 262144),
+    maxInFlight: positiveInteger(env, "SEMIF_MAX_IN_FLIGHT", 1),
+    temperature: positiveNumber(env, "SEMIF_TEMPERATURE", 1),
+  };
+}

@@ -1,0 +1,111 @@
+import type { ModelMetadata, Timing } from "../contract/common.ts";
+import type { Decision, DecisionResult, SharedDecisionResponse, SingleDecisionResponse } from "../contract/decision.ts";
+import { scoreBranches } from "./branch-scoring.ts";
+import { allowedTokenMass, softmax } from "./option-math.ts";
+import { type DecisionPrompt, type DecisionPromptBuilder, PROMPT_VERSION } from "./prompt.ts";
+import { RequestError } from "./request-error.ts";
+import type { SequencePool } from "./sequence-pool.ts";
+
+export type DecisionLimits = {
+  maxTokens: number;
+  maxRequestTokens: number;
+  contextSize: number;
+  temperature: number;
+};
+
+const promptLength = (prompt: DecisionPrompt) => prompt.prefix.length + prompt.body.length + prompt.tail.length;
+
+/**
+ * Scores decisions from the final-position distribution over the answer letters. A single decision is a shared
+ * request of one, so both paths evaluate exactly the same token sequences in the same way.
+ */
+export class DecisionScorer {
+  constructor(
+    private readonly prompts: DecisionPromptBuilder,
+    private readonly pool: SequencePool,
+    private readonly limits: DecisionLimits,
+    private readonly model: ModelMetadata,
+  ) {}
+
+  /** Prompts are built and budgets checked before any evaluation; over-long prompts are refused, never cut. */
+  prepare(
+    decisions: readonly Decision[],
+    mode: "single" | "shared",
+  ): { prompts: DecisionPrompt[]; perDecision: number } {
+    const { maxTokens, maxRequestTokens, contextSize } = this.limits;
+    if (decisions.length > maxRequestTokens) throw new RequestError("decisions exceeds the request token budget");
+    const perDecision = Math.min(maxTokens, contextSize, Math.floor(maxRequestTokens / decisions.length));
+    const prompts = decisions.map((decision) => this.prompts.build(decision));
+    for (const [index, prompt] of prompts.entries()) {
+      const length = promptLength(prompt);
+      if (length <= perDecision) continue;
+      const where = mode === "single" ? "the decision" : `decisions[${index}]`;
+      throw new RequestError(
+        `decisions exceeds the request token budget: ${where} has ${length} prompt tokens, at most ${perDecision} ` +
+          "are allowed (prompts are never truncated)",
+      );
+    }
+    return { prompts, perDecision };
+  }
+
+  async score(decisions: readonly Decision[], mode: "single"): Promise<SingleDecisionResponse>;
+  async score(decisions: readonly Decision[], mode: "shared"): Promise<SharedDecisionResponse>;
+  async score(
+    decisions: readonly Decision[],
+    mode: "single" | "shared",
+  ): Promise<SingleDecisionResponse | SharedDecisionResponse> {
+    const started = performance.now();
+    const { prompts, perDecision } = this.prepare(decisions, mode);
+    const prefix = prompts[0]!.prefix;
+    if (
+      prompts.some((prompt) => prompt.prefix.length !== prefix.length || prompt.prefix.some((t, i) => t !== prefix[i]))
+    ) {
+      throw new Error("the state prefix differs between decisions of one shared request");
+    }
+    let queueSeconds = 0;
+    const queued = performance.now();
+    const scores = await this.pool.lease(prefix, (sequence) => {
+      queueSeconds = (performance.now() - queued) / 1000;
+      return scoreBranches(
+        sequence,
+        prefix,
+        prompts.map((prompt) => {
+          const suffix = [...prompt.body, ...prompt.tail];
+          return { suffix, readings: [{ index: suffix.length - 1, tokens: prompt.letterTokens }] };
+        }),
+        { reusePrefix: true },
+      );
+    });
+    const results = decisions.map((decision, index): DecisionResult => {
+      const prompt = prompts[index]!;
+      const reading = scores.branches[index]!.readings[0]!;
+      return {
+        id: decision.id,
+        option_ids: decision.options.map((option) => option.id),
+        probabilities: softmax(reading.logits, this.limits.temperature),
+        option_logits: reading.logits,
+        answer_token_ids: prompt.letterTokens,
+        allowed_token_mass: allowedTokenMass(reading.logits, reading.logZ),
+        full_vocab_argmax_id: reading.argmaxToken,
+        input_tokens: promptLength(prompt),
+        prompt_sha256: prompt.sha256,
+        prompt_version: PROMPT_VERSION,
+        temperature: this.limits.temperature,
+        forward_seconds: scores.branches[index]!.seconds + (mode === "single" ? scores.prefillSeconds : 0),
+        model: this.model,
+      };
+    });
+    const timing: Timing = {
+      batch_size: decisions.length,
+      prefix_tokens: scores.prefixTokens,
+      prefix_reused: scores.reusedTokens === scores.prefixTokens,
+      prefill_seconds: scores.prefillSeconds,
+      suffix_forward_seconds: scores.branches.reduce((sum, branch) => sum + branch.seconds, 0),
+      max_request_tokens: this.limits.maxRequestTokens,
+      max_tokens_per_decision: perDecision,
+      queue_seconds: queueSeconds,
+      total_seconds: (performance.now() - started) / 1000,
+    };
+    return mode === "single" ? { result: results[0]!, timing } : { results, timing };
+  }
+}

@@ -1,0 +1,53 @@
+import { createHash } from "node:crypto";
+import { createReadStream, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { type ModelManifest, modelManifestSchema } from "../contract/common.ts";
+
+export type ModelFile = { path: string; bytes: number; sha256: string; manifest: ModelManifest | null };
+
+/** `ADAPTER_MODEL_PATH`, else the first `*.gguf` (by name) under the model directory, as SageMaker lays it out. */
+export function locateModel(modelPath: string | null, modelDir: string): string {
+  if (modelPath) {
+    if (!existsSync(modelPath)) throw new Error(`ADAPTER_MODEL_PATH does not exist: ${modelPath}`);
+    return modelPath;
+  }
+  if (!existsSync(modelDir))
+    throw new Error(`model directory does not exist: ${modelDir} (set SM_MODEL_DIR or ADAPTER_MODEL_PATH)`);
+  const first = readdirSync(modelDir)
+    .filter((name) => name.endsWith(".gguf"))
+    .sort()[0];
+  if (!first) throw new Error(`no *.gguf file in ${modelDir}`);
+  return path.join(modelDir, first);
+}
+
+export async function sha256File(file: string): Promise<string> {
+  const hash = createHash("sha256");
+  for await (const chunk of createReadStream(file, { highWaterMark: 8 * 1024 * 1024 })) hash.update(chunk as Buffer);
+  return hash.digest("hex");
+}
+
+function readManifest(file: string): ModelManifest | null {
+  const manifestPath = path.join(path.dirname(file), "model-manifest.json");
+  if (!existsSync(manifestPath)) return null;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(manifestPath, "utf8"));
+  } catch (error) {
+    throw new Error(`model-manifest.json is not valid JSON: ${(error as Error).message}`);
+  }
+  const parsed = modelManifestSchema.safeParse(raw);
+  if (!parsed.success) throw new Error(`model-manifest.json lacks gguf.sha256: ${parsed.error.issues[0]?.message}`);
+  return parsed.data;
+}
+
+/** Hashes the GGUF and, when a manifest sits beside it, refuses a file whose sha256 differs from the pinned one. */
+export async function verifyModelFile(file: string): Promise<ModelFile> {
+  const manifest = readManifest(file);
+  const sha256 = await sha256File(file);
+  if (manifest && manifest.gguf.sha256.toLowerCase() !== sha256) {
+    throw new Error(
+      `model sha256 mismatch: ${path.basename(file)} is ${sha256}, model-manifest.json pins ${manifest.gguf.sha256}`,
+    );
+  }
+  return { path: file, bytes: statSync(file).size, sha256, manifest };
+}

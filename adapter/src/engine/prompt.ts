@@ -1,0 +1,146 @@
+import { createHash, randomBytes } from "node:crypto";
+import { JinjaTemplateChatWrapper, type LlamaModel, LlamaText, SpecialToken, type Token } from "node-llama-cpp";
+import { ANSWER_LETTERS, type Decision, MAX_OPTIONS, renderState } from "../contract/decision.ts";
+
+export const PROMPT_VERSION = "decision-prompt-v1";
+
+const SYSTEM_PROMPT =
+  "You are a decision model. Read the state, answer the question by choosing exactly one of the listed options, " +
+  "and reply with that option's letter only.";
+const TAIL_INSTRUCTION = "Reply with the letter of one option.";
+
+/** How a system+user exchange becomes model input, and what comes between the prompt's end and the letter. */
+export type PromptTemplate = {
+  kind: "gguf" | "fallback";
+  render(system: string, user: string): LlamaText;
+  letterPrefix: string;
+};
+
+/**
+ * Used when the GGUF has no `tokenizer.chat_template` (or ADAPTER_PROMPT_TEMPLATE=fallback): BOS, the system
+ * text, the user text, then `Answer:` and a line break, after which the letter comes. The line break (rather than
+ * a space) keeps the letter a token of its own even in small SentencePiece vocabularies without "▁A" pieces.
+ */
+export const fallbackTemplate: PromptTemplate = {
+  kind: "fallback",
+  render: (system, user) => LlamaText([new SpecialToken("BOS"), `${system}\n\n${user}\n\nAnswer:\n`]),
+  letterPrefix: "",
+};
+
+/** The GGUF's own Jinja chat template, rendered with thinking disabled (`enable_thinking=false`), as SemIf does. */
+export function ggufTemplate(template: string): PromptTemplate {
+  const wrapper = new JinjaTemplateChatWrapper({ template, reasoning: false, trimLeadingWhitespaceInResponses: false });
+  return {
+    kind: "gguf",
+    render: (system, user) =>
+      wrapper.generateContextState({
+        chatHistory: [
+          { type: "system", text: system },
+          { type: "user", text: user },
+          { type: "model", response: [] },
+        ],
+      }).contextText,
+    letterPrefix: "",
+  };
+}
+
+export function chooseTemplate(model: LlamaModel, mode: "auto" | "fallback"): PromptTemplate {
+  const template = (model.fileInfo.metadata.tokenizer as { chat_template?: string }).chat_template;
+  if (mode === "fallback" || !template) return fallbackTemplate;
+  try {
+    return ggufTemplate(template);
+  } catch (error) {
+    throw new Error(
+      `the GGUF's chat template cannot be rendered (${(error as Error).message}); ` +
+        "set ADAPTER_PROMPT_TEMPLATE=fallback to use the adapter's plain-text prompt",
+    );
+  }
+}
+
+/** Token ids of one decision prompt, split where shared scoring branches: after the state, and before the tail. */
+export type DecisionPrompt = {
+  /** System text, template head and the state: equal for every decision over the same state. */
+  prefix: Token[];
+  /** Question and options. */
+  body: Token[];
+  /** The constant end (instruction, template turn switch) after which the answer letter comes. */
+  tail: Token[];
+  letterTokens: Token[];
+  sha256: string;
+};
+
+const STATE_END = `\u0000state-end-${randomBytes(8).toString("hex")}\u0000`;
+const BODY_END = `\u0000body-end-${randomBytes(8).toString("hex")}\u0000`;
+
+function userText(state: string, question: string, options: Decision["options"]): string {
+  const lines = options.map((option, index) => {
+    const label = `${ANSWER_LETTERS[index]}. ${option.id}`;
+    return option.description ? `${label}: ${option.description}` : label;
+  });
+  return `State:\n${state}${STATE_END}\n\nQuestion: ${question}\n\nOptions:\n${lines.join("\n")}${BODY_END}\n\n${TAIL_INSTRUCTION}`;
+}
+
+/** Splits rendered text at a marker that lies inside one plain-text value (user text is never special text). */
+function splitAt(text: LlamaText, marker: string): [LlamaText, LlamaText] {
+  const values = text.values;
+  for (const [index, value] of values.entries()) {
+    if (typeof value !== "string") continue;
+    const at = value.indexOf(marker);
+    if (at < 0) continue;
+    return [
+      LlamaText([...values.slice(0, index), value.slice(0, at)]),
+      LlamaText([value.slice(at + marker.length), ...values.slice(index + 1)]),
+    ];
+  }
+  throw new Error("the chat template dropped the user message; the prompt cannot be split at the state");
+}
+
+export class DecisionPromptBuilder {
+  readonly template: PromptTemplate;
+  private readonly model: LlamaModel;
+  private cachedTail: { key: string; tail: Token[]; letters: Token[] } | null = null;
+
+  constructor(model: LlamaModel, template: PromptTemplate) {
+    this.model = model;
+    this.template = template;
+  }
+
+  build(decision: Decision): DecisionPrompt {
+    const rendered = this.template.render(
+      SYSTEM_PROMPT,
+      userText(renderState(decision.state), decision.question, decision.options),
+    );
+    const [prefixText, rest] = splitAt(rendered, STATE_END);
+    const [bodyText, tailText] = splitAt(rest, BODY_END);
+    const tokenizer = this.model.tokenizer;
+    const prefix = prefixText.tokenize(tokenizer);
+    const body = bodyText.tokenize(tokenizer, "trimLeadingSpace");
+    const { tail, letters } = this.tailTokens(tailText);
+    const all = [...prefix, ...body, ...tail];
+    const sha256 = createHash("sha256").update(this.model.detokenize(all, true)).digest("hex");
+    return { prefix, body, tail, letterTokens: letters.slice(0, decision.options.length), sha256 };
+  }
+
+  /** The tail is the same text for every decision: tokenized, and its letters resolved, once. */
+  private tailTokens(tailText: LlamaText): { tail: Token[]; letters: Token[] } {
+    const key = JSON.stringify(tailText.toJSON());
+    if (this.cachedTail?.key === key) return this.cachedTail;
+    const tokenizer = this.model.tokenizer;
+    const tail = tailText.tokenize(tokenizer, "trimLeadingSpace");
+    const letters = [...ANSWER_LETTERS.slice(0, MAX_OPTIONS)].map((letter) => {
+      const extended = LlamaText([tailText, this.template.letterPrefix + letter]).tokenize(
+        tokenizer,
+        "trimLeadingSpace",
+      );
+      const sameStart = tail.every((token, index) => extended[index] === token);
+      const letterToken = extended[tail.length];
+      if (!sameStart || letterToken === undefined) {
+        throw new Error(`answer letter ${letter} does not follow the prompt as a token of its own`);
+      }
+      return letterToken;
+    });
+    if (new Set(letters).size !== letters.length) throw new Error("answer letters do not map to distinct tokens");
+    this.cachedTail = { key, tail, letters };
+    return this.cachedTail;
+  }
+}
