@@ -1,0 +1,128 @@
+"use client";
+
+import Link from "next/link";
+import { useEffect, useRef } from "react";
+import type { Build } from "@/server/builds/dto.ts";
+import { ErrorAlert } from "../api/error-text.tsx";
+import { Badge } from "../ui/badge.tsx";
+import { buttonClasses } from "../ui/button.tsx";
+import { Card, PageHeader } from "../ui/card.tsx";
+import { buildLabel, buildTone, deployHref, duration } from "./build-format.ts";
+import { isRunning, useBuild, useBuildLogs } from "./build-queries.ts";
+
+export function BuildDetailView({ id }: { id: string }) {
+  const { data: build, error, isPending } = useBuild(id);
+  if (isPending) return <p className="text-sm text-slate-700">Loading build…</p>;
+  if (error || !build) return <ErrorAlert title="Could not load this build" error={error} />;
+  const href = deployHref(build);
+  return (
+    <>
+      <PageHeader
+        title={buildLabel(build)}
+        description={
+          <span className="flex items-center gap-2">
+            <Badge tone={buildTone(build.status)}>{build.status}</Badge>
+            <span className="font-mono text-xs">{build.id}</span>
+          </span>
+        }
+        actions={
+          href && (
+            <Link href={href} className={buttonClasses()}>
+              Deploy this
+            </Link>
+          )
+        }
+      />
+      <div className="grid gap-4 lg:grid-cols-[1fr_2fr]">
+        <div className="flex flex-col gap-4">
+          <PhaseTimeline build={build} />
+          <Outputs build={build} />
+        </div>
+        <LogTail id={build.id} running={isRunning(build.status)} />
+      </div>
+    </>
+  );
+}
+
+function PhaseTimeline({ build }: { build: Build }) {
+  return (
+    <Card title="Phases">
+      <ol className="flex flex-col gap-2 border-l-2 border-slate-300 pl-4">
+        {build.phases.map((phase) => (
+          <li key={phase.type} className="relative text-sm">
+            <span
+              aria-hidden="true"
+              className={`absolute -left-[1.4rem] top-1 size-3 rounded-full border-2 border-white ${
+                phase.status === "SUCCEEDED"
+                  ? "bg-green-600"
+                  : phase.status === null || phase.status === "IN_PROGRESS"
+                    ? "bg-blue-600"
+                    : "bg-red-600"
+              }`}
+            />
+            <span className="font-medium">{phase.type}</span>{" "}
+            <Badge tone={buildTone(phase.status)}>{phase.status ?? "IN_PROGRESS"}</Badge>{" "}
+            <span className="text-slate-700">{duration(phase.startedAt, phase.endedAt)}</span>
+            {phase.messages.map((message) => (
+              <p key={message} className="text-xs text-red-800">
+                {message}
+              </p>
+            ))}
+          </li>
+        ))}
+      </ol>
+    </Card>
+  );
+}
+
+function Outputs({ build }: { build: Build }) {
+  const { outputs } = build;
+  const entries: [string, string | null][] = [
+    ["Model S3 URI", outputs.modelDataUrl],
+    ["Model sha256", outputs.modelSha256],
+    ["Image URI", outputs.imageUri],
+    ["Image digest", outputs.imageDigest],
+  ];
+  const present = entries.filter(([, value]) => value);
+  return (
+    <Card title="Outputs">
+      {present.length === 0 ? (
+        <p className="text-sm text-slate-700">{isRunning(build.status) ? "Not finished yet." : "No outputs."}</p>
+      ) : (
+        <dl className="flex flex-col gap-1 text-sm">
+          {present.map(([term, value]) => (
+            <div key={term}>
+              <dt className="text-slate-700">{term}</dt>
+              <dd className="break-all font-mono text-xs">{value}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+    </Card>
+  );
+}
+
+function LogTail({ id, running }: { id: string; running: boolean }) {
+  const { data, error } = useBuildLogs(id, running);
+  const end = useRef<HTMLPreElement>(null);
+  const lineCount = data?.lines.length ?? 0;
+  useEffect(() => {
+    if (lineCount > 0 && end.current) end.current.scrollTop = end.current.scrollHeight;
+  }, [lineCount]);
+  return (
+    <Card title={running ? "Log (live)" : "Log"}>
+      {error && <ErrorAlert title="Log unavailable" error={error} />}
+      <pre
+        ref={end}
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable log must be reachable by keyboard
+        tabIndex={0}
+        role="log"
+        aria-label="Build log"
+        className="h-96 overflow-auto rounded bg-slate-950 p-3 font-mono text-xs leading-5 text-slate-100"
+      >
+        {data?.lines.map((line) => `${line.timestamp.slice(11, 19)}  ${line.message}`).join("\n") ||
+          (running ? "Waiting for log lines…" : "No log lines.")}
+      </pre>
+    </Card>
+  );
+}

@@ -1,0 +1,41 @@
+import type { Build, BuildStatus } from "@/server/builds/dto.ts";
+import type { Tone } from "../ui/badge.tsx";
+
+export function buildTone(status: BuildStatus | null): Tone {
+  if (status === "SUCCEEDED") return "success";
+  if (status === "IN_PROGRESS") return "info";
+  if (status === null) return "neutral";
+  return "danger";
+}
+
+/** Deploying needs the image by digest: a tag could move between review and deploy. */
+export function pinnedImageUri(outputs: Build["outputs"]): string | null {
+  const { imageUri, imageDigest } = outputs;
+  if (imageUri?.includes("@sha256:")) return imageUri;
+  if (!imageUri || !imageDigest) return null;
+  return `${imageUri.replace(/:[^/:@]+$/, "")}@${imageDigest}`;
+}
+
+/** The deploy page prefilled with this build's output. */
+export function deployHref(build: Build): string | null {
+  const params = new URLSearchParams();
+  if (build.kind === "model" && build.outputs.modelDataUrl) {
+    params.set("model", build.outputs.modelDataUrl);
+    if (build.outputs.modelSha256) params.set("sha256", build.outputs.modelSha256);
+  }
+  const image = build.kind === "image" ? pinnedImageUri(build.outputs) : null;
+  if (image) params.set("image", image);
+  return params.size > 0 && build.status === "SUCCEEDED" ? `/deploy?${params}` : null;
+}
+
+export function buildLabel(build: Build): string {
+  if (build.kind === "image") return `Image build (${build.variant ?? "?"})`;
+  const file = build.exportedVariables.GGUF_FILE ?? build.exportedVariables.MODEL_FILE;
+  return file ? `Model packaging: ${file}` : "Model packaging";
+}
+
+export function duration(startedAt: string | null, endedAt: string | null, now: number = Date.now()): string {
+  if (!startedAt) return "—";
+  const seconds = Math.round(((endedAt ? Date.parse(endedAt) : now) - Date.parse(startedAt)) / 1000);
+  return seconds < 120 ? `${seconds} s` : `${Math.round(seconds / 60)} min`;
+}
