@@ -80,10 +80,10 @@ function refuse(error: AppError): Response {
   return errorResponse(error);
 }
 
+/** A relative Location: the proxy's idea of its own host (127.0.0.1 vs localhost) must not leak into redirects. */
 function redirectToLogin(url: URL): Response {
-  const login = new URL("/login", url);
-  login.searchParams.set("next", `${url.pathname}${url.search}`);
-  return new Response(null, { status: 307, headers: { location: login.toString() } });
+  const next = encodeURIComponent(`${url.pathname}${url.search}`);
+  return new Response(null, { status: 307, headers: { location: `/login?next=${next}` } });
 }
 
 function forbiddenPage(message: string): Response {

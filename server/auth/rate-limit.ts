@@ -43,3 +43,10 @@ function positive(value: string | undefined, fallback: number): number {
   const parsed = Number(value);
   return Number.isFinite(parsed) && parsed > 0 ? parsed : fallback;
 }
+
+/** Sign-in attempts per user name: a handful at once, then one every six seconds, to slow password guessing. */
+export function loginRateLimiter(): RateLimiter {
+  const store = globalThis as { __consoleLoginLimiter?: RateLimiter };
+  store.__consoleLoginLimiter ??= createRateLimiter({ burst: 5, perMinute: 10 });
+  return store.__consoleLoginLimiter;
+}

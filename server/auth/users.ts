@@ -65,8 +65,9 @@ export function envUsers(env: NodeJS.ProcessEnv = process.env): EnvUser[] {
   return parsed.data;
 }
 
+/** Any way to sign in (env users, stored users, single sign-on) takes the console out of local-operator mode. */
 export function usersConfigured(db: Db, env: NodeJS.ProcessEnv = process.env): boolean {
-  if (envUsers(env).length > 0) return true;
+  if (envUsers(env).length > 0 || env.CONSOLE_OIDC_ISSUER) return true;
   const row = db.prepare("SELECT COUNT(*) AS count FROM users").get() as { count: number };
   return row.count > 0;
 }

@@ -1,0 +1,37 @@
+import { z } from "zod";
+import { recordAudit } from "@/server/audit/record.ts";
+import { consoleDatabase } from "@/server/auth/console-database.ts";
+import { verifyCredentials } from "@/server/auth/passwords.ts";
+import { loginRateLimiter } from "@/server/auth/rate-limit.ts";
+import { sessionCookie, sessionKey, signSession } from "@/server/auth/session.ts";
+import { usersConfigured } from "@/server/auth/users.ts";
+import { AppError } from "@/server/http/app-error.ts";
+import { readJson, route } from "@/server/http/route.ts";
+
+const loginSchema = z.object({
+  name: z.string().min(1, "enter your user name").max(64),
+  password: z.string().min(1, "enter your password").max(1024),
+});
+
+export const POST = route(async (request) => {
+  const { name, password } = await readJson(request, loginSchema);
+  const db = consoleDatabase();
+  if (!usersConfigured(db)) {
+    throw new AppError(
+      "conflict",
+      "No users are configured: on loopback the console already runs as the local operator.",
+    );
+  }
+  const attempt = loginRateLimiter().take(name);
+  if (!attempt.allowed) {
+    throw new AppError("rate_limited", `Too many sign-in attempts for ${name}; wait ${attempt.retryAfterSeconds} s.`);
+  }
+  const user = await verifyCredentials(db, name, password);
+  if (!user) {
+    recordAudit({ actor: name, action: "auth.login", target: name, result: "denied" }, db);
+    throw new AppError("unauthenticated", "That user name and password do not match.");
+  }
+  recordAudit({ actor: user.name, action: "auth.login", target: user.name, result: "ok" }, db);
+  const token = await signSession({ ...user, source: "password" }, sessionKey());
+  return Response.json({ user }, { headers: { "set-cookie": sessionCookie(request, token) } });
+});
