@@ -96,3 +96,14 @@ export const deployRequestSchema = z.strictObject({
 });
 export type DeployRequest = z.infer<typeof deployRequestSchema>;
 export type DeployRequestInput = z.input<typeof deployRequestSchema>;
+
+export const deployResultSchema = z.object({
+  name: z.string(),
+  endpointArn: z.string(),
+  modelName: z.string(),
+  endpointConfigName: z.string(),
+  status: z.literal("Creating"),
+  /** CreateEndpoint attempts, more than 1 when SageMaker had not yet seen the new model or config. */
+  createAttempts: z.number().int(),
+});
+export type DeployResult = z.infer<typeof deployResultSchema>;

@@ -1,0 +1,93 @@
+import { AppError } from "../http/app-error.ts";
+import type { AdapterLimits, DeployRequest } from "./deploy-schema.ts";
+import type { ApiMode, ContainerSettings } from "./dto.ts";
+
+/** Console metadata kept on the model itself, so list and detail need no second store. Containers ignore them. */
+export const apiModeVariable = "DECISION_CONSOLE_API_MODE";
+export const modelSha256Variable = "DECISION_CONSOLE_MODEL_SHA256";
+
+const limitVariables: Record<keyof AdapterLimits, string> = {
+  maxTokens: "SEMIF_MAX_TOKENS",
+  maxRequestTokens: "SEMIF_MAX_REQUEST_TOKENS",
+  maxSharedDecisions: "SEMIF_MAX_SHARED_DECISIONS",
+  maxBodyBytes: "SEMIF_MAX_BODY_BYTES",
+  maxInFlight: "SEMIF_MAX_IN_FLIGHT",
+};
+
+/** llama-server's "all layers" value, as the DLC's SM_LLAMA_CPP_N_GPU_LAYERS passes it through. */
+const allGpuLayers = 999;
+
+/**
+ * The container environment for a deploy request. The adapter reads ADAPTER_* and SEMIF_* (DESIGN §3, §4); the
+ * llama.cpp DLC turns SM_LLAMA_CPP_FOO_BAR into --foo-bar (DESIGN §11).
+ */
+export function containerEnvironment(request: DeployRequest): Record<string, string> {
+  const env: Record<string, string> = { [apiModeVariable]: request.apiMode };
+  if (request.modelSha256) env[modelSha256Variable] = request.modelSha256;
+  const { compute } = request;
+  if (request.apiMode === "chat") {
+    env.SM_LLAMA_CPP_CTX_SIZE = String(request.limits.maxTokens ?? 4096);
+    if (compute.threads !== undefined) env.SM_LLAMA_CPP_THREADS = String(compute.threads);
+    if (compute.kind === "gpu-pool") {
+      env.SM_LLAMA_CPP_N_GPU_LAYERS = String(compute.gpuLayers === "max" ? allGpuLayers : compute.gpuLayers);
+    }
+    return env;
+  }
+  if (compute.kind === "gpu-pool") {
+    if (compute.gpuLayers !== "max") {
+      throw new AppError(
+        "bad_request",
+        'compute.gpuLayers: the decision adapter on CUDA offloads every layer and refuses partial offload; use "max"',
+      );
+    }
+    env.ADAPTER_GPU = "cuda";
+  }
+  if (compute.threads !== undefined) env.ADAPTER_THREADS = String(compute.threads);
+  if (request.parallel !== undefined) env.ADAPTER_PARALLEL = String(request.parallel);
+  if (request.temperature !== undefined) env.SEMIF_TEMPERATURE = String(request.temperature);
+  for (const [key, variable] of Object.entries(limitVariables) as [keyof AdapterLimits, string][]) {
+    const value = request.limits[key];
+    if (value !== undefined) env[variable] = String(value);
+  }
+  return env;
+}
+
+function integerOrNull(value: string | undefined): number | null {
+  if (value === undefined || value === "") return null;
+  const n = Number(value);
+  return Number.isInteger(n) ? n : null;
+}
+
+/** API mode of a model: the console's own mark, else recognised from a text-generation image or its variables. */
+export function apiModeOf(env: Record<string, string>, image: string | null): ApiMode {
+  const marked = env[apiModeVariable];
+  if (marked === "decision" || marked === "chat") return marked;
+  if (Object.keys(env).some((key) => key.startsWith("SM_LLAMA_CPP_"))) return "chat";
+  if (image && /llama-cpp/.test(image)) return "chat";
+  return "decision";
+}
+
+/** Reads the settings a detail page shows back from the model's environment. */
+export function settingsOf(env: Record<string, string>): ContainerSettings {
+  const limits: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) {
+    if (key.startsWith("SEMIF_") && key !== "SEMIF_TEMPERATURE") limits[key] = value;
+  }
+  const llamaLayers = integerOrNull(env.SM_LLAMA_CPP_N_GPU_LAYERS);
+  const gpuLayers =
+    env.ADAPTER_GPU === "cuda"
+      ? "max"
+      : llamaLayers === null
+        ? null
+        : llamaLayers >= allGpuLayers
+          ? "max"
+          : llamaLayers;
+  const temperature = env.SEMIF_TEMPERATURE === undefined ? null : Number(env.SEMIF_TEMPERATURE);
+  return {
+    threads: integerOrNull(env.ADAPTER_THREADS ?? env.SM_LLAMA_CPP_THREADS),
+    gpuLayers,
+    parallel: integerOrNull(env.ADAPTER_PARALLEL),
+    temperature: Number.isFinite(temperature) ? temperature : null,
+    limits,
+  };
+}

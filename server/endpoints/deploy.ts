@@ -1,0 +1,167 @@
+import {
+  CreateEndpointCommand,
+  CreateEndpointConfigCommand,
+  CreateModelCommand,
+  type CreateModelInput,
+  DeleteEndpointConfigCommand,
+  DeleteModelCommand,
+  DescribeEndpointCommand,
+  type ProductionVariant,
+  type ProductionVariantInstanceType,
+  type SageMakerClient,
+} from "@aws-sdk/client-sagemaker";
+import { toAwsAppError } from "../aws/errors.ts";
+import { realSleep, type Sleep } from "../aws/sleep.ts";
+import { AppError } from "../http/app-error.ts";
+import { containerEnvironment } from "./container-env.ts";
+import type { DeployRequest, DeployResult } from "./deploy-schema.ts";
+
+/** The sample's single variant (DESIGN §11). */
+export const variantName = "AllTraffic";
+
+export interface DeployOptions {
+  /** Used when the request names no role (SAGEMAKER_EXECUTION_ROLE_ARN). */
+  defaultExecutionRoleArn: string | null;
+  sleep?: Sleep;
+  /** Delays between CreateEndpoint attempts while SageMaker has not yet seen the new model or config. */
+  createRetryDelaysMs?: readonly number[];
+}
+
+const defaultCreateRetryDelaysMs = [1000, 2000, 4000, 8000];
+
+export function modelInput(request: DeployRequest, executionRoleArn: string): CreateModelInput {
+  const modelData =
+    request.compression === "Gzip"
+      ? { ModelDataUrl: request.modelDataUrl }
+      : {
+          ModelDataSource: {
+            S3DataSource: {
+              S3Uri: request.modelDataUrl.endsWith("/") ? request.modelDataUrl : `${request.modelDataUrl}/`,
+              S3DataType: "S3Prefix" as const,
+              CompressionType: "None" as const,
+            },
+          },
+        };
+  return {
+    ModelName: request.name,
+    ExecutionRoleArn: executionRoleArn,
+    EnableNetworkIsolation: true,
+    PrimaryContainer: { Image: request.imageUri, Environment: containerEnvironment(request), ...modelData },
+  };
+}
+
+export function productionVariant(request: DeployRequest): ProductionVariant {
+  const common = {
+    VariantName: variantName,
+    ModelName: request.name,
+    InitialInstanceCount: request.instanceCount,
+    InitialVariantWeight: 1,
+    ContainerStartupHealthCheckTimeoutInSeconds: request.startupTimeoutSeconds,
+    ModelDataDownloadTimeoutInSeconds: request.downloadTimeoutSeconds,
+  };
+  const { compute } = request;
+  if (compute.kind === "cpu") {
+    return { ...common, InstanceType: compute.instanceType as ProductionVariantInstanceType };
+  }
+  return {
+    ...common,
+    InstancePools: compute.pools.map((pool, index) => ({
+      InstanceType: pool.instanceType as ProductionVariantInstanceType,
+      Priority: index + 1,
+    })),
+    VariantInstanceProvisionTimeoutInSeconds: compute.provisioningTimeoutSeconds,
+  };
+}
+
+function isEventualConsistencyMiss(error: unknown): boolean {
+  const e = error as { name?: string; message?: string };
+  return e.name === "ValidationException" && /could not find (model|endpoint config)/i.test(e.message ?? "");
+}
+
+async function endpointExists(sageMaker: SageMakerClient, name: string): Promise<boolean> {
+  try {
+    await sageMaker.send(new DescribeEndpointCommand({ EndpointName: name }));
+    return true;
+  } catch (error) {
+    const mapped = toAwsAppError(error);
+    if (mapped.status === 404) return false;
+    throw mapped;
+  }
+}
+
+async function bestEffort(call: () => Promise<unknown>): Promise<void> {
+  try {
+    await call();
+  } catch (error) {
+    console.error(JSON.stringify({ level: "warn", msg: "deploy clean-up failed", error: String(error) }));
+  }
+}
+
+/**
+ * CreateModel + CreateEndpointConfig + CreateEndpoint, all named `request.name`. Network isolation is always on.
+ * If a later step fails, the resources this call created are removed again so the same name can be retried.
+ */
+export async function deployEndpoint(
+  sageMaker: SageMakerClient,
+  request: DeployRequest,
+  options: DeployOptions,
+): Promise<DeployResult> {
+  const role = request.executionRoleArn ?? options.defaultExecutionRoleArn;
+  if (!role) {
+    throw new AppError(
+      "bad_request",
+      "No SageMaker execution role: set SAGEMAKER_EXECUTION_ROLE_ARN for the console or give executionRoleArn.",
+    );
+  }
+  const sleep = options.sleep ?? realSleep;
+  const delays = options.createRetryDelaysMs ?? defaultCreateRetryDelaysMs;
+  const name = request.name;
+  const model = modelInput(request, role);
+  const variant = productionVariant(request);
+
+  if (await endpointExists(sageMaker, name)) {
+    throw new AppError(
+      "conflict",
+      `An endpoint named "${name}" already exists; choose another name or delete it first.`,
+    );
+  }
+  try {
+    await sageMaker.send(new CreateModelCommand(model));
+  } catch (error) {
+    if (/already existing model|already exists/i.test((error as Error).message ?? "")) {
+      throw new AppError(
+        "conflict",
+        `A SageMaker model named "${name}" already exists (left from an earlier deployment?); delete it or choose another name.`,
+      );
+    }
+    throw toAwsAppError(error, `model "${name}"`);
+  }
+  try {
+    await sageMaker.send(new CreateEndpointConfigCommand({ EndpointConfigName: name, ProductionVariants: [variant] }));
+  } catch (error) {
+    await bestEffort(() => sageMaker.send(new DeleteModelCommand({ ModelName: name })));
+    throw toAwsAppError(error, `endpoint config "${name}"`);
+  }
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const created = await sageMaker.send(new CreateEndpointCommand({ EndpointName: name, EndpointConfigName: name }));
+      return {
+        name,
+        endpointArn: created.EndpointArn ?? "",
+        modelName: name,
+        endpointConfigName: name,
+        status: "Creating",
+        createAttempts: attempt,
+      };
+    } catch (error) {
+      const delay = delays[attempt - 1];
+      if (isEventualConsistencyMiss(error) && delay !== undefined) {
+        await sleep(delay);
+        continue;
+      }
+      await bestEffort(() => sageMaker.send(new DeleteEndpointConfigCommand({ EndpointConfigName: name })));
+      await bestEffort(() => sageMaker.send(new DeleteModelCommand({ ModelName: name })));
+      throw toAwsAppError(error, `endpoint "${name}"`);
+    }
+  }
+}

@@ -1,0 +1,74 @@
+import type { ApplicationAutoScalingClient } from "@aws-sdk/client-application-auto-scaling";
+import type { SageMakerClient } from "@aws-sdk/client-sagemaker";
+import { describeAutoscaling } from "../autoscaling/variant-scaling.ts";
+import { priceForInstances } from "../pricing/prices.ts";
+import { modelSha256Variable, settingsOf } from "./container-env.ts";
+import { variantName } from "./deploy.ts";
+import type { Autoscaling, EndpointDetail } from "./dto.ts";
+import { loadEndpointResources } from "./resources.ts";
+import { environmentOf, imageOf, summaryOf, variantDetails } from "./view.ts";
+
+/** Autoscaling is shown when it can be read; a failure to read it must not hide the endpoint itself. */
+async function autoscalingOrNull(
+  autoScaling: ApplicationAutoScalingClient,
+  name: string,
+  variant: string,
+): Promise<Autoscaling | null> {
+  try {
+    return await describeAutoscaling(autoScaling, name, variant);
+  } catch (error) {
+    console.error(
+      JSON.stringify({ level: "warn", msg: "autoscaling not readable", endpoint: name, error: String(error) }),
+    );
+    return null;
+  }
+}
+
+export async function describeEndpoint(
+  clients: { sageMaker: SageMakerClient; autoScaling: ApplicationAutoScalingClient },
+  name: string,
+): Promise<EndpointDetail> {
+  const resources = await loadEndpointResources(clients.sageMaker, name);
+  const summary = summaryOf(resources);
+  const variants = variantDetails(resources);
+  const env = environmentOf(resources);
+  const { config, model } = resources;
+  const container = model?.PrimaryContainer ?? model?.Containers?.[0];
+  const source = container?.ModelDataSource?.S3DataSource;
+  const autoscaling = await autoscalingOrNull(clients.autoScaling, name, variants[0]?.name ?? variantName);
+  return {
+    name: summary.name,
+    arn: summary.arn,
+    status: summary.status,
+    apiMode: summary.apiMode,
+    failureReason: summary.failureReason,
+    createdAt: summary.createdAt,
+    lastModifiedAt: summary.lastModifiedAt,
+    config: {
+      name: resources.endpoint.EndpointConfigName ?? "",
+      createdAt: config?.CreationTime ? config.CreationTime.toISOString() : null,
+    },
+    model: {
+      name: model?.ModelName ?? config?.ProductionVariants?.[0]?.ModelName ?? "",
+      imageUri: imageOf(resources),
+      modelDataUrl: container?.ModelDataUrl ?? source?.S3Uri ?? null,
+      compression: container?.ModelDataUrl
+        ? "Gzip"
+        : source
+          ? source.CompressionType === "Gzip"
+            ? "Gzip"
+            : "None"
+          : null,
+      modelSha256: env[modelSha256Variable] ?? null,
+      networkIsolation: model?.EnableNetworkIsolation ?? false,
+      executionRoleArn: model?.ExecutionRoleArn ?? null,
+      environment: env,
+    },
+    settings: settingsOf(env),
+    variants,
+    instanceType: summary.instanceType,
+    instanceCount: summary.instanceCount,
+    hourlyPriceUsd: priceForInstances(summary.instanceType, summary.instanceCount),
+    autoscaling,
+  };
+}

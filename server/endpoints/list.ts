@@ -1,0 +1,110 @@
+import {
+  ListEndpointsCommand,
+  type SageMakerClient,
+  type EndpointSummary as SdkEndpointSummary,
+} from "@aws-sdk/client-sagemaker";
+import { awsCall, toAwsAppError } from "../aws/errors.ts";
+import { pricesAsOf } from "../pricing/prices.ts";
+import type { EndpointList, EndpointStatus, EndpointSummary } from "./dto.ts";
+import { loadEndpointResources } from "./resources.ts";
+import { summaryOf } from "./view.ts";
+
+/**
+ * Summaries keyed by name, status and last-modified time: an endpoint whose listing entry is unchanged has the same
+ * config, model and instances, so a table of hundreds of endpoints costs one ListEndpoints walk once warm.
+ */
+export class EndpointSummaryCache {
+  private readonly entries = new Map<string, EndpointSummary>();
+
+  constructor(private readonly capacity = 5000) {}
+
+  key(entry: SdkEndpointSummary): string {
+    return `${entry.EndpointName}|${entry.EndpointStatus}|${entry.LastModifiedTime?.toISOString()}`;
+  }
+
+  get(entry: SdkEndpointSummary): EndpointSummary | undefined {
+    return this.entries.get(this.key(entry));
+  }
+
+  set(entry: SdkEndpointSummary, summary: EndpointSummary): void {
+    if (this.entries.size >= this.capacity) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+    this.entries.set(this.key(entry), summary);
+  }
+}
+
+/** Every endpoint, following NextToken through all pages. */
+export async function listAllEndpointEntries(sageMaker: SageMakerClient): Promise<SdkEndpointSummary[]> {
+  const entries: SdkEndpointSummary[] = [];
+  let nextToken: string | undefined;
+  do {
+    const page = await awsCall("endpoint list", () =>
+      sageMaker.send(
+        new ListEndpointsCommand({
+          MaxResults: 100,
+          NextToken: nextToken,
+          SortBy: "CreationTime",
+          SortOrder: "Descending",
+        }),
+      ),
+    );
+    entries.push(...(page.Endpoints ?? []));
+    nextToken = page.NextToken;
+  } while (nextToken);
+  return entries;
+}
+
+/** What the table shows for an endpoint that vanished between the list and its describe calls. */
+function fromListingOnly(entry: SdkEndpointSummary): EndpointSummary {
+  return {
+    name: entry.EndpointName ?? "",
+    arn: entry.EndpointArn ?? "",
+    status: (entry.EndpointStatus ?? "OutOfService") as EndpointStatus,
+    apiMode: "decision",
+    instanceType: null,
+    instanceCount: null,
+    usedFallbackPool: false,
+    imageDigest: null,
+    modelSha256: null,
+    createdAt: (entry.CreationTime ?? new Date(0)).toISOString(),
+    lastModifiedAt: (entry.LastModifiedTime ?? new Date(0)).toISOString(),
+    hourlyPriceUsd: null,
+    failureReason: null,
+  };
+}
+
+async function mapBounded<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index] as T);
+    }
+  });
+  await Promise.all(workers);
+  return results;
+}
+
+export async function listEndpoints(
+  sageMaker: SageMakerClient,
+  cache: EndpointSummaryCache = new EndpointSummaryCache(),
+  concurrency = 8,
+): Promise<EndpointList> {
+  const entries = await listAllEndpointEntries(sageMaker);
+  const endpoints = await mapBounded(entries, concurrency, async (entry) => {
+    const cached = cache.get(entry);
+    if (cached) return cached;
+    try {
+      const summary = summaryOf(await loadEndpointResources(sageMaker, entry.EndpointName ?? ""));
+      cache.set(entry, summary);
+      return summary;
+    } catch (error) {
+      if (toAwsAppError(error).status === 404) return fromListingOnly(entry);
+      throw error;
+    }
+  });
+  return { endpoints, pricesAsOf };
+}

@@ -1,0 +1,44 @@
+import {
+  DescribeEndpointCommand,
+  DescribeEndpointConfigCommand,
+  type DescribeEndpointConfigOutput,
+  type DescribeEndpointOutput,
+  DescribeModelCommand,
+  type DescribeModelOutput,
+  type SageMakerClient,
+} from "@aws-sdk/client-sagemaker";
+import { awsCall, toAwsAppError } from "../aws/errors.ts";
+
+/** An endpoint with the config and model it names; config or model is null when it was deleted behind our back. */
+export interface EndpointResources {
+  endpoint: DescribeEndpointOutput;
+  config: DescribeEndpointConfigOutput | null;
+  model: DescribeModelOutput | null;
+}
+
+async function orNullWhenMissing<T>(call: () => Promise<T>): Promise<T | null> {
+  try {
+    return await call();
+  } catch (error) {
+    const mapped = toAwsAppError(error);
+    if (mapped.status === 404) return null;
+    throw mapped;
+  }
+}
+
+export async function loadEndpointResources(sageMaker: SageMakerClient, name: string): Promise<EndpointResources> {
+  const endpoint = await awsCall(`endpoint "${name}"`, () =>
+    sageMaker.send(new DescribeEndpointCommand({ EndpointName: name })),
+  );
+  const configName = endpoint.EndpointConfigName;
+  const config = configName
+    ? await orNullWhenMissing(() =>
+        sageMaker.send(new DescribeEndpointConfigCommand({ EndpointConfigName: configName })),
+      )
+    : null;
+  const modelName = config?.ProductionVariants?.[0]?.ModelName;
+  const model = modelName
+    ? await orNullWhenMissing(() => sageMaker.send(new DescribeModelCommand({ ModelName: modelName })))
+    : null;
+  return { endpoint, config, model };
+}
