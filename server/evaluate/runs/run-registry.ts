@@ -1,0 +1,50 @@
+import { finishRun, unfinishedRunIds } from "./run-store.ts";
+import { executeRun, type RunnerDeps } from "./runner.ts";
+
+interface ActiveRun {
+  controller: AbortController;
+  done: Promise<unknown>;
+}
+
+/** Runs this process is working on. On `globalThis` because Next.js bundles route handlers separately. */
+function activeRuns(): Map<string, ActiveRun> {
+  const store = globalThis as { __evaluationRuns?: Map<string, ActiveRun> };
+  store.__evaluationRuns ??= new Map();
+  return store.__evaluationRuns;
+}
+
+/** Starts working a run in the background unless this process already is. */
+export function startRun(deps: RunnerDeps, runId: string): Promise<unknown> {
+  const runs = activeRuns();
+  const active = runs.get(runId);
+  if (active) return active.done;
+  const controller = new AbortController();
+  const done = executeRun(deps, runId, controller.signal)
+    .catch((error) => {
+      console.error(JSON.stringify({ level: "error", msg: "evaluation run stopped", runId, error: String(error) }));
+    })
+    .finally(() => runs.delete(runId));
+  runs.set(runId, { controller, done });
+  return done;
+}
+
+/** Marks a running run cancelled (every process sees it) and stops this process's requests for it at once. */
+export function cancelRun(deps: Pick<RunnerDeps, "db">, runId: string): boolean {
+  const cancelled = finishRun(deps.db, runId, "cancelled");
+  activeRuns().get(runId)?.controller.abort(new Error("evaluation run cancelled"));
+  return cancelled;
+}
+
+/** Picks up every run that a stopped or killed console left running. */
+export function resumeUnfinishedRuns(deps: RunnerDeps): string[] {
+  const ids = unfinishedRunIds(deps.db);
+  for (const id of ids) void startRun(deps, id);
+  return ids;
+}
+
+/** Stops this process's runs without changing their status, so the next start resumes them. */
+export async function stopAllRuns(): Promise<void> {
+  const runs = [...activeRuns().values()];
+  for (const run of runs) run.controller.abort(new Error("console shutting down"));
+  await Promise.all(runs.map((run) => run.done));
+}

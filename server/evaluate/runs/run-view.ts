@@ -1,0 +1,98 @@
+import type { Db } from "../../store/database.ts";
+import { datasetItems, findDataset, type StoredItem } from "../datasets/dataset-store.ts";
+import type { EndpointEvaluation, EvaluationDetail, EvaluationProgress, EvaluationSummary } from "../dto.ts";
+import { evaluationMetrics } from "../metrics/summary.ts";
+import { compare } from "./comparison.ts";
+import { outcomesOf } from "./outcomes.ts";
+import { findRun, listRuns, progressCounts, type RunRow, runResults, runTargets } from "./run-store.ts";
+
+function progressOf(db: Db, run: RunRow, targets: readonly string[], itemCount: number, nowMs: number) {
+  const counts = progressCounts(db, run);
+  const endpoints = targets.map((endpointName, slot) => ({
+    slot,
+    endpointName,
+    done: counts.find((count) => count.slot === slot)?.done ?? 0,
+    total: itemCount,
+  }));
+  const done = endpoints.reduce((sum, endpoint) => sum + endpoint.done, 0);
+  const total = itemCount * targets.length;
+  const sinceResume = counts.reduce((sum, count) => sum + count.doneSinceResume, 0);
+  const elapsedMs = nowMs - Date.parse(run.resumed_at);
+  const etaSeconds =
+    run.status === "running" && sinceResume > 0 ? ((elapsedMs / sinceResume) * (total - done)) / 1000 : null;
+  const progress: EvaluationProgress = { done, total, etaSeconds, endpoints };
+  return progress;
+}
+
+function summaryOf(db: Db, run: RunRow, nowMs: number): EvaluationSummary {
+  const dataset = findDataset(db, run.dataset_id);
+  const targets = runTargets(db, run.id);
+  return {
+    id: run.id,
+    datasetId: run.dataset_id,
+    datasetName: dataset?.name ?? null,
+    endpoints: targets,
+    status: run.status,
+    concurrency: run.concurrency,
+    targetAccuracy: run.target_accuracy,
+    createdAt: run.created_at,
+    finishedAt: run.finished_at,
+    failure: run.failure,
+    progress: progressOf(db, run, targets, dataset?.itemCount ?? 0, nowMs),
+  };
+}
+
+export function evaluationSummaries(db: Db, nowMs: number = Date.now()): EvaluationSummary[] {
+  return listRuns(db).map((run) => summaryOf(db, run, nowMs));
+}
+
+export interface RunData {
+  run: RunRow;
+  items: StoredItem[];
+  results: ReturnType<typeof runResults>;
+  targets: string[];
+}
+
+export function runData(db: Db, runId: string): RunData | null {
+  const run = findRun(db, runId);
+  if (!run) return null;
+  return {
+    run,
+    items: datasetItems(db, run.dataset_id),
+    results: runResults(db, runId),
+    targets: runTargets(db, runId),
+  };
+}
+
+export function endpointEvaluations(data: RunData): EndpointEvaluation[] {
+  return data.targets.map((endpointName, slot) => {
+    const outcomes = outcomesOf(data.items, data.results, slot);
+    return {
+      slot,
+      endpointName,
+      metrics: evaluationMetrics(outcomes, data.run.target_accuracy),
+      adapterMsTotal: data.results
+        .filter((result) => result.slot === slot)
+        .reduce((sum, result) => sum + (result.adapterMs ?? 0), 0),
+    };
+  });
+}
+
+/** A run with its progress, every endpoint's metrics and, for two endpoints, the side-by-side comparison. */
+export function evaluationDetail(db: Db, runId: string, nowMs: number = Date.now()): EvaluationDetail | null {
+  const data = runData(db, runId);
+  if (!data) return null;
+  const results = endpointEvaluations(data);
+  const sides = results.map((result) => ({
+    label: result.endpointName,
+    endpointName: result.endpointName,
+    metrics: result.metrics,
+    outcomes: outcomesOf(data.items, data.results, result.slot),
+  }));
+  const [a, b] = sides;
+  return {
+    ...summaryOf(db, data.run, nowMs),
+    results,
+    comparison: a && b ? compare(a, b) : null,
+  };
+}

@@ -1,0 +1,91 @@
+import type { Db } from "../../store/database.ts";
+import { datasetItems, type StoredItem } from "../datasets/dataset-store.ts";
+import { DEFAULT_RETRY, type RetryPolicy } from "./busy-retry.ts";
+import type { EndpointInvoker } from "./invoker.ts";
+import {
+  claimRun,
+  findRun,
+  finishedKeys,
+  finishRun,
+  heartbeat,
+  type RunStatus,
+  recordResult,
+  runStatus,
+  runTargets,
+} from "./run-store.ts";
+import { scoreItem } from "./score-item.ts";
+
+export interface RunnerDeps {
+  db: Db;
+  invoke: EndpointInvoker;
+  /** The process that owns the run while it works on it (defaults to this one). */
+  pid?: number;
+  retry?: RetryPolicy;
+}
+
+const HEARTBEAT_EVERY_MS = 5_000;
+
+/**
+ * Works a run to its end: every item not yet finished is scored on every target endpoint, `concurrency` at a
+ * time per endpoint, and each result is stored the moment it arrives. Safe to call again after a crash or a
+ * restart: finished items are skipped, items that were in flight are asked again. Stops early when the run is
+ * cancelled (in the database, so another process can cancel it) or `signal` aborts (shutdown).
+ */
+export async function executeRun(
+  deps: RunnerDeps,
+  runId: string,
+  signal?: AbortSignal,
+): Promise<RunStatus | "not_claimed"> {
+  const { db, invoke } = deps;
+  const pid = deps.pid ?? process.pid;
+  const retry = deps.retry ?? DEFAULT_RETRY;
+  if (!claimRun(db, runId, pid)) return runStatus(db, runId) ?? "not_claimed";
+  const run = findRun(db, runId);
+  if (!run) return "not_claimed";
+  try {
+    const items = datasetItems(db, run.dataset_id);
+    const targets = runTargets(db, runId);
+    const finished = finishedKeys(db, runId);
+    let lastHeartbeat = Date.now();
+    const stillWanted = () => !signal?.aborted && runStatus(db, runId) === "running";
+
+    const workSlot = async (slot: number, endpointName: string) => {
+      const queue: StoredItem[] = items.filter((item) => !finished.has(`${slot}:${item.position}`));
+      const worker = async () => {
+        for (let next = queue.shift(); next !== undefined && stillWanted(); next = queue.shift()) {
+          const item = next;
+          let score: Awaited<ReturnType<typeof scoreItem>>;
+          try {
+            score = await scoreItem(invoke, endpointName, item.decision, retry, signal);
+          } catch (error) {
+            if (signal?.aborted) return;
+            throw error;
+          }
+          if (runStatus(db, runId) !== "running") return;
+          recordResult(db, {
+            runId,
+            slot,
+            position: item.position,
+            itemId: item.decision.id,
+            ...score,
+            finishedAt: new Date().toISOString(),
+          });
+          if (Date.now() - lastHeartbeat > HEARTBEAT_EVERY_MS) {
+            lastHeartbeat = Date.now();
+            heartbeat(db, runId, pid);
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: Math.max(1, run.concurrency) }, worker));
+    };
+
+    await Promise.all(targets.map((endpointName, slot) => workSlot(slot, endpointName)));
+    if (signal?.aborted) return runStatus(db, runId) ?? "not_claimed";
+    if (runStatus(db, runId) === "running" && finishedKeys(db, runId).size === items.length * targets.length) {
+      finishRun(db, runId, "completed");
+    }
+  } catch (error) {
+    finishRun(db, runId, "failed", (error as Error).message);
+  }
+  return runStatus(db, runId) ?? "not_claimed";
+}

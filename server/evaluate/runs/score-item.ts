@@ -1,0 +1,100 @@
+import { type Decision, singleDecisionResponseSchema } from "@decision-console/adapter/contract";
+import { chosenIndex } from "../metrics/outcome.ts";
+import { invokeRetryingBusy, type RetryPolicy } from "./busy-retry.ts";
+import type { EndpointInvoker } from "./invoker.ts";
+
+export interface ItemScore {
+  optionIds: string[] | null;
+  probabilities: number[] | null;
+  logits: number[] | null;
+  chosen: string | null;
+  latencyMs: number;
+  adapterMs: number | null;
+  attempts: number;
+  errorKind: string | null;
+  errorMessage: string | null;
+}
+
+function errorText(body: unknown): string {
+  if (typeof body === "object" && body !== null && "error" in body) {
+    const error = (body as { error: unknown }).error;
+    if (typeof error === "string") return error;
+    if (typeof error === "object" && error !== null && "message" in error) return String(error.message);
+  }
+  return typeof body === "string" ? body.slice(0, 500) : JSON.stringify(body).slice(0, 500);
+}
+
+function errorKindOf(status: number): string {
+  if (status === 503) return "busy";
+  if (status === 504 || status === 408) return "timeout";
+  if (status >= 500) return "server_error";
+  return "rejected";
+}
+
+/**
+ * Scores one decision on one endpoint. Every way it can go wrong becomes a recorded error of a kind (busy after
+ * retries, rejected, server_error, timeout, unreachable, invalid_response), never a thrown error, so one bad
+ * item cannot stop a run.
+ */
+export async function scoreItem(
+  invoke: EndpointInvoker,
+  endpointName: string,
+  decision: Decision,
+  retry: RetryPolicy,
+  signal?: AbortSignal,
+): Promise<ItemScore> {
+  const failed = (latencyMs: number, attempts: number, errorKind: string, errorMessage: string): ItemScore => ({
+    optionIds: null,
+    probabilities: null,
+    logits: null,
+    chosen: null,
+    latencyMs,
+    adapterMs: null,
+    attempts,
+    errorKind,
+    errorMessage,
+  });
+  const started = performance.now();
+  let outcome: Awaited<ReturnType<typeof invokeRetryingBusy>>;
+  try {
+    outcome = await invokeRetryingBusy(invoke, endpointName, { decision }, retry, signal);
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    const timedOut = (error as Error).name === "TimeoutError";
+    return failed(performance.now() - started, 1, timedOut ? "timeout" : "unreachable", (error as Error).message);
+  }
+  if (outcome.status !== 200) {
+    return failed(outcome.latencyMs, outcome.attempts, errorKindOf(outcome.status), errorText(outcome.body));
+  }
+  const parsed = singleDecisionResponseSchema.safeParse(outcome.body);
+  if (!parsed.success) {
+    return failed(outcome.latencyMs, outcome.attempts, "invalid_response", "the answer is not a decision result");
+  }
+  const { result, timing } = parsed.data;
+  const wanted = decision.options.map((option) => option.id);
+  const order = wanted.map((id) => result.option_ids.indexOf(id));
+  if (order.some((index) => index < 0) || result.probabilities.length !== result.option_ids.length) {
+    return failed(
+      outcome.latencyMs,
+      outcome.attempts,
+      "invalid_response",
+      "the answer's options differ from the asked",
+    );
+  }
+  const probabilities = order.map((index) => result.probabilities[index] as number);
+  const logits =
+    result.option_logits.length === result.option_ids.length
+      ? order.map((index) => result.option_logits[index] as number)
+      : null;
+  return {
+    optionIds: wanted,
+    probabilities,
+    logits,
+    chosen: wanted[chosenIndex(probabilities)] as string,
+    latencyMs: outcome.latencyMs,
+    adapterMs: timing.total_seconds * 1000,
+    attempts: outcome.attempts,
+    errorKind: null,
+    errorMessage: null,
+  };
+}
