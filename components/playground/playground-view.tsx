@@ -1,0 +1,180 @@
+"use client";
+
+import { useMutation } from "@tanstack/react-query";
+import { useState } from "react";
+import { useEndpoints } from "../endpoints/endpoint-queries.ts";
+import { Alert } from "../ui/alert.tsx";
+import { Button } from "../ui/button.tsx";
+import { Card, PageHeader } from "../ui/card.tsx";
+import { SelectField, TextAreaField } from "../ui/field.tsx";
+import { Tabs } from "../ui/tabs.tsx";
+import { AnswerView } from "./answer-view.tsx";
+import { ChatPanel } from "./chat-panel.tsx";
+import { bodyFromDraft, type DecisionDraft, draftFromBody } from "./decision-draft.ts";
+import { DecisionForm } from "./decision-form.tsx";
+import { examples } from "./examples.ts";
+import { describeInvokeError, invoke } from "./invoke-client.ts";
+import { SnippetPanel } from "./snippet-panel.tsx";
+
+type Tab = "form" | "json" | "chat";
+const tabs: { key: Tab; label: string }[] = [
+  { key: "form", label: "Decision form" },
+  { key: "json", label: "Raw JSON" },
+  { key: "chat", label: "Chat" },
+];
+
+const firstExample = examples[0]!;
+
+export function PlaygroundView({ initialEndpoint }: { initialEndpoint?: string }) {
+  const endpoints = useEndpoints();
+  const [endpoint, setEndpoint] = useState(initialEndpoint ?? "");
+  const [tab, setTab] = useState<Tab>("form");
+  const [draft, setDraft] = useState<DecisionDraft>(() => draftFromBody(firstExample.body)!);
+  const [json, setJson] = useState(() => JSON.stringify(firstExample.body, null, 2));
+  const [bodyError, setBodyError] = useState<string | null>(null);
+  const run = useMutation({ mutationFn: (body: Record<string, unknown>) => invoke(endpoint, body) });
+
+  const inService = endpoints.data?.endpoints.filter((candidate) => candidate.status === "InService") ?? [];
+  const chosen = endpoint || inService[0]?.name || "";
+
+  function currentBody(): Record<string, unknown> {
+    if (tab === "form") return bodyFromDraft(draft);
+    const parsed: unknown = JSON.parse(json);
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+      throw new Error("The request must be a JSON object.");
+    }
+    return parsed as Record<string, unknown>;
+  }
+
+  function snippetBody(): unknown {
+    try {
+      return currentBody();
+    } catch {
+      return {};
+    }
+  }
+
+  function switchTab(next: Tab) {
+    // The form and the JSON are two views of one request: carry edits across.
+    if (tab === "form" && next === "json") {
+      try {
+        setJson(JSON.stringify(bodyFromDraft(draft), null, 2));
+      } catch {}
+    }
+    if (tab === "json" && next === "form") {
+      try {
+        const fromJson = draftFromBody(JSON.parse(json));
+        if (fromJson) setDraft(fromJson);
+      } catch {}
+    }
+    setTab(next);
+  }
+
+  function loadExample(key: string) {
+    const example = examples.find((candidate) => candidate.key === key);
+    if (!example) return;
+    setJson(JSON.stringify(example.body, null, 2));
+    const fromExample = draftFromBody(example.body);
+    if (fromExample) {
+      setDraft(fromExample);
+      if (tab === "chat") setTab("form");
+    } else {
+      setTab("json");
+    }
+    run.reset();
+  }
+
+  function submit() {
+    setBodyError(null);
+    let body: Record<string, unknown>;
+    try {
+      body = currentBody();
+    } catch (cause) {
+      setBodyError((cause as Error).message);
+      return;
+    }
+    if (!endpoint) setEndpoint(chosen);
+    run.mutate(body);
+  }
+
+  return (
+    <>
+      <PageHeader
+        title="Playground"
+        description="Send decisions, systemone questions or chat to an endpoint and see the probabilities."
+      />
+      <div className="grid gap-4 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+        <div className="flex flex-col gap-4">
+          <Card>
+            <div className="grid gap-3 sm:grid-cols-2">
+              <SelectField label="Endpoint" value={chosen} onChange={(e) => setEndpoint(e.target.value)}>
+                {inService.length === 0 && (
+                  <option value="">{endpoints.isPending ? "Loading…" : "No endpoint is InService"}</option>
+                )}
+                {endpoint && !inService.some((candidate) => candidate.name === endpoint) && (
+                  <option value={endpoint}>{endpoint} (not InService)</option>
+                )}
+                {inService.map((candidate) => (
+                  <option key={candidate.name} value={candidate.name}>
+                    {candidate.name} ({candidate.apiMode})
+                  </option>
+                ))}
+              </SelectField>
+              <SelectField label="Example" value="" onChange={(e) => loadExample(e.target.value)}>
+                <option value="">Start from an example…</option>
+                {examples.map((example) => (
+                  <option key={example.key} value={example.key}>
+                    {example.label}
+                  </option>
+                ))}
+              </SelectField>
+            </div>
+          </Card>
+          <Card>
+            <Tabs label="Request editor" items={tabs} active={tab} onChange={switchTab}>
+              {tab === "chat" ? (
+                <ChatPanel endpoint={chosen} />
+              ) : (
+                <form
+                  className="flex flex-col gap-3"
+                  onSubmit={(event) => {
+                    event.preventDefault();
+                    submit();
+                  }}
+                >
+                  {tab === "form" ? (
+                    <DecisionForm draft={draft} onChange={setDraft} />
+                  ) : (
+                    <TextAreaField
+                      label="Request JSON"
+                      rows={20}
+                      spellCheck={false}
+                      value={json}
+                      onChange={(e) => setJson(e.target.value)}
+                      hint="A decision ({decision} or {decisions}), systemone ({state, questions}) or chat ({messages}) body."
+                    />
+                  )}
+                  {bodyError && <Alert title="The request is not valid">{bodyError}</Alert>}
+                  <div>
+                    <Button type="submit" disabled={!chosen || run.isPending}>
+                      {run.isPending ? "Running…" : "Run"}
+                    </Button>
+                  </div>
+                </form>
+              )}
+            </Tabs>
+          </Card>
+        </div>
+        <div className="flex flex-col gap-4">
+          {run.error && <Alert title="The request failed">{describeInvokeError(run.error)}</Alert>}
+          {run.data && <AnswerView result={run.data} />}
+          {tab !== "chat" && (
+            <Card title="Request snippet">
+              <SnippetPanel endpoint={chosen} body={snippetBody()} />
+            </Card>
+          )}
+        </div>
+      </div>
+    </>
+  );
+}

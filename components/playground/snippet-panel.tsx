@@ -1,0 +1,44 @@
+"use client";
+
+import { useState } from "react";
+import { Button } from "../ui/button.tsx";
+import { Tabs } from "../ui/tabs.tsx";
+import { type SnippetLanguage, snippet } from "./snippets.ts";
+
+const languages: { key: SnippetLanguage; label: string }[] = [
+  { key: "typescript", label: "TypeScript SDK" },
+  { key: "python", label: "Python boto3" },
+  { key: "cli", label: "AWS CLI" },
+];
+
+export function SnippetPanel({ endpoint, body }: { endpoint: string; body: unknown }) {
+  const [language, setLanguage] = useState<SnippetLanguage>("typescript");
+  const [copied, setCopied] = useState(false);
+  const text = snippet(language, endpoint || "<endpoint-name>", body);
+  return (
+    <div>
+      <Tabs label="Snippet language" items={languages} active={language} onChange={setLanguage}>
+        <div className="relative">
+          <Button
+            variant="secondary"
+            size="sm"
+            className="absolute right-2 top-2"
+            onClick={async () => {
+              await navigator.clipboard.writeText(text);
+              setCopied(true);
+              setTimeout(() => setCopied(false), 1500);
+            }}
+          >
+            {copied ? "Copied" : "Copy snippet"}
+          </Button>
+          <pre className="max-h-96 overflow-auto rounded bg-slate-950 p-3 pr-28 font-mono text-xs leading-5 text-slate-100">
+            {text}
+          </pre>
+        </div>
+      </Tabs>
+      <p aria-live="polite" className="sr-only">
+        {copied ? "Snippet copied to the clipboard" : ""}
+      </p>
+    </div>
+  );
+}
