@@ -104,4 +104,22 @@ export const migrations: readonly Migration[] = [
     );
     CREATE INDEX audit_log_at ON audit_log (at DESC);`,
   },
+  {
+    version: 50,
+    name: "console invocations",
+    sql: `CREATE TABLE console_invocations (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      endpoint_name TEXT NOT NULL,
+      at TEXT NOT NULL,
+      stream INTEGER NOT NULL CHECK (stream IN (0, 1)),
+      status INTEGER NOT NULL,
+      latency_ms REAL NOT NULL,
+      retries INTEGER NOT NULL,
+      request_bytes INTEGER NOT NULL,
+      request_preview TEXT NOT NULL,
+      error TEXT,
+      user_name TEXT
+    );
+    CREATE INDEX console_invocations_endpoint ON console_invocations (endpoint_name, id DESC);`,
+  },
 ];
