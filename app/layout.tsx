@@ -3,6 +3,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { MainNav } from "@/components/app/main-nav.tsx";
 import { QueryProvider } from "@/components/app/query-provider.tsx";
+import { UserMenu } from "@/components/auth/user-menu.tsx";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -20,19 +21,21 @@ export default function RootLayout({ children }: { children: ReactNode }) {
         >
           Skip to content
         </a>
-        <header className="bg-slate-900 text-white">
-          <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-4 px-4 py-3">
-            <Link
-              href="/endpoints"
-              className="text-lg font-semibold tracking-tight focus-visible:outline-2 focus-visible:outline-white"
-            >
-              Decision Console
-            </Link>
-            <MainNav />
-            <div className="ml-auto" data-slot="user-menu" />
-          </div>
-        </header>
         <QueryProvider>
+          <header className="bg-slate-900 text-white">
+            <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-4 px-4 py-3">
+              <Link
+                href="/endpoints"
+                className="text-lg font-semibold tracking-tight focus-visible:outline-2 focus-visible:outline-white"
+              >
+                Decision Console
+              </Link>
+              <MainNav />
+              <div className="ml-auto">
+                <UserMenu />
+              </div>
+            </div>
+          </header>
           <main id="main" className="mx-auto max-w-7xl px-4 py-6">
             {children}
           </main>

@@ -22,7 +22,8 @@ export async function fetchJson<T>(path: string, init?: { method?: string; body?
   } catch {
     body = undefined;
   }
-  if (response.status === 401 && typeof window !== "undefined" && !path.startsWith("/api/auth/")) {
+  const signedOut = response.status === 401 && typeof window !== "undefined";
+  if (signedOut && !path.startsWith("/api/auth/") && window.location.pathname !== "/login") {
     window.location.assign(`/login?next=${encodeURIComponent(window.location.pathname + window.location.search)}`);
   }
   if (!response.ok) throw errorFromResponse(response.status, path, body);
