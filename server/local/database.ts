@@ -1,0 +1,68 @@
+import path from "node:path";
+import { type Db, openDatabase } from "../store/database.ts";
+import type { Migration } from "../store/migrations.ts";
+
+/**
+ * The local control plane's own schema (its own file, its own versions). Resources are stored as the JSON
+ * documents the AWS APIs describe them with, plus the columns that lookups and listings need.
+ */
+const localMigrations: readonly Migration[] = [
+  {
+    version: 1,
+    name: "local aws resources",
+    sql: `
+      CREATE TABLE sm_models (name TEXT PRIMARY KEY, doc TEXT NOT NULL, created_at REAL NOT NULL);
+      CREATE TABLE sm_endpoint_configs (name TEXT PRIMARY KEY, doc TEXT NOT NULL, created_at REAL NOT NULL);
+      CREATE TABLE sm_endpoints (
+        name TEXT PRIMARY KEY, config_name TEXT NOT NULL, status TEXT NOT NULL, failure_reason TEXT,
+        variants TEXT NOT NULL, created_at REAL NOT NULL, updated_at REAL NOT NULL
+      );
+      CREATE TABLE tags (arn TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (arn, key));
+      CREATE TABLE s3_buckets (name TEXT PRIMARY KEY, created_at REAL NOT NULL);
+      CREATE TABLE s3_objects (
+        bucket TEXT NOT NULL, key TEXT NOT NULL, size INTEGER NOT NULL, etag TEXT NOT NULL, content_type TEXT,
+        metadata TEXT NOT NULL, file TEXT NOT NULL, last_modified REAL NOT NULL, PRIMARY KEY (bucket, key)
+      );
+      CREATE TABLE s3_uploads (
+        upload_id TEXT PRIMARY KEY, bucket TEXT NOT NULL, key TEXT NOT NULL, content_type TEXT,
+        metadata TEXT NOT NULL, created_at REAL NOT NULL
+      );
+      CREATE TABLE ecr_images (
+        repository TEXT NOT NULL, digest TEXT NOT NULL, variant TEXT NOT NULL, size INTEGER NOT NULL,
+        pushed_at REAL NOT NULL, PRIMARY KEY (repository, digest)
+      );
+      CREATE TABLE ecr_tags (repository TEXT NOT NULL, tag TEXT NOT NULL, digest TEXT NOT NULL, PRIMARY KEY (repository, tag));
+      CREATE TABLE cb_builds (
+        id TEXT PRIMARY KEY, project TEXT NOT NULL, number INTEGER NOT NULL, status TEXT NOT NULL,
+        current_phase TEXT NOT NULL, phases TEXT NOT NULL, environment TEXT NOT NULL, exported TEXT NOT NULL,
+        started_at REAL NOT NULL, ended_at REAL
+      );
+      CREATE TABLE log_events (
+        id INTEGER PRIMARY KEY AUTOINCREMENT, group_name TEXT NOT NULL, stream_name TEXT NOT NULL,
+        timestamp INTEGER NOT NULL, message TEXT NOT NULL
+      );
+      CREATE INDEX log_events_stream ON log_events (group_name, stream_name, id);
+      CREATE TABLE invocation_metrics (
+        endpoint TEXT NOT NULL, variant TEXT NOT NULL, timestamp INTEGER NOT NULL, model_latency_us INTEGER,
+        status INTEGER NOT NULL
+      );
+      CREATE INDEX invocation_metrics_endpoint ON invocation_metrics (endpoint, timestamp);
+      CREATE TABLE aas_targets (
+        namespace TEXT NOT NULL, resource_id TEXT NOT NULL, dimension TEXT NOT NULL, doc TEXT NOT NULL,
+        PRIMARY KEY (namespace, resource_id, dimension)
+      );
+      CREATE TABLE aas_policies (
+        namespace TEXT NOT NULL, resource_id TEXT NOT NULL, dimension TEXT NOT NULL, name TEXT NOT NULL,
+        doc TEXT NOT NULL, PRIMARY KEY (namespace, resource_id, dimension, name)
+      );
+    `,
+  },
+];
+
+export const LOCAL_DATABASE_FILE = "local-aws.sqlite";
+
+export function openLocalDatabase(dataDir: string): Db {
+  return openDatabase(path.join(dataDir, LOCAL_DATABASE_FILE), localMigrations);
+}
+
+export type { Db };

@@ -1,0 +1,145 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { createRequire } from "node:module";
+import net from "node:net";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { pathToFileURL } from "node:url";
+
+export interface AdapterLaunch {
+  repoRoot: string;
+  modelDir: string;
+  /** The container's Environment from CreateModel, applied on top of the adapter defaults. */
+  environment: Record<string, string>;
+  /** Receives every line the adapter writes (stdout and stderr), for the endpoint's log stream. */
+  onLine: (line: string) => void;
+}
+
+const TAIL_LINES = 30;
+
+/**
+ * The command that starts the adapter as the container would (`<image> serve`): the built `adapter/dist/cli.js`
+ * when `LOCAL_ADAPTER_ENTRY=dist`, else the TypeScript sources through tsx (always current with the tree).
+ */
+function adapterCommand(repoRoot: string): string[] {
+  if (process.env.LOCAL_ADAPTER_ENTRY === "dist") return [path.join(repoRoot, "adapter", "dist", "cli.js"), "serve"];
+  const tsx = pathToFileURL(createRequire(path.join(repoRoot, "package.json")).resolve("tsx/esm")).href;
+  return ["--import", tsx, path.join(repoRoot, "adapter", "src", "cli.ts"), "serve"];
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
+    });
+  });
+}
+
+/** Environment a local "container" gets: the host's basics (no AWS credentials), then SageMaker's variables. */
+function containerEnvironment(launch: AdapterLaunch, port: number): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of Object.keys(env)) if (name.startsWith("AWS_") || name.startsWith("LOCAL_AWS_")) delete env[name];
+  return {
+    ...env,
+    ADAPTER_THREADS: process.env.LOCAL_ADAPTER_THREADS ?? "1",
+    ...launch.environment,
+    SM_MODEL_DIR: launch.modelDir,
+    SAGEMAKER_BIND_TO_PORT: String(port),
+  };
+}
+
+/** One local instance of an endpoint variant: the adapter running as a child process on a loopback port. */
+export class AdapterProcess {
+  private child: ChildProcess | undefined;
+  private readonly tail: string[] = [];
+  private exitInfo: { code: number | null; signal: string | null } | undefined;
+  private stopping = false;
+  port = 0;
+  onUnexpectedExit: ((tail: string) => void) | undefined;
+
+  constructor(private readonly launch: AdapterLaunch) {}
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  get running(): boolean {
+    return this.child !== undefined && this.exitInfo === undefined;
+  }
+
+  /** Lines the adapter wrote last, the reason SageMaker would point at in the endpoint's logs. */
+  tailText(): string {
+    return this.tail.join("\n");
+  }
+
+  async start(): Promise<void> {
+    this.port = await freePort();
+    const child = spawn(process.execPath, adapterCommand(this.launch.repoRoot), {
+      cwd: path.join(this.launch.repoRoot, "adapter"),
+      env: containerEnvironment(this.launch, this.port),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    this.child = child;
+    for (const stream of [child.stdout, child.stderr]) {
+      createInterface({ input: stream! }).on("line", (line) => {
+        this.tail.push(line);
+        if (this.tail.length > TAIL_LINES) this.tail.shift();
+        this.launch.onLine(line);
+      });
+    }
+    child.on("exit", (code, signal) => {
+      this.exitInfo = { code, signal };
+      if (!this.stopping) this.onUnexpectedExit?.(this.tailText());
+    });
+    child.on("error", (error) => {
+      this.tail.push(`failed to start the adapter: ${error.message}`);
+      this.exitInfo = { code: null, signal: null };
+    });
+  }
+
+  /**
+   * Polls `/ping` until it answers 200 (ready), the process exits (its output tail is the reason), or the
+   * start-up health-check timeout passes.
+   */
+  async waitUntilHealthy(timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if (this.exitInfo) {
+        const how = this.exitInfo.signal ? `signal ${this.exitInfo.signal}` : `code ${this.exitInfo.code}`;
+        throw new Error(`the container exited with ${how}: ${lastMeaningfulLines(this.tail)}`);
+      }
+      try {
+        const response = await fetch(`${this.url}/ping`, { signal: AbortSignal.timeout(2000) });
+        await response.arrayBuffer();
+        if (response.status === 200) return;
+      } catch {
+        // not listening yet
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    throw new Error(
+      `/ping did not answer 200 within ${Math.round(timeoutMs / 1000)} s: ${lastMeaningfulLines(this.tail)}`,
+    );
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    const child = this.child;
+    if (!child || this.exitInfo) return;
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    child.kill("SIGTERM");
+    const killTimer = setTimeout(() => child.kill("SIGKILL"), 5000);
+    await exited;
+    clearTimeout(killTimer);
+  }
+}
+
+function lastMeaningfulLines(tail: string[]): string {
+  const lines = tail.filter((line) => line.trim() !== "").slice(-5);
+  return lines.length > 0 ? lines.join(" | ") : "(no output)";
+}

@@ -1,0 +1,250 @@
+import type { Db } from "./database.ts";
+import { validation } from "./wire/aws-error.ts";
+import { LOCAL_ACCOUNT_ID } from "./wire/request.ts";
+
+export type EndpointStatus = "Creating" | "Updating" | "InService" | "Deleting" | "Failed";
+
+export interface ContainerDefinition {
+  Image?: string;
+  ModelDataUrl?: string;
+  ModelDataSource?: { S3DataSource?: { S3Uri?: string; S3DataType?: string; CompressionType?: string } };
+  Environment?: Record<string, string>;
+}
+
+export interface ModelDoc {
+  ModelName: string;
+  ModelArn: string;
+  PrimaryContainer?: ContainerDefinition;
+  Containers?: ContainerDefinition[];
+  ExecutionRoleArn?: string;
+  EnableNetworkIsolation?: boolean;
+  CreationTime: number;
+}
+
+export interface InstancePool {
+  InstanceType: string;
+  Priority: number;
+  ModelNameOverride?: string;
+}
+
+export interface ProductionVariantDoc {
+  VariantName: string;
+  ModelName: string;
+  InitialInstanceCount?: number;
+  InstanceType?: string;
+  InstancePools?: InstancePool[];
+  VariantInstanceProvisionTimeoutInSeconds?: number;
+  InitialVariantWeight?: number;
+  ModelDataDownloadTimeoutInSeconds?: number;
+  ContainerStartupHealthCheckTimeoutInSeconds?: number;
+}
+
+export interface EndpointConfigDoc {
+  EndpointConfigName: string;
+  EndpointConfigArn: string;
+  ProductionVariants: ProductionVariantDoc[];
+  CreationTime: number;
+}
+
+/** A running variant as DescribeEndpoint reports it (ProductionVariantSummary). */
+export interface VariantState {
+  VariantName: string;
+  ModelName: string;
+  InstanceType?: string;
+  InstancePools?: { InstanceType: string; CurrentInstanceCount: number }[];
+  CurrentWeight: number;
+  DesiredWeight: number;
+  CurrentInstanceCount: number;
+  DesiredInstanceCount: number;
+  DeployedImages: { SpecifiedImage: string; ResolvedImage: string; ResolutionTime: number }[];
+}
+
+export interface EndpointRecord {
+  name: string;
+  configName: string;
+  status: EndpointStatus;
+  failureReason: string | null;
+  variants: VariantState[];
+  createdAt: number;
+  updatedAt: number;
+}
+
+const NAME_PATTERN = /^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$/;
+
+/** SageMaker's own wording for a name that breaks its pattern, so clients see the same message locally. */
+export function requireName(value: unknown, field: string): string {
+  if (typeof value !== "string" || !NAME_PATTERN.test(value)) {
+    throw validation(
+      `1 validation error detected: Value '${String(value ?? "null")}' at '${field}' failed to satisfy constraint: Member must satisfy regular expression pattern: ^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}`,
+    );
+  }
+  return value;
+}
+
+export function arnOf(region: string, kind: "model" | "endpoint-config" | "endpoint", name: string): string {
+  return `arn:aws:sagemaker:${region}:${LOCAL_ACCOUNT_ID}:${kind}/${name.toLowerCase()}`;
+}
+
+const now = () => Date.now() / 1000;
+
+/** Persistence of models, endpoint configurations, endpoints and tags (SageMaker's control-plane state). */
+export class SageMakerStore {
+  constructor(private readonly db: Db) {}
+
+  insertModel(doc: ModelDoc) {
+    this.db
+      .prepare("INSERT INTO sm_models (name, doc, created_at) VALUES (?, ?, ?)")
+      .run(doc.ModelName, JSON.stringify(doc), doc.CreationTime);
+  }
+
+  model(name: string): ModelDoc | undefined {
+    const row = this.db.prepare("SELECT doc FROM sm_models WHERE name = ?").get(name) as { doc: string } | undefined;
+    return row ? (JSON.parse(row.doc) as ModelDoc) : undefined;
+  }
+
+  requireModel(name: string, region: string): ModelDoc {
+    const model = this.model(name);
+    if (!model) throw validation(`Could not find model "${arnOf(region, "model", name)}".`);
+    return model;
+  }
+
+  deleteModel(name: string) {
+    this.db.prepare("DELETE FROM sm_models WHERE name = ?").run(name);
+  }
+
+  insertEndpointConfig(doc: EndpointConfigDoc) {
+    this.db
+      .prepare("INSERT INTO sm_endpoint_configs (name, doc, created_at) VALUES (?, ?, ?)")
+      .run(doc.EndpointConfigName, JSON.stringify(doc), doc.CreationTime);
+  }
+
+  endpointConfig(name: string): EndpointConfigDoc | undefined {
+    const row = this.db.prepare("SELECT doc FROM sm_endpoint_configs WHERE name = ?").get(name) as
+      | { doc: string }
+      | undefined;
+    return row ? (JSON.parse(row.doc) as EndpointConfigDoc) : undefined;
+  }
+
+  requireEndpointConfig(name: string, region: string): EndpointConfigDoc {
+    const config = this.endpointConfig(name);
+    if (!config) throw validation(`Could not find endpoint configuration "${arnOf(region, "endpoint-config", name)}".`);
+    return config;
+  }
+
+  deleteEndpointConfig(name: string) {
+    this.db.prepare("DELETE FROM sm_endpoint_configs WHERE name = ?").run(name);
+  }
+
+  insertEndpoint(record: EndpointRecord) {
+    this.db
+      .prepare(
+        `INSERT INTO sm_endpoints (name, config_name, status, failure_reason, variants, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        record.name,
+        record.configName,
+        record.status,
+        record.failureReason,
+        JSON.stringify(record.variants),
+        record.createdAt,
+        record.updatedAt,
+      );
+  }
+
+  endpoint(name: string): EndpointRecord | undefined {
+    const row = this.db.prepare("SELECT * FROM sm_endpoints WHERE name = ?").get(name) as EndpointRow | undefined;
+    return row ? toRecord(row) : undefined;
+  }
+
+  requireEndpoint(name: string): EndpointRecord {
+    const endpoint = this.endpoint(name);
+    if (!endpoint) throw validation(`Could not find endpoint "${name}".`);
+    return endpoint;
+  }
+
+  endpoints(): EndpointRecord[] {
+    return (this.db.prepare("SELECT * FROM sm_endpoints").all() as EndpointRow[]).map(toRecord);
+  }
+
+  updateEndpoint(
+    name: string,
+    change: { status?: EndpointStatus; failureReason?: string | null; variants?: VariantState[]; configName?: string },
+  ) {
+    const current = this.requireEndpoint(name);
+    this.db
+      .prepare(
+        "UPDATE sm_endpoints SET status = ?, failure_reason = ?, variants = ?, config_name = ?, updated_at = ? WHERE name = ?",
+      )
+      .run(
+        change.status ?? current.status,
+        change.failureReason === undefined ? current.failureReason : change.failureReason,
+        JSON.stringify(change.variants ?? current.variants),
+        change.configName ?? current.configName,
+        now(),
+        name,
+      );
+  }
+
+  deleteEndpoint(name: string) {
+    this.db.prepare("DELETE FROM sm_endpoints WHERE name = ?").run(name);
+  }
+
+  tags(arn: string): { Key: string; Value: string }[] {
+    return (
+      this.db.prepare("SELECT key, value FROM tags WHERE arn = ? ORDER BY key").all(arn) as {
+        key: string;
+        value: string;
+      }[]
+    ).map((tag) => ({ Key: tag.key, Value: tag.value }));
+  }
+
+  addTags(arn: string, tags: unknown) {
+    if (tags === undefined) return;
+    if (!Array.isArray(tags)) throw validation("Tags must be a list of {Key, Value}.");
+    const insert = this.db.prepare(
+      "INSERT INTO tags (arn, key, value) VALUES (?, ?, ?) ON CONFLICT (arn, key) DO UPDATE SET value = excluded.value",
+    );
+    for (const tag of tags as { Key?: unknown; Value?: unknown }[]) {
+      if (typeof tag?.Key !== "string" || tag.Key === "") throw validation("Every tag needs a non-empty Key.");
+      insert.run(arn, tag.Key, typeof tag.Value === "string" ? tag.Value : "");
+    }
+  }
+
+  deleteTags(arn: string, keys?: string[]) {
+    if (keys) for (const key of keys) this.db.prepare("DELETE FROM tags WHERE arn = ? AND key = ?").run(arn, key);
+    else this.db.prepare("DELETE FROM tags WHERE arn = ?").run(arn);
+  }
+
+  /** Whether an ARN names a resource that exists (AddTags/ListTags refuse unknown ones). */
+  exists(arn: string): boolean {
+    const match = /:(model|endpoint-config|endpoint)\/(.+)$/.exec(arn);
+    if (!match) return false;
+    const table = { model: "sm_models", "endpoint-config": "sm_endpoint_configs", endpoint: "sm_endpoints" }[
+      match[1] as "model"
+    ];
+    return this.db.prepare(`SELECT 1 FROM ${table} WHERE lower(name) = ?`).get(match[2]) !== undefined;
+  }
+}
+
+interface EndpointRow {
+  name: string;
+  config_name: string;
+  status: EndpointStatus;
+  failure_reason: string | null;
+  variants: string;
+  created_at: number;
+  updated_at: number;
+}
+
+function toRecord(row: EndpointRow): EndpointRecord {
+  return {
+    name: row.name,
+    configName: row.config_name,
+    status: row.status,
+    failureReason: row.failure_reason,
+    variants: JSON.parse(row.variants) as VariantState[],
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}

@@ -1,0 +1,198 @@
+import type { Db } from "../database.ts";
+import type { EndpointRunner } from "../endpoints/endpoint-runner.ts";
+import type { SageMakerStore } from "../sagemaker-store.ts";
+import { AwsError } from "../wire/aws-error.ts";
+import type { JsonService } from "../wire/json-rpc.ts";
+import { LOCAL_ACCOUNT_ID } from "../wire/request.ts";
+
+const VARIANT_RESOURCE = /^endpoint\/([^/]+)\/variant\/([^/]+)$/;
+const DIMENSION = "sagemaker:variant:DesiredInstanceCount";
+
+interface TargetDoc {
+  ServiceNamespace: string;
+  ResourceId: string;
+  ScalableDimension: string;
+  MinCapacity: number;
+  MaxCapacity: number;
+  RoleARN?: string;
+  SuspendedState?: unknown;
+  CreationTime: number;
+  ScalableTargetARN: string;
+}
+
+function key(input: Record<string, unknown>): [string, string, string] {
+  const namespace = String(input.ServiceNamespace ?? "");
+  const resourceId = String(input.ResourceId ?? "");
+  const dimension = String(input.ScalableDimension ?? "");
+  if (namespace !== "sagemaker")
+    throw new AwsError("ValidationException", "The local control plane scales the sagemaker namespace only.");
+  return [namespace, resourceId, dimension];
+}
+
+function notRegistered([namespace, resourceId, dimension]: [string, string, string]): AwsError {
+  return new AwsError(
+    "ObjectNotFoundException",
+    `No scalable target registered for service namespace: ${namespace}, resource ID: ${resourceId}, scalable dimension: ${dimension}`,
+  );
+}
+
+/**
+ * Application Auto Scaling (AWS JSON 1.1) for endpoint variants: targets and policies are stored; registering a
+ * target whose bounds exclude the current instance count moves the count into them, as the service does.
+ */
+export function applicationAutoScalingService(db: Db, store: SageMakerStore, runner: EndpointRunner): JsonService {
+  const target = (k: [string, string, string]) => {
+    const row = db
+      .prepare("SELECT doc FROM aas_targets WHERE namespace = ? AND resource_id = ? AND dimension = ?")
+      .get(...k) as { doc: string } | undefined;
+    return row ? (JSON.parse(row.doc) as TargetDoc) : undefined;
+  };
+  return {
+    target: "AnyScaleFrontendService",
+    version: "1.1",
+    operations: {
+      RegisterScalableTarget(input, { region }) {
+        const k = key(input);
+        const [, resourceId, dimension] = k;
+        const match = VARIANT_RESOURCE.exec(resourceId);
+        if (!match || dimension !== DIMENSION) {
+          throw new AwsError(
+            "ValidationException",
+            `Unsupported resource ${resourceId} / dimension ${dimension}; use endpoint/<name>/variant/<variant> with ${DIMENSION}.`,
+          );
+        }
+        const endpoint = store.endpoint(match[1]!);
+        const variant = endpoint?.variants.find((v) => v.VariantName === match[2]);
+        if (!endpoint || !variant) {
+          throw new AwsError("ValidationException", `The endpoint variant ${resourceId} does not exist.`);
+        }
+        const previous = target(k);
+        const min = input.MinCapacity === undefined ? previous?.MinCapacity : Number(input.MinCapacity);
+        const max = input.MaxCapacity === undefined ? previous?.MaxCapacity : Number(input.MaxCapacity);
+        if (
+          min === undefined ||
+          max === undefined ||
+          !Number.isInteger(min) ||
+          !Number.isInteger(max) ||
+          min < 0 ||
+          max < min
+        ) {
+          throw new AwsError(
+            "ValidationException",
+            "MinCapacity and MaxCapacity must be integers with 0 <= MinCapacity <= MaxCapacity.",
+          );
+        }
+        const doc: TargetDoc = {
+          ServiceNamespace: "sagemaker",
+          ResourceId: resourceId,
+          ScalableDimension: dimension,
+          MinCapacity: min,
+          MaxCapacity: max,
+          RoleARN: typeof input.RoleARN === "string" ? input.RoleARN : previous?.RoleARN,
+          SuspendedState: input.SuspendedState ?? previous?.SuspendedState,
+          CreationTime: previous?.CreationTime ?? Date.now() / 1000,
+          ScalableTargetARN:
+            previous?.ScalableTargetARN ??
+            `arn:aws:application-autoscaling:${region}:${LOCAL_ACCOUNT_ID}:scalable-target/${crypto.randomUUID().replaceAll("-", "")}`,
+        };
+        db.prepare(
+          "INSERT INTO aas_targets (namespace, resource_id, dimension, doc) VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET doc = excluded.doc",
+        ).run(...k, JSON.stringify(doc));
+        const clamped = Math.min(Math.max(variant.DesiredInstanceCount, Math.max(min, 1)), max);
+        if (endpoint.status === "InService" && clamped !== variant.DesiredInstanceCount) {
+          store.updateEndpoint(endpoint.name, { status: "Updating" });
+          void runner.update(endpoint.name, [{ VariantName: variant.VariantName, DesiredInstanceCount: clamped }]);
+        }
+        return { ScalableTargetARN: doc.ScalableTargetARN };
+      },
+      DescribeScalableTargets(input) {
+        const namespace = String(input.ServiceNamespace ?? "");
+        const ids = Array.isArray(input.ResourceIds) ? (input.ResourceIds as string[]) : undefined;
+        const rows = db
+          .prepare("SELECT doc FROM aas_targets WHERE namespace = ? ORDER BY resource_id")
+          .all(namespace) as { doc: string }[];
+        const targets = rows
+          .map((row) => JSON.parse(row.doc) as TargetDoc)
+          .filter((t) => !ids || ids.includes(t.ResourceId))
+          .filter((t) => input.ScalableDimension === undefined || t.ScalableDimension === input.ScalableDimension);
+        return { ScalableTargets: targets };
+      },
+      DeregisterScalableTarget(input) {
+        const k = key(input);
+        if (!target(k)) throw notRegistered(k);
+        db.prepare("DELETE FROM aas_targets WHERE namespace = ? AND resource_id = ? AND dimension = ?").run(...k);
+        db.prepare("DELETE FROM aas_policies WHERE namespace = ? AND resource_id = ? AND dimension = ?").run(...k);
+        return {};
+      },
+      PutScalingPolicy(input, { region }) {
+        const k = key(input);
+        if (!target(k)) throw notRegistered(k);
+        const name = String(input.PolicyName ?? "");
+        if (name === "") throw new AwsError("ValidationException", "PolicyName is required.");
+        const policyType = input.PolicyType ?? "StepScaling";
+        if (
+          policyType === "TargetTrackingScaling" &&
+          typeof input.TargetTrackingScalingPolicyConfiguration !== "object"
+        ) {
+          throw new AwsError(
+            "ValidationException",
+            "TargetTrackingScalingPolicyConfiguration is required for TargetTrackingScaling.",
+          );
+        }
+        const existing = db
+          .prepare(
+            "SELECT doc FROM aas_policies WHERE namespace = ? AND resource_id = ? AND dimension = ? AND name = ?",
+          )
+          .get(...k, name) as { doc: string } | undefined;
+        const previous = existing
+          ? (JSON.parse(existing.doc) as { PolicyARN: string; CreationTime: number })
+          : undefined;
+        const doc = {
+          PolicyARN:
+            previous?.PolicyARN ??
+            `arn:aws:autoscaling:${region}:${LOCAL_ACCOUNT_ID}:scalingPolicy:${crypto.randomUUID()}:resource/sagemaker/${k[1]}:policyName/${name}`,
+          PolicyName: name,
+          ServiceNamespace: k[0],
+          ResourceId: k[1],
+          ScalableDimension: k[2],
+          PolicyType: policyType,
+          TargetTrackingScalingPolicyConfiguration: input.TargetTrackingScalingPolicyConfiguration,
+          StepScalingPolicyConfiguration: input.StepScalingPolicyConfiguration,
+          Alarms: [],
+          CreationTime: previous?.CreationTime ?? Date.now() / 1000,
+        };
+        db.prepare(
+          "INSERT INTO aas_policies (namespace, resource_id, dimension, name, doc) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET doc = excluded.doc",
+        ).run(...k, name, JSON.stringify(doc));
+        return { PolicyARN: doc.PolicyARN, Alarms: [] };
+      },
+      DescribeScalingPolicies(input) {
+        const namespace = String(input.ServiceNamespace ?? "");
+        const names = Array.isArray(input.PolicyNames) ? (input.PolicyNames as string[]) : undefined;
+        const rows = db.prepare("SELECT doc FROM aas_policies WHERE namespace = ? ORDER BY name").all(namespace) as {
+          doc: string;
+        }[];
+        const policies = rows
+          .map((row) => JSON.parse(row.doc) as { PolicyName: string; ResourceId: string; ScalableDimension: string })
+          .filter((p) => input.ResourceId === undefined || p.ResourceId === input.ResourceId)
+          .filter((p) => input.ScalableDimension === undefined || p.ScalableDimension === input.ScalableDimension)
+          .filter((p) => !names || names.includes(p.PolicyName));
+        return { ScalingPolicies: policies };
+      },
+      DeleteScalingPolicy(input) {
+        const k = key(input);
+        const name = String(input.PolicyName ?? "");
+        const result = db
+          .prepare("DELETE FROM aas_policies WHERE namespace = ? AND resource_id = ? AND dimension = ? AND name = ?")
+          .run(...k, name);
+        if (result.changes === 0) {
+          throw new AwsError(
+            "ObjectNotFoundException",
+            `No scaling policy found for service namespace: ${k[0]}, resource ID: ${k[1]}, scalable dimension: ${k[2]}, policy name: ${name}`,
+          );
+        }
+        return {};
+      },
+    },
+  };
+}

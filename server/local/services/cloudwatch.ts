@@ -1,0 +1,106 @@
+import type { InvocationSample, MetricsStore } from "../metrics-store.ts";
+import { AwsError } from "../wire/aws-error.ts";
+import type { JsonService } from "../wire/json-rpc.ts";
+
+interface MetricQuery {
+  Id?: string;
+  Label?: string;
+  ReturnData?: boolean;
+  MetricStat?: {
+    Metric?: { Namespace?: string; MetricName?: string; Dimensions?: { Name?: string; Value?: string }[] };
+    Period?: number;
+    Stat?: string;
+  };
+}
+
+/** The SageMaker endpoint invocation metrics the console charts; each maps an invocation sample to a value. */
+const metricValues: Record<string, (sample: InvocationSample) => number | null> = {
+  Invocations: () => 1,
+  Invocation4XXErrors: (s) => (s.status >= 400 && s.status < 500 ? 1 : 0),
+  Invocation5XXErrors: (s) => (s.status >= 500 ? 1 : 0),
+  InvocationModelErrors: (s) => (s.status === 424 ? 1 : 0),
+  ModelLatency: (s) => s.modelLatencyUs,
+  OverheadLatency: (s) => (s.modelLatencyUs === null ? null : 1000),
+};
+
+function statistic(values: number[], stat: string): number {
+  if (stat === "Sum") return values.reduce((a, b) => a + b, 0);
+  if (stat === "SampleCount") return values.length;
+  if (stat === "Average") return values.reduce((a, b) => a + b, 0) / values.length;
+  if (stat === "Maximum") return Math.max(...values);
+  if (stat === "Minimum") return Math.min(...values);
+  const percentile = /^p(\d+(?:\.\d+)?)$/.exec(stat);
+  if (percentile) {
+    const sorted = [...values].sort((a, b) => a - b);
+    const rank = Math.ceil((Number(percentile[1]) / 100) * sorted.length) - 1;
+    return sorted[Math.min(Math.max(rank, 0), sorted.length - 1)] ?? 0;
+  }
+  throw new AwsError("InvalidParameterValue", `The statistic ${stat} is not supported by the local control plane.`);
+}
+
+function epochMs(value: unknown, field: string): number {
+  if (typeof value !== "number") throw new AwsError("MissingParameter", `The parameter ${field} must be specified.`);
+  return value * 1000;
+}
+
+/** CloudWatch GetMetricData (AWS JSON 1.0, query-compatible) over the local invocation samples. */
+export function cloudWatchService(metrics: MetricsStore): JsonService {
+  return {
+    target: "GraniteServiceVersion20100801",
+    version: "1.0",
+    queryCompatible: true,
+    operations: {
+      GetMetricData(input) {
+        const from = epochMs(input.StartTime, "StartTime");
+        const to = epochMs(input.EndTime, "EndTime");
+        if (to <= from)
+          throw new AwsError("InvalidParameterValue", "The parameter StartTime must be less than EndTime.");
+        const queries = (input.MetricDataQueries ?? []) as MetricQuery[];
+        if (!Array.isArray(queries) || queries.length === 0) {
+          throw new AwsError("MissingParameter", "The parameter MetricDataQueries must be specified.");
+        }
+        const descending = input.ScanBy !== "TimestampAscending";
+        const results = queries
+          .filter((query) => query.ReturnData !== false)
+          .map((query) => {
+            const stat = query.MetricStat;
+            const metric = stat?.Metric;
+            if (!stat || !metric?.MetricName || !stat.Period || !stat.Stat) {
+              throw new AwsError(
+                "InvalidParameterValue",
+                `Query ${query.Id}: the local control plane answers MetricStat queries (Metric, Period, Stat) only.`,
+              );
+            }
+            const dims = Object.fromEntries((metric.Dimensions ?? []).map((d) => [d.Name, d.Value]));
+            const value = metricValues[metric.MetricName];
+            const endpoint = dims.EndpointName;
+            const timestamps: number[] = [];
+            const values: number[] = [];
+            if (metric.Namespace === "AWS/SageMaker" && value && endpoint) {
+              const period = stat.Period * 1000;
+              const buckets = new Map<number, number[]>();
+              for (const sample of metrics.samples(endpoint, dims.VariantName ?? null, from, to)) {
+                const v = value(sample);
+                if (v === null) continue;
+                const start = from + Math.floor((sample.timestamp - from) / period) * period;
+                buckets.set(start, [...(buckets.get(start) ?? []), v]);
+              }
+              const starts = [...buckets.keys()].sort((a, b) => (descending ? b - a : a - b));
+              for (const start of starts) {
+                timestamps.push(start / 1000);
+                values.push(statistic(buckets.get(start) ?? [], stat.Stat));
+              }
+            }
+            return {
+              Id: query.Id,
+              Label: query.Label ?? metric.MetricName,
+              Timestamps: timestamps,
+              Values: values,
+              StatusCode: "Complete",
+            };
+          });
+        return { MetricDataResults: results, Messages: [] };
+      },
+    },
+  };
+}

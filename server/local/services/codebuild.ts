@@ -1,0 +1,121 @@
+import { type BuildRunner, buildLogGroup, buildLogStream, projectEnvironment } from "../builds/build-runner.ts";
+import type { BuildRecord, BuildStore } from "../builds/build-store.ts";
+import { AwsError } from "../wire/aws-error.ts";
+import type { JsonService } from "../wire/json-rpc.ts";
+import { LOCAL_ACCOUNT_ID } from "../wire/request.ts";
+
+function describeBuild(build: BuildRecord, region: string) {
+  const group = buildLogGroup(build.project);
+  const stream = buildLogStream(build.id);
+  return {
+    id: build.id,
+    arn: `arn:aws:codebuild:${region}:${LOCAL_ACCOUNT_ID}:build/${build.id}`,
+    buildNumber: build.number,
+    startTime: build.startedAt,
+    endTime: build.endedAt ?? undefined,
+    currentPhase: build.currentPhase,
+    buildStatus: build.status,
+    projectName: build.project,
+    buildComplete: build.status !== "IN_PROGRESS",
+    initiator: "local-control-plane",
+    phases: build.phases,
+    environment: {
+      type: "LINUX_CONTAINER",
+      image: "local",
+      computeType: "BUILD_GENERAL1_SMALL",
+      environmentVariables: build.environment,
+    },
+    logs: {
+      groupName: group,
+      streamName: stream,
+      cloudWatchLogs: { status: "ENABLED", groupName: group, streamName: stream },
+      deepLink: `https://console.aws.amazon.com/cloudwatch/home?region=${region}#logEvent:group=${group};stream=${stream}`,
+    },
+    exportedEnvironmentVariables: build.exported,
+  };
+}
+
+function requireProject(name: unknown): string {
+  if (typeof name !== "string" || !(name in projectEnvironment)) {
+    throw new AwsError(
+      "ResourceNotFoundException",
+      `Project cannot be found: arn:aws:codebuild:::project/${String(name)}`,
+    );
+  }
+  return name;
+}
+
+function page(ids: string[], nextToken: unknown) {
+  const offset = typeof nextToken === "string" ? Number(nextToken) || 0 : 0;
+  const slice = ids.slice(offset, offset + 100);
+  return { ids: slice, nextToken: offset + 100 < ids.length ? String(offset + 100) : undefined };
+}
+
+/** CodeBuild (AWS JSON 1.1): StartBuild, StopBuild, BatchGetBuilds, ListBuildsForProject, ListBuilds, BatchGetProjects. */
+export function codeBuildService(builds: BuildStore, runner: BuildRunner): JsonService {
+  return {
+    target: "CodeBuild_20161006",
+    version: "1.1",
+    operations: {
+      StartBuild(input, { region }) {
+        const project = requireProject(input.projectName);
+        const overrides = input.environmentVariablesOverride ?? [];
+        if (!Array.isArray(overrides))
+          throw new AwsError("InvalidInputException", "environmentVariablesOverride must be a list");
+        for (const override of overrides as { name?: unknown; value?: unknown }[]) {
+          if (typeof override?.name !== "string" || typeof override.value !== "string") {
+            throw new AwsError("InvalidInputException", "Every environment variable override needs a name and a value");
+          }
+        }
+        const build = runner.start(project, overrides as { name: string; value: string }[], region);
+        return { build: describeBuild(build, region) };
+      },
+      StopBuild(input, { region }) {
+        const id = String(input.id ?? "");
+        const build = builds.get(id);
+        if (!build) throw new AwsError("ResourceNotFoundException", `Build ${id} does not exist`);
+        runner.stop(id);
+        return { build: describeBuild(builds.get(id)!, region) };
+      },
+      BatchGetBuilds(input, { region }) {
+        const ids = Array.isArray(input.ids) ? (input.ids as string[]) : [];
+        if (ids.length === 0 || ids.length > 100)
+          throw new AwsError("InvalidInputException", "ids must list 1 to 100 build ids");
+        const found = ids.map((id) => builds.get(id));
+        return {
+          builds: found.filter((b) => b !== undefined).map((b) => describeBuild(b, region)),
+          buildsNotFound: ids.filter((_, i) => found[i] === undefined),
+        };
+      },
+      ListBuildsForProject(input) {
+        const project = requireProject(input.projectName);
+        return page(builds.ids(project, input.sortOrder === "ASCENDING"), input.nextToken);
+      },
+      ListBuilds(input) {
+        return page(builds.ids(null, input.sortOrder === "ASCENDING"), input.nextToken);
+      },
+      BatchGetProjects(input, { region }) {
+        const names = Array.isArray(input.names) ? (input.names as string[]) : [];
+        return {
+          projects: names
+            .filter((name) => name in projectEnvironment)
+            .map((name) => ({
+              name,
+              arn: `arn:aws:codebuild:${region}:${LOCAL_ACCOUNT_ID}:project/${name}`,
+              environment: {
+                type: "LINUX_CONTAINER",
+                image: "local",
+                computeType: "BUILD_GENERAL1_SMALL",
+                environmentVariables: Object.entries(projectEnvironment[name] ?? {}).map(([n, value]) => ({
+                  name: n,
+                  value,
+                  type: "PLAINTEXT",
+                })),
+              },
+            })),
+          projectsNotFound: names.filter((name) => !(name in projectEnvironment)),
+        };
+      },
+    },
+  };
+}

@@ -1,0 +1,123 @@
+import type { ImageRegistry, LocalImage } from "../image-registry.ts";
+import { AwsError } from "../wire/aws-error.ts";
+import type { JsonService } from "../wire/json-rpc.ts";
+import { LOCAL_ACCOUNT_ID } from "../wire/request.ts";
+
+interface ImageId {
+  imageDigest?: string;
+  imageTag?: string;
+}
+
+function describeImageId(id: ImageId): string {
+  return `{imageDigest:'${id.imageDigest ?? "null"}', imageTag:'${id.imageTag ?? "null"}'}`;
+}
+
+/** ECR (AWS JSON 1.1): DescribeRepositories, DescribeImages, ListImages, BatchGetImage over the local registry. */
+export function ecrService(registry: ImageRegistry): JsonService {
+  function repositoryOf(input: Record<string, unknown>): string {
+    const name = String(input.repositoryName ?? "");
+    if (!registry.repositories().includes(name)) {
+      throw new AwsError(
+        "RepositoryNotFoundException",
+        `The repository with name '${name}' does not exist in the registry with id '${LOCAL_ACCOUNT_ID}'`,
+      );
+    }
+    return name;
+  }
+  function find(repository: string, id: ImageId): LocalImage | undefined {
+    const digest = id.imageDigest ?? (id.imageTag ? registry.digestForTag(repository, id.imageTag) : undefined);
+    const image = digest ? registry.image(repository, digest) : undefined;
+    if (image && id.imageTag && !image.tags.includes(id.imageTag)) return undefined;
+    return image;
+  }
+  return {
+    target: "AmazonEC2ContainerRegistry_V20150921",
+    version: "1.1",
+    operations: {
+      DescribeRepositories(input, request) {
+        const names = Array.isArray(input.repositoryNames)
+          ? (input.repositoryNames as string[])
+          : registry.repositories();
+        return {
+          repositories: names.map((name) => {
+            repositoryOf({ repositoryName: name });
+            return {
+              repositoryArn: `arn:aws:ecr:${request.region}:${LOCAL_ACCOUNT_ID}:repository/${name}`,
+              registryId: LOCAL_ACCOUNT_ID,
+              repositoryName: name,
+              repositoryUri: `${LOCAL_ACCOUNT_ID}.dkr.ecr.${request.region}.amazonaws.com/${name}`,
+              imageTagMutability: "MUTABLE",
+              imageScanningConfiguration: { scanOnPush: false },
+              encryptionConfiguration: { encryptionType: "AES256" },
+            };
+          }),
+        };
+      },
+      DescribeImages(input) {
+        const repository = repositoryOf(input);
+        let images: LocalImage[];
+        if (Array.isArray(input.imageIds)) {
+          images = (input.imageIds as ImageId[]).map((id) => {
+            const image = find(repository, id);
+            if (!image) {
+              throw new AwsError(
+                "ImageNotFoundException",
+                `The image with imageId ${describeImageId(id)} does not exist within the repository with name '${repository}' in the registry with id '${LOCAL_ACCOUNT_ID}'`,
+              );
+            }
+            return image;
+          });
+        } else {
+          images = registry.images(repository);
+          const tagStatus = (input.filter as { tagStatus?: string } | undefined)?.tagStatus;
+          if (tagStatus === "TAGGED") images = images.filter((image) => image.tags.length > 0);
+          if (tagStatus === "UNTAGGED") images = images.filter((image) => image.tags.length === 0);
+        }
+        return {
+          imageDetails: images.map((image) => ({
+            registryId: LOCAL_ACCOUNT_ID,
+            repositoryName: repository,
+            imageDigest: image.digest,
+            imageTags: image.tags.length > 0 ? image.tags : undefined,
+            imageSizeInBytes: image.size,
+            imagePushedAt: image.pushedAt.getTime() / 1000,
+            imageManifestMediaType: "application/vnd.docker.distribution.manifest.v2+json",
+            artifactMediaType: "application/vnd.docker.container.image.v1+json",
+          })),
+        };
+      },
+      ListImages(input) {
+        const repository = repositoryOf(input);
+        return {
+          imageIds: registry
+            .images(repository)
+            .flatMap((image) =>
+              image.tags.length > 0
+                ? image.tags.map((tag) => ({ imageDigest: image.digest, imageTag: tag }))
+                : [{ imageDigest: image.digest }],
+            ),
+        };
+      },
+      BatchGetImage(input) {
+        const repository = repositoryOf(input);
+        const images: unknown[] = [];
+        const failures: unknown[] = [];
+        for (const id of (input.imageIds ?? []) as ImageId[]) {
+          const image = find(repository, id);
+          if (!image) {
+            failures.push({ imageId: id, failureCode: "ImageNotFound", failureReason: "Requested image not found" });
+            continue;
+          }
+          images.push({
+            registryId: LOCAL_ACCOUNT_ID,
+            repositoryName: repository,
+            imageId: { imageDigest: image.digest, imageTag: id.imageTag },
+            imageManifest: JSON.stringify({ schemaVersion: 2, local: true, variant: image.variant }),
+            imageManifestMediaType: "application/vnd.docker.distribution.manifest.v2+json",
+          });
+        }
+        return { images, failures };
+      },
+    },
+  };
+}

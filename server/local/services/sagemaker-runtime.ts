@@ -1,0 +1,180 @@
+import type { ServerResponse } from "node:http";
+import { EventStreamCodec } from "@smithy/eventstream-codec";
+import { fromUtf8, toUtf8 } from "@smithy/util-utf8";
+import { type EndpointRunner, endpointLogGroup, type PickedInstance } from "../endpoints/endpoint-runner.ts";
+import type { MetricsStore } from "../metrics-store.ts";
+import type { SageMakerStore } from "../sagemaker-store.ts";
+import { AwsError } from "../wire/aws-error.ts";
+import { sendJsonError } from "../wire/json-rpc.ts";
+import { type AwsRequest, LOCAL_ACCOUNT_ID, readBody } from "../wire/request.ts";
+
+const INVOCATION_PATH = /^\/endpoints\/([^/]+)\/(invocations|invocations-response-stream)$/;
+const MAX_PAYLOAD_BYTES = 25 * 1024 * 1024;
+const INVOKE_TIMEOUT_MS = 60_000;
+const codec = new EventStreamCodec(toUtf8, fromUtf8);
+
+export function isRuntimeRequest(request: AwsRequest): boolean {
+  return request.method === "POST" && INVOCATION_PATH.test(request.url.pathname);
+}
+
+/**
+ * SageMaker Runtime (REST JSON): InvokeEndpoint proxies to one local instance's `/invocations`;
+ * InvokeEndpointWithResponseStream re-frames the container's body as `PayloadPart` events.
+ * A container answer outside 2xx becomes `ModelError` (424) with the original status and message.
+ */
+export async function handleRuntime(
+  store: SageMakerStore,
+  runner: EndpointRunner,
+  metrics: MetricsStore,
+  request: AwsRequest,
+  response: ServerResponse,
+) {
+  const [, rawName = "", kind] = INVOCATION_PATH.exec(request.url.pathname) ?? [];
+  const name = decodeURIComponent(rawName);
+  let picked: PickedInstance | undefined;
+  let started = 0;
+  try {
+    const endpoint = store.endpoint(name);
+    if (!endpoint) throw new AwsError("ValidationError", `Endpoint ${name} of account ${LOCAL_ACCOUNT_ID} not found.`);
+    if (endpoint.status !== "InService" && endpoint.status !== "Updating") {
+      throw new AwsError(
+        "ValidationError",
+        `Endpoint ${name} is in ${endpoint.status} status; it accepts invocations once InService.`,
+      );
+    }
+    const target = header(request, "x-amzn-sagemaker-target-variant");
+    if (target && !runner.hasVariant(name, target)) {
+      throw new AwsError("ValidationError", `The variant ${target} is not present on endpoint ${name}.`);
+    }
+    let body: Buffer;
+    try {
+      body = await readBody(request.raw, MAX_PAYLOAD_BYTES);
+    } catch {
+      throw new AwsError("ValidationError", `Request payload is larger than ${MAX_PAYLOAD_BYTES} bytes.`);
+    }
+    picked = await runner.pick(name, target);
+    if (!picked)
+      throw new AwsError("ServiceUnavailable", `Endpoint ${name} has no running instance right now; retry.`, 503);
+    started = performance.now();
+    let container: Response;
+    try {
+      container = await fetch(`${picked.url}/invocations`, {
+        method: "POST",
+        headers: forwardedHeaders(request),
+        body: new Uint8Array(body),
+        signal: kind === "invocations" ? AbortSignal.timeout(INVOKE_TIMEOUT_MS) : undefined,
+      });
+    } catch (error) {
+      throw modelError(
+        picked,
+        name,
+        request.region,
+        0,
+        `the container could not be reached (${(error as Error).message})`,
+      );
+    }
+    if (container.status < 200 || container.status > 299) {
+      const text = await container.text();
+      throw modelError(picked, name, request.region, container.status, text);
+    }
+    const responseHeaders: Record<string, string> = { "x-amzn-invoked-production-variant": picked.variant };
+    const customAttributes = container.headers.get("x-amzn-sagemaker-custom-attributes");
+    if (customAttributes) responseHeaders["x-amzn-sagemaker-custom-attributes"] = customAttributes;
+    const contentType = container.headers.get("content-type") ?? "application/json";
+    if (kind === "invocations") {
+      const bytes = Buffer.from(await container.arrayBuffer());
+      metrics.recordInvocation(name, picked.variant, 200, Math.round((performance.now() - started) * 1000));
+      response.writeHead(200, { ...responseHeaders, "content-type": contentType, "content-length": bytes.length });
+      response.end(bytes);
+      return;
+    }
+    response.writeHead(200, {
+      ...responseHeaders,
+      "content-type": "application/vnd.amazon.eventstream",
+      "x-amzn-sagemaker-content-type": contentType,
+    });
+    await streamPayloadParts(container, response);
+    metrics.recordInvocation(name, picked.variant, 200, Math.round((performance.now() - started) * 1000));
+  } catch (error) {
+    if (picked && error instanceof AwsError) {
+      const status = error.code === "ModelError" ? Number(error.fields.OriginalStatusCode) || 500 : error.status;
+      metrics.recordInvocation(
+        name,
+        picked.variant,
+        status,
+        started ? Math.round((performance.now() - started) * 1000) : null,
+      );
+    }
+    if (response.headersSent) {
+      response.end();
+      return;
+    }
+    sendJsonError(response, "application/json", error);
+  }
+}
+
+function header(request: AwsRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+function forwardedHeaders(request: AwsRequest): Record<string, string> {
+  const headers: Record<string, string> = {
+    "content-type": header(request, "content-type") ?? "application/octet-stream",
+  };
+  const accept = header(request, "x-amzn-sagemaker-accept") ?? header(request, "accept");
+  if (accept) headers.accept = accept;
+  const attributes = header(request, "x-amzn-sagemaker-custom-attributes");
+  if (attributes) headers["x-amzn-sagemaker-custom-attributes"] = attributes;
+  return headers;
+}
+
+function modelError(picked: PickedInstance, endpoint: string, region: string, status: number, text: string): AwsError {
+  const group = endpointLogGroup(endpoint);
+  const side = status >= 400 && status < 500 ? "client" : "server";
+  return new AwsError(
+    "ModelError",
+    `Received ${side} error (${status}) from primary with message "${text}". See https://${region}.console.aws.amazon.com/cloudwatch/home?region=${region}#logEventViewer:group=${group} in account ${LOCAL_ACCOUNT_ID} for more information.`,
+    424,
+    {
+      OriginalStatusCode: status,
+      OriginalMessage: text,
+      LogStreamArn: `arn:aws:logs:${region}:${LOCAL_ACCOUNT_ID}:log-group:${group}:log-stream:${picked.logStream}`,
+    },
+  );
+}
+
+async function streamPayloadParts(container: Response, response: ServerResponse) {
+  const write = (message: Parameters<typeof codec.encode>[0]) =>
+    new Promise<void>((resolve) => {
+      if (!response.write(codec.encode(message))) response.once("drain", resolve);
+      else resolve();
+    });
+  try {
+    for await (const chunk of container.body ?? []) {
+      await write({
+        headers: {
+          ":event-type": { type: "string", value: "PayloadPart" },
+          ":message-type": { type: "string", value: "event" },
+          ":content-type": { type: "string", value: "application/octet-stream" },
+        },
+        body: chunk as Uint8Array,
+      });
+    }
+  } catch (error) {
+    await write({
+      headers: {
+        ":exception-type": { type: "string", value: "ModelStreamError" },
+        ":message-type": { type: "string", value: "exception" },
+        ":content-type": { type: "string", value: "application/json" },
+      },
+      body: fromUtf8(
+        JSON.stringify({
+          Message: `The container's stream broke: ${(error as Error).message}`,
+          ErrorCode: "StreamBroken",
+        }),
+      ),
+    });
+  }
+  response.end();
+}

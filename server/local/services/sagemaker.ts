@@ -1,0 +1,264 @@
+import type { EndpointRunner } from "../endpoints/endpoint-runner.ts";
+import {
+  arnOf,
+  type ContainerDefinition,
+  type EndpointRecord,
+  type ProductionVariantDoc,
+  requireName,
+  type SageMakerStore,
+} from "../sagemaker-store.ts";
+import { validation } from "../wire/aws-error.ts";
+import type { JsonService } from "../wire/json-rpc.ts";
+
+const TRANSITIONAL = new Set(["Creating", "Updating", "Deleting"]);
+
+function describeVariants(endpoint: EndpointRecord) {
+  return endpoint.variants.map((variant) => ({
+    ...variant,
+    VariantStatus: endpoint.status === "Updating" ? [{ Status: "Updating", StartTime: endpoint.updatedAt }] : undefined,
+  }));
+}
+
+function parseContainer(value: unknown, field: string): ContainerDefinition {
+  if (typeof value !== "object" || value === null) throw validation(`${field} is required.`);
+  const container = value as ContainerDefinition;
+  if (typeof container.Image !== "string" || container.Image === "") throw validation(`${field}.Image is required.`);
+  if (container.Environment !== undefined) {
+    for (const [key, v] of Object.entries(container.Environment)) {
+      if (typeof v !== "string") throw validation(`${field}.Environment.${key} must be a string.`);
+    }
+  }
+  return container;
+}
+
+function parseVariant(value: unknown, index: number): ProductionVariantDoc {
+  const field = `productionVariants.${index + 1}`;
+  const variant = value as ProductionVariantDoc;
+  requireName(variant?.VariantName, `${field}.member.variantName`);
+  requireName(variant.ModelName, `${field}.member.modelName`);
+  const pools = variant.InstancePools ?? [];
+  if (pools.length > 0 && variant.InstanceType) {
+    throw validation(`Specify either InstanceType or InstancePools for variant ${variant.VariantName}, not both.`);
+  }
+  if (pools.length === 0 && !variant.InstanceType) {
+    throw validation(`Variant ${variant.VariantName} needs an InstanceType or InstancePools.`);
+  }
+  if (pools.length > 5) throw validation(`Variant ${variant.VariantName} may list at most 5 instance pools.`);
+  const priorities = pools.map((pool) => pool.Priority);
+  if (new Set(priorities).size !== priorities.length || priorities.some((p) => !Number.isInteger(p) || p < 1)) {
+    throw validation(`Instance pool priorities of variant ${variant.VariantName} must be distinct positive integers.`);
+  }
+  const count = variant.InitialInstanceCount ?? 1;
+  if (!Number.isInteger(count) || count < 1) {
+    throw validation(
+      `1 validation error detected: Value '${count}' at '${field}.member.initialInstanceCount' failed to satisfy constraint: Member must have value greater than or equal to 1`,
+    );
+  }
+  return variant;
+}
+
+function page<T>(items: T[], input: Record<string, unknown>, defaultSize: number) {
+  const max = input.MaxResults === undefined ? defaultSize : Number(input.MaxResults);
+  if (!Number.isInteger(max) || max < 1 || max > 100) {
+    throw validation(
+      `1 validation error detected: Value '${String(input.MaxResults)}' at 'maxResults' failed to satisfy constraint: Member must have value less than or equal to 100`,
+    );
+  }
+  const offset = typeof input.NextToken === "string" ? Number.parseInt(input.NextToken, 10) : 0;
+  if (!Number.isInteger(offset) || offset < 0) throw validation("Invalid pagination token.");
+  const slice = items.slice(offset, offset + max);
+  return { slice, nextToken: offset + max < items.length ? String(offset + max) : undefined };
+}
+
+/** SageMaker's control plane (AWS JSON 1.1) for models, endpoint configurations, endpoints and tags. */
+export function sageMakerService(store: SageMakerStore, runner: EndpointRunner): JsonService {
+  return {
+    target: "SageMaker",
+    version: "1.1",
+    operations: {
+      CreateModel(input, { region }) {
+        const name = requireName(input.ModelName, "modelName");
+        const arn = arnOf(region, "model", name);
+        if (store.model(name)) throw validation(`Cannot create already existing model "${arn}".`);
+        const containers = Array.isArray(input.Containers)
+          ? input.Containers.map((c, i) => parseContainer(c, `Containers.${i + 1}`))
+          : undefined;
+        const primary =
+          input.PrimaryContainer === undefined ? undefined : parseContainer(input.PrimaryContainer, "PrimaryContainer");
+        if (!primary && !containers?.length) throw validation("A model needs a PrimaryContainer or Containers.");
+        store.insertModel({
+          ModelName: name,
+          ModelArn: arn,
+          PrimaryContainer: primary,
+          Containers: containers,
+          ExecutionRoleArn: typeof input.ExecutionRoleArn === "string" ? input.ExecutionRoleArn : undefined,
+          EnableNetworkIsolation: input.EnableNetworkIsolation === true,
+          CreationTime: Date.now() / 1000,
+        });
+        store.addTags(arn, input.Tags);
+        return { ModelArn: arn };
+      },
+      DescribeModel(input, { region }) {
+        return store.requireModel(String(input.ModelName ?? ""), region);
+      },
+      DeleteModel(input, { region }) {
+        const model = store.requireModel(String(input.ModelName ?? ""), region);
+        store.deleteModel(model.ModelName);
+        store.deleteTags(model.ModelArn);
+        return {};
+      },
+      CreateEndpointConfig(input, { region }) {
+        const name = requireName(input.EndpointConfigName, "endpointConfigName");
+        const arn = arnOf(region, "endpoint-config", name);
+        if (store.endpointConfig(name))
+          throw validation(`Cannot create already existing endpoint configuration "${arn}".`);
+        if (!Array.isArray(input.ProductionVariants) || input.ProductionVariants.length === 0) {
+          throw validation("ProductionVariants must list at least one variant.");
+        }
+        const variants = input.ProductionVariants.map(parseVariant);
+        for (const variant of variants) {
+          store.requireModel(variant.ModelName, region);
+          for (const pool of variant.InstancePools ?? []) {
+            if (pool.ModelNameOverride) store.requireModel(pool.ModelNameOverride, region);
+          }
+        }
+        store.insertEndpointConfig({
+          EndpointConfigName: name,
+          EndpointConfigArn: arn,
+          ProductionVariants: variants,
+          CreationTime: Date.now() / 1000,
+        });
+        store.addTags(arn, input.Tags);
+        return { EndpointConfigArn: arn };
+      },
+      DescribeEndpointConfig(input, { region }) {
+        return store.requireEndpointConfig(String(input.EndpointConfigName ?? ""), region);
+      },
+      DeleteEndpointConfig(input, { region }) {
+        const config = store.requireEndpointConfig(String(input.EndpointConfigName ?? ""), region);
+        store.deleteEndpointConfig(config.EndpointConfigName);
+        store.deleteTags(config.EndpointConfigArn);
+        return {};
+      },
+      CreateEndpoint(input, { region }) {
+        const name = requireName(input.EndpointName, "endpointName");
+        const arn = arnOf(region, "endpoint", name);
+        if (store.endpoint(name)) throw validation(`Cannot create already existing endpoint "${arn}".`);
+        const config = store.requireEndpointConfig(String(input.EndpointConfigName ?? ""), region);
+        const now = Date.now() / 1000;
+        store.insertEndpoint({
+          name,
+          configName: config.EndpointConfigName,
+          status: "Creating",
+          failureReason: null,
+          variants: [],
+          createdAt: now,
+          updatedAt: now,
+        });
+        store.addTags(arn, input.Tags);
+        void runner.create(name);
+        return { EndpointArn: arn };
+      },
+      DescribeEndpoint(input, { region }) {
+        const endpoint = store.requireEndpoint(String(input.EndpointName ?? ""));
+        return {
+          EndpointName: endpoint.name,
+          EndpointArn: arnOf(region, "endpoint", endpoint.name),
+          EndpointConfigName: endpoint.configName,
+          ProductionVariants: endpoint.variants.length > 0 ? describeVariants(endpoint) : undefined,
+          EndpointStatus: endpoint.status,
+          FailureReason: endpoint.failureReason ?? undefined,
+          CreationTime: endpoint.createdAt,
+          LastModifiedTime: endpoint.updatedAt,
+        };
+      },
+      ListEndpoints(input, { region }) {
+        const sortBy = input.SortBy ?? "CreationTime";
+        const ascending = input.SortOrder === "Ascending";
+        const nameContains = typeof input.NameContains === "string" ? input.NameContains.toLowerCase() : "";
+        const endpoints = store
+          .endpoints()
+          .filter((e) => e.name.toLowerCase().includes(nameContains))
+          .filter((e) => input.StatusEquals === undefined || e.status === input.StatusEquals)
+          .filter((e) => typeof input.CreationTimeAfter !== "number" || e.createdAt > input.CreationTimeAfter)
+          .filter((e) => typeof input.CreationTimeBefore !== "number" || e.createdAt < input.CreationTimeBefore)
+          .sort((a, b) => {
+            const order =
+              sortBy === "Name"
+                ? a.name.localeCompare(b.name)
+                : sortBy === "Status"
+                  ? a.status.localeCompare(b.status)
+                  : a.createdAt - b.createdAt || a.name.localeCompare(b.name);
+            return ascending ? order : -order;
+          });
+        const { slice, nextToken } = page(endpoints, input, 10);
+        return {
+          Endpoints: slice.map((e) => ({
+            EndpointName: e.name,
+            EndpointArn: arnOf(region, "endpoint", e.name),
+            CreationTime: e.createdAt,
+            LastModifiedTime: e.updatedAt,
+            EndpointStatus: e.status,
+          })),
+          NextToken: nextToken,
+        };
+      },
+      UpdateEndpointWeightsAndCapacities(input, { region }) {
+        const endpoint = store.requireEndpoint(String(input.EndpointName ?? ""));
+        const arn = arnOf(region, "endpoint", endpoint.name);
+        if (endpoint.status !== "InService") throw validation(`Cannot update in-progress endpoint "${arn}".`);
+        const desired = input.DesiredWeightsAndCapacities;
+        if (!Array.isArray(desired) || desired.length === 0) {
+          throw validation("DesiredWeightsAndCapacities must list at least one variant.");
+        }
+        for (const change of desired as {
+          VariantName?: string;
+          DesiredInstanceCount?: number;
+          DesiredWeight?: number;
+        }[]) {
+          if (!endpoint.variants.some((v) => v.VariantName === change.VariantName)) {
+            throw validation(`The variant(s) "[${change.VariantName}]" are not present on endpoint "${arn}".`);
+          }
+          if (
+            change.DesiredInstanceCount !== undefined &&
+            (!Number.isInteger(change.DesiredInstanceCount) || change.DesiredInstanceCount < 1)
+          ) {
+            throw validation("DesiredInstanceCount must be an integer of at least 1.");
+          }
+        }
+        store.updateEndpoint(endpoint.name, { status: "Updating" });
+        void runner.update(endpoint.name, desired);
+        return { EndpointArn: arn };
+      },
+      DeleteEndpoint(input, { region }) {
+        const endpoint = store.requireEndpoint(String(input.EndpointName ?? ""));
+        const arn = arnOf(region, "endpoint", endpoint.name);
+        if (TRANSITIONAL.has(endpoint.status)) {
+          throw validation(`Cannot delete endpoint "${arn}" while it is in ${endpoint.status} status.`);
+        }
+        store.updateEndpoint(endpoint.name, { status: "Deleting" });
+        store.deleteTags(arn);
+        void runner.delete(endpoint.name);
+        return {};
+      },
+      AddTags(input) {
+        const arn = String(input.ResourceArn ?? "");
+        if (!store.exists(arn)) throw validation(`Resource ${arn} does not exist.`);
+        store.addTags(arn, input.Tags);
+        return { Tags: store.tags(arn) };
+      },
+      DeleteTags(input) {
+        const arn = String(input.ResourceArn ?? "");
+        if (!store.exists(arn)) throw validation(`Resource ${arn} does not exist.`);
+        store.deleteTags(arn, Array.isArray(input.TagKeys) ? (input.TagKeys as string[]) : []);
+        return {};
+      },
+      ListTags(input) {
+        const arn = String(input.ResourceArn ?? "");
+        if (!store.exists(arn)) throw validation(`Resource ${arn} does not exist.`);
+        const { slice, nextToken } = page(store.tags(arn), input, 50);
+        return { Tags: slice, NextToken: nextToken };
+      },
+    },
+  };
+}

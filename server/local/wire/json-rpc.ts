@@ -1,0 +1,73 @@
+import type { ServerResponse } from "node:http";
+import { AwsError } from "./aws-error.ts";
+import { type AwsRequest, readBody } from "./request.ts";
+
+/** One AWS JSON 1.0/1.1 operation: takes the parsed input object, returns the output object. */
+export type JsonOperation = (input: Record<string, unknown>, request: AwsRequest) => unknown | Promise<unknown>;
+
+export interface JsonService {
+  /** The `X-Amz-Target` prefix before the dot, e.g. `SageMaker` or `CodeBuild_20161006`. */
+  target: string;
+  version: "1.0" | "1.1";
+  /** Services with `awsQueryCompatible` (CloudWatch) read the error code from `x-amzn-query-error` too. */
+  queryCompatible?: boolean;
+  operations: Record<string, JsonOperation>;
+}
+
+export async function handleJsonRpc(service: JsonService, request: AwsRequest, response: ServerResponse) {
+  const target = String(request.headers["x-amz-target"] ?? "");
+  const operationName = target.slice(service.target.length + 1);
+  const contentType = `application/x-amz-json-${service.version}`;
+  try {
+    const operation = service.operations[operationName];
+    if (!operation) throw new AwsError("UnknownOperationException", `Operation ${target} is not supported locally`);
+    const body = await readBody(request.raw);
+    let input: unknown = {};
+    if (body.length > 0) {
+      try {
+        input = JSON.parse(body.toString("utf8"));
+      } catch {
+        throw new AwsError("SerializationException", "Request body is not valid JSON");
+      }
+    }
+    if (typeof input !== "object" || input === null || Array.isArray(input)) {
+      throw new AwsError("SerializationException", "Request body must be a JSON object");
+    }
+    const output = (await operation(input as Record<string, unknown>, request)) ?? {};
+    sendJson(response, 200, contentType, output);
+  } catch (error) {
+    sendJsonError(response, contentType, error, service.queryCompatible ?? false);
+  }
+}
+
+export function sendJson(response: ServerResponse, status: number, contentType: string, body: unknown) {
+  const text = JSON.stringify(body);
+  response.writeHead(status, {
+    "content-type": contentType,
+    "content-length": Buffer.byteLength(text),
+    "x-amzn-requestid": crypto.randomUUID(),
+  });
+  response.end(text);
+}
+
+export function sendJsonError(response: ServerResponse, contentType: string, error: unknown, queryCompatible = false) {
+  const awsError =
+    error instanceof AwsError
+      ? error
+      : new AwsError("InternalFailure", `The local control plane failed: ${String(error)}`, 500);
+  if (!(error instanceof AwsError))
+    console.error(JSON.stringify({ level: "error", msg: "local aws", error: String(error) }));
+  const headers: Record<string, string> = { "x-amzn-errortype": awsError.code };
+  if (queryCompatible)
+    headers["x-amzn-query-error"] = `${awsError.code};${awsError.status >= 500 ? "Receiver" : "Sender"}`;
+  // REST JSON error shapes name the member `Message`, JSON 1.x ones mostly `message`: send both.
+  const body = { __type: awsError.code, message: awsError.message, Message: awsError.message, ...awsError.fields };
+  const text = JSON.stringify(body);
+  response.writeHead(awsError.status, {
+    ...headers,
+    "content-type": contentType,
+    "content-length": Buffer.byteLength(text),
+    "x-amzn-requestid": crypto.randomUUID(),
+  });
+  response.end(text);
+}
