@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
-import { JinjaTemplateChatWrapper, type LlamaModel, LlamaText, SpecialToken, type Token } from "node-llama-cpp";
+import { Template } from "@huggingface/jinja";
+import { type LlamaModel, LlamaText, SpecialToken, SpecialTokensText, type Token } from "node-llama-cpp";
 import { ANSWER_LETTERS, type Decision, MAX_OPTIONS, renderState } from "../contract/decision.ts";
 
 export const PROMPT_VERSION = "decision-prompt-v1";
@@ -27,19 +28,50 @@ export const fallbackTemplate: PromptTemplate = {
   letterPrefix: "",
 };
 
-/** The GGUF's own Jinja chat template, rendered with thinking disabled (`enable_thinking=false`), as SemIf does. */
-export function ggufTemplate(template: string): PromptTemplate {
-  const wrapper = new JinjaTemplateChatWrapper({ template, reasoning: false, trimLeadingWhitespaceInResponses: false });
+/**
+ * The GGUF's own Jinja chat template, rendered as `apply_chat_template(messages, add_generation_prompt=True,
+ * enable_thinking=False)` would (SemIf's rendering): Qwen3-style templates then close an empty think block, so the
+ * very next token is the answer. Template text is tokenized with special tokens on, message text with them off.
+ * Templates that reject a system message get the system text at the start of the user message.
+ */
+export function ggufTemplate(source: string, model: LlamaModel): PromptTemplate {
+  const template = new Template(source);
+  const ids = {
+    system: `\u0000system-${randomBytes(8).toString("hex")}\u0000`,
+    user: `\u0000user-${randomBytes(8).toString("hex")}\u0000`,
+  };
+  const renderWith = (messages: Array<{ role: string; content: string }>) =>
+    template.render({
+      messages,
+      add_generation_prompt: true,
+      enable_thinking: false,
+      bos_token: model.tokens.bosString ?? "",
+      eos_token: model.tokens.eosString ?? "",
+    });
+  let rendered: string;
+  try {
+    rendered = renderWith([
+      { role: "system", content: ids.system },
+      { role: "user", content: ids.user },
+    ]);
+    if (!rendered.includes(ids.system)) throw new Error("system message dropped");
+  } catch {
+    rendered = renderWith([{ role: "user", content: `${ids.system}\n\n${ids.user}` }]);
+  }
+  const parts = rendered.split(new RegExp(`(${ids.system}|${ids.user})`));
+  const bosString = model.tokens.bosString;
+  const prependBos = model.tokens.shouldPrependBosToken && !(bosString && rendered.startsWith(bosString));
   return {
     kind: "gguf",
     render: (system, user) =>
-      wrapper.generateContextState({
-        chatHistory: [
-          { type: "system", text: system },
-          { type: "user", text: user },
-          { type: "model", response: [] },
-        ],
-      }).contextText,
+      LlamaText([
+        ...(prependBos ? [new SpecialToken("BOS")] : []),
+        ...parts.map((part) => {
+          if (part === ids.system) return system;
+          if (part === ids.user) return user;
+          return new SpecialTokensText(part);
+        }),
+      ]),
     letterPrefix: "",
   };
 }
@@ -48,7 +80,7 @@ export function chooseTemplate(model: LlamaModel, mode: "auto" | "fallback"): Pr
   const template = (model.fileInfo.metadata.tokenizer as { chat_template?: string }).chat_template;
   if (mode === "fallback" || !template) return fallbackTemplate;
   try {
-    return ggufTemplate(template);
+    return ggufTemplate(template, model);
   } catch (error) {
     throw new Error(
       `the GGUF's chat template cannot be rendered (${(error as Error).message}); ` +

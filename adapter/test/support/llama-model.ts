@@ -1,0 +1,171 @@
+import { type MetadataValue, type TensorSource, type TensorSpec, type TensorType, writeGguf } from "./gguf-writer.ts";
+import { buildVocabulary, CHATML_THINKING_TEMPLATE, tokenizerMetadata, type Vocabulary } from "./spm-vocab.ts";
+
+/** Llama-architecture GGUF models for tests and benchmarks, written by the project's own GGUF writer. */
+
+export type LlamaShape = {
+  embedding: number;
+  layers: number;
+  heads: number;
+  kvHeads: number;
+  feedForward: number;
+  contextLength: number;
+};
+
+export type ModelKind = "tiny" | "closed-form" | "bench-0.5b";
+
+export type ModelSpec = {
+  name: string;
+  shape: LlamaShape;
+  weightType: TensorType;
+  vocabulary: Vocabulary;
+  chatTemplate: string | null;
+  /** Zero attention and feed-forward weights: logits depend only on the last token (see closedFormLogits). */
+  closedForm: boolean;
+  /** No output.weight: llama.cpp then uses the token embedding as the output layer (as Qwen2.5-0.5B does). */
+  tiedOutput: boolean;
+  seed: number;
+};
+
+export const RMS_EPSILON = 1e-5;
+
+/** mulberry32: a small seeded generator, so weights can be recomputed by tests. */
+export function seededUniform(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function uniformValues(count: number, random: () => number, low: number, high: number): Float32Array {
+  const values = new Float32Array(count);
+  for (let i = 0; i < count; i++) values[i] = low + (high - low) * random();
+  return values;
+}
+
+/** The weights that decide a closed-form model's output: token embedding, output norm and output matrix. */
+export function closedFormWeights(spec: ModelSpec) {
+  const random = seededUniform(spec.seed);
+  const vocab = spec.vocabulary.tokens.length;
+  const n = spec.shape.embedding;
+  return {
+    embedding: uniformValues(vocab * n, random, -1, 1),
+    outputNorm: uniformValues(n, random, 0.5, 1.5),
+    output: uniformValues(vocab * n, random, -0.5, 0.5),
+  };
+}
+
+/** Expected logits of a closed-form model after `lastToken`, in float64: output · (g ⊙ x / rms(x)). */
+export function closedFormLogits(spec: ModelSpec, lastToken: number): number[] {
+  const { embedding, outputNorm, output } = closedFormWeights(spec);
+  const n = spec.shape.embedding;
+  const x = Array.from({ length: n }, (_, j) => embedding[lastToken * n + j]!);
+  const rms = Math.sqrt(x.reduce((sum, value) => sum + value * value, 0) / n + RMS_EPSILON);
+  const normed = x.map((value, j) => (value / rms) * outputNorm[j]!);
+  return Array.from({ length: spec.vocabulary.tokens.length }, (_, v) =>
+    normed.reduce((sum, value, j) => sum + output[v * n + j]! * value, 0),
+  );
+}
+
+export function modelSpec(kind: ModelKind, options: { extraText?: string; weightType?: TensorType } = {}): ModelSpec {
+  if (kind === "bench-0.5b") {
+    return {
+      name: "synthetic-qwen2.5-0.5b-shape",
+      shape: { embedding: 896, layers: 24, heads: 14, kvHeads: 2, feedForward: 4864, contextLength: 32768 },
+      weightType: options.weightType ?? "Q8_0",
+      vocabulary: buildVocabulary({ chatTokens: true, extraText: options.extraText, targetSize: 151936 }),
+      chatTemplate: CHATML_THINKING_TEMPLATE,
+      closedForm: false,
+      tiedOutput: true,
+      seed: 5,
+    };
+  }
+  return {
+    name: kind === "tiny" ? "synthetic-tiny" : "synthetic-closed-form",
+    shape: { embedding: 64, layers: 2, heads: 4, kvHeads: 2, feedForward: 128, contextLength: 4096 },
+    weightType: options.weightType ?? "F32",
+    vocabulary: buildVocabulary({ chatTokens: true, extraText: options.extraText }),
+    chatTemplate: CHATML_THINKING_TEMPLATE,
+    closedForm: kind === "closed-form",
+    tiedOutput: false,
+    seed: kind === "tiny" ? 11 : 7,
+  };
+}
+
+function architectureMetadata(spec: ModelSpec): Record<string, MetadataValue> {
+  const { shape } = spec;
+  const fileType = { F32: 0, F16: 1, Q8_0: 7 }[spec.weightType];
+  return {
+    "general.architecture": { type: "string", value: "llama" },
+    "general.name": { type: "string", value: spec.name },
+    "general.file_type": { type: "u32", value: fileType },
+    "llama.context_length": { type: "u32", value: shape.contextLength },
+    "llama.embedding_length": { type: "u32", value: shape.embedding },
+    "llama.block_count": { type: "u32", value: shape.layers },
+    "llama.feed_forward_length": { type: "u32", value: shape.feedForward },
+    "llama.attention.head_count": { type: "u32", value: shape.heads },
+    "llama.attention.head_count_kv": { type: "u32", value: shape.kvHeads },
+    "llama.rope.dimension_count": { type: "u32", value: shape.embedding / shape.heads },
+    "llama.rope.freq_base": { type: "f32", value: 10000 },
+    "llama.attention.layer_norm_rms_epsilon": { type: "f32", value: RMS_EPSILON },
+    "llama.vocab_size": { type: "u32", value: spec.vocabulary.tokens.length },
+  };
+}
+
+function tensors(spec: ModelSpec): TensorSpec[] {
+  const { shape, weightType } = spec;
+  const n = shape.embedding;
+  const vocab = spec.vocabulary.tokens.length;
+  const kv = (n / shape.heads) * shape.kvHeads;
+  const ones = (count: number): TensorSource => ({ values: new Float32Array(count).fill(1) });
+  const weight = (scale: number): TensorSource => (spec.closedForm ? { zeros: true } : { random: { scale } });
+  const list: TensorSpec[] = [];
+  const closed = spec.closedForm ? closedFormWeights(spec) : null;
+  list.push({
+    name: "token_embd.weight",
+    dims: [n, vocab],
+    type: weightType,
+    source: closed ? { values: closed.embedding } : { random: { scale: 1 } },
+  });
+  for (let layer = 0; layer < shape.layers; layer++) {
+    const block = `blk.${layer}`;
+    list.push(
+      { name: `${block}.attn_norm.weight`, dims: [n], type: "F32", source: ones(n) },
+      { name: `${block}.attn_q.weight`, dims: [n, n], type: weightType, source: weight(0.05) },
+      { name: `${block}.attn_k.weight`, dims: [n, kv], type: weightType, source: weight(0.05) },
+      { name: `${block}.attn_v.weight`, dims: [n, kv], type: weightType, source: weight(0.05) },
+      { name: `${block}.attn_output.weight`, dims: [n, n], type: weightType, source: weight(0.05) },
+      { name: `${block}.ffn_norm.weight`, dims: [n], type: "F32", source: ones(n) },
+      { name: `${block}.ffn_gate.weight`, dims: [n, shape.feedForward], type: weightType, source: weight(0.05) },
+      { name: `${block}.ffn_up.weight`, dims: [n, shape.feedForward], type: weightType, source: weight(0.05) },
+      { name: `${block}.ffn_down.weight`, dims: [shape.feedForward, n], type: weightType, source: weight(0.05) },
+    );
+  }
+  list.push({
+    name: "output_norm.weight",
+    dims: [n],
+    type: "F32",
+    source: closed ? { values: closed.outputNorm } : ones(n),
+  });
+  if (!spec.tiedOutput) {
+    list.push({
+      name: "output.weight",
+      dims: [n, vocab],
+      type: weightType,
+      source: closed ? { values: closed.output } : { random: { scale: 0.5 } },
+    });
+  }
+  return list;
+}
+
+export function writeModel(spec: ModelSpec, file: string): void {
+  writeGguf(
+    file,
+    { ...architectureMetadata(spec), ...tokenizerMetadata(spec.vocabulary, spec.chatTemplate) },
+    tensors(spec),
+  );
+}
