@@ -194,7 +194,7 @@ export function DeployFormView({ prefill }: { prefill: { image?: string; model?:
                 checked={form.computeKind === kind}
                 onChange={() => set("computeKind", kind)}
               />
-              {kind === "cpu" ? "CPU instance type" : "Ordered GPU instance pool"}
+              {kind === "cpu" ? "Run on a CPU instance type" : "Run on an ordered GPU instance pool"}
             </label>
           ))}
         </fieldset>
