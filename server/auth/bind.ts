@@ -1,4 +1,5 @@
 import { isIP } from "node:net";
+import type { Env } from "./env.ts";
 
 /** Loopback names and addresses: the console is then reachable only from this machine. */
 export function isLoopbackHost(host: string): boolean {
@@ -14,7 +15,7 @@ export function isLoopbackHost(host: string): boolean {
  * allowed; beyond loopback, sessions need a signing key that survives restarts and is not guessable.
  * The start script calls this before it binds.
  */
-export function assertSafeBind(host: string, usersConfigured: boolean, env: NodeJS.ProcessEnv = process.env): void {
+export function assertSafeBind(host: string, usersConfigured: boolean, env: Env = process.env): void {
   if (isLoopbackHost(host)) return;
   if (!usersConfigured) {
     throw new Error(

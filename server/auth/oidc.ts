@@ -3,6 +3,7 @@ import * as client from "openid-client";
 import { z } from "zod";
 import { AppError } from "../http/app-error.ts";
 import { isLoopbackHost } from "./bind.ts";
+import type { Env } from "./env.ts";
 import type { Role } from "./roles.ts";
 import type { Session } from "./session.ts";
 
@@ -20,7 +21,7 @@ export interface OidcSettings {
   roleClaim: string;
 }
 
-export function oidcSettings(env: NodeJS.ProcessEnv = process.env): OidcSettings | null {
+export function oidcSettings(env: Env = process.env): OidcSettings | null {
   if (!env.CONSOLE_OIDC_ISSUER) return null;
   const parsed = z
     .object({

@@ -1,6 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import { hash, verify } from "@node-rs/argon2";
 import type { Db } from "../store/database.ts";
+import type { Env } from "./env.ts";
 import type { Role } from "./roles.ts";
 import { findUser } from "./users.ts";
 
@@ -24,7 +25,7 @@ export async function verifyCredentials(
   db: Db,
   name: string,
   password: string,
-  env: NodeJS.ProcessEnv = process.env,
+  env: Env = process.env,
 ): Promise<{ name: string; role: Role } | null> {
   const user = findUser(db, name, env);
   if (!user) {

@@ -2,6 +2,7 @@ import { AppError } from "../http/app-error.ts";
 import type { Db } from "../store/database.ts";
 import { isLoopbackHost } from "./bind.ts";
 import { consoleDatabase } from "./console-database.ts";
+import type { Env } from "./env.ts";
 import { grants, type Role } from "./roles.ts";
 import { readCookie, sessionCookieName, sessionKey, verifySession } from "./session.ts";
 import { findUser, usersConfigured } from "./users.ts";
@@ -15,7 +16,7 @@ export interface Principal {
 
 export interface AuthContext {
   db: Db;
-  env: NodeJS.ProcessEnv;
+  env: Env;
 }
 
 export const localOperator: Principal = { name: "local", role: "operator", source: "local" };

@@ -1,3 +1,5 @@
+import type { Env } from "./env.ts";
+
 /**
  * A token bucket per key (a user name): `burst` requests at once, refilled at `perMinute`. In memory, so each
  * console process limits on its own; that is enough to stop one user's script from monopolising an endpoint.
@@ -30,7 +32,7 @@ export function createRateLimiter(options: { burst: number; perMinute: number; n
 export const playgroundMaxBodyBytes = 262_144;
 
 /** The playground's limiter, shared by every bundle in the process; tuned by `CONSOLE_INVOKE_BURST` and `..._PER_MINUTE`. */
-export function playgroundRateLimiter(env: NodeJS.ProcessEnv = process.env): RateLimiter {
+export function playgroundRateLimiter(env: Env = process.env): RateLimiter {
   const store = globalThis as { __consolePlaygroundLimiter?: RateLimiter };
   store.__consolePlaygroundLimiter ??= createRateLimiter({
     burst: positive(env.CONSOLE_INVOKE_BURST, 20),

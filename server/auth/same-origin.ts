@@ -1,10 +1,11 @@
+import type { Env } from "./env.ts";
 import { isTls } from "./session.ts";
 
 /**
  * The origins a browser page of this console has: `CONSOLE_PUBLIC_ORIGIN` (comma-separated) when the console
  * sits behind a proxy that rewrites the host, else the scheme and host the request arrived with.
  */
-export function expectedOrigins(request: Request, env: NodeJS.ProcessEnv = process.env): string[] {
+export function expectedOrigins(request: Request, env: Env = process.env): string[] {
   if (env.CONSOLE_PUBLIC_ORIGIN) {
     return env.CONSOLE_PUBLIC_ORIGIN.split(",").map((origin) => origin.trim().replace(/\/$/, ""));
   }
@@ -17,7 +18,7 @@ export function expectedOrigins(request: Request, env: NodeJS.ProcessEnv = proce
  * and `Origin` with every POST/PUT/PATCH/DELETE; a request with neither comes from a non-browser client
  * (curl, the SDK), which a forged cross-site page cannot be.
  */
-export function crossOriginReason(request: Request, env: NodeJS.ProcessEnv = process.env): string | null {
+export function crossOriginReason(request: Request, env: Env = process.env): string | null {
   const site = request.headers.get("sec-fetch-site");
   if (site && site !== "same-origin") return `the browser marked it as ${site} (Sec-Fetch-Site)`;
   const origin = request.headers.get("origin");

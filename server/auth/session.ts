@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { jwtVerify, SignJWT } from "jose";
 import { z } from "zod";
+import type { Env } from "./env.ts";
 import { roleSchema } from "./roles.ts";
 
 export const sessionCookieName = "dc_session";
@@ -21,7 +22,7 @@ const minimumSecretLength = 32;
  * on loopback without it, a random key per process, so sessions end when the console restarts. The key lives on
  * `globalThis` because Next.js bundles the proxy and the route handlers separately in one process.
  */
-export function sessionKey(env: NodeJS.ProcessEnv = process.env): Uint8Array {
+export function sessionKey(env: Env = process.env): Uint8Array {
   const configured = env.CONSOLE_SESSION_SECRET;
   if (configured) {
     if (configured.length < minimumSecretLength) {

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import { z } from "zod";
 import { AppError } from "../http/app-error.ts";
 import type { Db } from "../store/database.ts";
+import type { Env } from "./env.ts";
 import { type Role, roleSchema } from "./roles.ts";
 
 export const userNameSchema = z
@@ -36,7 +37,7 @@ export interface StoredUser {
 
 const parsedEnv = new Map<string, EnvUser[]>();
 
-export function envUsers(env: NodeJS.ProcessEnv = process.env): EnvUser[] {
+export function envUsers(env: Env = process.env): EnvUser[] {
   let raw = env.CONSOLE_USERS;
   let origin = "CONSOLE_USERS";
   if (!raw && env.CONSOLE_USERS_FILE) {
@@ -66,14 +67,14 @@ export function envUsers(env: NodeJS.ProcessEnv = process.env): EnvUser[] {
 }
 
 /** Any way to sign in (env users, stored users, single sign-on) takes the console out of local-operator mode. */
-export function usersConfigured(db: Db, env: NodeJS.ProcessEnv = process.env): boolean {
+export function usersConfigured(db: Db, env: Env = process.env): boolean {
   if (envUsers(env).length > 0 || env.CONSOLE_OIDC_ISSUER) return true;
   const row = db.prepare("SELECT COUNT(*) AS count FROM users").get() as { count: number };
   return row.count > 0;
 }
 
 /** Environment users win over stored ones of the same name, so a deployment's configuration is authoritative. */
-export function findUser(db: Db, name: string, env: NodeJS.ProcessEnv = process.env): StoredUser | null {
+export function findUser(db: Db, name: string, env: Env = process.env): StoredUser | null {
   const fromEnv = envUsers(env).find((user) => user.name === name);
   if (fromEnv) {
     return {
@@ -98,7 +99,7 @@ export interface UserSummary {
   source: "env" | "database";
 }
 
-export function listUsers(db: Db, env: NodeJS.ProcessEnv = process.env): UserSummary[] {
+export function listUsers(db: Db, env: Env = process.env): UserSummary[] {
   const stored = db.prepare("SELECT name, role FROM users ORDER BY name").all() as { name: string; role: Role }[];
   const fromEnv = envUsers(env).map((user) => ({ name: user.name, role: user.role, source: "env" as const }));
   const shadowed = new Set(fromEnv.map((user) => user.name));
