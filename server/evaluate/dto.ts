@@ -86,3 +86,8 @@ export interface EvaluationDetail extends EvaluationSummary {
   results: EndpointEvaluation[];
   comparison: Comparison | null;
 }
+
+export const evaluationQuerySchema = z.object({
+  /** Another run on the same dataset to compare with instead of the run's own second endpoint. */
+  compareWith: z.string().min(1).optional(),
+});

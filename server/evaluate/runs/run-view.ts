@@ -2,7 +2,7 @@ import type { Db } from "../../store/database.ts";
 import { datasetItems, findDataset, type StoredItem } from "../datasets/dataset-store.ts";
 import type { EndpointEvaluation, EvaluationDetail, EvaluationProgress, EvaluationSummary } from "../dto.ts";
 import { evaluationMetrics } from "../metrics/summary.ts";
-import { compare } from "./comparison.ts";
+import { type Comparison, compare } from "./comparison.ts";
 import { outcomesOf } from "./outcomes.ts";
 import { findRun, listRuns, progressCounts, type RunRow, runResults, runTargets } from "./run-store.ts";
 
@@ -95,4 +95,26 @@ export function evaluationDetail(db: Db, runId: string, nowMs: number = Date.now
     results,
     comparison: a && b ? compare(a, b) : null,
   };
+}
+
+/**
+ * Two runs on the same dataset side by side: each run's first endpoint (a run of two endpoints already
+ * carries its own comparison).
+ */
+export function compareEvaluations(db: Db, runId: string, otherId: string): Comparison | "not_found" | "other_dataset" {
+  const left = runData(db, runId);
+  const right = runData(db, otherId);
+  if (!left || !right) return "not_found";
+  if (left.run.dataset_id !== right.run.dataset_id) return "other_dataset";
+  const side = (data: RunData) => {
+    const [first] = endpointEvaluations(data);
+    const endpointName = data.targets[0] ?? "";
+    return {
+      label: `${endpointName} (${data.run.created_at.slice(0, 16).replace("T", " ")})`,
+      endpointName,
+      metrics: first?.metrics ?? evaluationMetrics([], data.run.target_accuracy),
+      outcomes: outcomesOf(data.items, data.results, 0),
+    };
+  };
+  return compare(side(left), side(right));
 }

@@ -1,0 +1,25 @@
+import { requireRole } from "@/server/auth/principal.ts";
+import { evaluationDeps } from "@/server/evaluate/context.ts";
+import { deleteDataset } from "@/server/evaluate/datasets/dataset-commands.ts";
+import { datasetDetail } from "@/server/evaluate/datasets/dataset-store.ts";
+import { AppError } from "@/server/http/app-error.ts";
+import { route } from "@/server/http/route.ts";
+
+interface Context {
+  params: Promise<{ id: string }>;
+}
+
+export const GET = route(async (request, { params }: Context) => {
+  await requireRole(request, "viewer");
+  const { id } = await params;
+  const detail = datasetDetail(evaluationDeps().db, id);
+  if (!detail) throw new AppError("not_found", `There is no dataset ${id}.`);
+  return Response.json(detail);
+});
+
+export const DELETE = route(async (request, { params }: Context) => {
+  await requireRole(request, "operator");
+  const { id } = await params;
+  deleteDataset(evaluationDeps().db, id);
+  return new Response(null, { status: 204 });
+});

@@ -1,0 +1,18 @@
+import { requireRole } from "@/server/auth/principal.ts";
+import { evaluationDeps } from "@/server/evaluate/context.ts";
+import { cancelEvaluation } from "@/server/evaluate/runs/evaluation-commands.ts";
+import { evaluationDetail } from "@/server/evaluate/runs/run-view.ts";
+import { route } from "@/server/http/route.ts";
+
+interface Context {
+  params: Promise<{ id: string }>;
+}
+
+/** Stops a running evaluation; what finished is kept. 409 when it has already ended. */
+export const POST = route(async (request, { params }: Context) => {
+  await requireRole(request, "viewer");
+  const { id } = await params;
+  const deps = evaluationDeps();
+  cancelEvaluation(deps, id);
+  return Response.json(evaluationDetail(deps.db, id));
+});

@@ -1,0 +1,38 @@
+import { requireRole } from "@/server/auth/principal.ts";
+import { evaluationDeps } from "@/server/evaluate/context.ts";
+import { evaluationQuerySchema } from "@/server/evaluate/dto.ts";
+import { deleteEvaluation } from "@/server/evaluate/runs/evaluation-commands.ts";
+import { compareEvaluations, evaluationDetail } from "@/server/evaluate/runs/run-view.ts";
+import { AppError } from "@/server/http/app-error.ts";
+import { route } from "@/server/http/route.ts";
+
+interface Context {
+  params: Promise<{ id: string }>;
+}
+
+/** Progress and metrics; `?compareWith=<id>` compares with another run on the same dataset. */
+export const GET = route(async (request, { params }: Context) => {
+  await requireRole(request, "viewer");
+  const { id } = await params;
+  const query = evaluationQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const { db } = evaluationDeps();
+  const detail = evaluationDetail(db, id);
+  if (!detail) throw new AppError("not_found", `There is no evaluation ${id}.`);
+  if (!query.compareWith) return Response.json({ ...detail, comparedWith: null });
+  const comparison = compareEvaluations(db, id, query.compareWith);
+  if (comparison === "not_found") throw new AppError("not_found", `There is no evaluation ${query.compareWith}.`);
+  if (comparison === "other_dataset") {
+    throw new AppError(
+      "bad_request",
+      "compareWith: that evaluation ran on another dataset; compare runs of one dataset.",
+    );
+  }
+  return Response.json({ ...detail, comparison, comparedWith: query.compareWith });
+});
+
+export const DELETE = route(async (request, { params }: Context) => {
+  await requireRole(request, "operator");
+  const { id } = await params;
+  deleteEvaluation(evaluationDeps(), id);
+  return new Response(null, { status: 204 });
+});

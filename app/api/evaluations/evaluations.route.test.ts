@@ -1,0 +1,210 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type FakeEndpoint, startFakeDecisionEndpoint } from "@/server/evaluate/testing/fake-decision-endpoint.ts";
+
+// The routes read their database and SageMaker Runtime endpoint from the environment, as in local mode.
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "evaluation-routes-"));
+const saved = { ...process.env };
+let fake: FakeEndpoint;
+let datasets: typeof import("../datasets/route.ts");
+let dataset: typeof import("../datasets/[id]/route.ts");
+let evaluations: typeof import("./route.ts");
+let evaluation: typeof import("./[id]/route.ts");
+let cancel: typeof import("./[id]/cancel/route.ts");
+let exporter: typeof import("./[id]/export/route.ts");
+
+const base = "http://127.0.0.1:3000";
+const params = (id: string) => ({ params: Promise.resolve({ id }) });
+const json = (url: string, body: unknown, method = "POST") =>
+  new Request(`${base}${url}`, { method, headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+const get = (url: string) => new Request(`${base}${url}`);
+
+const line = (id: string, answer: string) =>
+  JSON.stringify({
+    id,
+    state: "The invoice is overdue by 40 days.",
+    question: "Escalate?",
+    options: [
+      { id: "no", description: "Wait" },
+      { id: "yes", description: "Escalate" },
+    ],
+    answer,
+  });
+
+async function datasetCount(): Promise<number> {
+  return ((await (await datasets.GET(get("/api/datasets"))).json()) as { datasets: unknown[] }).datasets.length;
+}
+
+async function createDataset(name: string, count: number): Promise<string> {
+  const text = Array.from({ length: count }, (_, i) => line(`${name}-${i}`, i % 2 ? "yes" : "no")).join("\n");
+  const response = await datasets.POST(json("/api/datasets", { name, text }));
+  expect(response.status).toBe(201);
+  return ((await response.json()) as { id: string }).id;
+}
+
+async function waitForEnd(id: string) {
+  for (;;) {
+    const detail = (await (await evaluation.GET(get(`/api/evaluations/${id}`), params(id))).json()) as {
+      status: string;
+    };
+    if (detail.status !== "running") return detail as Record<string, unknown> & { status: string };
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+beforeAll(async () => {
+  fake = await startFakeDecisionEndpoint();
+  Object.assign(process.env, {
+    CONSOLE_DATA_DIR: dataDir,
+    AWS_REGION: "us-east-1",
+    AWS_ACCESS_KEY_ID: "AKIDEXAMPLELOCAL",
+    AWS_SECRET_ACCESS_KEY: "local-secret",
+    AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME: fake.url,
+  });
+  datasets = await import("../datasets/route.ts");
+  dataset = await import("../datasets/[id]/route.ts");
+  evaluations = await import("./route.ts");
+  evaluation = await import("./[id]/route.ts");
+  cancel = await import("./[id]/cancel/route.ts");
+  exporter = await import("./[id]/export/route.ts");
+});
+
+afterAll(async () => {
+  await fake.close();
+  process.env = saved;
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("dataset routes", () => {
+  it("stores a valid JSON Lines upload and lists it beside the built-in sample", async () => {
+    const id = await createDataset("invoices", 4);
+    const list = (await (await datasets.GET(get("/api/datasets"))).json()) as {
+      datasets: { id: string; itemCount: number }[];
+      samples: { name: string; available: boolean }[];
+    };
+    expect(list.datasets.find((candidate) => candidate.id === id)?.itemCount).toBe(4);
+    expect(list.samples).toEqual([expect.objectContaining({ name: "jevbench", available: true })]);
+    const detail = (await (await dataset.GET(get(`/api/datasets/${id}`), params(id))).json()) as {
+      answers: Record<string, number>;
+    };
+    expect(detail.answers).toEqual({ no: 2, yes: 2 });
+  });
+
+  it("accepts a multipart CSV file", async () => {
+    const form = new FormData();
+    const csv = 'id,state,question,options,answer\nr1,"Late, twice",Escalate?,no|yes,yes\n';
+    form.set("file", new File([csv], "late.csv", { type: "text/csv" }));
+    const response = await datasets.POST(new Request(`${base}/api/datasets`, { method: "POST", body: form }));
+    expect(response.status).toBe(201);
+    expect(await response.json()).toMatchObject({ name: "late", format: "csv", itemCount: 1 });
+  });
+
+  it("refuses a file with bad rows with each line named, and stores nothing", async () => {
+    const before = await datasetCount();
+    const text = [line("a", "no"), line("b", "perhaps"), "{oops"].join("\n");
+    const response = await datasets.POST(json("/api/datasets", { name: "broken", text }));
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { error: { message: string; details: { errors: { line: number }[] } } };
+    expect(body.error.message).toMatch(/^The JSONL file has problems: line 2: answer: "perhaps" is not one of/);
+    expect(body.error.details.errors.map((error) => error.line)).toEqual([2, 3]);
+    expect(await datasetCount()).toBe(before);
+  });
+
+  it("answers 415 for a body that is not JSON or a form, and 400 for a JSON body of the wrong shape", async () => {
+    const plain = new Request(`${base}/api/datasets`, {
+      method: "POST",
+      body: "x",
+      headers: { "content-type": "text/plain" },
+    });
+    expect((await datasets.POST(plain)).status).toBe(415);
+    expect((await datasets.POST(json("/api/datasets", { name: "x" }))).status).toBe(400);
+  });
+
+  it("adds the JevBench sample once", async () => {
+    const first = (await (await datasets.POST(json("/api/datasets", { sample: "jevbench" }))).json()) as { id: string };
+    const second = (await (await datasets.POST(json("/api/datasets", { sample: "jevbench" }))).json()) as {
+      id: string;
+    };
+    expect(second.id).toBe(first.id);
+    const unknown = await datasets.POST(json("/api/datasets", { sample: "nope" }));
+    expect(unknown.status).toBe(404);
+  });
+});
+
+describe("evaluation routes", () => {
+  it("rejects bad requests with a message and creates nothing", async () => {
+    const id = await createDataset("bad-requests", 2);
+    const count = async () =>
+      ((await (await evaluations.GET(get("/api/evaluations"))).json()) as { evaluations: unknown[] }).evaluations
+        .length;
+    const before = await count();
+    const cases: [unknown, RegExp][] = [
+      [{ datasetId: "missing", endpoints: ["cpu"] }, /there is no dataset missing/],
+      [{ datasetId: id, endpoints: [] }, /choose an endpoint/],
+      [{ datasetId: id, endpoints: ["a", "b", "c"] }, /at most two endpoints/],
+      [{ datasetId: id, endpoints: ["a", "a"] }, /two different endpoints/],
+      [{ datasetId: id, endpoints: ["no spaces"] }, /SageMaker endpoint name/],
+      [{ datasetId: id, endpoints: ["a"], concurrency: 0 }, /concurrency/],
+    ];
+    for (const [body, message] of cases) {
+      const response = await evaluations.POST(json("/api/evaluations", body));
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(message);
+    }
+    expect(await count()).toBe(before);
+  });
+
+  it("runs two endpoints through SageMaker Runtime to the end, compares them and exports the items", async () => {
+    const datasetId = await createDataset("routes-run", 5);
+    const created = await evaluations.POST(
+      json("/api/evaluations", { datasetId, endpoints: ["cpu-endpoint", "gpu-endpoint"], concurrency: 2 }),
+    );
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    const detail = (await waitForEnd(id)) as unknown as {
+      status: string;
+      progress: { done: number; total: number };
+      results: { metrics: { accuracy: { total: number }; errors: Record<string, number> } }[];
+      comparison: { rows: { endpointName: string }[]; compared: number };
+    };
+    expect(detail.status).toBe("completed");
+    expect(detail.progress).toMatchObject({ done: 10, total: 10 });
+    expect(detail.results.map((result) => [result.metrics.accuracy.total, result.metrics.errors])).toEqual([
+      [5, {}],
+      [5, {}],
+    ]);
+    expect(detail.comparison.compared).toBe(5);
+
+    const csv = await exporter.GET(get(`/api/evaluations/${id}/export?format=csv`), params(id));
+    expect(csv.headers.get("content-type")).toMatch(/^text\/csv/);
+    const rows = (await csv.text()).trim().split("\r\n");
+    expect(rows).toHaveLength(11);
+    expect(rows[0]).toMatch(/^endpoint,item_id,position/);
+    const exported = (await (
+      await exporter.GET(get(`/api/evaluations/${id}/export?format=json`), params(id))
+    ).json()) as {
+      items: unknown[];
+    };
+    expect(exported.items).toHaveLength(10);
+    expect((await exporter.GET(get(`/api/evaluations/${id}/export?format=xml`), params(id))).status).toBe(400);
+
+    const again = await cancel.POST(json(`/api/evaluations/${id}/cancel`, {}), params(id));
+    expect(again.status).toBe(409);
+
+    const other = await createDataset("other-set", 1);
+    const otherRun = (await (
+      await evaluations.POST(json("/api/evaluations", { datasetId: other, endpoints: ["cpu-endpoint"] }))
+    ).json()) as { id: string };
+    await waitForEnd(otherRun.id);
+    const mismatched = await evaluation.GET(get(`/api/evaluations/${id}?compareWith=${otherRun.id}`), params(id));
+    expect(mismatched.status).toBe(400);
+    expect((await dataset.DELETE(json(`/api/datasets/${other}`, {}, "DELETE"), params(other))).status).toBe(409);
+  });
+
+  it("answers 404 for an unknown evaluation", async () => {
+    expect((await evaluation.GET(get("/api/evaluations/nope"), params("nope"))).status).toBe(404);
+    expect((await cancel.POST(json("/api/evaluations/nope/cancel", {}), params("nope"))).status).toBe(404);
+  });
+});

@@ -1,0 +1,18 @@
+import { requireRole } from "@/server/auth/principal.ts";
+import { evaluationDeps } from "@/server/evaluate/context.ts";
+import { createEvaluationSchema } from "@/server/evaluate/dto.ts";
+import { startEvaluation } from "@/server/evaluate/runs/evaluation-commands.ts";
+import { evaluationSummaries } from "@/server/evaluate/runs/run-view.ts";
+import { readJson, route } from "@/server/http/route.ts";
+
+export const GET = route(async (request) => {
+  await requireRole(request, "viewer");
+  return Response.json({ evaluations: evaluationSummaries(evaluationDeps().db) });
+});
+
+/** Starts an evaluation of a dataset on one or two endpoints; poll `GET /api/evaluations/[id]` for progress. */
+export const POST = route(async (request) => {
+  await requireRole(request, "viewer");
+  const input = await readJson(request, createEvaluationSchema);
+  return Response.json(startEvaluation(evaluationDeps(), input), { status: 201 });
+});

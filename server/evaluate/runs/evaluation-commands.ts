@@ -1,0 +1,34 @@
+import { AppError } from "../../http/app-error.ts";
+import { findDataset } from "../datasets/dataset-store.ts";
+import type { CreateEvaluationInput, EvaluationSummary } from "../dto.ts";
+import { createEvaluationSchema } from "../dto.ts";
+import { cancelRun, startRun } from "./run-registry.ts";
+import { createRun, findRun } from "./run-store.ts";
+import { evaluationSummaries } from "./run-view.ts";
+import type { RunnerDeps } from "./runner.ts";
+
+/** Creates a run and starts working it in this process; the answer comes at once, progress is polled. */
+export function startEvaluation(deps: RunnerDeps, input: CreateEvaluationInput): EvaluationSummary {
+  const request = createEvaluationSchema.parse(input);
+  const dataset = findDataset(deps.db, request.datasetId);
+  if (!dataset) throw new AppError("bad_request", `datasetId: there is no dataset ${request.datasetId}.`);
+  const run = createRun(deps.db, request);
+  void startRun(deps, run.id);
+  const summary = evaluationSummaries(deps.db).find((candidate) => candidate.id === run.id);
+  if (!summary) throw new AppError("internal", "The evaluation was created but cannot be read back.");
+  return summary;
+}
+
+export function cancelEvaluation(deps: Pick<RunnerDeps, "db">, id: string): void {
+  const run = findRun(deps.db, id);
+  if (!run) throw new AppError("not_found", `There is no evaluation ${id}.`);
+  if (!cancelRun(deps, id)) throw new AppError("conflict", `The evaluation has already ${run.status}.`);
+}
+
+/** Deletes an evaluation that is not running, with its per-item results. */
+export function deleteEvaluation(deps: Pick<RunnerDeps, "db">, id: string): void {
+  const run = findRun(deps.db, id);
+  if (!run) throw new AppError("not_found", `There is no evaluation ${id}.`);
+  if (run.status === "running") throw new AppError("conflict", "The evaluation is still running; cancel it first.");
+  deps.db.prepare("DELETE FROM evaluation_runs WHERE id = ?").run(id);
+}
