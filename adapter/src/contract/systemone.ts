@@ -130,8 +130,10 @@ const spread = z.record(z.string(), z.number()).optional();
 
 export const noulAnswerSchema = z.object({
   type: z.literal("noul"),
-  /** P(yes). */
+  /** P(yes), under the name Jev clients read. */
   noul: probability,
+  /** P(yes) again, under the name node-llama-cpp's decision answers use. */
+  value: probability,
   confidence: probability,
   probabilities: z.object({ yes: probability, no: probability }),
   spread,
@@ -166,11 +168,16 @@ export const systemOneAnswerSchema = z.discriminatedUnion("type", [
 export type SystemOneAnswer = z.infer<typeof systemOneAnswerSchema>;
 
 export const systemOneTimingSchema = z.object({
+  /** Tokens of the shared state prefix (template head, system text, state). */
   prefix_tokens: z.number().int(),
+  /** True when the state prefix was found already evaluated from an earlier request and not evaluated again. */
   prefix_reused: z.boolean(),
+  /** Seconds evaluating prompt text (the state once, then each question's text). */
   prefill_seconds: z.number(),
-  questions_seconds: z.number(),
+  /** Seconds evaluating option labels. */
+  labels_seconds: z.number(),
   permutations: z.number().int(),
+  queue_seconds: z.number().optional(),
   total_seconds: z.number(),
 });
 

@@ -1,0 +1,53 @@
+import type { SystemOneRequest, SystemOneResponse } from "../contract/systemone.ts";
+import type { Engine } from "./engine.ts";
+import { SystemOneEngine } from "./systemone.ts";
+import { servedModelId } from "./systemone-models.ts";
+import { readSystemOneSettings, type SystemOneSettings } from "./systemone-settings.ts";
+
+const engines = new WeakMap<Engine, SystemOneEngine>();
+
+/** The systemone engine of a started adapter engine, created on first use on its model, template and limits. */
+export function systemOneFor(engine: Engine, settings: SystemOneSettings = readSystemOneSettings()): SystemOneEngine {
+  let systemOne = engines.get(engine);
+  if (!systemOne) {
+    systemOne = new SystemOneEngine(
+      engine.loaded.model,
+      engine.prompts.template,
+      {
+        maxTokens: Math.min(engine.config.maxTokens, engine.loaded.contextSize),
+        maxRequestTokens: engine.config.maxRequestTokens,
+        maxQuestions: settings.maxQuestions,
+      },
+      settings.permutations,
+    );
+    engines.set(engine, systemOne);
+  }
+  return systemOne;
+}
+
+/**
+ * Answers one validated request: prompts are planned and budgets checked first, then one leased sequence scores
+ * every question after the shared state prefix (kept from the previous request when the state is the same).
+ */
+export async function answerSystemOne(
+  engine: Engine,
+  request: SystemOneRequest,
+  settings?: SystemOneSettings,
+): Promise<SystemOneResponse> {
+  const started = performance.now();
+  const systemOne = systemOneFor(engine, settings);
+  const plan = systemOne.plan(request);
+  const first = plan.questions[0]!.prompts[0]!;
+  let queueSeconds = 0;
+  const queued = performance.now();
+  const answered = await engine.pool.lease(first.prefix, (sequence) => {
+    queueSeconds = (performance.now() - queued) / 1000;
+    return systemOne.answer(sequence, plan, { temperature: engine.config.temperature, reusePrefix: true });
+  });
+  return {
+    model: servedModelId(engine.metadata),
+    ...answered,
+    latency_ms: Math.round((performance.now() - started) * 1000) / 1000,
+    timing: answered.timing && { ...answered.timing, queue_seconds: queueSeconds },
+  };
+}
