@@ -7,7 +7,7 @@ const log = (line: Record<string, unknown>) =>
 async function serve(): Promise<void> {
   const config = readConfig();
   const adapter = await startAdapter(config);
-  log({ event: "listening", port: config.port, threads: config.threads, gpu: config.gpu || "cpu" });
+  log({ event: "listening", url: adapter.url, threads: config.threads, gpu: config.gpu || "cpu" });
   const shutdown = () => {
     log({ event: "stopping" });
     adapter.close().finally(() => process.exit(0));

@@ -28,6 +28,16 @@ function positiveInteger(env: Env, name: string, fallback: number): number {
   return value;
 }
 
+function port(env: Env): number {
+  const raw = env.SAGEMAKER_BIND_TO_PORT;
+  if (raw === undefined || raw === "") return 8080;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0 || value > 65535) {
+    throw new Error(`SAGEMAKER_BIND_TO_PORT must be a port number (0 picks a free one), got "${raw}"`);
+  }
+  return value;
+}
+
 function positiveNumber(env: Env, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === "") return fallback;
@@ -71,7 +81,7 @@ export function readConfig(env: Env = process.env): AdapterConfig {
     throw new Error(`ADAPTER_PROMPT_TEMPLATE must be "auto" or "fallback", got "${promptTemplate}"`);
   }
   return {
-    port: positiveInteger(env, "SAGEMAKER_BIND_TO_PORT", 8080),
+    port: port(env),
     modelPath: env.ADAPTER_MODEL_PATH || null,
     modelDir: env.SM_MODEL_DIR || "/opt/ml/model",
     gpu: gpu === "cuda" ? "cuda" : false,

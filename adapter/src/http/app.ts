@@ -35,7 +35,7 @@ export async function startAdapter(
   });
   ready.catch(() => undefined);
   return {
-    url: `http://${options.host ?? "127.0.0.1"}:${address.port}`,
+    url: `http://${options.host && options.host !== "0.0.0.0" ? options.host : "127.0.0.1"}:${address.port}`,
     ready,
     async close() {
       server.closeAllConnections();
