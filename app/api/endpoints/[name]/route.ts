@@ -1,0 +1,43 @@
+import { requireRole } from "@/server/auth/principal.ts";
+import { audited } from "@/server/aws/audited.ts";
+import { consoleContext } from "@/server/context.ts";
+import { describeEndpoint } from "@/server/endpoints/describe.ts";
+import { scaleRequestSchema } from "@/server/endpoints/dto.ts";
+import { deleteEndpoint, updateInstanceCount } from "@/server/endpoints/manage.ts";
+import { endpointNameParam } from "@/server/endpoints/route-params.ts";
+import { readJson, route } from "@/server/http/route.ts";
+
+type Context = { params: Promise<{ name: string }> };
+
+/** EndpointDetail. */
+export const GET = route(async (request, { params }: Context) => {
+  await requireRole(request, "viewer");
+  const name = await endpointNameParam(params);
+  const { aws } = consoleContext();
+  return Response.json(await describeEndpoint(aws, name));
+});
+
+/** `{instanceCount}`: scale the variant (409 unless InService). */
+export const PATCH = route(async (request, { params }: Context) => {
+  const principal = await requireRole(request, "operator");
+  const name = await endpointNameParam(params);
+  const { instanceCount } = await readJson(request, scaleRequestSchema);
+  const { aws, db } = consoleContext();
+  const result = await audited(
+    db,
+    { actor: principal.name, action: "endpoint.scale", target: name, detail: { instanceCount } },
+    () => updateInstanceCount(aws.sageMaker, name, instanceCount),
+  );
+  return Response.json(result, { status: 202 });
+});
+
+/** Deletes the endpoint, its config and its model; 409 while Creating/Updating. */
+export const DELETE = route(async (request, { params }: Context) => {
+  const principal = await requireRole(request, "operator");
+  const name = await endpointNameParam(params);
+  const { aws, db } = consoleContext();
+  const deleted = await audited(db, { actor: principal.name, action: "endpoint.delete", target: name }, () =>
+    deleteEndpoint(aws, name),
+  );
+  return Response.json({ deleted });
+});

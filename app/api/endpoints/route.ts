@@ -1,0 +1,27 @@
+import { requireRole } from "@/server/auth/principal.ts";
+import { audited } from "@/server/aws/audited.ts";
+import { consoleContext } from "@/server/context.ts";
+import { deployEndpoint } from "@/server/endpoints/deploy.ts";
+import { deployRequestSchema } from "@/server/endpoints/deploy-schema.ts";
+import { listEndpoints } from "@/server/endpoints/list.ts";
+import { readJson, route } from "@/server/http/route.ts";
+
+/** Every endpoint (all pages of ListEndpoints) as EndpointList. */
+export const GET = route(async (request) => {
+  await requireRole(request, "viewer");
+  const { aws, endpointSummaries } = consoleContext();
+  return Response.json(await listEndpoints(aws.sageMaker, endpointSummaries));
+});
+
+/** Deploy: DeployRequest in, DeployResult out (202: the endpoint is Creating). */
+export const POST = route(async (request) => {
+  const principal = await requireRole(request, "operator");
+  const deploy = await readJson(request, deployRequestSchema);
+  const { aws, db, settings } = consoleContext();
+  const result = await audited(
+    db,
+    { actor: principal.name, action: "endpoint.deploy", target: deploy.name, detail: deploy },
+    () => deployEndpoint(aws.sageMaker, deploy, { defaultExecutionRoleArn: settings.executionRoleArn }),
+  );
+  return Response.json(result, { status: 202 });
+});

@@ -1,0 +1,51 @@
+import "server-only";
+import { consoleDatabase } from "./auth/console-database.ts";
+import { type AwsClients, createAwsClients } from "./aws/clients.ts";
+import { EndpointSummaryCache } from "./endpoints/list.ts";
+import type { Db } from "./store/database.ts";
+
+export interface ConsoleSettings {
+  /** `local` when started against the local control plane (its start script sets CONSOLE_MODE=local). */
+  mode: "local" | "aws";
+  region: string | null;
+  executionRoleArn: string | null;
+  modelPackageProject: string;
+  imageBuildProject: string;
+  /** ECR repository of the adapter images. */
+  adapterRepository: string;
+  /** Bucket for build sources; the IaC stack's artifact bucket. */
+  artifactBucket: string | null;
+}
+
+export function consoleSettings(env: NodeJS.ProcessEnv = process.env): ConsoleSettings {
+  return {
+    mode: env.CONSOLE_MODE === "local" ? "local" : "aws",
+    region: env.AWS_REGION || env.AWS_DEFAULT_REGION || null,
+    executionRoleArn: env.SAGEMAKER_EXECUTION_ROLE_ARN || null,
+    modelPackageProject: env.CODEBUILD_MODEL_PROJECT || "decision-console-model-package",
+    imageBuildProject: env.CODEBUILD_IMAGE_PROJECT || "decision-console-image-build",
+    adapterRepository: env.ECR_REPOSITORY || "decision-adapter",
+    artifactBucket: env.CONSOLE_ARTIFACT_BUCKET || null,
+  };
+}
+
+export interface ConsoleContext {
+  aws: AwsClients;
+  db: Db;
+  settings: ConsoleSettings;
+  endpointSummaries: EndpointSummaryCache;
+}
+
+/**
+ * What route handlers work with, built on first use and kept on `globalThis` (Next.js may load route modules
+ * more than once per process). Nothing here talks to AWS until a handler sends a command.
+ */
+export function consoleContext(): ConsoleContext {
+  const store = globalThis as { __consoleContext?: Omit<ConsoleContext, "db"> };
+  store.__consoleContext ??= {
+    aws: createAwsClients(),
+    settings: consoleSettings(),
+    endpointSummaries: new EndpointSummaryCache(),
+  };
+  return { ...store.__consoleContext, db: consoleDatabase() };
+}

@@ -1,0 +1,79 @@
+import { type CloudWatchClient, GetMetricDataCommand, type MetricDataQuery } from "@aws-sdk/client-cloudwatch";
+import { awsCall } from "../aws/errors.ts";
+import type { EndpointMetrics, MetricName, MetricSeries, MetricsQuery } from "./dto.ts";
+
+const metrics: { name: MetricName; stat: "Sum" | "Average"; unit: "Count" | "Microseconds" }[] = [
+  { name: "Invocations", stat: "Sum", unit: "Count" },
+  { name: "ModelLatency", stat: "Average", unit: "Microseconds" },
+  { name: "Invocation4XXErrors", stat: "Sum", unit: "Count" },
+  { name: "Invocation5XXErrors", stat: "Sum", unit: "Count" },
+];
+
+export function metricQueries(endpointName: string, variantName: string, periodSeconds: number): MetricDataQuery[] {
+  return metrics.map((metric, index) => ({
+    Id: `m${index}`,
+    Label: metric.name,
+    ReturnData: true,
+    MetricStat: {
+      Metric: {
+        Namespace: "AWS/SageMaker",
+        MetricName: metric.name,
+        Dimensions: [
+          { Name: "EndpointName", Value: endpointName },
+          { Name: "VariantName", Value: variantName },
+        ],
+      },
+      Period: periodSeconds,
+      Stat: metric.stat,
+    },
+  }));
+}
+
+/** Invocations, ModelLatency, 4XX and 5XX for one variant, oldest point first, following NextToken. */
+export async function endpointMetrics(
+  cloudWatch: CloudWatchClient,
+  endpointName: string,
+  variantName: string,
+  query: MetricsQuery,
+  now: Date = new Date(),
+): Promise<EndpointMetrics> {
+  const to = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
+  const from = new Date(to.getTime() - query.minutes * 60_000);
+  const points = new Map<string, { at: string; value: number }[]>();
+  let nextToken: string | undefined;
+  do {
+    const page = await awsCall(`metrics of "${endpointName}"`, () =>
+      cloudWatch.send(
+        new GetMetricDataCommand({
+          MetricDataQueries: metricQueries(endpointName, variantName, query.periodSeconds),
+          StartTime: from,
+          EndTime: to,
+          ScanBy: "TimestampAscending",
+          NextToken: nextToken,
+        }),
+      ),
+    );
+    for (const result of page.MetricDataResults ?? []) {
+      const list = points.get(result.Id ?? "") ?? [];
+      (result.Timestamps ?? []).forEach((timestamp, i) => {
+        list.push({ at: timestamp.toISOString(), value: result.Values?.[i] ?? 0 });
+      });
+      points.set(result.Id ?? "", list);
+    }
+    nextToken = page.NextToken;
+  } while (nextToken);
+  const series: MetricSeries[] = metrics.map((metric, index) => ({
+    metric: metric.name,
+    stat: metric.stat,
+    unit: metric.unit,
+    points: (points.get(`m${index}`) ?? []).sort((a, b) => a.at.localeCompare(b.at)),
+  }));
+  return {
+    endpointName,
+    variantName,
+    from: from.toISOString(),
+    to: to.toISOString(),
+    periodSeconds: query.periodSeconds,
+    series,
+  };
+}
