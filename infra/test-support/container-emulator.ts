@@ -1,0 +1,94 @@
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { copyFile, mkdir, symlink } from "node:fs/promises";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import type { ContainerStart } from "./dockerfile.ts";
+
+const run = promisify(execFile);
+
+/**
+ * Lays out what the image's final stage holds under `root/app` (adapter/dist compiled from the working tree,
+ * the two package.json files, node_modules) so the image's own start command can run without Docker.
+ */
+export async function buildImageRoot(repoRoot: string, root: string): Promise<string> {
+  const app = join(root, "app");
+  await mkdir(join(app, "adapter"), { recursive: true });
+  await run(
+    process.execPath,
+    [
+      join(repoRoot, "node_modules", "typescript", "bin", "tsc"),
+      "-p",
+      join(repoRoot, "adapter", "tsconfig.json"),
+      "--outDir",
+      join(app, "adapter", "dist"),
+    ],
+    { cwd: repoRoot },
+  );
+  await copyFile(join(repoRoot, "package.json"), join(app, "package.json"));
+  await copyFile(join(repoRoot, "adapter", "package.json"), join(app, "adapter", "package.json"));
+  await symlink(join(repoRoot, "node_modules"), join(app, "node_modules"), "dir");
+  return app;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
+    });
+  });
+}
+
+export interface RunningContainer {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+  stop: () => Promise<void>;
+}
+
+/**
+ * Starts the image's ENTRYPOINT + CMD with exactly its ENV, absolute container paths (`/app`, `/opt/ml/...`)
+ * mapped into `root`, plus only what SageMaker itself or the console's CreateModel adds (`extraEnv`).
+ */
+export function startContainer(
+  start: ContainerStart,
+  root: string,
+  extraEnv: Record<string, string>,
+): RunningContainer {
+  const mapPath = (value: string) => (value.startsWith("/") ? join(root, value) : value);
+  const env: Record<string, string> = { PATH: process.env.PATH ?? "", HOME: join(root, "root") };
+  for (const [name, value] of Object.entries(start.env)) env[name] = mapPath(value);
+  Object.assign(env, extraEnv);
+  const [executable = "", ...args] = start.command;
+  const child = spawn(executable === "node" ? process.execPath : executable, args, {
+    cwd: mapPath(start.workdir),
+    env: env as NodeJS.ProcessEnv,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  return {
+    child,
+    output: () => output,
+    exited,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill("SIGTERM");
+        const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+        await exited;
+        clearTimeout(timer);
+      }
+    },
+  };
+}
