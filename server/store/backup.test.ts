@@ -1,0 +1,83 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import Database from "better-sqlite3";
+import { afterEach, describe, expect, it } from "vitest";
+import { backupDataDir } from "../../scripts/backup.ts";
+import { verifyCredentials } from "../auth/passwords.ts";
+import { openDatabase } from "./database.ts";
+
+const run = promisify(execFile);
+const repo = path.resolve(import.meta.dirname, "../..");
+const dirs: string[] = [];
+function tempDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "console-backup-"));
+  dirs.push(dir);
+  return dir;
+}
+afterEach(() => {
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("npm run backup", () => {
+  it("copies every SQLite database in the data directory, consistent while the console keeps writing", async () => {
+    const dataDir = tempDir();
+    const live = openDatabase(path.join(dataDir, "console.db"));
+    const insert = live.prepare("INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?)");
+    for (let i = 0; i < 500; i++) insert.run(`k${i}`, "v", "2026-01-01T00:00:00Z");
+    fs.writeFileSync(path.join(dataDir, "notes.txt"), "not a database");
+
+    const [file, ...others] = await backupDataDir(
+      dataDir,
+      path.join(dataDir, "backups"),
+      new Date("2026-11-30T18:00:00.123Z"),
+    );
+    insert.run("after-backup", "v", "2026-01-01T00:00:00Z");
+    live.close();
+
+    expect(others).toEqual([]);
+    expect(path.basename(file!)).toBe("console-20261130T180000Z.db");
+    const copy = new Database(file!, { readonly: true });
+    expect(copy.pragma("integrity_check", { simple: true })).toBe("ok");
+    expect(copy.prepare("SELECT COUNT(*) AS n FROM settings").get()).toEqual({ n: 500 });
+    copy.close();
+  });
+
+  it("an empty data directory is an error that says so", async () => {
+    await expect(backupDataDir(tempDir(), tempDir())).rejects.toThrow(/No SQLite databases found/);
+  });
+
+  it("runs as a command and prints where the copy went", async () => {
+    const dataDir = tempDir();
+    openDatabase(path.join(dataDir, "console.db")).close();
+    const { stdout } = await run("npx", ["tsx", "scripts/backup.ts"], {
+      cwd: repo,
+      env: { ...process.env, CONSOLE_DATA_DIR: dataDir },
+    });
+    expect(stdout).toMatch(new RegExp(`Backed up to ${dataDir}/backups/console-\\d{8}T\\d{6}Z\\.db`));
+  });
+});
+
+describe("npm run users", () => {
+  it("adds a user whose password (read from stdin) then signs in, and refuses a duplicate", async () => {
+    const dataDir = tempDir();
+    const env = { ...process.env, CONSOLE_DATA_DIR: dataDir };
+    const add = (name: string) => {
+      const child = execFile("npx", ["tsx", "scripts/users.ts", "add", name, "--role", "operator"], { cwd: repo, env });
+      child.stdin!.end("a-long-enough-password\n");
+      return new Promise<{ code: number | null; output: string }>((resolve) => {
+        let output = "";
+        child.stdout!.on("data", (d) => (output += d));
+        child.stderr!.on("data", (d) => (output += d));
+        child.on("close", (code) => resolve({ code, output }));
+      });
+    };
+    expect(await add("ana")).toMatchObject({ code: 0, output: expect.stringContaining("Added ana (operator)") });
+    expect(await add("ana")).toMatchObject({ code: 1, output: expect.stringContaining("already exists") });
+    const db = openDatabase(path.join(dataDir, "console.db"));
+    expect(await verifyCredentials(db, "ana", "a-long-enough-password", {})).toEqual({ name: "ana", role: "operator" });
+    db.close();
+  });
+});
