@@ -1,0 +1,52 @@
+import type { ConfusionMatrix as Matrix } from "@/server/evaluate/metrics/confusion.ts";
+
+/** Rows: the right answer; columns: the chosen option. The diagonal is correct. */
+export function ConfusionMatrix({ matrix, caption }: { matrix: Matrix; caption: string }) {
+  const max = Math.max(1, ...matrix.counts.flat());
+  const hasUnscored = Object.keys(matrix.unscored).length > 0;
+  return (
+    <div className="overflow-x-auto">
+      <table className="text-xs" data-testid="confusion-matrix">
+        <caption className="mb-1 text-left text-sm font-medium text-slate-800">{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col" className="px-2 py-1 text-left font-semibold text-slate-700">
+              answer \ chosen
+            </th>
+            {matrix.labels.map((label) => (
+              <th key={label} scope="col" className="px-2 py-1 font-semibold">
+                {label}
+              </th>
+            ))}
+            {hasUnscored && (
+              <th scope="col" className="px-2 py-1 font-semibold">
+                failed
+              </th>
+            )}
+          </tr>
+        </thead>
+        <tbody>
+          {matrix.labels.map((label, row) => (
+            <tr key={label}>
+              <th scope="row" className="px-2 py-1 text-left font-semibold">
+                {label}
+              </th>
+              {matrix.counts[row]?.map((count, column) => (
+                <td
+                  key={matrix.labels[column]}
+                  className={`px-2 py-1 text-center tabular-nums ${row === column ? "font-semibold" : ""}`}
+                  style={{
+                    backgroundColor: count ? `rgba(29, 78, 216, ${(0.1 + (0.6 * count) / max).toFixed(2)})` : undefined,
+                  }}
+                >
+                  {count}
+                </td>
+              ))}
+              {hasUnscored && <td className="px-2 py-1 text-center tabular-nums">{matrix.unscored[label] ?? 0}</td>}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,130 @@
+"use client";
+
+import { useState } from "react";
+import type { EndpointEvaluation } from "@/server/evaluate/dto.ts";
+import type { AccuracyCell } from "@/server/evaluate/metrics/accuracy.ts";
+import { thresholdForAccuracy } from "@/server/evaluate/metrics/coverage.ts";
+import { Card } from "../ui/card.tsx";
+import { TextField } from "../ui/field.tsx";
+import { ConfusionMatrix } from "./confusion-matrix.tsx";
+import { CoverageChart } from "./coverage-chart.tsx";
+import { decimal, latency, percent } from "./format.ts";
+import { LatencyHistogram } from "./latency-histogram.tsx";
+import { ReliabilityDiagram } from "./reliability-diagram.tsx";
+import { TemperatureCard } from "./temperature-card.tsx";
+
+function Stat({ label, value }: { label: string; value: string }) {
+  return (
+    <div className="rounded-md border border-slate-200 px-3 py-2">
+      <dt className="text-xs text-slate-700">{label}</dt>
+      <dd className="text-lg font-semibold tabular-nums">{value}</dd>
+    </div>
+  );
+}
+
+function GroupTable({ title, groups }: { title: string; groups: Record<string, AccuracyCell> }) {
+  const entries = Object.entries(groups);
+  if (entries.length === 0) return null;
+  return (
+    <table className="text-left text-xs">
+      <caption className="mb-1 text-left text-sm font-medium text-slate-800">{title}</caption>
+      <thead className="text-slate-700">
+        <tr>
+          <th scope="col" className="pr-3">
+            Group
+          </th>
+          <th scope="col" className="pr-3">
+            Correct
+          </th>
+          <th scope="col">Accuracy</th>
+        </tr>
+      </thead>
+      <tbody>
+        {entries.map(([group, cell]) => (
+          <tr key={group}>
+            <th scope="row" className="pr-3 font-normal">
+              {group}
+            </th>
+            <td className="pr-3 tabular-nums">
+              {cell.correct}/{cell.total}
+            </td>
+            <td className="tabular-nums">{percent(cell.accuracy)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** Every metric of one endpoint in a run. */
+export function EndpointResults({ result, targetAccuracy }: { result: EndpointEvaluation; targetAccuracy: number }) {
+  const { metrics, endpointName } = result;
+  const [target, setTarget] = useState(String(Math.round(targetAccuracy * 1000) / 10));
+  const wanted = Math.min(1, Math.max(0, Number(target) / 100));
+  const picked = thresholdForAccuracy(metrics.coverage, wanted);
+  const errorEntries = Object.entries(metrics.errors);
+  return (
+    <Card title={<span>Endpoint {endpointName}</span>}>
+      <div className="flex flex-col gap-5">
+        <dl className="grid grid-cols-2 gap-2 sm:grid-cols-4 lg:grid-cols-7" aria-label={`Metrics of ${endpointName}`}>
+          <Stat label="Correct" value={`${metrics.accuracy.correct}/${metrics.accuracy.total}`} />
+          <Stat label="Accuracy" value={percent(metrics.accuracy.accuracy)} />
+          <Stat label="Brier score" value={decimal(metrics.brier)} />
+          <Stat label="ECE" value={decimal(metrics.calibration.ece)} />
+          <Stat label="p50" value={latency(metrics.latency.p50)} />
+          <Stat label="p95" value={latency(metrics.latency.p95)} />
+          <Stat label="p99" value={latency(metrics.latency.p99)} />
+        </dl>
+        <p className="text-xs text-slate-600">
+          Accuracy counts failed requests as wrong. Latency is client-side per successful request; quantiles are
+          nearest-rank (always an observed value). Brier is the multi-class sum of squared errors (0 to 2).
+        </p>
+        {errorEntries.length > 0 && (
+          <p className="text-sm text-red-800" role="status">
+            Failed requests: {errorEntries.map(([kind, count]) => `${kind} ${count}`).join(", ")}
+          </p>
+        )}
+        <div className="grid gap-6 md:grid-cols-2 xl:grid-cols-3">
+          <ReliabilityDiagram
+            bins={metrics.calibration.bins}
+            ece={metrics.calibration.ece}
+            title={`Reliability of ${endpointName}`}
+          />
+          <LatencyHistogram
+            bins={metrics.latencyHistogram}
+            summary={metrics.latency}
+            title={`Latency of ${endpointName}`}
+          />
+          <div className="flex flex-col gap-2">
+            <CoverageChart curve={metrics.coverage} picked={picked} targetAccuracy={wanted} />
+            <TextField
+              label="Target accuracy (%)"
+              type="number"
+              min={1}
+              max={100}
+              step="0.5"
+              value={target}
+              onChange={(event) => setTarget(event.target.value)}
+            />
+            <p className="text-sm" role="status" aria-live="polite">
+              {picked
+                ? `Answer when the top probability is at least ${picked.threshold.toFixed(3)}: ${percent(picked.coverage)} of items at ${percent(picked.accuracy)} accuracy; route the rest to a fallback.`
+                : `No threshold reaches ${percent(wanted)} accuracy on this run.`}
+            </p>
+          </div>
+        </div>
+        <div className="grid gap-6 md:grid-cols-2 xl:grid-cols-3">
+          <ConfusionMatrix matrix={metrics.confusion} caption="Confusion matrix" />
+          <div className="flex flex-col gap-3">
+            <GroupTable title="By category" groups={metrics.byCategory} />
+            <GroupTable title="By tier" groups={metrics.byTier} />
+          </div>
+          <section aria-label="Temperature">
+            <h3 className="mb-1 text-sm font-semibold">Temperature</h3>
+            <TemperatureCard fit={metrics.temperature} endpointName={endpointName} />
+          </section>
+        </div>
+      </div>
+    </Card>
+  );
+}

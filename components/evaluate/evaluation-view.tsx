@@ -1,0 +1,128 @@
+"use client";
+
+import Link from "next/link";
+import { useState } from "react";
+import { ErrorAlert } from "../api/error-text.tsx";
+import { Alert } from "../ui/alert.tsx";
+import { Button, buttonClasses } from "../ui/button.tsx";
+import { Card, PageHeader } from "../ui/card.tsx";
+import { SelectField } from "../ui/field.tsx";
+import { ComparisonTable } from "./comparison-table.tsx";
+import { EndpointResults } from "./endpoint-results.tsx";
+import { useCancelEvaluation, useEvaluation, useEvaluations } from "./evaluation-queries.ts";
+import { duration } from "./format.ts";
+import { RunStatusBadge } from "./run-status-badge.tsx";
+
+export function EvaluationView({ id }: { id: string }) {
+  const [compareWith, setCompareWith] = useState<string | null>(null);
+  const evaluation = useEvaluation(id, compareWith);
+  const all = useEvaluations();
+  const cancel = useCancelEvaluation(id);
+  const run = evaluation.data;
+
+  if (evaluation.isError) return <ErrorAlert title="The evaluation cannot be shown" error={evaluation.error} />;
+  if (!run) return <p className="text-sm text-slate-700">Loading the evaluation…</p>;
+
+  const fraction = run.progress.total === 0 ? 0 : run.progress.done / run.progress.total;
+  const siblings = (all.data?.evaluations ?? []).filter(
+    (other) => other.id !== run.id && other.datasetId === run.datasetId && other.progress.done > 0,
+  );
+
+  return (
+    <>
+      <PageHeader
+        title={`Evaluation of ${run.datasetName ?? run.datasetId}`}
+        description={
+          <span>
+            {run.endpoints.join(" vs ")} · concurrency {run.concurrency} · started{" "}
+            {new Date(run.createdAt).toLocaleString()} <RunStatusBadge status={run.status} />
+          </span>
+        }
+        actions={
+          <div className="flex gap-2">
+            <a
+              className={buttonClasses("secondary", "sm")}
+              href={`/api/evaluations/${run.id}/export?format=csv`}
+              download
+            >
+              Export CSV
+            </a>
+            <a
+              className={buttonClasses("secondary", "sm")}
+              href={`/api/evaluations/${run.id}/export?format=json`}
+              download
+            >
+              Export JSON
+            </a>
+            <Link className={buttonClasses("ghost", "sm")} href="/evaluate">
+              All evaluations
+            </Link>
+          </div>
+        }
+      />
+      <div className="flex flex-col gap-4">
+        <Card title="Progress">
+          <div className="flex flex-col gap-2">
+            <progress
+              className="h-3 w-full"
+              aria-label="Evaluation progress"
+              max={run.progress.total}
+              value={run.progress.done}
+            />
+            <p className="text-sm" aria-live="polite" data-testid="progress-text">
+              {run.progress.done} of {run.progress.total} requests done ({Math.floor(fraction * 100)}%)
+              {run.status === "running" && ` · about ${duration(run.progress.etaSeconds)} left`}
+              {run.status !== "running" && ` · ${run.status}`}
+            </p>
+            {run.progress.endpoints.length > 1 && (
+              <ul className="text-xs text-slate-700">
+                {run.progress.endpoints.map((endpoint) => (
+                  <li key={endpoint.slot}>
+                    {endpoint.endpointName}: {endpoint.done}/{endpoint.total}
+                  </li>
+                ))}
+              </ul>
+            )}
+            {run.failure && <Alert title="The run failed">{run.failure}</Alert>}
+            {run.status === "running" && (
+              <div>
+                <Button variant="danger" size="sm" disabled={cancel.isPending} onClick={() => cancel.mutate()}>
+                  Cancel evaluation
+                </Button>
+              </div>
+            )}
+            {cancel.isError && <ErrorAlert error={cancel.error} />}
+          </div>
+        </Card>
+        {(run.comparison || siblings.length > 0) && (
+          <Card title="Side by side">
+            <div className="flex flex-col gap-3">
+              {siblings.length > 0 && (
+                <div className="max-w-md">
+                  <SelectField
+                    label="Compare with"
+                    value={compareWith ?? ""}
+                    onChange={(event) => setCompareWith(event.target.value || null)}
+                  >
+                    <option value="">
+                      {run.endpoints.length > 1 ? "This run's two endpoints" : "Choose another run…"}
+                    </option>
+                    {siblings.map((other) => (
+                      <option key={other.id} value={other.id}>
+                        {other.endpoints.join(" vs ")} · {new Date(other.createdAt).toLocaleString()}
+                      </option>
+                    ))}
+                  </SelectField>
+                </div>
+              )}
+              {run.comparison && <ComparisonTable comparison={run.comparison} />}
+            </div>
+          </Card>
+        )}
+        {run.results.map((result) => (
+          <EndpointResults key={result.slot} result={result} targetAccuracy={run.targetAccuracy} />
+        ))}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,63 @@
+"use client";
+
+import Link from "next/link";
+import type { EvaluationSummary } from "@/server/evaluate/dto.ts";
+import { ErrorAlert } from "../api/error-text.tsx";
+import { Card } from "../ui/card.tsx";
+import { type Column, DataTable } from "../ui/data-table.tsx";
+import { useEvaluations } from "./evaluation-queries.ts";
+import { RunStatusBadge } from "./run-status-badge.tsx";
+
+const columns: Column<EvaluationSummary>[] = [
+  {
+    key: "created",
+    header: "Started",
+    cell: (run) => (
+      <Link className="text-blue-800 underline" href={`/evaluate/${run.id}`}>
+        {new Date(run.createdAt).toLocaleString()}
+      </Link>
+    ),
+    sortValue: (run) => run.createdAt,
+  },
+  {
+    key: "dataset",
+    header: "Dataset",
+    cell: (run) => run.datasetName ?? run.datasetId,
+    filterText: (run) => run.datasetName ?? "",
+  },
+  {
+    key: "endpoints",
+    header: "Endpoints",
+    cell: (run) => run.endpoints.join(" vs "),
+    filterText: (run) => run.endpoints.join(" "),
+  },
+  {
+    key: "status",
+    header: "Status",
+    cell: (run) => <RunStatusBadge status={run.status} />,
+    sortValue: (run) => run.status,
+  },
+  { key: "progress", header: "Done", cell: (run) => `${run.progress.done} / ${run.progress.total}` },
+];
+
+export function EvaluationsTable() {
+  const evaluations = useEvaluations();
+  return (
+    <Card title="Evaluations">
+      {evaluations.isError && <ErrorAlert error={evaluations.error} />}
+      {evaluations.data && evaluations.data.evaluations.length === 0 && (
+        <p className="text-sm text-slate-700">No evaluation yet: choose a dataset and an endpoint above.</p>
+      )}
+      {evaluations.data && evaluations.data.evaluations.length > 0 && (
+        <DataTable
+          caption="Evaluation runs"
+          columns={columns}
+          rows={evaluations.data.evaluations}
+          rowKey={(run) => run.id}
+          initialSort={{ key: "created", direction: "descending" }}
+          filterLabel="Filter evaluations"
+        />
+      )}
+    </Card>
+  );
+}

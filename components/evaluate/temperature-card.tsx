@@ -1,0 +1,40 @@
+import Link from "next/link";
+import type { TemperatureFit } from "@/server/evaluate/metrics/temperature.ts";
+import { buttonClasses } from "../ui/button.tsx";
+import { decimal } from "./format.ts";
+
+/** The fitted temperature and a link to deploy with it (the deploy form reads `temperature`, i.e. SEMIF_TEMPERATURE). */
+export function TemperatureCard({ fit, endpointName }: { fit: TemperatureFit | null; endpointName: string }) {
+  if (!fit) return <p className="text-sm text-slate-700">No temperature: nothing was scored yet.</p>;
+  const temperature = Number(fit.temperature.toFixed(3));
+  return (
+    <div className="flex flex-col gap-2 text-sm">
+      <dl className="grid grid-cols-2 gap-x-4 gap-y-1">
+        <dt className="text-slate-700">Fitted temperature</dt>
+        <dd className="font-semibold tabular-nums" data-testid="fitted-temperature">
+          {temperature}
+        </dd>
+        <dt className="text-slate-700">Log-loss before → after</dt>
+        <dd className="tabular-nums">
+          {decimal(fit.logLossBefore)} → {decimal(fit.logLossAfter)}
+        </dd>
+        <dt className="text-slate-700">ECE before → after</dt>
+        <dd className="tabular-nums">
+          {decimal(fit.eceBefore)} → {decimal(fit.eceAfter)}
+        </dd>
+      </dl>
+      <div>
+        <Link
+          className={buttonClasses("secondary", "sm")}
+          href={`/deploy?temperature=${temperature}&from=${encodeURIComponent(endpointName)}`}
+        >
+          Deploy with temperature {temperature}
+        </Link>
+      </div>
+      <p className="text-xs text-slate-600">
+        Sets <code>SEMIF_TEMPERATURE={temperature}</code> on a new deployment; fitted on this run's items, so check it
+        on a held-out set before relying on it.
+      </p>
+    </div>
+  );
+}
