@@ -86,9 +86,10 @@ async function evaluateBranch(sequence: LlamaContextSequence, branch: Branch): P
   const input: ControlledEvaluateInputItem[] = branch.suffix.map((token, index) => {
     const tokens = wanted.get(index);
     if (tokens === undefined) return token;
+    // `includeTop: 1` brings the full-vocabulary argmax; `includeMax` returns nothing in node-llama-cpp 3.22.1.
     return [
       token,
-      { generateNext: { logits: { filter: { tokens, includeMax: true } }, totalLogitWeight: true } },
+      { generateNext: { logits: { filter: { tokens, includeTop: 1 } }, totalLogitWeight: true } },
     ] as ControlledEvaluateInputItem;
   });
   const output = await sequence.controlledEvaluate(input, { contextShift: THROWING_CONTEXT_SHIFT });
