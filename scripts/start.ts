@@ -1,0 +1,134 @@
+/**
+ * `npm start`: the console on PORT (default 3000). With no AWS configuration in the environment it first starts
+ * the local AWS control plane (LOCAL_AWS_PORT, default 4599) and points the console at it; with a region or
+ * credentials (or CONSOLE_MODE=aws) the console talks to real AWS. Builds `.next` when missing or older than
+ * the sources, then runs `next start`, forwarding SIGINT/SIGTERM and stopping everything it started.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { assertSafeBind } from "../server/auth/bind.ts";
+import { usersConfigured } from "../server/auth/users.ts";
+import { type LocalStack, startLocalStack } from "../server/local/stack.ts";
+import { openDatabase, resolveDataDir } from "../server/store/database.ts";
+
+const REPO_ROOT = path.resolve(import.meta.dirname, "..");
+
+/** Variables that mean "use real AWS": a region, a profile, or credentials of any kind the default chain reads. */
+const AWS_CONFIGURATION = [
+  "AWS_REGION",
+  "AWS_DEFAULT_REGION",
+  "AWS_PROFILE",
+  "AWS_ACCESS_KEY_ID",
+  "AWS_WEB_IDENTITY_TOKEN_FILE",
+  "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI",
+  "AWS_CONTAINER_CREDENTIALS_FULL_URI",
+];
+
+export function consoleMode(env: NodeJS.ProcessEnv): "local" | "aws" {
+  if (env.CONSOLE_MODE === "local" || env.CONSOLE_MODE === "aws") return env.CONSOLE_MODE;
+  if (env.CONSOLE_MODE) throw new Error(`CONSOLE_MODE must be "local" or "aws", not "${env.CONSOLE_MODE}".`);
+  return AWS_CONFIGURATION.some((name) => env[name]) ? "aws" : "local";
+}
+
+/** What `next build` reads; a change in any of them makes the existing build stale. */
+const BUILD_INPUTS = [
+  "app",
+  "components",
+  "server",
+  "public",
+  "adapter/src/contract",
+  "proxy.ts",
+  "next.config.ts",
+  "postcss.config.mjs",
+  "tsconfig.json",
+  "package.json",
+];
+
+function newestMtime(entry: string): number {
+  if (!fs.existsSync(entry)) return 0;
+  const stat = fs.statSync(entry);
+  if (!stat.isDirectory()) return entry.includes(".test.") ? 0 : stat.mtimeMs;
+  return fs
+    .readdirSync(entry)
+    .reduce((newest, name) => Math.max(newest, newestMtime(path.join(entry, name))), stat.mtimeMs);
+}
+
+export function buildIsStale(repoRoot: string): boolean {
+  const buildId = path.join(repoRoot, ".next", "BUILD_ID");
+  if (!fs.existsSync(buildId)) return true;
+  const built = fs.statSync(buildId).mtimeMs;
+  return BUILD_INPUTS.some((input) => newestMtime(path.join(repoRoot, input)) > built);
+}
+
+function run(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+  return spawn(process.execPath, [path.join(REPO_ROOT, "node_modules", "next", "dist", "bin", "next"), ...args], {
+    cwd: REPO_ROOT,
+    env,
+    stdio: "inherit",
+  });
+}
+
+function exitCode(child: ChildProcess): Promise<number> {
+  return new Promise((resolve) => child.on("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0))));
+}
+
+async function main() {
+  const mode = consoleMode(process.env);
+  const port = process.env.PORT || "3000";
+  const host = process.env.HOST || "127.0.0.1";
+  const dataDir = resolveDataDir();
+  const db = openDatabase(path.join(dataDir, "console.db"));
+  try {
+    assertSafeBind(host, usersConfigured(db, process.env));
+  } finally {
+    db.close();
+  }
+
+  let stack: LocalStack | undefined;
+  let env: NodeJS.ProcessEnv = { ...process.env, CONSOLE_MODE: mode, CONSOLE_DATA_DIR: dataDir };
+  if (mode === "local") {
+    stack = await startLocalStack({ dataDir });
+    for (const name of ["AWS_PROFILE", "AWS_SESSION_TOKEN", "AWS_ENDPOINT_URL"]) delete env[name];
+    env = { ...env, ...stack.env };
+    console.log(`Local AWS control plane on ${stack.controlPlane.url} (data in ${dataDir})`);
+    stack.seeded.then(
+      (models) => console.log(`Models ready to deploy: ${models.map((m) => m.modelDataUrl).join(", ")}`),
+      (error) => console.error(`Seeding the first-run models failed: ${(error as Error).message}`),
+    );
+  } else {
+    console.log(
+      `AWS mode: region ${env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? "(from the profile)"}, default credential chain`,
+    );
+  }
+
+  let current: ChildProcess | undefined;
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    stopping = true;
+    current?.kill(signal);
+  };
+  process.on("SIGINT", () => stop("SIGINT"));
+  process.on("SIGTERM", () => stop("SIGTERM"));
+
+  let code = 0;
+  if (buildIsStale(REPO_ROOT)) {
+    console.log("Building the console (next build): the build is missing or older than the sources.");
+    current = run(["build"], env);
+    code = await exitCode(current);
+  }
+  if (code === 0 && !stopping) {
+    console.log(`Decision Console (${mode} mode) on http://${host}:${port}`);
+    current = run(["start", "-p", port, "-H", host], env);
+    code = await exitCode(current);
+  }
+  await stack?.close();
+  process.exit(code);
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === import.meta.filename) {
+  main().catch((error: unknown) => {
+    console.error((error as Error).message);
+    process.exit(1);
+  });
+}

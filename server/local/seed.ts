@@ -1,0 +1,88 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { LOCAL_ARTIFACT_BUCKET, MODEL_PACKAGE_PROJECT } from "./builds/build-runner.ts";
+import type { ControlPlane } from "./control-plane.ts";
+import { REPO_ROOT } from "./control-plane.ts";
+import { DEFAULT_REGION } from "./wire/request.ts";
+
+export interface SeedModel {
+  name: string;
+  /** `s3://decision-console-local/models/seed/<name>/model.tar.gz` */
+  modelDataUrl: string;
+  /** The model-packaging build that produced it; absent when it was already there. */
+  buildId?: string;
+}
+
+/** The shared fixture, present beside the repository on the team's machines, absent in a fresh clone. */
+export const SHARED_FIXTURE_MODEL = path.join(REPO_ROOT, "..", "shared", "fixtures", "models", "stories260K.gguf");
+
+function seedUrl(name: string): { key: string; url: string } {
+  const key = `models/seed/${name}/model.tar.gz`;
+  return { key, url: `s3://${LOCAL_ARTIFACT_BUCKET}/${key}` };
+}
+
+/** Writes the adapter's generated tiny GGUF (a real llama-shaped model with random weights) to `out`. */
+export function generateTinyModel(out: string): Promise<void> {
+  const tsx = pathToFileURL(createRequire(path.join(REPO_ROOT, "package.json")).resolve("tsx/esm")).href;
+  const cli = path.join(REPO_ROOT, "adapter", "test", "support", "make-model.ts");
+  fs.mkdirSync(path.dirname(out), { recursive: true });
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", tsx, cli, "--kind", "tiny", "--out", out], {
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk) => {
+      stderr += String(chunk);
+    });
+    child.on("error", reject);
+    child.on("close", (code) =>
+      code === 0 ? resolve() : reject(new Error(`make-model failed (${code}): ${stderr.trim()}`)),
+    );
+  });
+}
+
+/**
+ * Makes sure a first-run user has something to deploy: packages a generated tiny GGUF (and the shared
+ * stories260K fixture when `../shared` exists) with the real packager, as model-packaging builds, into
+ * `s3://decision-console-local/models/seed/<name>/model.tar.gz`. Models already there are left alone.
+ */
+export async function seedModels(controlPlane: ControlPlane): Promise<SeedModel[]> {
+  const sources: { name: string; path: () => Promise<string> }[] = [
+    {
+      name: "synthetic-tiny",
+      path: async () => {
+        const file = path.join(controlPlane.dataDir, "seed", "synthetic-tiny.gguf");
+        if (!fs.existsSync(file)) await generateTinyModel(file);
+        return file;
+      },
+    },
+  ];
+  if (fs.existsSync(SHARED_FIXTURE_MODEL))
+    sources.push({ name: "stories260K", path: async () => SHARED_FIXTURE_MODEL });
+  const seeded: SeedModel[] = [];
+  for (const source of sources) {
+    const { key, url } = seedUrl(source.name);
+    if (controlPlane.objects.find(LOCAL_ARTIFACT_BUCKET, key)) {
+      seeded.push({ name: source.name, modelDataUrl: url });
+      continue;
+    }
+    const build = controlPlane.builds.start(
+      MODEL_PACKAGE_PROJECT,
+      [
+        { name: "SOURCE_PATH", value: await source.path() },
+        { name: "ARTIFACT_PREFIX", value: `models/seed/${source.name}` },
+        { name: "COMPRESSION", value: "gzip" },
+      ],
+      DEFAULT_REGION,
+    );
+    await controlPlane.builds.settled(build.id);
+    if (!controlPlane.objects.find(LOCAL_ARTIFACT_BUCKET, key)) {
+      throw new Error(`Seeding ${source.name} failed; see the logs of build ${build.id}.`);
+    }
+    seeded.push({ name: source.name, modelDataUrl: url, buildId: build.id });
+  }
+  return seeded;
+}
