@@ -92,6 +92,13 @@ describe("decision fields", () => {
     expect(fieldsMessage({ decisions: [a, b] })).toBe("ok");
     expect(renderState({ b: 1, a: "x" })).toBe('{"a":"x","b":1}');
   });
+  it("rejects a JSON state nested deeper than 64 levels without exhausting the stack", () => {
+    let deep: unknown = [];
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    expect(fieldsMessage({ decision: decision({ state: deep }) })).toBe(
+      "state is nested more than 64 levels deep: decision.state",
+    );
+  });
   it("rejects a state that is neither a string nor JSON object/array", () => {
     expect(fieldsMessage({ decision: decision({ state: 5 }) })).toBe(
       "state must be a string or a JSON object or array: decision.state",

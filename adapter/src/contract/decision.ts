@@ -11,6 +11,7 @@ export const DECISION_REQUEST_FIELDS = ["decision", "decisions"] as const;
 export const MIN_OPTIONS = 2;
 export const MAX_OPTIONS = 16;
 export const ANSWER_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+export const MAX_STATE_DEPTH = 64;
 
 export const decisionOptionSchema = z.object({
   id: z.string().min(1),
@@ -111,6 +112,20 @@ function sortKeys(value: unknown): unknown {
   return value;
 }
 
+/** Nesting depth of a JSON value, computed without recursion so hostile inputs cannot exhaust the stack. */
+function nestingDepth(value: unknown): number {
+  let deepest = 0;
+  const pending: Array<[unknown, number]> = [[value, 0]];
+  while (pending.length > 0) {
+    const [current, depth] = pending.pop()!;
+    if (typeof current !== "object" || current === null) continue;
+    deepest = Math.max(deepest, depth + 1);
+    if (deepest > MAX_STATE_DEPTH) return deepest;
+    for (const nested of Object.values(current)) pending.push([nested, depth + 1]);
+  }
+  return deepest;
+}
+
 const isNonEmptyString = (value: unknown): value is string => typeof value === "string" && value.length > 0;
 
 function checkDecision(raw: Record<string, unknown>, path: string, maxOptions: number): CheckResult<Decision> {
@@ -120,6 +135,9 @@ function checkDecision(raw: Record<string, unknown>, path: string, maxOptions: n
   const state = raw.state;
   if (typeof state !== "string" && (typeof state !== "object" || state === null)) {
     return fail(`state must be a string or a JSON object or array: ${path}.state`);
+  }
+  if (typeof state === "object" && nestingDepth(state) > MAX_STATE_DEPTH) {
+    return fail(`state is nested more than ${MAX_STATE_DEPTH} levels deep: ${path}.state`);
   }
   const options = raw.options;
   if (!Array.isArray(options) || options.length < MIN_OPTIONS || options.length > maxOptions) {
