@@ -107,7 +107,8 @@ export class ChatEngine {
     signal?: AbortSignal,
   ): Promise<ChatGenerationResult> {
     const { promptTokens, maxTokens } = this.prepare(input);
-    let completionTokens = 0;
+    // The sequence's meter counts every sampled token, also those of thought segments that onToken never sees.
+    const meterBefore = sequence.tokenMeter.getState();
     const chat = new LlamaChat({ contextSequence: sequence, chatWrapper: this.wrapper, autoDisposeSequence: false });
     try {
       const result = await chat.generateResponse(toChatHistory(input.messages), {
@@ -119,12 +120,10 @@ export class ChatEngine {
         contextShift: { strategy: refuseContextShift },
         signal,
         stopOnAbortSignal: true,
-        onToken: (tokens) => {
-          completionTokens += tokens.length;
-        },
         onTextChunk: onText,
       });
       const finishReason: FinishReason = result.metadata.stopReason === "maxTokens" ? "length" : "stop";
+      const completionTokens = sequence.tokenMeter.diff(meterBefore).usedOutputTokens;
       return { text: result.response, finishReason, promptTokens, completionTokens };
     } finally {
       chat.dispose({ disposeSequence: false });
