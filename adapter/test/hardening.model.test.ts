@@ -1,0 +1,131 @@
+import net from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BUSY_ERROR } from "../src/contract/common.ts";
+import { singleDecisionResponseSchema } from "../src/contract/decision.ts";
+import {
+  decision,
+  type GeneratedModel,
+  generateModel,
+  postJson,
+  rawRequest,
+  startTestAdapter,
+  type TestAdapter,
+} from "./support/adapter-harness.ts";
+
+/** Hostile-client behaviour of the HTTP layer (issue 8): slow bodies and floods, against a generated model. */
+
+let model: GeneratedModel;
+let adapter: TestAdapter;
+
+beforeAll(async () => {
+  model = generateModel("tiny");
+  adapter = await startTestAdapter(model.file, { SEMIF_MAX_IN_FLIGHT: "1", SEMIF_MAX_TOKENS: "1024" });
+});
+
+afterAll(async () => {
+  await adapter?.close();
+  model?.cleanup();
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Sends the headers at once, then the body one byte every `gapMs`; resolves with the status line's code. */
+function trickle(url: string, body: string, gapMs: number): { done: Promise<number>; socket: net.Socket } {
+  const { hostname, port } = new URL(url);
+  const socket = net.connect(Number(port), hostname);
+  const done = new Promise<number>((resolve, reject) => {
+    let response = "";
+    socket.on("data", (chunk) => {
+      response += chunk.toString("utf8");
+    });
+    socket.on("error", reject);
+    socket.on("close", () => resolve(Number(response.split(" ")[1])));
+  });
+  socket.on("connect", async () => {
+    socket.write(
+      `POST /invocations HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`,
+    );
+    for (const byte of Buffer.from(body)) {
+      if (socket.destroyed) return;
+      socket.write(Buffer.of(byte));
+      await sleep(gapMs);
+    }
+  });
+  return { done, socket };
+}
+
+describe("a slow client sending its body byte by byte", () => {
+  it("does not delay /ping, which answers within 2 s", async () => {
+    const slow = trickle(adapter.url, JSON.stringify({ decision: decision() }), 20);
+    try {
+      await sleep(200);
+      const started = performance.now();
+      const ping = await rawRequest(adapter.url, { method: "GET", path: "/ping" });
+      expect(ping.status).toBe(200);
+      expect(performance.now() - started).toBeLessThan(2000);
+    } finally {
+      slow.socket.destroy();
+    }
+  });
+
+  it("does not hold the model slot: a complete request sent meanwhile is scored, then the slow one is too", async () => {
+    const body = JSON.stringify({ decision: decision() });
+    const slow = trickle(adapter.url, body, Math.ceil(3000 / body.length));
+    try {
+      await sleep(300);
+      const meanwhile = await postJson(adapter.url, { decision: decision({ id: "meanwhile" }) });
+      expect(meanwhile.status, JSON.stringify(meanwhile.body)).toBe(200);
+      expect(await slow.done).toBe(200);
+    } finally {
+      slow.socket.destroy();
+    }
+  }, 30_000);
+
+  it("that hangs up halfway leaves nothing behind: the next request is scored", async () => {
+    const slow = trickle(adapter.url, JSON.stringify({ decision: decision() }), 10);
+    await sleep(200);
+    slow.socket.destroy();
+    await sleep(100);
+    const next = await postJson(adapter.url, { decision: decision({ id: "after-hangup" }) });
+    expect(next.status, JSON.stringify(next.body)).toBe(200);
+  });
+});
+
+describe("a flood of 200 concurrent requests", () => {
+  async function flood(count: number) {
+    return Promise.all(
+      Array.from({ length: count }, (_, i) => postJson(adapter.url, { decision: decision({ id: `flood-${i}` }) })),
+    );
+  }
+
+  it("gets only 200s and 503 busy answers, every admitted request completes, and memory stays flat", async () => {
+    await flood(200); // warm-up: sockets, JIT, allocator pools
+    global.gc?.();
+    const rssBefore = process.memoryUsage().rss;
+    const responses = await flood(200);
+    global.gc?.();
+    const rssAfter = process.memoryUsage().rss;
+
+    const statuses = new Map<number, number>();
+    for (const response of responses) statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+    expect([...statuses.keys()].sort()).toEqual(expect.arrayContaining([200]));
+    expect([...statuses.keys()].every((status) => status === 200 || status === 503)).toBe(true);
+
+    for (const response of responses) {
+      if (response.status === 503) {
+        expect(response.body).toEqual(BUSY_ERROR);
+      } else {
+        const parsed = singleDecisionResponseSchema.parse(response.body);
+        const total = parsed.result.probabilities.reduce((sum, p) => sum + p, 0);
+        expect(total).toBeCloseTo(1, 5);
+      }
+    }
+    // Still healthy afterwards: nothing is left holding the slot.
+    expect((await postJson(adapter.url, { decision: decision() })).status).toBe(200);
+    const growthMiB = (rssAfter - rssBefore) / 2 ** 20;
+    console.log(
+      `flood: ${statuses.get(200) ?? 0} admitted, ${statuses.get(503) ?? 0} busy; RSS ${Math.round(rssBefore / 2 ** 20)} -> ${Math.round(rssAfter / 2 ** 20)} MiB`,
+    );
+    expect(growthMiB).toBeLessThan(64);
+  }, 120_000);
+});
