@@ -1,5 +1,5 @@
 import path from "node:path";
-import { getLlama, type Llama, type LlamaContext, type LlamaModel } from "node-llama-cpp";
+import { getLlama, type Llama, type LlamaContext, LlamaLogLevel, type LlamaModel } from "node-llama-cpp";
 import type { ModelMetadata } from "../contract/common.ts";
 import type { AdapterConfig } from "./config.ts";
 import { locateModel, type ModelFile, verifyModelFile } from "./model-file.ts";
@@ -38,10 +38,14 @@ export function assertCudaActive(state: {
 
 async function loadLlama(gpu: AdapterConfig["gpu"]): Promise<Llama> {
   try {
-    return await getLlama({ build: "never", gpu, logLevel: "warn" as never, progressLogs: false });
+    return await getLlama({ build: "never", gpu, logLevel: LlamaLogLevel.warn, progressLogs: false });
   } catch (error) {
     if (gpu === "cuda") {
-      throw new Error(`ADAPTER_GPU=cuda but the CUDA backend could not be loaded: ${(error as Error).message}`);
+      const cause = error instanceof Error ? [error.name, error.message].filter(Boolean).join(": ") : String(error);
+      throw new Error(
+        `ADAPTER_GPU=cuda but the CUDA backend could not be loaded (${cause}). A GPU with the NVIDIA driver and ` +
+          "node-llama-cpp's CUDA binaries are required; refusing to start on CPU.",
+      );
     }
     throw error;
   }

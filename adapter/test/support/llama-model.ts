@@ -12,7 +12,7 @@ export type LlamaShape = {
   contextLength: number;
 };
 
-export type ModelKind = "tiny" | "closed-form" | "bench-0.5b";
+export type ModelKind = "tiny" | "closed-form" | "medium" | "bench-0.5b";
 
 export type ModelSpec = {
   name: string;
@@ -82,6 +82,18 @@ export function modelSpec(kind: ModelKind, options: { extraText?: string; weight
       closedForm: false,
       tiedOutput: true,
       seed: 5,
+    };
+  }
+  if (kind === "medium") {
+    return {
+      name: "synthetic-medium",
+      shape: { embedding: 512, layers: 8, heads: 8, kvHeads: 4, feedForward: 1536, contextLength: 4096 },
+      weightType: options.weightType ?? "Q8_0",
+      vocabulary: buildVocabulary({ chatTokens: true, extraText: options.extraText }),
+      chatTemplate: CHATML_THINKING_TEMPLATE,
+      closedForm: false,
+      tiedOutput: false,
+      seed: 13,
     };
   }
   return {

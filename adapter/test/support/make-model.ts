@@ -5,10 +5,10 @@ import type { TensorType } from "./gguf-writer.ts";
 import { type ModelKind, modelSpec, writeModel } from "./llama-model.ts";
 
 /**
- * npm run make-model -w adapter -- --kind tiny|closed-form|bench-0.5b --out <file> [--type F32|F16|Q8_0]
+ * npm run make-model -w adapter -- --kind tiny|closed-form|medium|bench-0.5b --out <file> [--type F32|F16|Q8_0]
  *   [--words <text file whose words become whole-word tokens>]
  */
-const KINDS: readonly ModelKind[] = ["tiny", "closed-form", "bench-0.5b"];
+const KINDS: readonly ModelKind[] = ["tiny", "closed-form", "medium", "bench-0.5b"];
 const TYPES: readonly TensorType[] = ["F32", "F16", "Q8_0"];
 
 const { values } = parseArgs({

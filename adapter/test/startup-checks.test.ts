@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { cgroupCpuQuota, readConfig } from "../src/engine/config.ts";
+import { assertCudaActive } from "../src/engine/load.ts";
+
+const files = (entries: Record<string, string>) => (path: string) => entries[path] ?? null;
+
+describe("thread count", () => {
+  it("reads the cgroup v2 CPU quota, rounding up", () => {
+    expect(cgroupCpuQuota(files({ "/sys/fs/cgroup/cpu.max": "250000 100000\n" }))).toBe(3);
+    expect(cgroupCpuQuota(files({ "/sys/fs/cgroup/cpu.max": "max 100000\n" }))).toBeNull();
+  });
+  it("falls back to the cgroup v1 CFS quota, and to nothing when unlimited", () => {
+    const v1 = { "/sys/fs/cgroup/cpu/cpu.cfs_quota_us": "400000", "/sys/fs/cgroup/cpu/cpu.cfs_period_us": "100000" };
+    expect(cgroupCpuQuota(files(v1))).toBe(4);
+    expect(cgroupCpuQuota(files({ ...v1, "/sys/fs/cgroup/cpu/cpu.cfs_quota_us": "-1" }))).toBeNull();
+    expect(cgroupCpuQuota(files({}))).toBeNull();
+  });
+  it("takes ADAPTER_THREADS over the default and rejects nonsense", () => {
+    expect(readConfig({ ADAPTER_THREADS: "6" }).threads).toBe(6);
+    expect(readConfig({}).threads).toBeGreaterThanOrEqual(1);
+    expect(() => readConfig({ ADAPTER_THREADS: "0" })).toThrow("ADAPTER_THREADS must be a positive integer");
+  });
+});
+
+describe("configuration", () => {
+  it("uses SemIf's names and defaults", () => {
+    expect(readConfig({})).toMatchObject({
+      port: 8080,
+      modelDir: "/opt/ml/model",
+      maxTokens: 4096,
+      maxRequestTokens: 8192,
+      maxSharedDecisions: 8,
+      maxBodyBytes: 262144,
+      maxInFlight: 1,
+      temperature: 1,
+      parallel: 1,
+      gpu: false,
+    });
+  });
+  it("refuses unknown GPU kinds and non-positive temperatures", () => {
+    expect(() => readConfig({ ADAPTER_GPU: "rocm" })).toThrow('ADAPTER_GPU must be "cuda" or "cpu"');
+    expect(() => readConfig({ SEMIF_TEMPERATURE: "0" })).toThrow("SEMIF_TEMPERATURE must be a positive number");
+  });
+});
+
+describe("CUDA start-up check", () => {
+  const healthy = { gpu: "cuda", gpuLayers: 25, totalLayers: 25, vramUsed: 1_000_000 };
+  it("accepts CUDA with every layer offloaded and VRAM in use", () => {
+    expect(() => assertCudaActive(healthy)).not.toThrow();
+  });
+  it.each([
+    [{ ...healthy, gpu: false as const }, "the loaded backend is CPU, not CUDA"],
+    [{ ...healthy, gpu: "vulkan" }, "the loaded backend is vulkan, not CUDA"],
+    [{ ...healthy, gpuLayers: 20 }, "20 of 25 layers are offloaded to the GPU"],
+    [{ ...healthy, vramUsed: 0 }, "no VRAM is in use"],
+  ])("refuses %j", (state, reason) => {
+    expect(() => assertCudaActive(state)).toThrow(reason);
+  });
+});
