@@ -1,0 +1,120 @@
+import {
+  DescribeEndpointCommand,
+  DescribeEndpointConfigCommand,
+  DescribeModelCommand,
+  ListEndpointsCommand,
+  SageMakerClient,
+} from "@aws-sdk/client-sagemaker";
+import { mockClient } from "aws-sdk-client-mock";
+import "aws-sdk-client-mock-vitest/extend";
+import { beforeEach, describe, expect, it } from "vitest";
+import { EndpointSummaryCache, listEndpoints } from "./list.ts";
+import {
+  describedCpuConfig,
+  describedEndpoint,
+  describedModel,
+  describedPoolConfig,
+  digest,
+  modelSha,
+} from "./test/fixtures.ts";
+
+const sageMaker = mockClient(SageMakerClient);
+const client = new SageMakerClient({ region: "us-east-1" });
+const modified = new Date("2026-11-30T10:12:00.000Z");
+
+function entry(name: string) {
+  return {
+    EndpointName: name,
+    EndpointArn: `arn:${name}`,
+    EndpointStatus: "InService" as const,
+    CreationTime: modified,
+    LastModifiedTime: modified,
+  };
+}
+
+describe("endpoint list", () => {
+  beforeEach(() => {
+    sageMaker.reset();
+    sageMaker.on(DescribeEndpointConfigCommand).resolves(describedCpuConfig());
+    sageMaker.on(DescribeModelCommand).resolves(describedModel());
+  });
+
+  it("follows NextToken through every page", async () => {
+    sageMaker
+      .on(ListEndpointsCommand)
+      .resolvesOnce({ Endpoints: [entry("a"), entry("b")], NextToken: "page-2" })
+      .resolvesOnce({ Endpoints: [entry("c")] });
+    sageMaker
+      .on(DescribeEndpointCommand)
+      .callsFake((input: { EndpointName: string }) => describedEndpoint({ EndpointName: input.EndpointName }));
+    const list = await listEndpoints(client);
+    expect(list.endpoints.map((e) => e.name)).toEqual(["a", "b", "c"]);
+    expect(sageMaker).toHaveReceivedCommandTimes(ListEndpointsCommand, 2);
+    expect(sageMaker).toHaveReceivedNthCommandWith(ListEndpointsCommand, 2, { NextToken: "page-2" });
+  });
+
+  it("summarises a CPU endpoint with its type, digest, model sha and hourly price", async () => {
+    sageMaker.on(ListEndpointsCommand).resolves({ Endpoints: [entry("demo")] });
+    sageMaker.on(DescribeEndpointCommand).resolves(describedEndpoint());
+    const [summary] = (await listEndpoints(client)).endpoints;
+    expect(summary).toEqual({
+      name: "demo",
+      arn: "arn:aws:sagemaker:us-east-1:123456789012:endpoint/demo",
+      status: "InService",
+      apiMode: "decision",
+      instanceType: "ml.c6i.2xlarge",
+      instanceCount: 1,
+      usedFallbackPool: false,
+      imageDigest: digest,
+      modelSha256: modelSha,
+      createdAt: "2026-11-30T10:00:00.000Z",
+      lastModifiedAt: "2026-11-30T10:12:00.000Z",
+      hourlyPriceUsd: 0.408,
+      failureReason: null,
+    });
+  });
+
+  it("names the instance pool that won, and flags it when it is a fallback", async () => {
+    sageMaker.on(ListEndpointsCommand).resolves({ Endpoints: [entry("demo")] });
+    sageMaker.on(DescribeEndpointConfigCommand).resolves(describedPoolConfig());
+    sageMaker.on(DescribeEndpointCommand).resolves(
+      describedEndpoint({
+        ProductionVariants: [
+          {
+            VariantName: "AllTraffic",
+            CurrentInstanceCount: 2,
+            InstancePools: [
+              { InstanceType: "ml.g6e.xlarge", CurrentInstanceCount: 0 },
+              { InstanceType: "ml.g6.2xlarge", CurrentInstanceCount: 2 },
+            ],
+          },
+        ],
+      }),
+    );
+    const [summary] = (await listEndpoints(client)).endpoints;
+    expect(summary).toMatchObject({
+      instanceType: "ml.g6.2xlarge",
+      instanceCount: 2,
+      usedFallbackPool: true,
+      hourlyPriceUsd: 2.444,
+    });
+  });
+
+  it("describes an unchanged endpoint only once across refreshes", async () => {
+    sageMaker.on(ListEndpointsCommand).resolves({ Endpoints: [entry("demo")] });
+    sageMaker.on(DescribeEndpointCommand).resolves(describedEndpoint());
+    const cache = new EndpointSummaryCache();
+    await listEndpoints(client, cache);
+    await listEndpoints(client, cache);
+    expect(sageMaker).toHaveReceivedCommandTimes(DescribeEndpointCommand, 1);
+  });
+
+  it("keeps an endpoint deleted between list and describe in the table from its listing", async () => {
+    sageMaker.on(ListEndpointsCommand).resolves({ Endpoints: [{ ...entry("gone"), EndpointStatus: "Deleting" }] });
+    sageMaker
+      .on(DescribeEndpointCommand)
+      .rejects(Object.assign(new Error('Could not find endpoint "gone".'), { name: "ValidationException" }));
+    const [summary] = (await listEndpoints(client)).endpoints;
+    expect(summary).toMatchObject({ name: "gone", status: "Deleting", instanceType: null });
+  });
+});
