@@ -42,7 +42,6 @@ const modified = new Date("2026-11-30T10:12:00.000Z");
 
 export function describedEndpoint(overrides: Partial<DescribeEndpointOutput> = {}): DescribeEndpointOutput {
   return {
-    $metadata: {},
     EndpointName: "demo",
     EndpointArn: "arn:aws:sagemaker:us-east-1:123456789012:endpoint/demo",
     EndpointConfigName: "demo",
@@ -63,7 +62,6 @@ export function describedEndpoint(overrides: Partial<DescribeEndpointOutput> = {
 
 export function describedCpuConfig(): DescribeEndpointConfigOutput {
   return {
-    $metadata: {},
     EndpointConfigName: "demo",
     EndpointConfigArn: "arn:aws:sagemaker:us-east-1:123456789012:endpoint-config/demo",
     CreationTime: created,
@@ -100,7 +98,6 @@ export function describedPoolConfig(): DescribeEndpointConfigOutput {
 
 export function describedModel(env: Record<string, string> = {}): DescribeModelOutput {
   return {
-    $metadata: {},
     ModelName: "demo",
     ModelArn: "arn:aws:sagemaker:us-east-1:123456789012:model/demo",
     CreationTime: created,
