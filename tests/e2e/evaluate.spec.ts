@@ -1,0 +1,141 @@
+import { expect, type Page, test } from "@playwright/test";
+import { BuildDetailPage, BuildsPage } from "./pages/builds-page.ts";
+import { DeployPage } from "./pages/deploy-page.ts";
+import { EndpointsPage } from "./pages/endpoints-page.ts";
+import { checkPage } from "./support/a11y.ts";
+import { readModelPin } from "./support/e2e-settings.ts";
+
+/**
+ * A product team evaluates a local endpoint: upload a small labelled set (a broken file first), run it, watch the
+ * progress bar finish, read the metrics and the reliability diagram, and compare two runs side by side.
+ */
+test.describe.configure({ mode: "serial" });
+
+const endpoint = "e2e-evaluate";
+const datasetName = "e2e-escalations";
+
+function decisions(count: number): string {
+  return Array.from({ length: count }, (_, i) =>
+    JSON.stringify({
+      id: `escalation-${i}`,
+      state: `Invoice ${i} is ${10 * i} days overdue; the customer ${i % 2 ? "disputes it" : "has not answered"}.`,
+      question: "Should collections escalate the invoice?",
+      options: [
+        { id: "wait", description: "Wait for the next reminder" },
+        { id: "escalate", description: "Escalate to collections" },
+      ],
+      answer: i % 3 === 0 ? "escalate" : "wait",
+      category: i % 2 ? "disputed" : "silent",
+    }),
+  ).join("\n");
+}
+
+class EvaluatePage {
+  constructor(readonly page: Page) {}
+
+  async goto(): Promise<void> {
+    await this.page.goto("/evaluate");
+    await expect(this.page.getByRole("heading", { name: "Evaluate", level: 1 })).toBeVisible();
+  }
+
+  async upload(fileName: string, text: string, name: string): Promise<void> {
+    await this.page.getByLabel("JSON Lines or CSV file").setInputFiles({
+      name: fileName,
+      mimeType: "application/x-ndjson",
+      buffer: Buffer.from(text),
+    });
+    await this.page.getByLabel("Name (optional)").fill(name);
+    await this.page.getByRole("button", { name: "Upload dataset" }).click();
+  }
+
+  async start(endpointName: string): Promise<string> {
+    const form = this.page.getByRole("form", { name: "Run an evaluation" });
+    await expect(form.getByLabel("Dataset")).not.toHaveValue("");
+    await form.getByLabel("Endpoint", { exact: true }).fill(endpointName);
+    await form.getByLabel("Concurrency per endpoint").fill("1");
+    await form.getByRole("button", { name: "Start evaluation" }).click();
+    await this.page.waitForURL(/\/evaluate\/[0-9a-f-]{36}$/);
+    return new URL(this.page.url()).pathname.split("/").at(-1) ?? "";
+  }
+
+  async waitForEnd(total: number): Promise<void> {
+    await expect(this.page.getByTestId("progress-text")).toContainText(`${total} of ${total} requests done`, {
+      timeout: 180_000,
+    });
+    await expect(this.page.getByTestId("progress-text")).toContainText("completed");
+  }
+}
+
+test("an endpoint to evaluate is packaged and deployed on a CPU instance", async ({ page }) => {
+  const builds = new BuildsPage(page);
+  await builds.goto();
+  await builds.packageCustomModel(readModelPin());
+  const detail = new BuildDetailPage(page);
+  await detail.waitForSuccess(180_000);
+  await detail.deployThis();
+  const deploy = new DeployPage(page);
+  await deploy.fill({
+    name: endpoint,
+    image: { pick: /decision-adapter .*\bcpu\b/ },
+    compute: { kind: "cpu", threads: 1 },
+  });
+  await deploy.reviewAndDeploy();
+  const endpoints = new EndpointsPage(page);
+  await endpoints.goto();
+  await endpoints.waitForStatus(endpoint, "InService");
+});
+
+test("a broken file is refused line by line and a good one is stored", async ({ page }, testInfo) => {
+  const evaluate = new EvaluatePage(page);
+  await evaluate.goto();
+  await checkPage(page, testInfo, "evaluate-home");
+  const broken = `${decisions(1)}\n{"id": "x", "state": "s", "question": "q", "options": [], "answer": "a"}\n`;
+  await evaluate.upload("broken.jsonl", broken, "broken");
+  await expect(page.getByRole("alert")).toContainText("line 2: options");
+  await evaluate.upload("escalations.jsonl", decisions(6), datasetName);
+  await expect(page.getByText(`Stored ${datasetName}: 6 decisions.`)).toBeVisible();
+  await expect(page.getByRole("button", { name: "Use this sample" })).toBeVisible();
+});
+
+test("a run on the local endpoint finishes with metrics and a reliability diagram", async ({ page }, testInfo) => {
+  const evaluate = new EvaluatePage(page);
+  await evaluate.goto();
+  await page.getByLabel("Dataset").selectOption({ label: `${datasetName} (6 decisions, upload)` });
+  await evaluate.start(endpoint);
+  await expect(page.getByRole("progressbar", { name: "Evaluation progress" })).toBeVisible();
+  await evaluate.waitForEnd(6);
+  const metrics = page.getByRole("definition").filter({ hasText: /^\d+\/6$/ });
+  await expect(metrics).toHaveCount(1);
+  await expect(
+    page.getByRole("img", { name: /Reliability of e2e-evaluate: expected calibration error/ }),
+  ).toBeVisible();
+  await expect(page.getByRole("img", { name: /Latency of e2e-evaluate: 6 requests/ })).toBeVisible();
+  await expect(page.getByTestId("confusion-matrix")).toBeVisible();
+  await expect(page.getByTestId("fitted-temperature")).toHaveText(/^\d+(\.\d+)?$/);
+  await expect(page.getByRole("link", { name: /^Deploy with temperature / })).toHaveAttribute(
+    "href",
+    /^\/deploy\?temperature=/,
+  );
+  await checkPage(page, testInfo, "evaluation-detail");
+});
+
+test("a second run is compared side by side with the first", async ({ page }, testInfo) => {
+  const evaluate = new EvaluatePage(page);
+  await evaluate.goto();
+  await page.getByLabel("Dataset").selectOption({ label: `${datasetName} (6 decisions, upload)` });
+  await evaluate.start(endpoint);
+  await evaluate.waitForEnd(6);
+  const compareWith = page.getByLabel("Compare with");
+  await expect(compareWith.locator("option")).toHaveCount(2);
+  await compareWith.selectOption({ index: 1 });
+  const table = page.getByTestId("comparison-table");
+  await expect(table.getByRole("row")).toHaveCount(3);
+  await expect(table).toContainText("/6");
+  // The same model on the same items chooses the same options.
+  await expect(page.getByRole("heading", { name: "Disagreements: 0 of 6 items compared" })).toBeVisible();
+  const csv = await page.request.get(
+    `${new URL(page.url()).pathname.replace("/evaluate/", "/api/evaluations/")}/export?format=csv`,
+  );
+  expect((await csv.text()).trim().split("\r\n")).toHaveLength(7);
+  await checkPage(page, testInfo, "evaluation-comparison");
+});
