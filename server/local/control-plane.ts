@@ -5,6 +5,7 @@ import { BuildRunner, LOCAL_ARTIFACT_BUCKET } from "./builds/build-runner.ts";
 import { BuildStore } from "./builds/build-store.ts";
 import { openLocalDatabase } from "./database.ts";
 import { EndpointRunner } from "./endpoints/endpoint-runner.ts";
+import { EMULATE_GPU_ENV, SHORT_CAPACITY_ENV, shortCapacityTypes } from "./endpoints/instance-pools.ts";
 import { ImageRegistry } from "./image-registry.ts";
 import { LogStore } from "./log-store.ts";
 import { MetricsStore } from "./metrics-store.ts";
@@ -35,6 +36,12 @@ export interface ControlPlaneOptions {
   host?: string;
   /** Wait for restored endpoints to be InService before resolving (default true). */
   waitForEndpoints?: boolean;
+  /** Instance types short of capacity for every endpoint; default LOCAL_AWS_SHORT_CAPACITY (comma-separated). */
+  shortCapacity?: string[];
+  /** Run GPU deployments on the CPU when there is no GPU; default LOCAL_AWS_EMULATE_GPU=1. */
+  emulateGpu?: boolean;
+  /** Requests per second per service before ThrottlingException; default LOCAL_AWS_MAX_TPS, else unlimited. */
+  maxRequestsPerSecond?: number;
 }
 
 export interface ControlPlane {
@@ -65,7 +72,10 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   const logs = new LogStore(db);
   const metrics = new MetricsStore(db);
   const sageMaker = new SageMakerStore(db);
-  const endpoints = new EndpointRunner(sageMaker, objects, registry, logs, dataDir, REPO_ROOT);
+  const endpoints = new EndpointRunner(sageMaker, objects, registry, logs, dataDir, REPO_ROOT, {
+    shortCapacity: options.shortCapacity ?? [...shortCapacityTypes(undefined, process.env[SHORT_CAPACITY_ENV])],
+    emulateGpu: options.emulateGpu ?? process.env[EMULATE_GPU_ENV] === "1",
+  });
   const buildStore = new BuildStore(db);
   let url = "";
   const builds = new BuildRunner(buildStore, registry, logs, dataDir, REPO_ROOT, () => url);
@@ -79,7 +89,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     cloudWatchService(metrics),
     applicationAutoScalingService(db, sageMaker, endpoints),
   ];
-  const throttle = new Throttle(Number(process.env.LOCAL_AWS_MAX_TPS) || undefined);
+  const throttle = new Throttle(options.maxRequestsPerSecond ?? (Number(process.env.LOCAL_AWS_MAX_TPS) || undefined));
 
   const handle = async (raw: IncomingMessage, response: ServerResponse) => {
     const requestUrl = new URL(raw.url ?? "/", "http://127.0.0.1");

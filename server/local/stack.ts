@@ -11,6 +11,9 @@ export interface LocalStackOptions {
   port?: number;
   /** Package the first-run models into the local S3 (default true). */
   seed?: boolean;
+  /** Passed to the control plane; defaults come from LOCAL_AWS_SHORT_CAPACITY and LOCAL_AWS_EMULATE_GPU. */
+  shortCapacity?: string[];
+  emulateGpu?: boolean;
 }
 
 export interface LocalStack {
@@ -45,11 +48,21 @@ export function localAwsEnvironment(url: string, region = DEFAULT_REGION): Recor
   };
 }
 
+/** Constructor options that point one SDK v3 client at the control plane explicitly (tests). */
+export function localClientConfig(url: string, region = DEFAULT_REGION) {
+  return { region, endpoint: url, credentials: { accessKeyId: "local", secretAccessKey: "local" }, maxAttempts: 1 };
+}
+
 /** Starts the local control plane (and seeds it) the way `npm start` does; tests and Playwright use this. */
 export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
   const port =
     options.port ?? (process.env.LOCAL_AWS_PORT ? Number(process.env.LOCAL_AWS_PORT) : DEFAULT_LOCAL_AWS_PORT);
-  const controlPlane = await startControlPlane({ dataDir: options.dataDir ?? resolveDataDir(), port });
+  const controlPlane = await startControlPlane({
+    dataDir: options.dataDir ?? resolveDataDir(),
+    port,
+    shortCapacity: options.shortCapacity,
+    emulateGpu: options.emulateGpu,
+  });
   const seeded = options.seed === false ? Promise.resolve([]) : seedModels(controlPlane);
   seeded.catch(() => undefined);
   return {

@@ -6,7 +6,7 @@ import type { ObjectStore } from "../object-store.ts";
 import type { EndpointConfigDoc, ProductionVariantDoc, SageMakerStore, VariantState } from "../sagemaker-store.ts";
 import { AdapterProcess } from "./adapter-process.ts";
 import { hasNvidiaGpu } from "./gpu.ts";
-import { choosePool, SHORT_CAPACITY_ENV, SHORT_CAPACITY_TAG, shortCapacityTypes } from "./instance-pools.ts";
+import { choosePool, EMULATE_GPU_ENV, SHORT_CAPACITY_TAG, shortCapacityTypes } from "./instance-pools.ts";
 import { layOutModel } from "./model-layout.ts";
 
 interface Instance {
@@ -22,6 +22,14 @@ interface RunningVariant {
   weight: number;
   instances: Instance[];
   next: number;
+}
+
+/** How this machine stands in for SageMaker's instances. */
+export interface LocalCapacity {
+  /** Instance types treated as short of capacity for every endpoint (besides the config's tag). */
+  shortCapacity: string[];
+  /** On a machine without a GPU, run CUDA requests (the cuda image, ADAPTER_GPU=cuda) on the CPU instead of failing. */
+  emulateGpu: boolean;
 }
 
 export interface PickedInstance {
@@ -56,6 +64,7 @@ export class EndpointRunner {
     private readonly logs: LogStore,
     private readonly dataDir: string,
     private readonly repoRoot: string,
+    private readonly capacity: LocalCapacity,
   ) {}
 
   /** Resolves when every queued change to this endpoint has finished (tests and restart use it). */
@@ -125,7 +134,7 @@ export class EndpointRunner {
     let modelName = variant.ModelName;
     if (variant.InstancePools && variant.InstancePools.length > 0) {
       const tag = this.store.tags(config.EndpointConfigArn).find((t) => t.Key === SHORT_CAPACITY_TAG)?.Value;
-      const short = shortCapacityTypes(tag, process.env[SHORT_CAPACITY_ENV]);
+      const short = shortCapacityTypes(tag, this.capacity.shortCapacity.join(","));
       const pool = choosePool(variant.InstancePools, short);
       if (!pool) {
         const types = [...variant.InstancePools].sort((a, b) => a.Priority - b.Priority).map((p) => p.InstanceType);
@@ -147,14 +156,20 @@ export class EndpointRunner {
       );
     }
     const environment: Record<string, string> = { ...(container.Environment ?? {}) };
-    if (image.variant === "cuda") {
-      if (!hasNvidiaGpu()) {
+    const wantsCuda = image.variant === "cuda" || environment.ADAPTER_GPU === "cuda";
+    if (wantsCuda && !hasNvidiaGpu()) {
+      if (!this.capacity.emulateGpu) {
         throw new ProvisioningError(
-          `The image for ${label} is the CUDA adapter (${image.digest}), but this machine has no NVIDIA GPU. Deploy the cpu image locally, or deploy to a GPU instance on AWS.`,
+          `${label} asks for CUDA (${image.variant === "cuda" ? `the cuda image ${image.digest}` : "ADAPTER_GPU=cuda"}), but this machine has no NVIDIA GPU. Deploy the cpu image without GPU settings locally, set ${EMULATE_GPU_ENV}=1 to run GPU deployments on the CPU, or deploy to a GPU instance on AWS.`,
         );
       }
-      environment.ADAPTER_GPU ??= "cuda";
-    }
+      delete environment.ADAPTER_GPU;
+      this.logs.append(
+        endpointLogGroup(endpoint),
+        "local-control-plane",
+        `${label}: no GPU here; running on the CPU (${EMULATE_GPU_ENV}=1).`,
+      );
+    } else if (image.variant === "cuda") environment.ADAPTER_GPU ??= "cuda";
     const modelDir = path.join(this.dataDir, "endpoints", endpoint, variant.VariantName, "model");
     try {
       await layOutModel(this.objects, container, modelDir);
@@ -225,6 +240,7 @@ export class EndpointRunner {
   }
 
   private async startInstance(endpoint: string, variant: RunningVariant, timeoutMs: number): Promise<Instance> {
+    if (this.closed) throw new ProvisioningError("The local control plane is stopping.");
     const id = `i-${crypto.randomUUID().replaceAll("-", "").slice(0, 17)}`;
     const stream = `${variant.name}/${id}`;
     const group = endpointLogGroup(endpoint);
