@@ -9,7 +9,7 @@ import type { LabelledDecision } from "../datasets/labelled-decision.ts";
 import { type FakeEndpoint, startFakeDecisionEndpoint } from "../testing/fake-decision-endpoint.ts";
 import { httpInvoker } from "./invoker.ts";
 import { cancelRun, startRun } from "./run-registry.ts";
-import { createRun, findRun, runResults } from "./run-store.ts";
+import { claimRun, createRun, findRun, runResults } from "./run-store.ts";
 import { evaluationDetail } from "./run-view.ts";
 import { executeRun } from "./runner.ts";
 
@@ -133,6 +133,15 @@ describe("evaluation runs", () => {
     expect(stored).toBeLessThan(40);
     expect(fake.requests).toBeLessThanOrEqual(stored + 1);
     expect(cancelRun(deps, run.id)).toBe(false);
+  });
+
+  it("lets only one live process work a run, and takes over from a dead one", () => {
+    const run = newRun(1, ["cpu"]);
+    expect(claimRun(db, run.id, process.pid)).toBe(true);
+    expect(claimRun(db, run.id, process.ppid)).toBe(false);
+    db.prepare("UPDATE evaluation_runs SET owner_pid = ? WHERE id = ?").run(2 ** 22 + 12345, run.id);
+    expect(claimRun(db, run.id, process.ppid)).toBe(true);
+    expect(findRun(db, run.id)?.owner_pid).toBe(process.ppid);
   });
 
   it("finishes every item exactly once after the process working the run is killed and started again", async () => {

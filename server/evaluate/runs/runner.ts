@@ -42,11 +42,12 @@ export async function executeRun(
   if (!claimRun(db, runId, pid)) return runStatus(db, runId) ?? "not_claimed";
   const run = findRun(db, runId);
   if (!run) return "not_claimed";
+  // A timer, not per result: one item can take longer than the stale limit on a slow endpoint.
+  const beat = setInterval(() => heartbeat(db, runId, pid), HEARTBEAT_EVERY_MS);
   try {
     const items = datasetItems(db, run.dataset_id);
     const targets = runTargets(db, runId);
     const finished = finishedKeys(db, runId);
-    let lastHeartbeat = Date.now();
     const stillWanted = () => !signal?.aborted && runStatus(db, runId) === "running";
 
     const workSlot = async (slot: number, endpointName: string) => {
@@ -70,10 +71,6 @@ export async function executeRun(
             ...score,
             finishedAt: new Date().toISOString(),
           });
-          if (Date.now() - lastHeartbeat > HEARTBEAT_EVERY_MS) {
-            lastHeartbeat = Date.now();
-            heartbeat(db, runId, pid);
-          }
         }
       };
       await Promise.all(Array.from({ length: Math.max(1, run.concurrency) }, worker));
@@ -86,6 +83,8 @@ export async function executeRun(
     }
   } catch (error) {
     finishRun(db, runId, "failed", (error as Error).message);
+  } finally {
+    clearInterval(beat);
   }
   return runStatus(db, runId) ?? "not_claimed";
 }
