@@ -69,6 +69,8 @@ export const ggufPinSchema = z.strictObject({
   revision: z.string().regex(/^[0-9a-f]{40}$/, "must be a 40-hex commit, not a branch such as main"),
   file: z.string().regex(/^[\w./-]+\.gguf$/, "must name a .gguf file"),
   sha256: sha256Schema,
+  /** Informational (a preset carries it); the packager checks the sha256. */
+  bytes: z.number().int().positive().optional(),
 });
 
 export const startModelBuildSchema = z.strictObject({
