@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { readConfig } from "../../src/engine/config.ts";
 import type { Engine } from "../../src/engine/engine.ts";
 import { type RunningAdapter, startAdapter } from "../../src/http/app.ts";
+import type { TensorType } from "./gguf-writer.ts";
 import { type ModelKind, type ModelSpec, modelSpec, writeModel } from "./llama-model.ts";
 
 /** Test helpers: generated models, an adapter on 127.0.0.1 with a random port, and raw HTTP calls. */
@@ -20,10 +21,10 @@ export function sharedPath(relative: string): string | null {
 
 export type GeneratedModel = { file: string; spec: ModelSpec; cleanup(): void };
 
-export function generateModel(kind: ModelKind): GeneratedModel {
+export function generateModel(kind: ModelKind, weightType?: TensorType): GeneratedModel {
   const directory = mkdtempSync(path.join(os.tmpdir(), "adapter-model-"));
   const file = path.join(directory, `${kind}.gguf`);
-  const spec = modelSpec(kind);
+  const spec = modelSpec(kind, { weightType });
   writeModel(spec, file);
   return { file, spec, cleanup: () => rmSync(directory, { recursive: true, force: true }) };
 }

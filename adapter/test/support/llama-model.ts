@@ -24,6 +24,9 @@ export type ModelSpec = {
   closedForm: boolean;
   /** No output.weight: llama.cpp then uses the token embedding as the output layer (as Qwen2.5-0.5B does). */
   tiedOutput: boolean;
+  /** Spread of random block weights and of the output layer: small enough that activations stay tame. */
+  weightScale: number;
+  outputScale: number;
   seed: number;
 };
 
@@ -81,6 +84,8 @@ export function modelSpec(kind: ModelKind, options: { extraText?: string; weight
       chatTemplate: CHATML_THINKING_TEMPLATE,
       closedForm: false,
       tiedOutput: true,
+      weightScale: 0.02,
+      outputScale: 0.1,
       seed: 5,
     };
   }
@@ -93,6 +98,8 @@ export function modelSpec(kind: ModelKind, options: { extraText?: string; weight
       chatTemplate: CHATML_THINKING_TEMPLATE,
       closedForm: false,
       tiedOutput: false,
+      weightScale: 0.02,
+      outputScale: 0.1,
       seed: 13,
     };
   }
@@ -104,6 +111,8 @@ export function modelSpec(kind: ModelKind, options: { extraText?: string; weight
     chatTemplate: CHATML_THINKING_TEMPLATE,
     closedForm: kind === "closed-form",
     tiedOutput: false,
+    weightScale: 0.05,
+    outputScale: 0.5,
     seed: kind === "tiny" ? 11 : 7,
   };
 }
@@ -134,7 +143,7 @@ function tensors(spec: ModelSpec): TensorSpec[] {
   const vocab = spec.vocabulary.tokens.length;
   const kv = (n / shape.heads) * shape.kvHeads;
   const ones = (count: number): TensorSource => ({ values: new Float32Array(count).fill(1) });
-  const weight = (scale: number): TensorSource => (spec.closedForm ? { zeros: true } : { random: { scale } });
+  const weight: TensorSource = spec.closedForm ? { zeros: true } : { random: { scale: spec.weightScale } };
   const list: TensorSpec[] = [];
   const closed = spec.closedForm ? closedFormWeights(spec) : null;
   list.push({
@@ -147,14 +156,14 @@ function tensors(spec: ModelSpec): TensorSpec[] {
     const block = `blk.${layer}`;
     list.push(
       { name: `${block}.attn_norm.weight`, dims: [n], type: "F32", source: ones(n) },
-      { name: `${block}.attn_q.weight`, dims: [n, n], type: weightType, source: weight(0.05) },
-      { name: `${block}.attn_k.weight`, dims: [n, kv], type: weightType, source: weight(0.05) },
-      { name: `${block}.attn_v.weight`, dims: [n, kv], type: weightType, source: weight(0.05) },
-      { name: `${block}.attn_output.weight`, dims: [n, n], type: weightType, source: weight(0.05) },
+      { name: `${block}.attn_q.weight`, dims: [n, n], type: weightType, source: weight },
+      { name: `${block}.attn_k.weight`, dims: [n, kv], type: weightType, source: weight },
+      { name: `${block}.attn_v.weight`, dims: [n, kv], type: weightType, source: weight },
+      { name: `${block}.attn_output.weight`, dims: [n, n], type: weightType, source: weight },
       { name: `${block}.ffn_norm.weight`, dims: [n], type: "F32", source: ones(n) },
-      { name: `${block}.ffn_gate.weight`, dims: [n, shape.feedForward], type: weightType, source: weight(0.05) },
-      { name: `${block}.ffn_up.weight`, dims: [n, shape.feedForward], type: weightType, source: weight(0.05) },
-      { name: `${block}.ffn_down.weight`, dims: [shape.feedForward, n], type: weightType, source: weight(0.05) },
+      { name: `${block}.ffn_gate.weight`, dims: [n, shape.feedForward], type: weightType, source: weight },
+      { name: `${block}.ffn_up.weight`, dims: [n, shape.feedForward], type: weightType, source: weight },
+      { name: `${block}.ffn_down.weight`, dims: [shape.feedForward, n], type: weightType, source: weight },
     );
   }
   list.push({
@@ -168,7 +177,7 @@ function tensors(spec: ModelSpec): TensorSpec[] {
       name: "output.weight",
       dims: [n, vocab],
       type: weightType,
-      source: closed ? { values: closed.output } : { random: { scale: 0.5 } },
+      source: closed ? { values: closed.output } : { random: { scale: spec.outputScale } },
     });
   }
   return list;
