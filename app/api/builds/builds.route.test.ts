@@ -1,0 +1,81 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { CodeBuildClient } from "@aws-sdk/client-codebuild";
+import { mockClient } from "aws-sdk-client-mock";
+import "aws-sdk-client-mock-vitest/extend";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { consoleDatabase } from "@/server/auth/console-database.ts";
+import { modelPresets } from "@/server/presets/models.ts";
+
+// `server-only` throws outside a React Server Components bundle; Next.js, not vitest, enforces it.
+vi.mock("server-only", () => ({}));
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "build-routes-"));
+const saved = { ...process.env };
+const codeBuild = mockClient(CodeBuildClient);
+let builds: typeof import("./route.ts");
+let build: typeof import("./[id]/route.ts");
+let presets: typeof import("../model-presets/route.ts");
+
+const base = "http://127.0.0.1:3000";
+const post = (body: unknown) =>
+  new Request(`${base}/api/builds`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+
+beforeAll(async () => {
+  Object.assign(process.env, {
+    CONSOLE_DATA_DIR: dataDir,
+    AWS_REGION: "us-east-1",
+    AWS_ACCESS_KEY_ID: "test",
+    AWS_SECRET_ACCESS_KEY: "test",
+  });
+  builds = await import("./route.ts");
+  build = await import("./[id]/route.ts");
+  presets = await import("../model-presets/route.ts");
+});
+
+afterAll(() => {
+  consoleDatabase().close();
+  process.env = saved;
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("build routes' bad input", () => {
+  it("rejects a model build pinned to a branch, and starts nothing", async () => {
+    const gguf = { ...modelPresets[0]!.gguf, revision: "main" };
+    const response = await builds.POST(post({ kind: "model", gguf }));
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(
+      /^gguf\.revision: must be a 40-hex commit/,
+    );
+    expect(codeBuild).not.toHaveReceivedAnyCommand();
+  });
+
+  it("rejects an image build variant other than cpu or cuda", async () => {
+    const response = await builds.POST(post({ kind: "image", variant: "rocm" }));
+    expect(response.status).toBe(400);
+    expect(codeBuild).not.toHaveReceivedAnyCommand();
+  });
+
+  it("rejects a malformed build id before asking CodeBuild", async () => {
+    const response = await build.GET(new Request(`${base}/api/builds/x`), { params: Promise.resolve({ id: "x" }) });
+    expect(response.status).toBe(400);
+    expect(codeBuild).not.toHaveReceivedAnyCommand();
+  });
+});
+
+describe("GET /api/model-presets", () => {
+  it("lists the exactly pinned Qwen3.5-4B preset", async () => {
+    const body = (await (await presets.GET(new Request(`${base}/api/model-presets`))).json()) as {
+      presets: { gguf: { sha256: string; bytes: number } }[];
+    };
+    expect(body.presets[0]?.gguf).toMatchObject({
+      sha256: "13c16f426047e2de38cd075bdade4a7bcbc8c774384876f677740cda65f8a983",
+      bytes: 3_013_027_808,
+    });
+  });
+});
