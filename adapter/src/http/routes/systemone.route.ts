@@ -5,8 +5,9 @@ import { answerSystemOne } from "../../engine/systemone-service.ts";
 import { readSystemOneSettings } from "../../engine/systemone-settings.ts";
 import type { Route } from "../route.ts";
 
-// Read at start, so a bad ADAPTER_PERMUTATIONS or SYSTEMONE_MAX_QUESTIONS stops the adapter instead of a request.
-const settings = readSystemOneSettings();
+// Checked when the routes load, so a bad ADAPTER_PERMUTATIONS or SYSTEMONE_MAX_QUESTIONS stops the adapter at start
+// instead of failing requests; each engine reads the settings again when it first answers.
+readSystemOneSettings();
 
 /** TypeSafe `/v1/systemone` (DESIGN §5): shape (422) -> reserved tokens (422) -> token budget (422) -> scoring. */
 const systemOneRoute: Route = {
@@ -21,7 +22,7 @@ const systemOneRoute: Route = {
     if (reserved !== null) {
       throw new RequestError(`request text cannot contain the reserved prompt control token ${reserved}`, 422);
     }
-    const response = await answerSystemOne(engine, parsed.value, settings);
+    const response = await answerSystemOne(engine, parsed.value);
     log.questions = Object.keys(response.answers).length;
     log.input_tokens = response.usage.input_tokens;
     log.timing = response.timing;

@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type GeneratedModel,
+  generateModel,
+  postJson,
+  rawRequest,
+  startTestAdapter,
+  type TestAdapter,
+} from "./support/adapter-harness.ts";
+
+/**
+ * Cross-request prefix cache: a request whose state equals the previous request's state keeps the evaluated
+ * state prefix (`timing.prefix_reused`) and answers as a cold evaluation does. The question text after a kept
+ * prefix is evaluated in a different llama.cpp batch than in a cold request, which moves float32 results in the
+ * last digits (observed: up to 3e-6 in a probability), so answers are compared to 1e-5.
+ */
+
+const SAME = 1e-5;
+
+type Answered = {
+  answers: Record<string, { probabilities: Record<string, number> }>;
+  timing: { prefix_tokens: number; prefix_reused: boolean; prefill_seconds: number };
+};
+
+const LONG_STATE = Array.from(
+  { length: 60 },
+  (_, i) => `Line ${i}: the customer reports a duplicate charge on invoice ${1000 + i}.`,
+).join("\n");
+const OTHER_STATE = "A short unrelated state about a delayed parcel.";
+
+const questions = {
+  refund: { type: "noul", instructions: "Does the customer ask for a refund?" },
+  team: { type: "choice", instructions: "Which team?", criteria: { billing: null, technical: null, logistics: null } },
+};
+
+const ask = async (adapter: TestAdapter, state: string, asked: Record<string, unknown> = questions) => {
+  const response = await postJson(adapter.url, { state, questions: asked });
+  expect(response.status).toBe(200);
+  return response.body as Answered;
+};
+
+function maxDifference(a: Answered, b: Answered): number {
+  let max = 0;
+  for (const [id, answer] of Object.entries(a.answers)) {
+    for (const [key, p] of Object.entries(answer.probabilities)) {
+      max = Math.max(max, Math.abs(p - b.answers[id]!.probabilities[key]!));
+    }
+  }
+  return max;
+}
+
+let model: GeneratedModel;
+let adapter: TestAdapter;
+
+beforeAll(async () => {
+  model = generateModel("tiny");
+  adapter = await startTestAdapter(model.file, { ADAPTER_THREADS: "1", SEMIF_MAX_TOKENS: "4096" });
+});
+afterAll(async () => {
+  await adapter?.close();
+  model?.cleanup();
+});
+
+describe("cross-request prefix cache", () => {
+  it("reuses the state of the previous request and answers as cold evaluation does", async () => {
+    const cold = await ask(adapter, LONG_STATE);
+    const warm = await ask(adapter, LONG_STATE);
+    expect(cold.timing.prefix_reused).toBe(false);
+    expect(warm.timing.prefix_reused).toBe(true);
+    expect(warm.timing.prefix_tokens).toBe(cold.timing.prefix_tokens);
+    expect(maxDifference(warm, cold)).toBeLessThan(SAME);
+  });
+
+  it("reuses the state for different questions about it", async () => {
+    await ask(adapter, LONG_STATE);
+    const other = await ask(adapter, LONG_STATE, { urgent: { type: "noul", instructions: "Is it urgent?" } });
+    expect(other.timing.prefix_reused).toBe(true);
+  });
+
+  it("evaluates again after another state, with the same answers", async () => {
+    const first = await ask(adapter, LONG_STATE);
+    await ask(adapter, OTHER_STATE);
+    const again = await ask(adapter, LONG_STATE);
+    expect(again.timing.prefix_reused).toBe(false);
+    expect(maxDifference(again, first)).toBeLessThan(SAME);
+  });
+
+  it("stays correct when a chat completion used the sequence in between", async () => {
+    const before = await ask(adapter, LONG_STATE);
+    const chat = await rawRequest(adapter.url, {
+      path: "/v1/chat/completions",
+      body: JSON.stringify({ messages: [{ role: "user", content: "Hello" }], max_tokens: 4 }),
+    });
+    expect(chat.status).toBe(200);
+    const after = await ask(adapter, LONG_STATE);
+    expect(after.timing.prefix_reused).toBe(false);
+    expect(maxDifference(after, before)).toBeLessThan(SAME);
+  });
+});
