@@ -4,7 +4,7 @@ import type { CreateEvaluationInput, EvaluationSummary } from "../dto.ts";
 import { createEvaluationSchema } from "../dto.ts";
 import { cancelRun, startRun } from "./run-registry.ts";
 import { createRun, findRun } from "./run-store.ts";
-import { evaluationSummaries } from "./run-view.ts";
+import { evaluationSummary } from "./run-view.ts";
 import type { RunnerDeps } from "./runner.ts";
 
 /** Creates a run and starts working it in this process; the answer comes at once, progress is polled. */
@@ -14,7 +14,7 @@ export function startEvaluation(deps: RunnerDeps, input: CreateEvaluationInput):
   if (!dataset) throw new AppError("bad_request", `datasetId: there is no dataset ${request.datasetId}.`);
   const run = createRun(deps.db, request);
   void startRun(deps, run.id);
-  const summary = evaluationSummaries(deps.db).find((candidate) => candidate.id === run.id);
+  const summary = evaluationSummary(deps.db, run.id);
   if (!summary) throw new AppError("internal", "The evaluation was created but cannot be read back.");
   return summary;
 }

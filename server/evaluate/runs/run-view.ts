@@ -42,6 +42,11 @@ function summaryOf(db: Db, run: RunRow, nowMs: number): EvaluationSummary {
   };
 }
 
+export function evaluationSummary(db: Db, runId: string, nowMs: number = Date.now()): EvaluationSummary | null {
+  const run = findRun(db, runId);
+  return run ? summaryOf(db, run, nowMs) : null;
+}
+
 export function evaluationSummaries(db: Db, nowMs: number = Date.now()): EvaluationSummary[] {
   return listRuns(db).map((run) => summaryOf(db, run, nowMs));
 }
