@@ -31,7 +31,7 @@ export class ChatBudgetError extends Error {}
 
 /**
  * The chat format: the GGUF's own chat template when it has one (node-llama-cpp resolves it to its Jinja or
- * specialised wrapper), else node-llama-cpp's `GeneralChatWrapper` ("### User" / "### Assistant" turns), the
+ * specialised wrapper), else node-llama-cpp's `GeneralChatWrapper` ("### Human" / "### Assistant" turns), the
  * documented fallback (also with ADAPTER_PROMPT_TEMPLATE=fallback); guessing a family's template for a file that
  * declares none would be arbitrary.
  */
