@@ -1,0 +1,20 @@
+import { Aws } from "aws-cdk-lib";
+
+/** An ARN in this stack's partition, region and account: `arn:<partition>:<service>:<region>:<account>:<resource>`. */
+export function regionalArn(service: string, resource: string): string {
+  return `arn:${Aws.PARTITION}:${service}:${Aws.REGION}:${Aws.ACCOUNT_ID}:${resource}`;
+}
+
+/** A log group and every stream in it (`CreateLogStream` and `PutLogEvents` name the stream). */
+export function logGroupArns(logGroupName: string): string[] {
+  return [regionalArn("logs", `log-group:${logGroupName}`), regionalArn("logs", `log-group:${logGroupName}:*`)];
+}
+
+/** SageMaker writes an endpoint's container logs to this group. */
+export function endpointLogGroup(namePrefix: string): string {
+  return `/aws/sagemaker/Endpoints/${namePrefix}*`;
+}
+
+export function codeBuildLogGroup(projectName: string): string {
+  return `/aws/codebuild/${projectName}`;
+}

@@ -1,0 +1,328 @@
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { App } from "aws-cdk-lib";
+import { Match, Template } from "aws-cdk-lib/assertions";
+import { beforeAll, describe, expect, it } from "vitest";
+import { DecisionConsoleStack } from "./decision-console-stack.ts";
+
+const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
+const PREFIX = "dc-";
+
+interface Statement {
+  Sid?: string;
+  Effect: "Allow" | "Deny";
+  Action: string | string[];
+  Resource: unknown;
+  Condition?: Record<string, Record<string, unknown>>;
+}
+
+let template: Template;
+let resources: Record<string, { Type: string; Properties: Record<string, unknown> }>;
+
+/** CloudFormation intrinsics as readable text: `<ArtifactBucket.Arn>/models/*`, `arn:<AWS::Partition>:...`. */
+function render(value: unknown): string {
+  if (typeof value === "string") return value;
+  const object = value as Record<string, unknown>;
+  if ("Ref" in object) return `<${String(object.Ref).replace(/[0-9A-F]{8}$/, "")}>`;
+  if ("Fn::GetAtt" in object) {
+    const [id, attribute] = object["Fn::GetAtt"] as [string, string];
+    return `<${id.replace(/[0-9A-F]{8}$/, "")}.${attribute}>`;
+  }
+  if ("Fn::Join" in object) {
+    const [separator, parts] = object["Fn::Join"] as [string, unknown[]];
+    return parts.map(render).join(separator);
+  }
+  return JSON.stringify(value);
+}
+
+const list = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
+
+/** Every Allow statement of every role's inline policies and every managed policy, with where it lives. */
+function allowStatements(): { owner: string; statement: Statement }[] {
+  const found: { owner: string; statement: Statement }[] = [];
+  for (const [id, resource] of Object.entries(resources)) {
+    const documents =
+      resource.Type === "AWS::IAM::Role"
+        ? ((resource.Properties.Policies as { PolicyDocument: { Statement: Statement[] } }[] | undefined) ?? []).map(
+            (p) => p.PolicyDocument,
+          )
+        : resource.Type === "AWS::IAM::ManagedPolicy" || resource.Type === "AWS::IAM::Policy"
+          ? [resource.Properties.PolicyDocument as { Statement: Statement[] }]
+          : [];
+    for (const document of documents) {
+      for (const statement of document.Statement)
+        if (statement.Effect === "Allow") found.push({ owner: id, statement });
+    }
+  }
+  return found;
+}
+
+function statementsOf(logicalIdStart: string): Statement[] {
+  return allowStatements()
+    .filter(({ owner }) => owner.startsWith(logicalIdStart))
+    .map(({ statement }) => statement);
+}
+
+function actionsOf(statements: Statement[]): string[] {
+  return statements.flatMap((statement) => list(statement.Action)).sort();
+}
+
+function resourcesOf(statements: Statement[], action: string): string[] {
+  return statements
+    .filter((statement) => list(statement.Action).includes(action))
+    .flatMap((statement) => list(statement.Resource).map(render));
+}
+
+beforeAll(() => {
+  const stack = new DecisionConsoleStack(new App(), "DecisionConsole", { sageMakerNamePrefix: PREFIX });
+  template = Template.fromStack(stack);
+  resources = template.toJSON().Resources;
+}, 120_000);
+
+describe("artifact bucket", () => {
+  it("is encrypted, versioned and closed to the public", () => {
+    template.hasResourceProperties("AWS::S3::Bucket", {
+      BucketEncryption: {
+        ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: "AES256" } }],
+      },
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
+      VersioningConfiguration: { Status: "Enabled" },
+    });
+  });
+
+  it("refuses every request that does not use TLS", () => {
+    template.hasResourceProperties("AWS::S3::BucketPolicy", {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Effect: "Deny",
+            Action: "s3:*",
+            Principal: { AWS: "*" },
+            Condition: { Bool: { "aws:SecureTransport": "false" } },
+          }),
+        ]),
+      },
+    });
+  });
+});
+
+describe("adapter repository", () => {
+  it("has immutable tags, scans on push and expires old images", () => {
+    template.hasResourceProperties("AWS::ECR::Repository", {
+      RepositoryName: "decision-adapter",
+      ImageTagMutability: "IMMUTABLE",
+      ImageScanningConfiguration: { ScanOnPush: true },
+    });
+    const repository = Object.values(resources).find((r) => r.Type === "AWS::ECR::Repository")!;
+    const lifecycle = JSON.parse(
+      (repository.Properties.LifecyclePolicy as { LifecyclePolicyText: string }).LifecyclePolicyText,
+    ) as { rules: { selection: { tagStatus: string; countType: string } }[] };
+    expect(lifecycle.rules.map((rule) => [rule.selection.tagStatus, rule.selection.countType])).toEqual([
+      ["untagged", "sinceImagePushed"],
+      ["any", "imageCountMoreThan"],
+    ]);
+  });
+});
+
+describe("CodeBuild projects", () => {
+  it.each([
+    ["decision-console-model-package", "infra/buildspecs/model-package.yml", false],
+    ["decision-console-image-build", "infra/buildspecs/image-build.yml", true],
+  ])("%s runs %s from the repository (privileged: %s)", (name, buildspec, privileged) => {
+    template.hasResourceProperties("AWS::CodeBuild::Project", {
+      Name: name,
+      Source: Match.objectLike({ Type: "S3", BuildSpec: buildspec }),
+      Environment: Match.objectLike({ PrivilegedMode: privileged }),
+    });
+    expect(existsSync(join(repoRoot, buildspec))).toBe(true);
+  });
+
+  it("give the packager no ECR access and the image build no write access to models", () => {
+    expect(actionsOf(statementsOf("ModelPackageBuildRole")).filter((a) => a.startsWith("ecr:"))).toEqual([]);
+    expect(resourcesOf(statementsOf("ModelPackageBuildRole"), "s3:PutObject")).toEqual([
+      "<ArtifactBucket.Arn>/models/*",
+    ]);
+    expect(resourcesOf(statementsOf("ImageBuildRole"), "s3:PutObject")).toEqual([]);
+    expect(resourcesOf(statementsOf("ImageBuildRole"), "ecr:PutImage")).toEqual(["<AdapterRepository.Arn>"]);
+  });
+});
+
+describe("SageMaker execution role", () => {
+  it("can be assumed only by SageMaker for this account", () => {
+    template.hasResourceProperties("AWS::IAM::Role", {
+      AssumeRolePolicyDocument: {
+        Statement: [
+          Match.objectLike({
+            Principal: { Service: "sagemaker.amazonaws.com" },
+            Condition: { StringEquals: { "aws:SourceAccount": { Ref: "AWS::AccountId" } } },
+          }),
+        ],
+      },
+    });
+  });
+
+  it("reads only the model prefix, pulls only the adapter repository and writes only its endpoints' logs", () => {
+    const statements = statementsOf("SageMakerExecutionRole");
+    expect(resourcesOf(statements, "s3:GetObject")).toEqual(["<ArtifactBucket.Arn>/models/*"]);
+    expect(statements.find((s) => list(s.Action).includes("s3:ListBucket"))?.Condition).toEqual({
+      StringLike: { "s3:prefix": ["models/*"] },
+    });
+    expect(resourcesOf(statements, "ecr:BatchGetImage")).toEqual(["<AdapterRepository.Arn>"]);
+    expect(resourcesOf(statements, "logs:PutLogEvents")).toEqual([
+      `arn:<AWS::Partition>:logs:<AWS::Region>:<AWS::AccountId>:log-group:/aws/sagemaker/Endpoints/${PREFIX}*`,
+      `arn:<AWS::Partition>:logs:<AWS::Region>:<AWS::AccountId>:log-group:/aws/sagemaker/Endpoints/${PREFIX}*:*`,
+    ]);
+    expect(actionsOf(statements).some((action) => action.startsWith("s3:Put") || action.startsWith("ecr:Put"))).toBe(
+      false,
+    );
+  });
+});
+
+/** IAM actions of the AWS SDK commands that `server/` (not the local control plane, not tests) sends. */
+function consoleSdkActions(): Set<string> {
+  const servicePrefix: Record<string, string> = {
+    sagemaker: "sagemaker",
+    "sagemaker-runtime": "sagemaker",
+    codebuild: "codebuild",
+    ecr: "ecr",
+    s3: "s3",
+    cloudwatch: "cloudwatch",
+    "cloudwatch-logs": "logs",
+    "application-auto-scaling": "application-autoscaling",
+  };
+  // S3 authorises several operations under one action.
+  const s3Action: Record<string, string> = {
+    HeadObject: "GetObject",
+    CreateMultipartUpload: "PutObject",
+    UploadPart: "PutObject",
+    CompleteMultipartUpload: "PutObject",
+    ListObjectsV2: "ListBucket",
+  };
+  const actions = new Set<string>();
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir)) {
+      const path = join(dir, entry);
+      if (statSync(path).isDirectory()) {
+        if (relative(repoRoot, path) !== join("server", "local")) walk(path);
+      } else if (path.endsWith(".ts") && !path.endsWith(".test.ts")) {
+        const source = readFileSync(path, "utf8");
+        for (const match of source.matchAll(/import\s*\{([^}]*)\}\s*from\s*"@aws-sdk\/client-([a-z0-9-]+)"/g)) {
+          const service = servicePrefix[match[2]!];
+          if (!service) throw new Error(`${path} imports @aws-sdk/client-${match[2]}: add it to the console policy`);
+          for (const name of match[1]!.split(",").map((n) => n.replace(/^\s*type\s+/, "").trim())) {
+            const command = name.match(/^(\w+)Command$/)?.[1];
+            if (command && source.includes(`new ${name}(`)) {
+              actions.add(`${service}:${service === "s3" ? (s3Action[command] ?? command) : command}`);
+            }
+          }
+        }
+        if (/new Upload\(/.test(source)) {
+          actions.add("s3:PutObject");
+          actions.add("s3:AbortMultipartUpload");
+        }
+      }
+    }
+  };
+  walk(join(repoRoot, "server"));
+  return actions;
+}
+
+/** Allowed although `server/` sends no command of that name: what AWS checks behind the commands it does send. */
+const indirectConsoleActions: Record<string, string> = {
+  "iam:PassRole": "CreateModel passes the execution role",
+  "sagemaker:AddTags": "Create* calls that carry Tags",
+  "s3:ListBucket": "HeadObject answers 404, not 403, for a missing key only with ListBucket",
+  "cloudwatch:PutMetricAlarm": "PutScalingPolicy (target tracking) creates its alarms as the caller",
+  "cloudwatch:DescribeAlarms": "PutScalingPolicy (target tracking) checks its alarms as the caller",
+  "cloudwatch:DeleteAlarms": "DeleteScalingPolicy removes the target-tracking alarms",
+  "iam:CreateServiceLinkedRole": "the first RegisterScalableTarget for SageMaker creates its service-linked role",
+};
+
+describe("console policy", () => {
+  const consoleStatements = () => statementsOf("ConsolePolicy");
+
+  it("allows every AWS call server/ makes", () => {
+    const allowed = new Set(actionsOf(consoleStatements()));
+    const required = consoleSdkActions();
+    expect(required.size).toBeGreaterThan(10);
+    expect([...required].filter((action) => !allowed.has(action)).sort()).toEqual([]);
+  });
+
+  it("allows nothing server/ does not call, except what AWS checks behind those calls", () => {
+    const required = consoleSdkActions();
+    const extra = actionsOf(consoleStatements()).filter((action) => !required.has(action));
+    expect(extra.filter((action) => !(action in indirectConsoleActions))).toEqual([]);
+  });
+
+  it("limits SageMaker models, endpoint configs and endpoints to names with the console's prefix", () => {
+    const sageMaker = consoleStatements().filter((s) => list(s.Action).some((a) => a.startsWith("sagemaker:")));
+    const arns = sageMaker.flatMap((s) => list(s.Resource).map(render)).filter((r) => r !== "*");
+    expect(arns.length).toBeGreaterThan(0);
+    for (const arn of arns) {
+      expect(arn).toMatch(
+        new RegExp(
+          `^arn:<AWS::Partition>:sagemaker:<AWS::Region>:<AWS::AccountId>:(model|endpoint-config|endpoint)/${PREFIX}\\*$`,
+        ),
+      );
+    }
+    expect(resourcesOf(consoleStatements(), "sagemaker:CreateEndpoint")).toHaveLength(3);
+  });
+
+  it("passes only the execution role, and only to SageMaker", () => {
+    const passRole = consoleStatements().filter((s) => list(s.Action).includes("iam:PassRole"));
+    expect(passRole).toHaveLength(1);
+    expect(list(passRole[0]!.Resource).map(render)).toEqual(["<SageMakerExecutionRole.Arn>"]);
+    expect(passRole[0]!.Condition).toEqual({ StringEquals: { "iam:PassedToService": "sagemaker.amazonaws.com" } });
+  });
+
+  it("starts and reads only the two build projects and reads only their and the endpoints' logs", () => {
+    expect(resourcesOf(consoleStatements(), "codebuild:StartBuild")).toEqual([
+      "<ModelPackageProject.Arn>",
+      "<ImageBuildProject.Arn>",
+    ]);
+    const logs = resourcesOf(consoleStatements(), "logs:GetLogEvents");
+    expect(
+      logs.every((arn) => /log-group:\/aws\/(codebuild\/decision-console-|sagemaker\/Endpoints\/dc-)/.test(arn)),
+    ).toBe(true);
+  });
+});
+
+/** Actions AWS authorises only on "*" (no resource type in the Service Authorization Reference), and why we need them. */
+const actionsWithoutResourceTypes: Record<string, string> = {
+  "ecr:GetAuthorizationToken": "docker login to ECR (execution role pulls, image build pushes)",
+  "sagemaker:ListEndpoints": "the endpoints page lists endpoints",
+  "cloudwatch:GetMetricData": "endpoint metrics charts",
+  "application-autoscaling:RegisterScalableTarget": "scalable targets are addressed by opaque ids, not endpoint names",
+  "application-autoscaling:DeregisterScalableTarget": "same",
+  "application-autoscaling:DescribeScalableTargets": "Describe* has no resource type",
+  "application-autoscaling:PutScalingPolicy": "scalable targets are addressed by opaque ids, not endpoint names",
+  "application-autoscaling:DescribeScalingPolicies": "Describe* has no resource type",
+  "application-autoscaling:DeleteScalingPolicy": "scalable targets are addressed by opaque ids, not endpoint names",
+};
+
+describe("every IAM policy in the stack", () => {
+  it("names its actions exactly: no `*` and no wildcard pattern", () => {
+    const wildcards = allowStatements().flatMap(({ owner, statement }) =>
+      list(statement.Action)
+        .filter((action) => action.includes("*"))
+        .map((action) => `${owner}: ${action}`),
+    );
+    expect(wildcards).toEqual([]);
+  });
+
+  it('uses resource "*" only for actions AWS offers no narrower resource for', () => {
+    const starred = allowStatements().filter(({ statement }) => list(statement.Resource).includes("*"));
+    expect(starred.length).toBeGreaterThan(0);
+    for (const { owner, statement } of starred) {
+      for (const action of list(statement.Action)) {
+        expect(actionsWithoutResourceTypes, `${owner} grants ${action} on "*"`).toHaveProperty([action]);
+      }
+    }
+  });
+});

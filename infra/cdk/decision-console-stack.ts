@@ -1,0 +1,46 @@
+import { CfnOutput, Stack, type StackProps } from "aws-cdk-lib";
+import type { Construct } from "constructs";
+import { createAdapterRepository } from "./adapter-repository.ts";
+import { createArtifactBucket } from "./artifact-bucket.ts";
+import { createBuildProjects } from "./build-projects.ts";
+import { createConsolePolicy } from "./console-policy.ts";
+import { createExecutionRole } from "./sagemaker-execution-role.ts";
+
+export interface DecisionConsoleStackProps extends StackProps {
+  /** Models, endpoint configs and endpoints the console may manage must start with this (SageMaker names). */
+  sageMakerNamePrefix?: string;
+  repositoryName?: string;
+}
+
+/** Everything the console needs in an AWS account: artifact bucket, image repository, builds and roles. */
+export class DecisionConsoleStack extends Stack {
+  constructor(scope: Construct, id: string, props: DecisionConsoleStackProps = {}) {
+    super(scope, id, props);
+    const namePrefix = props.sageMakerNamePrefix ?? "dc-";
+    if (!/^[a-zA-Z0-9][a-zA-Z0-9-]{0,20}$/.test(namePrefix)) {
+      throw new Error(`sageMakerNamePrefix "${namePrefix}" must be 1-21 letters, digits or hyphens`);
+    }
+
+    const bucket = createArtifactBucket(this);
+    const repository = createAdapterRepository(this, props.repositoryName ?? "decision-adapter");
+    const executionRole = createExecutionRole(this, { bucket, repository, namePrefix });
+    const { modelPackage, imageBuild } = createBuildProjects(this, { bucket, repository });
+    const consolePolicy = createConsolePolicy(this, {
+      namePrefix,
+      executionRole,
+      bucket,
+      repository,
+      projects: [modelPackage, imageBuild],
+    });
+
+    const output = (id: string, value: string, description: string) => new CfnOutput(this, id, { value, description });
+    output("ArtifactBucketName", bucket.bucketName, "CONSOLE_ARTIFACT_BUCKET");
+    output("AdapterRepositoryName", repository.repositoryName, "ECR_REPOSITORY");
+    output("AdapterRepositoryUri", repository.repositoryUri, "Where image builds push");
+    output("SageMakerExecutionRoleArn", executionRole.roleArn, "SAGEMAKER_EXECUTION_ROLE_ARN");
+    output("ModelPackageProjectName", modelPackage.projectName, "CODEBUILD_MODEL_PROJECT");
+    output("ImageBuildProjectName", imageBuild.projectName, "CODEBUILD_IMAGE_PROJECT");
+    output("ConsolePolicyArn", consolePolicy.managedPolicyArn, "Attach to the console's role");
+    output("SageMakerNamePrefix", namePrefix, "Endpoint names the console deploys must start with this");
+  }
+}

@@ -1,0 +1,60 @@
+import { Aws } from "aws-cdk-lib";
+import type { IRepository } from "aws-cdk-lib/aws-ecr";
+import { Effect, PolicyDocument, PolicyStatement, Role, ServicePrincipal } from "aws-cdk-lib/aws-iam";
+import type { IBucket } from "aws-cdk-lib/aws-s3";
+import type { Construct } from "constructs";
+import { endpointLogGroup, logGroupArns } from "./arns.ts";
+import { ARTIFACT_PREFIXES } from "./artifact-bucket.ts";
+
+export interface ExecutionRoleProps {
+  bucket: IBucket;
+  repository: IRepository;
+  namePrefix: string;
+}
+
+/**
+ * The role SageMaker assumes for the console's models: read the packaged models, pull the adapter repository's
+ * images, write the endpoints' own log groups. Nothing else; the container runs with network isolation.
+ */
+export function createExecutionRole(scope: Construct, props: ExecutionRoleProps): Role {
+  const { bucket, repository, namePrefix } = props;
+  return new Role(scope, "SageMakerExecutionRole", {
+    description: "Assumed by SageMaker to load Decision Console models and adapter images",
+    assumedBy: new ServicePrincipal("sagemaker.amazonaws.com", {
+      conditions: { StringEquals: { "aws:SourceAccount": Aws.ACCOUNT_ID } },
+    }),
+    inlinePolicies: {
+      ModelAccess: new PolicyDocument({
+        statements: [
+          new PolicyStatement({
+            sid: "ReadModelArtifacts",
+            actions: ["s3:GetObject"],
+            resources: [bucket.arnForObjects(`${ARTIFACT_PREFIXES.models}*`)],
+          }),
+          new PolicyStatement({
+            sid: "ListModelPrefix",
+            actions: ["s3:ListBucket"],
+            resources: [bucket.bucketArn],
+            conditions: { StringLike: { "s3:prefix": [`${ARTIFACT_PREFIXES.models}*`] } },
+          }),
+          new PolicyStatement({
+            sid: "PullAdapterImages",
+            actions: ["ecr:BatchGetImage", "ecr:GetDownloadUrlForLayer", "ecr:BatchCheckLayerAvailability"],
+            resources: [repository.repositoryArn],
+          }),
+          new PolicyStatement({
+            sid: "EcrLogin",
+            effect: Effect.ALLOW,
+            actions: ["ecr:GetAuthorizationToken"],
+            resources: ["*"],
+          }),
+          new PolicyStatement({
+            sid: "WriteEndpointLogs",
+            actions: ["logs:CreateLogGroup", "logs:CreateLogStream", "logs:PutLogEvents", "logs:DescribeLogStreams"],
+            resources: logGroupArns(endpointLogGroup(namePrefix)),
+          }),
+        ],
+      }),
+    },
+  });
+}
