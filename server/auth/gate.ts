@@ -1,10 +1,11 @@
 import { AppError } from "../http/app-error.ts";
 import { errorResponse } from "../http/route.ts";
+import type { Env } from "./env.ts";
 import { isApiPath, isMutating, matchesPattern, requiredAccess } from "./policy.ts";
 import { type AuthContext, defaultAuthContext, type Principal, principalOf } from "./principal.ts";
 import { playgroundMaxBodyBytes, playgroundRateLimiter, type RateLimiter } from "./rate-limit.ts";
 import { grants } from "./roles.ts";
-import { crossOriginReason } from "./same-origin.ts";
+import { crossOriginReason, expectedOrigins } from "./same-origin.ts";
 
 export interface GateOptions {
   context?: AuthContext;
@@ -35,7 +36,7 @@ export async function gate(request: Request, options: GateOptions = {}): Promise
 
   const principal = await principalOf(request, context);
   if (!principal) {
-    if (!api) return redirectToLogin(url);
+    if (!api) return redirectToLogin(url, request, context.env);
     return refuse(
       new AppError("unauthenticated", `Sign in to use ${method} ${pathname}: it needs the ${access} role.`),
     );
@@ -80,10 +81,15 @@ function refuse(error: AppError): Response {
   return errorResponse(error);
 }
 
-/** A relative Location: the proxy's idea of its own host (127.0.0.1 vs localhost) must not leak into redirects. */
-function redirectToLogin(url: URL): Response {
-  const next = encodeURIComponent(`${url.pathname}${url.search}`);
-  return new Response(null, { status: 307, headers: { location: `/login?next=${next}` } });
+/**
+ * Next.js wants an absolute Location from a proxy. It is built from the Host the browser used (or
+ * CONSOLE_PUBLIC_ORIGIN), not from the proxy's normalised URL, which may say `localhost` for `127.0.0.1`: the
+ * session cookie is per host, so the login page must stay on the host the browser is on.
+ */
+function redirectToLogin(url: URL, request: Request, env: Env): Response {
+  const login = new URL("/login", expectedOrigins(request, env)[0]);
+  login.searchParams.set("next", `${url.pathname}${url.search}`);
+  return new Response(null, { status: 307, headers: { location: login.toString() } });
 }
 
 function forbiddenPage(message: string): Response {

@@ -167,7 +167,7 @@ describe("pages", () => {
   it("an anonymous visitor is sent to the login page, which remembers where they were going", async () => {
     const response = await callProxy("GET", "/endpoints/demo?tab=metrics");
     expect(response.status).toBe(307);
-    expect(response.headers.get("location")).toBe("/login?next=%2Fendpoints%2Fdemo%3Ftab%3Dmetrics");
+    expect(response.headers.get("location")).toBe(`${consoleOrigin}/login?next=%2Fendpoints%2Fdemo%3Ftab%3Dmetrics`);
   });
 
   it("the login page is open to everyone", async () => {
