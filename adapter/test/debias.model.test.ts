@@ -85,6 +85,34 @@ describe("a model that only prefers positions (closed-form GGUF)", () => {
     }
   });
 
+  it("debiases the decision API too: `permutations` averages the option orders of each decision", async () => {
+    const decide = async (order: string[], extra: Record<string, unknown>) => {
+      const response = await postJson(adapter.url, {
+        decision: {
+          id: "d1",
+          state: "Please return the duplicate charge on my card.",
+          question: "Select the requested action.",
+          options: order.map((id) => ({ id, description: DESCRIPTIONS[id]! })),
+        },
+        ...extra,
+      });
+      expect(response.status).toBe(200);
+      const result = (response.body as { result: { option_ids: string[]; probabilities: number[] } }).result;
+      return Object.fromEntries(result.option_ids.map((id, i) => [id, result.probabilities[i]!]));
+    };
+    expect(maxDifference(await decide(ORDER, {}), await decide(SHUFFLED, {}))).toBeGreaterThan(1e-3);
+    const debiased = [await decide(ORDER, { permutations: 4 }), await decide(SHUFFLED, { permutations: 4 })];
+    expect(maxDifference(debiased[0]!, debiased[1]!)).toBeLessThan(1e-6);
+    for (const key of ORDER) expect(debiased[0]![key]).toBeCloseTo(0.25, 6);
+
+    const refused = await postJson(adapter.url, {
+      decision: { id: "d1", state: "s", question: "q", options: [{ id: "a" }, { id: "b" }] },
+      permutations: 0,
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({ error: "permutations must be an integer from 1 to 16" });
+  });
+
   it("reports each option's spread across orders: the positional range", async () => {
     const plain = Object.values((await ask(adapter, ORDER)).answers.pick.probabilities);
     const range = Math.max(...plain) - Math.min(...plain);

@@ -8,6 +8,8 @@ import { modelMetadataSchema, timingSchema } from "./common.ts";
  */
 
 export const DECISION_REQUEST_FIELDS = ["decision", "decisions"] as const;
+/** Beyond SemIf: score this many cyclic option orders and average them (1 = as sent; see adapter README). */
+export const PERMUTATIONS_FIELD = "permutations";
 export const MIN_OPTIONS = 2;
 export const MAX_OPTIONS = 16;
 export const ANSWER_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
@@ -32,8 +34,11 @@ export const decisionSchema = z.object({
 export type Decision = z.infer<typeof decisionSchema>;
 
 export const decisionRequestSchema = z.union([
-  z.strictObject({ decision: decisionSchema }),
-  z.strictObject({ decisions: z.array(decisionSchema).min(1) }),
+  z.strictObject({ decision: decisionSchema, permutations: z.number().int().min(1).max(MAX_OPTIONS).optional() }),
+  z.strictObject({
+    decisions: z.array(decisionSchema).min(1),
+    permutations: z.number().int().min(1).max(MAX_OPTIONS).optional(),
+  }),
 ]);
 export type DecisionRequest = z.infer<typeof decisionRequestSchema>;
 
@@ -50,6 +55,9 @@ export const decisionResultSchema = z.object({
   prompt_version: z.string(),
   temperature: z.number(),
   forward_seconds: z.number(),
+  /** Present when the request asked for more than one option order: orders scored, per-option max - min. */
+  permutations: z.number().int().optional(),
+  spread: z.array(z.number()).optional(),
   model: modelMetadataSchema,
 });
 export type DecisionResult = z.infer<typeof decisionResultSchema>;
@@ -61,7 +69,9 @@ export type SingleDecisionResponse = z.infer<typeof singleDecisionResponseSchema
 export type SharedDecisionResponse = z.infer<typeof sharedDecisionResponseSchema>;
 export type DecisionResponse = z.infer<typeof decisionResponseSchema>;
 
-export type DecisionEnvelope = { mode: "single"; decisions: [unknown] } | { mode: "shared"; decisions: unknown[] };
+export type DecisionEnvelope = ({ mode: "single"; decisions: [unknown] } | { mode: "shared"; decisions: unknown[] }) & {
+  permutations?: number;
+};
 export type CheckResult<T> = { ok: true; value: T } | { ok: false; message: string };
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
@@ -72,18 +82,29 @@ const fail = (message: string): { ok: false; message: string } => ({ ok: false, 
 /** The request-level shape, in SemIf's order. Decision fields are checked later by `checkDecisions`. */
 export function parseDecisionEnvelope(payload: unknown, maxSharedDecisions: number): CheckResult<DecisionEnvelope> {
   if (!isPlainObject(payload)) return fail("Request body must be a JSON object");
-  const allowed: readonly string[] = DECISION_REQUEST_FIELDS;
+  const allowed: readonly string[] = [...DECISION_REQUEST_FIELDS, PERMUTATIONS_FIELD];
   const unsupported = Object.keys(payload)
     .filter((key) => !allowed.includes(key))
     .sort();
   if (unsupported.length > 0) {
     return fail(`Unsupported request fields: [${unsupported.map((key) => `'${key}'`).join(", ")}]`);
   }
+  const permutations = payload[PERMUTATIONS_FIELD];
+  if (
+    permutations !== undefined &&
+    (typeof permutations !== "number" ||
+      !Number.isInteger(permutations) ||
+      permutations < 1 ||
+      permutations > MAX_OPTIONS)
+  ) {
+    return fail(`permutations must be an integer from 1 to ${MAX_OPTIONS}`);
+  }
+  const order = permutations === undefined ? {} : { permutations };
   const supplied = DECISION_REQUEST_FIELDS.filter((name) => name in payload);
   if (supplied.length !== 1) return fail("Request must contain exactly one of decision or decisions");
   if (supplied[0] === "decision") {
     if (!isPlainObject(payload.decision)) return fail("Request must contain one decision object");
-    return { ok: true, value: { mode: "single", decisions: [payload.decision] } };
+    return { ok: true, value: { mode: "single", decisions: [payload.decision], ...order } };
   }
   const decisions = payload.decisions;
   if (!Array.isArray(decisions) || decisions.length === 0) {
@@ -91,7 +112,7 @@ export function parseDecisionEnvelope(payload: unknown, maxSharedDecisions: numb
   }
   if (decisions.length > maxSharedDecisions) return fail(`decisions supports at most ${maxSharedDecisions} items`);
   if (!decisions.every(isPlainObject)) return fail("decisions must contain only decision objects");
-  return { ok: true, value: { mode: "shared", decisions } };
+  return { ok: true, value: { mode: "shared", decisions, ...order } };
 }
 
 /** Canonical text of a state: strings as given, JSON objects/arrays with sorted keys, so equal states render equally. */

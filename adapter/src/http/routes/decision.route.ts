@@ -1,6 +1,8 @@
 import { checkDecisions, parseDecisionEnvelope } from "../../contract/decision.ts";
+import { scoreDebiasedDecisions } from "../../engine/debias-decisions.ts";
 import { RequestError } from "../../engine/request-error.ts";
 import { findReservedToken } from "../../engine/reserved-tokens.ts";
+import { readSystemOneSettings } from "../../engine/systemone-settings.ts";
 import type { Route } from "../route.ts";
 
 /** SemIf decision scoring (DESIGN §4): shape -> reserved tokens -> fields -> token budget -> scoring. */
@@ -18,10 +20,13 @@ const decisionRoute: Route = {
     }
     const decisions = checkDecisions(envelope.value);
     if (!decisions.ok) throw new RequestError(decisions.message);
+    const permutations = envelope.value.permutations ?? readSystemOneSettings().permutations;
     const response =
-      envelope.value.mode === "single"
-        ? await engine.decisions.score(decisions.value, "single")
-        : await engine.decisions.score(decisions.value, "shared");
+      permutations > 1
+        ? await scoreDebiasedDecisions(engine, decisions.value, envelope.value.mode, permutations)
+        : envelope.value.mode === "single"
+          ? await engine.decisions.score(decisions.value, "single")
+          : await engine.decisions.score(decisions.value, "shared");
     const results = "result" in response ? [response.result] : response.results;
     log.decisions = results.length;
     log.input_tokens = results.reduce((sum, result) => sum + result.input_tokens, 0);
