@@ -1,0 +1,121 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { consoleDatabase } from "@/server/auth/console-database.ts";
+import type { Build, BuildList, BuildLogs } from "@/server/builds/dto.ts";
+import type { EndpointDetail, EndpointList } from "@/server/endpoints/dto.ts";
+import type { ImageList } from "@/server/images/dto.ts";
+import { type ControlPlane, startControlPlane } from "@/server/local/control-plane.ts";
+import { localAwsEnvironment } from "@/server/local/stack.ts";
+
+// `server-only` throws outside a React Server Components bundle; Next.js, not vitest, enforces it.
+vi.mock("server-only", () => ({}));
+
+/**
+ * The console's route handlers against the real local control plane over loopback, with no mocks: the wire shapes
+ * the SDK sends and parses must match what server/ expects. No model is loaded here.
+ */
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "console-local-routes-"));
+const saved = { ...process.env };
+let plane: ControlPlane;
+let endpoints: typeof import("./route.ts");
+let endpoint: typeof import("./[name]/route.ts");
+let images: typeof import("../images/route.ts");
+let builds: typeof import("../builds/route.ts");
+let build: typeof import("../builds/[id]/route.ts");
+let buildLogs: typeof import("../builds/[id]/logs/route.ts");
+
+const base = "http://127.0.0.1:3000";
+const get = (url: string) => new Request(`${base}${url}`);
+const send = (url: string, body: unknown, method = "POST") =>
+  new Request(`${base}${url}`, { method, headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+const named = (name: string) => ({ params: Promise.resolve({ name }) });
+const byId = (id: string) => ({ params: Promise.resolve({ id: encodeURIComponent(id) }) });
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 20_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+beforeAll(async () => {
+  plane = await startControlPlane({ dataDir: path.join(dataDir, "aws"), port: 0, waitForEndpoints: false });
+  Object.assign(process.env, localAwsEnvironment(plane.url), { CONSOLE_DATA_DIR: path.join(dataDir, "console") });
+  endpoints = await import("./route.ts");
+  endpoint = await import("./[name]/route.ts");
+  images = await import("../images/route.ts");
+  builds = await import("../builds/route.ts");
+  build = await import("../builds/[id]/route.ts");
+  buildLogs = await import("../builds/[id]/logs/route.ts");
+});
+
+afterAll(async () => {
+  await plane?.close();
+  consoleDatabase().close();
+  process.env = saved;
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("console routes on the local control plane", () => {
+  it("lists the local adapter images as digest-pinned URIs", async () => {
+    const list = (await (await images.GET(get("/api/images"))).json()) as ImageList;
+    const cpu = list.images.find((image) => image.tags.includes("cpu"));
+    expect(cpu?.imageUri).toMatch(/\/decision-adapter@sha256:[0-9a-f]{64}$/);
+    expect(cpu).toMatchObject({ apiMode: "decision", source: "ecr", variant: "cpu" });
+  });
+
+  it("runs an image build and reads its phases, exported digest and log", async () => {
+    const started = await builds.POST(send("/api/builds", { kind: "image", variant: "cpu" }));
+    expect(started.status).toBe(202);
+    const { id } = (await started.json()) as Build;
+    const finished = await until(
+      async () => (await (await build.GET(get(`/api/builds/${id}`), byId(id))).json()) as Build,
+      (b) => b.status !== "IN_PROGRESS",
+    );
+    expect(finished).toMatchObject({ kind: "image", variant: "cpu", status: "SUCCEEDED" });
+    expect(finished.outputs.imageDigest).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(finished.phases.length).toBeGreaterThan(0);
+    const logs = (await (await buildLogs.GET(get(`/api/builds/${id}/logs`), byId(id))).json()) as BuildLogs;
+    expect(logs.lines.length).toBeGreaterThan(0);
+    const list = (await (await builds.GET(get("/api/builds"))).json()) as BuildList;
+    expect(list.builds.map((b) => b.id)).toContain(id);
+  });
+
+  it("deploys, shows the failure reason of a model that is not in S3, and deletes all three resources", async () => {
+    const list = (await (await images.GET(get("/api/images"))).json()) as ImageList;
+    const imageUri = list.images.find((image) => image.tags.includes("cpu"))!.imageUri;
+    const deployed = await endpoints.POST(
+      send("/api/endpoints", {
+        name: "missing-model",
+        imageUri,
+        modelDataUrl: "s3://decision-console-local/models/none/model.tar.gz",
+        compute: { kind: "cpu", instanceType: "ml.c6i.2xlarge", threads: 1 },
+      }),
+    );
+    expect(deployed.status).toBe(202);
+    const detail = await until(
+      async () =>
+        (await (
+          await endpoint.GET(get("/api/endpoints/missing-model"), named("missing-model"))
+        ).json()) as EndpointDetail,
+      (d) => d.status !== "Creating",
+    );
+    expect(detail.status).toBe("Failed");
+    expect(detail.failureReason).toBeTruthy();
+    expect(detail.model).toMatchObject({ imageUri, networkIsolation: true });
+    expect(detail.variants[0]).toMatchObject({ instanceType: "ml.c6i.2xlarge", startupTimeoutSeconds: 900 });
+    const table = (await (await endpoints.GET(get("/api/endpoints"))).json()) as EndpointList;
+    expect(table.endpoints.map((e) => [e.name, e.status])).toEqual([["missing-model", "Failed"]]);
+
+    const deleted = await endpoint.DELETE(send("/api/endpoints/missing-model", {}, "DELETE"), named("missing-model"));
+    expect(await deleted.json()).toEqual({
+      deleted: { endpoint: "missing-model", endpointConfig: "missing-model", model: "missing-model" },
+    });
+    const gone = await endpoint.GET(get("/api/endpoints/missing-model"), named("missing-model"));
+    expect(gone.status).toBe(404);
+  });
+});
