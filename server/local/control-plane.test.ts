@@ -192,7 +192,8 @@ describe("wire rules", () => {
       const rejected = results.filter((r) => r.status === "rejected") as PromiseRejectedResult[];
       // Five calls span at most two one-second windows of two calls each.
       expect(rejected.length).toBeGreaterThanOrEqual(1);
-      for (const r of rejected) expect(r.reason).toMatchObject({ name: "ThrottlingException", message: "Rate exceeded" });
+      for (const r of rejected)
+        expect(r.reason).toMatchObject({ name: "ThrottlingException", message: "Rate exceeded" });
     } finally {
       await limited.close();
       fs.rmSync(throttledDir, { recursive: true, force: true });

@@ -40,6 +40,8 @@ export interface ControlPlaneOptions {
   shortCapacity?: string[];
   /** Run GPU deployments on the CPU when there is no GPU; default LOCAL_AWS_EMULATE_GPU=1. */
   emulateGpu?: boolean;
+  /** The Hugging Face Hub (or a stand-in) model-packaging builds download from; default HF_ENDPOINT. */
+  hfEndpoint?: string;
   /** Requests per second per service before ThrottlingException; default LOCAL_AWS_MAX_TPS, else unlimited. */
   maxRequestsPerSecond?: number;
 }
@@ -78,7 +80,15 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   });
   const buildStore = new BuildStore(db);
   let url = "";
-  const builds = new BuildRunner(buildStore, registry, logs, dataDir, REPO_ROOT, () => url);
+  const builds = new BuildRunner(
+    buildStore,
+    registry,
+    logs,
+    dataDir,
+    REPO_ROOT,
+    () => url,
+    options.hfEndpoint ?? process.env.HF_ENDPOINT,
+  );
   builds.failInterrupted();
 
   const services: JsonService[] = [

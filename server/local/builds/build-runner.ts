@@ -59,6 +59,8 @@ export class BuildRunner {
     private readonly dataDir: string,
     private readonly repoRoot: string,
     private readonly controlPlaneUrl: () => string,
+    /** Where model-packaging builds fetch Hugging Face files (HF_ENDPOINT); a build's own override wins. */
+    private readonly hfEndpoint: string | undefined,
   ) {}
 
   start(project: string, overrides: { name: string; value: string; type?: string }[], region: string): BuildRecord {
@@ -201,7 +203,7 @@ export class BuildRunner {
       cwd: this.repoRoot,
       env: {
         ...host,
-        ...(process.env.HF_ENDPOINT ? { HF_ENDPOINT: process.env.HF_ENDPOINT } : {}),
+        ...(this.hfEndpoint ? { HF_ENDPOINT: this.hfEndpoint } : {}),
         ...env,
         PACKAGER_WORK_DIR: workDir,
         AWS_REGION: region,

@@ -1,0 +1,297 @@
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { ApplicationAutoScalingClient } from "@aws-sdk/client-application-auto-scaling";
+import { CloudWatchClient, GetMetricDataCommand } from "@aws-sdk/client-cloudwatch";
+import { CodeBuildClient } from "@aws-sdk/client-codebuild";
+import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import {
+  CreateEndpointCommand,
+  CreateEndpointConfigCommand,
+  CreateModelCommand,
+  DeleteEndpointCommand,
+  DescribeEndpointCommand,
+  SageMakerClient,
+} from "@aws-sdk/client-sagemaker";
+import { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
+import * as tar from "tar";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { configureAutoscaling, describeAutoscaling } from "../autoscaling/variant-scaling.ts";
+import { getBuild, startBuild } from "../builds/builds.ts";
+import { deployEndpoint } from "../endpoints/deploy.ts";
+import { deployRequestSchema } from "../endpoints/deploy-schema.ts";
+import { invokeEndpoint, invokeEndpointStream } from "../invoke/invoke.ts";
+import { LOCAL_ARTIFACT_BUCKET } from "./builds/build-runner.ts";
+import { type ControlPlane, startControlPlane } from "./control-plane.ts";
+import { type HubStandIn, publishHubFile, startHubStandIn } from "./hf-standin.ts";
+import { generateTinyModel } from "./seed.ts";
+import { localClientConfig } from "./stack.ts";
+
+/**
+ * The whole local path with the real SDK clients and the console's own server/ functions: package a generated
+ * GGUF from a Hub stand-in, deploy it through an instance-pool fallback, invoke, stream, restart, scale, delete.
+ */
+const projects = {
+  modelPackageProject: "decision-console-model-package",
+  imageBuildProject: "decision-console-image-build",
+};
+const pin = { repo: "local-test/tiny", revision: "1".repeat(40), file: "tiny.gguf" };
+const decision = {
+  decision: {
+    id: "route-1",
+    state: "Customer: I was charged twice for my subscription this month.",
+    question: "Which team should handle this ticket?",
+    options: [
+      { id: "billing", description: "Billing and payments" },
+      { id: "tech", description: "Technical support" },
+    ],
+  },
+};
+
+let dataDir: string;
+let hub: HubStandIn;
+let plane: ControlPlane;
+let ggufSha256: string;
+let modelDataUrl: string;
+
+function clients() {
+  const config = localClientConfig(plane.url);
+  return {
+    sageMaker: new SageMakerClient(config),
+    runtime: new SageMakerRuntimeClient(config),
+    codeBuild: new CodeBuildClient(config),
+    s3: new S3Client({ ...config, forcePathStyle: true }),
+    cloudWatch: new CloudWatchClient(config),
+    autoScaling: new ApplicationAutoScalingClient(config),
+  };
+}
+
+function openPlane() {
+  return startControlPlane({
+    dataDir,
+    port: 0,
+    shortCapacity: ["ml.g6e.xlarge"],
+    emulateGpu: true,
+    hfEndpoint: hub.url,
+  });
+}
+
+async function describe_(name: string) {
+  await plane.endpoints.settled(name);
+  return clients().sageMaker.send(new DescribeEndpointCommand({ EndpointName: name }));
+}
+
+beforeAll(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "local-endpoints-"));
+  const gguf = path.join(dataDir, "tiny.gguf");
+  await generateTinyModel(gguf);
+  ggufSha256 = createHash("sha256").update(fs.readFileSync(gguf)).digest("hex");
+  publishHubFile(path.join(dataDir, "hub"), pin, gguf);
+  hub = await startHubStandIn({ root: path.join(dataDir, "hub") });
+  plane = await openPlane();
+});
+
+afterAll(async () => {
+  await plane?.close();
+  await hub?.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("local endpoints end to end", { timeout: 120_000 }, () => {
+  it("packages a pinned GGUF from the Hub stand-in into the local S3 and exports its location", async () => {
+    const { codeBuild } = clients();
+    const started = await startBuild(codeBuild, projects, {
+      kind: "model",
+      gguf: { ...pin, sha256: ggufSha256 },
+      compression: "Gzip",
+    });
+    await plane.builds.settled(started.id);
+    const build = await getBuild(codeBuild, projects, started.id);
+    expect(build.status).toBe("SUCCEEDED");
+    expect(build.outputs.modelSha256).toBe(ggufSha256);
+    expect(build.outputs.modelDataUrl).toBe(`s3://${LOCAL_ARTIFACT_BUCKET}/models/${ggufSha256}/gzip/model.tar.gz`);
+    modelDataUrl = build.outputs.modelDataUrl!;
+  });
+
+  it("refuses to package a Hub file whose sha256 does not match the pin", async () => {
+    const { codeBuild } = clients();
+    const started = await startBuild(codeBuild, projects, {
+      kind: "model",
+      gguf: { ...pin, sha256: "f".repeat(64) },
+      compression: "Gzip",
+    });
+    await plane.builds.settled(started.id);
+    const build = await getBuild(codeBuild, projects, started.id);
+    expect(build.status).toBe("FAILED");
+    expect(build.outputs.modelDataUrl).toBeNull();
+  });
+
+  it("deploys through the instance-pool fallback to InService and answers a decision", async () => {
+    const { sageMaker, runtime } = clients();
+    const digest = plane.registry.digestForTag("decision-adapter", "cpu");
+    const request = deployRequestSchema.parse({
+      name: "tiny-pools",
+      imageUri: `000000000000.dkr.ecr.us-east-1.amazonaws.com/decision-adapter@${digest}`,
+      modelDataUrl,
+      modelSha256: ggufSha256,
+      compute: {
+        kind: "gpu-pool",
+        pools: [{ instanceType: "ml.g6e.xlarge" }, { instanceType: "ml.g6.2xlarge" }],
+        threads: 1,
+      },
+      limits: { maxTokens: 512, maxRequestTokens: 1024 },
+    });
+    await deployEndpoint(sageMaker, request, { defaultExecutionRoleArn: "arn:aws:iam::000000000000:role/local" });
+    const endpoint = await describe_("tiny-pools");
+    expect(endpoint.FailureReason).toBeUndefined();
+    expect(endpoint.EndpointStatus).toBe("InService");
+    expect(endpoint.ProductionVariants?.[0]?.InstancePools).toEqual([
+      { InstanceType: "ml.g6e.xlarge", CurrentInstanceCount: 0 },
+      { InstanceType: "ml.g6.2xlarge", CurrentInstanceCount: 1 },
+    ]);
+    expect(endpoint.ProductionVariants?.[0]?.DeployedImages?.[0]?.ResolvedImage).toContain(digest);
+
+    const result = await invokeEndpoint(runtime, "tiny-pools", decision);
+    const answer = (result.body as { result: { option_ids: string[]; probabilities: number[] } }).result;
+    expect(result.invokedVariant).toBe("AllTraffic");
+    expect(answer.option_ids).toEqual(["billing", "tech"]);
+    expect(answer.probabilities.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 6);
+  });
+
+  it("surfaces a container 400 as ModelError with the original status and message", async () => {
+    const { runtime } = clients();
+    const broken = { decision: { ...decision.decision, options: [decision.decision.options[0]] } };
+    const error = await invokeEndpoint(runtime, "tiny-pools", broken).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 400 });
+    expect(String((error as Error).message)).toContain("options must contain 2-16 entries");
+  });
+
+  it("streams a chat completion as PayloadPart events", async () => {
+    const { runtime } = clients();
+    const opened = await invokeEndpointStream(runtime, "tiny-pools", {
+      messages: [{ role: "user", content: "Say hello" }],
+      max_tokens: 4,
+      stream: true,
+    });
+    const text = await new Response(opened.stream).text();
+    expect(text).toMatch(/^data: /);
+    expect(text.trim().endsWith("data: [DONE]")).toBe(true);
+  });
+
+  it("reports the invocations to CloudWatch", async () => {
+    const { cloudWatch } = clients();
+    const { MetricDataResults } = await cloudWatch.send(
+      new GetMetricDataCommand({
+        StartTime: new Date(Date.now() - 600_000),
+        EndTime: new Date(Date.now() + 60_000),
+        MetricDataQueries: ["Invocations", "Invocation4XXErrors"].map((metric, i) => ({
+          Id: `m${i}`,
+          MetricStat: {
+            Metric: {
+              Namespace: "AWS/SageMaker",
+              MetricName: metric,
+              Dimensions: [
+                { Name: "EndpointName", Value: "tiny-pools" },
+                { Name: "VariantName", Value: "AllTraffic" },
+              ],
+            },
+            Period: 3600,
+            Stat: "Sum",
+          },
+        })),
+      }),
+    );
+    const sum = (id: string) => MetricDataResults?.find((r) => r.Id === id)?.Values?.reduce((a, b) => a + b, 0);
+    expect(sum("m0")).toBe(3);
+    expect(sum("m1")).toBe(1);
+  });
+
+  it("starts InService endpoints again after the control plane restarts on the same data directory", async () => {
+    await plane.close();
+    plane = await openPlane();
+    const endpoint = await describe_("tiny-pools");
+    expect(endpoint.EndpointStatus).toBe("InService");
+    const result = await invokeEndpoint(clients().runtime, "tiny-pools", decision);
+    expect((result.body as { result: { option_ids: string[] } }).result.option_ids).toEqual(["billing", "tech"]);
+  });
+
+  it("stores autoscaling and raises the instance count to the target's minimum", async () => {
+    const { autoScaling } = clients();
+    await configureAutoscaling(autoScaling, "tiny-pools", "AllTraffic", {
+      minCapacity: 2,
+      maxCapacity: 3,
+      targetInvocationsPerInstance: 100,
+      scaleInDisabled: true,
+      scaleInCooldownSeconds: 300,
+      scaleOutCooldownSeconds: 60,
+    });
+    expect(await describeAutoscaling(autoScaling, "tiny-pools", "AllTraffic")).toMatchObject({
+      minCapacity: 2,
+      maxCapacity: 3,
+      targetInvocationsPerInstance: 100,
+      scaleInDisabled: true,
+    });
+    const endpoint = await describe_("tiny-pools");
+    expect(endpoint.EndpointStatus).toBe("InService");
+    expect(endpoint.ProductionVariants?.[0]?.CurrentInstanceCount).toBe(2);
+    expect(endpoint.ProductionVariants?.[0]?.InstancePools?.[1]).toEqual({
+      InstanceType: "ml.g6.2xlarge",
+      CurrentInstanceCount: 2,
+    });
+  });
+
+  it("fails an endpoint whose GGUF the adapter cannot load, with the adapter's reason", async () => {
+    const { s3, sageMaker } = clients();
+    const staging = path.join(dataDir, "bad");
+    fs.mkdirSync(staging, { recursive: true });
+    // An interrupted download: the first 300 kB of a real GGUF.
+    fs.writeFileSync(
+      path.join(staging, "broken.gguf"),
+      fs.readFileSync(path.join(dataDir, "tiny.gguf")).subarray(0, 300_000),
+    );
+    const archive = path.join(dataDir, "bad.tar.gz");
+    await tar.c({ gzip: true, file: archive, cwd: staging }, ["broken.gguf"]);
+    await s3.send(
+      new PutObjectCommand({ Bucket: LOCAL_ARTIFACT_BUCKET, Key: "bad/model.tar.gz", Body: fs.readFileSync(archive) }),
+    );
+    const digest = plane.registry.digestForTag("decision-adapter", "cpu");
+    await sageMaker.send(
+      new CreateModelCommand({
+        ModelName: "bad-gguf",
+        ExecutionRoleArn: "arn:aws:iam::000000000000:role/local",
+        PrimaryContainer: {
+          Image: `000000000000.dkr.ecr.us-east-1.amazonaws.com/decision-adapter@${digest}`,
+          ModelDataUrl: `s3://${LOCAL_ARTIFACT_BUCKET}/bad/model.tar.gz`,
+          Environment: { ADAPTER_THREADS: "1" },
+        },
+      }),
+    );
+    await sageMaker.send(
+      new CreateEndpointConfigCommand({
+        EndpointConfigName: "bad-gguf",
+        ProductionVariants: [
+          { VariantName: "AllTraffic", ModelName: "bad-gguf", InstanceType: "ml.c6i.2xlarge", InitialInstanceCount: 1 },
+        ],
+      }),
+    );
+    await sageMaker.send(new CreateEndpointCommand({ EndpointName: "bad-gguf", EndpointConfigName: "bad-gguf" }));
+    const endpoint = await describe_("bad-gguf");
+    expect(endpoint.EndpointStatus).toBe("Failed");
+    expect(endpoint.FailureReason).toContain("did not pass the ping health check");
+    expect(endpoint.FailureReason).toContain("Failed to load model");
+  });
+
+  it("deletes an endpoint and stops its adapter processes", async () => {
+    const { sageMaker, runtime } = clients();
+    const instance = await plane.endpoints.pick("tiny-pools");
+    expect((await fetch(`${instance!.url}/ping`)).status).toBe(200);
+    await sageMaker.send(new DeleteEndpointCommand({ EndpointName: "tiny-pools" }));
+    await plane.endpoints.settled("tiny-pools");
+    await expect(sageMaker.send(new DescribeEndpointCommand({ EndpointName: "tiny-pools" }))).rejects.toMatchObject({
+      name: "ValidationException",
+    });
+    await expect(fetch(`${instance!.url}/ping`)).rejects.toThrow();
+    await expect(invokeEndpoint(runtime, "tiny-pools", decision)).rejects.toMatchObject({ status: 404 });
+  });
+});
