@@ -6,6 +6,7 @@ import {
   type ImageDetail,
 } from "@aws-sdk/client-ecr";
 import { awsCall } from "../aws/errors.ts";
+import { AppError } from "../http/app-error.ts";
 import type { DeployableImage, ImageList } from "./dto.ts";
 
 /** The AWS llama.cpp DLC's SageMaker images (DESIGN §11): chat only, and deployable only once resolved to a digest. */
@@ -67,7 +68,7 @@ export async function resolveImageTag(ecr: ECRClient, repository: string, tag: s
     ecr.send(new DescribeImagesCommand({ repositoryName: repository, imageIds: [{ imageTag: tag }] })),
   );
   const detail = described.imageDetails?.[0];
-  if (!detail?.imageDigest) throw new Error(`ECR returned no digest for ${repository}:${tag}`);
+  if (!detail?.imageDigest) throw new AppError("upstream", `ECR returned no digest for ${repository}:${tag}.`);
   return deployableImage(uri, repository, detail);
 }
 
