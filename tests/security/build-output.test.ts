@@ -5,9 +5,10 @@ import { describe, expect, it } from "vitest";
 /**
  * Runs after `next build` (the CI's e2e stage builds first); without a production build there is nothing to
  * inspect, and the skip says so. Everything a browser can download is scanned: client chunks under
- * `.next/static` and the prerendered HTML and RSC payloads under `.next/server/app`.
+ * `.next/static` and the prerendered HTML and RSC payloads under `.next/server/app` (or under `NEXT_DIST_DIR`,
+ * the folder browser tests build into).
  */
-const nextDir = path.resolve(import.meta.dirname, "../../.next");
+const nextDir = path.resolve(import.meta.dirname, "../..", process.env.NEXT_DIST_DIR || ".next");
 const built = fs.existsSync(path.join(nextDir, "BUILD_ID"));
 
 function filesUnder(dir: string, keep: (file: string) => boolean): string[] {
@@ -97,7 +98,7 @@ describe.skipIf(!built)("production build: what a browser can download", () => {
 });
 
 describe.skipIf(built)("production build", () => {
-  it("is absent: run `next build` first to scan the client bundles (CI does so before the e2e stage)", () => {
+  it(`is absent from ${nextDir}: run \`next build\` first to scan the client bundles (CI does so before the e2e stage)`, () => {
     expect(built).toBe(false);
   });
 });
