@@ -25,7 +25,7 @@ const AWS_CONFIGURATION = [
   "AWS_CONTAINER_CREDENTIALS_FULL_URI",
 ];
 
-export function consoleMode(env: NodeJS.ProcessEnv): "local" | "aws" {
+export function consoleMode(env: Record<string, string | undefined>): "local" | "aws" {
   if (env.CONSOLE_MODE === "local" || env.CONSOLE_MODE === "aws") return env.CONSOLE_MODE;
   if (env.CONSOLE_MODE) throw new Error(`CONSOLE_MODE must be "local" or "aws", not "${env.CONSOLE_MODE}".`);
   return AWS_CONFIGURATION.some((name) => env[name]) ? "aws" : "local";

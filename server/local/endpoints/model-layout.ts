@@ -69,7 +69,7 @@ export async function layOutModel(store: ObjectStore, container: ContainerDefini
     if (source.S3DataType === "S3Prefix") {
       const { bucket, key: prefix } = parse(uri);
       if (!prefix.endsWith("/")) throw new ModelDataError(`The S3Prefix model data location ${uri} must end with "/".`);
-      const objects = store.find(bucket, prefix) ? [] : store.list(bucket, prefix, "", 100_000);
+      const objects = store.list(bucket, prefix, "", 100_000).filter((object) => !object.key.endsWith("/"));
       if (objects.length === 0) throw new ModelDataError(`Could not find any model data under ${uri}.`);
       for (const object of objects) place(object, path.join(modelDir, object.key.slice(prefix.length)));
       return;
