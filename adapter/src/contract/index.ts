@@ -1,5 +1,5 @@
+export * from "./chat.ts";
 export * from "./common.ts";
 export * from "./decision.ts";
-export * from "./chat.ts";
 export * from "./systemone.ts";
 export * from "./systemone-jevbench.ts";

@@ -54,6 +54,10 @@ async function trimTo(sequence: LlamaContextSequence, length: number): Promise<v
  * The sequence's evaluated tokens act as a one-slot prefix cache: what it already holds of `prefix` is kept
  * (`reusePrefix: true`), everything after is erased. Attention KV entries of a kept prefix are exactly those a
  * fresh evaluation computes, so results do not depend on reuse.
+ *
+ * The rest of the prefix is evaluated in one forward pass together with the first branch (each extra pass has a
+ * fixed cost: graph build and thread hand-off), then the sequence is trimmed back to the prefix for every further
+ * branch. `prefillSeconds` is that first pass, which is also branch 0's `seconds`.
  */
 export async function scoreBranches(
   sequence: LlamaContextSequence,
@@ -61,29 +65,38 @@ export async function scoreBranches(
   branches: readonly Branch[],
   options: { reusePrefix: boolean },
 ): Promise<BranchScores> {
-  const started = performance.now();
   const reused = options.reusePrefix ? sharedLength(sequence.contextTokens, prefix) : 0;
   await trimTo(sequence, reused);
-  if (prefix.length > reused) {
-    await sequence.evaluateWithoutGeneratingNewTokens(prefix.slice(reused), { contextShift: THROWING_CONTEXT_SHIFT });
-  }
-  const prefillSeconds = (performance.now() - started) / 1000;
+  const remainder = prefix.slice(reused);
   const results: BranchScores["branches"] = [];
-  for (const branch of branches) {
-    const branchStarted = performance.now();
-    await trimTo(sequence, prefix.length);
-    results.push({
-      readings: await evaluateBranch(sequence, branch),
-      seconds: (performance.now() - branchStarted) / 1000,
-    });
+  let prefillSeconds = 0;
+  if (branches.length === 0) {
+    const started = performance.now();
+    if (remainder.length > 0) {
+      await sequence.evaluateWithoutGeneratingNewTokens(remainder, { contextShift: THROWING_CONTEXT_SHIFT });
+    }
+    prefillSeconds = (performance.now() - started) / 1000;
+  }
+  for (const [index, branch] of branches.entries()) {
+    const started = performance.now();
+    if (index > 0) await trimTo(sequence, prefix.length);
+    const readings = await evaluateBranch(sequence, index === 0 ? remainder : [], branch);
+    const seconds = (performance.now() - started) / 1000;
+    if (index === 0) prefillSeconds = seconds;
+    results.push({ readings, seconds });
   }
   return { prefixTokens: prefix.length, reusedTokens: reused, prefillSeconds, branches: results };
 }
 
-async function evaluateBranch(sequence: LlamaContextSequence, branch: Branch): Promise<PositionReading[]> {
+/** Evaluates `lead` (not yet evaluated prefix tokens) and the branch's suffix in one pass, reading where asked. */
+async function evaluateBranch(
+  sequence: LlamaContextSequence,
+  lead: readonly Token[],
+  branch: Branch,
+): Promise<PositionReading[]> {
   if (branch.suffix.length === 0) throw new Error("a branch needs at least one suffix token");
-  const wanted = new Map(branch.readings.map((reading) => [reading.index, reading.tokens]));
-  const input: ControlledEvaluateInputItem[] = branch.suffix.map((token, index) => {
+  const wanted = new Map(branch.readings.map((reading) => [lead.length + reading.index, reading.tokens]));
+  const input: ControlledEvaluateInputItem[] = [...lead, ...branch.suffix].map((token, index) => {
     const tokens = wanted.get(index);
     if (tokens === undefined) return token;
     // `includeTop: 1` brings the full-vocabulary argmax; `includeMax` returns nothing in node-llama-cpp 3.22.1.
@@ -94,7 +107,7 @@ async function evaluateBranch(sequence: LlamaContextSequence, branch: Branch): P
   });
   const output = await sequence.controlledEvaluate(input, { contextShift: THROWING_CONTEXT_SHIFT });
   return branch.readings.map((reading) => {
-    const next = output[reading.index]?.next;
+    const next = output[lead.length + reading.index]?.next;
     if (!next?.logits || next.totalLogitWeight === undefined) {
       throw new Error(`no logits were returned at suffix position ${reading.index}`);
     }

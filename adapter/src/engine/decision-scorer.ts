@@ -91,7 +91,7 @@ export class DecisionScorer {
         prompt_sha256: prompt.sha256,
         prompt_version: PROMPT_VERSION,
         temperature: this.limits.temperature,
-        forward_seconds: scores.branches[index]!.seconds + (mode === "single" ? scores.prefillSeconds : 0),
+        forward_seconds: scores.branches[index]!.seconds,
         model: this.model,
       };
     });
@@ -100,7 +100,8 @@ export class DecisionScorer {
       prefix_tokens: scores.prefixTokens,
       prefix_reused: scores.reusedTokens === scores.prefixTokens,
       prefill_seconds: scores.prefillSeconds,
-      suffix_forward_seconds: scores.branches.reduce((sum, branch) => sum + branch.seconds, 0),
+      // The first decision's suffix is evaluated together with the state (prefill_seconds); these are the rest.
+      suffix_forward_seconds: scores.branches.slice(1).reduce((sum, branch) => sum + branch.seconds, 0),
       max_request_tokens: this.limits.maxRequestTokens,
       max_tokens_per_decision: perDecision,
       queue_seconds: queueSeconds,

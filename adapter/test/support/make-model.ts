@@ -23,13 +23,16 @@ if (values.type !== undefined && !TYPES.includes(values.type as TensorType)) {
   process.stderr.write(`--type must be one of ${TYPES.join(", ")}\n`);
   process.exit(2);
 }
+// npm runs workspace scripts inside adapter/: resolve paths from where the command was typed.
+const fromCaller = (file: string) => path.resolve(process.env.INIT_CWD ?? process.cwd(), file);
+const out = fromCaller(values.out);
 const started = performance.now();
 const spec = modelSpec(kind, {
   weightType: values.type as TensorType | undefined,
-  extraText: values.words ? readFileSync(values.words, "utf8") : undefined,
+  extraText: values.words ? readFileSync(fromCaller(values.words), "utf8") : undefined,
 });
-mkdirSync(path.dirname(path.resolve(values.out)), { recursive: true });
-writeModel(spec, values.out);
+mkdirSync(path.dirname(out), { recursive: true });
+writeModel(spec, out);
 process.stdout.write(
-  `${JSON.stringify({ kind, out: values.out, vocabulary: spec.vocabulary.tokens.length, seconds: (performance.now() - started) / 1000 })}\n`,
+  `${JSON.stringify({ kind, out, vocabulary: spec.vocabulary.tokens.length, seconds: (performance.now() - started) / 1000 })}\n`,
 );

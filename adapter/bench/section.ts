@@ -1,0 +1,45 @@
+import type { Engine } from "../src/engine/engine.ts";
+
+/**
+ * One part of `npm run bench:adapter`. Every `sections/*.section.ts` file default-exports a BenchSection; they run
+ * in `order` against one adapter, each adds rows to the printed table and keys to the final JSON line.
+ */
+export type BenchSection = {
+  name: string;
+  order: number;
+  run(context: BenchContext): Promise<SectionResult>;
+};
+
+export type SectionResult = {
+  rows: Array<Record<string, string | number>>;
+  summary: Record<string, string | number | null>;
+};
+
+export type JevBenchRow = {
+  id: string;
+  state: unknown;
+  question: string;
+  options: Array<{ id: string; description: string }>;
+  answer?: string;
+  type?: string;
+};
+
+export type BenchContext = {
+  url: string;
+  engine: Engine;
+  /** POST /invocations, timed end to end (client side). */
+  invoke(body: unknown): Promise<{ status: number; body: unknown; ms: number }>;
+  /** Empties every sequence, so the next request evaluates its whole prompt (no cross-request reuse). */
+  coldStart(): Promise<void>;
+  /** The JevBench decisions (possibly limited by BENCH_JEVBENCH_LIMIT), or null without ../shared. */
+  jevbench: JevBenchRow[] | null;
+  repeats: number;
+};
+
+export function percentile(values: readonly number[], fraction: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(fraction * sorted.length) - 1))]!;
+}
+
+export const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;

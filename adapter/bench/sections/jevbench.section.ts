@@ -1,0 +1,53 @@
+import { type BenchSection, percentile, round, type SectionResult } from "../section.ts";
+
+/** jevbench_p50_ms / p95: the JevBench decisions sent serially, as a client would, object states as JSON. */
+const jevbench: BenchSection = {
+  name: "jevbench",
+  order: 30,
+  async run(context): Promise<SectionResult> {
+    if (!context.jevbench) {
+      return {
+        rows: [
+          { measure: "JevBench (skipped: ../shared/bench/jevbench.jsonl not found)", value: "-", n: 0, tokens: 0 },
+        ],
+        summary: { jevbench_p50_ms: null, jevbench_p95_ms: null },
+      };
+    }
+    const latencies: number[] = [];
+    let correct = 0;
+    let tokens = 0;
+    for (const row of context.jevbench) {
+      const answer = await context.invoke({
+        decision: { id: row.id, state: row.state, question: row.question, options: row.options },
+      });
+      if (answer.status !== 200) throw new Error(`JevBench ${row.id}: ${answer.status} ${JSON.stringify(answer.body)}`);
+      latencies.push(answer.ms);
+      const result = (
+        answer.body as { result: { option_ids: string[]; probabilities: number[]; input_tokens: number } }
+      ).result;
+      tokens += result.input_tokens;
+      const best = result.probabilities.indexOf(Math.max(...result.probabilities));
+      if (result.option_ids[best] === row.answer) correct++;
+    }
+    const n = latencies.length;
+    return {
+      rows: [
+        { measure: "JevBench p50 (ms)", value: round(percentile(latencies, 0.5)), n, tokens: Math.round(tokens / n) },
+        { measure: "JevBench p95 (ms)", value: round(percentile(latencies, 0.95)), n, tokens: Math.round(tokens / n) },
+        {
+          measure: "JevBench accuracy (random weights: chance level)",
+          value: round(correct / n, 3),
+          n,
+          tokens: Math.round(tokens / n),
+        },
+      ],
+      summary: {
+        jevbench_p50_ms: round(percentile(latencies, 0.5)),
+        jevbench_p95_ms: round(percentile(latencies, 0.95)),
+        jevbench_n: n,
+      },
+    };
+  },
+};
+
+export default jevbench;
