@@ -91,7 +91,7 @@ test("a broken file is refused line by line and a good one is stored", async ({ 
   await checkPage(page, testInfo, "evaluate-home");
   const broken = `${decisions(1)}\n{"id": "x", "state": "s", "question": "q", "options": [], "answer": "a"}\n`;
   await evaluate.upload("broken.jsonl", broken, "broken");
-  await expect(page.getByRole("alert")).toContainText("line 2: options");
+  await expect(page.getByRole("alert").filter({ hasText: "line 2: options" })).toBeVisible();
   await evaluate.upload("escalations.jsonl", decisions(6), datasetName);
   await expect(page.getByText(`Stored ${datasetName}: 6 decisions.`)).toBeVisible();
   await expect(page.getByRole("button", { name: "Use this sample" })).toBeVisible();
@@ -100,7 +100,7 @@ test("a broken file is refused line by line and a good one is stored", async ({ 
 test("a run on the local endpoint finishes with metrics and a reliability diagram", async ({ page }, testInfo) => {
   const evaluate = new EvaluatePage(page);
   await evaluate.goto();
-  await page.getByLabel("Dataset").selectOption({ label: `${datasetName} (6 decisions, upload)` });
+  await page.getByLabel("Dataset", { exact: true }).selectOption({ label: `${datasetName} (6 decisions, upload)` });
   await evaluate.start(endpoint);
   await expect(page.getByRole("progressbar", { name: "Evaluation progress" })).toBeVisible();
   await evaluate.waitForEnd(6);
@@ -122,7 +122,7 @@ test("a run on the local endpoint finishes with metrics and a reliability diagra
 test("a second run is compared side by side with the first", async ({ page }, testInfo) => {
   const evaluate = new EvaluatePage(page);
   await evaluate.goto();
-  await page.getByLabel("Dataset").selectOption({ label: `${datasetName} (6 decisions, upload)` });
+  await page.getByLabel("Dataset", { exact: true }).selectOption({ label: `${datasetName} (6 decisions, upload)` });
   await evaluate.start(endpoint);
   await evaluate.waitForEnd(6);
   const compareWith = page.getByLabel("Compare with");
