@@ -54,8 +54,9 @@ function newestMtime(entry: string): number {
     .reduce((newest, name) => Math.max(newest, newestMtime(path.join(entry, name))), stat.mtimeMs);
 }
 
-export function buildIsStale(repoRoot: string): boolean {
-  const buildId = path.join(repoRoot, ".next", "BUILD_ID");
+/** `distDir` follows next.config.ts (NEXT_DIST_DIR, else `.next`). */
+export function buildIsStale(repoRoot: string, distDir = process.env.NEXT_DIST_DIR || ".next"): boolean {
+  const buildId = path.join(repoRoot, distDir, "BUILD_ID");
   if (!fs.existsSync(buildId)) return true;
   const built = fs.statSync(buildId).mtimeMs;
   return BUILD_INPUTS.some((input) => newestMtime(path.join(repoRoot, input)) > built);
@@ -114,8 +115,12 @@ async function main() {
   let code = 0;
   if (buildIsStale(REPO_ROOT)) {
     console.log("Building the console (next build): the build is missing or older than the sources.");
+    // next build may add its generated types folder to tsconfig.json; the repository's tsconfig already covers it.
+    const tsconfig = path.join(REPO_ROOT, "tsconfig.json");
+    const original = fs.readFileSync(tsconfig, "utf8");
     current = run(["build"], env);
     code = await exitCode(current);
+    if (fs.readFileSync(tsconfig, "utf8") !== original) fs.writeFileSync(tsconfig, original);
   }
   if (code === 0 && !stopping) {
     console.log(`Decision Console (${mode} mode) on http://${host}:${port}`);

@@ -20,7 +20,6 @@ const metricValues: Record<string, (sample: InvocationSample) => number | null> 
   Invocation5XXErrors: (s) => (s.status >= 500 ? 1 : 0),
   InvocationModelErrors: (s) => (s.status === 424 ? 1 : 0),
   ModelLatency: (s) => s.modelLatencyUs,
-  OverheadLatency: (s) => (s.modelLatencyUs === null ? null : 1000),
 };
 
 function statistic(values: number[], stat: string): number {
