@@ -1,7 +1,7 @@
 import "server-only";
 import { consoleDatabase } from "./auth/console-database.ts";
 import { type AwsClients, createAwsClients } from "./aws/clients.ts";
-import { EndpointSummaryCache } from "./endpoints/list.ts";
+import { EndpointSummaryCache } from "./endpoints/summary-cache.ts";
 import type { Db } from "./store/database.ts";
 
 export interface ConsoleSettings {
@@ -45,7 +45,7 @@ export function consoleContext(): ConsoleContext {
   store.__consoleContext ??= {
     aws: createAwsClients(),
     settings: consoleSettings(),
-    endpointSummaries: new EndpointSummaryCache(),
+    endpointSummaries: new EndpointSummaryCache(consoleDatabase()),
   };
   return { ...store.__consoleContext, db: consoleDatabase() };
 }

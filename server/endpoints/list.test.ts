@@ -1,3 +1,6 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import {
   DescribeEndpointCommand,
   DescribeEndpointConfigCommand,
@@ -8,7 +11,9 @@ import {
 import { mockClient } from "aws-sdk-client-mock";
 import "aws-sdk-client-mock-vitest/extend";
 import { beforeEach, describe, expect, it } from "vitest";
-import { EndpointSummaryCache, listEndpoints } from "./list.ts";
+import { openDatabase } from "../store/database.ts";
+import { listEndpoints } from "./list.ts";
+import { EndpointSummaryCache } from "./summary-cache.ts";
 import {
   describedCpuConfig,
   describedEndpoint,
@@ -107,6 +112,42 @@ describe("endpoint list", () => {
     await listEndpoints(client, cache);
     await listEndpoints(client, cache);
     expect(sageMaker).toHaveReceivedCommandTimes(DescribeEndpointCommand, 1);
+  });
+
+  it("re-describes only the endpoint, not its config and model, when its status changes", async () => {
+    sageMaker.on(DescribeEndpointCommand).resolves(describedEndpoint());
+    const cache = new EndpointSummaryCache();
+    sageMaker.on(ListEndpointsCommand).resolves({ Endpoints: [{ ...entry("demo"), EndpointStatus: "Creating" }] });
+    await listEndpoints(client, cache);
+    sageMaker.on(ListEndpointsCommand).resolves({ Endpoints: [{ ...entry("demo"), LastModifiedTime: new Date() }] });
+    await listEndpoints(client, cache);
+    expect(sageMaker).toHaveReceivedCommandTimes(DescribeEndpointCommand, 2);
+    expect(sageMaker).toHaveReceivedCommandTimes(DescribeEndpointConfigCommand, 1);
+    expect(sageMaker).toHaveReceivedCommandTimes(DescribeModelCommand, 1);
+  });
+
+  it("keeps summaries in SQLite so a restarted console does not describe unchanged endpoints again", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "summaries-"));
+    const db = openDatabase(path.join(dir, "console.db"));
+    try {
+      sageMaker.on(ListEndpointsCommand).resolves({ Endpoints: [entry("demo"), entry("other")] });
+      sageMaker
+        .on(DescribeEndpointCommand)
+        .callsFake((input: { EndpointName: string }) => describedEndpoint({ EndpointName: input.EndpointName }));
+      const first = await listEndpoints(client, new EndpointSummaryCache(db));
+      sageMaker.resetHistory();
+      const afterRestart = await listEndpoints(client, new EndpointSummaryCache(db));
+      expect(afterRestart).toEqual(first);
+      expect(sageMaker).not.toHaveReceivedCommand(DescribeEndpointCommand);
+
+      sageMaker.on(ListEndpointsCommand).resolves({ Endpoints: [entry("other")] });
+      await listEndpoints(client, new EndpointSummaryCache(db));
+      const rows = db.prepare("SELECT endpoint_name FROM endpoint_summaries").all();
+      expect(rows).toEqual([{ endpoint_name: "other" }]);
+    } finally {
+      db.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("keeps an endpoint deleted between list and describe in the table from its listing", async () => {

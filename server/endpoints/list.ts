@@ -7,33 +7,8 @@ import { awsCall, toAwsAppError } from "../aws/errors.ts";
 import { pricesAsOf } from "../pricing/prices.ts";
 import type { EndpointList, EndpointStatus, EndpointSummary } from "./dto.ts";
 import { loadEndpointResources } from "./resources.ts";
+import { EndpointSummaryCache } from "./summary-cache.ts";
 import { summaryOf } from "./view.ts";
-
-/**
- * Summaries keyed by name, status and last-modified time: an endpoint whose listing entry is unchanged has the same
- * config, model and instances, so a table of hundreds of endpoints costs one ListEndpoints walk once warm.
- */
-export class EndpointSummaryCache {
-  private readonly entries = new Map<string, EndpointSummary>();
-
-  constructor(private readonly capacity = 5000) {}
-
-  key(entry: SdkEndpointSummary): string {
-    return `${entry.EndpointName}|${entry.EndpointStatus}|${entry.LastModifiedTime?.toISOString()}`;
-  }
-
-  get(entry: SdkEndpointSummary): EndpointSummary | undefined {
-    return this.entries.get(this.key(entry));
-  }
-
-  set(entry: SdkEndpointSummary, summary: EndpointSummary): void {
-    if (this.entries.size >= this.capacity) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
-    }
-    this.entries.set(this.key(entry), summary);
-  }
-}
 
 /** Every endpoint, following NextToken through all pages. */
 export async function listAllEndpointEntries(sageMaker: SageMakerClient): Promise<SdkEndpointSummary[]> {
@@ -95,16 +70,17 @@ export async function listEndpoints(
 ): Promise<EndpointList> {
   const entries = await listAllEndpointEntries(sageMaker);
   const endpoints = await mapBounded(entries, concurrency, async (entry) => {
-    const cached = cache.get(entry);
+    const cached = cache.summary(entry);
     if (cached) return cached;
     try {
-      const summary = summaryOf(await loadEndpointResources(sageMaker, entry.EndpointName ?? ""));
-      cache.set(entry, summary);
+      const summary = summaryOf(await loadEndpointResources(sageMaker, entry.EndpointName ?? "", cache));
+      cache.storeSummary(entry, summary);
       return summary;
     } catch (error) {
       if (toAwsAppError(error).status === 404) return fromListingOnly(entry);
       throw error;
     }
   });
+  cache.retain(new Set(entries.map((entry) => entry.EndpointName ?? "")));
   return { endpoints, pricesAsOf };
 }

@@ -8,6 +8,7 @@ import {
   type SageMakerClient,
 } from "@aws-sdk/client-sagemaker";
 import { awsCall, toAwsAppError } from "../aws/errors.ts";
+import type { EndpointSummaryCache } from "./summary-cache.ts";
 
 /** An endpoint with the config and model it names; config or model is null when it was deleted behind our back. */
 export interface EndpointResources {
@@ -26,11 +27,17 @@ async function orNullWhenMissing<T>(call: () => Promise<T>): Promise<T | null> {
   }
 }
 
-export async function loadEndpointResources(sageMaker: SageMakerClient, name: string): Promise<EndpointResources> {
+export async function loadEndpointResources(
+  sageMaker: SageMakerClient,
+  name: string,
+  cache?: EndpointSummaryCache,
+): Promise<EndpointResources> {
   const endpoint = await awsCall(`endpoint "${name}"`, () =>
     sageMaker.send(new DescribeEndpointCommand({ EndpointName: name })),
   );
   const configName = endpoint.EndpointConfigName;
+  const known = cache?.definition(name, endpoint.CreationTime, configName);
+  if (known) return { endpoint, ...known };
   const config = configName
     ? await orNullWhenMissing(() =>
         sageMaker.send(new DescribeEndpointConfigCommand({ EndpointConfigName: configName })),
@@ -40,5 +47,6 @@ export async function loadEndpointResources(sageMaker: SageMakerClient, name: st
   const model = modelName
     ? await orNullWhenMissing(() => sageMaker.send(new DescribeModelCommand({ ModelName: modelName })))
     : null;
+  if (config && model) cache?.storeDefinition(name, endpoint.CreationTime, configName, { config, model });
   return { endpoint, config, model };
 }

@@ -122,4 +122,14 @@ export const migrations: readonly Migration[] = [
     );
     CREATE INDEX console_invocations_endpoint ON console_invocations (endpoint_name, id DESC);`,
   },
+  {
+    version: 51,
+    name: "endpoint summary cache",
+    sql: `CREATE TABLE endpoint_summaries (
+      endpoint_name TEXT PRIMARY KEY,
+      listing_key TEXT NOT NULL,
+      summary TEXT NOT NULL,
+      stored_at TEXT NOT NULL
+    );`,
+  },
 ];
