@@ -128,4 +128,22 @@ describe("a flood of 200 concurrent requests", () => {
     );
     expect(growthMiB).toBeLessThan(64);
   }, 120_000);
+
+  it("admits one request at a time with SEMIF_MAX_IN_FLIGHT=1: no two answered requests overlap", async () => {
+    const before = adapter.logs.length;
+    await flood(200);
+    const answered = adapter.logs
+      .slice(before)
+      .filter((line) => line.route !== "ping" && line.status === 200)
+      .map((line) => ({
+        start: Date.parse(String(line.time)),
+        end: Date.parse(String(line.time)) + Number(line.duration_ms),
+      }))
+      .sort((a, b) => a.start - b.start);
+    expect(answered.length).toBeGreaterThan(0);
+    // A request is admitted at its arrival time only if the previous one has left; 2 ms covers clock rounding.
+    for (let i = 1; i < answered.length; i++) {
+      expect(answered[i]!.start).toBeGreaterThanOrEqual(answered[i - 1]!.end - 2);
+    }
+  }, 120_000);
 });
