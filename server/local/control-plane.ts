@@ -160,10 +160,20 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     });
   });
   server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port, options.host ?? "127.0.0.1", () => resolve());
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(options.port, options.host ?? "127.0.0.1", () => resolve());
+    });
+  } catch (error) {
+    db.close();
+    if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") {
+      throw new Error(
+        `Port ${options.port} is in use, so the local AWS control plane cannot listen there (is another npm start running?). Set LOCAL_AWS_PORT to a free port.`,
+      );
+    }
+    throw error;
+  }
   const port = (server.address() as AddressInfo).port;
   url = `http://127.0.0.1:${port}`;
 

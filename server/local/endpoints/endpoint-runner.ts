@@ -347,7 +347,15 @@ export class EndpointRunner {
     }
     if (!variant || variant.instances.length === 0) return undefined;
     const instance = variant.instances[variant.next++ % variant.instances.length]!;
-    await Promise.race([instance.ready, new Promise((resolve) => setTimeout(resolve, 60_000))]);
+    let timer: NodeJS.Timeout | undefined;
+    const ready = await Promise.race([
+      instance.ready.then(() => true).catch(() => false),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), 60_000);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (!ready || !instance.process.running) return undefined;
     return { variant: variant.name, url: instance.process.url, logStream: `${variant.name}/${instance.id}` };
   }
 
