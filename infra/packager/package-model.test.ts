@@ -215,7 +215,7 @@ describe("packageModel from a pinned Hugging Face file", () => {
 
 describe("packageModel with the shared fixture model", () => {
   it.skipIf(!fixtureModelPresent)(
-    "packages stories260K.gguf from a local path with the sha256 its README documents (skipped: ../shared absent)",
+    "packages stories260K.gguf from a local path with the sha256 its README documents (skipped without ../shared)",
     async () => {
       recordPutObjects();
       const result = await packageModel({
