@@ -163,6 +163,22 @@ describe("same-origin checks on every mutating route", () => {
   });
 });
 
+describe("the audit log", () => {
+  // Playground calls are recorded in the endpoint's invocation log, not the audit log of changes.
+  const notChanges = new Set(["POST /api/endpoints/[name]/invoke"]);
+  const mutations = handlers.flatMap((handler) =>
+    handler.methods
+      .filter((m) => !["GET", "HEAD", "OPTIONS"].includes(m))
+      .map((method) => [`${method} ${handler.pattern}`, handler] as const)
+      .filter(([name]) => !notChanges.has(name)),
+  );
+
+  it.each(mutations)("%s: its route file writes the audit log (audited() or recordAudit())", (_, handler) => {
+    const source = fs.readFileSync(path.join(appDir, handler.file), "utf8");
+    expect(source).toMatch(/\baudited\(|\brecordAudit\(/);
+  });
+});
+
 describe("pages", () => {
   it("an anonymous visitor is sent to the login page, which remembers where they were going", async () => {
     const response = await callProxy("GET", "/endpoints/demo?tab=metrics");

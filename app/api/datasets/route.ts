@@ -1,4 +1,5 @@
 import { requireRole } from "@/server/auth/principal.ts";
+import { audited } from "@/server/aws/audited.ts";
 import { evaluationDeps } from "@/server/evaluate/context.ts";
 import { addSample, uploadDataset } from "@/server/evaluate/datasets/dataset-commands.ts";
 import { listDatasets } from "@/server/evaluate/datasets/dataset-store.ts";
@@ -40,13 +41,16 @@ async function readUpload(request: Request) {
 
 /** Upload a labelled decision set (multipart `file`, or JSON `{name, text, format?}`), or `{sample}` to add one. */
 export const POST = route(async (request) => {
-  await requireRole(request, "viewer");
+  const principal = await requireRole(request, "viewer");
   const length = Number(request.headers.get("content-length") ?? 0);
   if (length > MAX_DATASET_BYTES + 64 * 1024) {
     throw new AppError("payload_too_large", `The upload is larger than ${MAX_DATASET_BYTES / 1024 / 1024} MiB.`);
   }
   const input = await readUpload(request);
   const { db } = evaluationDeps();
-  const dataset = "sample" in input ? addSample(db, input.sample) : uploadDataset(db, input);
+  const target = "sample" in input ? input.sample : input.name;
+  const dataset = await audited(db, { actor: principal.name, action: "dataset.upload", target }, async () =>
+    "sample" in input ? addSample(db, input.sample) : uploadDataset(db, input),
+  );
   return Response.json(dataset, { status: 201 });
 });

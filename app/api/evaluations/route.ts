@@ -1,4 +1,5 @@
 import { requireRole } from "@/server/auth/principal.ts";
+import { audited } from "@/server/aws/audited.ts";
 import { evaluationDeps } from "@/server/evaluate/context.ts";
 import { createEvaluationSchema } from "@/server/evaluate/dto.ts";
 import { startEvaluation } from "@/server/evaluate/runs/evaluation-commands.ts";
@@ -12,7 +13,10 @@ export const GET = route(async (request) => {
 
 /** Starts an evaluation of a dataset on one or two endpoints; poll `GET /api/evaluations/[id]` for progress. */
 export const POST = route(async (request) => {
-  await requireRole(request, "viewer");
+  const principal = await requireRole(request, "viewer");
   const input = await readJson(request, createEvaluationSchema);
-  return Response.json(startEvaluation(evaluationDeps(), input), { status: 201 });
+  const deps = evaluationDeps();
+  const target = input.endpoints.join(", ");
+  const entry = { actor: principal.name, action: "evaluation.start", target, detail: { datasetId: input.datasetId } };
+  return Response.json(await audited(deps.db, entry, async () => startEvaluation(deps, input)), { status: 201 });
 });

@@ -1,4 +1,5 @@
 import { requireRole } from "@/server/auth/principal.ts";
+import { audited } from "@/server/aws/audited.ts";
 import { evaluationDeps } from "@/server/evaluate/context.ts";
 import { deleteDataset } from "@/server/evaluate/datasets/dataset-commands.ts";
 import { datasetDetail } from "@/server/evaluate/datasets/dataset-store.ts";
@@ -18,8 +19,9 @@ export const GET = route(async (request, { params }: Context) => {
 });
 
 export const DELETE = route(async (request, { params }: Context) => {
-  await requireRole(request, "operator");
+  const principal = await requireRole(request, "operator");
   const { id } = await params;
-  deleteDataset(evaluationDeps().db, id);
+  const { db } = evaluationDeps();
+  await audited(db, { actor: principal.name, action: "dataset.delete", target: id }, async () => deleteDataset(db, id));
   return new Response(null, { status: 204 });
 });

@@ -1,4 +1,5 @@
 import { requireRole } from "@/server/auth/principal.ts";
+import { audited } from "@/server/aws/audited.ts";
 import { evaluationDeps } from "@/server/evaluate/context.ts";
 import { evaluationQuerySchema } from "@/server/evaluate/dto.ts";
 import { deleteEvaluation } from "@/server/evaluate/runs/evaluation-commands.ts";
@@ -31,8 +32,11 @@ export const GET = route(async (request, { params }: Context) => {
 });
 
 export const DELETE = route(async (request, { params }: Context) => {
-  await requireRole(request, "operator");
+  const principal = await requireRole(request, "operator");
   const { id } = await params;
-  deleteEvaluation(evaluationDeps(), id);
+  const deps = evaluationDeps();
+  await audited(deps.db, { actor: principal.name, action: "evaluation.delete", target: id }, async () =>
+    deleteEvaluation(deps, id),
+  );
   return new Response(null, { status: 204 });
 });

@@ -1,4 +1,5 @@
 import { requireRole } from "@/server/auth/principal.ts";
+import { audited } from "@/server/aws/audited.ts";
 import { evaluationDeps } from "@/server/evaluate/context.ts";
 import { cancelEvaluation } from "@/server/evaluate/runs/evaluation-commands.ts";
 import { evaluationDetail } from "@/server/evaluate/runs/run-view.ts";
@@ -10,9 +11,11 @@ interface Context {
 
 /** Stops a running evaluation; what finished is kept. 409 when it has already ended. */
 export const POST = route(async (request, { params }: Context) => {
-  await requireRole(request, "viewer");
+  const principal = await requireRole(request, "viewer");
   const { id } = await params;
   const deps = evaluationDeps();
-  cancelEvaluation(deps, id);
+  await audited(deps.db, { actor: principal.name, action: "evaluation.cancel", target: id }, async () =>
+    cancelEvaluation(deps, id),
+  );
   return Response.json(evaluationDetail(deps.db, id));
 });
