@@ -53,6 +53,19 @@ describe("local mode (no users configured)", () => {
     expect((await proxy(request)).status).toBe(401);
   });
 
+  it("a page on another site posting to the loopback console is refused, though the caller would be the local operator", async () => {
+    const request = new NextRequest(`${consoleOrigin}/api/endpoints`, {
+      method: "POST",
+      headers: { host: "127.0.0.1:3000", origin: "https://attacker.example", "content-type": "text/plain" },
+      body: "{}",
+    });
+    const response = await proxy(request);
+    expect(response.status).toBe(403);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(
+      /^Cross-site request refused/,
+    );
+  });
+
   it("sign-in says that no users exist rather than failing as a wrong password", async () => {
     const response = await loginRoute(jsonRequest("/api/auth/login", { name: "a", password: "b" }));
     expect(response.status).toBe(409);
