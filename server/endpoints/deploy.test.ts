@@ -184,6 +184,22 @@ describe("deploy", () => {
     expect(sageMaker).not.toHaveReceivedCommand(CreateEndpointConfigCommand);
   });
 
+  it("reports a leftover endpoint config of the same name as a conflict and removes the new model", async () => {
+    sageMaker
+      .on(CreateEndpointConfigCommand)
+      .rejects(
+        notFound(
+          'Cannot create already existing endpoint configuration "arn:aws:sagemaker:us-east-1:1:endpoint-config/demo".',
+        ),
+      );
+    sageMaker.on(DeleteModelCommand).resolves({});
+    await expect(deployEndpoint(client, deployRequestSchema.parse(cpuDeploy()), options)).rejects.toMatchObject({
+      status: 409,
+      message: expect.stringContaining('An endpoint config named "demo" already exists'),
+    });
+    expect(sageMaker).toHaveReceivedCommandWith(DeleteModelCommand, { ModelName: "demo" });
+  });
+
   it("removes the model again when the endpoint config is refused", async () => {
     sageMaker.on(CreateEndpointConfigCommand).rejects(notFound("Invalid instance type ml.c6i.99xlarge"));
     sageMaker.on(DeleteModelCommand).resolves({});

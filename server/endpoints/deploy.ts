@@ -140,6 +140,12 @@ export async function deployEndpoint(
     await sageMaker.send(new CreateEndpointConfigCommand({ EndpointConfigName: name, ProductionVariants: [variant] }));
   } catch (error) {
     await bestEffort(() => sageMaker.send(new DeleteModelCommand({ ModelName: name })));
+    if (/already existing endpoint config/i.test((error as Error).message ?? "")) {
+      throw new AppError(
+        "conflict",
+        `An endpoint config named "${name}" already exists (left from an earlier deployment?); delete it or choose another name.`,
+      );
+    }
     throw toAwsAppError(error, `endpoint config "${name}"`);
   }
   for (let attempt = 1; ; attempt++) {
