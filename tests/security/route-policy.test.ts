@@ -179,6 +179,40 @@ describe("the audit log", () => {
   });
 });
 
+/** Every `page.tsx` under app/, as the URL path it serves. */
+function discoverPages(): string[] {
+  return fs
+    .readdirSync(appDir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && /^page\.(tsx|ts|jsx|js)$/.test(entry.name))
+    .map((entry) => {
+      const segments = path.relative(appDir, entry.parentPath).split(path.sep).filter(Boolean);
+      return `/${segments.filter((s) => !/^\(.*\)$/.test(s)).join("/")}`;
+    })
+    .sort();
+}
+
+describe("every page as anonymous, viewer and operator", () => {
+  const pages = discoverPages();
+  const cases = pages.flatMap((page) => callers.map((caller) => [page, caller] as const));
+
+  it("finds the pages on disk", () => {
+    expect(pages).toEqual(expect.arrayContaining(["/", "/login", "/audit"]));
+  });
+
+  it.each(cases)("%s as %s", async (page, caller) => {
+    const response = await callProxy("GET", samplePath(page), cookies[caller]);
+    const open = page === "/login";
+    if (open || caller === "operator" || (caller === "viewer" && page !== "/audit")) {
+      expect(allowed(response), `status ${response.status}`).toBe(true);
+    } else if (caller === "anonymous") {
+      expect(response.status).toBe(307);
+      expect(response.headers.get("location")).toMatch(/\/login\?next=/);
+    } else {
+      expect(response.status).toBe(403);
+    }
+  });
+});
+
 describe("pages", () => {
   it("an anonymous visitor is sent to the login page, which remembers where they were going", async () => {
     const response = await callProxy("GET", "/endpoints/demo?tab=metrics");
