@@ -4,7 +4,7 @@ import path from "node:path";
 import { BuildRunner, LOCAL_ARTIFACT_BUCKET } from "./builds/build-runner.ts";
 import { BuildStore } from "./builds/build-store.ts";
 import { openLocalDatabase } from "./database.ts";
-import { EndpointRunner } from "./endpoints/endpoint-runner.ts";
+import { EndpointRunner, type GpuEmulation } from "./endpoints/endpoint-runner.ts";
 import { EMULATE_GPU_ENV, SHORT_CAPACITY_ENV, shortCapacityTypes } from "./endpoints/instance-pools.ts";
 import { ImageRegistry } from "./image-registry.ts";
 import { LogStore } from "./log-store.ts";
@@ -25,6 +25,12 @@ import { type AwsRequest, DEFAULT_REGION, parseAuthorization } from "./wire/requ
 import { Throttle } from "./wire/throttle.ts";
 
 export const DEFAULT_LOCAL_AWS_PORT = 4599;
+
+function gpuEmulationFrom(value: string | undefined): GpuEmulation {
+  if (value === "0") return "off";
+  if (value === "1") return "all";
+  return "cpu-image";
+}
 export const REPO_ROOT = path.resolve(import.meta.dirname, "..", "..");
 
 export interface ControlPlaneOptions {
@@ -38,8 +44,8 @@ export interface ControlPlaneOptions {
   waitForEndpoints?: boolean;
   /** Instance types short of capacity for every endpoint; default LOCAL_AWS_SHORT_CAPACITY (comma-separated). */
   shortCapacity?: string[];
-  /** Run GPU deployments on the CPU when there is no GPU; default LOCAL_AWS_EMULATE_GPU=1. */
-  emulateGpu?: boolean;
+  /** What a GPU request does on a machine without a GPU; default from LOCAL_AWS_EMULATE_GPU (0: off, 1: all). */
+  gpuEmulation?: GpuEmulation;
   /** The Hugging Face Hub (or a stand-in) model-packaging builds download from; default HF_ENDPOINT. */
   hfEndpoint?: string;
   /** Requests per second per service before ThrottlingException; default LOCAL_AWS_MAX_TPS, else unlimited. */
@@ -76,7 +82,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   const sageMaker = new SageMakerStore(db);
   const endpoints = new EndpointRunner(sageMaker, objects, registry, logs, dataDir, REPO_ROOT, {
     shortCapacity: options.shortCapacity ?? [...shortCapacityTypes(undefined, process.env[SHORT_CAPACITY_ENV])],
-    emulateGpu: options.emulateGpu ?? process.env[EMULATE_GPU_ENV] === "1",
+    gpuEmulation: options.gpuEmulation ?? gpuEmulationFrom(process.env[EMULATE_GPU_ENV]),
   });
   const buildStore = new BuildStore(db);
   let url = "";

@@ -72,7 +72,6 @@ function openPlane() {
     dataDir,
     port: 0,
     shortCapacity: ["ml.g6e.xlarge"],
-    emulateGpu: true,
     hfEndpoint: hub.url,
   });
 }

@@ -1,6 +1,7 @@
 import { resolveDataDir } from "../store/database.ts";
 import { LOCAL_ARTIFACT_BUCKET } from "./builds/build-runner.ts";
 import { type ControlPlane, DEFAULT_LOCAL_AWS_PORT, startControlPlane } from "./control-plane.ts";
+import type { GpuEmulation } from "./endpoints/endpoint-runner.ts";
 import { type SeedModel, seedModels } from "./seed.ts";
 import { DEFAULT_REGION, LOCAL_ACCOUNT_ID } from "./wire/request.ts";
 
@@ -13,7 +14,7 @@ export interface LocalStackOptions {
   seed?: boolean;
   /** Passed to the control plane; defaults come from LOCAL_AWS_SHORT_CAPACITY and LOCAL_AWS_EMULATE_GPU. */
   shortCapacity?: string[];
-  emulateGpu?: boolean;
+  gpuEmulation?: GpuEmulation;
 }
 
 export interface LocalStack {
@@ -61,7 +62,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     dataDir: options.dataDir ?? resolveDataDir(),
     port,
     shortCapacity: options.shortCapacity,
-    emulateGpu: options.emulateGpu,
+    gpuEmulation: options.gpuEmulation,
   });
   const seeded = options.seed === false ? Promise.resolve([]) : seedModels(controlPlane);
   seeded.catch(() => undefined);

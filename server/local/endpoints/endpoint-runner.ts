@@ -24,12 +24,17 @@ interface RunningVariant {
   next: number;
 }
 
+export type GpuEmulation = "off" | "cpu-image" | "all";
+
 /** How this machine stands in for SageMaker's instances. */
 export interface LocalCapacity {
   /** Instance types treated as short of capacity for every endpoint (besides the config's tag). */
   shortCapacity: string[];
-  /** On a machine without a GPU, run CUDA requests (the cuda image, ADAPTER_GPU=cuda) on the CPU instead of failing. */
-  emulateGpu: boolean;
+  /**
+   * On a machine without a GPU: `off` fails every CUDA request; `cpu-image` (default) runs the cpu image on the CPU
+   * even when a GPU pool set ADAPTER_GPU=cuda, and fails the cuda image; `all` runs the cuda image on the CPU too.
+   */
+  gpuEmulation: GpuEmulation;
 }
 
 export interface PickedInstance {
@@ -158,16 +163,18 @@ export class EndpointRunner {
     const environment: Record<string, string> = { ...(container.Environment ?? {}) };
     const wantsCuda = image.variant === "cuda" || environment.ADAPTER_GPU === "cuda";
     if (wantsCuda && !hasNvidiaGpu()) {
-      if (!this.capacity.emulateGpu) {
+      const emulated =
+        this.capacity.gpuEmulation === "all" || (this.capacity.gpuEmulation === "cpu-image" && image.variant === "cpu");
+      if (!emulated) {
         throw new ProvisioningError(
-          `${label} asks for CUDA (${image.variant === "cuda" ? `the cuda image ${image.digest}` : "ADAPTER_GPU=cuda"}), but this machine has no NVIDIA GPU. Deploy the cpu image without GPU settings locally, set ${EMULATE_GPU_ENV}=1 to run GPU deployments on the CPU, or deploy to a GPU instance on AWS.`,
+          `${label} asks for CUDA (${image.variant === "cuda" ? `the cuda image ${image.digest}` : "ADAPTER_GPU=cuda"}), but this machine has no NVIDIA GPU. Deploy the cpu image locally, set ${EMULATE_GPU_ENV}=1 to run GPU deployments on the CPU, or deploy to a GPU instance on AWS.`,
         );
       }
       delete environment.ADAPTER_GPU;
       this.logs.append(
         endpointLogGroup(endpoint),
         "local-control-plane",
-        `${label}: no GPU here; running on the CPU (${EMULATE_GPU_ENV}=1).`,
+        `${label}: this machine has no GPU, so the ${instanceType} instance is emulated on the CPU (ADAPTER_GPU=cuda dropped).`,
       );
     } else if (image.variant === "cuda") environment.ADAPTER_GPU ??= "cuda";
     const modelDir = path.join(this.dataDir, "endpoints", endpoint, variant.VariantName, "model");

@@ -9,7 +9,7 @@ export const SHORT_CAPACITY_TAG = "local:short-capacity";
 /** The same for every endpoint of a control plane (e.g. for browser tests that deploy through the console). */
 export const SHORT_CAPACITY_ENV = "LOCAL_AWS_SHORT_CAPACITY";
 
-/** `1`: on a machine without a GPU, GPU deployments run on the CPU instead of failing (see LocalCapacity). */
+/** On a machine without a GPU: `0` fails every CUDA request, `1` runs even the cuda image on the CPU (see LocalCapacity). */
 export const EMULATE_GPU_ENV = "LOCAL_AWS_EMULATE_GPU";
 
 export function shortCapacityTypes(tagValue: string | undefined, envValue: string | undefined): Set<string> {
