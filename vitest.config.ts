@@ -1,7 +1,6 @@
 import { defineConfig } from "vitest/config";
 
-// One runner for every non-browser test. Files ending in `.model.test.ts` load a GGUF model and run in a
-// single fork so two model loads never compete for this machine's two cores.
+// One runner for every non-browser test (unit, model and integration); Playwright runs the browser suite.
 export default defineConfig({
   resolve: {
     alias: {
