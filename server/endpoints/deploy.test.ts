@@ -100,6 +100,7 @@ describe("deploy", () => {
       { InstanceType: "ml.g4dn.2xlarge", Priority: 4 },
     ]);
     expect(variant?.VariantInstanceProvisionTimeoutInSeconds).toBe(1200);
+    expect(variant?.InferenceAmiVersion).toBe("al2023-ami-sagemaker-inference-gpu-4-1");
     expect(variant).not.toHaveProperty("InstanceType");
     const model = sageMaker.commandCalls(CreateModelCommand)[0]?.args[0].input;
     expect(model?.PrimaryContainer?.Environment?.ADAPTER_GPU).toBe("cuda");

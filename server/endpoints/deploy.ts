@@ -70,6 +70,8 @@ export function productionVariant(request: DeployRequest): ProductionVariant {
       Priority: index + 1,
     })),
     VariantInstanceProvisionTimeoutInSeconds: compute.provisioningTimeoutSeconds,
+    // The CUDA 13 image needs NVIDIA driver >= 580, which SageMaker ships only on this inference AMI.
+    InferenceAmiVersion: "al2023-ami-sagemaker-inference-gpu-4-1",
   };
 }
 
