@@ -101,6 +101,32 @@ describe("admission", () => {
   });
 });
 
+describe("stalled clients", () => {
+  it("lose their admission slot when the body does not arrive within the request timeout", async () => {
+    const config = readConfig({ ADAPTER_MODEL_PATH: model.file, ADAPTER_THREADS: "1", SEMIF_MAX_TOKENS: "512" });
+    const guarded = await startAdapter(config, {
+      host: "127.0.0.1",
+      port: 0,
+      log: () => undefined,
+      bodyTimeoutMs: 1000,
+    });
+    try {
+      await guarded.ready;
+      const never = new Promise<void>(() => undefined);
+      const stalled = rawRequest(guarded.url, {
+        body: JSON.stringify({ decision: decision() }),
+        bodyAfter: never,
+      }).catch((error: Error) => error);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect((await postJson(guarded.url, { decision: decision() })).status).toBe(503);
+      await stalled;
+      expect((await postJson(guarded.url, { decision: decision() })).status).toBe(200);
+    } finally {
+      await guarded.close();
+    }
+  });
+});
+
 describe("request shape (SemIf messages)", () => {
   it.each([
     [[1, 2], "Request body must be a JSON object"],

@@ -14,7 +14,7 @@ export type RunningAdapter = {
 /** Listens at once (so /ping can say 503 while loading), then loads the model. */
 export async function startAdapter(
   config: AdapterConfig,
-  options: { host?: string; port?: number; log?: (line: Record<string, unknown>) => void } = {},
+  options: { host?: string; port?: number; log?: (line: Record<string, unknown>) => void; bodyTimeoutMs?: number } = {},
 ): Promise<RunningAdapter> {
   let engine: Engine | null = null;
   const server = createAdapterServer({
@@ -23,6 +23,7 @@ export async function startAdapter(
     maxInFlight: Math.max(config.maxInFlight, config.parallel),
     engine: () => engine,
     log: options.log,
+    bodyTimeoutMs: options.bodyTimeoutMs,
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
