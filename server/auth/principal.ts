@@ -3,8 +3,9 @@ import type { Db } from "../store/database.ts";
 import { isLoopbackHost } from "./bind.ts";
 import { consoleDatabase } from "./console-database.ts";
 import type { Env } from "./env.ts";
+import { isRevoked } from "./revocation.ts";
 import { grants, type Role } from "./roles.ts";
-import { readCookie, sessionCookieName, sessionKey, verifySession } from "./session.ts";
+import { readCookie, sessionCookieName, sessionKey, verifySessionToken } from "./session.ts";
 import { findUser, usersConfigured } from "./users.ts";
 
 export interface Principal {
@@ -29,7 +30,7 @@ export function defaultAuthContext(): AuthContext {
  * Who is calling. With no users configured everyone is the local operator, but only under a loopback Host
  * header: a page on another site that rebinds its DNS name to 127.0.0.1 still sends its own name as Host.
  * A password user's role is read from the store on every request, so removing a user or changing a role
- * takes effect at once rather than when the cookie expires.
+ * takes effect at once rather than when the cookie expires; a signed-out session is refused everywhere.
  */
 export async function principalOf(
   request: Request,
@@ -39,8 +40,9 @@ export async function principalOf(
     const host = new URL(`http://${request.headers.get("host") ?? new URL(request.url).host}`).hostname;
     return isLoopbackHost(host) ? localOperator : null;
   }
-  const session = await verifySession(readCookie(request, sessionCookieName), sessionKey(context.env));
-  if (!session) return null;
+  const verified = await verifySessionToken(readCookie(request, sessionCookieName), sessionKey(context.env));
+  if (!verified || isRevoked(context.db, verified.id)) return null;
+  const { session } = verified;
   if (session.source === "oidc") return session;
   const user = findUser(context.db, session.name, context.env);
   return user ? { name: user.name, role: user.role, source: "password" } : null;

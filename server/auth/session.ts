@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { jwtVerify, SignJWT } from "jose";
 import { z } from "zod";
 import type { Env } from "./env.ts";
@@ -39,22 +39,35 @@ export async function signSession(session: Session, key: Uint8Array, ttlSeconds 
   return new SignJWT({ role: session.role, source: session.source })
     .setProtectedHeader({ alg: "HS256" })
     .setSubject(session.name)
+    .setJti(randomUUID())
     .setIssuer(issuer)
     .setIssuedAt()
     .setExpirationTime(`${ttlSeconds}s`)
     .sign(key);
 }
 
-/** The session a cookie carries, or null when it is missing, forged, expired or malformed. */
-export async function verifySession(token: string | undefined, key: Uint8Array): Promise<Session | null> {
+export interface VerifiedSession {
+  session: Session;
+  /** The token's id, which sign-out revokes. */
+  id: string;
+  expiresAt: Date;
+}
+
+/** The session a cookie carries, with its id and expiry, or null when missing, forged, expired or malformed. */
+export async function verifySessionToken(token: string | undefined, key: Uint8Array): Promise<VerifiedSession | null> {
   if (!token) return null;
   try {
     const { payload } = await jwtVerify(token, key, { issuer, algorithms: ["HS256"] });
     const parsed = sessionSchema.safeParse({ name: payload.sub, role: payload.role, source: payload.source });
-    return parsed.success ? parsed.data : null;
+    if (!parsed.success || !payload.jti || !payload.exp) return null;
+    return { session: parsed.data, id: payload.jti, expiresAt: new Date(payload.exp * 1000) };
   } catch {
     return null;
   }
+}
+
+export async function verifySession(token: string | undefined, key: Uint8Array): Promise<Session | null> {
+  return (await verifySessionToken(token, key))?.session ?? null;
 }
 
 /** True when the browser reached the console over TLS, directly or through a TLS-terminating load balancer. */

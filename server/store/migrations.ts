@@ -105,6 +105,11 @@ export const migrations: readonly Migration[] = [
     CREATE INDEX audit_log_at ON audit_log (at DESC);`,
   },
   {
+    version: 32,
+    name: "revoked sessions",
+    sql: "CREATE TABLE revoked_sessions (jti TEXT PRIMARY KEY, expires_at TEXT NOT NULL);",
+  },
+  {
     version: 50,
     name: "console invocations",
     sql: `CREATE TABLE console_invocations (

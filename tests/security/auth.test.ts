@@ -263,9 +263,14 @@ describe("sign-in, sign-out and the audit trail", () => {
     expect(response.status).toBe(400);
   });
 
-  it("sign-out clears the cookie", async () => {
+  it("sign-out clears the cookie and revokes the session, so a copy of the cookie stops working too", async () => {
     const response = await logoutRoute(jsonRequest("/api/auth/logout", {}, { cookie: operatorCookie }));
     expect(response.headers.get("set-cookie")).toMatch(/^dc_session=; .*Max-Age=0/);
+    const replayed = await proxy(
+      new NextRequest(`${consoleOrigin}/api/audit`, { headers: { cookie: operatorCookie } }),
+    );
+    expect(replayed.status).toBe(401);
+    expect(listAudit({ limit: 1 })[0]).toMatchObject({ actor: "olga", action: "auth.logout", result: "ok" });
   });
 
   it("repeated wrong passwords for one name are slowed down with 429", async () => {
