@@ -15,6 +15,8 @@ export interface ConsoleSettings {
   adapterRepository: string;
   /** Bucket for build sources; the IaC stack's artifact bucket. */
   artifactBucket: string | null;
+  /** Names the console's IAM policy allows (the stack's SageMakerNamePrefix); null: any name. */
+  resourceNamePrefix: string | null;
 }
 
 export function consoleSettings(env: NodeJS.ProcessEnv = process.env): ConsoleSettings {
@@ -26,6 +28,7 @@ export function consoleSettings(env: NodeJS.ProcessEnv = process.env): ConsoleSe
     imageBuildProject: env.CODEBUILD_IMAGE_PROJECT || "decision-console-image-build",
     adapterRepository: env.ECR_REPOSITORY || "decision-adapter",
     artifactBucket: env.CONSOLE_ARTIFACT_BUCKET || null,
+    resourceNamePrefix: env.CONSOLE_RESOURCE_PREFIX || null,
   };
 }
 

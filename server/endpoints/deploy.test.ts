@@ -89,6 +89,15 @@ describe("deploy", () => {
     });
   });
 
+  it("refuses a name outside the console's IAM prefix before creating anything", async () => {
+    const request = deployRequestSchema.parse(cpuDeploy({ name: "team-router" }));
+    await expect(deployEndpoint(client, request, { ...options, resourceNamePrefix: "dc-" })).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringContaining('must start with "dc-"'),
+    });
+    expect(sageMaker.calls()).toHaveLength(0);
+  });
+
   it("gives a GPU variant ordered instance pools with priorities 1..n, the provisioning timeout and CUDA on", async () => {
     await deployEndpoint(client, deployRequestSchema.parse(gpuPoolDeploy()), options);
     const config = sageMaker.commandCalls(CreateEndpointConfigCommand)[0]?.args[0].input;

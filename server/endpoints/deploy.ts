@@ -22,6 +22,8 @@ export const variantName = "AllTraffic";
 export interface DeployOptions {
   /** Used when the request names no role (SAGEMAKER_EXECUTION_ROLE_ARN). */
   defaultExecutionRoleArn: string | null;
+  /** Every deployed name must start with it (the IAM policy of the IaC stack allows no other names). */
+  resourceNamePrefix?: string | null;
   sleep?: Sleep;
   /** Delays between CreateEndpoint attempts while SageMaker has not yet seen the new model or config. */
   createRetryDelaysMs?: readonly number[];
@@ -108,6 +110,13 @@ export async function deployEndpoint(
   request: DeployRequest,
   options: DeployOptions,
 ): Promise<DeployResult> {
+  const prefix = options.resourceNamePrefix;
+  if (prefix && !request.name.startsWith(prefix)) {
+    throw new AppError(
+      "bad_request",
+      `name: must start with "${prefix}", the prefix the console's IAM policy allows (CONSOLE_RESOURCE_PREFIX).`,
+    );
+  }
   const role = request.executionRoleArn ?? options.defaultExecutionRoleArn;
   if (!role) {
     throw new AppError(

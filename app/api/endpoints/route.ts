@@ -21,7 +21,10 @@ export const POST = route(async (request) => {
   const result = await audited(
     db,
     { actor: principal.name, action: "endpoint.deploy", target: deploy.name, detail: deploy },
-    () => deployEndpoint(aws.sageMaker, deploy, { defaultExecutionRoleArn: settings.executionRoleArn }),
+    () => deployEndpoint(aws.sageMaker, deploy, {
+        defaultExecutionRoleArn: settings.executionRoleArn,
+        resourceNamePrefix: settings.resourceNamePrefix,
+      }),
   );
   return Response.json(result, { status: 202 });
 });
