@@ -278,10 +278,3 @@ function toObject(row: ObjectRow): StoredObject {
     lastModified: new Date(row.last_modified * 1000),
   };
 }
-
-/** Splits `s3://bucket/key` into its parts; anything else is a validation error naming the value. */
-export function parseS3Uri(uri: string): { bucket: string; key: string } {
-  const match = /^s3:\/\/([^/]+)\/?(.*)$/.exec(uri);
-  if (!match?.[1]) throw new AwsError("ValidationException", `"${uri}" is not an S3 URI (s3://bucket/key).`);
-  return { bucket: match[1], key: match[2] ?? "" };
-}
