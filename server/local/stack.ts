@@ -63,6 +63,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     port,
     shortCapacity: options.shortCapacity,
     gpuEmulation: options.gpuEmulation,
+    // The console starts at once; restored endpoints answer invocations as soon as their adapter is ready.
+    waitForEndpoints: false,
   });
   const seeded = options.seed === false ? Promise.resolve([]) : seedModels(controlPlane);
   seeded.catch(() => undefined);
