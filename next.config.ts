@@ -7,6 +7,9 @@ const config: NextConfig = {
   // Native addons and the model runtime stay outside the server bundle.
   serverExternalPackages: ["node-llama-cpp", "better-sqlite3", "@node-rs/argon2"],
   transpilePackages: ["@decision-console/adapter"],
+  // proxy.ts makes Next buffer every request body, cut short above this size (default 10 MB): it must cover the
+  // largest body a route accepts (dataset uploads: 20 MiB).
+  experimental: { proxyClientMaxBodySize: "21mb" },
   headers: async () => [{ source: "/:path*", headers: securityHeaders() }],
 };
 
