@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import type { ImageRegistry } from "../image-registry.ts";
 import type { LogStore } from "../log-store.ts";
@@ -177,6 +178,16 @@ export class EndpointRunner {
         `${label}: this machine has no GPU, so the ${instanceType} instance is emulated on the CPU (ADAPTER_GPU=cuda dropped).`,
       );
     } else if (image.variant === "cuda") environment.ADAPTER_GPU ??= "cuda";
+    const cpus = os.availableParallelism();
+    if (Number(environment.ADAPTER_THREADS) > cpus) {
+      // The instance type's vCPUs are not this machine's: more threads than cores would only make every instance slower.
+      this.logs.append(
+        endpointLogGroup(endpoint),
+        "local-control-plane",
+        `${label}: ADAPTER_THREADS=${environment.ADAPTER_THREADS} lowered to this machine's ${cpus} CPUs.`,
+      );
+      environment.ADAPTER_THREADS = String(cpus);
+    }
     const modelDir = path.join(this.dataDir, "endpoints", endpoint, variant.VariantName, "model");
     try {
       await layOutModel(this.objects, container, modelDir);
