@@ -215,6 +215,19 @@ describe("local endpoints end to end", { timeout: 120_000 }, () => {
     expect((result.body as { result: { option_ids: string[] } }).result.option_ids).toEqual(["billing", "tech"]);
   });
 
+  it("replaces an instance whose adapter process died, as SageMaker replaces an unhealthy instance", async () => {
+    const dead = await plane.endpoints.pick("tiny-pools");
+    process.kill(dead!.pid!, "SIGKILL");
+    let replacement = await plane.endpoints.pick("tiny-pools");
+    for (let tries = 0; !replacement || replacement.pid === dead!.pid; tries++) {
+      expect(tries).toBeLessThan(300);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      replacement = await plane.endpoints.pick("tiny-pools");
+    }
+    const result = await invokeEndpoint(clients().runtime, "tiny-pools", decision);
+    expect((result.body as { result: { option_ids: string[] } }).result.option_ids).toEqual(["billing", "tech"]);
+  });
+
   it("stores autoscaling and raises the instance count to the target's minimum", async () => {
     const { autoScaling } = clients();
     await configureAutoscaling(autoScaling, "tiny-pools", "AllTraffic", {

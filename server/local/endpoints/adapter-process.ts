@@ -68,6 +68,10 @@ export class AdapterProcess {
     return `http://127.0.0.1:${this.port}`;
   }
 
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
   get running(): boolean {
     return this.child !== undefined && this.exitInfo === undefined;
   }

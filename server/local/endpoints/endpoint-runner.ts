@@ -42,6 +42,8 @@ export interface PickedInstance {
   variant: string;
   url: string;
   logStream: string;
+  /** The adapter process standing in for the instance. */
+  pid: number | undefined;
 }
 
 /** Why provisioning stopped: becomes the endpoint's FailureReason verbatim. */
@@ -374,7 +376,12 @@ export class EndpointRunner {
     ]);
     clearTimeout(timer);
     if (!ready || !instance.process.running) return undefined;
-    return { variant: variant.name, url: instance.process.url, logStream: `${variant.name}/${instance.id}` };
+    return {
+      variant: variant.name,
+      url: instance.process.url,
+      logStream: `${variant.name}/${instance.id}`,
+      pid: instance.process.pid,
+    };
   }
 
   hasVariant(endpoint: string, variant: string): boolean {
