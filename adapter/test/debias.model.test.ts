@@ -105,6 +105,22 @@ describe("a model that only prefers positions (closed-form GGUF)", () => {
     expect(maxDifference(debiased[0]!, debiased[1]!)).toBeLessThan(1e-6);
     for (const key of ORDER) expect(debiased[0]![key]).toBeCloseTo(0.25, 6);
 
+    const shared = await postJson(adapter.url, {
+      decisions: [ORDER, SHUFFLED].map((order, i) => ({
+        id: `d${i}`,
+        state: "Please return the duplicate charge on my card.",
+        question: "Select the requested action.",
+        options: order.map((id) => ({ id, description: DESCRIPTIONS[id]! })),
+      })),
+      permutations: 4,
+    });
+    expect(shared.status).toBe(200);
+    const results = (shared.body as { results: Array<{ probabilities: number[]; permutations: number }> }).results;
+    for (const result of results) {
+      expect(result.permutations).toBe(4);
+      for (const p of result.probabilities) expect(p).toBeCloseTo(0.25, 6);
+    }
+
     const refused = await postJson(adapter.url, {
       decision: { id: "d1", state: "s", question: "q", options: [{ id: "a" }, { id: "b" }] },
       permutations: 0,
