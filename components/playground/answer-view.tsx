@@ -86,12 +86,16 @@ export function AnswerView({ result }: { result: InvokeResult }) {
         )}
         <details className="text-sm">
           <summary className="cursor-pointer font-medium">Raw response</summary>
-          <pre
-            data-testid="raw-response"
-            className="mt-2 max-h-80 overflow-auto rounded bg-slate-100 p-2 font-mono text-xs"
+          <section
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable response must be reachable by keyboard
+            tabIndex={0}
+            aria-label="Raw response JSON"
+            className="mt-2 max-h-80 overflow-auto rounded bg-slate-100 p-2"
           >
-            {JSON.stringify(result.body, null, 2)}
-          </pre>
+            <pre data-testid="raw-response" className="font-mono text-xs">
+              {JSON.stringify(result.body, null, 2)}
+            </pre>
+          </section>
         </details>
       </div>
     </Card>

@@ -74,8 +74,12 @@ export function describeInvokeError(error: unknown): string {
     const retries = details.retries === undefined ? "" : ` after ${details.retries} retries`;
     return `The model stayed busy${retries} (HTTP 503): ${error.message}. Try again, raise SEMIF_MAX_IN_FLIGHT or add instances.`;
   }
-  if (details.originalStatusCode !== undefined) {
-    return `The model container answered HTTP ${details.originalStatusCode} (ModelError): ${error.message}`;
+  const containerStatus = details.originalStatusCode;
+  if (containerStatus !== undefined && containerStatus < 500) {
+    return `The model container rejected the request (HTTP ${containerStatus}): ${error.message}`;
+  }
+  if (containerStatus !== undefined) {
+    return `The model container failed (ModelError, HTTP ${containerStatus}): ${error.message}`;
   }
   if (error.status === 400 || error.status === 422) return `The request was rejected: ${error.message}`;
   return error.message;

@@ -18,22 +18,28 @@ export function SnippetPanel({ endpoint, body }: { endpoint: string; body: unkno
   return (
     <div>
       <Tabs label="Snippet language" items={languages} active={language} onChange={setLanguage}>
-        <div className="relative">
-          <Button
-            variant="secondary"
-            size="sm"
-            className="absolute right-2 top-2"
-            onClick={async () => {
-              await navigator.clipboard.writeText(text);
-              setCopied(true);
-              setTimeout(() => setCopied(false), 1500);
-            }}
+        <div className="flex flex-col gap-2">
+          <div className="flex justify-end">
+            <Button
+              variant="secondary"
+              size="sm"
+              onClick={async () => {
+                await navigator.clipboard.writeText(text);
+                setCopied(true);
+                setTimeout(() => setCopied(false), 1500);
+              }}
+            >
+              {copied ? "Copied" : "Copy snippet"}
+            </Button>
+          </div>
+          <section
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable snippet must be reachable by keyboard
+            tabIndex={0}
+            aria-label="Request snippet code"
+            className="max-h-96 overflow-auto rounded bg-slate-950 p-3"
           >
-            {copied ? "Copied" : "Copy snippet"}
-          </Button>
-          <pre className="max-h-96 overflow-auto rounded bg-slate-950 p-3 pr-28 font-mono text-xs leading-5 text-slate-100">
-            {text}
-          </pre>
+            <pre className="font-mono text-xs leading-5 text-slate-100">{text}</pre>
+          </section>
         </div>
       </Tabs>
       <p aria-live="polite" className="sr-only">

@@ -1,0 +1,66 @@
+import net from "node:net";
+import path from "node:path";
+import { defineConfig, devices } from "@playwright/test";
+import { defaultStateDir } from "./tests/e2e/support/e2e-settings.ts";
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+// Set once in the runner; the web server and the workers inherit them.
+process.env.E2E_PORT ??= String(await freePort());
+process.env.E2E_STATE_DIR ??= defaultStateDir();
+const baseURL = `http://127.0.0.1:${process.env.E2E_PORT}`;
+
+export default defineConfig({
+  testDir: "./tests/e2e",
+  testMatch: /.*\.spec\.ts$/,
+  // Overridable so two people's runs in one tree do not wipe each other's artifacts.
+  outputDir: process.env.E2E_OUTPUT_DIR ?? "./test-results/e2e",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 300_000,
+  expect: { timeout: 15_000 },
+  reporter: [["list"], ["html", { outputFolder: "playwright-report", open: "never" }]],
+  use: {
+    baseURL,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--no-first-run",
+        "--disable-sync",
+      ],
+    },
+  },
+  projects: [
+    { name: "setup", testMatch: /auth\.setup\.ts$/ },
+    {
+      name: "chromium",
+      dependencies: ["setup"],
+      use: { ...devices["Desktop Chrome"], storageState: path.join(process.env.E2E_STATE_DIR, "operator.json") },
+    },
+  ],
+  webServer: {
+    command: "npx tsx tests/e2e/support/e2e-stack.ts",
+    url: `${baseURL}/api/health`,
+    timeout: 900_000,
+    reuseExistingServer: false,
+    stdout: "pipe",
+    stderr: "pipe",
+    gracefulShutdown: { signal: "SIGTERM", timeout: 20_000 },
+  },
+});

@@ -1,0 +1,184 @@
+import { expect, type Page, type Response, test } from "@playwright/test";
+import { BuildDetailPage, BuildsPage } from "./pages/builds-page.ts";
+import { DeployPage } from "./pages/deploy-page.ts";
+import { EndpointDetailPage } from "./pages/endpoint-detail-page.ts";
+import { EndpointsPage } from "./pages/endpoints-page.ts";
+import { PlaygroundPage } from "./pages/playground-page.ts";
+import { checkPage } from "./support/a11y.ts";
+import { e2eSettings, readModelPin } from "./support/e2e-settings.ts";
+
+/**
+ * One operator's day, in order: package a model from the (stand-in) Hub, deploy it, use it in the playground, see
+ * an instance-pool fallback and a failed deployment, and delete. Each step builds on the one before.
+ */
+test.describe.configure({ mode: "serial" });
+
+const cpuEndpoint = "e2e-cpu";
+const poolEndpoint = "e2e-pool";
+const brokenEndpoint = "e2e-broken";
+const cpuImage = /decision-adapter .*\bcpu\b/;
+let deployQuery = "";
+
+function invokeResponse(page: Page): Promise<Response> {
+  return page.waitForResponse(
+    (response) => response.url().endsWith("/invoke") && response.request().method() === "POST",
+  );
+}
+
+test("the endpoints page guides to the first deployment", async ({ page }, testInfo) => {
+  const endpoints = new EndpointsPage(page);
+  await endpoints.goto();
+  await expect(page.getByRole("heading", { name: "No endpoints yet" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Package a model" })).toBeVisible();
+  await checkPage(page, testInfo, "endpoints-empty");
+});
+
+test("a model-packaging build fetches the pinned GGUF and offers Deploy this", async ({ page }, testInfo) => {
+  const builds = new BuildsPage(page);
+  await builds.goto();
+  await checkPage(page, testInfo, "builds");
+  const id = await builds.packageCustomModel(readModelPin());
+  const detail = new BuildDetailPage(page);
+  await detail.waitForSuccess(180_000);
+  await expect(page.getByText(/^s3:\/\/.+/).first()).toBeVisible();
+  await checkPage(page, testInfo, "build-detail");
+  await detail.deployThis();
+  deployQuery = new URL(page.url()).search;
+  expect(deployQuery).toContain("model=s3");
+  expect(id).not.toBe("");
+});
+
+test("deploying the packaged model on a CPU instance reaches InService in the table", async ({ page }, testInfo) => {
+  const deploy = new DeployPage(page);
+  await deploy.goto(deployQuery);
+  await expect(page.getByLabel("Model S3 URI")).toHaveValue(/^s3:\/\//);
+  await deploy.fill({ name: cpuEndpoint, image: { pick: cpuImage }, compute: { kind: "cpu", threads: 1 } });
+  await checkPage(page, testInfo, "deploy-form");
+  await page.getByRole("button", { name: "Review deployment" }).click();
+  await checkPage(page, testInfo, "deploy-review");
+  await page.getByRole("button", { name: "Deploy", exact: true }).click();
+  await expect(page.getByRole("heading", { name: `Deploying ${cpuEndpoint}` })).toBeVisible();
+
+  const endpoints = new EndpointsPage(page);
+  await endpoints.goto();
+  await endpoints.waitForStatus(cpuEndpoint, "InService");
+  await expect(endpoints.row(cpuEndpoint)).toContainText("ml.c6i.2xlarge");
+  await checkPage(page, testInfo, "endpoints");
+});
+
+test("a decision's probability bars carry the API's probabilities in option order", async ({ page }, testInfo) => {
+  const playground = new PlaygroundPage(page);
+  await playground.goto(cpuEndpoint);
+  await playground.loadExample("routing");
+  const answered = invokeResponse(page);
+  await playground.run();
+  const response = await answered;
+  expect(response.status()).toBe(200);
+  const api = (await response.json()) as { body: { result: { option_ids: string[]; probabilities: number[] } } };
+  const meters = await playground.meters("route-ticket");
+  expect(meters.map((meter) => meter.option)).toEqual(["billing", "technical", "account", "sales"]);
+  expect(meters.map((meter) => meter.option)).toEqual(api.body.result.option_ids);
+  for (const [index, meter] of meters.entries()) {
+    expect(meter.value).toBeCloseTo(api.body.result.probabilities[index] ?? Number.NaN, 12);
+  }
+  const best = api.body.result.probabilities.indexOf(Math.max(...api.body.result.probabilities));
+  expect(meters.findIndex((meter) => meter.argmax)).toBe(best);
+  await expect(page.getByTestId("application-action")).toContainText(/Act: |Fall back/);
+  await checkPage(page, testInfo, "playground-decision");
+});
+
+test("shared decisions answer every decision on one state", async ({ page }) => {
+  const playground = new PlaygroundPage(page);
+  await playground.goto(cpuEndpoint);
+  await playground.loadExample("extraction");
+  const answered = invokeResponse(page);
+  await playground.run();
+  const api = (await (await answered).json()) as {
+    body: { results: { id: string; probabilities: number[] }[]; timing: { batch_size: number } };
+  };
+  expect(api.body.results.map((result) => result.id)).toEqual(["has-invoice-number", "has-customer-id"]);
+  expect(api.body.timing.batch_size).toBe(2);
+  for (const result of api.body.results) {
+    const meters = await playground.meters(result.id);
+    expect(meters.map((meter) => meter.value)).toEqual(result.probabilities);
+  }
+});
+
+test("a bad request is explained in words", async ({ page }) => {
+  const playground = new PlaygroundPage(page);
+  await playground.goto(cpuEndpoint);
+  await playground.setRequestJson({
+    decision: { id: "x", state: "s", question: "q", options: [{ id: "only", description: "" }] },
+  });
+  await playground.run();
+  const explained = page.getByRole("alert").filter({ hasText: "The request failed" });
+  await expect(explained).toContainText("The model container rejected the request (HTTP 400)");
+  await expect(explained).toContainText(/options must contain 2-16 entries/);
+});
+
+test("chat streams the model's answer into the conversation", async ({ page }, testInfo) => {
+  const playground = new PlaygroundPage(page);
+  await playground.goto(cpuEndpoint);
+  const streamed = page.waitForResponse((response) => response.url().endsWith("/invoke"));
+  const message = await playground.chat("Once upon a time");
+  const response = await streamed;
+  expect(response.headers()["content-type"]).toContain("text/event-stream");
+  await expect(message).not.toBeEmpty({ timeout: 60_000 });
+  await checkPage(page, testInfo, "playground-chat");
+});
+
+test("an instance pool falls back past a type short of capacity", async ({ page }, testInfo) => {
+  const { shortCapacityType } = e2eSettings();
+  const deploy = new DeployPage(page);
+  await deploy.goto(deployQuery);
+  await deploy.fill({
+    name: poolEndpoint,
+    image: { pick: cpuImage },
+    compute: { kind: "gpu-pool", pools: [shortCapacityType, "ml.g6.2xlarge"] },
+  });
+  await deploy.reviewAndDeploy();
+  const endpoints = new EndpointsPage(page);
+  await endpoints.goto();
+  await endpoints.waitForStatus(poolEndpoint, "InService");
+  await expect(endpoints.row(poolEndpoint)).toContainText("ml.g6.2xlarge");
+  await expect(endpoints.row(poolEndpoint)).toContainText("fallback pool");
+  const detail = new EndpointDetailPage(page);
+  await detail.goto(poolEndpoint);
+  await expect(detail.poolRow("ml.g6.2xlarge")).toContainText("fallback serving");
+  await checkPage(page, testInfo, "endpoint-detail-fallback");
+});
+
+test("a deployment whose image cannot be pulled shows the failure reason", async ({ page }, testInfo) => {
+  const deploy = new DeployPage(page);
+  await deploy.goto(deployQuery);
+  const option = page.getByLabel("Deployable image").locator("option", { hasText: cpuImage });
+  const goodImage = (await option.getAttribute("value")) ?? "";
+  const missingImage = goodImage.replace(/@sha256:[0-9a-f]{64}$/, `@sha256:${"0".repeat(64)}`);
+  expect(missingImage).not.toBe(goodImage);
+  await deploy.fill({ name: brokenEndpoint, image: { uri: missingImage }, compute: { kind: "cpu", threads: 1 } });
+  await deploy.reviewAndDeploy();
+  await expect(page.getByRole("alert").filter({ hasText: "Deployment failed" })).toContainText(/image/i, {
+    timeout: 120_000,
+  });
+  const detail = new EndpointDetailPage(page);
+  await detail.goto(brokenEndpoint);
+  await expect(detail.failureReason()).toContainText(/image/i);
+  await checkPage(page, testInfo, "endpoint-detail-failed");
+});
+
+test("the endpoint detail page shows settings, invocations and metrics, and delete asks for the name", async ({
+  page,
+}, testInfo) => {
+  const detail = new EndpointDetailPage(page);
+  await detail.goto(cpuEndpoint);
+  await expect(page.getByRole("heading", { name: "Settings" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Recent invocations from this console" })).toBeVisible();
+  await expect(page.getByRole("img", { name: /^Invocations:/ })).toBeVisible();
+  await checkPage(page, testInfo, "endpoint-detail");
+  await detail.delete(cpuEndpoint);
+  const endpoints = new EndpointsPage(page);
+  await expect(async () => {
+    await endpoints.goto();
+    await expect(endpoints.row(cpuEndpoint)).toHaveCount(0, { timeout: 5_000 });
+  }).toPass({ timeout: 120_000 });
+});

@@ -1,0 +1,39 @@
+import { expect, type Page } from "@playwright/test";
+
+export class BuildsPage {
+  constructor(readonly page: Page) {}
+
+  async goto(): Promise<void> {
+    await this.page.goto("/builds");
+    await expect(this.page.getByRole("heading", { name: "Builds", level: 1 })).toBeVisible();
+  }
+
+  /** Starts a model-packaging build of a custom pinned GGUF and returns the build page's id. */
+  async packageCustomModel(pin: { repo: string; revision: string; file: string; sha256: string }): Promise<string> {
+    await this.page.getByLabel("Model", { exact: true }).selectOption("custom");
+    await this.page.getByLabel("Repository (owner/name)").fill(pin.repo);
+    await this.page.getByLabel("Revision (40-hex commit)").fill(pin.revision);
+    await this.page.getByLabel("GGUF file").fill(pin.file);
+    await this.page.getByLabel("sha256 of the file").fill(pin.sha256);
+    await this.page.getByRole("button", { name: "Start model build" }).click();
+    await this.page.waitForURL(/\/builds\/[^/]+$/);
+    return decodeURIComponent(new URL(this.page.url()).pathname.split("/").at(-1) ?? "");
+  }
+}
+
+export class BuildDetailPage {
+  constructor(readonly page: Page) {}
+
+  async goto(id: string): Promise<void> {
+    await this.page.goto(`/builds/${encodeURIComponent(id)}`);
+  }
+
+  async waitForSuccess(timeout = 120_000): Promise<void> {
+    await expect(this.page.getByText("SUCCEEDED").first()).toBeVisible({ timeout });
+  }
+
+  async deployThis(): Promise<void> {
+    await this.page.getByRole("link", { name: "Deploy this" }).click();
+    await this.page.waitForURL(/\/deploy\?/);
+  }
+}

@@ -1,0 +1,35 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+export type ModelPin = { repo: string; revision: string; file: string; sha256: string };
+
+/**
+ * Shared by the Playwright config, the web-server process and the specs through the environment, which the
+ * config sets once in the runner process before any of the others start.
+ */
+export function e2eSettings() {
+  const port = Number(process.env.E2E_PORT);
+  const stateDir = process.env.E2E_STATE_DIR;
+  if (!port || !stateDir) throw new Error("E2E_PORT and E2E_STATE_DIR are set by playwright.config.ts");
+  return {
+    port,
+    baseURL: `http://127.0.0.1:${port}`,
+    stateDir,
+    /** This run's own Next.js build folder (under .next, which git, Biome and tsc already ignore). */
+    distDir: process.env.E2E_DIST_DIR ?? `.next/e2e-${port}`,
+    /** Written by the web server once the stand-in Hub serves the generated model. */
+    pinFile: path.join(stateDir, "model-pin.json"),
+    /** Instance type the local control plane treats as short of capacity, so the pool falls back. */
+    shortCapacityType: "ml.g6e.xlarge",
+    user: { name: "e2e-operator", password: "e2e-operator-password" },
+  };
+}
+
+export function readModelPin(): ModelPin {
+  return JSON.parse(fs.readFileSync(e2eSettings().pinFile, "utf8")) as ModelPin;
+}
+
+export function defaultStateDir(): string {
+  return path.join(os.tmpdir(), `decision-console-e2e-${process.pid}`);
+}
