@@ -26,6 +26,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
             <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-4 px-4 py-3">
               <Link
                 href="/endpoints"
+                prefetch={false}
                 className="text-lg font-semibold tracking-tight focus-visible:outline-2 focus-visible:outline-white"
               >
                 Decision Console

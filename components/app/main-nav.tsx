@@ -22,6 +22,8 @@ export function MainNav() {
             <li key={link.href}>
               <Link
                 href={link.href}
+                // A prefetch made while signed out caches the sign-in redirect, which the router would replay after sign-in.
+                prefetch={false}
                 aria-current={current ? "page" : undefined}
                 className={`rounded-md px-3 py-1.5 text-sm font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white ${
                   current ? "bg-white text-slate-900" : "text-slate-100 hover:bg-slate-700"
