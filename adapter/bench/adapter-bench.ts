@@ -53,8 +53,9 @@ async function loadSections(): Promise<BenchSection[]> {
 }
 
 const modelPath = benchModel();
+// 8192 tokens per prompt: the longest JevBench decisions need ~5,800 with the synthetic vocabulary.
 const config = readConfig({
-  SEMIF_MAX_TOKENS: "2048",
+  SEMIF_MAX_TOKENS: "8192",
   ...process.env,
   ADAPTER_MODEL_PATH: modelPath,
   SAGEMAKER_BIND_TO_PORT: "0",

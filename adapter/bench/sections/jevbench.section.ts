@@ -15,11 +15,16 @@ const jevbench: BenchSection = {
     }
     const latencies: number[] = [];
     let correct = 0;
+    let refused = 0;
     let tokens = 0;
     for (const row of context.jevbench) {
       const answer = await context.invoke({
         decision: { id: row.id, state: row.state, question: row.question, options: row.options },
       });
+      if (answer.status === 400 && /token budget/.test(JSON.stringify(answer.body))) {
+        refused++;
+        continue;
+      }
       if (answer.status !== 200) throw new Error(`JevBench ${row.id}: ${answer.status} ${JSON.stringify(answer.body)}`);
       latencies.push(answer.ms);
       const result = (
@@ -45,6 +50,7 @@ const jevbench: BenchSection = {
         jevbench_p50_ms: round(percentile(latencies, 0.5)),
         jevbench_p95_ms: round(percentile(latencies, 0.95)),
         jevbench_n: n,
+        jevbench_refused: refused,
       },
     };
   },
