@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import type { Build } from "@/server/builds/dto.ts";
+import { deployHref, pinnedImageUri } from "./build-format.ts";
+
+const digest = `sha256:${"c".repeat(64)}`;
+
+function build(overrides: Partial<Build>): Build {
+  return {
+    id: "proj:1",
+    kind: "model",
+    variant: null,
+    projectName: "proj",
+    status: "SUCCEEDED",
+    currentPhase: "COMPLETED",
+    startedAt: null,
+    endedAt: null,
+    phases: [],
+    outputs: { modelDataUrl: null, modelSha256: null, imageUri: null, imageDigest: null },
+    exportedVariables: {},
+    logs: { groupName: null, streamName: null, tailPath: "/api/builds/proj:1/logs" },
+    ...overrides,
+  };
+}
+
+describe("build outputs", () => {
+  it("pins a tagged image output by its digest, even with a registry port", () => {
+    expect(pinnedImageUri({ ...build({}).outputs, imageUri: "localhost:5000/repo:cpu", imageDigest: digest })).toBe(
+      `localhost:5000/repo@${digest}`,
+    );
+  });
+
+  it("links a finished model build to the deploy form with its model and sha256", () => {
+    const href = deployHref(
+      build({
+        outputs: {
+          modelDataUrl: "s3://b/m/model.tar.gz",
+          modelSha256: "d".repeat(64),
+          imageUri: null,
+          imageDigest: null,
+        },
+      }),
+    );
+    expect(href).toBe(`/deploy?model=${encodeURIComponent("s3://b/m/model.tar.gz")}&sha256=${"d".repeat(64)}`);
+  });
+
+  it("offers no deploy link before the build succeeded", () => {
+    const running = build({
+      status: "IN_PROGRESS",
+      outputs: { modelDataUrl: "s3://b/m/model.tar.gz", modelSha256: null, imageUri: null, imageDigest: null },
+    });
+    expect(deployHref(running)).toBeNull();
+  });
+});

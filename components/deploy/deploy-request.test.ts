@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { deployRequestFrom, formProblems, initialDeployForm, samplePool } from "./deploy-request.ts";
+
+const image = `123456789012.dkr.ecr.us-east-1.amazonaws.com/decision-adapter@sha256:${"a".repeat(64)}`;
+
+describe("deploy form", () => {
+  it("prefills image, model and sha256 from a build's Deploy this link", () => {
+    const form = initialDeployForm({ image, model: "s3://bucket/models/m/model.tar.gz", sha256: "b".repeat(64) });
+    expect(form.imageUri).toBe(image);
+    expect(form.modelDataUrl).toBe("s3://bucket/models/m/model.tar.gz");
+    expect(form.compression).toBe("Gzip");
+    expect(form.modelSha256).toBe("b".repeat(64));
+  });
+
+  it("treats an S3 prefix that is not a tarball as an uncompressed model", () => {
+    expect(initialDeployForm({ model: "s3://bucket/models/m/" }).compression).toBe("None");
+  });
+
+  it("turns a CPU form into a CPU compute request with numeric threads and only the limits given", () => {
+    const form = { ...initialDeployForm({ image, model: "s3://b/m.tar.gz" }), name: "ep-1", threads: "32" };
+    form.limits = { ...form.limits, maxInFlight: "2" };
+    const request = deployRequestFrom(form);
+    expect(request.compute).toEqual({ kind: "cpu", instanceType: "ml.c6i.2xlarge", threads: 32 });
+    expect(request.limits).toEqual({ maxInFlight: 2 });
+    expect(request.modelSha256).toBeUndefined();
+  });
+
+  it("keeps the GPU pool in the order the operator arranged it, priority 1 first", () => {
+    const form = {
+      ...initialDeployForm({ image, model: "s3://b/m.tar.gz" }),
+      name: "gpu",
+      computeKind: "gpu-pool" as const,
+      gpuPools: ["ml.g5.2xlarge", "ml.g6e.xlarge"],
+      gpuLayers: "40",
+    };
+    expect(deployRequestFrom(form).compute).toEqual({
+      kind: "gpu-pool",
+      pools: [{ instanceType: "ml.g5.2xlarge" }, { instanceType: "ml.g6e.xlarge" }],
+      provisioningTimeoutSeconds: 900,
+      gpuLayers: 40,
+    });
+  });
+
+  it("starts from the AWS sample's four-type GPU pool", () => {
+    expect(initialDeployForm({}).gpuPools).toEqual(samplePool);
+  });
+
+  it("names every problem a person can fix before review", () => {
+    const form = { ...initialDeployForm({}), name: "-bad-", imageUri: "repo:latest", computeKind: "gpu-pool" as const };
+    form.gpuPools = ["ml.g5.2xlarge", "ml.g5.2xlarge"];
+    const problems = formProblems(form);
+    expect(problems).toHaveLength(4);
+    expect(problems.join(" ")).toMatch(/Name: .*Image: .*Model artifact: .*unique/);
+  });
+
+  it("finds nothing to fix in a complete CPU form", () => {
+    expect(formProblems({ ...initialDeployForm({ image, model: "s3://b/m.tar.gz" }), name: "ok-1" })).toEqual([]);
+  });
+});
