@@ -10,12 +10,14 @@ import {
 
 /**
  * Cross-request prefix cache: a request whose state equals the previous request's state keeps the evaluated
- * state prefix (`timing.prefix_reused`) and answers as a cold evaluation does. The question text after a kept
- * prefix is evaluated in a different llama.cpp batch than in a cold request, which moves float32 results in the
- * last digits (observed: up to 3e-6 in a probability), so answers are compared to 1e-5.
+ * state prefix (`timing.prefix_reused`) and answers as a cold evaluation does. The state is evaluated in a pass
+ * of its own, so a warm request's answers equal those of the cold request that evaluated its state exactly.
+ * When the state was evaluated from another starting point (after another state, or after a chat completion),
+ * llama.cpp batches it differently and float32 results may move in the last digits: compared with DESIGN §4's
+ * tolerance for shared against separate scoring, 1e-4.
  */
 
-const SAME = 1e-5;
+const SAME = 1e-4;
 
 type Answered = {
   answers: Record<string, { probabilities: Record<string, number> }>;
@@ -62,13 +64,13 @@ afterAll(async () => {
 });
 
 describe("cross-request prefix cache", () => {
-  it("reuses the state of the previous request and answers as cold evaluation does", async () => {
+  it("reuses the state of the previous request and answers exactly as the cold request did", async () => {
     const cold = await ask(adapter, LONG_STATE);
     const warm = await ask(adapter, LONG_STATE);
     expect(cold.timing.prefix_reused).toBe(false);
     expect(warm.timing.prefix_reused).toBe(true);
     expect(warm.timing.prefix_tokens).toBe(cold.timing.prefix_tokens);
-    expect(maxDifference(warm, cold)).toBeLessThan(SAME);
+    expect(maxDifference(warm, cold)).toBe(0);
   });
 
   it("reuses the state for different questions about it", async () => {

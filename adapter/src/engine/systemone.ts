@@ -9,6 +9,7 @@ import {
   type SystemOneRequest,
   type SystemOneResponse,
 } from "../contract/systemone.ts";
+import { scoreBranches } from "./branch-scoring.ts";
 import { averageOrders, rotate, rotationOffsets } from "./debias.ts";
 import { scoreCodes } from "./multi-token.ts";
 import type { PromptTemplate } from "./prompt.ts";
@@ -139,19 +140,20 @@ export class SystemOneEngine {
     options: { temperature: number; reusePrefix: boolean },
   ): Promise<Omit<SystemOneResponse, "model" | "latency_ms">> {
     const started = performance.now();
-    let prefillSeconds = 0;
+    // The state is evaluated in a pass of its own, so every question's text is evaluated after it in the same
+    // way whether the state was just evaluated or kept from an earlier request: a warm answer equals a cold one.
+    const statePrefix = plan.questions[0]!.prompts[0]!.prefix;
+    const state = await scoreBranches(sequence, statePrefix, [], { reusePrefix: options.reusePrefix });
+    let prefillSeconds = state.prefillSeconds;
     let labelsSeconds = 0;
-    let prefixReused: boolean | null = null;
     const answers: Record<string, SystemOneAnswer> = {};
     for (const planned of plan.questions) {
       const perOrder: number[][] = [];
       for (const prompt of planned.prompts) {
         const scored = await scoreCodes(sequence, [...prompt.prefix, ...prompt.suffix], prompt.codes, {
           temperature: options.temperature,
-          // Within a request the state is always kept; across requests only when the caller allows it.
-          reusePrefix: options.reusePrefix || prefixReused !== null,
+          reusePrefix: true,
         });
-        prefixReused ??= scored.reusedTokens >= prompt.prefix.length;
         prefillSeconds += scored.prefillSeconds;
         labelsSeconds += scored.branchSeconds;
         perOrder.push(scored.probabilities);
@@ -169,7 +171,7 @@ export class SystemOneEngine {
       usage: { input_tokens: plan.inputTokens, output_tokens: 0 },
       timing: {
         prefix_tokens: plan.prefixTokens,
-        prefix_reused: prefixReused ?? false,
+        prefix_reused: state.reusedTokens === statePrefix.length,
         prefill_seconds: prefillSeconds,
         labels_seconds: labelsSeconds,
         permutations: Math.max(...plan.questions.map((q) => q.offsets.length)),
