@@ -21,7 +21,8 @@ export const POST = route(async (request) => {
   const result = await audited(
     db,
     { actor: principal.name, action: "endpoint.deploy", target: deploy.name, detail: deploy },
-    () => deployEndpoint(aws.sageMaker, deploy, {
+    () =>
+      deployEndpoint(aws.sageMaker, deploy, {
         defaultExecutionRoleArn: settings.executionRoleArn,
         resourceNamePrefix: settings.resourceNamePrefix,
       }),
