@@ -72,6 +72,8 @@ afterAll(async () => {
   await corruptHub?.close();
   await controlPlane?.close();
   await rm(scratch, { recursive: true, force: true });
+  // The buildspec writes its exports beside the sources, as CodeBuild does in CODEBUILD_SRC_DIR.
+  await rm(join(repoRoot, "packager.env"), { force: true });
 });
 
 describe("model-package buildspec against the local control plane's S3", () => {
