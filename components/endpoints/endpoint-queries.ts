@@ -43,7 +43,8 @@ export function useDeleteEndpoint(name: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: () => fetchJson<unknown>(endpointPath(name), { method: "DELETE" }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["endpoints"] }),
+    // Only the list: refetching the deleted endpoint itself would swap its page for a 404 before the redirect.
+    onSuccess: () => client.invalidateQueries({ queryKey: ["endpoints"], exact: true }),
   });
 }
 

@@ -104,6 +104,40 @@ test("shared decisions answer every decision on one state", async ({ page }) => 
   }
 });
 
+test("systemone questions get one probability bar per label", async ({ page }) => {
+  const playground = new PlaygroundPage(page);
+  await playground.goto(cpuEndpoint);
+  await playground.loadExample("systemone");
+  await expect(page.getByLabel("Request JSON")).toHaveValue(/"questions"/);
+  const answered = invokeResponse(page);
+  await playground.run();
+  const api = (await (await answered).json()) as {
+    body: { answers: Record<string, { probabilities: Record<string, number> }> };
+  };
+  expect(Object.keys(api.body.answers)).toEqual(["refund", "team", "anger"]);
+  for (const [id, answer] of Object.entries(api.body.answers)) {
+    const meters = page.getByRole("list", { name: `Probabilities for ${id}` }).getByRole("meter");
+    await expect(meters).toHaveCount(Object.keys(answer.probabilities).length);
+    for (const [index, [label, probability]] of Object.entries(answer.probabilities).entries()) {
+      await expect(meters.nth(index)).toHaveAttribute("aria-label", label);
+      expect(Number(await meters.nth(index).getAttribute("aria-valuenow"))).toBeCloseTo(probability, 12);
+    }
+  }
+});
+
+test("the threshold decides between acting on the top option and falling back", async ({ page }) => {
+  const playground = new PlaygroundPage(page);
+  await playground.goto(cpuEndpoint);
+  await playground.loadExample("priority");
+  await playground.run();
+  await playground.meters("ticket-priority");
+  const action = page.getByTestId("application-action");
+  await page.getByLabel("Threshold").fill("0");
+  await expect(action).toContainText("Act: ");
+  await page.getByLabel("Threshold").fill("1");
+  await expect(action).toContainText("Fall back");
+});
+
 test("a bad request is explained in words", async ({ page }) => {
   const playground = new PlaygroundPage(page);
   await playground.goto(cpuEndpoint);
@@ -148,6 +182,19 @@ test("an instance pool falls back past a type short of capacity", async ({ page 
   await checkPage(page, testInfo, "endpoint-detail-fallback");
 });
 
+test("autoscaling settings are saved and shown on the endpoint page", async ({ page }) => {
+  const detail = new EndpointDetailPage(page);
+  await detail.goto(poolEndpoint);
+  await page.getByRole("button", { name: "Configure autoscaling" }).click();
+  await page.getByLabel("Minimum instances").fill("1");
+  await page.getByLabel("Maximum instances").fill("3");
+  await page.getByLabel("Target invocations per instance per minute").fill("120");
+  await page.getByRole("button", { name: "Save autoscaling" }).click();
+  const card = page.locator("section", { has: page.getByRole("heading", { name: "Autoscaling" }) });
+  await expect(card).toContainText("1 to 3", { timeout: 30_000 });
+  await expect(card).toContainText("120");
+});
+
 test("a deployment whose image cannot be pulled shows the failure reason", async ({ page }, testInfo) => {
   const deploy = new DeployPage(page);
   await deploy.goto(deployQuery);
@@ -181,4 +228,15 @@ test("the endpoint detail page shows settings, invocations and metrics, and dele
     await endpoints.goto();
     await expect(endpoints.row(cpuEndpoint)).toHaveCount(0, { timeout: 5_000 });
   }).toPass({ timeout: 120_000 });
+});
+
+test("the other pages of the console pass the same accessibility check", async ({ page }, testInfo) => {
+  for (const [path, name] of [
+    ["/evaluate", "evaluate"],
+    ["/audit", "audit"],
+  ] as const) {
+    await page.goto(path);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await checkPage(page, testInfo, name);
+  }
 });
