@@ -33,9 +33,9 @@ export function BuildDetailView({ id }: { id: string }) {
           )
         }
       />
-      <div className="grid gap-4 lg:grid-cols-[1fr_2fr]">
+      <div className="grid gap-4 lg:grid-cols-[20rem_minmax(0,1fr)]">
         <div className="flex flex-col gap-4">
-          <PhaseTimeline build={build} />
+          <PhaseTimeline build={build} running={isRunning(build.status)} />
           <Outputs build={build} />
         </div>
         <LogTail id={build.id} running={isRunning(build.status)} />
@@ -44,7 +44,7 @@ export function BuildDetailView({ id }: { id: string }) {
   );
 }
 
-function PhaseTimeline({ build }: { build: Build }) {
+function PhaseTimeline({ build, running }: { build: Build; running: boolean }) {
   return (
     <Card title="Phases">
       <ol className="flex flex-col gap-2 border-l-2 border-slate-300 pl-4">
@@ -55,13 +55,15 @@ function PhaseTimeline({ build }: { build: Build }) {
               className={`absolute -left-[1.4rem] top-1 size-3 rounded-full border-2 border-white ${
                 phase.status === "SUCCEEDED"
                   ? "bg-green-600"
-                  : phase.status === null || phase.status === "IN_PROGRESS"
+                  : (phase.status === null && running) || phase.status === "IN_PROGRESS"
                     ? "bg-blue-600"
-                    : "bg-red-600"
+                    : phase.status === null
+                      ? "bg-slate-400"
+                      : "bg-red-600"
               }`}
             />
             <span className="font-medium">{phase.type}</span>{" "}
-            <Badge tone={buildTone(phase.status)}>{phase.status ?? "IN_PROGRESS"}</Badge>{" "}
+            {(phase.status || running) && <Badge tone={buildTone(phase.status)}>{phase.status ?? "IN_PROGRESS"}</Badge>}{" "}
             <span className="text-slate-700">{duration(phase.startedAt, phase.endedAt)}</span>
             {phase.messages.map((message) => (
               <p key={message} className="text-xs text-red-800">
@@ -118,7 +120,7 @@ function LogTail({ id, running }: { id: string; running: boolean }) {
         tabIndex={0}
         role="log"
         aria-label="Build log"
-        className="h-96 overflow-auto rounded bg-slate-950 p-3 font-mono text-xs leading-5 text-slate-100"
+        className="h-96 overflow-auto whitespace-pre-wrap break-all rounded bg-slate-950 p-3 font-mono text-xs leading-5 text-slate-100"
       >
         {data?.lines.map((line) => `${line.timestamp.slice(11, 19)}  ${line.message}`).join("\n") ||
           (running ? "Waiting for log lines…" : "No log lines.")}

@@ -34,7 +34,8 @@ export function useBuild(id: string) {
 /** The whole tail while the build runs; the server decides how many lines a tail holds. */
 export function useBuildLogs(id: string, running: boolean) {
   return useQuery({
-    queryKey: ["builds", id, "logs"],
+    // A new key when the build finishes fetches the tail once more, so the last lines are not lost.
+    queryKey: ["builds", id, "logs", running],
     queryFn: ({ signal }) => fetchJson<BuildLogs>(`${buildPath(id)}/logs`, { signal }),
     refetchInterval: running ? pollMs : false,
   });

@@ -31,7 +31,7 @@ export function MetricsPanel({ name }: { name: string }) {
             {new Date(data.from).toLocaleString()} to {new Date(data.to).toLocaleString()}, {data.periodSeconds / 60}
             -minute periods, variant {data.variantName}.
           </p>
-          <div className="grid gap-4 sm:grid-cols-2">
+          <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
             {data.series.map((series) => {
               const { unit, points } = displayed(series);
               return <LineChart key={series.metric} title={titles[series.metric]} unit={unit} points={points} />;

@@ -11,7 +11,7 @@ export function VariantsCard({ variants }: { variants: VariantDetail[] }) {
             <h3 className="text-sm font-semibold">
               {variant.name}{" "}
               <span className="font-normal text-slate-700">
-                {variant.currentInstanceCount ?? "?"} of {variant.desiredInstanceCount ?? "?"} instances
+                {variant.currentInstanceCount ?? 0} of {variant.desiredInstanceCount ?? "?"} instances
                 {variant.instanceType && ` · ${variant.instanceType}`}
                 {variant.provisioningTimeoutSeconds !== null &&
                   ` · provisioning timeout ${variant.provisioningTimeoutSeconds} s`}

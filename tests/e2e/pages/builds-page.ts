@@ -6,6 +6,7 @@ export class BuildsPage {
   async goto(): Promise<void> {
     await this.page.goto("/builds");
     await expect(this.page.getByRole("heading", { name: "Builds", level: 1 })).toBeVisible();
+    await expect(this.page.getByText("Loading builds…")).toHaveCount(0);
   }
 
   /** Starts a model-packaging build of a custom pinned GGUF and returns the build page's id. */
