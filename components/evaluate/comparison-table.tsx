@@ -23,6 +23,9 @@ export function ComparisonTable({ comparison }: { comparison: Comparison }) {
               <tr key={row.label}>
                 <th scope="row" className="px-3 py-2 font-medium">
                   {row.label}
+                  {row.configuration && (
+                    <span className="block text-xs font-normal text-slate-700">{row.configuration}</span>
+                  )}
                 </th>
                 <td className="px-3 py-2 tabular-nums">
                   {row.correct}/{row.total} ({percent(row.accuracy)})

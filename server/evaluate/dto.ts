@@ -77,6 +77,8 @@ export interface EvaluationSummary {
 export interface EndpointEvaluation {
   slot: number;
   endpointName: string;
+  /** Instance type and threads when the run started, if the endpoint could be described. */
+  configuration: string | null;
   metrics: EvaluationMetrics;
   /** Sum of the adapter's own per-item time (its `timing.total_seconds`), in ms. */
   adapterMsTotal: number;

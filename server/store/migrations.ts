@@ -79,6 +79,11 @@ export const migrations: readonly Migration[] = [
     );`,
   },
   {
+    version: 12,
+    name: "evaluation target configuration",
+    sql: "ALTER TABLE evaluation_targets ADD COLUMN configuration TEXT;",
+  },
+  {
     version: 30,
     name: "console users",
     sql: `CREATE TABLE users (

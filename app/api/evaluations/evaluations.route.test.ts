@@ -62,6 +62,8 @@ beforeAll(async () => {
     AWS_ACCESS_KEY_ID: "AKIDEXAMPLELOCAL",
     AWS_SECRET_ACCESS_KEY: "local-secret",
     AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME: fake.url,
+    // DescribeEndpoint reaches the fake too, which refuses it: the run starts without a configuration.
+    AWS_ENDPOINT_URL_SAGEMAKER: fake.url,
   });
   datasets = await import("../datasets/route.ts");
   dataset = await import("../datasets/[id]/route.ts");

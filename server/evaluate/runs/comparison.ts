@@ -4,6 +4,8 @@ import type { EvaluationMetrics } from "../metrics/summary.ts";
 export interface ComparisonSide {
   label: string;
   endpointName: string;
+  /** Instance type and threads as read when the run started; null when it could not be read. */
+  configuration?: string | null;
   metrics: EvaluationMetrics;
   outcomes: readonly DecisionOutcome[];
 }
@@ -12,6 +14,7 @@ export interface ComparisonSide {
 export interface ComparisonRow {
   label: string;
   endpointName: string;
+  configuration: string | null;
   correct: number;
   total: number;
   accuracy: number | null;
@@ -42,6 +45,7 @@ function row(side: ComparisonSide): ComparisonRow {
   return {
     label: side.label,
     endpointName: side.endpointName,
+    configuration: side.configuration ?? null,
     correct: metrics.accuracy.correct,
     total: metrics.accuracy.total,
     accuracy: metrics.accuracy.accuracy,

@@ -2,17 +2,26 @@ import { AppError } from "../../http/app-error.ts";
 import { findDataset } from "../datasets/dataset-store.ts";
 import type { CreateEvaluationInput, EvaluationSummary } from "../dto.ts";
 import { createEvaluationSchema } from "../dto.ts";
+import type { ConfigurationReader } from "../endpoint-configuration.ts";
 import { cancelRun, startRun } from "./run-registry.ts";
 import { createRun, findRun } from "./run-store.ts";
 import { evaluationSummary } from "./run-view.ts";
 import type { RunnerDeps } from "./runner.ts";
 
-/** Creates a run and starts working it in this process; the answer comes at once, progress is polled. */
-export function startEvaluation(deps: RunnerDeps, input: CreateEvaluationInput): EvaluationSummary {
+/**
+ * Creates a run (recording what each endpoint runs on, when it can be read) and starts working it in this
+ * process; the answer comes at once, progress is polled.
+ */
+export async function startEvaluation(
+  deps: RunnerDeps & { readConfiguration?: ConfigurationReader },
+  input: CreateEvaluationInput,
+): Promise<EvaluationSummary> {
   const request = createEvaluationSchema.parse(input);
   const dataset = findDataset(deps.db, request.datasetId);
   if (!dataset) throw new AppError("bad_request", `datasetId: there is no dataset ${request.datasetId}.`);
-  const run = createRun(deps.db, request);
+  const read = deps.readConfiguration;
+  const configurations = read ? await Promise.all(request.endpoints.map((name) => read(name))) : [];
+  const run = createRun(deps.db, { ...request, configurations });
   void startRun(deps, run.id);
   const summary = evaluationSummary(deps.db, run.id);
   if (!summary) throw new AppError("internal", "The evaluation was created but cannot be read back.");

@@ -55,7 +55,14 @@ const parseList = <T>(text: string | null): T[] | null => (text === null ? null 
 
 export function createRun(
   db: Db,
-  input: { datasetId: string; endpoints: readonly string[]; concurrency: number; targetAccuracy: number },
+  input: {
+    datasetId: string;
+    endpoints: readonly string[];
+    /** What each endpoint ran on when the run started (instance type, threads), when it could be read. */
+    configurations?: readonly (string | null)[];
+    concurrency: number;
+    targetAccuracy: number;
+  },
 ): RunRow {
   const now = new Date().toISOString();
   const run: RunRow = {
@@ -76,9 +83,11 @@ export function createRun(
       `INSERT INTO evaluation_runs (id, dataset_id, status, concurrency, target_accuracy, created_at, resumed_at)
        VALUES (@id, @dataset_id, @status, @concurrency, @target_accuracy, @created_at, @resumed_at)`,
     ).run(run);
-    const insertTarget = db.prepare("INSERT INTO evaluation_targets (run_id, slot, endpoint_name) VALUES (?, ?, ?)");
+    const insertTarget = db.prepare(
+      "INSERT INTO evaluation_targets (run_id, slot, endpoint_name, configuration) VALUES (?, ?, ?, ?)",
+    );
     input.endpoints.forEach((endpoint, slot) => {
-      insertTarget.run(run.id, slot, endpoint);
+      insertTarget.run(run.id, slot, endpoint, input.configurations?.[slot] ?? null);
     });
   })();
   return run;
@@ -97,6 +106,13 @@ export function runTargets(db: Db, runId: string): string[] {
     endpoint_name: string;
   }[];
   return rows.map((row) => row.endpoint_name);
+}
+
+export function runTargetConfigurations(db: Db, runId: string): (string | null)[] {
+  const rows = db.prepare("SELECT configuration FROM evaluation_targets WHERE run_id = ? ORDER BY slot").all(runId) as {
+    configuration: string | null;
+  }[];
+  return rows.map((row) => row.configuration);
 }
 
 export function unfinishedRunIds(db: Db): string[] {

@@ -4,7 +4,15 @@ import type { EndpointEvaluation, EvaluationDetail, EvaluationProgress, Evaluati
 import { evaluationMetrics } from "../metrics/summary.ts";
 import { type Comparison, compare } from "./comparison.ts";
 import { outcomesOf } from "./outcomes.ts";
-import { findRun, listRuns, progressCounts, type RunRow, runResults, runTargets } from "./run-store.ts";
+import {
+  findRun,
+  listRuns,
+  progressCounts,
+  type RunRow,
+  runResults,
+  runTargetConfigurations,
+  runTargets,
+} from "./run-store.ts";
 
 function progressOf(db: Db, run: RunRow, targets: readonly string[], itemCount: number, nowMs: number) {
   const counts = progressCounts(db, run);
@@ -56,6 +64,7 @@ export interface RunData {
   items: StoredItem[];
   results: ReturnType<typeof runResults>;
   targets: string[];
+  configurations: (string | null)[];
 }
 
 export function runData(db: Db, runId: string): RunData | null {
@@ -66,6 +75,7 @@ export function runData(db: Db, runId: string): RunData | null {
     items: datasetItems(db, run.dataset_id),
     results: runResults(db, runId),
     targets: runTargets(db, runId),
+    configurations: runTargetConfigurations(db, runId),
   };
 }
 
@@ -75,6 +85,7 @@ export function endpointEvaluations(data: RunData): EndpointEvaluation[] {
     return {
       slot,
       endpointName,
+      configuration: data.configurations[slot] ?? null,
       metrics: evaluationMetrics(outcomes, data.run.target_accuracy),
       adapterMsTotal: data.results
         .filter((result) => result.slot === slot)
@@ -91,6 +102,7 @@ export function evaluationDetail(db: Db, runId: string, nowMs: number = Date.now
   const sides = results.map((result) => ({
     label: result.endpointName,
     endpointName: result.endpointName,
+    configuration: result.configuration,
     metrics: result.metrics,
     outcomes: outcomesOf(data.items, data.results, result.slot),
   }));
@@ -117,6 +129,7 @@ export function compareEvaluations(db: Db, runId: string, otherId: string): Comp
     return {
       label: `${endpointName} (${data.run.created_at.slice(0, 16).replace("T", " ")})`,
       endpointName,
+      configuration: data.configurations[0] ?? null,
       metrics: first?.metrics ?? evaluationMetrics([], data.run.target_accuracy),
       outcomes: outcomesOf(data.items, data.results, 0),
     };

@@ -7,6 +7,7 @@ import { type Db, openDatabase } from "../../store/database.ts";
 import { createDataset } from "../datasets/dataset-store.ts";
 import type { LabelledDecision } from "../datasets/labelled-decision.ts";
 import { type FakeEndpoint, startFakeDecisionEndpoint } from "../testing/fake-decision-endpoint.ts";
+import { startEvaluation } from "./evaluation-commands.ts";
 import { httpInvoker } from "./invoker.ts";
 import { cancelRun, startRun } from "./run-registry.ts";
 import { claimRun, createRun, findRun, runResults } from "./run-store.ts";
@@ -118,6 +119,20 @@ describe("evaluation runs", () => {
     ]);
     // The fake scores by decision id only, so both endpoints choose the same options.
     expect(detail?.comparison).toMatchObject({ compared: 6, disagreements: [] });
+  });
+
+  it("records what each endpoint ran on and shows it in the comparison", async () => {
+    const fake = await endpoint();
+    const dataset = createDataset(db, { name: "set", source: "upload", format: "jsonl", items: labelled(3) });
+    const readConfiguration = async (name: string) => (name === "cpu" ? "ml.c6i.8xlarge, 32 threads" : null);
+    const deps = { db, invoke: httpInvoker(() => fake.url), retry: fastRetry, readConfiguration };
+    const run = await startEvaluation(deps, { datasetId: dataset.id, endpoints: ["cpu", "gpu"] });
+    while (findRun(db, run.id)?.status === "running") await new Promise((resolve) => setTimeout(resolve, 10));
+    const rows = evaluationDetail(db, run.id)?.comparison?.rows;
+    expect(rows?.map((row) => [row.endpointName, row.configuration])).toEqual([
+      ["cpu", "ml.c6i.8xlarge, 32 threads"],
+      ["gpu", null],
+    ]);
   });
 
   it("stops sending requests once cancelled and keeps what finished", async () => {

@@ -50,11 +50,17 @@ export async function startFakeDecisionEndpoint(options: FakeEndpointOptions = {
     });
     request.on("end", () => {
       state.requests += 1;
-      const { decision } = JSON.parse(body) as { decision: Decision };
       const reply = (status: number, payload: unknown) => {
         response.writeHead(status, { "content-type": "application/json" });
         response.end(JSON.stringify(payload));
       };
+      let decision: Decision | undefined;
+      try {
+        decision = (JSON.parse(body) as { decision?: Decision }).decision;
+      } catch {
+        decision = undefined;
+      }
+      if (!decision?.options) return reply(400, { error: "Request must contain exactly one of decision or decisions" });
       const left = busyLeft.get(decision.id) ?? options.busyFirst ?? 0;
       if (left > 0) {
         busyLeft.set(decision.id, left - 1);
