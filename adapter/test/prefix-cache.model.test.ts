@@ -73,6 +73,15 @@ describe("cross-request prefix cache", () => {
     expect(maxDifference(warm, cold)).toBe(0);
   });
 
+  it("keeps the question too when the same single question is asked again, with the same answer", async () => {
+    const one = { refund: questions.refund };
+    await ask(adapter, OTHER_STATE, one);
+    const cold = await ask(adapter, LONG_STATE, one);
+    const warm = await ask(adapter, LONG_STATE, one);
+    expect(warm.timing.prefix_reused).toBe(true);
+    expect(maxDifference(warm, cold)).toBe(0);
+  });
+
   it("reuses the state for different questions about it", async () => {
     await ask(adapter, LONG_STATE);
     const other = await ask(adapter, LONG_STATE, { urgent: { type: "noul", instructions: "Is it urgent?" } });

@@ -14,7 +14,8 @@ import { softmax } from "./option-math.ts";
  * the letters' logits of the decision API.
  *
  * The codes' token sequences form a trie; each internal node is one branch of `scoreBranches` over the
- * question's prompt, so the prompt is evaluated once and each branch adds only the code tokens above it.
+ * question's prompt, so the prompt is evaluated once (in a pass of its own) and each branch adds only the last
+ * prompt token and the code tokens above it.
  * With 255 two-letter codes that is 1 + (up to 10) branches of one or two tokens.
  */
 
@@ -96,7 +97,11 @@ export async function scoreCodes(
     suffix: [lastPromptToken, ...node.path],
     readings: [{ index: node.path.length, tokens: [...node.children.keys()] }],
   }));
-  const scored = await scoreBranches(sequence, prompt.slice(0, -1), branches, { reusePrefix: options.reusePrefix });
+  // The prompt gets a pass of its own before the label branches, so the branches are evaluated the same way
+  // whether the prompt was just evaluated or kept from an earlier request: warm scores equal cold ones exactly.
+  const head = prompt.slice(0, -1);
+  const evaluated = await scoreBranches(sequence, head, [], { reusePrefix: options.reusePrefix });
+  const scored = await scoreBranches(sequence, head, branches, { reusePrefix: true });
 
   const logProbabilities = new Array<number>(codes.length).fill(0);
   const addToSubtree = (node: TrieNode, logProbability: number) => {
@@ -117,10 +122,9 @@ export async function scoreCodes(
     probabilities: softmax(logProbabilities, options.temperature),
     logProbabilities,
     labelMass: logProbabilities.reduce((sum, s) => sum + Math.exp(s), 0),
-    prefixTokens: scored.prefixTokens + 1,
-    reusedTokens: scored.reusedTokens,
-    prefillSeconds: scored.prefillSeconds,
-    // The first branch's pass also evaluates the rest of the prompt; that time is counted as prefill.
-    branchSeconds: scored.branches.reduce((sum, b) => sum + b.seconds, 0) - scored.prefillSeconds,
+    prefixTokens: evaluated.prefixTokens + 1,
+    reusedTokens: evaluated.reusedTokens,
+    prefillSeconds: evaluated.prefillSeconds,
+    branchSeconds: scored.branches.reduce((sum, b) => sum + b.seconds, 0),
   };
 }

@@ -142,8 +142,16 @@ export class SystemOneEngine {
     const started = performance.now();
     // The state is evaluated in a pass of its own, so every question's text is evaluated after it in the same
     // way whether the state was just evaluated or kept from an earlier request: a warm answer equals a cold one.
-    const statePrefix = plan.questions[0]!.prompts[0]!.prefix;
-    const state = await scoreBranches(sequence, statePrefix, [], { reusePrefix: options.reusePrefix });
+    // When the sequence already holds the first question's prompt (same state, same first question), that is
+    // kept too instead of being trimmed back to the state.
+    const first = plan.questions[0]!.prompts[0]!;
+    const statePrefix = first.prefix;
+    const firstHead = [...first.prefix, ...first.suffix].slice(0, -1);
+    const held = sequence.compareContextTokens(firstHead).firstDifferentIndex;
+    const keepFirstQuestion = options.reusePrefix && held === firstHead.length;
+    const state = keepFirstQuestion
+      ? { reusedTokens: statePrefix.length, prefillSeconds: 0 }
+      : await scoreBranches(sequence, statePrefix, [], { reusePrefix: options.reusePrefix });
     let prefillSeconds = state.prefillSeconds;
     let labelsSeconds = 0;
     const answers: Record<string, SystemOneAnswer> = {};
