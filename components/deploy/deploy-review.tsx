@@ -31,7 +31,7 @@ export function DeployReview({
     [
       "Compute",
       compute.kind === "cpu"
-        ? `${compute.instanceType}, ${compute.threads} threads`
+        ? `${compute.instanceType}, ${compute.threads} thread${compute.threads === 1 ? "" : "s"}`
         : `pool ${compute.pools.map((pool, index) => `${index + 1}. ${pool.instanceType}`).join(", ")}; GPU layers ${compute.gpuLayers}; provisioning timeout ${compute.provisioningTimeoutSeconds} s`,
     ],
     ["Instances", String(request.instanceCount ?? 1)],
