@@ -195,6 +195,18 @@ test("autoscaling settings are saved and shown on the endpoint page", async ({ p
   await expect(card).toContainText("120");
 });
 
+test("scaling an endpoint adds an instance", async ({ page }) => {
+  const detail = new EndpointDetailPage(page);
+  await detail.goto(poolEndpoint);
+  await page.getByLabel("Instance count").fill("2");
+  await page.getByRole("button", { name: "Scale", exact: true }).click();
+  await expect(page.getByText("Update started")).toBeVisible();
+  const endpoints = new EndpointsPage(page);
+  await endpoints.goto();
+  await expect(endpoints.row(poolEndpoint)).toContainText("×2", { timeout: 120_000 });
+  await endpoints.waitForStatus(poolEndpoint, "InService");
+});
+
 test("a deployment whose image cannot be pulled shows the failure reason", async ({ page }, testInfo) => {
   const deploy = new DeployPage(page);
   await deploy.goto(deployQuery);

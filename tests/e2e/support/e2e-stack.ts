@@ -57,6 +57,7 @@ async function stop(): Promise<void> {
   for (const close of closers.reverse()) await close().catch(() => undefined);
   if (process.env.E2E_REUSE_BUILD !== "1")
     fs.rmSync(path.join(repoRoot, settings.distDir), { recursive: true, force: true });
+  fs.rmSync(settings.stateDir, { recursive: true, force: true });
 }
 
 async function main(): Promise<void> {
