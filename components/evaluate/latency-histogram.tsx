@@ -48,7 +48,13 @@ export function LatencyHistogram({
                 stroke="#b91c1c"
                 strokeDasharray="3 2"
               />
-              <text x={x(summary[key]) + 2} y={pad.top + 9} fontSize="9" fill="#b91c1c">
+              <text
+                x={x(summary[key]) + (x(summary[key]) > width - 40 ? -2 : 2)}
+                y={pad.top + (key === "p50" ? 9 : 19)}
+                fontSize="9"
+                fill="#b91c1c"
+                textAnchor={x(summary[key]) > width - 40 ? "end" : "start"}
+              >
                 {key}
               </text>
             </g>

@@ -15,7 +15,7 @@ export function describeConfiguration(
     detail.instanceCount && detail.instanceCount > 1
       ? `${detail.instanceCount} × ${detail.instanceType}`
       : detail.instanceType,
-    threads ? `${threads} threads` : null,
+    threads ? `${threads} ${threads === 1 ? "thread" : "threads"}` : null,
     gpuLayers === "max" ? "all layers on GPU" : gpuLayers ? `${gpuLayers} GPU layers` : null,
     temperature && temperature !== 1 ? `temperature ${temperature}` : null,
   ];
