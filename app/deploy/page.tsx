@@ -21,7 +21,13 @@ export default async function DeployPage({
         description="Model, endpoint configuration and endpoint in one step. Images are deployed by digest only."
       />
       <DeployFormView
-        prefill={{ image: first(params.image), model: first(params.model), sha256: first(params.sha256) }}
+        prefill={{
+          image: first(params.image),
+          model: first(params.model),
+          sha256: first(params.sha256),
+          temperature: first(params.temperature),
+          from: first(params.from),
+        }}
       />
     </>
   );

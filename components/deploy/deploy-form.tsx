@@ -1,17 +1,25 @@
 "use client";
 
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { hourlyPriceUsd } from "@/server/pricing/prices.ts";
 import { ErrorAlert } from "../api/error-text.tsx";
 import { useBuilds } from "../builds/build-queries.ts";
 import { shortDigest } from "../endpoints/endpoint-format.ts";
-import { useDeploy } from "../endpoints/endpoint-queries.ts";
+import { useDeploy, useEndpoint } from "../endpoints/endpoint-queries.ts";
 import { Alert } from "../ui/alert.tsx";
 import { Button } from "../ui/button.tsx";
 import { Card } from "../ui/card.tsx";
 import { SelectField, TextField } from "../ui/field.tsx";
 import { DeployProgress } from "./deploy-progress.tsx";
-import { type DeployForm, deployRequestFrom, formProblems, initialDeployForm, limitFields } from "./deploy-request.ts";
+import {
+  type DeployForm,
+  type DeployPrefill,
+  deployFormFromEndpoint,
+  deployRequestFrom,
+  formProblems,
+  initialDeployForm,
+  limitFields,
+} from "./deploy-request.ts";
 import { DeployReview } from "./deploy-review.tsx";
 import { GpuPoolEditor } from "./gpu-pool-editor.tsx";
 import { useImages } from "./image-queries.ts";
@@ -22,7 +30,36 @@ const gpuTypes = instanceTypes.filter((type) => type.startsWith("ml.g"));
 
 type Step = "edit" | "review" | "progress";
 
-export function DeployFormView({ prefill }: { prefill: { image?: string; model?: string; sha256?: string } }) {
+/** Fills the form once from an existing endpoint (`?from=`), e.g. after an evaluation fitted a temperature. */
+function PrefillFromEndpoint({
+  name,
+  temperature,
+  onLoaded,
+}: {
+  name: string;
+  temperature?: string;
+  onLoaded: (form: DeployForm) => void;
+}) {
+  const endpoint = useEndpoint(name);
+  const [applied, setApplied] = useState(false);
+  useEffect(() => {
+    if (endpoint.data && !applied) {
+      setApplied(true);
+      onLoaded(deployFormFromEndpoint(endpoint.data, temperature));
+    }
+  }, [endpoint.data, applied, onLoaded, temperature]);
+  if (endpoint.error) return <ErrorAlert title={`Could not copy the settings of ${name}`} error={endpoint.error} />;
+  if (applied) {
+    return (
+      <Alert title={`Settings copied from ${name}`} tone="info">
+        Give the new deployment a name, check the settings and review.
+      </Alert>
+    );
+  }
+  return null;
+}
+
+export function DeployFormView({ prefill }: { prefill: DeployPrefill & { from?: string } }) {
   const [form, setForm] = useState<DeployForm>(() => initialDeployForm(prefill));
   const [step, setStep] = useState<Step>("edit");
   const [problems, setProblems] = useState<string[]>([]);
@@ -58,6 +95,7 @@ export function DeployFormView({ prefill }: { prefill: { image?: string; model?:
         if (found.length === 0) setStep("review");
       }}
     >
+      {prefill.from && <PrefillFromEndpoint name={prefill.from} temperature={prefill.temperature} onLoaded={setForm} />}
       {problems.length > 0 && (
         <Alert title="Fix these before reviewing">
           <ul className="ml-4 list-disc">
@@ -258,6 +296,14 @@ export function DeployFormView({ prefill }: { prefill: { image?: string; model?:
               onChange={(e) => set("limits", { ...form.limits, [field.key]: e.target.value })}
             />
           ))}
+          <TextField
+            label="SEMIF_TEMPERATURE"
+            type="number"
+            placeholder="1"
+            value={form.temperature}
+            onChange={(e) => set("temperature", e.target.value)}
+            hint="Softmax temperature; the evaluation page fits one from labelled decisions."
+          />
         </div>
       </Card>
       <div>

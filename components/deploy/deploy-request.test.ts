@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { deployRequestFrom, formProblems, initialDeployForm, samplePool } from "./deploy-request.ts";
+import type { EndpointDetail } from "@/server/endpoints/dto.ts";
+import {
+  deployFormFromEndpoint,
+  deployRequestFrom,
+  formProblems,
+  initialDeployForm,
+  samplePool,
+} from "./deploy-request.ts";
 
 const image = `123456789012.dkr.ecr.us-east-1.amazonaws.com/decision-adapter@sha256:${"a".repeat(64)}`;
 
@@ -55,5 +62,75 @@ describe("deploy form", () => {
 
   it("finds nothing to fix in a complete CPU form", () => {
     expect(formProblems({ ...initialDeployForm({ image, model: "s3://b/m.tar.gz" }), name: "ok-1" })).toEqual([]);
+  });
+});
+
+describe("deploying with a fitted temperature", () => {
+  const endpoint: EndpointDetail = {
+    name: "router-cpu",
+    arn: "arn:aws:sagemaker:us-east-1:1:endpoint/router-cpu",
+    status: "InService",
+    apiMode: "decision",
+    failureReason: null,
+    createdAt: "2026-11-30T10:00:00.000Z",
+    lastModifiedAt: "2026-11-30T10:05:00.000Z",
+    config: { name: "router-cpu", createdAt: null },
+    model: {
+      name: "router-cpu",
+      imageUri: image,
+      modelDataUrl: "s3://bucket/models/qwen/",
+      compression: "None",
+      modelSha256: "c".repeat(64),
+      networkIsolation: true,
+      executionRoleArn: null,
+      environment: {},
+    },
+    settings: { threads: 32, gpuLayers: null, parallel: null, temperature: 1.3, limits: { SEMIF_MAX_IN_FLIGHT: "2" } },
+    variants: [
+      {
+        name: "AllTraffic",
+        instanceType: "ml.c6i.8xlarge",
+        pools: [],
+        desiredInstanceCount: 2,
+        currentInstanceCount: 2,
+        provisioningTimeoutSeconds: null,
+        startupTimeoutSeconds: 900,
+        downloadTimeoutSeconds: 900,
+        resolvedImage: image,
+        statusMessages: [],
+      },
+    ],
+    instanceType: "ml.c6i.8xlarge",
+    instanceCount: 2,
+    hourlyPriceUsd: null,
+    autoscaling: null,
+  };
+
+  it("copies what the endpoint runs and takes the fitted temperature over the deployed one", () => {
+    const form = deployFormFromEndpoint(endpoint, "0.72");
+    expect(form).toMatchObject({
+      name: "",
+      imageUri: image,
+      modelDataUrl: "s3://bucket/models/qwen/",
+      compression: "None",
+      computeKind: "cpu",
+      cpuInstanceType: "ml.c6i.8xlarge",
+      threads: "32",
+      instanceCount: "2",
+      temperature: "0.72",
+    });
+    expect(form.limits.maxInFlight).toBe("2");
+    expect(deployRequestFrom({ ...form, name: "router-cpu-t072" }).temperature).toBe(0.72);
+  });
+
+  it("keeps the deployed temperature when none is given, and sends none when the field is empty", () => {
+    expect(deployFormFromEndpoint(endpoint, undefined).temperature).toBe("1.3");
+    const form = { ...initialDeployForm({ image, model: "s3://b/m.tar.gz" }), name: "ep" };
+    expect(deployRequestFrom(form)).not.toHaveProperty("temperature");
+  });
+
+  it("refuses a temperature that is not a positive number", () => {
+    const form = { ...initialDeployForm({ image, model: "s3://b/m.tar.gz" }), name: "ep", temperature: "-1" };
+    expect(formProblems(form)).toContain("Temperature: give a number above 0 and at most 100.");
   });
 });

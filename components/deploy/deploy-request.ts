@@ -1,5 +1,5 @@
 import type { DeployRequestInput } from "@/server/endpoints/deploy-schema.ts";
-import type { ApiMode } from "@/server/endpoints/dto.ts";
+import type { ApiMode, EndpointDetail } from "@/server/endpoints/dto.ts";
 
 /** The deploy form's state: strings as typed, turned into a request only at review time. */
 export type DeployForm = {
@@ -17,7 +17,11 @@ export type DeployForm = {
   provisioningTimeoutSeconds: string;
   instanceCount: string;
   limits: Record<LimitKey, string>;
+  /** SEMIF_TEMPERATURE, e.g. the one an evaluation fitted; empty keeps the adapter's default of 1. */
+  temperature: string;
 };
+
+export type DeployPrefill = { image?: string; model?: string; sha256?: string; temperature?: string };
 
 export const limitFields = [
   { key: "maxTokens", env: "SEMIF_MAX_TOKENS", defaultValue: 4096 },
@@ -31,7 +35,7 @@ export type LimitKey = (typeof limitFields)[number]["key"];
 /** The AWS sample's GPU pool, in its priority order. */
 export const samplePool = ["ml.g6e.xlarge", "ml.g6.2xlarge", "ml.g5.2xlarge", "ml.g4dn.2xlarge"];
 
-export function initialDeployForm(prefill: { image?: string; model?: string; sha256?: string }): DeployForm {
+export function initialDeployForm(prefill: DeployPrefill): DeployForm {
   return {
     name: "",
     apiMode: "decision",
@@ -47,6 +51,36 @@ export function initialDeployForm(prefill: { image?: string; model?: string; sha
     provisioningTimeoutSeconds: "900",
     instanceCount: "1",
     limits: { maxTokens: "", maxRequestTokens: "", maxSharedDecisions: "", maxBodyBytes: "", maxInFlight: "" },
+    temperature: prefill.temperature ?? "",
+  };
+}
+
+/**
+ * A new deployment of what `endpoint` runs (image, model, compute, limits), e.g. to try the temperature an
+ * evaluation fitted; the name is left for the operator, since it names new SageMaker resources.
+ */
+export function deployFormFromEndpoint(endpoint: EndpointDetail, temperature: string | undefined): DeployForm {
+  const base = initialDeployForm({});
+  const variant = endpoint.variants[0];
+  const pools = variant?.pools ?? [];
+  const limits = { ...base.limits };
+  for (const field of limitFields) limits[field.key] = endpoint.settings.limits[field.env] ?? "";
+  return {
+    ...base,
+    apiMode: endpoint.apiMode,
+    imageUri: endpoint.model.imageUri ?? "",
+    modelDataUrl: endpoint.model.modelDataUrl ?? "",
+    compression: endpoint.model.compression ?? base.compression,
+    modelSha256: endpoint.model.modelSha256 ?? "",
+    computeKind: pools.length > 0 ? "gpu-pool" : "cpu",
+    cpuInstanceType: variant?.instanceType ?? base.cpuInstanceType,
+    threads: endpoint.settings.threads === null ? base.threads : String(endpoint.settings.threads),
+    gpuPools: pools.length > 0 ? pools.map((pool) => pool.instanceType) : base.gpuPools,
+    gpuLayers: endpoint.settings.gpuLayers === null ? base.gpuLayers : String(endpoint.settings.gpuLayers),
+    provisioningTimeoutSeconds: String(variant?.provisioningTimeoutSeconds ?? base.provisioningTimeoutSeconds),
+    instanceCount: String(endpoint.instanceCount ?? 1),
+    limits,
+    temperature: temperature ?? (endpoint.settings.temperature === null ? "" : String(endpoint.settings.temperature)),
   };
 }
 
@@ -78,6 +112,7 @@ export function deployRequestFrom(form: DeployForm): DeployRequestInput {
           },
     instanceCount: Number(form.instanceCount),
     limits,
+    ...(form.temperature.trim() ? { temperature: Number(form.temperature) } : {}),
   };
 }
 
@@ -90,6 +125,10 @@ export function formProblems(form: DeployForm): string[] {
   if (!form.imageUri.includes("@sha256:")) problems.push("Image: choose an image pinned by digest.");
   if (!form.modelDataUrl.startsWith("s3://"))
     problems.push("Model artifact: choose a finished build or give an S3 URI.");
+  if (form.temperature.trim()) {
+    const temperature = Number(form.temperature);
+    if (!(temperature > 0 && temperature <= 100)) problems.push("Temperature: give a number above 0 and at most 100.");
+  }
   if (form.computeKind === "gpu-pool") {
     if (form.gpuPools.length < 1 || form.gpuPools.length > 5) problems.push("GPU pool: give 1 to 5 instance types.");
     if (new Set(form.gpuPools).size !== form.gpuPools.length) problems.push("GPU pool: instance types must be unique.");
