@@ -4,6 +4,7 @@ import { chatCompletionChunkSchema, chatCompletionSchema } from "../src/contract
 import {
   type GeneratedModel,
   generateModel,
+  holdModel,
   rawRequest,
   sharedPath,
   startTestAdapter,
@@ -175,15 +176,12 @@ function chatSuite(name: string, modelFile: () => string | null) {
     });
 
     it("answers 503 retryable to a second request while one holds the model", async () => {
-      let release: () => void = () => undefined;
-      const held = new Promise<void>((resolve) => {
-        release = resolve;
-      });
+      const held = holdModel(adapter);
       const body = JSON.stringify({ messages, max_tokens: 2 });
-      const first = rawRequest(adapter.url, { path: "/v1/chat/completions", body, bodyAfter: held });
+      const first = rawRequest(adapter.url, { path: "/v1/chat/completions", body });
       await new Promise((resolve) => setTimeout(resolve, 100));
       const second = await rawRequest(adapter.url, { path: "/v1/chat/completions", body });
-      release();
+      held.release();
       expect(second.status).toBe(503);
       expect(second.body).toEqual({ error: "model is busy; retry the request", retryable: true });
       expect((await first).status).toBe(200);

@@ -3,6 +3,7 @@ import {
   decision,
   type GeneratedModel,
   generateModel,
+  holdModel,
   postJson,
   type RawResponse,
   rawRequest,
@@ -42,14 +43,6 @@ beforeAll(() => {
 
 afterAll(() => model?.cleanup());
 
-const gate = () => {
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  return { open, opened };
-};
-
 describe("one request at a time (defaults)", () => {
   let adapter: TestAdapter;
   beforeAll(async () => {
@@ -87,17 +80,12 @@ describe("bounded queue (SEMIF_MAX_IN_FLIGHT=3)", () => {
   afterAll(async () => adapter?.close());
 
   it("admits three requests (one runs, two wait) and answers the fourth 503", async () => {
-    const held = gate();
-    const admitted = [0, 1, 2].map((i) =>
-      rawRequest(adapter.url, {
-        body: JSON.stringify({ decision: decision({ id: `h${i}` }) }),
-        bodyAfter: held.opened,
-      }),
-    );
+    const held = holdModel(adapter);
+    const admitted = [0, 1, 2].map((i) => postJson(adapter.url, { decision: decision({ id: `h${i}` }) }));
     await new Promise((resolve) => setTimeout(resolve, 150));
     const refused = await postJson(adapter.url, { decision: decision() });
     expect(refused.status).toBe(503);
-    held.open();
+    held.release();
     const answers: RawResponse[] = await Promise.all(admitted);
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
   }, 60_000);
@@ -132,16 +120,11 @@ describe("ADAPTER_PARALLEL=4", () => {
   }, 120_000);
 
   it("still answers 503 beyond its capacity of four waiting requests", async () => {
-    const held = gate();
-    const admitted = [0, 1, 2, 3].map((i) =>
-      rawRequest(parallel.url, {
-        body: JSON.stringify({ decision: decision({ id: `h${i}` }) }),
-        bodyAfter: held.opened,
-      }),
-    );
+    const held = [0, 1, 2, 3].map(() => holdModel(parallel));
+    const admitted = [0, 1, 2, 3].map((i) => postJson(parallel.url, { decision: decision({ id: `h${i}` }) }));
     await new Promise((resolve) => setTimeout(resolve, 150));
     expect((await postJson(parallel.url, { decision: decision() })).status).toBe(503);
-    held.open();
+    for (const hold of held) hold.release();
     expect((await Promise.all(admitted)).map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
   }, 60_000);
 });

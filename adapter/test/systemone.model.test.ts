@@ -3,6 +3,7 @@ import { systemOneResponseSchema } from "../src/contract/systemone.ts";
 import {
   type GeneratedModel,
   generateModel,
+  holdModel,
   postJson,
   rawRequest,
   startTestAdapter,
@@ -140,15 +141,12 @@ describe("POST /v1/systemone", () => {
   });
 
   it("answers 503 retryable to a second request while one is being scored", async () => {
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const held = holdModel(adapter);
     const body = JSON.stringify(request());
-    const first = rawRequest(adapter.url, { path: "/v1/systemone", body, bodyAfter: held });
+    const first = rawRequest(adapter.url, { path: "/v1/systemone", body });
     await new Promise((resolve) => setTimeout(resolve, 100));
     const second = await rawRequest(adapter.url, { path: "/v1/systemone", body });
-    release();
+    held.release();
     expect(second.status).toBe(503);
     expect(second.body).toEqual({ error: "model is busy; retry the request", retryable: true });
     expect((await first).status).toBe(200);

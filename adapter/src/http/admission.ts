@@ -1,6 +1,7 @@
 /**
  * Bounded admission: at most `capacity` requests hold the model (evaluating or queued for a sequence); one more
- * is answered 503 "model is busy" before its body is read. Never an unbounded queue.
+ * is answered 503 "model is busy". Never an unbounded queue. The server checks `isFull` before reading a body (so
+ * a busy adapter answers at once) and enters only once the body has arrived, so a slow upload never holds a slot.
  */
 export class Admission {
   private inFlight = 0;
@@ -9,6 +10,10 @@ export class Admission {
 
   get current(): number {
     return this.inFlight;
+  }
+
+  get isFull(): boolean {
+    return this.inFlight >= this.capacity;
   }
 
   tryEnter(): (() => void) | null {

@@ -47,7 +47,7 @@ function readBody(request: IncomingMessage, length: number): Promise<Buffer> {
     });
     request.on("end", () => resolve(Buffer.concat(chunks)));
     request.on("error", reject);
-    // A client that stops sending keeps its admission slot only until the server's request timeout closes it.
+    // A client that stops sending is dropped by the server's request timeout; it never held the model's slot.
     request.on("close", () => reject(new RequestError("Request body ended before Content-Length bytes arrived")));
   });
 }
@@ -59,10 +59,14 @@ function isJsonContentType(header: string | undefined): boolean {
 /**
  * The SageMaker container surface (DESIGN §3, §4): GET /ping, POST /invocations (routed by body shape) and the
  * routes' own paths. POST checks run in SemIf's order: 415 -> Content-Length -> admission 503 (before the body
- * is read) -> route (shape, reserved tokens, budget) -> 500 "scoring failed" with the cause only in the log.
+ * is read, when the model is busy) -> body -> route (shape, reserved tokens, budget) -> 500 "scoring failed" with
+ * the cause only in the log. The slot is taken after the body arrived (503 if it filled up meanwhile).
  */
 export function createAdapterServer(options: ServerOptions): http.Server {
   const admission = new Admission(options.maxInFlight);
+  // Bodies being received at once: each is at most maxBodyBytes, so this bounds the memory slow uploads can take.
+  const maxBodyReaders = Math.max(8, 4 * options.maxInFlight);
+  let bodyReaders = 0;
   const log = options.log ?? writeLogLine;
   const postPaths = new Map<string, Route>();
   const getPaths = new Map<string, Route>();
@@ -125,21 +129,33 @@ export function createAdapterServer(options: ServerOptions): http.Server {
         return;
       }
       const engine = options.engine();
-      const leave = engine ? admission.tryEnter() : null;
-      if (!engine || !leave) {
+      if (!engine || admission.isFull || bodyReaders >= maxBodyReaders) {
         respond(503, engine ? BUSY_ERROR : { error: "model is loading; retry the request", retryable: true });
         request.resume();
         return;
       }
+      let body: unknown;
+      bodyReaders++;
       try {
-        let body: unknown;
-        try {
-          const text = (await readBody(request, length)).toString("utf8");
-          body = JSON.parse(text);
-        } catch (error) {
-          if (error instanceof RequestError) throw error;
-          throw new RequestError(`Request body is not valid JSON: ${(error as Error).message}`);
-        }
+        const text = (await readBody(request, length)).toString("utf8");
+        body = JSON.parse(text);
+      } catch (error) {
+        fail(
+          error instanceof RequestError
+            ? error
+            : new RequestError(`Request body is not valid JSON: ${(error as Error).message}`),
+        );
+        return;
+      } finally {
+        bodyReaders--;
+      }
+      // Entered only now: a client still sending its body never holds the model's slot.
+      const leave = admission.tryEnter();
+      if (!leave) {
+        respond(503, BUSY_ERROR);
+        return;
+      }
+      try {
         const route =
           direct ??
           (typeof body === "object" && body !== null && !Array.isArray(body)

@@ -91,6 +91,19 @@ export function rawRequest(
   });
 }
 
+/**
+ * Leases the model's only sequence (ADAPTER_PARALLEL=1) until `release()`, as a long evaluation would: a request
+ * sent meanwhile is admitted and waits for the model, holding the admission slot.
+ */
+export function holdModel(adapter: TestAdapter): { release(): void } {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  void adapter.engine.pool.lease([], () => released);
+  return { release };
+}
+
 export const postJson = (url: string, payload: unknown, headers: Record<string, string> = {}) =>
   rawRequest(url, { body: JSON.stringify(payload), headers });
 
