@@ -38,6 +38,10 @@ export function LineChart({ title, unit, points }: { title: string; unit: string
           0
         </text>
         {points.length > 0 && <path d={path} fill="none" stroke="#1d4ed8" strokeWidth="2" />}
+        {/* A line needs two points; a dot per point keeps a single period (the first invocations) visible. */}
+        {points.map((point) => (
+          <circle key={point.at} cx={x(Date.parse(point.at))} cy={y(point.value)} r="2.5" fill="#1d4ed8" />
+        ))}
         {points.length === 0 && (
           <text x={width / 2} y={height / 2} textAnchor="middle" fontSize="11" fill="#334155">
             No data yet

@@ -22,8 +22,8 @@ describe("endpoint metrics", () => {
       now,
     );
     const input = cloudWatch.commandCalls(GetMetricDataCommand)[0]?.args[0].input;
-    expect(input?.StartTime).toEqual(new Date("2026-11-30T11:00:00.000Z"));
-    expect(input?.EndTime).toEqual(new Date("2026-11-30T12:00:00.000Z"));
+    expect(input?.StartTime).toEqual(new Date("2026-11-30T11:01:00.000Z"));
+    expect(input?.EndTime).toEqual(new Date("2026-11-30T12:01:00.000Z"));
     expect(
       input?.MetricDataQueries?.map((q) => [
         q.MetricStat?.Metric?.MetricName,
@@ -44,6 +44,14 @@ describe("endpoint metrics", () => {
         { Name: "VariantName", Value: "AllTraffic" },
       ],
     });
+  });
+
+  it("ends the window with the period now falls in and starts it on a period boundary", async () => {
+    cloudWatch.on(GetMetricDataCommand).resolves({ MetricDataResults: [] });
+    await endpointMetrics(client, "demo", "AllTraffic", metricsQuerySchema.parse({ minutes: "180" }), now);
+    const input = cloudWatch.commandCalls(GetMetricDataCommand)[0]?.args[0].input;
+    expect(input?.StartTime).toEqual(new Date("2026-11-30T09:05:00.000Z"));
+    expect(input?.EndTime).toEqual(new Date("2026-11-30T12:05:00.000Z"));
   });
 
   it("joins pages into one series per metric, oldest point first", async () => {

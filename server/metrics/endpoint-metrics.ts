@@ -29,7 +29,10 @@ export function metricQueries(endpointName: string, variantName: string, periodS
   }));
 }
 
-/** Invocations, ModelLatency, 4XX and 5XX for one variant, oldest point first, following NextToken. */
+/**
+ * Invocations, ModelLatency, 4XX and 5XX for one variant over the last `minutes` up to now, oldest point first,
+ * following NextToken.
+ */
 export async function endpointMetrics(
   cloudWatch: CloudWatchClient,
   endpointName: string,
@@ -37,8 +40,11 @@ export async function endpointMetrics(
   query: MetricsQuery,
   now: Date = new Date(),
 ): Promise<EndpointMetrics> {
-  const to = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
-  const from = new Date(to.getTime() - query.minutes * 60_000);
+  // The window ends at the end of the period now falls in, so the latest invocations (the current, still open
+  // period) are charted; both ends sit on period boundaries, so each point keeps its timestamp between refreshes.
+  const period = query.periodSeconds * 1000;
+  const to = new Date(Math.ceil((now.getTime() + 1) / period) * period);
+  const from = new Date(Math.floor((to.getTime() - query.minutes * 60_000) / period) * period);
   const points = new Map<string, { at: string; value: number }[]>();
   let nextToken: string | undefined;
   do {

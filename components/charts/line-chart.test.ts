@@ -1,0 +1,23 @@
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+import { LineChart } from "./line-chart.tsx";
+
+function render(points: { at: string; value: number }[]) {
+  return renderToStaticMarkup(createElement(LineChart, { title: "Invocations", unit: "count", points }));
+}
+
+describe("line chart", () => {
+  it("draws a single period as a visible point, not as an empty chart", () => {
+    const html = render([{ at: "2026-11-30T20:10:00.000Z", value: 3 }]);
+    expect(html).not.toContain("No data yet");
+    expect(html.match(/<circle/g)).toHaveLength(1);
+    expect(html).toContain("latest 3 count");
+  });
+
+  it("says there is no data when there are no points", () => {
+    const html = render([]);
+    expect(html).toContain("No data yet");
+    expect(html).not.toContain("<circle");
+  });
+});
