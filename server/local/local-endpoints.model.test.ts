@@ -22,6 +22,8 @@ import { getBuild, startBuild } from "../builds/builds.ts";
 import { deployEndpoint } from "../endpoints/deploy.ts";
 import { deployRequestSchema } from "../endpoints/deploy-schema.ts";
 import { invokeEndpoint, invokeEndpointStream } from "../invoke/invoke.ts";
+import { metricsQuerySchema } from "../metrics/dto.ts";
+import { endpointMetrics } from "../metrics/endpoint-metrics.ts";
 import { LOCAL_ARTIFACT_BUCKET } from "./builds/build-runner.ts";
 import { type ControlPlane, startControlPlane } from "./control-plane.ts";
 import { type HubStandIn, publishHubFile, startHubStandIn } from "./hf-standin.ts";
@@ -204,6 +206,11 @@ describe("local endpoints end to end", { timeout: 120_000 }, () => {
     const sum = (id: string) => MetricDataResults?.find((r) => r.Id === id)?.Values?.reduce((a, b) => a + b, 0);
     expect(sum("m0")).toBe(3);
     expect(sum("m1")).toBe(1);
+
+    const charted = await endpointMetrics(cloudWatch, "tiny-pools", "AllTraffic", metricsQuerySchema.parse({}));
+    const points = (metric: string) => charted.series.find((series) => series.metric === metric)?.points ?? [];
+    expect(points("Invocations").reduce((total, point) => total + point.value, 0)).toBe(3);
+    expect(points("ModelLatency").at(-1)?.value).toBeGreaterThan(0);
   });
 
   it("starts InService endpoints again after the control plane restarts on the same data directory", async () => {
