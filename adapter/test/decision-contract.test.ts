@@ -60,12 +60,16 @@ describe("decision fields", () => {
       "id and question must be nonempty strings: decisions[1]",
     );
   });
-  it("enforces 2-16 options and unique option ids", () => {
+  it("enforces 2-255 options and unique option ids", () => {
     expect(fieldsMessage({ decision: decision({ options: [{ id: "a", description: "" }] }) })).toBe(
-      "options must contain 2-16 entries: decision.options",
+      "options must contain 2-255 entries: decision.options",
     );
-    const many = Array.from({ length: 17 }, (_, i) => ({ id: `o${i}`, description: "" }));
-    expect(fieldsMessage({ decision: decision({ options: many }) })).toMatch(/^options must contain 2-16 entries/);
+    const options = (count: number) => Array.from({ length: count }, (_, i) => ({ id: `o${i}`, description: "" }));
+    expect(fieldsMessage({ decision: decision({ options: options(17) }) })).toBe("ok");
+    expect(fieldsMessage({ decision: decision({ options: options(255) }) })).toBe("ok");
+    expect(fieldsMessage({ decision: decision({ options: options(256) }) })).toBe(
+      "options must contain 2-255 entries: decision.options",
+    );
     expect(
       fieldsMessage({
         decision: decision({

@@ -141,7 +141,7 @@ describe("request shape (SemIf messages)", () => {
     [{ decision: decision({ id: "" }) }, "id and question must be nonempty strings: decision"],
     [
       { decision: decision({ options: [{ id: "a", description: "" }] }) },
-      "options must contain 2-16 entries: decision.options",
+      "options must contain 2-255 entries: decision.options",
     ],
     [
       {

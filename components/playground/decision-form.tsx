@@ -1,5 +1,6 @@
 "use client";
 
+import { MAX_OPTIONS } from "@decision-console/adapter/contract";
 import { Button } from "../ui/button.tsx";
 import { TextAreaField, TextField } from "../ui/field.tsx";
 import { type DecisionDraft, draftKey, emptyOption, moveItem, type QuestionDraft } from "./decision-draft.ts";
@@ -94,7 +95,7 @@ function OptionsEditor({
   const set = (next: QuestionDraft["options"]) => onChange({ ...question, options: next });
   return (
     <fieldset className="flex flex-col gap-2">
-      <legend className="mb-1 text-sm font-medium">Options (2-16, in the order the model sees them)</legend>
+      <legend className="mb-1 text-sm font-medium">Options (2-{MAX_OPTIONS}, in the order the model sees them)</legend>
       <ol className="flex flex-col gap-2">
         {options.map((option, index) => {
           const name = option.id || `option ${index + 1}`;
@@ -149,7 +150,7 @@ function OptionsEditor({
         <Button
           variant="secondary"
           size="sm"
-          disabled={options.length >= 16}
+          disabled={options.length >= MAX_OPTIONS}
           onClick={() => set([...options, emptyOption()])}
         >
           Add option

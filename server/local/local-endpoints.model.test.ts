@@ -165,7 +165,7 @@ describe("local endpoints end to end", { timeout: 120_000 }, () => {
     const broken = { decision: { ...decision.decision, options: [decision.decision.options[0]] } };
     const error = await invokeEndpoint(runtime, "tiny-pools", broken).catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 400 });
-    expect(String((error as Error).message)).toContain("options must contain 2-16 entries");
+    expect(String((error as Error).message)).toContain("options must contain 2-255 entries");
   });
 
   it("streams a chat completion as PayloadPart events", async () => {

@@ -11,7 +11,9 @@ export const DECISION_REQUEST_FIELDS = ["decision", "decisions"] as const;
 /** Beyond SemIf: score this many cyclic option orders and average them (1 = as sent; see adapter README). */
 export const PERMUTATIONS_FIELD = "permutations";
 export const MIN_OPTIONS = 2;
-export const MAX_OPTIONS = 16;
+/** Up to 26 options are labelled A-Z, more get two-letter codes (DESIGN §4 "Beyond SemIf"; see adapter README). */
+export const MAX_OPTIONS = 255;
+export const MAX_PERMUTATIONS = 16;
 export const ANSWER_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 export const MAX_STATE_DEPTH = 64;
 
@@ -34,20 +36,30 @@ export const decisionSchema = z.object({
 export type Decision = z.infer<typeof decisionSchema>;
 
 export const decisionRequestSchema = z.union([
-  z.strictObject({ decision: decisionSchema, permutations: z.number().int().min(1).max(MAX_OPTIONS).optional() }),
+  z.strictObject({ decision: decisionSchema, permutations: z.number().int().min(1).max(MAX_PERMUTATIONS).optional() }),
   z.strictObject({
     decisions: z.array(decisionSchema).min(1),
-    permutations: z.number().int().min(1).max(MAX_OPTIONS).optional(),
+    permutations: z.number().int().min(1).max(MAX_PERMUTATIONS).optional(),
   }),
 ]);
 export type DecisionRequest = z.infer<typeof decisionRequestSchema>;
 
+/**
+ * With up to 26 options each is labelled by one letter token read at the prompt's last position: `option_logits`
+ * are those tokens' raw logits, `answer_token_ids` the letter tokens, `allowed_token_mass` the full-vocabulary
+ * probability of the letters. With more, labels are two-letter codes of one or more tokens: `option_logits` are
+ * each code's summed token log-probabilities (softmax of them gives the same `probabilities`),
+ * `answer_token_ids` is empty and `answer_code_token_ids` holds each code's tokens, `allowed_token_mass` is the
+ * full-vocabulary probability of the whole code set. `full_vocab_argmax_id` is always the most probable token
+ * where the (first) label token comes.
+ */
 export const decisionResultSchema = z.object({
   id: z.string(),
   option_ids: z.array(z.string()),
   probabilities: z.array(z.number()),
   option_logits: z.array(z.number()),
   answer_token_ids: z.array(z.number().int()),
+  answer_code_token_ids: z.array(z.array(z.number().int())).optional(),
   allowed_token_mass: z.number(),
   full_vocab_argmax_id: z.number().int(),
   input_tokens: z.number().int(),
@@ -95,9 +107,9 @@ export function parseDecisionEnvelope(payload: unknown, maxSharedDecisions: numb
     (typeof permutations !== "number" ||
       !Number.isInteger(permutations) ||
       permutations < 1 ||
-      permutations > MAX_OPTIONS)
+      permutations > MAX_PERMUTATIONS)
   ) {
-    return fail(`permutations must be an integer from 1 to ${MAX_OPTIONS}`);
+    return fail(`permutations must be an integer from 1 to ${MAX_PERMUTATIONS}`);
   }
   const order = permutations === undefined ? {} : { permutations };
   const supplied = DECISION_REQUEST_FIELDS.filter((name) => name in payload);

@@ -1,9 +1,8 @@
 import type { Timing } from "../contract/common.ts";
 import type { Decision, DecisionResult, SharedDecisionResponse, SingleDecisionResponse } from "../contract/decision.ts";
-import { scoreBranches } from "./branch-scoring.ts";
 import { averageOrders, rotate, rotationOffsets } from "./debias.ts";
+import { readDecisionLabels, scoredLength } from "./decision-labels.ts";
 import type { Engine } from "./engine.ts";
-import { allowedTokenMass, softmax } from "./option-math.ts";
 import { PROMPT_VERSION } from "./prompt.ts";
 import { RequestError } from "./request-error.ts";
 
@@ -32,7 +31,7 @@ export async function scoreDebiasedDecisions(
   );
   for (const [index, decisionOrders] of orders.entries()) {
     for (const { prompt } of decisionOrders) {
-      const length = prompt.prefix.length + prompt.body.length + prompt.tail.length;
+      const length = scoredLength(prompt);
       if (length > perDecision) {
         const where = mode === "single" ? "the decision" : `decisions[${index}]`;
         throw new RequestError(
@@ -46,27 +45,19 @@ export async function scoreDebiasedDecisions(
   const prefix = branchPrompts[0]!.prefix;
   const queued = performance.now();
   let queueSeconds = 0;
+  const temperature = engine.config.temperature;
   const scores = await engine.pool.lease(prefix, (sequence) => {
     queueSeconds = (performance.now() - queued) / 1000;
-    return scoreBranches(
-      sequence,
-      prefix,
-      branchPrompts.map((prompt) => {
-        const suffix = [...prompt.body, ...prompt.tail];
-        return { suffix, readings: [{ index: suffix.length - 1, tokens: prompt.letterTokens }] };
-      }),
-      { reusePrefix: true },
-    );
+    return readDecisionLabels(sequence, prefix, branchPrompts, temperature);
   });
-  const temperature = engine.config.temperature;
   let branch = 0;
   const results = decisions.map((decision, index): DecisionResult => {
     const decisionOrders = orders[index]!;
-    const readings = decisionOrders.map(() => scores.branches[branch++]!);
-    const asSent = readings[0]!.readings[0]!;
+    const readings = decisionOrders.map(() => scores.readings[branch++]!);
+    const asSent = readings[0]!;
     const prompt = decisionOrders[0]!.prompt;
     const { probabilities, spread } = averageOrders(
-      readings.map((r) => softmax(r.readings[0]!.logits, temperature)),
+      readings.map((r) => r.probabilities),
       decisionOrders.map((o) => o.offset),
     );
     return {
@@ -75,7 +66,8 @@ export async function scoreDebiasedDecisions(
       probabilities,
       option_logits: asSent.logits,
       answer_token_ids: prompt.letterTokens,
-      allowed_token_mass: allowedTokenMass(asSent.logits, asSent.logZ),
+      ...(prompt.codeTokens ? { answer_code_token_ids: prompt.codeTokens } : {}),
+      allowed_token_mass: asSent.mass,
       full_vocab_argmax_id: asSent.argmaxToken,
       input_tokens: prompt.prefix.length + prompt.body.length + prompt.tail.length,
       prompt_sha256: prompt.sha256,
@@ -93,7 +85,7 @@ export async function scoreDebiasedDecisions(
     prefix_tokens: scores.prefixTokens,
     prefix_reused: scores.reusedTokens === scores.prefixTokens,
     prefill_seconds: scores.prefillSeconds,
-    suffix_forward_seconds: scores.branches.reduce((sum, b) => sum + b.seconds, 0),
+    suffix_forward_seconds: scores.readings.reduce((sum, r) => sum + r.seconds, 0),
     max_request_tokens: engine.config.maxRequestTokens,
     max_tokens_per_decision: perDecision,
     queue_seconds: queueSeconds,

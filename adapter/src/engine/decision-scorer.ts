@@ -1,7 +1,6 @@
 import type { ModelMetadata, Timing } from "../contract/common.ts";
 import type { Decision, DecisionResult, SharedDecisionResponse, SingleDecisionResponse } from "../contract/decision.ts";
-import { scoreBranches } from "./branch-scoring.ts";
-import { allowedTokenMass, softmax } from "./option-math.ts";
+import { readDecisionLabels, scoredLength } from "./decision-labels.ts";
 import { type DecisionPrompt, type DecisionPromptBuilder, PROMPT_VERSION } from "./prompt.ts";
 import { RequestError } from "./request-error.ts";
 import type { SequencePool } from "./sequence-pool.ts";
@@ -16,8 +15,9 @@ export type DecisionLimits = {
 const promptLength = (prompt: DecisionPrompt) => prompt.prefix.length + prompt.body.length + prompt.tail.length;
 
 /**
- * Scores decisions from the final-position distribution over the answer letters. A single decision is a shared
- * request of one, so both paths evaluate exactly the same token sequences in the same way.
+ * Scores decisions from the final-position distribution over the answer letters (up to 26 options), or from the
+ * summed log-probabilities of two-letter codes (more). A single decision is a shared request of one, so both
+ * paths evaluate exactly the same token sequences in the same way.
  */
 export class DecisionScorer {
   constructor(
@@ -37,7 +37,7 @@ export class DecisionScorer {
     const perDecision = Math.min(maxTokens, contextSize, Math.floor(maxRequestTokens / decisions.length));
     const prompts = decisions.map((decision) => this.prompts.build(decision));
     for (const [index, prompt] of prompts.entries()) {
-      const length = promptLength(prompt);
+      const length = scoredLength(prompt);
       if (length <= perDecision) continue;
       const where = mode === "single" ? "the decision" : `decisions[${index}]`;
       throw new RequestError(
@@ -66,32 +66,25 @@ export class DecisionScorer {
     const queued = performance.now();
     const scores = await this.pool.lease(prefix, (sequence) => {
       queueSeconds = (performance.now() - queued) / 1000;
-      return scoreBranches(
-        sequence,
-        prefix,
-        prompts.map((prompt) => {
-          const suffix = [...prompt.body, ...prompt.tail];
-          return { suffix, readings: [{ index: suffix.length - 1, tokens: prompt.letterTokens }] };
-        }),
-        { reusePrefix: true },
-      );
+      return readDecisionLabels(sequence, prefix, prompts, this.limits.temperature);
     });
     const results = decisions.map((decision, index): DecisionResult => {
       const prompt = prompts[index]!;
-      const reading = scores.branches[index]!.readings[0]!;
+      const reading = scores.readings[index]!;
       return {
         id: decision.id,
         option_ids: decision.options.map((option) => option.id),
-        probabilities: softmax(reading.logits, this.limits.temperature),
+        probabilities: reading.probabilities,
         option_logits: reading.logits,
         answer_token_ids: prompt.letterTokens,
-        allowed_token_mass: allowedTokenMass(reading.logits, reading.logZ),
+        ...(prompt.codeTokens ? { answer_code_token_ids: prompt.codeTokens } : {}),
+        allowed_token_mass: reading.mass,
         full_vocab_argmax_id: reading.argmaxToken,
         input_tokens: promptLength(prompt),
         prompt_sha256: prompt.sha256,
         prompt_version: PROMPT_VERSION,
         temperature: this.limits.temperature,
-        forward_seconds: scores.branches[index]!.seconds,
+        forward_seconds: reading.seconds,
         model: this.model,
       };
     });
@@ -100,8 +93,8 @@ export class DecisionScorer {
       prefix_tokens: scores.prefixTokens,
       prefix_reused: scores.reusedTokens === scores.prefixTokens,
       prefill_seconds: scores.prefillSeconds,
-      // The first decision's suffix is evaluated together with the state (prefill_seconds); these are the rest.
-      suffix_forward_seconds: scores.branches.slice(1).reduce((sum, branch) => sum + branch.seconds, 0),
+      // A first single-letter decision is evaluated together with the state (prefill_seconds); these are the rest.
+      suffix_forward_seconds: scores.suffixSeconds,
       max_request_tokens: this.limits.maxRequestTokens,
       max_tokens_per_decision: perDecision,
       queue_seconds: queueSeconds,

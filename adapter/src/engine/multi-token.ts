@@ -1,4 +1,4 @@
-import type { LlamaContextSequence, Token } from "node-llama-cpp";
+import { type LlamaContextSequence, type LlamaModel, LlamaText, type Token } from "node-llama-cpp";
 import { type Branch, scoreBranches } from "./branch-scoring.ts";
 import { softmax } from "./option-math.ts";
 
@@ -39,6 +39,8 @@ export type CodeScores = {
   logProbabilities: number[];
   /** Share of the full-vocabulary probability that falls on the label set (sum of exp(S_k)). */
   labelMass: number;
+  /** Most probable full-vocabulary token where the first label token comes. */
+  firstArgmaxToken: Token;
   prefixTokens: number;
   reusedTokens: number;
   prefillSeconds: number;
@@ -122,9 +124,36 @@ export async function scoreCodes(
     probabilities: softmax(logProbabilities, options.temperature),
     logProbabilities,
     labelMass: logProbabilities.reduce((sum, s) => sum + Math.exp(s), 0),
+    // nodes[0] is the root: its branch reads the distribution right after the prompt.
+    firstArgmaxToken: scored.branches[0]!.readings[0]!.argmaxToken,
     prefixTokens: evaluated.prefixTokens + 1,
     reusedTokens: evaluated.reusedTokens,
     prefillSeconds: evaluated.prefillSeconds,
     branchSeconds: scored.branches.reduce((sum, b) => sum + b.seconds, 0),
   };
+}
+
+/**
+ * Tokens of each of `count` option codes as they follow `text` (whose tokens are `textTokens`): the text is
+ * tokenized with and without the code, and the code is what the longer tokenization adds. Text that changes
+ * when a code follows it is refused, since the model would then be scored on tokens it never reads.
+ */
+export function codeTokensAfter(
+  model: LlamaModel,
+  text: LlamaText,
+  textTokens: readonly Token[],
+  letterPrefix: string,
+  count: number,
+): Token[][] {
+  const codes = optionCodes(count).map((code) => {
+    const extended = LlamaText([text, letterPrefix + code]).tokenize(model.tokenizer, "trimLeadingSpace");
+    if (!textTokens.every((token, index) => extended[index] === token) || extended.length <= textTokens.length) {
+      throw new Error(`option label ${code} does not follow the prompt as tokens of its own`);
+    }
+    return extended.slice(textTokens.length);
+  });
+  if (new Set(codes.map((c) => c.join(","))).size !== codes.length) {
+    throw new Error("option labels do not map to distinct tokens");
+  }
+  return codes;
 }

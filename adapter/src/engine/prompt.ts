@@ -1,14 +1,18 @@
 import { createHash, randomBytes } from "node:crypto";
 import { Template } from "@huggingface/jinja";
 import { type LlamaModel, LlamaText, SpecialToken, SpecialTokensText, type Token } from "node-llama-cpp";
-import { ANSWER_LETTERS, type Decision, MAX_OPTIONS, renderState } from "../contract/decision.ts";
+import { ANSWER_LETTERS, type Decision, renderState } from "../contract/decision.ts";
+import { codeTokensAfter, optionCodes, SINGLE_LETTER_LIMIT } from "./multi-token.ts";
 
 export const PROMPT_VERSION = "decision-prompt-v1";
 
 const SYSTEM_PROMPT =
   "You are a decision model. Read the state, answer the question by choosing exactly one of the listed options, " +
   "and reply with that option's letter only.";
-const TAIL_INSTRUCTION = "Reply with the letter of one option.";
+const tailInstruction = (count: number) =>
+  count <= SINGLE_LETTER_LIMIT
+    ? "Reply with the letter of one option."
+    : "Reply with the two-letter code of one option.";
 
 /** How a system+user exchange becomes model input, and what comes between the prompt's end and the letter. */
 export type PromptTemplate = {
@@ -97,7 +101,10 @@ export type DecisionPrompt = {
   body: Token[];
   /** The constant end (instruction, template turn switch) after which the answer letter comes. */
   tail: Token[];
+  /** Up to 26 options: each option's letter token, read at the tail's last position. */
   letterTokens: Token[];
+  /** More than 26 options: each option's two-letter code as tokens after the tail (`letterTokens` is empty). */
+  codeTokens: Token[][] | null;
   sha256: string;
 };
 
@@ -105,11 +112,12 @@ const STATE_END = `\u0000state-end-${randomBytes(8).toString("hex")}\u0000`;
 const BODY_END = `\u0000body-end-${randomBytes(8).toString("hex")}\u0000`;
 
 function userText(state: string, question: string, options: Decision["options"]): string {
+  const codes = optionCodes(options.length);
   const lines = options.map((option, index) => {
-    const label = `${ANSWER_LETTERS[index]}. ${option.id}`;
+    const label = `${codes[index]}. ${option.id}`;
     return option.description ? `${label}: ${option.description}` : label;
   });
-  return `State:\n${state}${STATE_END}\n\nQuestion: ${question}\n\nOptions:\n${lines.join("\n")}${BODY_END}\n\n${TAIL_INSTRUCTION}`;
+  return `State:\n${state}${STATE_END}\n\nQuestion: ${question}\n\nOptions:\n${lines.join("\n")}${BODY_END}\n\n${tailInstruction(options.length)}`;
 }
 
 /** Splits rendered text at a marker that lies inside one plain-text value (user text is never special text). */
@@ -131,6 +139,7 @@ export class DecisionPromptBuilder {
   readonly template: PromptTemplate;
   private readonly model: LlamaModel;
   private cachedTail: { key: string; tail: Token[]; letters: Token[] } | null = null;
+  private cachedCodes: { key: string; tail: Token[]; codes: Token[][] } | null = null;
 
   constructor(model: LlamaModel, template: PromptTemplate) {
     this.model = model;
@@ -147,19 +156,34 @@ export class DecisionPromptBuilder {
     const tokenizer = this.model.tokenizer;
     const prefix = prefixText.tokenize(tokenizer);
     const body = bodyText.tokenize(tokenizer, "trimLeadingSpace");
-    const { tail, letters } = this.tailTokens(tailText);
+    const count = decision.options.length;
+    const { tail, letterTokens, codeTokens } =
+      count <= SINGLE_LETTER_LIMIT
+        ? { ...this.tailTokens(tailText), codeTokens: null }
+        : { ...this.tailCodes(tailText, count), letterTokens: [] };
     const all = [...prefix, ...body, ...tail];
     const sha256 = createHash("sha256").update(this.model.detokenize(all, true)).digest("hex");
-    return { prefix, body, tail, letterTokens: letters.slice(0, decision.options.length), sha256 };
+    return { prefix, body, tail, letterTokens: letterTokens.slice(0, count), codeTokens, sha256 };
+  }
+
+  /** The two-letter-code tail (more than 26 options) and the codes' tokens after it, resolved once per count. */
+  private tailCodes(tailText: LlamaText, count: number): { tail: Token[]; codeTokens: Token[][] } {
+    const key = `${count}:${JSON.stringify(tailText.toJSON())}`;
+    if (this.cachedCodes?.key !== key) {
+      const tail = tailText.tokenize(this.model.tokenizer, "trimLeadingSpace");
+      const codes = codeTokensAfter(this.model, tailText, tail, this.template.letterPrefix, count);
+      this.cachedCodes = { key, tail, codes };
+    }
+    return { tail: this.cachedCodes.tail, codeTokens: this.cachedCodes.codes };
   }
 
   /** The tail is the same text for every decision: tokenized, and its letters resolved, once. */
-  private tailTokens(tailText: LlamaText): { tail: Token[]; letters: Token[] } {
+  private tailTokens(tailText: LlamaText): { tail: Token[]; letterTokens: Token[] } {
     const key = JSON.stringify(tailText.toJSON());
-    if (this.cachedTail?.key === key) return this.cachedTail;
+    if (this.cachedTail?.key === key) return { tail: this.cachedTail.tail, letterTokens: this.cachedTail.letters };
     const tokenizer = this.model.tokenizer;
     const tail = tailText.tokenize(tokenizer, "trimLeadingSpace");
-    const letters = [...ANSWER_LETTERS.slice(0, MAX_OPTIONS)].map((letter) => {
+    const letters = [...ANSWER_LETTERS.slice(0, SINGLE_LETTER_LIMIT)].map((letter) => {
       const extended = LlamaText([tailText, this.template.letterPrefix + letter]).tokenize(
         tokenizer,
         "trimLeadingSpace",
@@ -173,6 +197,6 @@ export class DecisionPromptBuilder {
     });
     if (new Set(letters).size !== letters.length) throw new Error("answer letters do not map to distinct tokens");
     this.cachedTail = { key, tail, letters };
-    return this.cachedTail;
+    return { tail, letterTokens: letters };
   }
 }

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { type LlamaModel, LlamaText, type Token } from "node-llama-cpp";
 import type { SystemOneLabel } from "../contract/systemone.ts";
-import { optionCodes, SINGLE_LETTER_LIMIT } from "./multi-token.ts";
+import { codeTokensAfter, optionCodes, SINGLE_LETTER_LIMIT } from "./multi-token.ts";
 import type { PromptTemplate } from "./prompt.ts";
 
 export const SYSTEMONE_PROMPT_VERSION = "systemone-prompt-v1";
@@ -83,20 +83,7 @@ export class SystemOnePromptBuilder {
     const key = `${count}:${tail.join(",")}`;
     const cached = this.codeCache.get(key);
     if (cached) return cached;
-    const tokenizer = this.model.tokenizer;
-    const codes = optionCodes(count).map((code) => {
-      const extended = LlamaText([suffixText, this.template.letterPrefix + code]).tokenize(
-        tokenizer,
-        "trimLeadingSpace",
-      );
-      if (!suffix.every((token, index) => extended[index] === token) || extended.length <= suffix.length) {
-        throw new Error(`option label ${code} does not follow the prompt as tokens of its own`);
-      }
-      return extended.slice(suffix.length);
-    });
-    if (new Set(codes.map((c) => c.join(","))).size !== codes.length) {
-      throw new Error("option labels do not map to distinct tokens");
-    }
+    const codes = codeTokensAfter(this.model, suffixText, suffix, this.template.letterPrefix, count);
     this.codeCache.set(key, codes);
     return codes;
   }
