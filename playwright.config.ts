@@ -1,18 +1,8 @@
-import net from "node:net";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
+import { freePort } from "./server/local/free-port.ts";
+import { chromiumArgs, chromiumExecutablePath } from "./tests/e2e/support/chromium.ts";
 import { defaultStateDir } from "./tests/e2e/support/e2e-settings.ts";
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 // Set once in the runner; the web server and the workers inherit them.
 process.env.E2E_PORT ??= String(await freePort());
@@ -35,15 +25,8 @@ export default defineConfig({
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--no-first-run",
-        "--disable-sync",
-      ],
+      executablePath: chromiumExecutablePath,
+      args: chromiumArgs,
     },
   },
   projects: [

@@ -1,14 +1,15 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { chromium, type Page } from "@playwright/test";
 import { openLocalDatabase } from "../server/local/database.ts";
+import { freePort } from "../server/local/free-port.ts";
 import { ADAPTER_REPOSITORY } from "../server/local/image-registry.ts";
 import { arnOf, SageMakerStore } from "../server/local/sagemaker-store.ts";
 import { startLocalStack } from "../server/local/stack.ts";
+import { chromiumArgs, chromiumExecutablePath } from "../tests/e2e/support/chromium.ts";
 
 /**
  * `npm run perf:budget`: the console's performance budget, measured in Chromium against `next start` on local mode.
@@ -22,25 +23,6 @@ const interactiveBudgetMs = 1500;
 const firstLoadBudgetBytes = 250 * 1024;
 const measuredRuns = 5;
 const repoRoot = path.resolve(import.meta.dirname, "..");
-const chromiumArgs = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--no-first-run",
-  "--disable-sync",
-];
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function seedEndpoints(dataDir: string, imageDigest: string): void {
   const db = openLocalDatabase(dataDir);
@@ -204,7 +186,7 @@ async function main(): Promise<void> {
     await waitForHealth(baseURL);
 
     const browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      executablePath: chromiumExecutablePath,
       args: chromiumArgs,
     });
     try {

@@ -1,9 +1,11 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { copyFile, mkdir, symlink } from "node:fs/promises";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { freePort } from "../../server/local/free-port.ts";
 import type { ContainerStart } from "./dockerfile.ts";
+
+export { freePort };
 
 const run = promisify(execFile);
 
@@ -29,19 +31,6 @@ export async function buildImageRoot(repoRoot: string, root: string): Promise<st
   await copyFile(join(repoRoot, "adapter", "package.json"), join(app, "adapter", "package.json"));
   await symlink(join(repoRoot, "node_modules"), join(app, "node_modules"), "dir");
   return app;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
-      );
-    });
-  });
 }
 
 export interface RunningContainer {

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "../../store/database.ts";
+import type { ItemScore } from "./score-item.ts";
 
 export type RunStatus = "running" | "completed" | "cancelled" | "failed";
 
@@ -17,20 +18,12 @@ export interface RunRow {
   heartbeat_at: string | null;
 }
 
-export interface ItemResult {
+/** One item's stored outcome: where it belongs in the run, and its score. */
+export interface ItemResult extends ItemScore {
   runId: string;
   slot: number;
   position: number;
   itemId: string;
-  optionIds: string[] | null;
-  probabilities: number[] | null;
-  logits: number[] | null;
-  chosen: string | null;
-  latencyMs: number;
-  adapterMs: number | null;
-  attempts: number;
-  errorKind: string | null;
-  errorMessage: string | null;
   finishedAt: string;
 }
 

@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createRequire } from "node:module";
-import net from "node:net";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
+import { freePort } from "../free-port.ts";
 
 export interface AdapterLaunch {
   repoRoot: string;
@@ -24,20 +24,6 @@ function adapterCommand(repoRoot: string): string[] {
   if (process.env.LOCAL_ADAPTER_ENTRY === "dist") return [path.join(repoRoot, "adapter", "dist", "cli.js"), "serve"];
   const tsx = pathToFileURL(createRequire(path.join(repoRoot, "package.json")).resolve("tsx/esm")).href;
   return ["--import", tsx, path.join(repoRoot, "adapter", "src", "cli.ts"), "serve"];
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
-      );
-    });
-  });
 }
 
 /** Environment a local "container" gets: the host's basics (no AWS credentials), then SageMaker's variables. */
