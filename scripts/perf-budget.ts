@@ -97,7 +97,11 @@ function seedEndpoints(dataDir: string, imageDigest: string): void {
 }
 
 function build(env: NodeJS.ProcessEnv, distDir: string): void {
-  if (process.env.PERF_REUSE_BUILD === "1" && fs.existsSync(path.join(repoRoot, distDir, "BUILD_ID"))) return;
+  if (process.env.PERF_REUSE_BUILD === "1" && fs.existsSync(path.join(repoRoot, distDir, "BUILD_ID"))) {
+    console.log(`Reusing the console build in ${distDir} (PERF_REUSE_BUILD=1).`);
+    return;
+  }
+  console.log(`Building the console into ${distDir} …`);
   const tsconfig = path.join(repoRoot, "tsconfig.json");
   const original = fs.readFileSync(tsconfig, "utf8");
   const flock = fs.existsSync("/usr/bin/flock") ? ["/usr/bin/flock", "/tmp/nextbuild.lock"] : [];
@@ -171,7 +175,6 @@ async function main(): Promise<void> {
       NEXT_SKIP_TYPECHECK: "1",
       NEXT_TELEMETRY_DISABLED: "1",
     };
-    console.log(`Building the console into ${distDir} …`);
     build(env, distDir);
     const server = spawn(
       path.join(repoRoot, "node_modules", ".bin", "next"),

@@ -12,7 +12,14 @@ import { parseArgs } from "node:util";
 import { consoleDatabase, consoleDatabasePath } from "../server/auth/console-database.ts";
 import { hashPassword, minimumPasswordLength } from "../server/auth/passwords.ts";
 import { roleSchema } from "../server/auth/roles.ts";
-import { deleteUser, insertUser, listUsers, updateUser, userNameSchema } from "../server/auth/users.ts";
+import {
+  deleteUser,
+  insertUser,
+  listUsers,
+  updateUser,
+  userNameSchema,
+  usersConfigured,
+} from "../server/auth/users.ts";
 
 async function readPassword(prompt: string): Promise<string> {
   if (!process.stdin.isTTY) {
@@ -65,8 +72,15 @@ async function main(): Promise<void> {
   switch (command) {
     case "add": {
       const user = { name: needName(), role: role() };
+      const first = !usersConfigured(consoleDatabase());
       insertUser(consoleDatabase(), { ...user, passwordHash: await newPasswordHash() });
       console.log(`Added ${user.name} (${user.role}) to ${consoleDatabasePath()}.`);
+      if (first) {
+        console.log(
+          "This is the first user, so the console now requires sign-in: a console already running on this data " +
+            "directory switches to it at once (its pages go to /login and its API answers 401 until you sign in).",
+        );
+      }
       return;
     }
     case "passwd":

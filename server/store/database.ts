@@ -7,7 +7,9 @@ import { migrations as consoleMigrations, type Migration } from "./migrations.ts
 export type Db = Database.Database;
 
 export function resolveDataDir(env: NodeJS.ProcessEnv = process.env): string {
-  return path.resolve(env.CONSOLE_DATA_DIR || ".console-data");
+  // The data directory is chosen at run time; without the ignore comment Turbopack traces the whole project into
+  // the server output because it cannot tell which files this path may reach.
+  return path.resolve(/*turbopackIgnore: true*/ env.CONSOLE_DATA_DIR || ".console-data");
 }
 
 /**
