@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 import { freePort } from "./server/local/free-port.ts";
@@ -6,7 +7,13 @@ import { defaultStateDir } from "./tests/e2e/support/e2e-settings.ts";
 
 // Set once in the runner; the web server and the workers inherit them.
 process.env.E2E_PORT ??= String(await freePort());
-process.env.E2E_STATE_DIR ??= defaultStateDir();
+if (!process.env.E2E_STATE_DIR) {
+  // The runner that chose the state directory removes it when it exits, after the web server has stopped: the web
+  // server's own clean-up is cut short when it takes longer than its graceful-shutdown window.
+  const stateDir = defaultStateDir();
+  process.env.E2E_STATE_DIR = stateDir;
+  process.once("exit", () => fs.rmSync(stateDir, { recursive: true, force: true }));
+}
 const baseURL = `http://127.0.0.1:${process.env.E2E_PORT}`;
 
 export default defineConfig({
