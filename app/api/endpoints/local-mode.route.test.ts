@@ -44,7 +44,7 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms 
 
 beforeAll(async () => {
   plane = await startControlPlane({ dataDir: path.join(dataDir, "aws"), port: 0, waitForEndpoints: false });
-  Object.assign(process.env, localAwsEnvironment(plane.url), { CONSOLE_DATA_DIR: path.join(dataDir, "console") });
+  Object.assign(process.env, localAwsEnvironment(plane), { CONSOLE_DATA_DIR: path.join(dataDir, "console") });
   endpoints = await import("./route.ts");
   endpoint = await import("./[name]/route.ts");
   images = await import("../images/route.ts");
