@@ -28,6 +28,7 @@ import {
   bodyLimitOf,
   protocolOf,
   sendProtocolError,
+  serviceOf,
   signingNameOf,
   throttledErrorOf,
 } from "./wire/protocols.ts";
@@ -206,7 +207,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
         },
       );
       if (protocol.kind === "s3") requirePayloadHash(raw);
-      if (!throttle.allow(signingNameOf(protocol))) {
+      if (!throttle.allow(serviceOf(protocol))) {
         traffic.throttled += 1;
         throw throttledErrorOf(protocol);
       }

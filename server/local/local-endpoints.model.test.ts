@@ -7,14 +7,7 @@ import { CloudWatchClient, GetMetricDataCommand } from "@aws-sdk/client-cloudwat
 import { CloudWatchLogsClient, GetLogEventsCommand } from "@aws-sdk/client-cloudwatch-logs";
 import { CodeBuildClient } from "@aws-sdk/client-codebuild";
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
-import {
-  CreateEndpointCommand,
-  CreateEndpointConfigCommand,
-  CreateModelCommand,
-  DeleteEndpointCommand,
-  DescribeEndpointCommand,
-  SageMakerClient,
-} from "@aws-sdk/client-sagemaker";
+import { DeleteEndpointCommand, DescribeEndpointCommand, SageMakerClient } from "@aws-sdk/client-sagemaker";
 import { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import * as tar from "tar";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -30,6 +23,7 @@ import { type ControlPlane, startControlPlane } from "./control-plane.ts";
 import { type HubStandIn, publishHubFile, startHubStandIn } from "./hf-standin.ts";
 import { generateTinyModel } from "./seed.ts";
 import { localClientConfig } from "./stack.ts";
+import { createEndpoint } from "./test-support/create-endpoint.ts";
 
 /**
  * The whole local path with the real SDK clients and the console's own server/ functions: package a generated
@@ -105,32 +99,15 @@ function openPlane() {
   });
 }
 
-/** CreateModel, CreateEndpointConfig and CreateEndpoint for the cpu adapter image, as a caller of the SDK would. */
+/** An endpoint of the cpu adapter image, as a caller of the SDK creates one, once provisioning has settled. */
 async function createAdapterEndpoint(
   sageMaker: SageMakerClient,
   name: string,
   container: { ModelDataUrl: string; Environment: Record<string, string> },
 ) {
   const digest = plane.registry.digestForTag("decision-adapter", "cpu");
-  await sageMaker.send(
-    new CreateModelCommand({
-      ModelName: name,
-      ExecutionRoleArn: "arn:aws:iam::000000000000:role/local",
-      PrimaryContainer: {
-        Image: `000000000000.dkr.ecr.us-east-1.amazonaws.com/decision-adapter@${digest}`,
-        ...container,
-      },
-    }),
-  );
-  await sageMaker.send(
-    new CreateEndpointConfigCommand({
-      EndpointConfigName: name,
-      ProductionVariants: [
-        { VariantName: "AllTraffic", ModelName: name, InstanceType: "ml.c6i.2xlarge", InitialInstanceCount: 1 },
-      ],
-    }),
-  );
-  await sageMaker.send(new CreateEndpointCommand({ EndpointName: name, EndpointConfigName: name }));
+  const image = `000000000000.dkr.ecr.us-east-1.amazonaws.com/decision-adapter@${digest}`;
+  await createEndpoint(sageMaker, name, { Image: image, ...container });
   return describe_(name);
 }
 

@@ -2,18 +2,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { CreateMultipartUploadCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
-import {
-  CreateEndpointCommand,
-  CreateEndpointConfigCommand,
-  CreateModelCommand,
-  DescribeEndpointCommand,
-  SageMakerClient,
-} from "@aws-sdk/client-sagemaker";
+import { DescribeEndpointCommand, SageMakerClient } from "@aws-sdk/client-sagemaker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LOCAL_ARTIFACT_BUCKET } from "./builds/build-runner.ts";
 import { type ControlPlane, startControlPlane } from "./control-plane.ts";
 import { openLocalDatabase } from "./database.ts";
 import { localClientConfig } from "./stack.ts";
+import { createEndpoint, type TestContainer } from "./test-support/create-endpoint.ts";
 import { type RawAnswer, s3ErrorCode, sendSigned } from "./test-support/signed-request.ts";
 
 /**
@@ -111,24 +106,10 @@ describe("laying out model data and environments from user data", () => {
   const image = () =>
     `000000000000.dkr.ecr.us-east-1.amazonaws.com/decision-adapter@${plane.registry.digestForTag("decision-adapter", "cpu")}`;
 
-  async function deploy(name: string, container: Record<string, unknown>) {
-    const client = sageMaker();
-    await client.send(
-      new CreateModelCommand({
-        ModelName: name,
-        ExecutionRoleArn: "arn:aws:iam::000000000000:role/local",
-        PrimaryContainer: { Image: image(), ...container },
-      }),
-    );
-    await client.send(
-      new CreateEndpointConfigCommand({
-        EndpointConfigName: name,
-        ProductionVariants: [{ VariantName: "AllTraffic", ModelName: name, InstanceType: "ml.c6i.2xlarge" }],
-      }),
-    );
-    await client.send(new CreateEndpointCommand({ EndpointName: name, EndpointConfigName: name }));
+  async function deploy(name: string, container: Omit<TestContainer, "Image">) {
+    await createEndpoint(sageMaker(), name, { Image: image(), ...container });
     await plane.endpoints.settled(name);
-    return client.send(new DescribeEndpointCommand({ EndpointName: name }));
+    return sageMaker().send(new DescribeEndpointCommand({ EndpointName: name }));
   }
 
   it("fails an endpoint whose uncompressed S3 prefix holds a key that leaves the model directory, writing nothing outside", async () => {

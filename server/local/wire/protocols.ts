@@ -21,6 +21,11 @@ export function protocolOf(service: JsonService | undefined, method: string, pat
   return runtimeInvocation(method, path) ? { kind: "runtime" } : { kind: "s3" };
 }
 
+/** Which service a request counts against for `LOCAL_AWS_MAX_TPS` (SageMaker Runtime is not SageMaker). */
+export function serviceOf(protocol: Protocol): string {
+  return protocol.kind === "json" ? protocol.service.target : protocol.kind;
+}
+
 export function signingNameOf(protocol: Protocol): string {
   if (protocol.kind === "json") return protocol.service.signingName;
   return protocol.kind === "runtime" ? "sagemaker" : "s3";
