@@ -18,14 +18,14 @@ import { allExit, childrenOf, isRunning } from "../../server/local/test-support/
  */
 const repo = path.resolve(import.meta.dirname, "../..");
 const tsxCli = path.join(repo, "node_modules", "tsx", "dist", "cli.mjs");
-const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "console-start-death-"));
+let scratch: string | undefined;
 const started: ChildProcess[] = [];
 const seen = new Set<number>();
 const stale = buildIsStale(repo);
 
 afterAll(() => {
   for (const pid of seen) if (isRunning(pid)) process.kill(pid, "SIGKILL");
-  fs.rmSync(scratch, { recursive: true, force: true });
+  if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
 });
 
 function start(env: Record<string, string>): ChildProcess {
@@ -72,7 +72,8 @@ describe.skipIf(stale)(
   `npm start's process killed with SIGKILL${stale ? " (skipped: no current next build)" : ""}`,
   () => {
     it("takes next-server and the adapters with it, and the next start on the same ports works", async () => {
-      const dataDir = path.join(scratch, "data");
+      scratch = fs.mkdtempSync(path.join(os.tmpdir(), "console-start-death-"));
+    const dataDir = path.join(scratch, "data");
       const ports = { PORT: String(await freePort()), LOCAL_AWS_PORT: String(await freePort()) };
       const env = { ...ports, CONSOLE_DATA_DIR: dataDir, HOST: "127.0.0.1" };
       const health = `http://127.0.0.1:${ports.PORT}/api/health`;
