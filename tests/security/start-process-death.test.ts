@@ -73,7 +73,7 @@ describe.skipIf(stale)(
   () => {
     it("takes next-server and the adapters with it, and the next start on the same ports works", async () => {
       scratch = fs.mkdtempSync(path.join(os.tmpdir(), "console-start-death-"));
-    const dataDir = path.join(scratch, "data");
+      const dataDir = path.join(scratch, "data");
       const ports = { PORT: String(await freePort()), LOCAL_AWS_PORT: String(await freePort()) };
       const env = { ...ports, CONSOLE_DATA_DIR: dataDir, HOST: "127.0.0.1" };
       const health = `http://127.0.0.1:${ports.PORT}/api/health`;
