@@ -136,6 +136,7 @@ async function main() {
       const instance = new AdapterProcess({
         repoRoot,
         modelDir,
+        home: modelDir,
         environment: { SEMIF_MAX_IN_FLIGHT: "1", ADAPTER_PARALLEL: String(parallel), ADAPTER_THREADS: values.threads },
         onLine: () => undefined,
       });

@@ -8,7 +8,7 @@ import { openLocalDatabase } from "../server/local/database.ts";
 import { freePort } from "../server/local/free-port.ts";
 import { ADAPTER_REPOSITORY } from "../server/local/image-registry.ts";
 import { arnOf, SageMakerStore } from "../server/local/sagemaker-store.ts";
-import { startLocalStack } from "../server/local/stack.ts";
+import { consoleEnvironment, startLocalStack } from "../server/local/stack.ts";
 import { chromiumArgs, chromiumExecutablePath } from "../tests/e2e/support/chromium.ts";
 
 /**
@@ -166,8 +166,7 @@ async function main(): Promise<void> {
     const port = await freePort();
     const baseURL = `http://127.0.0.1:${port}`;
     const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      ...stack.env,
+      ...consoleEnvironment(process.env, stack),
       CONSOLE_DATA_DIR: path.join(work, "console"),
       CONSOLE_USERS: "",
       CONSOLE_USERS_FILE: "",

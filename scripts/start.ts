@@ -2,14 +2,17 @@
  * `npm start`: the console on PORT (default 3000). With no AWS configuration in the environment it first starts
  * the local AWS control plane (LOCAL_AWS_PORT, default 4599) and points the console at it; with a region or
  * credentials (or CONSOLE_MODE=aws) the console talks to real AWS. Builds `.next` when missing or older than
- * the sources, then runs `next start`, forwarding SIGINT/SIGTERM and stopping everything it started.
+ * the sources, then runs `next start`, forwarding SIGINT/SIGTERM and stopping everything it started. Its children
+ * (next-server, adapters, builds) exit by themselves when it dies, even by SIGKILL.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import { assertSafeBind } from "../server/auth/bind.ts";
 import { usersConfigured } from "../server/auth/users.ts";
-import { type LocalStack, startLocalStack } from "../server/local/stack.ts";
+import { exitWithParent, exitWithParentArgs } from "../server/local/exit-with-parent.mjs";
+import { consoleEnvironment, type LocalStack, startLocalStack } from "../server/local/stack.ts";
 import { openDatabase, resolveDataDir } from "../server/store/database.ts";
 
 const REPO_ROOT = path.resolve(import.meta.dirname, "..");
@@ -62,12 +65,24 @@ export function buildIsStale(repoRoot: string, distDir = process.env.NEXT_DIST_D
   return BUILD_INPUTS.some((input) => newestMtime(path.join(repoRoot, input)) > built);
 }
 
+/** Runs `next <args>`; it stops by itself if this process dies, even by SIGKILL (`exit-with-parent.mjs`). */
 function run(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(process.execPath, [path.join(REPO_ROOT, "node_modules", "next", "dist", "bin", "next"), ...args], {
-    cwd: REPO_ROOT,
-    env,
-    stdio: "inherit",
-  });
+  const next = path.join(REPO_ROOT, "node_modules", "next", "dist", "bin", "next");
+  return spawn(process.execPath, [...exitWithParentArgs(), next, ...args], { cwd: REPO_ROOT, env, stdio: "inherit" });
+}
+
+/** Waits (bounded) until nothing listens on `host:port`: a console of a killed start may take a moment to stop. */
+async function waitForFreePort(host: string, port: number, timeoutMs = 15_000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const free = await new Promise<boolean>((resolve) => {
+      const probe = net.createServer();
+      probe.once("error", () => resolve(false));
+      probe.listen(port, host, () => probe.close(() => resolve(true)));
+    });
+    if (free || Date.now() > deadline) return free;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
 }
 
 function exitCode(child: ChildProcess): Promise<number> {
@@ -75,6 +90,8 @@ function exitCode(child: ChildProcess): Promise<number> {
 }
 
 async function main() {
+  // npm start runs this under tsx's own process: if that one is killed, stop everything started here.
+  exitWithParent(process.ppid);
   const mode = consoleMode(process.env);
   const port = process.env.PORT || "3000";
   const host = process.env.HOST || "127.0.0.1";
@@ -90,9 +107,10 @@ async function main() {
   let env: NodeJS.ProcessEnv = { ...process.env, CONSOLE_MODE: mode, CONSOLE_DATA_DIR: dataDir };
   if (mode === "local") {
     stack = await startLocalStack({ dataDir });
-    for (const name of ["AWS_PROFILE", "AWS_SESSION_TOKEN", "AWS_ENDPOINT_URL"]) delete env[name];
-    env = { ...env, ...stack.env };
-    console.log(`Local AWS control plane on ${stack.controlPlane.url} (data in ${dataDir})`);
+    env = consoleEnvironment(env, stack);
+    console.log(
+      `Local AWS control plane on ${stack.controlPlane.url} (data in ${dataDir}; credentials in ${stack.controlPlane.credentials.file}, profiles console and admin)`,
+    );
     stack.seeded.then(
       (models) => console.log(`Models ready to deploy: ${models.map((m) => m.modelDataUrl).join(", ")}`),
       (error) => console.error(`Seeding the first-run models failed: ${(error as Error).message}`),
@@ -121,6 +139,10 @@ async function main() {
     current = run(["build"], env);
     code = await exitCode(current);
     if (fs.readFileSync(tsconfig, "utf8") !== original) fs.writeFileSync(tsconfig, original);
+  }
+  if (code === 0 && !stopping && Number(port) > 0 && !(await waitForFreePort(host, Number(port)))) {
+    console.error(`Port ${port} on ${host} is in use (another console?); set PORT to a free port.`);
+    code = 1;
   }
   if (code === 0 && !stopping) {
     console.log(`Decision Console (${mode} mode) on http://${host}:${port}`);

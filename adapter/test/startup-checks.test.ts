@@ -37,6 +37,15 @@ describe("configuration", () => {
       gpu: false,
     });
   });
+  it("listens on loopback unless ADAPTER_HOST names another address", () => {
+    expect(readConfig({}).host).toBe("127.0.0.1");
+    expect(readConfig({ ADAPTER_HOST: "0.0.0.0" }).host).toBe("0.0.0.0");
+    expect(readConfig({ ADAPTER_HOST: "::1" }).host).toBe("::1");
+    expect(() => readConfig({ ADAPTER_HOST: "0.0.0.0 --inspect" })).toThrow(
+      'ADAPTER_HOST must be an IP address or host name, got "0.0.0.0 --inspect"',
+    );
+  });
+
   it("refuses unknown GPU kinds and non-positive temperatures", () => {
     expect(() => readConfig({ ADAPTER_GPU: "rocm" })).toThrow('ADAPTER_GPU must be "cuda" or "cpu"');
     expect(() => readConfig({ SEMIF_TEMPERATURE: "0" })).toThrow("SEMIF_TEMPERATURE must be a positive number");

@@ -42,8 +42,8 @@ function buildEnv(extra: Record<string, string>): Record<string, string> {
     HOME: process.env.HOME ?? "",
     CODEBUILD_SRC_DIR: scratch,
     AWS_REGION: "us-east-1",
-    AWS_ACCESS_KEY_ID: "local",
-    AWS_SECRET_ACCESS_KEY: "local",
+    AWS_ACCESS_KEY_ID: controlPlane.credentials.keys.codebuild.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: controlPlane.credentials.keys.codebuild.secretAccessKey,
     AWS_ENDPOINT_URL_S3: controlPlane.url,
     ARTIFACT_BUCKET: BUCKET,
     ...extra,
@@ -62,7 +62,7 @@ beforeAll(async () => {
     region: "us-east-1",
     endpoint: controlPlane.url,
     forcePathStyle: true,
-    credentials: { accessKeyId: "local", secretAccessKey: "local" },
+    credentials: controlPlane.credentials.keys.admin,
   });
 }, 60_000);
 

@@ -37,6 +37,9 @@ const envSchema = z.object({
   PACKAGER_WORK_DIR: optional,
 });
 
+/** Every variable the packager reads (the buildspec's and CodeBuild project's), and nothing else. */
+export const PACKAGER_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
+
 export function parsePackagerEnv(env: Record<string, string | undefined>, defaultWorkDir: string): PackagerEnvOptions {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {

@@ -27,7 +27,12 @@ import {
 } from "@aws-sdk/client-sagemaker";
 import { Upload } from "@aws-sdk/lib-storage";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { IMAGE_BUILD_PROJECT, LOCAL_ARTIFACT_BUCKET, MODEL_PACKAGE_PROJECT } from "./builds/build-runner.ts";
+import {
+  buildSourcesDir,
+  IMAGE_BUILD_PROJECT,
+  LOCAL_ARTIFACT_BUCKET,
+  MODEL_PACKAGE_PROJECT,
+} from "./builds/build-runner.ts";
 import { type ControlPlane, startControlPlane } from "./control-plane.ts";
 import { hasNvidiaGpu } from "./endpoints/gpu.ts";
 import { SHORT_CAPACITY_TAG } from "./endpoints/instance-pools.ts";
@@ -44,8 +49,8 @@ let sageMaker: SageMakerClient;
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "local-aws-"));
   plane = await startControlPlane({ dataDir, port: 0 });
-  s3 = new S3Client({ ...localClientConfig(plane.url), forcePathStyle: true });
-  sageMaker = new SageMakerClient(localClientConfig(plane.url));
+  s3 = new S3Client({ ...localClientConfig(plane), forcePathStyle: true });
+  sageMaker = new SageMakerClient(localClientConfig(plane));
 });
 
 afterAll(async () => {
@@ -184,7 +189,7 @@ describe("wire rules", () => {
   it("throttles beyond the configured request rate", async () => {
     const throttledDir = fs.mkdtempSync(path.join(os.tmpdir(), "local-aws-throttle-"));
     const limited = await startControlPlane({ dataDir: throttledDir, port: 0, maxRequestsPerSecond: 2 });
-    const ecr = new ECRClient(localClientConfig(limited.url));
+    const ecr = new ECRClient(localClientConfig(limited));
     try {
       const results = await Promise.allSettled(
         Array.from({ length: 5 }, () => ecr.send(new DescribeRepositoriesCommand({}))),
@@ -202,8 +207,8 @@ describe("wire rules", () => {
 });
 
 describe("local ECR and CodeBuild", () => {
-  const ecr = () => new ECRClient(localClientConfig(plane.url));
-  const codeBuild = () => new CodeBuildClient(localClientConfig(plane.url));
+  const ecr = () => new ECRClient(localClientConfig(plane));
+  const codeBuild = () => new CodeBuildClient(localClientConfig(plane));
 
   it("holds decision-adapter with cpu and cuda tags whose digests hash the adapter sources", async () => {
     const { hash } = adapterSourceHash(path.resolve(import.meta.dirname, "..", ".."));
@@ -247,7 +252,7 @@ describe("local ECR and CodeBuild", () => {
     const exported = Object.fromEntries(done.exportedEnvironmentVariables!.map((v) => [v.name, v.value]));
     expect(exported.IMAGE_DIGEST).toBe(plane.registry.digestForTag("decision-adapter", "cpu"));
     expect(exported.IMAGE_URI).toBe(`${registryHost}/decision-adapter@${exported.IMAGE_DIGEST}`);
-    const logs = new CloudWatchLogsClient(localClientConfig(plane.url));
+    const logs = new CloudWatchLogsClient(localClientConfig(plane));
     const { events } = await logs.send(
       new GetLogEventsCommand({
         logGroupName: done.logs!.groupName!,
@@ -262,7 +267,9 @@ describe("local ECR and CodeBuild", () => {
     const { build } = await codeBuild().send(
       new StartBuildCommand({
         projectName: MODEL_PACKAGE_PROJECT,
-        environmentVariablesOverride: [{ name: "SOURCE_PATH", value: path.join(dataDir, "absent.gguf") }],
+        environmentVariablesOverride: [
+          { name: "SOURCE_PATH", value: path.join(buildSourcesDir(dataDir), "absent.gguf") },
+        ],
       }),
     );
     const done = await waitForBuild(codeBuild(), build!.id!);
@@ -270,13 +277,26 @@ describe("local ECR and CodeBuild", () => {
     const buildPhase = done.phases?.find((p) => p.phaseType === "BUILD");
     expect(buildPhase?.phaseStatus).toBe("FAILED");
     expect(buildPhase?.contexts?.[0]?.message).toMatch(/exit status 1/);
-    const logs = new CloudWatchLogsClient(localClientConfig(plane.url));
+    const logs = new CloudWatchLogsClient(localClientConfig(plane));
     const { events } = await logs.send(
       new GetLogEventsCommand({ logGroupName: done.logs!.groupName!, logStreamName: done.logs!.streamName! }),
     );
     expect(events?.map((e) => e.message).join("\n")).toMatch(
       /packager failed: invalid_input: Cannot read the local model/,
     );
+  });
+
+  it("refuses a model-packaging build whose SOURCE_PATH is outside the local build sources", async () => {
+    for (const value of ["/etc/passwd", path.join(dataDir, "local-aws", "credentials"), "../local-aws/credentials"]) {
+      await expect(
+        codeBuild().send(
+          new StartBuildCommand({
+            projectName: MODEL_PACKAGE_PROJECT,
+            environmentVariablesOverride: [{ name: "SOURCE_PATH", value }],
+          }),
+        ),
+      ).rejects.toMatchObject({ name: "InvalidInputException", message: expect.stringContaining("SOURCE_PATH must") });
+    }
   });
 });
 

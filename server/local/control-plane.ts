@@ -7,6 +7,7 @@ import { openLocalDatabase } from "./database.ts";
 import { EndpointRunner, type GpuEmulation } from "./endpoints/endpoint-runner.ts";
 import { EMULATE_GPU_ENV, SHORT_CAPACITY_ENV, shortCapacityTypes } from "./endpoints/instance-pools.ts";
 import { ImageRegistry } from "./image-registry.ts";
+import { issueLocalCredentials, type LocalCredentials } from "./local-credentials.ts";
 import { LogStore } from "./log-store.ts";
 import { MetricsStore } from "./metrics-store.ts";
 import { ObjectStore } from "./object-store.ts";
@@ -18,10 +19,22 @@ import { codeBuildService } from "./services/codebuild.ts";
 import { ecrService } from "./services/ecr.ts";
 import { handleS3 } from "./services/s3.ts";
 import { sageMakerService } from "./services/sagemaker.ts";
-import { handleRuntime, isRuntimeRequest } from "./services/sagemaker-runtime.ts";
-import { AwsError, throttled } from "./wire/aws-error.ts";
+import { handleRuntime } from "./services/sagemaker-runtime.ts";
+import { authenticate } from "./wire/authenticate.ts";
+import { AwsError } from "./wire/aws-error.ts";
 import { handleJsonRpc, type JsonService, sendJsonError } from "./wire/json-rpc.ts";
-import { type AwsRequest, DEFAULT_REGION, parseAuthorization } from "./wire/request.ts";
+import {
+  authErrorOf,
+  bodyLimitOf,
+  protocolOf,
+  sendProtocolError,
+  serviceOf,
+  signingNameOf,
+  throttledErrorOf,
+} from "./wire/protocols.ts";
+import { type AwsRequest, DEFAULT_REGION, readBody } from "./wire/request.ts";
+import { requirePayloadHash } from "./wire/s3-payload.ts";
+import { SignatureError, type SignedMessage } from "./wire/sigv4.ts";
 import { Throttle } from "./wire/throttle.ts";
 
 export const DEFAULT_LOCAL_AWS_PORT = 4599;
@@ -48,8 +61,20 @@ export interface ControlPlaneOptions {
   gpuEmulation?: GpuEmulation;
   /** The Hugging Face Hub (or a stand-in) model-packaging builds download from; default HF_ENDPOINT. */
   hfEndpoint?: string;
-  /** Requests per second per service before ThrottlingException; default LOCAL_AWS_MAX_TPS, else unlimited. */
+  /** Requests per second per service before it throttles; default LOCAL_AWS_MAX_TPS, else unlimited. */
   maxRequestsPerSecond?: number;
+  /** Milliseconds since the epoch, for signature freshness and throttling windows (default Date.now; tests hold it). */
+  clock?: () => number;
+}
+
+/** What the control plane answered since it started, counted by outcome. */
+export interface ControlPlaneTraffic {
+  requests: number;
+  /** Answered 4xx: refused input, failed authentication, throttling of the JSON services. */
+  refused: number;
+  /** Answered 5xx (S3's SlowDown is one). */
+  failed: number;
+  throttled: number;
 }
 
 export interface ControlPlane {
@@ -61,18 +86,35 @@ export interface ControlPlane {
   endpoints: EndpointRunner;
   builds: BuildRunner;
   logs: LogStore;
+  /** The keys issued at this start and the shared credentials file that holds them. */
+  credentials: LocalCredentials;
+  traffic: ControlPlaneTraffic;
   close(): Promise<void>;
+}
+
+/** The request URL for services' query and origin; a Host header that is no host name falls back to loopback. */
+function requestUrl(rawUrl: string, host: string | undefined): URL {
+  try {
+    return new URL(rawUrl, `http://${host ?? "127.0.0.1"}`);
+  } catch {
+    return new URL(rawUrl.startsWith("/") ? rawUrl : "/", "http://127.0.0.1");
+  }
+}
+
+function accessKeyIdOf(authorization: string | undefined): string | undefined {
+  return /Credential=([^/,\s]+)\//.exec(authorization ?? "")?.[1];
 }
 
 /**
  * Starts the local AWS control plane: one loopback HTTP server that answers SageMaker, SageMaker Runtime,
  * CodeBuild, ECR, S3, CloudWatch, CloudWatch Logs and Application Auto Scaling in their wire protocols.
  * Services are told apart by `X-Amz-Target` (JSON protocols), the runtime's `/endpoints/<name>/invocations`
- * path, and otherwise S3.
+ * path, and otherwise S3. Every request must be signed (SigV4, verified) with keys issued at this start.
  */
 export async function startControlPlane(options: ControlPlaneOptions): Promise<ControlPlane> {
   const dataDir = path.resolve(options.dataDir);
   const db = openLocalDatabase(dataDir);
+  const credentials = issueLocalCredentials(dataDir, DEFAULT_REGION);
   const objects = new ObjectStore(db, dataDir);
   objects.createBucket(LOCAL_ARTIFACT_BUCKET);
   const registry = new ImageRegistry(db, REPO_ROOT);
@@ -93,6 +135,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     dataDir,
     REPO_ROOT,
     () => url,
+    credentials.keys.codebuild,
     options.hfEndpoint ?? process.env.HF_ENDPOINT,
   );
   builds.failInterrupted();
@@ -105,60 +148,94 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     cloudWatchService(metrics),
     applicationAutoScalingService(db, sageMaker, endpoints),
   ];
-  const throttle = new Throttle(options.maxRequestsPerSecond ?? (Number(process.env.LOCAL_AWS_MAX_TPS) || undefined));
+  const clock = options.clock ?? Date.now;
+  const throttle = new Throttle(
+    options.maxRequestsPerSecond ?? (Number(process.env.LOCAL_AWS_MAX_TPS) || undefined),
+    clock,
+  );
+  const traffic: ControlPlaneTraffic = { requests: 0, refused: 0, failed: 0, throttled: 0 };
+
+  const health = async (
+    raw: IncomingMessage,
+    response: ServerResponse,
+    message: SignedMessage,
+    query: URLSearchParams,
+  ) => {
+    const admin = await authenticate(message, query, undefined, credentials, clock()).then(
+      (auth) => auth.principal === "admin",
+      () => false,
+    );
+    raw.resume();
+    const text = JSON.stringify(
+      admin ? { status: "ok", dataDir, credentialsFile: credentials.file } : { status: "ok" },
+    );
+    response.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+    response.end(text);
+  };
 
   const handle = async (raw: IncomingMessage, response: ServerResponse) => {
-    const requestUrl = new URL(raw.url ?? "/", "http://127.0.0.1");
-    if (raw.method === "GET" && requestUrl.pathname === "/_local/health") {
-      const text = JSON.stringify({ status: "ok", dataDir });
-      response.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
-      response.end(text);
-      return;
-    }
+    const method = raw.method ?? "GET";
+    const rawUrl = raw.url ?? "/";
+    const queryStart = rawUrl.indexOf("?");
+    const message: SignedMessage = {
+      method,
+      path: queryStart < 0 ? rawUrl : rawUrl.slice(0, queryStart),
+      rawQuery: queryStart < 0 ? "" : rawUrl.slice(queryStart + 1),
+      headers: raw.headers,
+    };
+    const url = requestUrl(rawUrl, raw.headers.host);
+    if (method === "GET" && message.path === "/_local/health") return health(raw, response, message, url.searchParams);
     const target = String(raw.headers["x-amz-target"] ?? "");
     const service = target ? services.find((s) => target.startsWith(`${s.target}.`)) : undefined;
-    const auth = parseAuthorization(raw.headers.authorization);
-    const request: AwsRequest = {
-      method: raw.method ?? "GET",
-      url: new URL(raw.url ?? "/", `http://${raw.headers.host ?? "127.0.0.1"}`),
-      headers: raw.headers,
-      region: auth?.region ?? DEFAULT_REGION,
-      signingService: auth?.service ?? "",
-      raw,
-    };
-    const contentType = service ? `application/x-amz-json-${service.version}` : "application/json";
-    if (!auth) {
+    if (target && !service) {
       raw.resume();
       return sendJsonError(
         response,
-        contentType,
-        new AwsError(
-          "MissingAuthenticationTokenException",
-          "Missing Authentication Token (a SigV4 Authorization header is required)",
-          403,
-        ),
+        "application/json",
+        new AwsError("UnknownOperationException", `${target} is not served locally`),
       );
     }
-    if (!throttle.allow(service?.target ?? request.signingService)) {
-      raw.resume();
-      return sendJsonError(response, contentType, throttled(), service?.queryCompatible);
-    }
-    if (target) {
-      if (!service) {
-        raw.resume();
-        return sendJsonError(
-          response,
-          "application/json",
-          new AwsError("UnknownOperationException", `${target} is not served locally`),
-        );
+    const protocol = protocolOf(service, method, message.path);
+    try {
+      const limit = bodyLimitOf(protocol);
+      if (limit) message.body = await readBody(raw, limit.bytes, limit.tooLarge);
+      const auth = await authenticate(message, url.searchParams, signingNameOf(protocol), credentials, clock()).catch(
+        (error: unknown) => {
+          throw error instanceof SignatureError
+            ? authErrorOf(protocol, error, accessKeyIdOf(raw.headers.authorization))
+            : error;
+        },
+      );
+      if (protocol.kind === "s3") requirePayloadHash(raw);
+      if (!throttle.allow(serviceOf(protocol))) {
+        traffic.throttled += 1;
+        throw throttledErrorOf(protocol);
       }
-      return handleJsonRpc(service, request, response);
+      const request: AwsRequest = {
+        method,
+        url,
+        path: message.path,
+        headers: raw.headers,
+        region: auth.region,
+        signingService: signingNameOf(protocol),
+        auth,
+        body: message.body,
+        raw,
+      };
+      if (protocol.kind === "json") return await handleJsonRpc(protocol.service, request, response);
+      if (protocol.kind === "runtime") return await handleRuntime(sageMaker, endpoints, metrics, request, response);
+      return await handleS3(objects, request, response);
+    } catch (error) {
+      sendProtocolError(protocol, response, method, error);
     }
-    if (isRuntimeRequest(request)) return handleRuntime(sageMaker, endpoints, metrics, request, response);
-    return handleS3(objects, request, response);
   };
 
   const server = http.createServer((raw, response) => {
+    traffic.requests += 1;
+    response.once("finish", () => {
+      if (response.statusCode >= 500) traffic.failed += 1;
+      else if (response.statusCode >= 400) traffic.refused += 1;
+    });
     handle(raw, response).catch((error) => {
       console.error(JSON.stringify({ level: "error", msg: "local control plane", error: String(error) }));
       if (!response.headersSent) response.writeHead(500);
@@ -195,6 +272,8 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     endpoints,
     builds,
     logs,
+    credentials,
+    traffic,
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

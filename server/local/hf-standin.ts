@@ -3,6 +3,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { containedPath } from "./contained-path.ts";
 
 /**
  * A loopback stand-in for the Hugging Face Hub's file API: `GET /<owner>/<name>/resolve/<revision>/<file>` serves
@@ -32,19 +33,26 @@ export function publishHubFile(
   else fs.copyFileSync(source, target);
 }
 
+/** The file a `/<owner>/<name>/resolve/<revision>/<file>` path names under `root`, or null when it names none. */
+function servedFile(root: string, pathname: string): string | null {
+  try {
+    const [, owner = "", name = "", revision = "", file = ""] = RESOLVE.exec(decodeURIComponent(pathname)) ?? [];
+    return file ? containedPath(root, owner, name, revision, ...file.split("/")) : null;
+  } catch {
+    return null;
+  }
+}
+
 export async function startHubStandIn(options: { root: string; port?: number }): Promise<HubStandIn> {
   const root = path.resolve(options.root);
   const server = http.createServer((request, response) => {
     const url = new URL(request.url ?? "/", "http://127.0.0.1");
-    const match = RESOLVE.exec(decodeURIComponent(url.pathname));
-    const [, owner = "", name = "", revision = "", file = ""] = match ?? [];
-    const target = path.join(root, owner, name, revision, file);
-    const inside = match && !file.split("/").includes("..") && target.startsWith(`${root}${path.sep}`);
     if (request.method !== "GET" && request.method !== "HEAD") {
       response.writeHead(405).end();
       return;
     }
-    if (!inside || !fs.existsSync(target) || !fs.statSync(target).isFile()) {
+    const target = servedFile(root, url.pathname);
+    if (!target || !fs.existsSync(target) || !fs.statSync(target).isFile()) {
       response.writeHead(404, { "content-type": "text/plain", "x-error-code": "EntryNotFound" }).end("Entry not found");
       return;
     }

@@ -4,16 +4,10 @@ import os from "node:os";
 import path from "node:path";
 import { ApplicationAutoScalingClient } from "@aws-sdk/client-application-auto-scaling";
 import { CloudWatchClient, GetMetricDataCommand } from "@aws-sdk/client-cloudwatch";
+import { CloudWatchLogsClient, GetLogEventsCommand } from "@aws-sdk/client-cloudwatch-logs";
 import { CodeBuildClient } from "@aws-sdk/client-codebuild";
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
-import {
-  CreateEndpointCommand,
-  CreateEndpointConfigCommand,
-  CreateModelCommand,
-  DeleteEndpointCommand,
-  DescribeEndpointCommand,
-  SageMakerClient,
-} from "@aws-sdk/client-sagemaker";
+import { DeleteEndpointCommand, DescribeEndpointCommand, SageMakerClient } from "@aws-sdk/client-sagemaker";
 import { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import * as tar from "tar";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -29,6 +23,7 @@ import { type ControlPlane, startControlPlane } from "./control-plane.ts";
 import { type HubStandIn, publishHubFile, startHubStandIn } from "./hf-standin.ts";
 import { generateTinyModel } from "./seed.ts";
 import { localClientConfig } from "./stack.ts";
+import { createEndpoint } from "./test-support/create-endpoint.ts";
 
 /**
  * The whole local path with the real SDK clients and the console's own server/ functions: package a generated
@@ -51,14 +46,40 @@ const decision = {
   },
 };
 
+/** Addresses with a listening TCP socket on `port`, from /proc/net/tcp and tcp6 (what `ss -ltn` reads). */
+function listeningAddresses(port: number): string[] {
+  const addresses: string[] = [];
+  for (const [file, family] of [
+    ["/proc/net/tcp", 4],
+    ["/proc/net/tcp6", 6],
+  ] as const) {
+    if (!fs.existsSync(file)) continue;
+    for (const line of fs.readFileSync(file, "utf8").split("\n").slice(1)) {
+      const [, local = "", , state] = line.trim().split(/\s+/);
+      const [hexAddress = "", hexPort = ""] = local.split(":");
+      if (state !== "0A" || Number.parseInt(hexPort, 16) !== port) continue;
+      if (family === 4)
+        addresses.push(
+          (hexAddress.match(/../g) ?? [])
+            .reverse()
+            .map((byte) => Number.parseInt(byte, 16))
+            .join("."),
+        );
+      else addresses.push(hexAddress === "0".repeat(32) ? "::" : `ipv6:${hexAddress}`);
+    }
+  }
+  return addresses.sort();
+}
+
 let dataDir: string;
 let hub: HubStandIn;
 let plane: ControlPlane;
 let ggufSha256: string;
 let modelDataUrl: string;
 
+/** The console's functions sign as the console does: its own profile, not the admin's. */
 function clients() {
-  const config = localClientConfig(plane.url);
+  const config = localClientConfig(plane, "console");
   return {
     sageMaker: new SageMakerClient(config),
     runtime: new SageMakerRuntimeClient(config),
@@ -76,6 +97,18 @@ function openPlane() {
     shortCapacity: ["ml.g6e.xlarge"],
     hfEndpoint: hub.url,
   });
+}
+
+/** An endpoint of the cpu adapter image, as a caller of the SDK creates one, once provisioning has settled. */
+async function createAdapterEndpoint(
+  sageMaker: SageMakerClient,
+  name: string,
+  container: { ModelDataUrl: string; Environment: Record<string, string> },
+) {
+  const digest = plane.registry.digestForTag("decision-adapter", "cpu");
+  const image = `000000000000.dkr.ecr.us-east-1.amazonaws.com/decision-adapter@${digest}`;
+  await createEndpoint(sageMaker, name, { Image: image, ...container });
+  return describe_(name);
 }
 
 async function describe_(name: string) {
@@ -158,6 +191,60 @@ describe("local endpoints end to end", { timeout: 120_000 }, () => {
     expect(result.invokedVariant).toBe("AllTraffic");
     expect(answer.option_ids).toEqual(["billing", "tech"]);
     expect(answer.probabilities.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 6);
+  });
+
+  it("starts the adapter with only its documented variables and listening on 127.0.0.1 only", async () => {
+    const admin = new SageMakerClient(localClientConfig(plane));
+    const marker = path.join(dataDir, "evil-ran");
+    const evil = path.join(dataDir, "evil.cjs");
+    fs.writeFileSync(evil, `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "ran");`);
+    const endpoint = await createAdapterEndpoint(admin, "hostile-env", {
+      ModelDataUrl: modelDataUrl,
+      Environment: {
+        NODE_OPTIONS: `--require ${evil}`,
+        LD_PRELOAD: path.join(dataDir, "evil.so"),
+        PATH: dataDir,
+        HOME: "/root",
+        ADAPTER_HOST: "0.0.0.0",
+        ADAPTER_THREADS: "1",
+        SEMIF_MAX_TOKENS: "512",
+      },
+    });
+    expect(endpoint.FailureReason).toBeUndefined();
+    expect(endpoint.EndpointStatus).toBe("InService");
+
+    const instance = await plane.endpoints.pick("hostile-env");
+    const environ = fs.readFileSync(`/proc/${instance!.pid}/environ`, "utf8").split("\0").filter(Boolean);
+    const names = environ.map((entry) => entry.slice(0, entry.indexOf("="))).sort();
+    expect(names).toEqual([
+      "ADAPTER_HOST",
+      "ADAPTER_THREADS",
+      "HOME",
+      "NODE_ENV",
+      "NODE_LLAMA_CPP_SKIP_DOWNLOAD",
+      "SAGEMAKER_BIND_TO_PORT",
+      "SEMIF_MAX_TOKENS",
+      "SM_MODEL_DIR",
+    ]);
+    expect(environ).toContain("ADAPTER_HOST=127.0.0.1");
+    expect(environ.find((entry) => entry.startsWith("HOME="))).toContain(dataDir);
+    expect(fs.existsSync(marker)).toBe(false);
+
+    const port = Number(new URL(instance!.url).port);
+    expect(listeningAddresses(port)).toEqual(["127.0.0.1"]);
+
+    const { events } = await new CloudWatchLogsClient(localClientConfig(plane)).send(
+      new GetLogEventsCommand({
+        logGroupName: "/aws/sagemaker/Endpoints/hostile-env",
+        logStreamName: "local-control-plane",
+        startFromHead: true,
+      }),
+    );
+    const notes = events?.map((event) => event.message).join("\n");
+    expect(notes).toContain("environment variables not passed to the container: HOME, LD_PRELOAD, NODE_OPTIONS, PATH");
+    expect(notes).toContain("ADAPTER_HOST set by local mode for each instance");
+    await admin.send(new DeleteEndpointCommand({ EndpointName: "hostile-env" }));
+    await plane.endpoints.settled("hostile-env");
   });
 
   it("surfaces a container 400 as ModelError with the original status and message", async () => {
@@ -274,28 +361,10 @@ describe("local endpoints end to end", { timeout: 120_000 }, () => {
     await s3.send(
       new PutObjectCommand({ Bucket: LOCAL_ARTIFACT_BUCKET, Key: "bad/model.tar.gz", Body: fs.readFileSync(archive) }),
     );
-    const digest = plane.registry.digestForTag("decision-adapter", "cpu");
-    await sageMaker.send(
-      new CreateModelCommand({
-        ModelName: "bad-gguf",
-        ExecutionRoleArn: "arn:aws:iam::000000000000:role/local",
-        PrimaryContainer: {
-          Image: `000000000000.dkr.ecr.us-east-1.amazonaws.com/decision-adapter@${digest}`,
-          ModelDataUrl: `s3://${LOCAL_ARTIFACT_BUCKET}/bad/model.tar.gz`,
-          Environment: { ADAPTER_THREADS: "1" },
-        },
-      }),
-    );
-    await sageMaker.send(
-      new CreateEndpointConfigCommand({
-        EndpointConfigName: "bad-gguf",
-        ProductionVariants: [
-          { VariantName: "AllTraffic", ModelName: "bad-gguf", InstanceType: "ml.c6i.2xlarge", InitialInstanceCount: 1 },
-        ],
-      }),
-    );
-    await sageMaker.send(new CreateEndpointCommand({ EndpointName: "bad-gguf", EndpointConfigName: "bad-gguf" }));
-    const endpoint = await describe_("bad-gguf");
+    const endpoint = await createAdapterEndpoint(sageMaker, "bad-gguf", {
+      ModelDataUrl: `s3://${LOCAL_ARTIFACT_BUCKET}/bad/model.tar.gz`,
+      Environment: { ADAPTER_THREADS: "1" },
+    });
     expect(endpoint.EndpointStatus).toBe("Failed");
     expect(endpoint.FailureReason).toContain("did not pass the ping health check");
     expect(endpoint.FailureReason).toContain("Failed to load model");

@@ -3,8 +3,10 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { containedPath } from "./contained-path.ts";
 import type { Db } from "./database.ts";
 import { AwsError } from "./wire/aws-error.ts";
+import { malformedXml } from "./wire/xml.ts";
 
 export interface StoredObject {
   bucket: string;
@@ -26,6 +28,31 @@ interface ObjectRow {
   metadata: string;
   file: string;
   last_modified: number;
+}
+
+const MAX_KEY_BYTES = 1024;
+
+/**
+ * S3 stores any UTF-8 key up to 1,024 bytes, but local mode lays keys out as files (an uncompressed model prefix
+ * becomes `/opt/ml/model`), so it refuses at write time the keys it cannot store safely: `.` or `..` segments,
+ * NUL and backslashes.
+ */
+export function requireStorableKey(key: string) {
+  if (Buffer.byteLength(key, "utf8") > MAX_KEY_BYTES) {
+    throw new AwsError("KeyTooLongError", "Your key is too long", 400, { MaxSizeAllowed: MAX_KEY_BYTES });
+  }
+  if (
+    key.includes("\0") ||
+    key.includes("\\") ||
+    key.split("/").some((segment) => segment === "." || segment === "..")
+  ) {
+    throw new AwsError(
+      "InvalidArgument",
+      `Object key ${JSON.stringify(key)} has a "." or ".." segment, a NUL or a backslash; the local S3 refuses keys it cannot lay out safely as files.`,
+      400,
+      { ArgumentName: "key", ArgumentValue: key },
+    );
+  }
 }
 
 /** Local S3: object metadata in SQLite, bytes as files under `<dataDir>/s3`. */
@@ -70,26 +97,32 @@ export class ObjectStore {
     body: Readable | Buffer,
     options: { contentType?: string | null; metadata?: Record<string, string> } = {},
   ): Promise<StoredObject> {
+    requireStorableKey(key);
     this.requireBucket(bucket);
     const file = path.join(this.objectsDir, randomUUID());
     const md5 = createHash("md5");
     let size = 0;
-    if (Buffer.isBuffer(body)) {
-      md5.update(body);
-      size = body.length;
-      await fs.promises.writeFile(file, body);
-    } else {
-      await pipeline(
-        body,
-        async function* (source) {
-          for await (const chunk of source) {
-            md5.update(chunk as Buffer);
-            size += (chunk as Buffer).length;
-            yield chunk;
-          }
-        },
-        fs.createWriteStream(file),
-      );
+    try {
+      if (Buffer.isBuffer(body)) {
+        md5.update(body);
+        size = body.length;
+        await fs.promises.writeFile(file, body);
+      } else {
+        await pipeline(
+          body,
+          async function* (source) {
+            for await (const chunk of source) {
+              md5.update(chunk as Buffer);
+              size += (chunk as Buffer).length;
+              yield chunk;
+            }
+          },
+          fs.createWriteStream(file),
+        );
+      }
+    } catch (error) {
+      fs.rmSync(file, { force: true });
+      throw error;
     }
     return this.commit(bucket, key, file, size, md5.digest("hex"), options);
   }
@@ -158,9 +191,10 @@ export class ObjectStore {
   }
 
   createUpload(bucket: string, key: string, contentType: string | null, metadata: Record<string, string>): string {
+    requireStorableKey(key);
     this.requireBucket(bucket);
     const uploadId = randomUUID().replaceAll("-", "");
-    fs.mkdirSync(path.join(this.uploadsDir, uploadId));
+    fs.mkdirSync(containedPath(this.uploadsDir, uploadId));
     this.db
       .prepare(
         "INSERT INTO s3_uploads (upload_id, bucket, key, content_type, metadata, created_at) VALUES (?, ?, ?, ?, ?, ?)",
@@ -170,6 +204,7 @@ export class ObjectStore {
   }
 
   private requireUpload(uploadId: string, bucket: string, key: string) {
+    requireStorableKey(key);
     const row = this.db.prepare("SELECT * FROM s3_uploads WHERE upload_id = ?").get(uploadId) as
       | { bucket: string; key: string; content_type: string | null; metadata: string }
       | undefined;
@@ -181,27 +216,34 @@ export class ObjectStore {
         { UploadId: uploadId },
       );
     }
-    return row;
+    return { ...row, dir: containedPath(this.uploadsDir, uploadId) };
   }
 
   async uploadPart(bucket: string, key: string, uploadId: string, partNumber: number, body: Readable): Promise<string> {
-    this.requireUpload(uploadId, bucket, key);
+    const { dir } = this.requireUpload(uploadId, bucket, key);
     if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > 10000) {
       throw new AwsError("InvalidArgument", "Part number must be an integer between 1 and 10000, inclusive", 400);
     }
     const md5 = createHash("md5");
-    await pipeline(
-      body,
-      async function* (source) {
-        for await (const chunk of source) {
-          md5.update(chunk as Buffer);
-          yield chunk;
-        }
-      },
-      fs.createWriteStream(path.join(this.uploadsDir, uploadId, String(partNumber))),
-    );
+    const partFile = path.join(dir, String(partNumber));
+    fs.rmSync(path.join(dir, `${partNumber}.etag`), { force: true });
+    try {
+      await pipeline(
+        body,
+        async function* (source) {
+          for await (const chunk of source) {
+            md5.update(chunk as Buffer);
+            yield chunk;
+          }
+        },
+        fs.createWriteStream(partFile),
+      );
+    } catch (error) {
+      fs.rmSync(partFile, { force: true });
+      throw error;
+    }
     const etag = md5.digest("hex");
-    fs.writeFileSync(path.join(this.uploadsDir, uploadId, `${partNumber}.etag`), etag);
+    fs.writeFileSync(path.join(dir, `${partNumber}.etag`), etag);
     return etag;
   }
 
@@ -213,12 +255,9 @@ export class ObjectStore {
   ): Promise<StoredObject> {
     const upload = this.requireUpload(uploadId, bucket, key);
     if (parts.length === 0) {
-      throw new AwsError(
-        "MalformedXML",
-        "The XML you provided was not well-formed or did not validate against our published schema.",
-      );
+      throw malformedXml();
     }
-    const dir = path.join(this.uploadsDir, uploadId);
+    const { dir } = upload;
     let previous = 0;
     const digests: Buffer[] = [];
     for (const part of parts) {
@@ -260,9 +299,9 @@ export class ObjectStore {
   }
 
   abortUpload(bucket: string, key: string, uploadId: string) {
-    this.requireUpload(uploadId, bucket, key);
+    const { dir } = this.requireUpload(uploadId, bucket, key);
     this.db.prepare("DELETE FROM s3_uploads WHERE upload_id = ?").run(uploadId);
-    fs.rmSync(path.join(this.uploadsDir, uploadId), { recursive: true, force: true });
+    fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 

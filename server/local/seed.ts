@@ -3,7 +3,7 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { LOCAL_ARTIFACT_BUCKET, MODEL_PACKAGE_PROJECT } from "./builds/build-runner.ts";
+import { buildSourcesDir, LOCAL_ARTIFACT_BUCKET, MODEL_PACKAGE_PROJECT } from "./builds/build-runner.ts";
 import type { ControlPlane } from "./control-plane.ts";
 import { REPO_ROOT } from "./control-plane.ts";
 import { DEFAULT_REGION } from "./wire/request.ts";
@@ -50,18 +50,28 @@ export function generateTinyModel(out: string): Promise<void> {
  * `s3://decision-console-local/models/seed/<name>/model.tar.gz`. Models already there are left alone.
  */
 export async function seedModels(controlPlane: ControlPlane): Promise<SeedModel[]> {
+  // Builds package only files under build-sources, so each seed model is placed there first.
+  const seedDir = path.join(buildSourcesDir(controlPlane.dataDir), "seed");
   const sources: { name: string; path: () => Promise<string> }[] = [
     {
       name: "synthetic-tiny",
       path: async () => {
-        const file = path.join(controlPlane.dataDir, "seed", "synthetic-tiny.gguf");
+        const file = path.join(seedDir, "synthetic-tiny.gguf");
         if (!fs.existsSync(file)) await generateTinyModel(file);
         return file;
       },
     },
   ];
   if (fs.existsSync(SHARED_FIXTURE_MODEL))
-    sources.push({ name: "stories260K", path: async () => SHARED_FIXTURE_MODEL });
+    sources.push({
+      name: "stories260K",
+      path: async () => {
+        const file = path.join(seedDir, "stories260K.gguf");
+        fs.mkdirSync(seedDir, { recursive: true });
+        fs.copyFileSync(SHARED_FIXTURE_MODEL, file);
+        return file;
+      },
+    });
   const seeded: SeedModel[] = [];
   for (const source of sources) {
     const { key, url } = seedUrl(source.name);

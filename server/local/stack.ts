@@ -2,6 +2,7 @@ import { resolveDataDir } from "../store/database.ts";
 import { LOCAL_ARTIFACT_BUCKET } from "./builds/build-runner.ts";
 import { type ControlPlane, DEFAULT_LOCAL_AWS_PORT, startControlPlane } from "./control-plane.ts";
 import type { GpuEmulation } from "./endpoints/endpoint-runner.ts";
+import type { LocalPrincipal } from "./local-credentials.ts";
 import { type SeedModel, seedModels } from "./seed.ts";
 import { DEFAULT_REGION, LOCAL_ACCOUNT_ID } from "./wire/request.ts";
 
@@ -27,10 +28,15 @@ export interface LocalStack {
 }
 
 /**
- * What makes the unchanged console talk to the local control plane: SDK v3's per-service endpoint variables,
- * dummy credentials and a region, and the console's own local-mode settings.
+ * What makes the unchanged console talk to the local control plane: SDK v3's per-service endpoint variables, the
+ * control plane's shared credentials and config files with the `console` profile (no keys in the environment),
+ * a region, and the console's own local-mode settings.
  */
-export function localAwsEnvironment(url: string, region = DEFAULT_REGION): Record<string, string> {
+export function localAwsEnvironment(
+  plane: Pick<ControlPlane, "url" | "credentials">,
+  region = DEFAULT_REGION,
+): Record<string, string> {
+  const { url } = plane;
   return {
     AWS_ENDPOINT_URL_SAGEMAKER: url,
     AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME: url,
@@ -41,17 +47,43 @@ export function localAwsEnvironment(url: string, region = DEFAULT_REGION): Recor
     AWS_ENDPOINT_URL_CLOUDWATCH_LOGS: url,
     AWS_ENDPOINT_URL_APPLICATION_AUTO_SCALING: url,
     AWS_REGION: region,
-    AWS_ACCESS_KEY_ID: "local",
-    AWS_SECRET_ACCESS_KEY: "local",
+    AWS_SHARED_CREDENTIALS_FILE: plane.credentials.file,
+    AWS_CONFIG_FILE: plane.credentials.configFile,
+    AWS_PROFILE: "console",
     CONSOLE_MODE: "local",
     CONSOLE_ARTIFACT_BUCKET: LOCAL_ARTIFACT_BUCKET,
+    CONSOLE_CONTROL_PLANE_HEALTH_URL: `${url}/_local/health`,
     SAGEMAKER_EXECUTION_ROLE_ARN: `arn:aws:iam::${LOCAL_ACCOUNT_ID}:role/decision-console-local-execution`,
   };
 }
 
-/** Constructor options that point one SDK v3 client at the control plane explicitly (tests). */
-export function localClientConfig(url: string, region = DEFAULT_REGION) {
-  return { region, endpoint: url, credentials: { accessKeyId: "local", secretAccessKey: "local" }, maxAttempts: 1 };
+/** Variables of a parent environment that would compete with the local profile or endpoints in a child's SDK. */
+const COMPETING_AWS_VARIABLES = [
+  "AWS_ACCESS_KEY_ID",
+  "AWS_SECRET_ACCESS_KEY",
+  "AWS_SESSION_TOKEN",
+  "AWS_ENDPOINT_URL",
+  "AWS_DEFAULT_REGION",
+  "AWS_WEB_IDENTITY_TOKEN_FILE",
+  "AWS_ROLE_ARN",
+  "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI",
+  "AWS_CONTAINER_CREDENTIALS_FULL_URI",
+];
+
+/** `parent` pointed at the local control plane, for a console process started from it. */
+export function consoleEnvironment(parent: NodeJS.ProcessEnv, stack: LocalStack): NodeJS.ProcessEnv {
+  const env = { ...parent };
+  for (const name of COMPETING_AWS_VARIABLES) delete env[name];
+  return { ...env, ...stack.env };
+}
+
+/** Constructor options that point one SDK v3 client at the control plane, signing as `principal` (tests, scripts). */
+export function localClientConfig(
+  plane: Pick<ControlPlane, "url" | "credentials">,
+  principal: LocalPrincipal = "admin",
+  region = DEFAULT_REGION,
+) {
+  return { region, endpoint: plane.url, credentials: plane.credentials.keys[principal], maxAttempts: 1 };
 }
 
 /** Starts the local control plane (and seeds it) the way `npm start` does; tests and Playwright use this. */
@@ -70,7 +102,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   seeded.catch(() => undefined);
   return {
     controlPlane,
-    env: localAwsEnvironment(controlPlane.url),
+    env: localAwsEnvironment(controlPlane),
     seeded,
     async close() {
       await seeded.catch(() => undefined);

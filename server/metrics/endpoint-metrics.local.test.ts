@@ -22,7 +22,7 @@ let recorded: MetricsStore;
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "local-metrics-"));
   plane = await startControlPlane({ dataDir, port: 0, waitForEndpoints: false });
-  cloudWatch = new CloudWatchClient(localClientConfig(plane.url));
+  cloudWatch = new CloudWatchClient(localClientConfig(plane));
   recorded = new MetricsStore(openLocalDatabase(dataDir));
 });
 

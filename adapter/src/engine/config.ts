@@ -3,6 +3,8 @@ import os from "node:os";
 
 /** Everything the adapter reads from its environment, parsed once at start. Names and defaults follow SemIf. */
 export type AdapterConfig = {
+  /** Address the HTTP server listens on (`ADAPTER_HOST`); the image sets 0.0.0.0, as SageMaker needs. */
+  host: string;
   port: number;
   modelPath: string | null;
   modelDir: string;
@@ -36,6 +38,13 @@ function port(env: Env): number {
     throw new Error(`SAGEMAKER_BIND_TO_PORT must be a port number (0 picks a free one), got "${raw}"`);
   }
   return value;
+}
+
+function host(env: Env): string {
+  const raw = env.ADAPTER_HOST ?? "";
+  if (raw === "") return "127.0.0.1";
+  if (!/^[0-9A-Za-z.:-]+$/.test(raw)) throw new Error(`ADAPTER_HOST must be an IP address or host name, got "${raw}"`);
+  return raw;
 }
 
 function positiveNumber(env: Env, name: string, fallback: number): number {
@@ -81,6 +90,7 @@ export function readConfig(env: Env = process.env): AdapterConfig {
     throw new Error(`ADAPTER_PROMPT_TEMPLATE must be "auto" or "fallback", got "${promptTemplate}"`);
   }
   return {
+    host: host(env),
     port: port(env),
     modelPath: env.ADAPTER_MODEL_PATH || null,
     modelDir: env.SM_MODEL_DIR || "/opt/ml/model",

@@ -11,6 +11,12 @@ export type RunningAdapter = {
   close(): Promise<void>;
 };
 
+/** Where a client on this machine reaches the server: loopback for a wildcard address, brackets for IPv6. */
+function reachableHost(address: AddressInfo): string {
+  if (address.address === "0.0.0.0" || address.address === "::") return "127.0.0.1";
+  return address.family === "IPv6" ? `[${address.address}]` : address.address;
+}
+
 /** Listens at once (so /ping can say 503 while loading), then loads the model. */
 export async function startAdapter(
   config: AdapterConfig,
@@ -27,7 +33,7 @@ export async function startAdapter(
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(options.port ?? config.port, options.host ?? "0.0.0.0", () => resolve());
+    server.listen(options.port ?? config.port, options.host ?? config.host, () => resolve());
   });
   const address = server.address() as AddressInfo;
   const ready = startEngine(config).then((started) => {
@@ -36,7 +42,7 @@ export async function startAdapter(
   });
   ready.catch(() => undefined);
   return {
-    url: `http://${options.host && options.host !== "0.0.0.0" ? options.host : "127.0.0.1"}:${address.port}`,
+    url: `http://${reachableHost(address)}:${address.port}`,
     ready,
     async close() {
       server.closeAllConnections();

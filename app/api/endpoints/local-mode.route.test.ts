@@ -1,13 +1,15 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { consoleDatabase } from "@/server/auth/console-database.ts";
 import type { Build, BuildList, BuildLogs } from "@/server/builds/dto.ts";
 import type { EndpointDetail, EndpointList } from "@/server/endpoints/dto.ts";
 import type { ImageList } from "@/server/images/dto.ts";
 import { type ControlPlane, startControlPlane } from "@/server/local/control-plane.ts";
-import { localAwsEnvironment } from "@/server/local/stack.ts";
+import { freePort } from "@/server/local/free-port.ts";
+import { localAwsEnvironment, localClientConfig } from "@/server/local/stack.ts";
 
 // `server-only` throws outside a React Server Components bundle; Next.js, not vitest, enforces it.
 vi.mock("server-only", () => ({}));
@@ -25,6 +27,7 @@ let images: typeof import("../images/route.ts");
 let builds: typeof import("../builds/route.ts");
 let build: typeof import("../builds/[id]/route.ts");
 let buildLogs: typeof import("../builds/[id]/logs/route.ts");
+let health: typeof import("../health/route.ts");
 
 const base = "http://127.0.0.1:3000";
 const get = (url: string) => new Request(`${base}${url}`);
@@ -44,13 +47,14 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms 
 
 beforeAll(async () => {
   plane = await startControlPlane({ dataDir: path.join(dataDir, "aws"), port: 0, waitForEndpoints: false });
-  Object.assign(process.env, localAwsEnvironment(plane.url), { CONSOLE_DATA_DIR: path.join(dataDir, "console") });
+  Object.assign(process.env, localAwsEnvironment(plane), { CONSOLE_DATA_DIR: path.join(dataDir, "console") });
   endpoints = await import("./route.ts");
   endpoint = await import("./[name]/route.ts");
   images = await import("../images/route.ts");
   builds = await import("../builds/route.ts");
   build = await import("../builds/[id]/route.ts");
   buildLogs = await import("../builds/[id]/logs/route.ts");
+  health = await import("../health/route.ts");
 });
 
 afterAll(async () => {
@@ -117,5 +121,54 @@ describe("console routes on the local control plane", () => {
     });
     const gone = await endpoint.GET(get("/api/endpoints/missing-model"), named("missing-model"));
     expect(gone.status).toBe(404);
+  });
+
+  it('refuses the probe: a ".." key under an uncompressed prefix deployed with "compression": "None"', async () => {
+    const victim = path.join(dataDir, "aws", "victim");
+    const s3 = new S3Client({ ...localClientConfig(plane), forcePathStyle: true });
+    await expect(
+      s3.send(
+        new PutObjectCommand({ Bucket: "decision-console-local", Key: "models/p/../../../../victim", Body: "x" }),
+      ),
+    ).rejects.toMatchObject({ name: "InvalidArgument", $metadata: { httpStatusCode: 400 } });
+    await s3.send(new PutObjectCommand({ Bucket: "decision-console-local", Key: "models/p/model.gguf", Body: "GGUF" }));
+    const list = (await (await images.GET(get("/api/images"))).json()) as ImageList;
+    const deployed = await endpoints.POST(
+      send("/api/endpoints", {
+        name: "uncompressed",
+        imageUri: list.images.find((image) => image.tags.includes("cpu"))!.imageUri,
+        modelDataUrl: "s3://decision-console-local/models/p/",
+        compression: "None",
+        compute: { kind: "cpu", instanceType: "ml.c6i.2xlarge", threads: 1 },
+      }),
+    );
+    expect(deployed.status).toBe(202);
+    const detail = await until(
+      async () =>
+        (await (
+          await endpoint.GET(get("/api/endpoints/uncompressed"), named("uncompressed"))
+        ).json()) as EndpointDetail,
+      (d) => d.status !== "Creating",
+    );
+    expect(detail.status).toBe("Failed");
+    expect(fs.existsSync(victim)).toBe(false);
+    expect(plane.traffic.failed).toBe(0);
+  });
+
+  it("reports the control plane's state in /api/health, and 503 degraded when it does not answer", async () => {
+    const ok = await health.GET(get("/api/health"));
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toMatchObject({ status: "ok", mode: "local", controlPlane: { status: "ok" } });
+    const saved = process.env.CONSOLE_CONTROL_PLANE_HEALTH_URL;
+    process.env.CONSOLE_CONTROL_PLANE_HEALTH_URL = `http://127.0.0.1:${await freePort()}/_local/health`;
+    try {
+      const down = await health.GET(get("/api/health"));
+      expect(down.status).toBe(503);
+      const body = (await down.json()) as Record<string, unknown>;
+      expect(body).toMatchObject({ status: "degraded", controlPlane: { status: "unreachable" } });
+      expect(JSON.stringify(body)).not.toMatch(/127\.0\.0\.1|local-aws|credentials/);
+    } finally {
+      process.env.CONSOLE_CONTROL_PLANE_HEALTH_URL = saved;
+    }
   });
 });

@@ -1,12 +1,23 @@
 import packageJson from "@/package.json" with { type: "json" };
 import { consoleSettings } from "@/server/context.ts";
+import { controlPlaneHealth } from "@/server/health/control-plane-health.ts";
 import { route } from "@/server/http/route.ts";
 
-/** Liveness for load balancers and the local-mode start script; needs no login and calls no AWS service. */
+/**
+ * Liveness for load balancers and the local-mode start script; needs no login and calls no AWS service. When a
+ * control-plane health URL is configured (local mode) its state is included, and a control plane that is not ok
+ * makes the console answer 503 `degraded`.
+ */
 export const GET = route(async () => {
-  return Response.json({
-    status: "ok",
-    mode: consoleSettings().mode,
-    versions: { console: packageJson.version, node: process.versions.node },
-  });
+  const controlPlane = await controlPlaneHealth(process.env.CONSOLE_CONTROL_PLANE_HEALTH_URL);
+  const healthy = controlPlane === undefined || controlPlane.status === "ok";
+  return Response.json(
+    {
+      status: healthy ? "ok" : "degraded",
+      mode: consoleSettings().mode,
+      versions: { console: packageJson.version, node: process.versions.node },
+      ...(controlPlane ? { controlPlane } : {}),
+    },
+    { status: healthy ? 200 : 503 },
+  );
 });

@@ -4,9 +4,14 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
+import { containedPath } from "../contained-path.ts";
+import { exitWithParentArgs } from "../exit-with-parent.mjs";
 import { ADAPTER_REPOSITORY, type ImageRegistry, type ImageVariant } from "../image-registry.ts";
+import type { AccessKey } from "../local-credentials.ts";
 import type { LogStore } from "../log-store.ts";
+import { AwsError } from "../wire/aws-error.ts";
 import { LOCAL_ACCOUNT_ID } from "../wire/request.ts";
+import { packagerEnvironment } from "./build-environment.ts";
 import type { BuildPhase, BuildRecord, BuildStatus, BuildStore } from "./build-store.ts";
 
 export const MODEL_PACKAGE_PROJECT = "decision-console-model-package";
@@ -34,6 +39,11 @@ interface JobContext {
 /** A failed build command, reported the way CodeBuild words a failed phase. */
 class CommandError extends Error {}
 
+/** Where the files a local model-packaging build may package (`SOURCE_PATH`) live. */
+export function buildSourcesDir(dataDir: string): string {
+  return path.join(dataDir, "build-sources");
+}
+
 export function buildLogGroup(project: string): string {
   return `/aws/codebuild/${project}`;
 }
@@ -59,6 +69,8 @@ export class BuildRunner {
     private readonly dataDir: string,
     private readonly repoRoot: string,
     private readonly controlPlaneUrl: () => string,
+    /** The keys builds sign their calls back to the control plane with (the `codebuild` principal). */
+    private readonly credentials: AccessKey,
     /** Where model-packaging builds fetch Hugging Face files (HF_ENDPOINT); a build's own override wins. */
     private readonly hfEndpoint: string | undefined,
   ) {}
@@ -68,6 +80,7 @@ export class BuildRunner {
     const id = `${project}:${uuid}`;
     const env = { ...(projectEnvironment[project] ?? {}) };
     for (const override of overrides) env[override.name] = override.value;
+    if (env.SOURCE_PATH) env.SOURCE_PATH = this.buildSource(env.SOURCE_PATH);
     const started = nowSeconds();
     const build: BuildRecord = {
       id,
@@ -88,6 +101,23 @@ export class BuildRunner {
     const done = this.run({ build, env, region, log, signal: abort.signal }).finally(() => this.running.delete(id));
     this.running.set(id, { abort, done });
     return build;
+  }
+
+  /**
+   * A model-packaging build reads a local `SOURCE_PATH` as its own source: on CodeBuild a file of the build's
+   * container, locally a file under `<dataDir>/build-sources`, never anywhere else the console's user can read.
+   */
+  private buildSource(sourcePath: string): string {
+    const dir = buildSourcesDir(this.dataDir);
+    const relative = path.isAbsolute(sourcePath) ? path.relative(dir, sourcePath) : sourcePath;
+    try {
+      return containedPath(dir, ...relative.split(path.sep));
+    } catch {
+      throw new AwsError(
+        "InvalidInputException",
+        `SOURCE_PATH must name a file under ${dir} (the local build's source); ${sourcePath} is outside it.`,
+      );
+    }
   }
 
   stop(id: string): boolean {
@@ -196,21 +226,23 @@ export class BuildRunner {
     const cli = path.join(this.repoRoot, "infra", "packager", "cli.ts");
     if (!fs.existsSync(cli)) return Promise.reject(new CommandError(`The packager ${cli} is missing from this tree.`));
     const tsx = pathToFileURL(createRequire(path.join(this.repoRoot, "package.json")).resolve("tsx/esm")).href;
-    const workDir = path.join(this.dataDir, "builds", buildLogStream(build.id));
-    const host: NodeJS.ProcessEnv = { ...process.env };
-    for (const name of Object.keys(host)) if (name.startsWith("AWS_")) delete host[name];
-    const child = spawn(process.execPath, ["--import", tsx, cli], {
+    const workDir = containedPath(this.dataDir, "builds", buildLogStream(build.id));
+    fs.mkdirSync(workDir, { recursive: true });
+    const job = packagerEnvironment({
+      build,
+      variables: { ...(this.hfEndpoint ? { HF_ENDPOINT: this.hfEndpoint } : {}), ...env },
+      region,
+      sourceDir: this.repoRoot,
+      workDir,
+      controlPlaneUrl: this.controlPlaneUrl(),
+      credentials: this.credentials,
+    });
+    if (job.dropped.length > 0) {
+      log(`Variables the packager does not read were not passed to the build: ${job.dropped.join(", ")}`);
+    }
+    const child = spawn(process.execPath, [...exitWithParentArgs(), "--import", tsx, cli], {
       cwd: this.repoRoot,
-      env: {
-        ...host,
-        ...(this.hfEndpoint ? { HF_ENDPOINT: this.hfEndpoint } : {}),
-        ...env,
-        PACKAGER_WORK_DIR: workDir,
-        AWS_REGION: region,
-        AWS_ACCESS_KEY_ID: "local",
-        AWS_SECRET_ACCESS_KEY: "local",
-        AWS_ENDPOINT_URL_S3: this.controlPlaneUrl(),
-      },
+      env: job.env,
       stdio: ["ignore", "pipe", "pipe"],
       signal,
     });

@@ -1,14 +1,19 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
+import { exitWithParentArgs } from "../exit-with-parent.mjs";
 import { freePort } from "../free-port.ts";
+import { instanceEnvironment } from "./container-environment.ts";
 
 export interface AdapterLaunch {
   repoRoot: string;
   modelDir: string;
-  /** The container's Environment from CreateModel, applied on top of the adapter defaults. */
+  /** The instance's own directory (its HOME), not the console's. */
+  home: string;
+  /** The container's Environment from CreateModel, screened to the adapter's documented variables. */
   environment: Record<string, string>;
   /** Receives every line the adapter writes (stdout and stderr), for the endpoint's log stream. */
   onLine: (line: string) => void;
@@ -24,19 +29,6 @@ function adapterCommand(repoRoot: string): string[] {
   if (process.env.LOCAL_ADAPTER_ENTRY === "dist") return [path.join(repoRoot, "adapter", "dist", "cli.js"), "serve"];
   const tsx = pathToFileURL(createRequire(path.join(repoRoot, "package.json")).resolve("tsx/esm")).href;
   return ["--import", tsx, path.join(repoRoot, "adapter", "src", "cli.ts"), "serve"];
-}
-
-/** Environment a local "container" gets: the host's basics (no AWS credentials), then SageMaker's variables. */
-function containerEnvironment(launch: AdapterLaunch, port: number): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of Object.keys(env)) if (name.startsWith("AWS_") || name.startsWith("LOCAL_AWS_")) delete env[name];
-  return {
-    ...env,
-    ADAPTER_THREADS: process.env.LOCAL_ADAPTER_THREADS ?? "1",
-    ...launch.environment,
-    SM_MODEL_DIR: launch.modelDir,
-    SAGEMAKER_BIND_TO_PORT: String(port),
-  };
 }
 
 /** One local instance of an endpoint variant: the adapter running as a child process on a loopback port. */
@@ -69,9 +61,16 @@ export class AdapterProcess {
 
   async start(): Promise<void> {
     this.port = await freePort();
-    const child = spawn(process.execPath, adapterCommand(this.launch.repoRoot), {
+    fs.mkdirSync(this.launch.home, { recursive: true });
+    // Nothing of the console's own environment: the instance sees what a container would, and exits with its parent.
+    const child = spawn(process.execPath, [...exitWithParentArgs(), ...adapterCommand(this.launch.repoRoot)], {
       cwd: path.join(this.launch.repoRoot, "adapter"),
-      env: containerEnvironment(this.launch, this.port),
+      env: instanceEnvironment(this.launch.environment, {
+        modelDir: this.launch.modelDir,
+        port: this.port,
+        home: this.launch.home,
+        defaultThreads: process.env.LOCAL_ADAPTER_THREADS ?? "1",
+      }),
       stdio: ["ignore", "pipe", "pipe"],
     });
     this.child = child;

@@ -1,11 +1,13 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { containedPath } from "../contained-path.ts";
 import type { ImageRegistry } from "../image-registry.ts";
 import type { LogStore } from "../log-store.ts";
 import type { ObjectStore } from "../object-store.ts";
 import type { EndpointConfigDoc, ProductionVariantDoc, SageMakerStore, VariantState } from "../sagemaker-store.ts";
 import { AdapterProcess } from "./adapter-process.ts";
+import { ContainerEnvironmentError, DOCUMENTED_PREFIXES, screenEnvironment } from "./container-environment.ts";
 import { hasNvidiaGpu } from "./gpu.ts";
 import { choosePool, EMULATE_GPU_ENV, SHORT_CAPACITY_TAG, shortCapacityTypes } from "./instance-pools.ts";
 import { layOutModel } from "./model-layout.ts";
@@ -19,6 +21,7 @@ interface Instance {
 interface RunningVariant {
   name: string;
   modelDir: string;
+  home: string;
   environment: Record<string, string>;
   weight: number;
   instances: Instance[];
@@ -163,7 +166,9 @@ export class EndpointRunner {
         `Failed to pull the container image "${imageUri}" for ${label}: the image does not exist in the registry or cannot be accessed.`,
       );
     }
-    const environment: Record<string, string> = { ...(container.Environment ?? {}) };
+    const variantDir = containedPath(this.dataDir, "endpoints", endpoint, variant.VariantName);
+    const modelDir = path.join(variantDir, "model");
+    const environment = this.screen(endpoint, label, container.Environment ?? {}, modelDir);
     const wantsCuda = image.variant === "cuda" || environment.ADAPTER_GPU === "cuda";
     if (wantsCuda && !hasNvidiaGpu()) {
       const emulated =
@@ -190,7 +195,6 @@ export class EndpointRunner {
       );
       environment.ADAPTER_THREADS = String(cpus);
     }
-    const modelDir = path.join(this.dataDir, "endpoints", endpoint, variant.VariantName, "model");
     try {
       await layOutModel(this.objects, container, modelDir);
     } catch (error) {
@@ -199,6 +203,7 @@ export class EndpointRunner {
     const running: RunningVariant = {
       name: variant.VariantName,
       modelDir,
+      home: path.join(variantDir, "home"),
       environment,
       weight: variant.InitialVariantWeight ?? 1,
       instances: [],
@@ -234,6 +239,32 @@ export class EndpointRunner {
     };
   }
 
+  /**
+   * The model's Environment as a local instance gets it (`container-environment.ts`), with what was left out said in
+   * the endpoint's log.
+   */
+  private screen(endpoint: string, label: string, model: Record<string, string>, modelDir: string) {
+    let screened: ReturnType<typeof screenEnvironment>;
+    try {
+      screened = screenEnvironment(model, modelDir);
+    } catch (error) {
+      if (error instanceof ContainerEnvironmentError) throw new ProvisioningError(`${error.message} (${label})`);
+      throw error;
+    }
+    const note = (line: string) => this.logs.append(endpointLogGroup(endpoint), "local-control-plane", line);
+    if (screened.dropped.length > 0) {
+      note(
+        `${label}: environment variables not passed to the container: ${screened.dropped.join(", ")}. Local instances get only the variables the adapter documents (${DOCUMENTED_PREFIXES.map((prefix) => `${prefix}*`).join(", ")}).`,
+      );
+    }
+    if (screened.replaced.length > 0) {
+      note(
+        `${label}: ${screened.replaced.join(", ")} set by local mode for each instance; the model's value is not used.`,
+      );
+    }
+    return screened.environment;
+  }
+
   /** Brings a variant to `count` healthy instances: starts the missing ones and waits for their /ping. */
   private async scaleVariant(
     endpoint: string,
@@ -267,6 +298,7 @@ export class EndpointRunner {
     const adapter = new AdapterProcess({
       repoRoot: this.repoRoot,
       modelDir: variant.modelDir,
+      home: variant.home,
       environment: variant.environment,
       onLine: (line) => this.logs.append(group, stream, line),
     });
@@ -337,7 +369,7 @@ export class EndpointRunner {
       const variants = this.running.get(endpoint);
       this.running.delete(endpoint);
       if (variants) await this.stopVariants(variants);
-      fs.rmSync(path.join(this.dataDir, "endpoints", endpoint), { recursive: true, force: true });
+      fs.rmSync(containedPath(this.dataDir, "endpoints", endpoint), { recursive: true, force: true });
       this.store.deleteEndpoint(endpoint);
     });
   }

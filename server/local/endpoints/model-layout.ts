@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import * as tar from "tar";
+import { containedPath, PathEscapeError } from "../contained-path.ts";
 import type { ObjectStore, StoredObject } from "../object-store.ts";
 import type { ContainerDefinition } from "../sagemaker-store.ts";
 
@@ -35,19 +36,69 @@ function isGzip(file: string): boolean {
   }
 }
 
+const EXTRACTED_TYPES = new Set(["File", "OldFile", "ContiguousFile", "Directory", "SymbolicLink", "Link"]);
+
+/**
+ * Why a tar entry may not be extracted into `modelDir`, or null: it must stay inside, be a file, a directory or a
+ * link, and a link's target must lead downwards only (no `..`, not absolute), so no chain of links leaves the
+ * directory either.
+ */
+function refusedEntry(modelDir: string, entry: tar.ReadEntry): string | null {
+  try {
+    containedPath(modelDir, ...entry.path.split("/"));
+  } catch {
+    return `${entry.path} leaves the model directory`;
+  }
+  if (!EXTRACTED_TYPES.has(entry.type)) return `${entry.path} is a ${entry.type}, not a file or directory`;
+  const target = entry.linkpath;
+  if ((entry.type === "SymbolicLink" || entry.type === "Link") && target !== undefined) {
+    if (target.startsWith("/") || target.split("/").includes("..") || target.includes("\0")) {
+      return `${entry.path} links to ${target}, outside the model directory`;
+    }
+  }
+  return null;
+}
+
 async function extract(object: StoredObject, uri: string, modelDir: string) {
   if (!isGzip(object.file)) {
     throw new ModelDataError(`The model data at ${uri} is not a gzip-compressed tar archive (model.tar.gz).`);
   }
+  const refused: string[] = [];
   try {
-    await tar.x({ file: object.file, cwd: modelDir, strict: true });
+    await tar.x({
+      file: object.file,
+      cwd: modelDir,
+      strict: true,
+      filter: (_path, entry) => {
+        const reason = refusedEntry(modelDir, entry as tar.ReadEntry);
+        if (reason) refused.push(reason);
+        return reason === null;
+      },
+    });
   } catch (error) {
     throw new ModelDataError(`The model data at ${uri} could not be extracted: ${(error as Error).message}`);
   }
+  if (refused.length > 0) {
+    throw new ModelDataError(
+      `The model data at ${uri} has entries local mode refuses to extract: ${refused.join("; ")}`,
+    );
+  }
 }
 
-/** Objects are immutable files (an overwrite writes a new one), so a hard link is a safe, instant copy. */
-function place(object: StoredObject, target: string) {
+/**
+ * Objects are immutable files (an overwrite writes a new one), so a hard link is a safe, instant copy. `relative`
+ * (the key below the prefix) must stay inside `modelDir`.
+ */
+function place(object: StoredObject, modelDir: string, relative: string, uri: string) {
+  let target: string;
+  try {
+    target = containedPath(modelDir, ...relative.split("/"));
+  } catch (error) {
+    if (!(error instanceof PathEscapeError)) throw error;
+    throw new ModelDataError(
+      `The model data under ${uri} has an object key (${object.key}) that leaves the model directory; local mode does not lay it out.`,
+    );
+  }
   fs.mkdirSync(path.dirname(target), { recursive: true });
   try {
     fs.linkSync(object.file, target);
@@ -71,12 +122,12 @@ export async function layOutModel(store: ObjectStore, container: ContainerDefini
       if (!prefix.endsWith("/")) throw new ModelDataError(`The S3Prefix model data location ${uri} must end with "/".`);
       const objects = store.list(bucket, prefix, "", 100_000).filter((object) => !object.key.endsWith("/"));
       if (objects.length === 0) throw new ModelDataError(`Could not find any model data under ${uri}.`);
-      for (const object of objects) place(object, path.join(modelDir, object.key.slice(prefix.length)));
+      for (const object of objects) place(object, modelDir, object.key.slice(prefix.length), uri);
       return;
     }
     const object = fetchObject(store, uri);
     if (source.CompressionType === "Gzip") await extract(object, uri, modelDir);
-    else place(object, path.join(modelDir, path.posix.basename(parse(uri).key)));
+    else place(object, modelDir, path.posix.basename(parse(uri).key), uri);
     return;
   }
   if (container.ModelDataUrl) {

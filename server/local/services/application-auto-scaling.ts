@@ -49,6 +49,7 @@ export function applicationAutoScalingService(db: Db, store: SageMakerStore, run
   };
   return {
     target: "AnyScaleFrontendService",
+    signingName: "application-autoscaling",
     version: "1.1",
     operations: {
       RegisterScalableTarget(input, { region }) {

@@ -31,6 +31,7 @@ export function cloudWatchLogsService(logs: LogStore): JsonService {
   }
   return {
     target: "Logs_20140328",
+    signingName: "logs",
     version: "1.1",
     operations: {
       GetLogEvents(input) {

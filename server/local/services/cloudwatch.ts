@@ -46,6 +46,7 @@ function epochMs(value: unknown, field: string): number {
 export function cloudWatchService(metrics: MetricsStore): JsonService {
   return {
     target: "GraniteServiceVersion20100801",
+    signingName: "monitoring",
     version: "1.0",
     queryCompatible: true,
     operations: {

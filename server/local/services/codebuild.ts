@@ -55,6 +55,7 @@ function page(ids: string[], nextToken: unknown) {
 export function codeBuildService(builds: BuildStore, runner: BuildRunner): JsonService {
   return {
     target: "CodeBuild_20161006",
+    signingName: "codebuild",
     version: "1.1",
     operations: {
       StartBuild(input, { region }) {

@@ -32,6 +32,7 @@ export function ecrService(registry: ImageRegistry): JsonService {
   }
   return {
     target: "AmazonEC2ContainerRegistry_V20150921",
+    signingName: "ecr",
     version: "1.1",
     operations: {
       DescribeRepositories(input, request) {

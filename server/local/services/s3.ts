@@ -1,11 +1,11 @@
 import fs from "node:fs";
 import type { ServerResponse } from "node:http";
-import type { Readable } from "node:stream";
 import type { ObjectStore, StoredObject } from "../object-store.ts";
-import { AwsChunkedDecoder, isAwsChunked } from "../wire/aws-chunked.ts";
 import { AwsError } from "../wire/aws-error.ts";
-import { type AwsRequest, readBody } from "../wire/request.ts";
-import { parseCompletedParts, xmlDocument } from "../wire/xml.ts";
+import { type AwsRequest, decodeUriComponent, readBody } from "../wire/request.ts";
+import { sendS3Error } from "../wire/s3-errors.ts";
+import { s3RequestBody } from "../wire/s3-payload.ts";
+import { malformedXml, parseCompletedParts, xmlDocument } from "../wire/xml.ts";
 
 /**
  * S3's REST-XML protocol for the operations the console and `@aws-sdk/lib-storage` use, path-style
@@ -15,22 +15,18 @@ export async function handleS3(store: ObjectStore, request: AwsRequest, response
   try {
     await route(store, request, response);
   } catch (error) {
-    sendS3Error(response, request, error);
+    sendS3Error(response, request.method, error);
   }
 }
 
+/** Bucket and key from the path as sent (not dot-normalised, so `a/../b` stays a key S3 would store literally). */
 function locate(request: AwsRequest): { bucket: string; key: string } {
   const host = String(request.headers.host ?? "").split(":")[0] ?? "";
-  const pathname = request.url.pathname;
   if (host.endsWith(".localhost")) {
-    return { bucket: host.slice(0, -".localhost".length), key: decodeURIComponent(pathname.slice(1)) };
+    return { bucket: host.slice(0, -".localhost".length), key: decodeUriComponent(request.path.slice(1)) };
   }
-  const [, bucket = "", ...rest] = pathname.split("/");
-  return { bucket: decodeURIComponent(bucket), key: decodeURIComponent(rest.join("/")) };
-}
-
-function requestBody(request: AwsRequest): Readable {
-  return isAwsChunked(request.headers) ? request.raw.pipe(new AwsChunkedDecoder()) : request.raw;
+  const [, bucket = "", ...rest] = request.path.split("/");
+  return { bucket: decodeUriComponent(bucket), key: decodeUriComponent(rest.join("/")) };
 }
 
 function userMetadata(request: AwsRequest): Record<string, string> {
@@ -77,11 +73,12 @@ async function route(store: ObjectStore, request: AwsRequest, response: ServerRe
     );
   }
   if (method === "PUT" && uploadId) {
-    const etag = await store.uploadPart(bucket, key, uploadId, Number(query.get("partNumber")), requestBody(request));
+    const etag = await store.uploadPart(bucket, key, uploadId, Number(query.get("partNumber")), s3RequestBody(request));
     return send(response, 200, { etag: `"${etag}"` });
   }
   if (method === "POST" && uploadId) {
-    const parts = parseCompletedParts((await readBody(request.raw)).toString("utf8"));
+    const xml = await readBody(s3RequestBody(request), 1024 * 1024, malformedXml);
+    const parts = parseCompletedParts(xml.toString("utf8"));
     const object = await store.completeUpload(bucket, key, uploadId, parts);
     return sendXml(
       response,
@@ -99,7 +96,7 @@ async function route(store: ObjectStore, request: AwsRequest, response: ServerRe
     return send(response, 204, {});
   }
   if (method === "PUT") {
-    const object = await store.putObject(bucket, key, requestBody(request), {
+    const object = await store.putObject(bucket, key, s3RequestBody(request), {
       contentType: headerValue(request, "content-type"),
       metadata: userMetadata(request),
     });
@@ -222,37 +219,6 @@ function sendXml(response: ServerResponse, status: number, xml: string) {
     "content-type": "application/xml",
     "content-length": Buffer.byteLength(xml),
     "x-amz-request-id": crypto.randomUUID(),
-  });
-  response.end(xml);
-}
-
-function sendS3Error(response: ServerResponse, request: AwsRequest, error: unknown) {
-  const awsError =
-    error instanceof AwsError ? error : new AwsError("InternalError", `The local S3 failed: ${String(error)}`, 500);
-  if (!(error instanceof AwsError))
-    console.error(JSON.stringify({ level: "error", msg: "local s3", error: String(error) }));
-  if (response.headersSent) {
-    response.destroy(awsError);
-    return;
-  }
-  if (request.method === "HEAD") {
-    response.writeHead(awsError.status, { "x-amz-request-id": crypto.randomUUID() });
-    response.end();
-    return;
-  }
-  const requestId = crypto.randomUUID();
-  const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<Error>${Object.entries({
-    Code: awsError.code,
-    Message: awsError.message,
-    ...awsError.fields,
-    RequestId: requestId,
-  })
-    .map(([name, value]) => `<${name}>${String(value).replaceAll("&", "&amp;").replaceAll("<", "&lt;")}</${name}>`)
-    .join("")}</Error>`;
-  response.writeHead(awsError.status, {
-    "content-type": "application/xml",
-    "content-length": Buffer.byteLength(xml),
-    "x-amz-request-id": requestId,
   });
   response.end(xml);
 }

@@ -6,16 +6,11 @@ import type { MetricsStore } from "../metrics-store.ts";
 import type { SageMakerStore } from "../sagemaker-store.ts";
 import { AwsError } from "../wire/aws-error.ts";
 import { sendJsonError } from "../wire/json-rpc.ts";
-import { type AwsRequest, LOCAL_ACCOUNT_ID, readBody } from "../wire/request.ts";
+import { runtimeInvocation } from "../wire/protocols.ts";
+import { type AwsRequest, decodeUriComponent, LOCAL_ACCOUNT_ID } from "../wire/request.ts";
 
-const INVOCATION_PATH = /^\/endpoints\/([^/]+)\/(invocations|invocations-response-stream)$/;
-const MAX_PAYLOAD_BYTES = 25 * 1024 * 1024;
 const INVOKE_TIMEOUT_MS = 60_000;
 const codec = new EventStreamCodec(toUtf8, fromUtf8);
-
-export function isRuntimeRequest(request: AwsRequest): boolean {
-  return request.method === "POST" && INVOCATION_PATH.test(request.url.pathname);
-}
 
 /**
  * SageMaker Runtime (REST JSON): InvokeEndpoint proxies to one local instance's `/invocations`;
@@ -29,11 +24,12 @@ export async function handleRuntime(
   request: AwsRequest,
   response: ServerResponse,
 ) {
-  const [, rawName = "", kind] = INVOCATION_PATH.exec(request.url.pathname) ?? [];
-  const name = decodeURIComponent(rawName);
+  const { name: rawName = "", kind } = runtimeInvocation(request.method, request.path) ?? {};
+  let name = rawName;
   let picked: PickedInstance | undefined;
   let started = 0;
   try {
+    name = decodeUriComponent(rawName);
     const endpoint = store.endpoint(name);
     if (!endpoint) throw new AwsError("ValidationError", `Endpoint ${name} of account ${LOCAL_ACCOUNT_ID} not found.`);
     if (endpoint.status !== "InService" && endpoint.status !== "Updating") {
@@ -46,12 +42,7 @@ export async function handleRuntime(
     if (target && !runner.hasVariant(name, target)) {
       throw new AwsError("ValidationError", `The variant ${target} is not present on endpoint ${name}.`);
     }
-    let body: Buffer;
-    try {
-      body = await readBody(request.raw, MAX_PAYLOAD_BYTES);
-    } catch {
-      throw new AwsError("ValidationError", `Request payload is larger than ${MAX_PAYLOAD_BYTES} bytes.`);
-    }
+    const body = request.body ?? Buffer.alloc(0);
     picked = await runner.pick(name, target);
     if (!picked)
       throw new AwsError("ServiceUnavailable", `Endpoint ${name} has no running instance right now; retry.`, 503);

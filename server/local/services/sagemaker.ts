@@ -74,6 +74,7 @@ function page<T>(items: T[], input: Record<string, unknown>, defaultSize: number
 export function sageMakerService(store: SageMakerStore, runner: EndpointRunner): JsonService {
   return {
     target: "SageMaker",
+    signingName: "sagemaker",
     version: "1.1",
     operations: {
       CreateModel(input, { region }) {

@@ -18,7 +18,3 @@ export class AwsError extends Error {
 export function validation(message: string): AwsError {
   return new AwsError("ValidationException", message, 400);
 }
-
-export function throttled(): AwsError {
-  return new AwsError("ThrottlingException", "Rate exceeded", 400);
-}

@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
 import { AwsError } from "./aws-error.ts";
-import { type AwsRequest, readBody } from "./request.ts";
+import type { AwsRequest } from "./request.ts";
 
 /** One AWS JSON 1.0/1.1 operation: takes the parsed input object, returns the output object. */
 export type JsonOperation = (input: Record<string, unknown>, request: AwsRequest) => unknown | Promise<unknown>;
@@ -8,6 +8,8 @@ export type JsonOperation = (input: Record<string, unknown>, request: AwsRequest
 export interface JsonService {
   /** The `X-Amz-Target` prefix before the dot, e.g. `SageMaker` or `CodeBuild_20161006`. */
   target: string;
+  /** The SigV4 signing name the service's requests are scoped to, e.g. `sagemaker`, `monitoring`, `logs`. */
+  signingName: string;
   version: "1.0" | "1.1";
   /** Services with `awsQueryCompatible` (CloudWatch) read the error code from `x-amzn-query-error` too. */
   queryCompatible?: boolean;
@@ -21,7 +23,7 @@ export async function handleJsonRpc(service: JsonService, request: AwsRequest, r
   try {
     const operation = service.operations[operationName];
     if (!operation) throw new AwsError("UnknownOperationException", `Operation ${target} is not supported locally`);
-    const body = await readBody(request.raw);
+    const body = request.body ?? Buffer.alloc(0);
     let input: unknown = {};
     if (body.length > 0) {
       try {

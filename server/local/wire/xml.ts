@@ -1,3 +1,5 @@
+import { AwsError } from "./aws-error.ts";
+
 export function escapeXml(value: string): string {
   return value
     .replaceAll("&", "&amp;")
@@ -38,4 +40,12 @@ export function parseCompletedParts(xml: string): { partNumber: number; etag: st
     parts.push({ partNumber, etag });
   }
   return parts;
+}
+
+export function malformedXml(): AwsError {
+  return new AwsError(
+    "MalformedXML",
+    "The XML you provided was not well-formed or did not validate against our published schema.",
+    400,
+  );
 }

@@ -2,9 +2,10 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { exitWithParentArgs } from "../../../server/local/exit-with-parent.mjs";
 import { publishHubFile, startHubStandIn } from "../../../server/local/hf-standin.ts";
 import { generateTinyModel } from "../../../server/local/seed.ts";
-import { startLocalStack } from "../../../server/local/stack.ts";
+import { consoleEnvironment, startLocalStack } from "../../../server/local/stack.ts";
 import { e2eSettings, type ModelPin } from "./e2e-settings.ts";
 
 /**
@@ -76,8 +77,7 @@ async function main(): Promise<void> {
   closers.push(stack.close);
 
   const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    ...stack.env,
+    ...consoleEnvironment(process.env, stack),
     HF_ENDPOINT: hub.url,
     CONSOLE_DATA_DIR: path.join(settings.stateDir, "console"),
     CONSOLE_USERS: JSON.stringify([{ name: settings.user.name, role: "operator", password: settings.user.password }]),
@@ -92,8 +92,16 @@ async function main(): Promise<void> {
   fs.writeFileSync(settings.pinFile, JSON.stringify(pin));
 
   const next = spawn(
-    path.join(repoRoot, "node_modules", ".bin", "next"),
-    ["start", "-H", "127.0.0.1", "-p", String(settings.port)],
+    process.execPath,
+    [
+      ...exitWithParentArgs(),
+      path.join(repoRoot, "node_modules", "next", "dist", "bin", "next"),
+      "start",
+      "-H",
+      "127.0.0.1",
+      "-p",
+      String(settings.port),
+    ],
     { cwd: repoRoot, env, stdio: "inherit" },
   );
   children.push(next);

@@ -1,0 +1,2 @@
+export function exitWithParent(parentPid: number): void;
+export function exitWithParentArgs(): string[];

@@ -1,0 +1,50 @@
+import { LOCAL_PRINCIPALS, type LocalCredentials } from "../local-credentials.ts";
+import { decodeUriComponent, type RequestAuth } from "./request.ts";
+import {
+  parseAuthorization,
+  requireFreshSignature,
+  SignatureError,
+  type SignedMessage,
+  verifySignature,
+} from "./sigv4.ts";
+
+export interface Authenticated extends RequestAuth {
+  region: string;
+}
+
+/**
+ * Authenticates a request as AWS does: a well-formed SigV4 Authorization header, a key this control plane issued,
+ * a scope for the service being called, a signing time within 15 minutes of `now`, and a signature that
+ * `@smithy/signature-v4` recomputes to the same value with that key's secret.
+ */
+export async function authenticate(
+  message: SignedMessage,
+  query: URLSearchParams,
+  /** The service the request is for; undefined accepts any scope (the control plane's own health check). */
+  signingName: string | undefined,
+  credentials: LocalCredentials,
+  now: number,
+): Promise<Authenticated> {
+  const auth = parseAuthorization(message.headers, query);
+  const principal = LOCAL_PRINCIPALS.find((name) => credentials.keys[name].accessKeyId === auth.accessKeyId);
+  if (!principal) {
+    throw new SignatureError("unknown-key", `The access key ${auth.accessKeyId} was not issued by this control plane.`);
+  }
+  if (signingName !== undefined && auth.service !== signingName) {
+    throw new SignatureError(
+      "wrong-service",
+      `Credential should be scoped to correct service: '${signingName}', not '${auth.service}'.`,
+    );
+  }
+  requireFreshSignature(auth, now);
+  const sign = await verifySignature(message, auth, credentials.keys[principal], decodeUriComponent);
+  return {
+    principal,
+    accessKeyId: auth.accessKeyId,
+    signature: auth.signature,
+    amzDate: auth.amzDate,
+    scope: auth.scope,
+    sign,
+    region: auth.region,
+  };
+}
