@@ -1,5 +1,5 @@
 import { AppError } from "../http/app-error.ts";
-import { errorResponse } from "../http/route.ts";
+import { errorResponse, rateLimitedResponse } from "../http/route.ts";
 import type { Env } from "./env.ts";
 import { isApiPath, isMutating, matchesPattern, requiredAccess } from "./policy.ts";
 import { type AuthContext, defaultAuthContext, type Principal, principalOf } from "./principal.ts";
@@ -67,14 +67,10 @@ function playgroundLimits(request: Request, principal: Principal, limiter: RateL
   }
   const taken = limiter.take(principal.name);
   if (taken.allowed) return null;
-  const response = refuse(
-    new AppError(
-      "rate_limited",
-      `Too many playground requests from ${principal.name}; retry in ${taken.retryAfterSeconds} s.`,
-    ),
+  return rateLimitedResponse(
+    `Too many playground requests from ${principal.name}; retry in ${taken.retryAfterSeconds} s.`,
+    taken.retryAfterSeconds,
   );
-  response.headers.set("Retry-After", String(taken.retryAfterSeconds));
-  return response;
 }
 
 function refuse(error: AppError): Response {

@@ -10,6 +10,13 @@ export function errorResponse(error: AppError): Response {
   return Response.json(body, { status: error.status });
 }
 
+/** 429 with `Retry-After`, so clients (and people) know when to try again. */
+export function rateLimitedResponse(message: string, retryAfterSeconds: number): Response {
+  const response = errorResponse(new AppError("rate_limited", message));
+  response.headers.set("Retry-After", String(retryAfterSeconds));
+  return response;
+}
+
 /** Turns a zod failure into one readable sentence with field paths, e.g. `instanceCount: must be at least 1`. */
 export function describeZodError(error: ZodError): string {
   return error.issues
