@@ -95,12 +95,19 @@ export function clearedSessionCookie(request: Request): string {
   return sessionCookie(request, "", 0);
 }
 
+/** A cookie's value; undefined when absent or not valid percent-encoding (a mangled cookie is no cookie). */
 export function readCookie(request: Request, name: string): string | undefined {
   const header = request.headers.get("cookie");
   if (!header) return undefined;
   for (const pair of header.split(";")) {
     const at = pair.indexOf("=");
-    if (at > 0 && pair.slice(0, at).trim() === name) return decodeURIComponent(pair.slice(at + 1).trim());
+    if (at > 0 && pair.slice(0, at).trim() === name) {
+      try {
+        return decodeURIComponent(pair.slice(at + 1).trim());
+      } catch {
+        return undefined;
+      }
+    }
   }
   return undefined;
 }
