@@ -1,12 +1,26 @@
 import type { IncomingMessage } from "node:http";
 import { JsonTooDeepError, MAX_JSON_DEPTH, parseJsonWithinDepth } from "../contract/json-depth.ts";
 import { RequestError } from "../engine/request-error.ts";
+import type { Exchange } from "./exchange.ts";
+
+/** The request's JSON body, or `ok: false` once its refusal (408, 400) has been answered. */
+export async function receiveJson(
+  exchange: Exchange,
+  deadlineMs: number,
+): Promise<{ ok: true; body: unknown } | { ok: false }> {
+  try {
+    return { ok: true, body: parseJsonBody(await readBody(exchange.request, deadlineMs)) };
+  } catch (error) {
+    exchange.fail(error);
+    return { ok: false };
+  }
+}
 
 /**
  * Reads a request's body, which must arrive completely within `deadlineMs` of its headers, else 408: a client
  * trickling its body holds a body slot for at most that long.
  */
-export function readBody(request: IncomingMessage, deadlineMs: number): Promise<Buffer> {
+function readBody(request: IncomingMessage, deadlineMs: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     const settle = (outcome: () => void) => {
@@ -29,7 +43,7 @@ export function readBody(request: IncomingMessage, deadlineMs: number): Promise<
 }
 
 /** The body as JSON; 400 for text that is not JSON or nests deeper than MAX_JSON_DEPTH. */
-export function parseJsonBody(body: Buffer): unknown {
+function parseJsonBody(body: Buffer): unknown {
   try {
     return parseJsonWithinDepth(body.toString("utf8"));
   } catch (error) {
