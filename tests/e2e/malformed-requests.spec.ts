@@ -25,7 +25,11 @@ test("a path that is not valid percent-encoding is a 400, for API routes and pag
 });
 
 test("a mangled session cookie is no session: 401, not a 500", async () => {
-  const mangled = await request.newContext({ baseURL, extraHTTPHeaders: { cookie: "dc_session=%%%zz" } });
+  const mangled = await request.newContext({
+    baseURL,
+    storageState: { cookies: [], origins: [] },
+    extraHTTPHeaders: { cookie: "dc_session=%%%zz" },
+  });
   try {
     expect((await mangled.get("/api/endpoints")).status()).toBe(401);
     expect(await (await mangled.get("/api/auth/me")).json()).toMatchObject({ user: null, mode: "users" });
@@ -37,6 +41,7 @@ test("a mangled session cookie is no session: 401, not a 500", async () => {
 test("a made-up X-Forwarded-Host or -Proto does not steer the sign-in redirect", async () => {
   const forged = await request.newContext({
     baseURL,
+    storageState: { cookies: [], origins: [] },
     extraHTTPHeaders: { "x-forwarded-host": "evil.example", "x-forwarded-proto": "https" },
   });
   try {
