@@ -26,8 +26,11 @@ const UPLOAD_LIMIT: BodyLimit = {
 };
 
 async function readUpload(request: Request) {
-  const type = request.headers.get("content-type")?.toLowerCase() ?? "";
-  if (!type.startsWith("multipart/form-data")) return readJson(request, uploadDatasetSchema, UPLOAD_LIMIT);
+  // As sent: a multipart boundary is case-sensitive.
+  const type = request.headers.get("content-type") ?? "";
+  if (!type.toLowerCase().startsWith("multipart/form-data")) {
+    return readJson(request, uploadDatasetSchema, UPLOAD_LIMIT);
+  }
   const body = await readBodyWithin(request, UPLOAD_LIMIT);
   let form: FormData;
   try {
