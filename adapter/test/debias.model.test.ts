@@ -142,12 +142,9 @@ describe("a model that reads the options (tiny random GGUF)", () => {
   let adapter: TestAdapter;
   beforeAll(async () => {
     model = generateModel("tiny");
-    // Read by the systemone engine when it first answers, so it stays set while this block runs.
-    process.env.ADAPTER_PERMUTATIONS = "4";
-    adapter = await startTestAdapter(model.file, { ADAPTER_THREADS: "1" });
+    adapter = await startTestAdapter(model.file, { ADAPTER_THREADS: "1", ADAPTER_PERMUTATIONS: "4" });
   });
   afterAll(async () => {
-    delete process.env.ADAPTER_PERMUTATIONS;
     await adapter?.close();
     model?.cleanup();
   });

@@ -1,4 +1,3 @@
-import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUSY_ERROR } from "../src/contract/common.ts";
 import { singleDecisionResponseSchema } from "../src/contract/decision.ts";
@@ -8,8 +7,10 @@ import {
   generateModel,
   postJson,
   rawRequest,
+  sleep,
   startTestAdapter,
   type TestAdapter,
+  trickle,
 } from "./support/adapter-harness.ts";
 
 /** Hostile-client behaviour of the HTTP layer (issue 8): slow bodies and floods, against a generated model. */
@@ -19,40 +20,18 @@ let adapter: TestAdapter;
 
 beforeAll(async () => {
   model = generateModel("tiny");
-  adapter = await startTestAdapter(model.file, { SEMIF_MAX_IN_FLIGHT: "1", SEMIF_MAX_TOKENS: "1024" });
+  // A 30 s body deadline: these tests send slow bodies that must arrive; slow-body.model.test.ts tests the deadline.
+  adapter = await startTestAdapter(model.file, {
+    SEMIF_MAX_IN_FLIGHT: "1",
+    SEMIF_MAX_TOKENS: "1024",
+    ADAPTER_BODY_TIMEOUT_MS: "30000",
+  });
 });
 
 afterAll(async () => {
   await adapter?.close();
   model?.cleanup();
 });
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Sends the headers at once, then the body one byte every `gapMs`; resolves with the status line's code. */
-function trickle(url: string, body: string, gapMs: number): { done: Promise<number>; socket: net.Socket } {
-  const { hostname, port } = new URL(url);
-  const socket = net.connect(Number(port), hostname);
-  const done = new Promise<number>((resolve, reject) => {
-    let response = "";
-    socket.on("data", (chunk) => {
-      response += chunk.toString("utf8");
-    });
-    socket.on("error", reject);
-    socket.on("close", () => resolve(Number(response.split(" ")[1])));
-  });
-  socket.on("connect", async () => {
-    socket.write(
-      `POST /invocations HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`,
-    );
-    for (const byte of Buffer.from(body)) {
-      if (socket.destroyed) return;
-      socket.write(Buffer.of(byte));
-      await sleep(gapMs);
-    }
-  });
-  return { done, socket };
-}
 
 describe("a slow client sending its body byte by byte", () => {
   it("does not delay /ping, which answers within 2 s", async () => {
@@ -75,7 +54,7 @@ describe("a slow client sending its body byte by byte", () => {
       await sleep(300);
       const meanwhile = await postJson(adapter.url, { decision: decision({ id: "meanwhile" }) });
       expect(meanwhile.status, JSON.stringify(meanwhile.body)).toBe(200);
-      expect(await slow.done).toBe(200);
+      expect((await slow.closed).status).toBe(200);
     } finally {
       slow.socket.destroy();
     }

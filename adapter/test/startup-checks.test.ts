@@ -50,6 +50,26 @@ describe("configuration", () => {
     expect(() => readConfig({ ADAPTER_GPU: "rocm" })).toThrow('ADAPTER_GPU must be "cuda" or "cpu"');
     expect(() => readConfig({ SEMIF_TEMPERATURE: "0" })).toThrow("SEMIF_TEMPERATURE must be a positive number");
   });
+  it("reads the HTTP limits once: body deadline, body slots in total and per client address", () => {
+    expect(readConfig({})).toMatchObject({ bodyTimeoutMs: 5000, maxBodyReaders: 8, maxBodyReadersPerPeer: 4 });
+    expect(readConfig({ SEMIF_MAX_IN_FLIGHT: "2", ADAPTER_PARALLEL: "4" })).toMatchObject({
+      maxBodyReaders: 16,
+      maxBodyReadersPerPeer: 8,
+    });
+    expect(readConfig({ ADAPTER_BODY_TIMEOUT_MS: "1500", ADAPTER_MAX_BODIES_PER_PEER: "100" })).toMatchObject({
+      bodyTimeoutMs: 1500,
+      maxBodyReadersPerPeer: 8,
+    });
+    expect(() => readConfig({ ADAPTER_BODY_TIMEOUT_MS: "0" })).toThrow("ADAPTER_BODY_TIMEOUT_MS must be a positive");
+  });
+  it("reads the systemone settings with the rest, so no route reads the environment per request", () => {
+    expect(readConfig({})).toMatchObject({ permutations: 1, maxQuestions: 64 });
+    expect(readConfig({ ADAPTER_PERMUTATIONS: "4", SYSTEMONE_MAX_QUESTIONS: "8" })).toMatchObject({
+      permutations: 4,
+      maxQuestions: 8,
+    });
+    expect(() => readConfig({ ADAPTER_PERMUTATIONS: "256" })).toThrow("ADAPTER_PERMUTATIONS must be an integer");
+  });
 });
 
 describe("CUDA start-up check", () => {

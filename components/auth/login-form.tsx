@@ -2,19 +2,19 @@
 
 import { useRouter, useSearchParams } from "next/navigation";
 import { type FormEvent, useState } from "react";
+import { safeNext } from "@/server/auth/safe-next.ts";
 import { Alert } from "../ui/alert.tsx";
 import { Button, buttonClasses } from "../ui/button.tsx";
 import { TextField } from "../ui/field.tsx";
 import { useLogin, useMe } from "./auth-queries.ts";
 
-/** Only a path on this console, so a crafted link cannot bounce a fresh session to another site. */
-function safeNext(next: string | null): string {
-  return next?.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\") ? next : "/endpoints";
-}
+/** This page's origin; without a window (server rendering) any fixed origin gives the same answer for a path. */
+const pageOrigin = () => (typeof window === "undefined" ? "http://localhost" : window.location.origin);
 
 export function LoginForm() {
   const router = useRouter();
-  const next = safeNext(useSearchParams().get("next"));
+  // Only a path on this console, so a crafted link cannot bounce a fresh session to another site.
+  const next = safeNext(useSearchParams().get("next"), pageOrigin(), "/endpoints");
   const me = useMe();
   const login = useLogin();
   const [name, setName] = useState("");

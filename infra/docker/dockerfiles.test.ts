@@ -54,6 +54,10 @@ describe.each(Object.keys(variants) as (keyof typeof variants)[])("Dockerfile.%s
     expect(start.env.SM_MODEL_DIR).toBe("/opt/ml/model");
   });
 
+  it("listens on every interface in the container, where SageMaker connects from outside (ADAPTER_HOST)", () => {
+    expect(containerStart(load(variant)).env.ADAPTER_HOST).toBe("0.0.0.0");
+  });
+
   it("copies only files that exist in the repository", () => {
     const dockerfile = load(variant);
     const sources = dockerfile.stages

@@ -1,5 +1,5 @@
 import { AppError } from "../http/app-error.ts";
-import { errorResponse } from "../http/route.ts";
+import { errorResponse, rateLimitedResponse } from "../http/route.ts";
 import type { Env } from "./env.ts";
 import { isApiPath, isMutating, matchesPattern, requiredAccess } from "./policy.ts";
 import { type AuthContext, defaultAuthContext, type Principal, principalOf } from "./principal.ts";
@@ -15,9 +15,10 @@ export interface GateOptions {
 const invokePattern = "/api/endpoints/[name]/invoke";
 
 /**
- * The console's front door, run by `proxy.ts` before every page and API route: refuses cross-site mutations,
- * then unauthenticated (401, or a redirect to /login for pages) and under-privileged (403) callers, then
- * playground requests over the body limit (413) or the caller's rate (429). Null means: let it through.
+ * The console's front door, run by `proxy.ts` before every page and API route: refuses paths that are not valid
+ * percent-encoding (400; Next.js would fail decoding a route parameter with a 500), cross-site mutations, then
+ * unauthenticated (401, or a redirect to /login for pages) and under-privileged (403) callers, then playground
+ * requests over the body limit (413) or the caller's rate (429). Null means: let it through.
  */
 export async function gate(request: Request, options: GateOptions = {}): Promise<Response | null> {
   const url = new URL(request.url);
@@ -25,6 +26,11 @@ export async function gate(request: Request, options: GateOptions = {}): Promise
   const api = isApiPath(pathname);
   const method = request.method.toUpperCase();
   const context = options.context ?? defaultAuthContext();
+
+  if (!isDecodable(pathname)) {
+    const message = `The path ${pathname} is not valid percent-encoding (a % must start a %XX byte of UTF-8).`;
+    return api ? refuse(new AppError("bad_request", message)) : errorPage(400, "Bad request", message);
+  }
 
   if (isMutating(method)) {
     const reason = crossOriginReason(request, context.env);
@@ -43,7 +49,7 @@ export async function gate(request: Request, options: GateOptions = {}): Promise
   }
   if (!grants(principal.role, access)) {
     const message = `${method} ${pathname} needs the ${access} role; you are signed in as ${principal.name} (${principal.role}).`;
-    return api ? refuse(new AppError("forbidden", message)) : forbiddenPage(message);
+    return api ? refuse(new AppError("forbidden", message)) : errorPage(403, "Not allowed", message);
   }
 
   if (method === "POST" && matchesPattern(invokePattern, pathname)) {
@@ -67,14 +73,10 @@ function playgroundLimits(request: Request, principal: Principal, limiter: RateL
   }
   const taken = limiter.take(principal.name);
   if (taken.allowed) return null;
-  const response = refuse(
-    new AppError(
-      "rate_limited",
-      `Too many playground requests from ${principal.name}; retry in ${taken.retryAfterSeconds} s.`,
-    ),
+  return rateLimitedResponse(
+    `Too many playground requests from ${principal.name}; retry in ${taken.retryAfterSeconds} s.`,
+    taken.retryAfterSeconds,
   );
-  response.headers.set("Retry-After", String(taken.retryAfterSeconds));
-  return response;
 }
 
 function refuse(error: AppError): Response {
@@ -92,10 +94,19 @@ function redirectToLogin(url: URL, request: Request, env: Env): Response {
   return new Response(null, { status: 307, headers: { location: login.toString() } });
 }
 
-function forbiddenPage(message: string): Response {
+function isDecodable(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function errorPage(status: number, title: string, message: string): Response {
   const escaped = message.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
   return new Response(
-    `<!doctype html><html lang="en"><title>Not allowed</title><main><h1>Not allowed</h1><p>${escaped}</p><p><a href="/">Back to the console</a></p></main></html>`,
-    { status: 403, headers: { "content-type": "text/html; charset=utf-8" } },
+    `<!doctype html><html lang="en"><title>${title}</title><main><h1>${title}</h1><p>${escaped}</p><p><a href="/">Back to the console</a></p></main></html>`,
+    { status, headers: { "content-type": "text/html; charset=utf-8" } },
   );
 }

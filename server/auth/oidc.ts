@@ -5,6 +5,7 @@ import { AppError } from "../http/app-error.ts";
 import { isLoopbackHost } from "./bind.ts";
 import type { Env } from "./env.ts";
 import type { Role } from "./roles.ts";
+import { safeNext } from "./safe-next.ts";
 import type { Session } from "./session.ts";
 
 /**
@@ -88,7 +89,7 @@ export async function beginSignIn(
     state,
     nonce,
   });
-  const flowToken = await new SignJWT({ verifier, state, nonce, next: safeNext(next) })
+  const flowToken = await new SignJWT({ verifier, state, nonce, next: safeNext(next, settings.redirectUri.origin) })
     .setProtectedHeader({ alg: "HS256" })
     .setExpirationTime("10m")
     .sign(key);
@@ -135,7 +136,7 @@ export async function completeSignIn(
       `${name} signed in, but the ${settings.roleClaim} claim grants no console role (operator or viewer).`,
     );
   }
-  return { session: { name, role, source: "oidc" }, next: flow.next };
+  return { session: { name, role, source: "oidc" }, next: safeNext(flow.next, settings.redirectUri.origin) };
 }
 
 export function roleFromClaim(value: unknown): Role | null {
@@ -143,9 +144,4 @@ export function roleFromClaim(value: unknown): Role | null {
   if (values.includes("operator")) return "operator";
   if (values.includes("viewer")) return "viewer";
   return null;
-}
-
-/** Only a path on this console: never an absolute URL that would turn sign-in into an open redirect. */
-export function safeNext(next: string | null | undefined): string {
-  return next?.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\") ? next : "/";
 }

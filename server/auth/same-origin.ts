@@ -1,16 +1,19 @@
+import { forwardedHeadersTrusted } from "../http/forwarded.ts";
 import type { Env } from "./env.ts";
 import { isTls } from "./session.ts";
 
 /**
  * The origins a browser page of this console has: `CONSOLE_PUBLIC_ORIGIN` (comma-separated) when the console
- * sits behind a proxy that rewrites the host, else the scheme and host the request arrived with.
+ * sits behind a proxy that rewrites the host, else the scheme and host the request arrived with (the
+ * `X-Forwarded-Host` of a trusted proxy, else `Host`).
  */
 export function expectedOrigins(request: Request, env: Env = process.env): string[] {
   if (env.CONSOLE_PUBLIC_ORIGIN) {
     return env.CONSOLE_PUBLIC_ORIGIN.split(",").map((origin) => origin.trim().replace(/\/$/, ""));
   }
-  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host") ?? new URL(request.url).host;
-  return [`${isTls(request) ? "https" : "http"}://${host}`];
+  const forwardedHost = forwardedHeadersTrusted(request, env) ? request.headers.get("x-forwarded-host") : null;
+  const host = forwardedHost ?? request.headers.get("host") ?? new URL(request.url).host;
+  return [`${isTls(request, env) ? "https" : "http"}://${host}`];
 }
 
 /**

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { jwtVerify, SignJWT } from "jose";
 import { z } from "zod";
+import { forwardedHeadersTrusted } from "../http/forwarded.ts";
 import type { Env } from "./env.ts";
 import { roleSchema } from "./roles.ts";
 
@@ -70,10 +71,14 @@ export async function verifySession(token: string | undefined, key: Uint8Array):
   return (await verifySessionToken(token, key))?.session ?? null;
 }
 
-/** True when the browser reached the console over TLS, directly or through a TLS-terminating load balancer. */
-export function isTls(request: Request): boolean {
-  const forwarded = request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim();
-  return forwarded === "https" || new URL(request.url).protocol === "https:";
+/**
+ * True when the browser reached the console over TLS: directly, or through a TLS-terminating load balancer whose
+ * `X-Forwarded-Proto` is trusted (`forwardedHeadersTrusted`).
+ */
+export function isTls(request: Request, env: Env = process.env): boolean {
+  if (new URL(request.url).protocol === "https:") return true;
+  if (!forwardedHeadersTrusted(request, env)) return false;
+  return request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() === "https";
 }
 
 /**
@@ -90,12 +95,19 @@ export function clearedSessionCookie(request: Request): string {
   return sessionCookie(request, "", 0);
 }
 
+/** A cookie's value; undefined when absent or not valid percent-encoding (a mangled cookie is no cookie). */
 export function readCookie(request: Request, name: string): string | undefined {
   const header = request.headers.get("cookie");
   if (!header) return undefined;
   for (const pair of header.split(";")) {
     const at = pair.indexOf("=");
-    if (at > 0 && pair.slice(0, at).trim() === name) return decodeURIComponent(pair.slice(at + 1).trim());
+    if (at > 0 && pair.slice(0, at).trim() === name) {
+      try {
+        return decodeURIComponent(pair.slice(at + 1).trim());
+      } catch {
+        return undefined;
+      }
+    }
   }
   return undefined;
 }

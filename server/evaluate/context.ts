@@ -1,13 +1,13 @@
 import { consoleDatabase } from "../auth/console-database.ts";
 import { createAwsClients } from "../aws/clients.ts";
-import { type ConfigurationReader, endpointConfigurationReader } from "./endpoint-configuration.ts";
+import { type EndpointChecker, servingEndpointChecker } from "./endpoint-configuration.ts";
 import type { EndpointInvoker } from "./runs/invoker.ts";
 import type { RunnerDeps } from "./runs/runner.ts";
 import { sageMakerInvoker } from "./runs/sagemaker-invoker.ts";
 
 interface EvaluationClients {
   invoke: EndpointInvoker;
-  readConfiguration: ConfigurationReader;
+  checkEndpoint: EndpointChecker;
 }
 
 function evaluationClients(): EvaluationClients {
@@ -16,7 +16,7 @@ function evaluationClients(): EvaluationClients {
     const aws = createAwsClients();
     store.__evaluationClients = {
       invoke: sageMakerInvoker(aws.runtime),
-      readConfiguration: endpointConfigurationReader(aws),
+      checkEndpoint: servingEndpointChecker(aws),
     };
   }
   return store.__evaluationClients;
@@ -26,7 +26,7 @@ function evaluationClients(): EvaluationClients {
  * What the evaluation routes and the start-up resume work with: the console database, InvokeEndpoint and
  * DescribeEndpoint (for the configuration column of comparisons).
  */
-export function evaluationDeps(): RunnerDeps & { readConfiguration: ConfigurationReader } {
+export function evaluationDeps(): RunnerDeps & { checkEndpoint: EndpointChecker } {
   const clients = evaluationClients();
-  return { db: consoleDatabase(), invoke: clients.invoke, readConfiguration: clients.readConfiguration };
+  return { db: consoleDatabase(), invoke: clients.invoke, checkEndpoint: clients.checkEndpoint };
 }

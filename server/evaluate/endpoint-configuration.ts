@@ -1,9 +1,8 @@
 import type { AwsClients } from "../aws/clients.ts";
+import { toAwsAppError } from "../aws/errors.ts";
 import { describeEndpoint } from "../endpoints/describe.ts";
 import type { EndpointDetail } from "../endpoints/dto.ts";
-
-/** Reads what an endpoint runs on, as the AWS post's table names it; null when it cannot be read. */
-export type ConfigurationReader = (endpointName: string) => Promise<string | null>;
+import { AppError } from "../http/app-error.ts";
 
 /** `ml.c6i.8xlarge, 32 threads`, `ml.g6e.xlarge, all layers on GPU, temperature 1.3`. */
 export function describeConfiguration(
@@ -22,24 +21,54 @@ export function describeConfiguration(
   return parts.filter(Boolean).join(", ");
 }
 
-const DESCRIBE_TIMEOUT_MS = 5_000;
+const DESCRIBE_TIMEOUT_MS = 10_000;
 
-/** Best effort: an evaluation still starts when the endpoint cannot be described (e.g. no DescribeEndpoint right). */
-export function endpointConfigurationReader(
-  clients: Pick<AwsClients, "sageMaker" | "autoScaling">,
-): ConfigurationReader {
+/**
+ * Checks, before an evaluation starts, that each endpoint exists and is InService (DescribeEndpoint), and reads
+ * what it runs on. Throws an AppError naming the endpoint otherwise: an evaluation of an endpoint that cannot
+ * answer would only record an error for every item.
+ */
+export type EndpointChecker = (endpointName: string) => Promise<{ configuration: string | null }>;
+
+export function servingEndpointChecker(clients: Pick<AwsClients, "sageMaker" | "autoScaling">): EndpointChecker {
   return async (endpointName) => {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<null>((resolve) => {
-      timer = setTimeout(() => resolve(null), DESCRIBE_TIMEOUT_MS);
-    });
-    try {
-      const detail = await Promise.race([describeEndpoint(clients, endpointName), timeout]);
-      return detail ? describeConfiguration(detail) : null;
-    } catch {
-      return null;
-    } finally {
-      clearTimeout(timer);
+    const detail = await describeWithin(clients, endpointName);
+    if (detail.status !== "InService") {
+      throw new AppError(
+        "bad_request",
+        `endpoints: ${endpointName} is ${detail.status}; an evaluation needs an InService endpoint.`,
+      );
     }
+    return { configuration: describeConfiguration(detail) };
   };
+}
+
+async function describeWithin(
+  clients: Pick<AwsClients, "sageMaker" | "autoScaling">,
+  endpointName: string,
+): Promise<EndpointDetail> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new AppError(
+            "upstream_timeout",
+            `endpoints: DescribeEndpoint did not answer for ${endpointName} within ${DESCRIBE_TIMEOUT_MS / 1000} s.`,
+          ),
+        ),
+      DESCRIBE_TIMEOUT_MS,
+    );
+  });
+  try {
+    return await Promise.race([describeEndpoint(clients, endpointName), timeout]);
+  } catch (error) {
+    const mapped = toAwsAppError(error);
+    if (mapped.status === 404) {
+      throw new AppError("bad_request", `endpoints: there is no endpoint ${endpointName} in this account and region.`);
+    }
+    throw mapped;
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -1,3 +1,4 @@
+import { JsonTooDeepError, MAX_JSON_DEPTH, parseJsonWithinDepth } from "@decision-console/adapter/contract";
 import { ZodError, type ZodType, type z } from "zod";
 import { AppError } from "./app-error.ts";
 
@@ -8,6 +9,13 @@ export interface ErrorBody {
 export function errorResponse(error: AppError): Response {
   const body: ErrorBody = { error: { code: error.code, message: error.message, details: error.details } };
   return Response.json(body, { status: error.status });
+}
+
+/** 429 with `Retry-After`, so clients (and people) know when to try again. */
+export function rateLimitedResponse(message: string, retryAfterSeconds: number): Response {
+  const response = errorResponse(new AppError("rate_limited", message));
+  response.headers.set("Retry-After", String(retryAfterSeconds));
+  return response;
 }
 
 /** Turns a zod failure into one readable sentence with field paths, e.g. `instanceCount: must be at least 1`. */
@@ -37,16 +45,62 @@ export function route<Args extends unknown[]>(
   };
 }
 
-/** Reads and validates a JSON body; a non-JSON body is a 400 (or 415 for the wrong content type). */
-export async function readJson<S extends ZodType>(request: Request, schema: S): Promise<z.output<S>> {
+/** The most bytes a route reads of a body, and the 413 message past them. */
+export interface BodyLimit {
+  maxBytes: number;
+  tooLarge: string;
+}
+
+/** JSON request bodies larger than 1 MiB are refused; a route that takes more passes its own limit. */
+const JSON_BODY_LIMIT: BodyLimit = { maxBytes: 1024 * 1024, tooLarge: "The request body is larger than 1 MiB." };
+
+/**
+ * The body's bytes, counted as they arrive: 413 with `tooLarge` once they pass `maxBytes`, whatever
+ * Content-Length says or when there is none (chunked uploads).
+ */
+export async function readBodyWithin(request: Request, limit: BodyLimit): Promise<Buffer<ArrayBuffer>> {
+  const { maxBytes, tooLarge } = limit;
+  if (Number(request.headers.get("content-length") ?? 0) > maxBytes) throw new AppError("payload_too_large", tooLarge);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body?.getReader();
+  for (;;) {
+    const next = await reader?.read();
+    if (!next || next.done) break;
+    size += next.value.byteLength;
+    if (size > maxBytes) {
+      await reader?.cancel();
+      throw new AppError("payload_too_large", tooLarge);
+    }
+    chunks.push(next.value);
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Reads and validates a JSON body: 415 for the wrong content type, 413 over `maxBytes`, 400 for text that is not
+ * JSON, nests deeper than MAX_JSON_DEPTH or does not fit `schema`.
+ */
+export async function readJson<S extends ZodType>(
+  request: Request,
+  schema: S,
+  limit: BodyLimit = JSON_BODY_LIMIT,
+): Promise<z.output<S>> {
   const type = request.headers.get("content-type") ?? "";
   if (!type.toLowerCase().startsWith("application/json")) {
     throw new AppError("unsupported_media_type", "Send the request body as JSON (Content-Type: application/json).");
   }
+  const text = (await readBodyWithin(request, limit)).toString("utf8");
   let raw: unknown;
   try {
-    raw = await request.json();
-  } catch {
+    raw = parseJsonWithinDepth(text);
+  } catch (error) {
+    if (error instanceof JsonTooDeepError) {
+      throw new AppError(
+        "bad_request",
+        `The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`,
+      );
+    }
     throw new AppError("bad_request", "The request body is not valid JSON.");
   }
   const parsed = schema.safeParse(raw);

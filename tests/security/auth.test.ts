@@ -15,6 +15,7 @@ import { crossOriginReason } from "@/server/auth/same-origin.ts";
 import { sessionCookie, sessionKey, signSession, verifySession } from "@/server/auth/session.ts";
 import { envUsers, usersConfigured } from "@/server/auth/users.ts";
 import { AppError } from "@/server/http/app-error.ts";
+import { PEER_ADDRESS_HEADER } from "@/server/http/forwarded.ts";
 import { addUser, consoleOrigin, useTemporaryConsole } from "./support.ts";
 
 let temp: ReturnType<typeof useTemporaryConsole>;
@@ -174,8 +175,17 @@ describe("sessions", () => {
     expect(plain).toMatch(/HttpOnly/);
     expect(plain).toMatch(/SameSite=Lax/);
     expect(plain).not.toMatch(/Secure/);
-    const tls = sessionCookie(new Request("http://10.0.0.1/", { headers: { "x-forwarded-proto": "https" } }), "t");
-    expect(tls).toMatch(/; Secure/);
+    expect(sessionCookie(new Request("https://console.example.com/"), "t")).toMatch(/; Secure/);
+    const behindProxy = new Request("http://10.0.0.1/", {
+      headers: { "x-forwarded-proto": "https", [PEER_ADDRESS_HEADER]: "10.0.0.5" },
+    });
+    expect(sessionCookie(behindProxy, "t")).not.toMatch(/Secure/);
+    process.env.CONSOLE_TRUSTED_PROXIES = "10.0.0.5";
+    try {
+      expect(sessionCookie(behindProxy, "t")).toMatch(/; Secure/);
+    } finally {
+      delete process.env.CONSOLE_TRUSTED_PROXIES;
+    }
   });
 });
 

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { proxy } from "@/proxy.ts";
 import { apiPolicy, findApiRule, type Method } from "@/server/auth/policy.ts";
 import type { Access } from "@/server/auth/roles.ts";
+import { PEER_ADDRESS_HEADER } from "@/server/http/forwarded.ts";
 import { addUser, consoleOrigin, sessionCookieFor, useTemporaryConsole } from "./support.ts";
 
 const appDir = path.resolve(import.meta.dirname, "../../app");
@@ -241,9 +242,16 @@ describe("pages", () => {
     expect((await callProxy("GET", "/api/audit", { cookie })).status).toBe(401);
   });
 
-  it("HSTS is sent only to browsers that came over TLS", async () => {
+  it("HSTS is sent only to browsers that came over TLS (a trusted proxy's X-Forwarded-Proto: https)", async () => {
     expect((await callProxy("GET", "/login")).headers.get("strict-transport-security")).toBeNull();
-    const tls = await callProxy("GET", "/login", { "x-forwarded-proto": "https" });
-    expect(tls.headers.get("strict-transport-security")).toMatch(/max-age=\d+/);
+    const claimed = await callProxy("GET", "/login", { "x-forwarded-proto": "https" });
+    expect(claimed.headers.get("strict-transport-security")).toBeNull();
+    process.env.CONSOLE_TRUSTED_PROXIES = "10.0.0.5";
+    try {
+      const tls = await callProxy("GET", "/login", { "x-forwarded-proto": "https", [PEER_ADDRESS_HEADER]: "10.0.0.5" });
+      expect(tls.headers.get("strict-transport-security")).toMatch(/max-age=\d+/);
+    } finally {
+      delete process.env.CONSOLE_TRUSTED_PROXIES;
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import os from "node:os";
+import { readSystemOneSettings, type SystemOneSettings } from "./systemone-settings.ts";
 
 /** Everything the adapter reads from its environment, parsed once at start. Names and defaults follow SemIf. */
 export type AdapterConfig = {
@@ -18,7 +19,13 @@ export type AdapterConfig = {
   maxBodyBytes: number;
   maxInFlight: number;
   temperature: number;
-};
+  /** ADAPTER_BODY_TIMEOUT_MS: how long a request body may take to arrive after its headers (else 408). */
+  bodyTimeoutMs: number;
+  /** Request bodies received at once, over all clients: max(8, 4 x the effective in-flight limit). */
+  maxBodyReaders: number;
+  /** ADAPTER_MAX_BODIES_PER_PEER: request bodies one client address may be sending at once. */
+  maxBodyReadersPerPeer: number;
+} & SystemOneSettings;
 
 type Env = Record<string, string | undefined>;
 
@@ -89,6 +96,9 @@ export function readConfig(env: Env = process.env): AdapterConfig {
   if (promptTemplate !== "auto" && promptTemplate !== "fallback") {
     throw new Error(`ADAPTER_PROMPT_TEMPLATE must be "auto" or "fallback", got "${promptTemplate}"`);
   }
+  const maxInFlight = positiveInteger(env, "SEMIF_MAX_IN_FLIGHT", 1);
+  const parallel = positiveInteger(env, "ADAPTER_PARALLEL", 1);
+  const maxBodyReaders = Math.max(8, 4 * Math.max(maxInFlight, parallel));
   return {
     host: host(env),
     port: port(env),
@@ -96,13 +106,20 @@ export function readConfig(env: Env = process.env): AdapterConfig {
     modelDir: env.SM_MODEL_DIR || "/opt/ml/model",
     gpu: gpu === "cuda" ? "cuda" : false,
     threads: positiveInteger(env, "ADAPTER_THREADS", defaultThreads()),
-    parallel: positiveInteger(env, "ADAPTER_PARALLEL", 1),
+    parallel,
     promptTemplate,
     maxTokens: positiveInteger(env, "SEMIF_MAX_TOKENS", 4096),
     maxRequestTokens: positiveInteger(env, "SEMIF_MAX_REQUEST_TOKENS", 8192),
     maxSharedDecisions: positiveInteger(env, "SEMIF_MAX_SHARED_DECISIONS", 8),
     maxBodyBytes: positiveInteger(env, "SEMIF_MAX_BODY_BYTES", 262144),
-    maxInFlight: positiveInteger(env, "SEMIF_MAX_IN_FLIGHT", 1),
+    maxInFlight,
     temperature: positiveNumber(env, "SEMIF_TEMPERATURE", 1),
+    bodyTimeoutMs: positiveInteger(env, "ADAPTER_BODY_TIMEOUT_MS", 5000),
+    maxBodyReaders,
+    maxBodyReadersPerPeer: Math.min(
+      maxBodyReaders,
+      positiveInteger(env, "ADAPTER_MAX_BODIES_PER_PEER", Math.max(1, maxBodyReaders / 2)),
+    ),
+    ...readSystemOneSettings(env),
   };
 }

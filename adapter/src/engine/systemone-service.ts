@@ -2,12 +2,11 @@ import type { SystemOneRequest, SystemOneResponse } from "../contract/systemone.
 import type { Engine } from "./engine.ts";
 import { SystemOneEngine } from "./systemone.ts";
 import { servedModelId } from "./systemone-models.ts";
-import { readSystemOneSettings, type SystemOneSettings } from "./systemone-settings.ts";
 
 const engines = new WeakMap<Engine, SystemOneEngine>();
 
 /** The systemone engine of a started adapter engine, created on first use on its model, template and limits. */
-export function systemOneFor(engine: Engine, settings: SystemOneSettings = readSystemOneSettings()): SystemOneEngine {
+export function systemOneFor(engine: Engine): SystemOneEngine {
   let systemOne = engines.get(engine);
   if (!systemOne) {
     systemOne = new SystemOneEngine(
@@ -16,9 +15,9 @@ export function systemOneFor(engine: Engine, settings: SystemOneSettings = readS
       {
         maxTokens: Math.min(engine.config.maxTokens, engine.loaded.contextSize),
         maxRequestTokens: engine.config.maxRequestTokens,
-        maxQuestions: settings.maxQuestions,
+        maxQuestions: engine.config.maxQuestions,
       },
-      settings.permutations,
+      engine.config.permutations,
     );
     engines.set(engine, systemOne);
   }
@@ -29,13 +28,9 @@ export function systemOneFor(engine: Engine, settings: SystemOneSettings = readS
  * Answers one validated request: prompts are planned and budgets checked first, then one leased sequence scores
  * every question after the shared state prefix (kept from the previous request when the state is the same).
  */
-export async function answerSystemOne(
-  engine: Engine,
-  request: SystemOneRequest,
-  settings?: SystemOneSettings,
-): Promise<SystemOneResponse> {
+export async function answerSystemOne(engine: Engine, request: SystemOneRequest): Promise<SystemOneResponse> {
   const started = performance.now();
-  const systemOne = systemOneFor(engine, settings);
+  const systemOne = systemOneFor(engine);
   const plan = systemOne.plan(request);
   const first = plan.questions[0]!.prompts[0]!;
   let queueSeconds = 0;

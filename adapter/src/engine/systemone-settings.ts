@@ -1,6 +1,6 @@
 import { SYSTEMONE_DEFAULT_MAX_QUESTIONS, SYSTEMONE_MAX_LABELS } from "../contract/systemone.ts";
 
-/** Settings of the APIs beyond SemIf, read from the environment once at start. */
+/** Settings of the APIs beyond SemIf, part of the adapter's configuration (read once at start). */
 export type SystemOneSettings = {
   /** ADAPTER_PERMUTATIONS: option orders scored per question when a request does not say (1 = no debiasing). */
   permutations: number;
@@ -18,7 +18,7 @@ function integerInRange(env: Record<string, string | undefined>, name: string, f
   return value;
 }
 
-export function readSystemOneSettings(env: Record<string, string | undefined> = process.env): SystemOneSettings {
+export function readSystemOneSettings(env: Record<string, string | undefined>): SystemOneSettings {
   return {
     permutations: integerInRange(env, "ADAPTER_PERMUTATIONS", 1, SYSTEMONE_MAX_LABELS),
     maxQuestions: integerInRange(env, "SYSTEMONE_MAX_QUESTIONS", SYSTEMONE_DEFAULT_MAX_QUESTIONS, 1024),

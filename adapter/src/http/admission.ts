@@ -1,3 +1,11 @@
+import type { IncomingMessage } from "node:http";
+import { BUSY_ERROR, type ErrorBody } from "../contract/common.ts";
+import type { Engine } from "../engine/engine.ts";
+import { BodyReaders } from "./body-readers.ts";
+import type { Exchange } from "./exchange.ts";
+
+export const LOADING_ERROR: ErrorBody = { error: "model is loading; retry the request", retryable: true };
+
 /**
  * Bounded admission: at most `capacity` requests hold the model (evaluating or queued for a sequence); one more
  * is answered 503 "model is busy". Never an unbounded queue. The server checks `isFull` before reading a body (so
@@ -26,4 +34,50 @@ export class Admission {
       this.inFlight--;
     };
   }
+}
+
+export type PostLimits = { maxBodyBytes: number; maxBodyReaders: number; maxBodyReadersPerPeer: number };
+
+/**
+ * The checks a POST passes before its body is read, in SemIf's order: 415 unless JSON, 400 unless Content-Length
+ * is 1..SEMIF_MAX_BODY_BYTES, 503 while loading, when the model is busy, or when every body slot (or this client
+ * address's share) is taken. Each refusal is answered here.
+ */
+export class PostAdmission {
+  private readonly bodyReaders: BodyReaders;
+
+  constructor(
+    private readonly limits: PostLimits,
+    readonly model: Admission,
+  ) {
+    this.bodyReaders = new BodyReaders(limits.maxBodyReaders, limits.maxBodyReadersPerPeer);
+  }
+
+  /** The engine and the release of the body slot taken, or null when the request was answered with a refusal. */
+  admit(exchange: Exchange, engine: Engine | null): { engine: Engine; leaveBodySlot: () => void } | null {
+    const { headers } = exchange.request;
+    if (!isJsonContentType(headers["content-type"])) {
+      exchange.respond(415, { error: "Content-Type must be application/json" });
+      return null;
+    }
+    const length = Number(headers["content-length"]);
+    if (!Number.isInteger(length) || length < 1 || length > this.limits.maxBodyBytes) {
+      exchange.respond(400, { error: `Content-Length must be between 1 and ${this.limits.maxBodyBytes} bytes` });
+      return null;
+    }
+    const leaveBodySlot = engine && !this.model.isFull ? this.bodyReaders.tryEnter(peerOf(exchange.request)) : null;
+    if (!engine || !leaveBodySlot) {
+      exchange.respond(503, engine ? BUSY_ERROR : LOADING_ERROR);
+      return null;
+    }
+    return { engine, leaveBodySlot };
+  }
+}
+
+function isJsonContentType(header: string | undefined): boolean {
+  return (header ?? "").split(";")[0]!.trim().toLowerCase() === "application/json";
+}
+
+function peerOf(request: IncomingMessage): string {
+  return request.socket.remoteAddress ?? "unknown";
 }

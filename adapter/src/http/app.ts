@@ -20,16 +20,14 @@ function reachableHost(address: AddressInfo): string {
 /** Listens at once (so /ping can say 503 while loading), then loads the model. */
 export async function startAdapter(
   config: AdapterConfig,
-  options: { host?: string; port?: number; log?: (line: Record<string, unknown>) => void; bodyTimeoutMs?: number } = {},
+  options: { host?: string; port?: number; log?: (line: Record<string, unknown>) => void } = {},
 ): Promise<RunningAdapter> {
   let engine: Engine | null = null;
   const server = createAdapterServer({
     routes: await loadRoutes(),
-    maxBodyBytes: config.maxBodyBytes,
-    maxInFlight: Math.max(config.maxInFlight, config.parallel),
+    config,
     engine: () => engine,
     log: options.log,
-    bodyTimeoutMs: options.bodyTimeoutMs,
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

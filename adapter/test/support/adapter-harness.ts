@@ -1,5 +1,6 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -51,6 +52,8 @@ export function rawRequest(
     body?: string | Buffer;
     /** Write the body only when this promise settles (holds the request open after its headers). */
     bodyAfter?: Promise<unknown>;
+    /** The client's address (any 127.x.y.z on loopback). */
+    localAddress?: string;
   } = {},
 ): Promise<RawResponse> {
   const target = new URL(options.path ?? "/invocations", url);
@@ -65,6 +68,7 @@ export function rawRequest(
           ...options.headers,
         },
         agent: false,
+        localAddress: options.localAddress,
       },
       (response) => {
         const chunks: Buffer[] = [];
@@ -104,8 +108,8 @@ export function holdModel(adapter: TestAdapter): { release(): void } {
   return { release };
 }
 
-export const postJson = (url: string, payload: unknown, headers: Record<string, string> = {}) =>
-  rawRequest(url, { body: JSON.stringify(payload), headers });
+export const postJson = (url: string, payload: unknown, headers: Record<string, string> = {}, localAddress?: string) =>
+  rawRequest(url, { body: JSON.stringify(payload), headers, localAddress });
 
 export function decision(overrides: Record<string, unknown> = {}) {
   return {
@@ -118,4 +122,75 @@ export function decision(overrides: Record<string, unknown> = {}) {
     ],
     ...overrides,
   };
+}
+
+export type RawPost = {
+  socket: net.Socket;
+  /** The status code, as soon as the status line has arrived. */
+  status: Promise<number>;
+  /** Everything the server sent, and the socket error (e.g. EPIPE, ECONNRESET) if one ended it, once it closes. */
+  closed: Promise<{ text: string; status: number; error: string | null }>;
+};
+
+/**
+ * A POST /invocations on a plain socket: the headers (`Content-Length: contentLength`) at once, then `send` writes
+ * the body as it likes. `localAddress` picks the client's address (any 127.x.y.z on loopback).
+ */
+export function rawPost(
+  url: string,
+  options: {
+    contentLength: number;
+    headers?: Record<string, string>;
+    localAddress?: string;
+    send?: (socket: net.Socket) => Promise<void>;
+  },
+): RawPost {
+  const { hostname, port } = new URL(url);
+  const socket = net.connect({ port: Number(port), host: hostname, localAddress: options.localAddress });
+  let text = "";
+  let error: string | null = null;
+  const statusOf = () => Number(text.split(" ")[1]);
+  const status = new Promise<number>((resolve, reject) => {
+    socket.on("data", (chunk) => {
+      text += chunk.toString("utf8");
+      if (text.includes("\r\n")) resolve(statusOf());
+    });
+    socket.on("close", () => reject(new Error(`closed before a status line${error ? ` (${error})` : ""}`)));
+  });
+  status.catch(() => undefined);
+  const closed = new Promise<{ text: string; status: number; error: string | null }>((resolve) => {
+    socket.on("error", (cause: NodeJS.ErrnoException) => {
+      error = cause.code ?? cause.message;
+    });
+    socket.on("close", () => resolve({ text, status: statusOf(), error }));
+  });
+  socket.on("connect", () => {
+    const headers = Object.entries({ "Content-Type": "application/json", ...options.headers })
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join("");
+    socket.write(
+      `POST /invocations HTTP/1.1\r\nHost: ${hostname}\r\nContent-Length: ${options.contentLength}\r\n${headers}\r\n`,
+    );
+    void options.send?.(socket).catch(() => undefined);
+  });
+  return { socket, status, closed };
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A client that sends its body one byte every `gapMs` (the slow-body probe). */
+export function trickle(url: string, body: string, gapMs: number, localAddress?: string): RawPost {
+  const bytes = Buffer.from(body);
+  return rawPost(url, {
+    contentLength: bytes.length,
+    headers: { Connection: "close" },
+    localAddress,
+    async send(socket) {
+      for (const byte of bytes) {
+        if (socket.destroyed) return;
+        socket.write(Buffer.of(byte));
+        await sleep(gapMs);
+      }
+    },
+  });
 }

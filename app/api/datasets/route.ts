@@ -6,7 +6,7 @@ import { listDatasets } from "@/server/evaluate/datasets/dataset-store.ts";
 import { listSamples } from "@/server/evaluate/datasets/samples.ts";
 import { type DatasetList, MAX_DATASET_BYTES, uploadDatasetSchema } from "@/server/evaluate/dto.ts";
 import { AppError } from "@/server/http/app-error.ts";
-import { readJson, route } from "@/server/http/route.ts";
+import { type BodyLimit, readBodyWithin, readJson, route } from "@/server/http/route.ts";
 
 /** Stored datasets and the built-in samples (with the reason when a sample's file is absent). */
 export const GET = route(async (request) => {
@@ -19,20 +19,28 @@ export const GET = route(async (request) => {
   return Response.json(body);
 });
 
+/** The file plus a form's or JSON body's few fields; a body counted past this is refused before it is parsed. */
+const UPLOAD_LIMIT: BodyLimit = {
+  maxBytes: MAX_DATASET_BYTES + 64 * 1024,
+  tooLarge: `The upload is larger than ${MAX_DATASET_BYTES / 1024 / 1024} MiB: split the dataset into smaller files.`,
+};
+
 async function readUpload(request: Request) {
-  const type = request.headers.get("content-type")?.toLowerCase() ?? "";
-  if (!type.startsWith("multipart/form-data")) return readJson(request, uploadDatasetSchema);
+  // As sent: a multipart boundary is case-sensitive.
+  const type = request.headers.get("content-type") ?? "";
+  if (!type.toLowerCase().startsWith("multipart/form-data")) {
+    return readJson(request, uploadDatasetSchema, UPLOAD_LIMIT);
+  }
+  const body = await readBodyWithin(request, UPLOAD_LIMIT);
   let form: FormData;
   try {
-    form = await request.formData();
+    form = await new Response(body, { headers: { "content-type": type } }).formData();
   } catch {
     throw new AppError("bad_request", "The upload is not a readable multipart form.");
   }
   const file = form.get("file");
   if (!(file instanceof File)) throw new AppError("bad_request", "file: attach a JSONL or CSV file.");
-  if (file.size > MAX_DATASET_BYTES) {
-    throw new AppError("payload_too_large", `The file is larger than ${MAX_DATASET_BYTES / 1024 / 1024} MiB.`);
-  }
+  if (file.size > MAX_DATASET_BYTES) throw new AppError("payload_too_large", UPLOAD_LIMIT.tooLarge);
   const name = String(form.get("name") ?? "").trim() || file.name.replace(/\.[^.]+$/, "") || "dataset";
   const text = await file.text();
   if (text.trim() === "") throw new AppError("bad_request", "file: the file is empty.");
@@ -42,10 +50,6 @@ async function readUpload(request: Request) {
 /** Upload a labelled decision set (multipart `file`, or JSON `{name, text, format?}`), or `{sample}` to add one. */
 export const POST = route(async (request) => {
   const principal = await requireRole(request, "viewer");
-  const length = Number(request.headers.get("content-length") ?? 0);
-  if (length > MAX_DATASET_BYTES + 64 * 1024) {
-    throw new AppError("payload_too_large", `The upload is larger than ${MAX_DATASET_BYTES / 1024 / 1024} MiB.`);
-  }
   const input = await readUpload(request);
   const { db } = evaluationDeps();
   const target = "sample" in input ? input.sample : input.name;

@@ -34,7 +34,8 @@ const get = (url: string) => new Request(`${base}${url}`);
 const send = (url: string, body: unknown, method = "POST") =>
   new Request(`${base}${url}`, { method, headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
 const named = (name: string) => ({ params: Promise.resolve({ name }) });
-const byId = (id: string) => ({ params: Promise.resolve({ id: encodeURIComponent(id) }) });
+// Next.js hands route handlers their path parameters decoded.
+const byId = (id: string) => ({ params: Promise.resolve({ id }) });
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 20_000): Promise<T> {
   const deadline = Date.now() + ms;

@@ -1,13 +1,22 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { ApplicationAutoScalingClient, DescribeScalableTargetsCommand } from "@aws-sdk/client-application-auto-scaling";
+import { DescribeEndpointCommand, SageMakerClient } from "@aws-sdk/client-sagemaker";
+import { mockClient } from "aws-sdk-client-mock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseCsv } from "@/server/evaluate/datasets/csv.ts";
 import { type FakeEndpoint, startFakeDecisionEndpoint } from "@/server/evaluate/testing/fake-decision-endpoint.ts";
 
 // The routes read their database and SageMaker Runtime endpoint from the environment, as in local mode.
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "evaluation-routes-"));
 const saved = { ...process.env };
 let fake: FakeEndpoint;
+// DescribeEndpoint (the check before a run starts): the endpoints these tests run on are InService, "creating"
+// is still Creating, and any other name does not exist, in the words SageMaker uses.
+const sageMaker = mockClient(SageMakerClient);
+mockClient(ApplicationAutoScalingClient).on(DescribeScalableTargetsCommand).resolves({ ScalableTargets: [] });
+const endpointStatus: Record<string, string> = { creating: "Creating" };
 let datasets: typeof import("../datasets/route.ts");
 let dataset: typeof import("../datasets/[id]/route.ts");
 let evaluations: typeof import("./route.ts");
@@ -62,8 +71,12 @@ beforeAll(async () => {
     AWS_ACCESS_KEY_ID: "AKIDEXAMPLELOCAL",
     AWS_SECRET_ACCESS_KEY: "local-secret",
     AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME: fake.url,
-    // DescribeEndpoint reaches the fake too, which refuses it: the run starts without a configuration.
-    AWS_ENDPOINT_URL_SAGEMAKER: fake.url,
+  });
+  sageMaker.on(DescribeEndpointCommand).callsFake(async ({ EndpointName }: { EndpointName: string }) => {
+    if (EndpointName.startsWith("ghost")) {
+      throw Object.assign(new Error(`Could not find endpoint "${EndpointName}".`), { name: "ValidationException" });
+    }
+    return { EndpointName, EndpointStatus: endpointStatus[EndpointName] ?? "InService" };
   });
   datasets = await import("../datasets/route.ts");
   dataset = await import("../datasets/[id]/route.ts");
@@ -158,6 +171,26 @@ describe("evaluation routes", () => {
     expect(await count()).toBe(before);
   });
 
+  it("refuses an endpoint that does not exist or is not InService, naming it, and creates nothing", async () => {
+    const datasetId = await createDataset("no-such-endpoint", 2);
+    const before = (await (await evaluations.GET(get("/api/evaluations"))).json()) as { evaluations: unknown[] };
+    const missing = await evaluations.POST(
+      json("/api/evaluations", { datasetId, endpoints: ["cpu-endpoint", "ghost"] }),
+    );
+    expect(missing.status).toBe(400);
+    expect(((await missing.json()) as { error: { message: string } }).error.message).toBe(
+      "endpoints: there is no endpoint ghost in this account and region.",
+    );
+    const creating = await evaluations.POST(json("/api/evaluations", { datasetId, endpoints: ["creating"] }));
+    expect(creating.status).toBe(400);
+    expect(((await creating.json()) as { error: { message: string } }).error.message).toBe(
+      "endpoints: creating is Creating; an evaluation needs an InService endpoint.",
+    );
+    const after = (await (await evaluations.GET(get("/api/evaluations"))).json()) as { evaluations: unknown[] };
+    expect(after.evaluations).toHaveLength(before.evaluations.length);
+    expect(fake.requests).toBe(0);
+  });
+
   it("runs two endpoints through SageMaker Runtime to the end, compares them and exports the items", async () => {
     const datasetId = await createDataset("routes-run", 5);
     const created = await evaluations.POST(
@@ -203,6 +236,46 @@ describe("evaluation routes", () => {
     const mismatched = await evaluation.GET(get(`/api/evaluations/${id}?compareWith=${otherRun.id}`), params(id));
     expect(mismatched.status).toBe(400);
     expect((await dataset.DELETE(json(`/api/datasets/${other}`, {}, "DELETE"), params(other))).status).toBe(409);
+  });
+
+  it("exports cells a spreadsheet would run as formulas with a leading ', and JSON as stored", async () => {
+    // Issue 12, Medium 6: every text column that comes from the dataset or the endpoint.
+    const hostile = {
+      id: '=HYPERLINK("https://evil.example","x")',
+      state: "Formula cells",
+      question: "Which?",
+      options: [
+        { id: "+1+1", description: "plus" },
+        { id: "-2", description: "minus" },
+      ],
+      answer: "-2",
+      category: "@SUM(A1)",
+      tier: "\tcmd",
+    };
+    const upload = await datasets.POST(json("/api/datasets", { name: "formulas", text: JSON.stringify(hostile) }));
+    expect(upload.status).toBe(201);
+    const datasetId = ((await upload.json()) as { id: string }).id;
+    const run = await evaluations.POST(json("/api/evaluations", { datasetId, endpoints: ["cpu-endpoint"] }));
+    const { id } = (await run.json()) as { id: string };
+    await waitForEnd(id);
+
+    const csv = await (await exporter.GET(get(`/api/evaluations/${id}/export?format=csv`), params(id))).text();
+    const [header, row] = parseCsv(csv).map((record) => record.fields);
+    const cell = (column: string) => row![header!.indexOf(column)];
+    expect(cell("item_id")).toBe(`'${hostile.id}`);
+    expect(cell("category")).toBe("'@SUM(A1)");
+    expect(cell("tier")).toBe("'\tcmd");
+    expect(cell("answer")).toBe("'-2");
+    expect(["'+1+1", "'-2"]).toContain(cell("chosen"));
+    expect(cell("option_ids")).toBe('["+1+1","-2"]');
+    expect(Number(cell("latency_ms"))).toBeGreaterThanOrEqual(0);
+    const formulaStarts = row!.filter((field) => /^[=+\-@\t\r]/.test(field));
+    expect(formulaStarts).toEqual([]);
+
+    const exported = (await (
+      await exporter.GET(get(`/api/evaluations/${id}/export?format=json`), params(id))
+    ).json()) as { items: { item_id: string; category: string; tier: string; answer: string }[] };
+    expect(exported.items[0]).toMatchObject({ item_id: hostile.id, category: "@SUM(A1)", tier: "\tcmd", answer: "-2" });
   });
 
   it("answers 404 for an unknown evaluation", async () => {

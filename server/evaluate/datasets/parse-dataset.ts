@@ -1,3 +1,4 @@
+import { JsonTooDeepError, parseJsonWithinDepth } from "@decision-console/adapter/contract";
 import { CsvSyntaxError, parseCsv } from "./csv.ts";
 import { type LabelledDecision, parseLabelledRow } from "./labelled-decision.ts";
 
@@ -29,9 +30,9 @@ function csvOptions(cell: string): unknown {
   const trimmed = cell.trim();
   if (trimmed.startsWith("[")) {
     try {
-      return JSON.parse(trimmed);
-    } catch {
-      return "not valid JSON";
+      return parseJsonWithinDepth(trimmed);
+    } catch (error) {
+      return error instanceof JsonTooDeepError ? `not readable: ${error.message}` : "not valid JSON";
     }
   }
   return trimmed.split("|").map((entry) => {
@@ -47,9 +48,10 @@ function* jsonLines(text: string): Generator<{ line: number; row: unknown } | Ro
   for (const [index, content] of lines.entries()) {
     if (content.trim() === "") continue;
     try {
-      yield { line: index + 1, row: JSON.parse(content) };
+      yield { line: index + 1, row: parseJsonWithinDepth(content) };
     } catch (error) {
-      yield { line: index + 1, message: `not valid JSON (${(error as Error).message})` };
+      const reason = error instanceof JsonTooDeepError ? error.message : `not valid JSON (${(error as Error).message})`;
+      yield { line: index + 1, message: reason };
     }
   }
 }

@@ -2,25 +2,25 @@ import { AppError } from "../../http/app-error.ts";
 import { findDataset } from "../datasets/dataset-store.ts";
 import type { CreateEvaluationInput, EvaluationSummary } from "../dto.ts";
 import { createEvaluationSchema } from "../dto.ts";
-import type { ConfigurationReader } from "../endpoint-configuration.ts";
+import type { EndpointChecker } from "../endpoint-configuration.ts";
 import { cancelRun, startRun } from "./run-registry.ts";
 import { createRun, findRun } from "./run-store.ts";
 import { evaluationSummary } from "./run-view.ts";
 import type { RunnerDeps } from "./runner.ts";
 
 /**
- * Creates a run (recording what each endpoint runs on, when it can be read) and starts working it in this
- * process; the answer comes at once, progress is polled.
+ * Creates a run once every endpoint is known to be InService (recording what each runs on) and starts working it
+ * in this process; the answer comes at once, progress is polled.
  */
 export async function startEvaluation(
-  deps: RunnerDeps & { readConfiguration?: ConfigurationReader },
+  deps: RunnerDeps & { checkEndpoint: EndpointChecker },
   input: CreateEvaluationInput,
 ): Promise<EvaluationSummary> {
   const request = createEvaluationSchema.parse(input);
   const dataset = findDataset(deps.db, request.datasetId);
   if (!dataset) throw new AppError("bad_request", `datasetId: there is no dataset ${request.datasetId}.`);
-  const read = deps.readConfiguration;
-  const configurations = read ? await Promise.all(request.endpoints.map((name) => read(name))) : [];
+  const checked = await Promise.all(request.endpoints.map((name) => deps.checkEndpoint(name)));
+  const configurations = checked.map((endpoint) => endpoint.configuration);
   const run = createRun(deps.db, { ...request, configurations });
   void startRun(deps, run.id);
   const summary = evaluationSummary(deps.db, run.id);

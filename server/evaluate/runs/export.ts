@@ -55,9 +55,21 @@ export function exportJson(detail: EvaluationDetail, data: RunData): string {
   return `${JSON.stringify({ evaluation: detail, items: exportedItems(data) }, null, 2)}\n`;
 }
 
+/** A spreadsheet reads a cell starting with one of these as a formula (OWASP's CSV injection list). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * One CSV field. Text from datasets and endpoints that a spreadsheet would run as a formula gets a leading `'`
+ * (shown as text, the value otherwise intact); numbers and booleans are ours and written as they are.
+ */
 function csvField(value: unknown): string {
   if (value === null || value === undefined) return "";
-  const text = typeof value === "string" ? value : Array.isArray(value) ? JSON.stringify(value) : String(value);
+  const text =
+    typeof value === "string"
+      ? value.replace(FORMULA_START, "'$&")
+      : Array.isArray(value)
+        ? JSON.stringify(value)
+        : String(value);
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 

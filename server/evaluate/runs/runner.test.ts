@@ -124,8 +124,10 @@ describe("evaluation runs", () => {
   it("records what each endpoint ran on and shows it in the comparison", async () => {
     const fake = await endpoint();
     const dataset = createDataset(db, { name: "set", source: "upload", format: "jsonl", items: labelled(3) });
-    const readConfiguration = async (name: string) => (name === "cpu" ? "ml.c6i.8xlarge, 32 threads" : null);
-    const deps = { db, invoke: httpInvoker(() => fake.url), retry: fastRetry, readConfiguration };
+    const checkEndpoint = async (name: string) => ({
+      configuration: name === "cpu" ? "ml.c6i.8xlarge, 32 threads" : null,
+    });
+    const deps = { db, invoke: httpInvoker(() => fake.url), retry: fastRetry, checkEndpoint };
     const run = await startEvaluation(deps, { datasetId: dataset.id, endpoints: ["cpu", "gpu"] });
     while (findRun(db, run.id)?.status === "running") await new Promise((resolve) => setTimeout(resolve, 10));
     const rows = evaluationDetail(db, run.id)?.comparison?.rows;

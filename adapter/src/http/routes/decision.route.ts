@@ -2,7 +2,6 @@ import { checkDecisions, parseDecisionEnvelope } from "../../contract/decision.t
 import { scoreDebiasedDecisions } from "../../engine/debias-decisions.ts";
 import { RequestError } from "../../engine/request-error.ts";
 import { findReservedToken } from "../../engine/reserved-tokens.ts";
-import { readSystemOneSettings } from "../../engine/systemone-settings.ts";
 import type { Route } from "../route.ts";
 
 /** SemIf decision scoring (DESIGN §4): shape -> reserved tokens -> fields -> token budget -> scoring. */
@@ -20,7 +19,7 @@ const decisionRoute: Route = {
     }
     const decisions = checkDecisions(envelope.value);
     if (!decisions.ok) throw new RequestError(decisions.message);
-    const permutations = envelope.value.permutations ?? readSystemOneSettings().permutations;
+    const permutations = envelope.value.permutations ?? engine.config.permutations;
     const response =
       permutations > 1
         ? await scoreDebiasedDecisions(engine, decisions.value, envelope.value.mode, permutations)

@@ -2,12 +2,7 @@ import { parseSystemOneRequest } from "../../contract/systemone.ts";
 import { RequestError } from "../../engine/request-error.ts";
 import { findReservedToken } from "../../engine/reserved-tokens.ts";
 import { answerSystemOne } from "../../engine/systemone-service.ts";
-import { readSystemOneSettings } from "../../engine/systemone-settings.ts";
 import type { Route } from "../route.ts";
-
-// Checked when the routes load, so a bad ADAPTER_PERMUTATIONS or SYSTEMONE_MAX_QUESTIONS stops the adapter at start
-// instead of failing requests; each engine reads the settings again when it first answers.
-readSystemOneSettings();
 
 /** TypeSafe `/v1/systemone` (DESIGN §5): shape (422) -> reserved tokens (422) -> token budget (422) -> scoring. */
 const systemOneRoute: Route = {

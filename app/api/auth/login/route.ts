@@ -2,11 +2,18 @@ import { z } from "zod";
 import { recordAudit } from "@/server/audit/record.ts";
 import { consoleDatabase } from "@/server/auth/console-database.ts";
 import { verifyCredentials } from "@/server/auth/passwords.ts";
-import { loginRateLimiter } from "@/server/auth/rate-limit.ts";
+import { loginThrottle } from "@/server/auth/rate-limit.ts";
 import { sessionCookie, sessionKey, signSession } from "@/server/auth/session.ts";
 import { usersConfigured } from "@/server/auth/users.ts";
 import { AppError } from "@/server/http/app-error.ts";
-import { readJson, route } from "@/server/http/route.ts";
+import { clientAddress } from "@/server/http/forwarded.ts";
+import { rateLimitedResponse, readJson, route } from "@/server/http/route.ts";
+
+const refusals = {
+  addressAndName: (name: string) => `Too many sign-in attempts for ${name} from your address`,
+  address: () => "Too many sign-in attempts from your address",
+  everyone: () => "Too many sign-in attempts on this console right now",
+};
 
 const loginSchema = z.object({
   name: z.string().min(1, "enter your user name").max(64),
@@ -22,9 +29,10 @@ export const POST = route(async (request) => {
       "No users are configured: on loopback the console already runs as the local operator.",
     );
   }
-  const attempt = loginRateLimiter().take(name);
+  const attempt = loginThrottle().take(clientAddress(request, process.env), name);
   if (!attempt.allowed) {
-    throw new AppError("rate_limited", `Too many sign-in attempts for ${name}; wait ${attempt.retryAfterSeconds} s.`);
+    const wait = attempt.retryAfterSeconds;
+    return rateLimitedResponse(`${refusals[attempt.limit](name)}; wait ${wait} s.`, wait);
   }
   const user = await verifyCredentials(db, name, password);
   if (!user) {

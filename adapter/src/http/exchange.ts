@@ -1,0 +1,95 @@
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { type ErrorBody, SCORING_FAILED_ERROR } from "../contract/common.ts";
+import { RequestError } from "../engine/request-error.ts";
+import { answerBeforeBody } from "./early-answer.ts";
+import type { RouteResponse } from "./route.ts";
+
+export type LogLine = (line: Record<string, unknown>) => void;
+
+/**
+ * One request and its answer: the request id, the log line written once it is answered, JSON answers, errors
+ * (a RequestError's status and message; anything else 500 "scoring failed", the cause only in the log) and streams.
+ */
+export class Exchange {
+  readonly requestId: string;
+  readonly path: string;
+  /** Fields of this request's log line; routes add theirs (tokens, timings...). */
+  readonly line: Record<string, unknown>;
+  private readonly started = performance.now();
+
+  constructor(
+    readonly request: IncomingMessage,
+    private readonly response: ServerResponse,
+    private readonly log: LogLine,
+    private readonly lingerMs: number,
+  ) {
+    this.requestId = String(request.headers["x-request-id"] ?? request.headers["x-amzn-requestid"] ?? randomUUID());
+    this.path = (request.url ?? "/").split("?")[0]!;
+    this.line = { time: new Date().toISOString(), request_id: this.requestId, method: request.method, path: this.path };
+  }
+
+  respond(status: number, body: ErrorBody | Record<string, unknown>, route?: string): void {
+    this.sendJson(status, body, {});
+    this.finish(status, route);
+  }
+
+  fail(error: unknown, route?: string): void {
+    if (this.response.headersSent) return;
+    if (error instanceof RequestError) {
+      this.respond(error.status, { error: error.message }, route);
+      return;
+    }
+    this.line.error = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    this.respond(500, SCORING_FAILED_ERROR, route);
+  }
+
+  /** Resolves when the answer is fully written, so a stream holds its admission slot until it ends. */
+  async send(result: RouteResponse, route: string): Promise<void> {
+    if ("body" in result) {
+      this.sendJson(result.status, result.body, result.headers ?? {});
+      this.finish(result.status, route);
+      return;
+    }
+    this.response.writeHead(result.status, {
+      ...result.headers,
+      "x-request-id": this.requestId,
+      "content-type": result.contentType,
+      "cache-control": "no-cache",
+    });
+    try {
+      for await (const chunk of result.stream) this.response.write(chunk);
+      this.response.end();
+    } catch (error) {
+      this.line.error = (error as Error).message;
+      this.response.destroy();
+    } finally {
+      this.finish(result.status, route);
+    }
+  }
+
+  private sendJson(status: number, body: unknown, headers: Record<string, string>): void {
+    const text = JSON.stringify(body);
+    const all = {
+      ...headers,
+      "x-request-id": this.requestId,
+      "content-type": "application/json",
+      "content-length": Buffer.byteLength(text),
+    };
+    if (this.request.complete || this.request.destroyed) {
+      this.response.writeHead(status, all);
+      this.response.end(text);
+    } else {
+      answerBeforeBody(this.request, this.response, status, all, text, this.lingerMs);
+    }
+  }
+
+  private finish(status: number, route?: string): void {
+    this.log({
+      ...this.line,
+      route: route ?? null,
+      status,
+      duration_ms: Math.round((performance.now() - this.started) * 100) / 100,
+    });
+  }
+}

