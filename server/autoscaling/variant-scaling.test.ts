@@ -37,6 +37,7 @@ describe("variant autoscaling", () => {
       ...target,
       MinCapacity: 1,
       MaxCapacity: 4,
+      Tags: { "decision-console:managed-by": "decision-console" },
     });
     expect(autoScaling).toHaveReceivedCommandExactlyOnceWith(PutScalingPolicyCommand, {
       ...target,
