@@ -84,7 +84,7 @@ export function createBuildProjects(scope: Construct, props: BuildProjectsProps)
     description: "Downloads a pinned GGUF, verifies its sha256 and publishes the model artifact",
     role: modelPackageRole.withoutPolicyUpdates(),
     source,
-    buildSpec: BuildSpec.fromSourceFilename(BUILDSPEC_PATHS[MODEL_PACKAGE_PROJECT]),
+    buildSpec: BuildSpec.fromSourceFilename(BUILDSPEC_PATHS.model),
     environment: { buildImage: LinuxBuildImage.AMAZON_LINUX_2_5, computeType: ComputeType.LARGE },
     environmentVariables: {
       ARTIFACT_BUCKET: { value: bucket.bucketName },
@@ -115,7 +115,7 @@ export function createBuildProjects(scope: Construct, props: BuildProjectsProps)
     description: "Builds the adapter image (cpu or cuda), pushes it to ECR and exports its digest",
     role: imageBuildRole.withoutPolicyUpdates(),
     source,
-    buildSpec: BuildSpec.fromSourceFilename(BUILDSPEC_PATHS[IMAGE_BUILD_PROJECT]),
+    buildSpec: BuildSpec.fromSourceFilename(BUILDSPEC_PATHS.image),
     environment: { buildImage: LinuxBuildImage.AMAZON_LINUX_2_5, computeType: ComputeType.X2_LARGE, privileged: true },
     environmentVariables: {
       IMAGE_REPOSITORY: { value: repository.repositoryName },

@@ -6,10 +6,10 @@
 export const MODEL_PACKAGE_PROJECT = "decision-console-model-package";
 export const IMAGE_BUILD_PROJECT = "decision-console-image-build";
 
-/** Each project's buildspec, read from the build's source (`BuildSpec.fromSourceFilename`). */
+/** The buildspec of each kind of build, read from the build's source archive (`BuildSpec.fromSourceFilename`). */
 export const BUILDSPEC_PATHS = {
-  [MODEL_PACKAGE_PROJECT]: "infra/buildspecs/model-package.yml",
-  [IMAGE_BUILD_PROJECT]: "infra/buildspecs/image-build.yml",
+  model: "infra/buildspecs/model-package.yml",
+  image: "infra/buildspecs/image-build.yml",
 } as const;
 
 /** Key prefixes inside the artifact bucket; each role gets only the prefixes it needs. */

@@ -254,7 +254,6 @@ function consoleSdkActions(): Set<string> {
 const indirectConsoleActions: Record<string, string> = {
   "iam:PassRole": "CreateModel passes the execution role",
   "logs:FilterLogEvents": "the endpoint log viewer (next change) searches an endpoint's log group",
-  "s3:ListBucket": "HeadObject answers 404, not 403, for a missing key only with ListBucket",
   "cloudwatch:PutMetricAlarm": "PutScalingPolicy (target tracking) creates its alarms as the caller",
   "cloudwatch:DescribeAlarms": "PutScalingPolicy (target tracking) checks its alarms as the caller",
   "cloudwatch:DeleteAlarms": "DeleteScalingPolicy removes the target-tracking alarms",
@@ -316,7 +315,12 @@ describe("console policy", () => {
   });
 
   it("writes only build sources to the bucket and lists only that prefix", () => {
-    for (const action of ["s3:PutObject", "s3:AbortMultipartUpload", "s3:GetObject"]) {
+    expect(actionsOf(consoleStatements()).filter((action) => action.startsWith("s3:"))).toEqual([
+      "s3:AbortMultipartUpload",
+      "s3:ListBucket",
+      "s3:PutObject",
+    ]);
+    for (const action of ["s3:PutObject", "s3:AbortMultipartUpload"]) {
       expect(resourcesOf(consoleStatements(), action)).toEqual(["<ArtifactBucket.Arn>/build-sources/*"]);
     }
     expect(consoleStatements().find((s) => list(s.Action).includes("s3:ListBucket"))?.Condition).toEqual({

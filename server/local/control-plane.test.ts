@@ -32,6 +32,7 @@ import { type ControlPlane, startControlPlane } from "./control-plane.ts";
 import { hasNvidiaGpu } from "./endpoints/gpu.ts";
 import { SHORT_CAPACITY_TAG } from "./endpoints/instance-pools.ts";
 import { adapterImageDigest, adapterSourceHash } from "./image-registry.ts";
+import { putBuildSource } from "./seed.ts";
 import { localClientConfig } from "./stack.ts";
 
 const bucket = LOCAL_ARTIFACT_BUCKET;
@@ -227,6 +228,7 @@ describe("local ECR and CodeBuild", () => {
       new StartBuildCommand({
         projectName: IMAGE_BUILD_PROJECT,
         environmentVariablesOverride: [{ name: "IMAGE_VARIANT", value: "cpu" }],
+        sourceLocationOverride: (await putBuildSource(plane, { kind: "image", variant: "cpu" })).location,
       }),
     );
     const done = await waitForBuild(codeBuild(), build!.id!);
@@ -263,6 +265,7 @@ describe("local ECR and CodeBuild", () => {
       new StartBuildCommand({
         projectName: MODEL_PACKAGE_PROJECT,
         environmentVariablesOverride: [{ name: "SOURCE_PATH", value: path.join(dataDir, "absent.gguf") }],
+        sourceLocationOverride: (await putBuildSource(plane)).location,
       }),
     );
     const done = await waitForBuild(codeBuild(), build!.id!);

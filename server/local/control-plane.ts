@@ -90,6 +90,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     buildStore,
     registry,
     logs,
+    objects,
     dataDir,
     REPO_ROOT,
     () => url,

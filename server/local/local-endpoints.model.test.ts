@@ -18,7 +18,10 @@ import { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import * as tar from "tar";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { configureAutoscaling, describeAutoscaling } from "../autoscaling/variant-scaling.ts";
+import { buildSourceFiles } from "../builds/build-sources.ts";
 import { getBuild, startBuild } from "../builds/builds.ts";
+import type { StartBuildRequest } from "../builds/dto.ts";
+import { uploadBuildSources } from "../builds/source-upload.ts";
 import { deployEndpoint } from "../endpoints/deploy.ts";
 import { deployRequestSchema } from "../endpoints/deploy-schema.ts";
 import { invokeEndpoint, invokeEndpointStream } from "../invoke/invoke.ts";
@@ -78,6 +81,14 @@ function openPlane() {
   });
 }
 
+/** What the console's POST /api/builds does: upload the build's sources, then start it from them. */
+async function startConsoleBuild(request: StartBuildRequest) {
+  const { codeBuild, s3 } = clients();
+  const root = path.resolve(import.meta.dirname, "..", "..");
+  const source = await uploadBuildSources(s3, LOCAL_ARTIFACT_BUCKET, root, buildSourceFiles(root, request));
+  return startBuild(codeBuild, projects, request, source);
+}
+
 async function describe_(name: string) {
   await plane.endpoints.settled(name);
   return clients().sageMaker.send(new DescribeEndpointCommand({ EndpointName: name }));
@@ -102,7 +113,7 @@ afterAll(async () => {
 describe("local endpoints end to end", { timeout: 120_000 }, () => {
   it("packages a pinned GGUF from the Hub stand-in into the local S3 and exports its location", async () => {
     const { codeBuild } = clients();
-    const started = await startBuild(codeBuild, projects, {
+    const started = await startConsoleBuild({
       kind: "model",
       gguf: { ...pin, sha256: ggufSha256 },
       compression: "Gzip",
@@ -117,7 +128,7 @@ describe("local endpoints end to end", { timeout: 120_000 }, () => {
 
   it("refuses to package a Hub file whose sha256 does not match the pin", async () => {
     const { codeBuild } = clients();
-    const started = await startBuild(codeBuild, projects, {
+    const started = await startConsoleBuild({
       kind: "model",
       gguf: { ...pin, sha256: "f".repeat(64) },
       compression: "Gzip",
