@@ -87,6 +87,7 @@ export async function seedModels(controlPlane: ControlPlane): Promise<SeedModel[
       seeded.push({ name: source.name, modelDataUrl: url });
       continue;
     }
+    buildSource ??= await putBuildSource(controlPlane);
     const build = controlPlane.builds.start(
       MODEL_PACKAGE_PROJECT,
       [
@@ -95,7 +96,7 @@ export async function seedModels(controlPlane: ControlPlane): Promise<SeedModel[
         { name: "COMPRESSION", value: "gzip" },
       ],
       DEFAULT_REGION,
-      (buildSource ??= await putBuildSource(controlPlane)),
+      buildSource,
     );
     await controlPlane.builds.settled(build.id);
     if (!controlPlane.objects.find(LOCAL_ARTIFACT_BUCKET, key)) {
