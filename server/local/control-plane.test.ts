@@ -293,7 +293,14 @@ describe("local SageMaker control plane", () => {
       sageMaker.send(
         new CreateEndpointConfigCommand({
           EndpointConfigName: "orphan",
-          ProductionVariants: [{ VariantName: "AllTraffic", ModelName: "ghost-model", InstanceType: "ml.c6i.2xlarge" }],
+          ProductionVariants: [
+            {
+              VariantName: "AllTraffic",
+              ModelName: "ghost-model",
+              InstanceType: "ml.c6i.2xlarge",
+              InitialInstanceCount: 1,
+            },
+          ],
         }),
       ),
     ).rejects.toMatchObject({
@@ -328,7 +335,7 @@ describe("local SageMaker control plane", () => {
           { InstanceType: "ml.g5.2xlarge", Priority: 2 },
         ],
       },
-      { [SHORT_CAPACITY_TAG]: "ml.g6e.xlarge,ml.g5.2xlarge" },
+      { [SHORT_CAPACITY_TAG]: "ml.g6e.xlarge ml.g5.2xlarge" },
     );
     expect(endpoint.EndpointStatus).toBe("Failed");
     expect(endpoint.FailureReason).toMatch(/insufficient capacity.*ml\.g6e\.xlarge, ml\.g5\.2xlarge/);

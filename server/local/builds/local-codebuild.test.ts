@@ -115,7 +115,7 @@ describe("local CodeBuild runs the source archive the build names", { timeout: 1
       "  install:",
       "    commands: [STEP=installed]",
       "  build:",
-      '    commands: ["FROM_ARCHIVE=$(cat only-in-archive.txt)", "STEP=${STEP}-built"]',
+      '    commands: ["FROM_ARCHIVE=$(cat only-in-archive.txt)", "STEP=$STEP-built"]',
     ].join("\n");
     const location = await putArchive("build-sources/custom.zip", {
       "infra/buildspecs/model-package.yml": Buffer.from(buildspec),
