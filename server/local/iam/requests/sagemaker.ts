@@ -180,7 +180,8 @@ export function runtimeAuthorization(
       resource,
       context: {
         ...resourceTagContext(facts.sageMakerTags(resource), "sagemaker"),
-        ...(targetModel ? { "sagemaker:TargetModel": targetModel } : {}),
+        // The reference defines sagemaker:TargetModel for InvokeEndpoint only.
+        ...(targetModel && operation === "InvokeEndpoint" ? { "sagemaker:TargetModel": targetModel } : {}),
       },
     },
   ];
