@@ -116,7 +116,11 @@ export async function describeAutoscaling(
   };
 }
 
-/** Removes the policy and the scalable target; succeeds when there was none. */
+/**
+ * Removes the policy and the scalable target; succeeds when there was none. It asks first (Describe* is allowed on
+ * "*"), because the console's policy lets it change only targets that exist and carry its tag: a Delete on a target
+ * that is not there could be refused as AccessDenied rather than answered "not found".
+ */
 export async function removeAutoscaling(
   autoScaling: ApplicationAutoScalingClient,
   endpointName: string,
@@ -127,6 +131,16 @@ export async function removeAutoscaling(
     ResourceId: variantResourceId(endpointName, variant),
     ScalableDimension: scalableDimension,
   } as const;
+  const registered = await awsCall(`autoscaling of "${endpointName}"`, () =>
+    autoScaling.send(
+      new DescribeScalableTargetsCommand({
+        ServiceNamespace: serviceNamespace,
+        ResourceIds: [target.ResourceId],
+        ScalableDimension: scalableDimension,
+      }),
+    ),
+  );
+  if (!registered.ScalableTargets?.length) return;
   for (const send of [
     () =>
       autoScaling.send(new DeleteScalingPolicyCommand({ ...target, PolicyName: invocationsPolicyName(endpointName) })),
