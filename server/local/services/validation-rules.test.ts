@@ -1,11 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import {
-  ApplicationAutoScalingClient,
-  DescribeScalableTargetsCommand,
-  RegisterScalableTargetCommand,
-} from "@aws-sdk/client-application-auto-scaling";
+import { ApplicationAutoScalingClient, RegisterScalableTargetCommand } from "@aws-sdk/client-application-auto-scaling";
 import {
   CreateEndpointCommand,
   CreateEndpointConfigCommand,
@@ -17,6 +13,9 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ControlPlane, startControlPlane } from "../control-plane.ts";
 import { localClientConfig } from "../stack.ts";
+import { matchesPattern, type Shape } from "../wire/input-shapes.ts";
+import { applicationAutoScalingInputs } from "./application-auto-scaling-rules.ts";
+import { sageMakerInputs } from "./sagemaker-rules.ts";
 
 /**
  * What local SageMaker and Application Auto Scaling refuse, with the names and wording AWS uses, through the SDK.
@@ -223,5 +222,20 @@ describe("local Application Auto Scaling validates as its API reference says", (
     await expect(
       autoScaling.send(new RegisterScalableTargetCommand({ ...target, MinCapacity: 3, MaxCapacity: 2 })),
     ).rejects.toMatchObject(refused("MaxCapacity (2) must be greater than or equal to MinCapacity (3)."));
+  });
+});
+
+describe("the rules modules", () => {
+  it("hold only patterns that compile, for every member of every served operation", () => {
+    const patterns: string[] = [];
+    const walk = (shape: Shape) => {
+      if (shape.type === "string" && shape.pattern) patterns.push(shape.pattern);
+      if (shape.type === "list") walk(shape.member);
+      if (shape.type === "map") [shape.key, shape.value].forEach(walk);
+      if (shape.type === "structure") Object.values(shape.members).forEach(walk);
+    };
+    [...Object.values(sageMakerInputs), ...Object.values(applicationAutoScalingInputs)].forEach(walk);
+    expect(patterns.length).toBeGreaterThan(10);
+    for (const pattern of patterns) expect(() => matchesPattern(pattern, "x"), pattern).not.toThrow();
   });
 });

@@ -23,11 +23,16 @@ export interface StructureShape {
 
 const compiled = new Map<string, RegExp>();
 
+/** Java regex classes some service models use, as JavaScript writes them (for matching; messages keep the model's). */
+const javaClasses: Record<string, string> = { "\\p{Print}": "[\\x20-\\x7E]" };
+
 /** Service patterns are matched against the whole value (a leading `^` in the model is part of its wording). */
-function fullMatch(pattern: string, value: string): boolean {
+export function matchesPattern(pattern: string, value: string): boolean {
   let regex = compiled.get(pattern);
   if (!regex) {
-    regex = new RegExp(`^(?:${pattern.replace(/^\^/, "").replace(/\$$/, "")})$`, "u");
+    let source = pattern.replace(/^\^/, "").replace(/\$$/, "");
+    for (const [java, js] of Object.entries(javaClasses)) source = source.replaceAll(java, js);
+    regex = new RegExp(`^(?:${source})$`, "u");
     compiled.set(pattern, regex);
   }
   return regex.test(value);
@@ -79,7 +84,7 @@ function check(shape: Shape, value: unknown, path: string, out: string[]) {
         return;
       }
       checkLength([...value].length, value, path, shape, out);
-      if (shape.pattern && !fullMatch(shape.pattern, value)) {
+      if (shape.pattern && !matchesPattern(shape.pattern, value)) {
         out.push(violation(value, path, `Member must satisfy regular expression pattern: ${shape.pattern}`));
       }
       return;
