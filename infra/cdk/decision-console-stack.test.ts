@@ -196,6 +196,18 @@ describe("SageMaker execution role", () => {
 });
 
 describe("stack properties", () => {
+  it("pins the CDK CLI exactly, so `npx cdk` runs the tested version without a download", () => {
+    const manifest = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as {
+      devDependencies: Record<string, string>;
+    };
+    const pinned = manifest.devDependencies["aws-cdk"];
+    expect(pinned).toMatch(/^\d+\.\d+\.\d+$/);
+    const installed = JSON.parse(readFileSync(join(repoRoot, "node_modules/aws-cdk/package.json"), "utf8")) as {
+      version: string;
+    };
+    expect(installed.version).toBe(pinned);
+  });
+
   it("refuses a resource prefix with upper-case letters, which no lower-cased SageMaker ARN would match", () => {
     expect(() => new DecisionConsoleStack(new App(), "Upper", { sageMakerNamePrefix: "DC-" })).toThrow(/lower-case/);
   });
