@@ -91,7 +91,7 @@ export function createConsolePolicy(scope: Construct, props: ConsolePolicyProps)
     }),
     new PolicyStatement({
       sid: "UploadBuildSources",
-      actions: ["s3:GetObject", "s3:PutObject", "s3:AbortMultipartUpload"],
+      actions: ["s3:PutObject", "s3:AbortMultipartUpload"],
       resources: [buildSources],
     }),
     new PolicyStatement({
