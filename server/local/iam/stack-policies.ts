@@ -151,17 +151,8 @@ export function loadStackPolicies(placement: LocalStackPlacement, stack = synthe
   const consoleDocument = stack.managedPolicies[stack.consolePolicy]?.document;
   const projects: Record<string, LocalProject> = {};
   for (const project of stack.projects) {
-    projects[project.name] = {
-      name: project.name,
-      buildspec: project.buildspec,
-      sourceType: project.sourceType,
-      sourceLocation: String(resolve(project.sourceLocation)),
-      environmentVariables: Object.fromEntries(
-        project.environmentVariables.map((v) => [v.name, String(resolve(v.value))]),
-      ),
-      roleArn: arnOf(project.serviceRole),
-      policies: rolePolicies(project.serviceRole),
-    };
+    const definition = projectDefinitions(stack, resolve, arnOf)[project.name] as LocalProjectDefinition;
+    projects[project.name] = { ...definition, policies: rolePolicies(project.serviceRole) };
   }
   const policies: LocalStackPolicies = {
     console: {

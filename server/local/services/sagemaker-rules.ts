@@ -1,4 +1,10 @@
-import { ProductionVariantInferenceAmiVersion, ProductionVariantInstanceType } from "@aws-sdk/client-sagemaker";
+import {
+  EndpointSortKey,
+  EndpointStatus,
+  OrderKey,
+  ProductionVariantInferenceAmiVersion,
+  ProductionVariantInstanceType,
+} from "@aws-sdk/client-sagemaker";
 import { validation } from "../wire/aws-error.ts";
 import type { Shape, StructureShape } from "../wire/input-shapes.ts";
 
@@ -140,27 +146,14 @@ export const sageMakerInputs: Record<string, StructureShape> = {
   ListEndpoints: {
     type: "structure",
     members: {
-      SortBy: { type: "string", enum: ["Name", "CreationTime", "Status"] },
-      SortOrder: { type: "string", enum: ["Ascending", "Descending"] },
+      SortBy: { type: "string", enum: Object.values(EndpointSortKey) },
+      SortOrder: { type: "string", enum: Object.values(OrderKey) },
       NextToken: { type: "string", max: 8192 },
       MaxResults: { type: "integer", min: 1, max: 100 },
       NameContains: { type: "string", max: 63, pattern: "^[a-zA-Z0-9-]+" },
       CreationTimeBefore: { type: "timestamp" },
       CreationTimeAfter: { type: "timestamp" },
-      StatusEquals: {
-        type: "string",
-        enum: [
-          "OutOfService",
-          "Creating",
-          "Updating",
-          "SystemUpdating",
-          "RollingBack",
-          "InService",
-          "Deleting",
-          "Failed",
-          "UpdateRollbackFailed",
-        ],
-      },
+      StatusEquals: { type: "string", enum: Object.values(EndpointStatus) },
     },
   },
   UpdateEndpointWeightsAndCapacities: {
