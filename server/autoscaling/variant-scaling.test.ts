@@ -79,11 +79,9 @@ describe("variant autoscaling", () => {
   });
 
   it("removes policy and target, and treats an absent policy as already removed", async () => {
-    autoScaling
-      .on(DescribeScalableTargetsCommand)
-      .resolves({
-        ScalableTargets: [{ ...target, MinCapacity: 1, MaxCapacity: 2, RoleARN: "r", CreationTime: new Date() }],
-      });
+    autoScaling.on(DescribeScalableTargetsCommand).resolves({
+      ScalableTargets: [{ ...target, MinCapacity: 1, MaxCapacity: 2, RoleARN: "r", CreationTime: new Date() }],
+    });
     autoScaling
       .on(DeleteScalingPolicyCommand)
       .rejects(Object.assign(new Error("No policy"), { name: "ObjectNotFoundException" }));

@@ -2,6 +2,7 @@ import { resolveDataDir } from "../store/database.ts";
 import { LOCAL_ARTIFACT_BUCKET } from "./builds/build-runner.ts";
 import { type ControlPlane, DEFAULT_LOCAL_AWS_PORT, startControlPlane } from "./control-plane.ts";
 import type { GpuEmulation } from "./endpoints/endpoint-runner.ts";
+import { localExecutionRoleArn } from "./iam/stack-policies.ts";
 import { type SeedModel, seedModels } from "./seed.ts";
 import { DEFAULT_REGION, LOCAL_ACCOUNT_ID } from "./wire/request.ts";
 
@@ -45,7 +46,8 @@ export function localAwsEnvironment(url: string, region = DEFAULT_REGION): Recor
     AWS_SECRET_ACCESS_KEY: "local",
     CONSOLE_MODE: "local",
     CONSOLE_ARTIFACT_BUCKET: LOCAL_ARTIFACT_BUCKET,
-    SAGEMAKER_EXECUTION_ROLE_ARN: `arn:aws:iam::${LOCAL_ACCOUNT_ID}:role/decision-console-local-execution`,
+    // The execution role of the local stack, the one role the console's policy may pass to SageMaker.
+    SAGEMAKER_EXECUTION_ROLE_ARN: localExecutionRoleArn(LOCAL_ACCOUNT_ID),
   };
 }
 
