@@ -6,6 +6,7 @@ import { BuildStore } from "./builds/build-store.ts";
 import { openLocalDatabase } from "./database.ts";
 import { EndpointRunner, type GpuEmulation } from "./endpoints/endpoint-runner.ts";
 import { EMULATE_GPU_ENV, SHORT_CAPACITY_ENV, shortCapacityTypes } from "./endpoints/instance-pools.ts";
+import { DEFAULT_LOCAL_PREFIX, localIam } from "./iam/local-iam.ts";
 import { ImageRegistry } from "./image-registry.ts";
 import { issueLocalCredentials, type LocalCredentials } from "./local-credentials.ts";
 import { LogStore } from "./log-store.ts";
@@ -63,6 +64,11 @@ export interface ControlPlaneOptions {
   hfEndpoint?: string;
   /** Requests per second per service before it throttles; default LOCAL_AWS_MAX_TPS, else unlimited. */
   maxRequestsPerSecond?: number;
+  /**
+   * The prefix the local stack is "deployed" with: the console's IAM policy allows SageMaker resources named with
+   * it only. Default CONSOLE_RESOURCE_PREFIX, else the stack's default `dc-`.
+   */
+  resourcePrefix?: string;
   /** Milliseconds since the epoch, for signature freshness and throttling windows (default Date.now; tests hold it). */
   clock?: () => number;
 }
@@ -88,6 +94,8 @@ export interface ControlPlane {
   logs: LogStore;
   /** The keys issued at this start and the shared credentials file that holds them. */
   credentials: LocalCredentials;
+  /** The stack prefix the console's and builds' requests are authorised with (the console must use it too). */
+  resourcePrefix: string;
   traffic: ControlPlaneTraffic;
   close(): Promise<void>;
 }
@@ -122,6 +130,8 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   const logs = new LogStore(db);
   const metrics = new MetricsStore(db);
   const sageMaker = new SageMakerStore(db);
+  const resourcePrefix = options.resourcePrefix ?? (process.env.CONSOLE_RESOURCE_PREFIX || DEFAULT_LOCAL_PREFIX);
+  const iam = localIam(sageMaker, db, resourcePrefix);
   const endpoints = new EndpointRunner(sageMaker, objects, registry, logs, dataDir, REPO_ROOT, {
     shortCapacity: options.shortCapacity ?? [...shortCapacityTypes(undefined, process.env[SHORT_CAPACITY_ENV])],
     gpuEmulation: options.gpuEmulation ?? gpuEmulationFrom(process.env[EMULATE_GPU_ENV]),
@@ -132,10 +142,12 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     buildStore,
     registry,
     logs,
+    objects,
     dataDir,
     REPO_ROOT,
     () => url,
-    credentials.keys.codebuild,
+    credentials,
+    iam,
     options.hfEndpoint ?? process.env.HF_ENDPOINT,
   );
   builds.failInterrupted();
@@ -162,7 +174,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     query: URLSearchParams,
   ) => {
     const admin = await authenticate(message, query, undefined, credentials, clock()).then(
-      (auth) => auth.principal === "admin",
+      (auth) => auth.principal.kind === "admin",
       () => false,
     );
     raw.resume();
@@ -273,6 +285,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     builds,
     logs,
     credentials,
+    resourcePrefix,
     traffic,
     async close() {
       await new Promise<void>((resolve) => {
