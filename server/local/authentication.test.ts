@@ -344,7 +344,7 @@ describe("the credentials the control plane issues", () => {
     expect(new Set(Object.values(plane.credentials.keys).map((key) => key.accessKeyId)).size).toBe(2);
   });
 
-  it("give each build keys of its own, refused once the build ends", async () => {
+  it("give each build keys of its own, held to its project's role and refused once the build ends", async () => {
     const buildId = "decision-console-model-package:keys-test";
     const key = plane.credentials.issueBuildKey("decision-console-model-package", buildId);
     expect(plane.credentials.find(key.accessKeyId)?.principal).toEqual({
@@ -354,6 +354,14 @@ describe("the credentials the control plane issues", () => {
     });
     const s3 = new S3Client({ ...localClientConfig(plane), credentials: key, forcePathStyle: true });
     await s3.send(new PutObjectCommand({ Bucket: bucket, Key: "models/keys-test/model.tar.gz", Body: "x" }));
+    await expect(
+      s3.send(new PutObjectCommand({ Bucket: bucket, Key: "build-sources/keys-test.zip", Body: "x" })),
+    ).rejects.toMatchObject({
+      name: "AccessDenied",
+      message: expect.stringContaining(
+        "assumed-role/DecisionConsole-ModelPackageBuildRoleB4203A61/AWSCodeBuild-keys-test is not authorized to perform: s3:PutObject",
+      ),
+    });
     plane.credentials.revokeKey(key.accessKeyId);
     await expect(
       s3.send(new PutObjectCommand({ Bucket: bucket, Key: "models/keys-test/model.tar.gz", Body: "x" })),

@@ -117,7 +117,8 @@ function accessKeyIdOf(authorization: string | undefined): string | undefined {
  * Starts the local AWS control plane: one loopback HTTP server that answers SageMaker, SageMaker Runtime,
  * CodeBuild, ECR, S3, CloudWatch, CloudWatch Logs and Application Auto Scaling in their wire protocols.
  * Services are told apart by `X-Amz-Target` (JSON protocols), the runtime's `/endpoints/<name>/invocations`
- * path, and otherwise S3. Every request must be signed (SigV4, verified) with keys issued at this start.
+ * path, and otherwise S3. Every request must be signed (SigV4, verified) with keys issued at this start, and is
+ * authorised with the IAM policy the CDK stack synthesises for its signer (admin: unrestricted).
  */
 export async function startControlPlane(options: ControlPlaneOptions): Promise<ControlPlane> {
   const dataDir = path.resolve(options.dataDir);
@@ -234,9 +235,10 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
         body: message.body,
         raw,
       };
-      if (protocol.kind === "json") return await handleJsonRpc(protocol.service, request, response);
-      if (protocol.kind === "runtime") return await handleRuntime(sageMaker, endpoints, metrics, request, response);
-      return await handleS3(objects, request, response);
+      if (protocol.kind === "json") return await handleJsonRpc(protocol.service, iam, request, response);
+      if (protocol.kind === "runtime")
+        return await handleRuntime(sageMaker, endpoints, metrics, iam, request, response);
+      return await handleS3(objects, iam, request, response);
     } catch (error) {
       sendProtocolError(protocol, response, method, error);
     }

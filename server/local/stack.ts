@@ -34,7 +34,7 @@ export interface LocalStack {
  * a region, and the console's own local-mode settings.
  */
 export function localAwsEnvironment(
-  plane: Pick<ControlPlane, "url" | "credentials">,
+  plane: Pick<ControlPlane, "url" | "credentials" | "resourcePrefix">,
   region = DEFAULT_REGION,
 ): Record<string, string> {
   const { url } = plane;
@@ -54,6 +54,8 @@ export function localAwsEnvironment(
     CONSOLE_MODE: "local",
     CONSOLE_ARTIFACT_BUCKET: LOCAL_ARTIFACT_BUCKET,
     CONSOLE_CONTROL_PLANE_HEALTH_URL: `${url}/_local/health`,
+    // The prefix the local stack's console policy allows, so the console is held to exactly that policy.
+    CONSOLE_RESOURCE_PREFIX: plane.resourcePrefix,
     // The execution role of the local stack, the one role the console's policy may pass to SageMaker.
     SAGEMAKER_EXECUTION_ROLE_ARN: localExecutionRoleArn(LOCAL_ACCOUNT_ID),
   };

@@ -94,7 +94,7 @@ describe("console routes on the local control plane", () => {
     const imageUri = list.images.find((image) => image.tags.includes("cpu"))!.imageUri;
     const deployed = await endpoints.POST(
       send("/api/endpoints", {
-        name: "missing-model",
+        name: "dc-missing-model",
         imageUri,
         modelDataUrl: "s3://decision-console-local/models/none/model.tar.gz",
         compute: { kind: "cpu", instanceType: "ml.c6i.2xlarge", threads: 1 },
@@ -104,7 +104,7 @@ describe("console routes on the local control plane", () => {
     const detail = await until(
       async () =>
         (await (
-          await endpoint.GET(get("/api/endpoints/missing-model"), named("missing-model"))
+          await endpoint.GET(get("/api/endpoints/dc-missing-model"), named("dc-missing-model"))
         ).json()) as EndpointDetail,
       (d) => d.status !== "Creating",
     );
@@ -113,13 +113,16 @@ describe("console routes on the local control plane", () => {
     expect(detail.model).toMatchObject({ imageUri, networkIsolation: true });
     expect(detail.variants[0]).toMatchObject({ instanceType: "ml.c6i.2xlarge", startupTimeoutSeconds: 900 });
     const table = (await (await endpoints.GET(get("/api/endpoints"))).json()) as EndpointList;
-    expect(table.endpoints.map((e) => [e.name, e.status])).toEqual([["missing-model", "Failed"]]);
+    expect(table.endpoints.map((e) => [e.name, e.status])).toEqual([["dc-missing-model", "Failed"]]);
 
-    const deleted = await endpoint.DELETE(send("/api/endpoints/missing-model", {}, "DELETE"), named("missing-model"));
+    const deleted = await endpoint.DELETE(
+      send("/api/endpoints/dc-missing-model", {}, "DELETE"),
+      named("dc-missing-model"),
+    );
     expect(await deleted.json()).toEqual({
-      deleted: { endpoint: "missing-model", endpointConfig: "missing-model", model: "missing-model" },
+      deleted: { endpoint: "dc-missing-model", endpointConfig: "dc-missing-model", model: "dc-missing-model" },
     });
-    const gone = await endpoint.GET(get("/api/endpoints/missing-model"), named("missing-model"));
+    const gone = await endpoint.GET(get("/api/endpoints/dc-missing-model"), named("dc-missing-model"));
     expect(gone.status).toBe(404);
   });
 
@@ -135,7 +138,7 @@ describe("console routes on the local control plane", () => {
     const list = (await (await images.GET(get("/api/images"))).json()) as ImageList;
     const deployed = await endpoints.POST(
       send("/api/endpoints", {
-        name: "uncompressed",
+        name: "dc-uncompressed",
         imageUri: list.images.find((image) => image.tags.includes("cpu"))!.imageUri,
         modelDataUrl: "s3://decision-console-local/models/p/",
         compression: "None",
@@ -146,7 +149,7 @@ describe("console routes on the local control plane", () => {
     const detail = await until(
       async () =>
         (await (
-          await endpoint.GET(get("/api/endpoints/uncompressed"), named("uncompressed"))
+          await endpoint.GET(get("/api/endpoints/dc-uncompressed"), named("dc-uncompressed"))
         ).json()) as EndpointDetail,
       (d) => d.status !== "Creating",
     );
