@@ -97,9 +97,17 @@ export class LocalAuthorizer {
     return undefined;
   }
 
-  /** Throws AWS's AccessDenied error for the protocol when any query is not allowed. */
-  authorize(principal: LocalPrincipal, region: string, queries: readonly AuthorizationQuery[], shape: DenialShape) {
+  /** Throws AWS's AccessDenied error for the protocol when any query is not allowed, after telling `denied`. */
+  authorize(
+    principal: LocalPrincipal,
+    region: string,
+    queries: readonly AuthorizationQuery[],
+    shape: DenialShape,
+    denied: (denial: Denial) => void = () => undefined,
+  ) {
     const denial = this.check(principal, region, queries);
-    if (denial) throw accessDenied(denial, shape);
+    if (!denial) return;
+    denied(denial);
+    throw accessDenied(denial, shape);
   }
 }

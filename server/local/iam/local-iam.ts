@@ -3,7 +3,7 @@ import type { Db } from "../database.ts";
 import type { SageMakerStore } from "../sagemaker-store.ts";
 import { scalableTargetFacts } from "../services/application-auto-scaling.ts";
 import { DEFAULT_REGION, LOCAL_ACCOUNT_ID } from "../wire/request.ts";
-import { LocalAuthorizer } from "./authorize.ts";
+import { type Denial, LocalAuthorizer } from "./authorize.ts";
 import { RequestAuthorizer } from "./request-authorizer.ts";
 import type { RequestFacts } from "./requests/facts.ts";
 import { loadStackPolicies } from "./stack-policies.ts";
@@ -21,6 +21,20 @@ export function localRequestFacts(sageMaker: SageMakerStore, db: Db): (region: s
   });
 }
 
+/** One JSON line on stderr per denial, so an operator sees which call of which principal the policy refused. */
+function logDenial({ principalArn, query, decision }: Denial) {
+  console.warn(
+    JSON.stringify({
+      level: "warn",
+      msg: "local IAM denied",
+      principal: principalArn,
+      action: query.action,
+      resource: query.resource,
+      decision,
+    }),
+  );
+}
+
 /**
  * Local IAM as the control plane uses it: the stack's policies for the local account, the default region, the
  * console's prefix (CONSOLE_RESOURCE_PREFIX) and the local bucket, evaluated against the control plane's state.
@@ -32,5 +46,9 @@ export function localIam(sageMaker: SageMakerStore, db: Db, namePrefix = DEFAULT
     namePrefix,
     bucketName: LOCAL_ARTIFACT_BUCKET,
   });
-  return new RequestAuthorizer(new LocalAuthorizer(policies, LOCAL_ACCOUNT_ID), localRequestFacts(sageMaker, db));
+  return new RequestAuthorizer(
+    new LocalAuthorizer(policies, LOCAL_ACCOUNT_ID),
+    localRequestFacts(sageMaker, db),
+    logDenial,
+  );
 }

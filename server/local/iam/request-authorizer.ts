@@ -1,5 +1,5 @@
 import type { LocalPrincipal } from "../local-credentials.ts";
-import type { LocalAuthorizer } from "./authorize.ts";
+import type { Denial, LocalAuthorizer } from "./authorize.ts";
 import type { RequestFacts } from "./requests/facts.ts";
 import { jsonAuthorization } from "./requests/index.ts";
 import { type S3Request, s3Authorization } from "./requests/s3.ts";
@@ -14,13 +14,15 @@ export class RequestAuthorizer {
   constructor(
     private readonly authorizer: LocalAuthorizer,
     private readonly factsFor: (region: string) => RequestFacts,
+    /** Told of every denial before it is answered (the control plane logs them). */
+    private readonly denied: (denial: Denial) => void = () => undefined,
   ) {}
 
   json(principal: LocalPrincipal, target: string, operation: string, input: Record<string, unknown>, region: string) {
     const mapping = jsonAuthorization[target]?.[operation];
     // Fail closed: an operation served without an authorisation rule is a bug, never an open door.
     if (!mapping) throw new Error(`No IAM authorisation rule for ${target}.${operation}`);
-    this.authorizer.authorize(principal, region, mapping(input, this.factsFor(region)), "json");
+    this.authorizer.authorize(principal, region, mapping(input, this.factsFor(region)), "json", this.denied);
   }
 
   runtime(
@@ -31,10 +33,10 @@ export class RequestAuthorizer {
     targetModel: string | undefined,
   ) {
     const queries = runtimeAuthorization(operation, endpointName, targetModel, this.factsFor(region));
-    this.authorizer.authorize(principal, region, queries, "rest-json");
+    this.authorizer.authorize(principal, region, queries, "rest-json", this.denied);
   }
 
   s3(principal: LocalPrincipal, region: string, request: S3Request) {
-    this.authorizer.authorize(principal, region, s3Authorization(request), "s3");
+    this.authorizer.authorize(principal, region, s3Authorization(request), "s3", this.denied);
   }
 }
