@@ -24,19 +24,25 @@ import { buildSourcesDir, IMAGE_BUILD_PROJECT, LOCAL_ARTIFACT_BUCKET, MODEL_PACK
 /**
  * Local CodeBuild runs what the StartBuild call's source archive holds, never the working tree: each test builds
  * its own "working tree" (a copy of the files the console would upload), uploads it with the console's code and
- * then changes the copy or the archive.
+ * credentials (held to the console's policy) and then changes the copy or the archive. What the console may not
+ * do (write outside build-sources/, stop a build) is done as admin.
  */
 let dataDir: string;
 let plane: ControlPlane;
 let s3: S3Client;
 let codeBuild: CodeBuildClient;
+let admin: { s3: S3Client; codeBuild: CodeBuildClient };
 let modelFile: string;
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "local-codebuild-"));
   plane = await startControlPlane({ dataDir, port: 0 });
-  s3 = new S3Client({ ...localClientConfig(plane), forcePathStyle: true });
-  codeBuild = new CodeBuildClient(localClientConfig(plane));
+  s3 = new S3Client({ ...localClientConfig(plane, "console"), forcePathStyle: true });
+  codeBuild = new CodeBuildClient(localClientConfig(plane, "console"));
+  admin = {
+    s3: new S3Client({ ...localClientConfig(plane), forcePathStyle: true }),
+    codeBuild: new CodeBuildClient(localClientConfig(plane)),
+  };
   // A local build packages only files under <data>/build-sources (SOURCE_PATH).
   modelFile = path.join(buildSourcesDir(dataDir), "model.gguf");
   fs.mkdirSync(path.dirname(modelFile), { recursive: true });
@@ -59,8 +65,8 @@ function workingTree(request: BuildSourceRequest): { root: string; files: string
   return { root, files };
 }
 
-async function putArchive(key: string, entries: Record<string, Uint8Array>): Promise<string> {
-  await s3.send(new PutObjectCommand({ Bucket: LOCAL_ARTIFACT_BUCKET, Key: key, Body: zipSync(entries) }));
+async function putArchive(key: string, entries: Record<string, Uint8Array>, client = s3): Promise<string> {
+  await client.send(new PutObjectCommand({ Bucket: LOCAL_ARTIFACT_BUCKET, Key: key, Body: zipSync(entries) }));
   return `${LOCAL_ARTIFACT_BUCKET}/${key}`;
 }
 
@@ -191,9 +197,11 @@ describe("local CodeBuild runs the source archive the build names", { timeout: 1
   });
 
   it("fails DOWNLOAD_SOURCE with CLIENT_ERROR when the project's role may not read the source", async () => {
-    const location = await putArchive("models/not-a-source.zip", {
-      "infra/buildspecs/model-package.yml": Buffer.from(""),
-    });
+    const location = await putArchive(
+      "models/not-a-source.zip",
+      { "infra/buildspecs/model-package.yml": Buffer.from("") },
+      admin.s3,
+    );
     const done = await build(MODEL_PACKAGE_PROJECT, location, packaging());
     expect(done.buildStatus).toBe("FAILED");
     expect(phase(done, "DOWNLOAD_SOURCE")?.contexts?.[0]).toEqual({
@@ -306,7 +314,8 @@ describe("a local build's process", { timeout: 120_000 }, () => {
     while (!fs.existsSync(pidFile) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     const pids = fs.readFileSync(pidFile, "utf8").trim().split(" ").map(Number);
     expect(pids.every(isRunning)).toBe(true);
-    await codeBuild.send(new StopBuildCommand({ id }));
+    // The console's policy has no codebuild:StopBuild (it offers no stop); an operator stops builds as admin.
+    await admin.codeBuild.send(new StopBuildCommand({ id }));
     await plane.builds.settled(id);
     expect(await allExit(pids, 10_000)).toBe(true);
     const { builds } = await codeBuild.send(new BatchGetBuildsCommand({ ids: [id] }));
