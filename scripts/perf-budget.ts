@@ -32,7 +32,8 @@ function seedEndpoints(dataDir: string, imageDigest: string): void {
   const started = Date.now() / 1000 - endpointCount * 60;
   db.transaction(() => {
     for (let index = 0; index < endpointCount; index++) {
-      const name = `perf-${String(index).padStart(4, "0")}`;
+      // Named with the local stack's prefix, so the console may describe each one, as it must on AWS.
+      const name = `dc-perf-${String(index).padStart(4, "0")}`;
       const createdAt = started + index * 60;
       const pooled = index % 5 === 0;
       const failed = index % 17 === 0;
@@ -130,7 +131,7 @@ async function endpointsInteractive(page: Page, baseURL: string): Promise<{ tabl
   await page.goto(`${baseURL}/endpoints`, { waitUntil: "commit" });
   await page.getByText(`${endpointCount} of ${endpointCount} shown`).waitFor({ timeout: 30_000 });
   const tableMs = await page.evaluate(() => performance.now());
-  await page.getByLabel("Filter endpoints").fill("perf-0499");
+  await page.getByLabel("Filter endpoints").fill("dc-perf-0499");
   await page.getByText(`1 of ${endpointCount} shown`).waitFor({ timeout: 10_000 });
   const interactiveMs = await page.evaluate(() => performance.now());
   return { tableMs, interactiveMs };
@@ -204,7 +205,7 @@ async function main(): Promise<void> {
       const interactive = runs.map((run) => run.interactiveMs);
       const routes = [
         "/endpoints",
-        "/endpoints/perf-0001",
+        "/endpoints/dc-perf-0001",
         "/deploy",
         "/builds",
         "/builds/perf-missing",

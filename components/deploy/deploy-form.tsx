@@ -59,7 +59,14 @@ function PrefillFromEndpoint({
   return null;
 }
 
-export function DeployFormView({ prefill }: { prefill: DeployPrefill & { from?: string } }) {
+export function DeployFormView({
+  prefill,
+  namePrefix,
+}: {
+  prefill: DeployPrefill & { from?: string };
+  /** The prefix the console's IAM policy allows in names (CONSOLE_RESOURCE_PREFIX); null: any name. */
+  namePrefix: string | null;
+}) {
   const [form, setForm] = useState<DeployForm>(() => initialDeployForm(prefill));
   const [step, setStep] = useState<Step>("edit");
   const [problems, setProblems] = useState<string[]>([]);
@@ -112,7 +119,11 @@ export function DeployFormView({ prefill }: { prefill: DeployPrefill & { from?: 
             required
             value={form.name}
             onChange={(e) => set("name", e.target.value)}
-            hint="Also names the model and the endpoint configuration."
+            hint={
+              namePrefix
+                ? `Must start with "${namePrefix}", the prefix the console's IAM policy allows. Also names the model and the endpoint configuration.`
+                : "Also names the model and the endpoint configuration."
+            }
           />
           <TextField
             label="Instance count"

@@ -11,14 +11,20 @@ const columns: Column<EndpointSummary>[] = [
   {
     key: "name",
     header: "Name",
-    cell: (row) => (
-      <Link
-        href={`/endpoints/${encodeURIComponent(row.name)}`}
-        className="font-medium text-blue-800 underline-offset-2 hover:underline"
-      >
-        {row.name}
-      </Link>
-    ),
+    cell: (row) =>
+      row.managed ? (
+        <Link
+          href={`/endpoints/${encodeURIComponent(row.name)}`}
+          className="font-medium text-blue-800 underline-offset-2 hover:underline"
+        >
+          {row.name}
+        </Link>
+      ) : (
+        <span className="inline-flex items-center gap-2">
+          <span className="font-medium text-slate-800">{row.name}</span>
+          <Badge>not managed by this console</Badge>
+        </span>
+      ),
     sortValue: (row) => row.name,
     filterText: (row) => row.name,
   },
@@ -88,6 +94,7 @@ const columns: Column<EndpointSummary>[] = [
 ];
 
 export function EndpointsTable({ endpoints, pricesAsOf }: { endpoints: EndpointSummary[]; pricesAsOf: string }) {
+  const unmanaged = endpoints.filter((endpoint) => !endpoint.managed).length;
   return (
     <div className="flex flex-col gap-2">
       <DataTable
@@ -98,6 +105,13 @@ export function EndpointsTable({ endpoints, pricesAsOf }: { endpoints: EndpointS
         initialSort={{ key: "age", direction: "ascending" }}
         filterLabel="Filter endpoints"
       />
+      {unmanaged > 0 && (
+        <p className="text-sm text-slate-800">
+          {unmanaged === 1 ? "1 endpoint is" : `${unmanaged} endpoints are`} not managed by this console: its IAM policy
+          covers only endpoints named with its resource prefix (CONSOLE_RESOURCE_PREFIX), so it lists them but cannot
+          open, invoke or change them.
+        </p>
+      )}
       <p className="text-xs text-slate-700">On-demand prices from the bundled price table dated {pricesAsOf}.</p>
     </div>
   );

@@ -25,7 +25,9 @@ export function NewEvaluationForm({
   const [second, setSecond] = useState("");
   const [concurrency, setConcurrency] = useState("1");
   const [target, setTarget] = useState("90");
-  const known = (endpoints.data?.endpoints ?? []).filter((endpoint) => endpoint.status === "InService");
+  const known = (endpoints.data?.endpoints ?? []).filter(
+    (endpoint) => endpoint.managed && endpoint.status === "InService",
+  );
   const list = datasets.data?.datasets ?? [];
 
   return (

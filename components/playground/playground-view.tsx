@@ -34,7 +34,8 @@ export function PlaygroundView({ initialEndpoint }: { initialEndpoint?: string }
   const [bodyError, setBodyError] = useState<string | null>(null);
   const run = useMutation({ mutationFn: (body: Record<string, unknown>) => invoke(endpoint, body) });
 
-  const inService = endpoints.data?.endpoints.filter((candidate) => candidate.status === "InService") ?? [];
+  const inService =
+    endpoints.data?.endpoints.filter((candidate) => candidate.managed && candidate.status === "InService") ?? [];
   const chosen = endpoint || inService[0]?.name || "";
 
   function currentBody(): Record<string, unknown> {

@@ -6,7 +6,9 @@ import { GetObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/clien
 import { extract } from "tar";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildOf } from "../../server/builds/build-view.ts";
+import { MODEL_PACKAGE_PROJECT } from "../../server/local/builds/build-runner.ts";
 import { type ControlPlane, startControlPlane } from "../../server/local/control-plane.ts";
+import type { AccessKey } from "../../server/local/local-credentials.ts";
 import { packageModel } from "../packager/package-model.ts";
 import { readBuildspec, runBuildspec } from "../test-support/codebuild-emulator.ts";
 import { generatedModelBytes, sha256Of, testModelBytes } from "../test-support/fixture-model.ts";
@@ -25,6 +27,8 @@ let controlPlane: ControlPlane;
 let hub: HubFileServer;
 let corruptHub: HubFileServer;
 let s3: S3Client;
+/** Keys of a model-packaging build, as the control plane issues each build: held to the project role's policy. */
+let buildKey: AccessKey;
 
 async function objectBytes(key: string): Promise<Buffer> {
   const object = await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: key }));
@@ -42,8 +46,8 @@ function buildEnv(extra: Record<string, string>): Record<string, string> {
     HOME: process.env.HOME ?? "",
     CODEBUILD_SRC_DIR: scratch,
     AWS_REGION: "us-east-1",
-    AWS_ACCESS_KEY_ID: controlPlane.credentials.keys.codebuild.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: controlPlane.credentials.keys.codebuild.secretAccessKey,
+    AWS_ACCESS_KEY_ID: buildKey.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: buildKey.secretAccessKey,
     AWS_ENDPOINT_URL_S3: controlPlane.url,
     ARTIFACT_BUCKET: BUCKET,
     ...extra,
@@ -53,6 +57,7 @@ function buildEnv(extra: Record<string, string>): Record<string, string> {
 beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), "model-package-buildspec-"));
   controlPlane = await startControlPlane({ dataDir: join(scratch, "control-plane"), port: 0 });
+  buildKey = controlPlane.credentials.issueBuildKey(MODEL_PACKAGE_PROJECT, `${MODEL_PACKAGE_PROJECT}:buildspec-test`);
   hub = await startHubFileServer({ files: new Map([[`${REPO}/resolve/${REVISION}/${FILE}`, model]]) });
   corruptHub = await startHubFileServer({
     files: new Map([[`${REPO}/resolve/${REVISION}/${corruptedPin.file}`, corruptedPin.bytes]]),

@@ -1,21 +1,29 @@
-import { Duration, RemovalPolicy } from "aws-cdk-lib";
+import { Duration, RemovalPolicy, Validations } from "aws-cdk-lib";
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from "aws-cdk-lib/aws-s3";
 import type { Construct } from "constructs";
-
-/** Key prefixes inside the artifact bucket; each role gets only the prefixes it needs. */
-export const ARTIFACT_PREFIXES = {
-  /** Packaged models (`model.tar.gz` or uncompressed model data), read by SageMaker. */
-  models: "models/",
-  /** Repository snapshots the console uploads as CodeBuild sources. */
-  buildSources: "build-sources/",
-} as const;
+import { ARTIFACT_PREFIXES } from "./console-contract.ts";
 
 /**
  * Model artifacts and build sources: S3-managed encryption (SageMaker and CodeBuild read it without KMS grants),
- * public access blocked, TLS only, versioned so an overwritten artifact can be recovered.
+ * public access blocked, TLS only, versioned so an overwritten artifact can be recovered, every request recorded in
+ * a server access log bucket (kept 90 days).
  */
 export function createArtifactBucket(scope: Construct): Bucket {
+  const accessLogs = new Bucket(scope, "ArtifactAccessLogs", {
+    encryption: BucketEncryption.S3_MANAGED,
+    blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+    objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+    enforceSSL: true,
+    removalPolicy: RemovalPolicy.RETAIN,
+    lifecycleRules: [{ id: "expire-access-logs", expiration: Duration.days(90) }],
+  });
+  Validations.of(accessLogs).acknowledge({
+    id: "AwsSolutions-S1",
+    reason: "This is the artifact bucket's access-log target; logging it into itself would loop.",
+  });
   return new Bucket(scope, "ArtifactBucket", {
+    serverAccessLogsBucket: accessLogs,
+    serverAccessLogsPrefix: "artifact-bucket/",
     encryption: BucketEncryption.S3_MANAGED,
     blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
     objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,

@@ -5,7 +5,14 @@ import { type IRole, ManagedPolicy, PolicyStatement } from "aws-cdk-lib/aws-iam"
 import type { IBucket } from "aws-cdk-lib/aws-s3";
 import type { Construct } from "constructs";
 import { codeBuildLogGroup, endpointLogGroup, logGroupArns, regionalArn } from "./arns.ts";
-import { IMAGE_BUILD_PROJECT, MODEL_PACKAGE_PROJECT } from "./build-projects.ts";
+import {
+  ARTIFACT_PREFIXES,
+  CONSOLE_SCALABLE_TARGET_TAG,
+  IMAGE_BUILD_PROJECT,
+  MODEL_PACKAGE_PROJECT,
+  SAGEMAKER_VARIANT_SCALING,
+} from "./console-contract.ts";
+import { acknowledgeWildcardResources } from "./nag-acknowledgements.ts";
 
 export interface ConsolePolicyProps {
   namePrefix: string;
@@ -17,7 +24,8 @@ export interface ConsolePolicyProps {
 
 /**
  * Attach to the console's own role (or user): exactly the calls `server/` makes. SageMaker resources are limited
- * to names that start with the console's prefix; the console may pass only the execution role, only to SageMaker.
+ * to names that start with the console's prefix; the console may pass only the execution role, only to SageMaker;
+ * it writes only build sources; it may change only the scalable targets it registered (tagged) for endpoint variants.
  */
 export function createConsolePolicy(scope: Construct, props: ConsolePolicyProps): ManagedPolicy {
   const { namePrefix, executionRole, bucket, repository, projects } = props;
@@ -25,89 +33,137 @@ export function createConsolePolicy(scope: Construct, props: ConsolePolicyProps)
     regionalArn("sagemaker", `${type}/${namePrefix}*`),
   );
   const endpoints = regionalArn("sagemaker", `endpoint/${namePrefix}*`);
+  const buildSources = bucket.arnForObjects(`${ARTIFACT_PREFIXES.buildSources}*`);
+  const scalableTargets = regionalArn("application-autoscaling", "scalable-target/*");
+  const variantScaling = {
+    "application-autoscaling:service-namespace": SAGEMAKER_VARIANT_SCALING.serviceNamespace,
+    "application-autoscaling:scalable-dimension": SAGEMAKER_VARIANT_SCALING.scalableDimension,
+  };
 
-  return new ManagedPolicy(scope, "ConsolePolicy", {
+  const statements = [
+    new PolicyStatement({
+      sid: "ManagePrefixedSageMakerResources",
+      actions: [
+        "sagemaker:CreateModel",
+        "sagemaker:DescribeModel",
+        "sagemaker:DeleteModel",
+        "sagemaker:CreateEndpointConfig",
+        "sagemaker:DescribeEndpointConfig",
+        "sagemaker:DeleteEndpointConfig",
+        "sagemaker:CreateEndpoint",
+        "sagemaker:DescribeEndpoint",
+        "sagemaker:DeleteEndpoint",
+        "sagemaker:UpdateEndpointWeightsAndCapacities",
+      ],
+      resources: sageMakerResources,
+    }),
+    new PolicyStatement({
+      sid: "InvokePrefixedEndpoints",
+      actions: ["sagemaker:InvokeEndpoint", "sagemaker:InvokeEndpointWithResponseStream"],
+      resources: [endpoints],
+    }),
+    new PolicyStatement({ sid: "ListEndpoints", actions: ["sagemaker:ListEndpoints"], resources: ["*"] }),
+    new PolicyStatement({
+      sid: "PassExecutionRoleToSageMaker",
+      actions: ["iam:PassRole"],
+      resources: [executionRole.roleArn],
+      conditions: { StringEquals: { "iam:PassedToService": "sagemaker.amazonaws.com" } },
+    }),
+    new PolicyStatement({
+      sid: "RunBuilds",
+      actions: ["codebuild:StartBuild", "codebuild:BatchGetBuilds", "codebuild:ListBuildsForProject"],
+      resources: projects.map((project) => project.projectArn),
+    }),
+    new PolicyStatement({
+      sid: "ReadBuildLogs",
+      actions: ["logs:GetLogEvents"],
+      resources: [MODEL_PACKAGE_PROJECT, IMAGE_BUILD_PROJECT].flatMap((name) => logGroupArns(codeBuildLogGroup(name))),
+    }),
+    new PolicyStatement({
+      sid: "SearchEndpointLogs",
+      actions: ["logs:FilterLogEvents"],
+      resources: logGroupArns(endpointLogGroup(namePrefix)),
+    }),
+    new PolicyStatement({
+      sid: "DescribeAdapterImages",
+      actions: ["ecr:DescribeRepositories", "ecr:DescribeImages"],
+      resources: [repository.repositoryArn],
+    }),
+    new PolicyStatement({
+      sid: "UploadBuildSources",
+      actions: ["s3:PutObject", "s3:AbortMultipartUpload"],
+      resources: [buildSources],
+    }),
+    new PolicyStatement({
+      sid: "ListBuildSources",
+      actions: ["s3:ListBucket"],
+      resources: [bucket.bucketArn],
+      conditions: { StringLike: { "s3:prefix": [`${ARTIFACT_PREFIXES.buildSources}*`] } },
+    }),
+    new PolicyStatement({ sid: "ReadMetrics", actions: ["cloudwatch:GetMetricData"], resources: ["*"] }),
+    new PolicyStatement({
+      sid: "DescribeAutoScaling",
+      actions: ["application-autoscaling:DescribeScalableTargets", "application-autoscaling:DescribeScalingPolicies"],
+      resources: ["*"],
+    }),
+    new PolicyStatement({
+      sid: "RegisterTaggedVariantTargets",
+      actions: ["application-autoscaling:RegisterScalableTarget"],
+      resources: [scalableTargets],
+      conditions: {
+        StringEquals: {
+          ...variantScaling,
+          [`aws:RequestTag/${CONSOLE_SCALABLE_TARGET_TAG.key}`]: CONSOLE_SCALABLE_TARGET_TAG.value,
+        },
+      },
+    }),
+    new PolicyStatement({
+      sid: "ScaleTaggedVariantTargets",
+      actions: [
+        "application-autoscaling:DeregisterScalableTarget",
+        "application-autoscaling:PutScalingPolicy",
+        "application-autoscaling:DeleteScalingPolicy",
+      ],
+      resources: [scalableTargets],
+      conditions: {
+        StringEquals: {
+          ...variantScaling,
+          [`aws:ResourceTag/${CONSOLE_SCALABLE_TARGET_TAG.key}`]: CONSOLE_SCALABLE_TARGET_TAG.value,
+        },
+      },
+    }),
+    new PolicyStatement({
+      sid: "TargetTrackingAlarms",
+      actions: ["cloudwatch:PutMetricAlarm", "cloudwatch:DescribeAlarms", "cloudwatch:DeleteAlarms"],
+      resources: [regionalArn("cloudwatch", `alarm:TargetTracking-endpoint/${namePrefix}*`)],
+    }),
+    new PolicyStatement({
+      sid: "CreateAutoScalingServiceLinkedRole",
+      actions: ["iam:CreateServiceLinkedRole"],
+      resources: [
+        `arn:${Aws.PARTITION}:iam::${Aws.ACCOUNT_ID}:role/aws-service-role/sagemaker.application-autoscaling.amazonaws.com/AWSServiceRoleForApplicationAutoScaling_SageMakerEndpoint`,
+      ],
+      conditions: { StringEquals: { "iam:AWSServiceName": "sagemaker.application-autoscaling.amazonaws.com" } },
+    }),
+  ];
+  const policy = new ManagedPolicy(scope, "ConsolePolicy", {
     description: "What the Decision Console calls: prefixed SageMaker resources, its builds, bucket and repository",
-    statements: [
-      new PolicyStatement({
-        sid: "ManagePrefixedSageMakerResources",
-        actions: [
-          "sagemaker:CreateModel",
-          "sagemaker:DescribeModel",
-          "sagemaker:DeleteModel",
-          "sagemaker:CreateEndpointConfig",
-          "sagemaker:DescribeEndpointConfig",
-          "sagemaker:DeleteEndpointConfig",
-          "sagemaker:CreateEndpoint",
-          "sagemaker:DescribeEndpoint",
-          "sagemaker:DeleteEndpoint",
-          "sagemaker:UpdateEndpointWeightsAndCapacities",
-          "sagemaker:AddTags",
-        ],
-        resources: sageMakerResources,
-      }),
-      new PolicyStatement({
-        sid: "InvokePrefixedEndpoints",
-        actions: ["sagemaker:InvokeEndpoint", "sagemaker:InvokeEndpointWithResponseStream"],
-        resources: [endpoints],
-      }),
-      new PolicyStatement({ sid: "ListEndpoints", actions: ["sagemaker:ListEndpoints"], resources: ["*"] }),
-      new PolicyStatement({
-        sid: "PassExecutionRoleToSageMaker",
-        actions: ["iam:PassRole"],
-        resources: [executionRole.roleArn],
-        conditions: { StringEquals: { "iam:PassedToService": "sagemaker.amazonaws.com" } },
-      }),
-      new PolicyStatement({
-        sid: "RunBuilds",
-        actions: ["codebuild:StartBuild", "codebuild:BatchGetBuilds", "codebuild:ListBuildsForProject"],
-        resources: projects.map((project) => project.projectArn),
-      }),
-      new PolicyStatement({
-        sid: "ReadBuildAndEndpointLogs",
-        actions: ["logs:GetLogEvents"],
-        resources: [
-          ...[MODEL_PACKAGE_PROJECT, IMAGE_BUILD_PROJECT].flatMap((name) => logGroupArns(codeBuildLogGroup(name))),
-          ...logGroupArns(endpointLogGroup(namePrefix)),
-        ],
-      }),
-      new PolicyStatement({
-        sid: "DescribeAdapterImages",
-        actions: ["ecr:DescribeRepositories", "ecr:DescribeImages"],
-        resources: [repository.repositoryArn],
-      }),
-      new PolicyStatement({
-        sid: "ReadWriteArtifacts",
-        actions: ["s3:GetObject", "s3:PutObject", "s3:AbortMultipartUpload"],
-        resources: [bucket.arnForObjects("*")],
-      }),
-      new PolicyStatement({ sid: "ListArtifacts", actions: ["s3:ListBucket"], resources: [bucket.bucketArn] }),
-      new PolicyStatement({ sid: "ReadMetrics", actions: ["cloudwatch:GetMetricData"], resources: ["*"] }),
-      new PolicyStatement({
-        sid: "ConfigureEndpointAutoScaling",
-        actions: [
-          "application-autoscaling:RegisterScalableTarget",
-          "application-autoscaling:DeregisterScalableTarget",
-          "application-autoscaling:DescribeScalableTargets",
-          "application-autoscaling:PutScalingPolicy",
-          "application-autoscaling:DescribeScalingPolicies",
-          "application-autoscaling:DeleteScalingPolicy",
-        ],
-        resources: ["*"],
-      }),
-      new PolicyStatement({
-        sid: "TargetTrackingAlarms",
-        actions: ["cloudwatch:PutMetricAlarm", "cloudwatch:DescribeAlarms", "cloudwatch:DeleteAlarms"],
-        resources: [regionalArn("cloudwatch", `alarm:TargetTracking-endpoint/${namePrefix}*`)],
-      }),
-      new PolicyStatement({
-        sid: "CreateAutoScalingServiceLinkedRole",
-        actions: ["iam:CreateServiceLinkedRole"],
-        resources: [
-          `arn:${Aws.PARTITION}:iam::${Aws.ACCOUNT_ID}:role/aws-service-role/sagemaker.application-autoscaling.amazonaws.com/AWSServiceRoleForApplicationAutoScaling_SageMakerEndpoint`,
-        ],
-        conditions: { StringEquals: { "iam:AWSServiceName": "sagemaker.application-autoscaling.amazonaws.com" } },
-      }),
-    ],
+    statements,
   });
+  acknowledgeWildcardResources(policy, statements, {
+    ManagePrefixedSageMakerResources: `only models, endpoint configs and endpoints named with the prefix "${namePrefix}"`,
+    InvokePrefixedEndpoints: "only endpoints named with the prefix",
+    ListEndpoints: "ListEndpoints has no resource type (Service Authorization Reference)",
+    ReadBuildLogs: "the streams of the two build projects' own log groups",
+    SearchEndpointLogs: "the log groups of endpoints named with the prefix",
+    UploadBuildSources: "objects under build-sources/ only",
+    ReadMetrics: "GetMetricData has no resource type for classic metrics",
+    DescribeAutoScaling: "Describe* of Application Auto Scaling have no resource type",
+    RegisterTaggedVariantTargets:
+      "scalable-target ARNs are opaque ids; limited by condition to SageMaker variant counts registered with the console's tag",
+    ScaleTaggedVariantTargets:
+      "scalable-target ARNs are opaque ids; limited by condition to SageMaker variant targets that carry the console's tag",
+    TargetTrackingAlarms: "only the target-tracking alarms of endpoints named with the prefix",
+  });
+  return policy;
 }

@@ -4,6 +4,8 @@ import { fileURLToPath } from "node:url";
 import { App } from "aws-cdk-lib";
 import { Match, Template } from "aws-cdk-lib/assertions";
 import { beforeAll, describe, expect, it } from "vitest";
+import { flattenReference } from "./cfn-reference.ts";
+import { CONSOLE_SCALABLE_TARGET_TAG } from "./console-contract.ts";
 import { DecisionConsoleStack } from "./decision-console-stack.ts";
 
 const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
@@ -20,20 +22,9 @@ interface Statement {
 let template: Template;
 let resources: Record<string, { Type: string; Properties: Record<string, unknown> }>;
 
-/** CloudFormation intrinsics as readable text: `<ArtifactBucket.Arn>/models/*`, `arn:<AWS::Partition>:...`. */
+/** CloudFormation intrinsics as readable text without logical-id hashes: `<ArtifactBucket.Arn>/models/*`. */
 function render(value: unknown): string {
-  if (typeof value === "string") return value;
-  const object = value as Record<string, unknown>;
-  if ("Ref" in object) return `<${String(object.Ref).replace(/[0-9A-F]{8}$/, "")}>`;
-  if ("Fn::GetAtt" in object) {
-    const [id, attribute] = object["Fn::GetAtt"] as [string, string];
-    return `<${id.replace(/[0-9A-F]{8}$/, "")}.${attribute}>`;
-  }
-  if ("Fn::Join" in object) {
-    const [separator, parts] = object["Fn::Join"] as [string, unknown[]];
-    return parts.map(render).join(separator);
-  }
-  return JSON.stringify(value);
+  return flattenReference(value).replace(/<([A-Za-z0-9]+?)[0-9A-F]{8}(\.[A-Za-z]+)?>/g, "<$1$2>");
 }
 
 const list = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
@@ -182,6 +173,44 @@ describe("SageMaker execution role", () => {
       false,
     );
   });
+
+  it("has every permission AWS documents for a CreateModel execution role, for what the console deploys", () => {
+    // https://docs.aws.amazon.com/sagemaker/latest/dg/sagemaker-roles.html, "CreateModel API: Execution Role
+    // Permissions" (VPC actions omitted: endpoints run with network isolation and no VpcConfig).
+    const documented = [
+      "cloudwatch:PutMetricData",
+      "logs:CreateLogStream",
+      "logs:PutLogEvents",
+      "logs:CreateLogGroup",
+      "logs:DescribeLogStreams",
+      "ecr:GetAuthorizationToken",
+      "ecr:BatchCheckLayerAvailability",
+      "ecr:GetDownloadUrlForLayer",
+      "ecr:BatchGetImage",
+      "s3:GetObject",
+      "s3:ListBucket",
+    ];
+    const granted = new Set(actionsOf(statementsOf("SageMakerExecutionRole")));
+    expect(documented.filter((action) => !granted.has(action))).toEqual([]);
+  });
+});
+
+describe("stack properties", () => {
+  it("pins the CDK CLI exactly, so `npx cdk` runs the tested version without a download", () => {
+    const manifest = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as {
+      devDependencies: Record<string, string>;
+    };
+    const pinned = manifest.devDependencies["aws-cdk"];
+    expect(pinned).toMatch(/^\d+\.\d+\.\d+$/);
+    const installed = JSON.parse(readFileSync(join(repoRoot, "node_modules/aws-cdk/package.json"), "utf8")) as {
+      version: string;
+    };
+    expect(installed.version).toBe(pinned);
+  });
+
+  it("refuses a resource prefix with upper-case letters, which no lower-cased SageMaker ARN would match", () => {
+    expect(() => new DecisionConsoleStack(new App(), "Upper", { sageMakerNamePrefix: "DC-" })).toThrow(/lower-case/);
+  });
 });
 
 /** IAM actions of the AWS SDK commands that `server/` (not the local control plane, not tests) sends. */
@@ -236,8 +265,7 @@ function consoleSdkActions(): Set<string> {
 /** Allowed although `server/` sends no command of that name: what AWS checks behind the commands it does send. */
 const indirectConsoleActions: Record<string, string> = {
   "iam:PassRole": "CreateModel passes the execution role",
-  "sagemaker:AddTags": "Create* calls that carry Tags",
-  "s3:ListBucket": "HeadObject answers 404, not 403, for a missing key only with ListBucket",
+  "logs:FilterLogEvents": "the endpoint log viewer (next change) searches an endpoint's log group",
   "cloudwatch:PutMetricAlarm": "PutScalingPolicy (target tracking) creates its alarms as the caller",
   "cloudwatch:DescribeAlarms": "PutScalingPolicy (target tracking) checks its alarms as the caller",
   "cloudwatch:DeleteAlarms": "DeleteScalingPolicy removes the target-tracking alarms",
@@ -286,10 +314,51 @@ describe("console policy", () => {
       "<ModelPackageProject.Arn>",
       "<ImageBuildProject.Arn>",
     ]);
-    const logs = resourcesOf(consoleStatements(), "logs:GetLogEvents");
-    expect(
-      logs.every((arn) => /log-group:\/aws\/(codebuild\/decision-console-|sagemaker\/Endpoints\/dc-)/.test(arn)),
-    ).toBe(true);
+    const buildLogs = resourcesOf(consoleStatements(), "logs:GetLogEvents");
+    expect(buildLogs.length).toBeGreaterThan(0);
+    expect(buildLogs.every((arn) => /log-group:\/aws\/codebuild\/decision-console-/.test(arn))).toBe(true);
+    const endpointLogs = resourcesOf(consoleStatements(), "logs:FilterLogEvents");
+    expect(endpointLogs.length).toBeGreaterThan(0);
+    expect(endpointLogs.every((arn) => arn.includes(`log-group:/aws/sagemaker/Endpoints/${PREFIX}*`))).toBe(true);
+  });
+
+  it("grants no sagemaker:AddTags, since the console sends no tags to SageMaker", () => {
+    expect(actionsOf(consoleStatements())).not.toContain("sagemaker:AddTags");
+  });
+
+  it("writes only build sources to the bucket and lists only that prefix", () => {
+    expect(actionsOf(consoleStatements()).filter((action) => action.startsWith("s3:"))).toEqual([
+      "s3:AbortMultipartUpload",
+      "s3:ListBucket",
+      "s3:PutObject",
+    ]);
+    for (const action of ["s3:PutObject", "s3:AbortMultipartUpload"]) {
+      expect(resourcesOf(consoleStatements(), action)).toEqual(["<ArtifactBucket.Arn>/build-sources/*"]);
+    }
+    expect(consoleStatements().find((s) => list(s.Action).includes("s3:ListBucket"))?.Condition).toEqual({
+      StringLike: { "s3:prefix": ["build-sources/*"] },
+    });
+  });
+
+  it("changes only SageMaker variant scalable targets that carry the console's tag", () => {
+    const changing = consoleStatements().filter((s) =>
+      list(s.Action).some(
+        (a) => a.startsWith("application-autoscaling:") && !a.startsWith("application-autoscaling:Describe"),
+      ),
+    );
+    expect(changing.length).toBeGreaterThan(0);
+    for (const statement of changing) {
+      expect(list(statement.Resource).map(render)).toEqual([
+        "arn:<AWS::Partition>:application-autoscaling:<AWS::Region>:<AWS::AccountId>:scalable-target/*",
+      ]);
+      const equals = statement.Condition?.StringEquals ?? {};
+      expect(equals["application-autoscaling:service-namespace"]).toBe("sagemaker");
+      expect(equals["application-autoscaling:scalable-dimension"]).toBe("sagemaker:variant:DesiredInstanceCount");
+      const tagKey = list(statement.Action).includes("application-autoscaling:RegisterScalableTarget")
+        ? `aws:RequestTag/${CONSOLE_SCALABLE_TARGET_TAG.key}`
+        : `aws:ResourceTag/${CONSOLE_SCALABLE_TARGET_TAG.key}`;
+      expect(equals[tagKey]).toBe(CONSOLE_SCALABLE_TARGET_TAG.value);
+    }
   });
 });
 
@@ -298,12 +367,9 @@ const actionsWithoutResourceTypes: Record<string, string> = {
   "ecr:GetAuthorizationToken": "docker login to ECR (execution role pulls, image build pushes)",
   "sagemaker:ListEndpoints": "the endpoints page lists endpoints",
   "cloudwatch:GetMetricData": "endpoint metrics charts",
-  "application-autoscaling:RegisterScalableTarget": "scalable targets are addressed by opaque ids, not endpoint names",
-  "application-autoscaling:DeregisterScalableTarget": "same",
+  "cloudwatch:PutMetricData": "the execution role publishes endpoint metrics (AWS's CreateModel role policy)",
   "application-autoscaling:DescribeScalableTargets": "Describe* has no resource type",
-  "application-autoscaling:PutScalingPolicy": "scalable targets are addressed by opaque ids, not endpoint names",
   "application-autoscaling:DescribeScalingPolicies": "Describe* has no resource type",
-  "application-autoscaling:DeleteScalingPolicy": "scalable targets are addressed by opaque ids, not endpoint names",
 };
 
 describe("every IAM policy in the stack", () => {

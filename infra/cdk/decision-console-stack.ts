@@ -16,9 +16,13 @@ export interface DecisionConsoleStackProps extends StackProps {
 export class DecisionConsoleStack extends Stack {
   constructor(scope: Construct, id: string, props: DecisionConsoleStackProps = {}) {
     super(scope, id, props);
+    // Grant S3's log delivery through the log bucket's policy, not ACLs (the bucket enforces owner, no ACLs).
+    this.node.setContext("@aws-cdk/aws-s3:serverAccessLogsUseBucketPolicy", true);
     const namePrefix = props.sageMakerNamePrefix ?? "dc-";
-    if (!/^[a-zA-Z0-9][a-zA-Z0-9-]{0,20}$/.test(namePrefix)) {
-      throw new Error(`sageMakerNamePrefix "${namePrefix}" must be 1-21 letters, digits or hyphens`);
+    // SageMaker ARNs carry names in lower case and IAM matches ARNs case-sensitively, so an upper-case prefix
+    // would match nothing.
+    if (!/^[a-z0-9][a-z0-9-]{0,20}$/.test(namePrefix)) {
+      throw new Error(`sageMakerNamePrefix "${namePrefix}" must be 1-21 lower-case letters, digits or hyphens`);
     }
 
     const bucket = createArtifactBucket(this);

@@ -4,7 +4,8 @@ import { Effect, PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 
 import type { IBucket } from "aws-cdk-lib/aws-s3";
 import type { Construct } from "constructs";
 import { endpointLogGroup, logGroupArns } from "./arns.ts";
-import { ARTIFACT_PREFIXES } from "./artifact-bucket.ts";
+import { ARTIFACT_PREFIXES } from "./console-contract.ts";
+import { acknowledgeWildcardResources } from "./nag-acknowledgements.ts";
 
 export interface ExecutionRoleProps {
   bucket: IBucket;
@@ -13,48 +14,58 @@ export interface ExecutionRoleProps {
 }
 
 /**
- * The role SageMaker assumes for the console's models: read the packaged models, pull the adapter repository's
- * images, write the endpoints' own log groups. Nothing else; the container runs with network isolation.
+ * The role SageMaker assumes for the console's models, as AWS documents it for CreateModel (CloudWatch metrics,
+ * CloudWatch Logs, ECR pull, S3 read), narrowed to this stack: read the packaged models, pull the adapter
+ * repository's images, write the endpoints' own log groups. The container itself runs with network isolation.
  */
 export function createExecutionRole(scope: Construct, props: ExecutionRoleProps): Role {
   const { bucket, repository, namePrefix } = props;
-  return new Role(scope, "SageMakerExecutionRole", {
+  const statements = [
+    new PolicyStatement({
+      sid: "ReadModelArtifacts",
+      actions: ["s3:GetObject"],
+      resources: [bucket.arnForObjects(`${ARTIFACT_PREFIXES.models}*`)],
+    }),
+    new PolicyStatement({
+      sid: "ListModelPrefix",
+      actions: ["s3:ListBucket"],
+      resources: [bucket.bucketArn],
+      conditions: { StringLike: { "s3:prefix": [`${ARTIFACT_PREFIXES.models}*`] } },
+    }),
+    new PolicyStatement({
+      sid: "PullAdapterImages",
+      actions: ["ecr:BatchGetImage", "ecr:GetDownloadUrlForLayer", "ecr:BatchCheckLayerAvailability"],
+      resources: [repository.repositoryArn],
+    }),
+    new PolicyStatement({
+      sid: "EcrLogin",
+      effect: Effect.ALLOW,
+      actions: ["ecr:GetAuthorizationToken"],
+      resources: ["*"],
+    }),
+    new PolicyStatement({
+      sid: "PublishMetrics",
+      actions: ["cloudwatch:PutMetricData"],
+      resources: ["*"],
+    }),
+    new PolicyStatement({
+      sid: "WriteEndpointLogs",
+      actions: ["logs:CreateLogGroup", "logs:CreateLogStream", "logs:PutLogEvents", "logs:DescribeLogStreams"],
+      resources: logGroupArns(endpointLogGroup(namePrefix)),
+    }),
+  ];
+  const role = new Role(scope, "SageMakerExecutionRole", {
     description: "Assumed by SageMaker to load Decision Console models and adapter images",
     assumedBy: new ServicePrincipal("sagemaker.amazonaws.com", {
       conditions: { StringEquals: { "aws:SourceAccount": Aws.ACCOUNT_ID } },
     }),
-    inlinePolicies: {
-      ModelAccess: new PolicyDocument({
-        statements: [
-          new PolicyStatement({
-            sid: "ReadModelArtifacts",
-            actions: ["s3:GetObject"],
-            resources: [bucket.arnForObjects(`${ARTIFACT_PREFIXES.models}*`)],
-          }),
-          new PolicyStatement({
-            sid: "ListModelPrefix",
-            actions: ["s3:ListBucket"],
-            resources: [bucket.bucketArn],
-            conditions: { StringLike: { "s3:prefix": [`${ARTIFACT_PREFIXES.models}*`] } },
-          }),
-          new PolicyStatement({
-            sid: "PullAdapterImages",
-            actions: ["ecr:BatchGetImage", "ecr:GetDownloadUrlForLayer", "ecr:BatchCheckLayerAvailability"],
-            resources: [repository.repositoryArn],
-          }),
-          new PolicyStatement({
-            sid: "EcrLogin",
-            effect: Effect.ALLOW,
-            actions: ["ecr:GetAuthorizationToken"],
-            resources: ["*"],
-          }),
-          new PolicyStatement({
-            sid: "WriteEndpointLogs",
-            actions: ["logs:CreateLogGroup", "logs:CreateLogStream", "logs:PutLogEvents", "logs:DescribeLogStreams"],
-            resources: logGroupArns(endpointLogGroup(namePrefix)),
-          }),
-        ],
-      }),
-    },
+    inlinePolicies: { ModelAccess: new PolicyDocument({ statements }) },
   });
+  acknowledgeWildcardResources(role, statements, {
+    ReadModelArtifacts: "objects under models/ only",
+    EcrLogin: "GetAuthorizationToken has no resource type (Service Authorization Reference)",
+    PublishMetrics: "PutMetricData has no resource type for classic metrics; AWS documents it for CreateModel roles",
+    WriteEndpointLogs: "the log groups and streams of endpoints named with the prefix",
+  });
+  return role;
 }

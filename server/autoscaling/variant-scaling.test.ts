@@ -2,6 +2,7 @@ import {
   ApplicationAutoScalingClient,
   DeleteScalingPolicyCommand,
   DeregisterScalableTargetCommand,
+  DescribeScalableTargetsCommand,
   PutScalingPolicyCommand,
   RegisterScalableTargetCommand,
 } from "@aws-sdk/client-application-auto-scaling";
@@ -37,6 +38,7 @@ describe("variant autoscaling", () => {
       ...target,
       MinCapacity: 1,
       MaxCapacity: 4,
+      Tags: { "decision-console:managed-by": "decision-console" },
     });
     expect(autoScaling).toHaveReceivedCommandExactlyOnceWith(PutScalingPolicyCommand, {
       ...target,
@@ -76,12 +78,22 @@ describe("variant autoscaling", () => {
     });
   });
 
-  it("removes policy and target, and treats an absent one as already removed", async () => {
+  it("removes policy and target, and treats an absent policy as already removed", async () => {
+    autoScaling.on(DescribeScalableTargetsCommand).resolves({
+      ScalableTargets: [{ ...target, MinCapacity: 1, MaxCapacity: 2, RoleARN: "r", CreationTime: new Date() }],
+    });
     autoScaling
       .on(DeleteScalingPolicyCommand)
       .rejects(Object.assign(new Error("No policy"), { name: "ObjectNotFoundException" }));
     autoScaling.on(DeregisterScalableTargetCommand).resolves({});
     await removeAutoscaling(client, "demo", "AllTraffic");
     expect(autoScaling).toHaveReceivedCommandWith(DeregisterScalableTargetCommand, target);
+  });
+
+  it("changes nothing when the variant has no scalable target, which the console's policy could not touch", async () => {
+    autoScaling.on(DescribeScalableTargetsCommand).resolves({ ScalableTargets: [] });
+    await removeAutoscaling(client, "demo", "AllTraffic");
+    expect(autoScaling).not.toHaveReceivedCommand(DeleteScalingPolicyCommand);
+    expect(autoScaling).not.toHaveReceivedCommand(DeregisterScalableTargetCommand);
   });
 });

@@ -7,12 +7,12 @@ import {
   PutScalingPolicyCommand,
   RegisterScalableTargetCommand,
 } from "@aws-sdk/client-application-auto-scaling";
+import { CONSOLE_SCALABLE_TARGET_TAG, SAGEMAKER_VARIANT_SCALING } from "../../infra/cdk/console-contract.ts";
 import { awsCall, toAwsAppError } from "../aws/errors.ts";
 import type { Autoscaling } from "../endpoints/dto.ts";
 import type { AutoscalingRequest } from "./dto.ts";
 
-const serviceNamespace = "sagemaker";
-const scalableDimension = "sagemaker:variant:DesiredInstanceCount";
+const { serviceNamespace, scalableDimension } = SAGEMAKER_VARIANT_SCALING;
 
 export function variantResourceId(endpointName: string, variant: string): string {
   return `endpoint/${endpointName}/variant/${variant}`;
@@ -22,7 +22,10 @@ export function invocationsPolicyName(endpointName: string): string {
   return `${endpointName}-invocations-per-instance`;
 }
 
-/** Registers the variant's instance count as a scalable target and tracks invocations per instance. */
+/**
+ * Registers the variant's instance count as a scalable target, tagged as the console's (its IAM policy lets it
+ * change only tagged targets), and tracks invocations per instance.
+ */
 export async function configureAutoscaling(
   autoScaling: ApplicationAutoScalingClient,
   endpointName: string,
@@ -40,6 +43,7 @@ export async function configureAutoscaling(
         ...target,
         MinCapacity: request.minCapacity,
         MaxCapacity: request.maxCapacity,
+        Tags: { [CONSOLE_SCALABLE_TARGET_TAG.key]: CONSOLE_SCALABLE_TARGET_TAG.value },
       }),
     ),
   );
@@ -112,7 +116,11 @@ export async function describeAutoscaling(
   };
 }
 
-/** Removes the policy and the scalable target; succeeds when there was none. */
+/**
+ * Removes the policy and the scalable target; succeeds when there was none. It asks first (Describe* is allowed on
+ * "*"), because the console's policy lets it change only targets that exist and carry its tag: a Delete on a target
+ * that is not there could be refused as AccessDenied rather than answered "not found".
+ */
 export async function removeAutoscaling(
   autoScaling: ApplicationAutoScalingClient,
   endpointName: string,
@@ -123,6 +131,16 @@ export async function removeAutoscaling(
     ResourceId: variantResourceId(endpointName, variant),
     ScalableDimension: scalableDimension,
   } as const;
+  const registered = await awsCall(`autoscaling of "${endpointName}"`, () =>
+    autoScaling.send(
+      new DescribeScalableTargetsCommand({
+        ServiceNamespace: serviceNamespace,
+        ResourceIds: [target.ResourceId],
+        ScalableDimension: scalableDimension,
+      }),
+    ),
+  );
+  if (!registered.ScalableTargets?.length) return;
   for (const send of [
     () =>
       autoScaling.send(new DeleteScalingPolicyCommand({ ...target, PolicyName: invocationsPolicyName(endpointName) })),

@@ -64,7 +64,7 @@ describe("builds", () => {
   it("starts a model packaging build with the pinned GGUF and tokenizer as packager variables", async () => {
     codeBuild.on(StartBuildCommand).resolves({ build: sdkBuild({ buildStatus: "IN_PROGRESS" }) });
     const request = startBuildRequestSchema.parse({ kind: "model", gguf: preset.gguf, tokenizer: preset.tokenizer });
-    await startBuild(client, projects, request);
+    await startBuild(client, projects, request, { location: "bucket/build-sources/abc.zip" });
     const v = (name: string, value: string) => ({ name, value, type: "PLAINTEXT" as const });
     expect(codeBuild).toHaveReceivedCommandExactlyOnceWith(StartBuildCommand, {
       projectName: "model-pkg",
@@ -77,19 +77,21 @@ describe("builds", () => {
         v("TOKENIZER_REPO", "Qwen/Qwen3.5-4B"),
         v("TOKENIZER_REVISION", "851bf6e806efd8d0a36b00ddf55e13ccb7b8cd0a"),
       ],
+      sourceTypeOverride: "S3",
+      sourceLocationOverride: "bucket/build-sources/abc.zip",
     });
   });
 
   it("starts a CUDA image build from uploaded sources", async () => {
     codeBuild.on(StartBuildCommand).resolves({ build: sdkBuild({ id: "image-build:1", projectName: "image-build" }) });
     await startBuild(client, projects, startBuildRequestSchema.parse({ kind: "image", variant: "cuda" }), {
-      location: "bucket/build-sources/abc/",
+      location: "bucket/build-sources/abc.zip",
     });
     expect(codeBuild).toHaveReceivedCommandExactlyOnceWith(StartBuildCommand, {
       projectName: "image-build",
       environmentVariablesOverride: [{ name: "IMAGE_VARIANT", value: "cuda", type: "PLAINTEXT" }],
       sourceTypeOverride: "S3",
-      sourceLocationOverride: "bucket/build-sources/abc/",
+      sourceLocationOverride: "bucket/build-sources/abc.zip",
     });
   });
 

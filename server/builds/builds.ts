@@ -34,7 +34,7 @@ export function buildEnvironment(request: StartBuildRequest): EnvironmentVariabl
 }
 
 export interface BuildSourceOverride {
-  /** `bucket/prefix/` of the uploaded sources (CodeBuild's S3 folder source). */
+  /** `bucket/key` of the uploaded source archive (CodeBuild's S3 source). */
   location: string;
 }
 
@@ -42,7 +42,7 @@ export async function startBuild(
   codeBuild: CodeBuildClient,
   projects: BuildProjects,
   request: StartBuildRequest,
-  source?: BuildSourceOverride,
+  source: BuildSourceOverride,
 ): Promise<Build> {
   const projectName = request.kind === "model" ? projects.modelPackageProject : projects.imageBuildProject;
   const started = await awsCall(`build project "${projectName}"`, () =>
@@ -50,7 +50,8 @@ export async function startBuild(
       new StartBuildCommand({
         projectName,
         environmentVariablesOverride: buildEnvironment(request),
-        ...(source ? { sourceTypeOverride: "S3" as const, sourceLocationOverride: source.location } : {}),
+        sourceTypeOverride: "S3",
+        sourceLocationOverride: source.location,
       }),
     ),
   );

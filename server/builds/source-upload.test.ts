@@ -1,11 +1,12 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { HeadObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { ListObjectsV2Command, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { mockClient } from "aws-sdk-client-mock";
 import "aws-sdk-client-mock-vitest/extend";
+import { unzipSync } from "fflate";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { collectSourceFiles, uploadBuildSources } from "./source-upload.ts";
+import { uploadBuildSources } from "./source-upload.ts";
 
 const s3 = mockClient(S3Client);
 const client = new S3Client({ region: "us-east-1", credentials: { accessKeyId: "t", secretAccessKey: "t" } });
@@ -22,39 +23,32 @@ describe("build source upload", () => {
     root = fs.mkdtempSync(path.join(os.tmpdir(), "sources-"));
     write("package.json", "{}");
     write("adapter/src/cli.ts", "serve();");
-    write("adapter/node_modules/big/index.js", "skip me");
-    write("infra/docker/Dockerfile.cpu", "FROM node");
   });
   afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
-  it("collects the sources without node_modules", () => {
-    expect(collectSourceFiles(root, ["package.json", "adapter", "infra/docker", "missing"])).toEqual([
-      "package.json",
-      "adapter/src/cli.ts",
-      "infra/docker/Dockerfile.cpu",
-    ]);
-  });
-
-  it("uploads every file under a content-addressed prefix and returns CodeBuild's S3 folder location", async () => {
-    s3.on(HeadObjectCommand).rejects(Object.assign(new Error("Not Found"), { name: "NotFound" }));
+  it("uploads one ZIP of the files under a content-addressed key and returns CodeBuild's S3 source", async () => {
+    s3.on(ListObjectsV2Command).resolves({ KeyCount: 0 });
     s3.on(PutObjectCommand).resolves({});
-    const uploaded = await uploadBuildSources(client, "artifacts", root);
-    expect(uploaded.location).toBe(`artifacts/build-sources/${uploaded.digest}/`);
-    const keys = s3.commandCalls(PutObjectCommand).map((call) => call.args[0].input.Key);
-    expect(keys).toEqual([
-      `build-sources/${uploaded.digest}/package.json`,
-      `build-sources/${uploaded.digest}/adapter/src/cli.ts`,
-      `build-sources/${uploaded.digest}/infra/docker/Dockerfile.cpu`,
-      `build-sources/${uploaded.digest}/.complete`,
-    ]);
+    const uploaded = await uploadBuildSources(client, "artifacts", root, ["package.json", "adapter/src/cli.ts"]);
+    expect(uploaded.location).toBe(`artifacts/build-sources/${uploaded.digest}.zip`);
+    const puts = s3.commandCalls(PutObjectCommand);
+    expect(puts.map((call) => call.args[0].input.Key)).toEqual([`build-sources/${uploaded.digest}.zip`]);
+    const archive = unzipSync(puts[0]!.args[0].input.Body as Uint8Array);
+    expect(Object.keys(archive).sort()).toEqual(["adapter/src/cli.ts", "package.json"]);
+    expect(Buffer.from(archive["adapter/src/cli.ts"]!).toString()).toBe("serve();");
   });
 
-  it("skips the upload when the same sources are already complete in the bucket", async () => {
-    s3.on(HeadObjectCommand).resolves({});
-    const first = await uploadBuildSources(client, "artifacts", root);
+  it("asks for the archive with a one-key listing, which the console's policy allows, and skips an existing one", async () => {
+    s3.on(ListObjectsV2Command).callsFake((input: { Prefix: string }) => ({ Contents: [{ Key: input.Prefix }] }));
+    const first = await uploadBuildSources(client, "artifacts", root, ["package.json", "adapter/src/cli.ts"]);
     expect(s3).not.toHaveReceivedCommand(PutObjectCommand);
+    expect(s3).toHaveReceivedCommandWith(ListObjectsV2Command, {
+      Bucket: "artifacts",
+      Prefix: `build-sources/${first.digest}.zip`,
+      MaxKeys: 1,
+    });
     write("adapter/src/cli.ts", "serve(changed);");
-    const second = await uploadBuildSources(client, "artifacts", root);
+    const second = await uploadBuildSources(client, "artifacts", root, ["package.json", "adapter/src/cli.ts"]);
     expect(second.digest).not.toBe(first.digest);
   });
 });

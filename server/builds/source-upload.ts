@@ -1,34 +1,14 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { HeadObjectCommand, type S3Client } from "@aws-sdk/client-s3";
+import { ListObjectsV2Command, type S3Client } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
-import { awsCall, toAwsAppError } from "../aws/errors.ts";
+import { zipSync } from "fflate";
+import { ARTIFACT_PREFIXES } from "../../infra/cdk/console-contract.ts";
+import { awsCall } from "../aws/errors.ts";
 import type { BuildSourceOverride } from "./builds.ts";
 
-/** What an image build needs from the working tree: the adapter workspace, the lockfile and the Docker recipes. */
-export const imageBuildSourcePaths = ["package.json", "package-lock.json", "adapter", "infra/docker"];
-
-const skipped = new Set(["node_modules", "dist", ".turbo"]);
-
-export function collectSourceFiles(root: string, paths: readonly string[]): string[] {
-  const files: string[] = [];
-  const walk = (relative: string) => {
-    const absolute = path.join(root, relative);
-    if (!fs.existsSync(absolute)) return;
-    if (fs.statSync(absolute).isDirectory()) {
-      for (const entry of fs.readdirSync(absolute).sort()) {
-        if (!skipped.has(entry)) walk(path.join(relative, entry));
-      }
-    } else {
-      files.push(relative.split(path.sep).join("/"));
-    }
-  };
-  for (const p of paths) walk(p);
-  return files;
-}
-
-/** One hash over every file's path and bytes, so identical sources land under the same prefix once. */
+/** One hash over every file's path and bytes, so identical sources land under the same key once. */
 export function sourceDigest(root: string, files: readonly string[]): string {
   const hash = createHash("sha256");
   for (const file of files) {
@@ -41,42 +21,44 @@ export function sourceDigest(root: string, files: readonly string[]): string {
   return hash.digest("hex");
 }
 
+/** A fixed timestamp, so the same files always make the same archive. */
+const ARCHIVE_MTIME = new Date("2000-01-01T00:00:00Z");
+
+/** The files as a ZIP archive (CodeBuild's S3 source format), with their paths as given. */
+export function sourceArchive(root: string, files: readonly string[]): Uint8Array {
+  const entries: Record<string, Uint8Array> = {};
+  for (const file of files) entries[file] = fs.readFileSync(path.join(root, file));
+  return zipSync(entries, { level: 6, mtime: ARCHIVE_MTIME });
+}
+
+/** Whether the key exists, asked as a one-key listing: the console's policy lists build-sources/ but reads nothing. */
 async function exists(s3: S3Client, bucket: string, key: string): Promise<boolean> {
-  try {
-    await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
-    return true;
-  } catch (error) {
-    if (toAwsAppError(error).status === 404) return false;
-    throw toAwsAppError(error, `s3://${bucket}/${key}`);
-  }
+  const listed = await awsCall(`s3://${bucket}/${key}`, () =>
+    s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: key, MaxKeys: 1 })),
+  );
+  return listed.Contents?.some((object) => object.Key === key) ?? false;
 }
 
 /**
- * Uploads the build sources as an S3 folder `build-sources/<sha256>/` (CodeBuild's S3 folder source) and returns the
- * override StartBuild takes. Skips the upload when that exact source set is already there.
+ * Uploads the files a build reads as one ZIP, `build-sources/<sha256>.zip` (content-addressed: an archive already
+ * there is reused), and returns the `bucket/key` StartBuild takes as its S3 source.
  */
 export async function uploadBuildSources(
   s3: S3Client,
   bucket: string,
   root: string,
-  paths: readonly string[] = imageBuildSourcePaths,
+  files: readonly string[],
 ): Promise<BuildSourceOverride & { files: number; digest: string }> {
-  const files = collectSourceFiles(root, paths);
   const digest = sourceDigest(root, files);
-  const prefix = `build-sources/${digest}`;
-  const marker = `${prefix}/.complete`;
-  if (!(await exists(s3, bucket, marker))) {
-    for (const file of files) {
-      await awsCall(`s3://${bucket}/${prefix}/${file}`, () =>
-        new Upload({
-          client: s3,
-          params: { Bucket: bucket, Key: `${prefix}/${file}`, Body: fs.createReadStream(path.join(root, file)) },
-        }).done(),
-      );
-    }
-    await awsCall(`s3://${bucket}/${marker}`, () =>
-      new Upload({ client: s3, params: { Bucket: bucket, Key: marker, Body: digest } }).done(),
+  const key = `${ARTIFACT_PREFIXES.buildSources}${digest}.zip`;
+  if (!(await exists(s3, bucket, key))) {
+    const body = sourceArchive(root, files);
+    await awsCall(`s3://${bucket}/${key}`, () =>
+      new Upload({
+        client: s3,
+        params: { Bucket: bucket, Key: key, Body: body, ContentType: "application/zip" },
+      }).done(),
     );
   }
-  return { location: `${bucket}/${prefix}/`, files: files.length, digest };
+  return { location: `${bucket}/${key}`, files: files.length, digest };
 }

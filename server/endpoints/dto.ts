@@ -44,6 +44,11 @@ export const endpointSummarySchema = z.object({
   /** Price of the running instances per hour from the bundled table; null when the type is not in it. */
   hourlyPriceUsd: z.number().nullable(),
   failureReason: z.string().nullable(),
+  /**
+   * False for an endpoint the console's IAM policy does not cover (named without CONSOLE_RESOURCE_PREFIX, or one
+   * SageMaker refused to describe): listed from ListEndpoints only, never described, opened or changed.
+   */
+  managed: z.boolean(),
 });
 export type EndpointSummary = z.infer<typeof endpointSummarySchema>;
 

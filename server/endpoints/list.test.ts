@@ -76,6 +76,7 @@ describe("endpoint list", () => {
       lastModifiedAt: "2026-11-30T10:12:00.000Z",
       hourlyPriceUsd: 0.408,
       failureReason: null,
+      managed: true,
     });
   });
 
@@ -156,6 +157,55 @@ describe("endpoint list", () => {
       .on(DescribeEndpointCommand)
       .rejects(Object.assign(new Error('Could not find endpoint "gone".'), { name: "ValidationException" }));
     const [summary] = (await listEndpoints(client)).endpoints;
-    expect(summary).toMatchObject({ name: "gone", status: "Deleting", instanceType: null });
+    expect(summary).toMatchObject({ name: "gone", status: "Deleting", instanceType: null, managed: true });
+  });
+
+  it("lists another team's endpoints as not managed, describing only those the prefix covers", async () => {
+    sageMaker
+      .on(ListEndpointsCommand)
+      .resolves({ Endpoints: [entry("dc-router"), entry("team-b-ranker"), entry("DC-Upper")] });
+    sageMaker
+      .on(DescribeEndpointCommand)
+      .callsFake((input: { EndpointName: string }) => describedEndpoint({ EndpointName: input.EndpointName }));
+    const { endpoints } = await listEndpoints(client, new EndpointSummaryCache(), "dc-");
+    expect(endpoints.map((e) => [e.name, e.managed])).toEqual([
+      ["dc-router", true],
+      ["team-b-ranker", false],
+      ["DC-Upper", true],
+    ]);
+    expect(endpoints[1]).toMatchObject({ status: "InService", instanceType: null, imageDigest: null });
+    expect(sageMaker).toHaveReceivedCommandTimes(DescribeEndpointCommand, 2);
+    expect(sageMaker).not.toHaveReceivedCommandWith(DescribeEndpointCommand, { EndpointName: "team-b-ranker" });
+  });
+
+  it("lists an endpoint SageMaker refuses to describe as not managed, instead of failing the list", async () => {
+    sageMaker.on(ListEndpointsCommand).resolves({ Endpoints: [entry("dc-ours"), entry("dc-theirs")] });
+    sageMaker
+      .on(DescribeEndpointCommand, { EndpointName: "dc-ours" })
+      .resolves(describedEndpoint({ EndpointName: "dc-ours" }));
+    sageMaker
+      .on(DescribeEndpointCommand, { EndpointName: "dc-theirs" })
+      .rejects(
+        Object.assign(
+          new Error(
+            "User: arn:aws:iam::1:user/console is not authorized to perform: sagemaker:DescribeEndpoint on resource: arn:aws:sagemaker:us-east-1:1:endpoint/dc-theirs with an explicit deny",
+          ),
+          { name: "AccessDeniedException" },
+        ),
+      );
+    const { endpoints } = await listEndpoints(client, new EndpointSummaryCache(), "dc-");
+    expect(endpoints.map((e) => [e.name, e.managed])).toEqual([
+      ["dc-ours", true],
+      ["dc-theirs", false],
+    ]);
+  });
+
+  it("still fails the list when the listing itself is refused", async () => {
+    sageMaker.on(ListEndpointsCommand).rejects(
+      Object.assign(new Error("not authorized to perform: sagemaker:ListEndpoints"), {
+        name: "AccessDeniedException",
+      }),
+    );
+    await expect(listEndpoints(client, new EndpointSummaryCache(), "dc-")).rejects.toMatchObject({ status: 403 });
   });
 });

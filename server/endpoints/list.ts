@@ -31,8 +31,19 @@ export async function listAllEndpointEntries(sageMaker: SageMakerClient): Promis
   return entries;
 }
 
-/** What the table shows for an endpoint that vanished between the list and its describe calls. */
-function fromListingOnly(entry: SdkEndpointSummary): EndpointSummary {
+/**
+ * Whether the console's IAM policy lets it describe and change the endpoint: it allows `endpoint/<prefix>*`, matched
+ * against the ARN, in which SageMaker lower-cases the name. No prefix configured: every endpoint.
+ */
+function coveredByPolicy(name: string, prefix: string | null): boolean {
+  return prefix === null || name.toLowerCase().startsWith(prefix);
+}
+
+/**
+ * What the table shows from the listing alone: an endpoint that vanished between the list and its describe calls
+ * (managed), or one the console's policy does not let it describe (not managed).
+ */
+function fromListingOnly(entry: SdkEndpointSummary, managed: boolean): EndpointSummary {
   return {
     name: entry.EndpointName ?? "",
     arn: entry.EndpointArn ?? "",
@@ -47,6 +58,7 @@ function fromListingOnly(entry: SdkEndpointSummary): EndpointSummary {
     lastModifiedAt: (entry.LastModifiedTime ?? new Date(0)).toISOString(),
     hourlyPriceUsd: null,
     failureReason: null,
+    managed,
   };
 }
 
@@ -63,13 +75,20 @@ async function mapBounded<T, R>(items: T[], limit: number, work: (item: T) => Pr
   return results;
 }
 
+/**
+ * Every endpoint in the account (ListEndpoints is allowed on `*`), each described when the console's policy covers
+ * it (`resourceNamePrefix`, CONSOLE_RESOURCE_PREFIX); the others, and any SageMaker refuses to describe anyway, are
+ * listed as not managed, so one endpoint outside the policy never fails the whole list.
+ */
 export async function listEndpoints(
   sageMaker: SageMakerClient,
   cache: EndpointSummaryCache = new EndpointSummaryCache(),
+  resourceNamePrefix: string | null = null,
   concurrency = 8,
 ): Promise<EndpointList> {
   const entries = await listAllEndpointEntries(sageMaker);
   const endpoints = await mapBounded(entries, concurrency, async (entry) => {
+    if (!coveredByPolicy(entry.EndpointName ?? "", resourceNamePrefix)) return fromListingOnly(entry, false);
     const cached = cache.summary(entry);
     if (cached) return cached;
     try {
@@ -77,7 +96,9 @@ export async function listEndpoints(
       cache.storeSummary(entry, summary);
       return summary;
     } catch (error) {
-      if (toAwsAppError(error).status === 404) return fromListingOnly(entry);
+      const mapped = toAwsAppError(error);
+      if (mapped.status === 404) return fromListingOnly(entry, true);
+      if (mapped.details?.awsError === "AccessDeniedException") return fromListingOnly(entry, false);
       throw error;
     }
   });

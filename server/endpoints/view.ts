@@ -110,5 +110,6 @@ export function summaryOf(resources: EndpointResources): EndpointSummary {
     lastModifiedAt: iso(endpoint.LastModifiedTime),
     hourlyPriceUsd: priceForInstances(serving.instanceType, serving.instanceCount),
     failureReason: endpoint.FailureReason ?? null,
+    managed: true,
   };
 }

@@ -332,16 +332,42 @@ describe("S3 payloads are checked against what was signed", () => {
 });
 
 describe("the credentials the control plane issues", () => {
-  it("are a shared credentials file with console, admin and codebuild profiles, readable by this user only", () => {
+  it("are a shared credentials file with console and admin profiles, readable by this user only", () => {
     const { file } = plane.credentials;
     expect(file).toBe(path.join(dataDir, "local-aws", "credentials"));
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     expect(fs.statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
     expect(fs.statSync(plane.credentials.configFile).mode & 0o777).toBe(0o600);
     const text = fs.readFileSync(file, "utf8");
-    for (const profile of ["console", "admin", "codebuild"]) expect(text).toContain(`[${profile}]`);
+    expect([...text.matchAll(/^\[(.+)\]$/gm)].map((match) => match[1])).toEqual(["console", "admin"]);
     expect(readLocalAccessKey(dataDir, "console")).toEqual(plane.credentials.keys.console);
-    expect(new Set(Object.values(plane.credentials.keys).map((key) => key.accessKeyId)).size).toBe(3);
+    expect(new Set(Object.values(plane.credentials.keys).map((key) => key.accessKeyId)).size).toBe(2);
+  });
+
+  it("give each build keys of its own, held to its project's role and refused once the build ends", async () => {
+    const buildId = "decision-console-model-package:keys-test";
+    const key = plane.credentials.issueBuildKey("decision-console-model-package", buildId);
+    expect(plane.credentials.find(key.accessKeyId)?.principal).toEqual({
+      kind: "codebuild",
+      project: "decision-console-model-package",
+      buildId,
+    });
+    const s3 = new S3Client({ ...localClientConfig(plane), credentials: key, forcePathStyle: true });
+    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: "models/keys-test/model.tar.gz", Body: "x" }));
+    await expect(
+      s3.send(new PutObjectCommand({ Bucket: bucket, Key: "build-sources/keys-test.zip", Body: "x" })),
+    ).rejects.toMatchObject({
+      name: "AccessDenied",
+      message: expect.stringContaining(
+        "assumed-role/DecisionConsole-ModelPackageBuildRoleB4203A61/AWSCodeBuild-keys-test is not authorized to perform: s3:PutObject",
+      ),
+    });
+    plane.credentials.revokeKey(key.accessKeyId);
+    await expect(
+      s3.send(new PutObjectCommand({ Bucket: bucket, Key: "models/keys-test/model.tar.gz", Body: "x" })),
+    ).rejects.toMatchObject({ name: "InvalidAccessKeyId" });
+    plane.credentials.revokeKey(plane.credentials.keys.console.accessKeyId);
+    expect(plane.credentials.find(plane.credentials.keys.console.accessKeyId)).toBeDefined();
   });
 
   it("are new at each start: keys of the previous start are refused", async () => {

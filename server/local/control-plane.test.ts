@@ -37,6 +37,7 @@ import { type ControlPlane, startControlPlane } from "./control-plane.ts";
 import { hasNvidiaGpu } from "./endpoints/gpu.ts";
 import { SHORT_CAPACITY_TAG } from "./endpoints/instance-pools.ts";
 import { adapterImageDigest, adapterSourceHash } from "./image-registry.ts";
+import { putBuildSource } from "./seed.ts";
 import { localClientConfig } from "./stack.ts";
 
 const bucket = LOCAL_ARTIFACT_BUCKET;
@@ -232,6 +233,7 @@ describe("local ECR and CodeBuild", () => {
       new StartBuildCommand({
         projectName: IMAGE_BUILD_PROJECT,
         environmentVariablesOverride: [{ name: "IMAGE_VARIANT", value: "cpu" }],
+        sourceLocationOverride: (await putBuildSource(plane, { kind: "image", variant: "cpu" })).location,
       }),
     );
     const done = await waitForBuild(codeBuild(), build!.id!);
@@ -270,6 +272,7 @@ describe("local ECR and CodeBuild", () => {
         environmentVariablesOverride: [
           { name: "SOURCE_PATH", value: path.join(buildSourcesDir(dataDir), "absent.gguf") },
         ],
+        sourceLocationOverride: (await putBuildSource(plane)).location,
       }),
     );
     const done = await waitForBuild(codeBuild(), build!.id!);
@@ -310,7 +313,14 @@ describe("local SageMaker control plane", () => {
       sageMaker.send(
         new CreateEndpointConfigCommand({
           EndpointConfigName: "orphan",
-          ProductionVariants: [{ VariantName: "AllTraffic", ModelName: "ghost-model", InstanceType: "ml.c6i.2xlarge" }],
+          ProductionVariants: [
+            {
+              VariantName: "AllTraffic",
+              ModelName: "ghost-model",
+              InstanceType: "ml.c6i.2xlarge",
+              InitialInstanceCount: 1,
+            },
+          ],
         }),
       ),
     ).rejects.toMatchObject({
@@ -345,7 +355,7 @@ describe("local SageMaker control plane", () => {
           { InstanceType: "ml.g5.2xlarge", Priority: 2 },
         ],
       },
-      { [SHORT_CAPACITY_TAG]: "ml.g6e.xlarge,ml.g5.2xlarge" },
+      { [SHORT_CAPACITY_TAG]: "ml.g6e.xlarge ml.g5.2xlarge" },
     );
     expect(endpoint.EndpointStatus).toBe("Failed");
     expect(endpoint.FailureReason).toMatch(/insufficient capacity.*ml\.g6e\.xlarge, ml\.g5\.2xlarge/);

@@ -6,6 +6,7 @@ import { BuildStore } from "./builds/build-store.ts";
 import { openLocalDatabase } from "./database.ts";
 import { EndpointRunner, type GpuEmulation } from "./endpoints/endpoint-runner.ts";
 import { EMULATE_GPU_ENV, SHORT_CAPACITY_ENV, shortCapacityTypes } from "./endpoints/instance-pools.ts";
+import { DEFAULT_LOCAL_PREFIX, localIam } from "./iam/local-iam.ts";
 import { ImageRegistry } from "./image-registry.ts";
 import { issueLocalCredentials, type LocalCredentials } from "./local-credentials.ts";
 import { LogStore } from "./log-store.ts";
@@ -63,6 +64,11 @@ export interface ControlPlaneOptions {
   hfEndpoint?: string;
   /** Requests per second per service before it throttles; default LOCAL_AWS_MAX_TPS, else unlimited. */
   maxRequestsPerSecond?: number;
+  /**
+   * The prefix the local stack is "deployed" with: the console's IAM policy allows SageMaker resources named with
+   * it only. Default CONSOLE_RESOURCE_PREFIX, else the stack's default `dc-`.
+   */
+  resourcePrefix?: string;
   /** Milliseconds since the epoch, for signature freshness and throttling windows (default Date.now; tests hold it). */
   clock?: () => number;
 }
@@ -88,6 +94,8 @@ export interface ControlPlane {
   logs: LogStore;
   /** The keys issued at this start and the shared credentials file that holds them. */
   credentials: LocalCredentials;
+  /** The stack prefix the console's and builds' requests are authorised with (the console must use it too). */
+  resourcePrefix: string;
   traffic: ControlPlaneTraffic;
   close(): Promise<void>;
 }
@@ -109,7 +117,8 @@ function accessKeyIdOf(authorization: string | undefined): string | undefined {
  * Starts the local AWS control plane: one loopback HTTP server that answers SageMaker, SageMaker Runtime,
  * CodeBuild, ECR, S3, CloudWatch, CloudWatch Logs and Application Auto Scaling in their wire protocols.
  * Services are told apart by `X-Amz-Target` (JSON protocols), the runtime's `/endpoints/<name>/invocations`
- * path, and otherwise S3. Every request must be signed (SigV4, verified) with keys issued at this start.
+ * path, and otherwise S3. Every request must be signed (SigV4, verified) with keys issued at this start, and is
+ * authorised with the IAM policy the CDK stack synthesises for its signer (admin: unrestricted).
  */
 export async function startControlPlane(options: ControlPlaneOptions): Promise<ControlPlane> {
   const dataDir = path.resolve(options.dataDir);
@@ -122,6 +131,8 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   const logs = new LogStore(db);
   const metrics = new MetricsStore(db);
   const sageMaker = new SageMakerStore(db);
+  const resourcePrefix = options.resourcePrefix ?? (process.env.CONSOLE_RESOURCE_PREFIX || DEFAULT_LOCAL_PREFIX);
+  const iam = localIam(sageMaker, db, resourcePrefix);
   const endpoints = new EndpointRunner(sageMaker, objects, registry, logs, dataDir, REPO_ROOT, {
     shortCapacity: options.shortCapacity ?? [...shortCapacityTypes(undefined, process.env[SHORT_CAPACITY_ENV])],
     gpuEmulation: options.gpuEmulation ?? gpuEmulationFrom(process.env[EMULATE_GPU_ENV]),
@@ -132,10 +143,12 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     buildStore,
     registry,
     logs,
+    objects,
     dataDir,
     REPO_ROOT,
     () => url,
-    credentials.keys.codebuild,
+    credentials,
+    iam,
     options.hfEndpoint ?? process.env.HF_ENDPOINT,
   );
   builds.failInterrupted();
@@ -162,7 +175,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     query: URLSearchParams,
   ) => {
     const admin = await authenticate(message, query, undefined, credentials, clock()).then(
-      (auth) => auth.principal === "admin",
+      (auth) => auth.principal.kind === "admin",
       () => false,
     );
     raw.resume();
@@ -222,9 +235,10 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
         body: message.body,
         raw,
       };
-      if (protocol.kind === "json") return await handleJsonRpc(protocol.service, request, response);
-      if (protocol.kind === "runtime") return await handleRuntime(sageMaker, endpoints, metrics, request, response);
-      return await handleS3(objects, request, response);
+      if (protocol.kind === "json") return await handleJsonRpc(protocol.service, iam, request, response);
+      if (protocol.kind === "runtime")
+        return await handleRuntime(sageMaker, endpoints, metrics, iam, request, response);
+      return await handleS3(objects, iam, request, response);
     } catch (error) {
       sendProtocolError(protocol, response, method, error);
     }
@@ -273,6 +287,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     builds,
     logs,
     credentials,
+    resourcePrefix,
     traffic,
     async close() {
       await new Promise<void>((resolve) => {

@@ -57,9 +57,12 @@ export class ImageRegistry {
     private readonly repoRoot: string,
   ) {}
 
-  /** Records the working tree's adapter as an image of `variant` and points the given tags at it. */
-  recordAdapterImage(variant: ImageVariant, tags: string[]): LocalImage {
-    const { hash, bytes } = adapterSourceHash(this.repoRoot);
+  /**
+   * Records an adapter as an image of `variant` and points the given tags at it: the working tree's, or that of
+   * a build's unpacked source (`sourceRoot`), so the digest is that of what the build was given.
+   */
+  recordAdapterImage(variant: ImageVariant, tags: string[], sourceRoot = this.repoRoot): LocalImage {
+    const { hash, bytes } = adapterSourceHash(sourceRoot);
     const digest = adapterImageDigest(hash, variant);
     this.db.transaction(() => {
       this.db

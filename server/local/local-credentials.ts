@@ -3,12 +3,20 @@ import fs from "node:fs";
 import path from "node:path";
 
 /**
- * Who signs requests to the local control plane: the console process, an unrestricted administrator (seeding,
- * tests, scripts) and the model-packaging builds it runs. Each request carries the principal that signed it, so
- * IAM policies can be applied per principal.
+ * The profiles of the shared credentials file: the console process, and an unrestricted administrator (seeding,
+ * tests, scripts, another team). Builds get keys of their own (`issueBuildKey`), never written to the file.
  */
-export const LOCAL_PRINCIPALS = ["console", "admin", "codebuild"] as const;
-export type LocalPrincipal = (typeof LOCAL_PRINCIPALS)[number];
+export const LOCAL_PROFILES = ["console", "admin"] as const;
+export type LocalProfile = (typeof LOCAL_PROFILES)[number];
+
+/**
+ * Who signed a request: the console, the unrestricted admin, or one CodeBuild build (with its project's role).
+ * Each request carries it, so IAM policies are applied per principal.
+ */
+export type LocalPrincipal =
+  | { kind: "console" }
+  | { kind: "admin" }
+  | { kind: "codebuild"; project: string; buildId: string };
 
 export interface AccessKey {
   accessKeyId: string;
@@ -23,7 +31,15 @@ export interface LocalCredentials {
    * `~/.aws/config` (a role to assume, SSO, a credential process) cannot apply to local mode.
    */
   configFile: string;
-  keys: Record<LocalPrincipal, AccessKey>;
+  keys: Record<LocalProfile, AccessKey>;
+  /**
+   * New keys for one build, as CodeBuild hands each build its project role's credentials: they identify the build,
+   * live in memory only and are refused once revoked (when the build ends).
+   */
+  issueBuildKey(project: string, buildId: string): AccessKey;
+  revokeKey(accessKeyId: string): void;
+  /** The principal a key was issued to, with its secret; undefined for a key this start did not issue. */
+  find(accessKeyId: string): { principal: LocalPrincipal; key: AccessKey } | undefined;
 }
 
 export function localCredentialsDir(dataDir: string): string {
@@ -50,25 +66,41 @@ export function issueLocalCredentials(dataDir: string, region: string): LocalCre
   const dir = localCredentialsDir(dataDir);
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   fs.chmodSync(dir, 0o700);
-  const keys = Object.fromEntries(LOCAL_PRINCIPALS.map((name) => [name, newAccessKey()])) as Record<
-    LocalPrincipal,
+  const keys = Object.fromEntries(LOCAL_PROFILES.map((name) => [name, newAccessKey()])) as Record<
+    LocalProfile,
     AccessKey
   >;
   const file = path.join(dir, "credentials");
   const configFile = path.join(dir, "config");
   writePrivate(
     file,
-    LOCAL_PRINCIPALS.map(
+    LOCAL_PROFILES.map(
       (name) =>
         `[${name}]\naws_access_key_id = ${keys[name].accessKeyId}\naws_secret_access_key = ${keys[name].secretAccessKey}\n`,
     ).join("\n"),
   );
-  writePrivate(configFile, LOCAL_PRINCIPALS.map((name) => `[profile ${name}]\nregion = ${region}\n`).join("\n"));
-  return { file, configFile, keys };
+  writePrivate(configFile, LOCAL_PROFILES.map((name) => `[profile ${name}]\nregion = ${region}\n`).join("\n"));
+  const issued = new Map<string, { principal: LocalPrincipal; key: AccessKey }>(
+    LOCAL_PROFILES.map((name) => [keys[name].accessKeyId, { principal: { kind: name }, key: keys[name] }]),
+  );
+  return {
+    file,
+    configFile,
+    keys,
+    issueBuildKey(project, buildId) {
+      const key = newAccessKey();
+      issued.set(key.accessKeyId, { principal: { kind: "codebuild", project, buildId }, key });
+      return key;
+    },
+    revokeKey(accessKeyId) {
+      if (issued.get(accessKeyId)?.principal.kind === "codebuild") issued.delete(accessKeyId);
+    },
+    find: (accessKeyId) => issued.get(accessKeyId),
+  };
 }
 
 /** The keys a running control plane wrote for `principal`, read back from its credentials file (other processes). */
-export function readLocalAccessKey(dataDir: string, principal: LocalPrincipal): AccessKey {
+export function readLocalAccessKey(dataDir: string, principal: LocalProfile): AccessKey {
   const file = path.join(localCredentialsDir(dataDir), "credentials");
   const text = fs.readFileSync(file, "utf8");
   const section = text.split(/^\[/m).find((part) => part.startsWith(`${principal}]`)) ?? "";

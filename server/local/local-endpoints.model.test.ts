@@ -12,7 +12,10 @@ import { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import * as tar from "tar";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { configureAutoscaling, describeAutoscaling } from "../autoscaling/variant-scaling.ts";
+import { buildSourceFiles } from "../builds/build-sources.ts";
 import { getBuild, startBuild } from "../builds/builds.ts";
+import type { StartBuildRequest } from "../builds/dto.ts";
+import { uploadBuildSources } from "../builds/source-upload.ts";
 import { deployEndpoint } from "../endpoints/deploy.ts";
 import { deployRequestSchema } from "../endpoints/deploy-schema.ts";
 import { invokeEndpoint, invokeEndpointStream } from "../invoke/invoke.ts";
@@ -21,9 +24,11 @@ import { endpointMetrics } from "../metrics/endpoint-metrics.ts";
 import { LOCAL_ARTIFACT_BUCKET } from "./builds/build-runner.ts";
 import { type ControlPlane, startControlPlane } from "./control-plane.ts";
 import { type HubStandIn, publishHubFile, startHubStandIn } from "./hf-standin.ts";
+import { localExecutionRoleArn } from "./iam/stack-policies.ts";
 import { generateTinyModel } from "./seed.ts";
 import { localClientConfig } from "./stack.ts";
 import { createEndpoint } from "./test-support/create-endpoint.ts";
+import { LOCAL_ACCOUNT_ID } from "./wire/request.ts";
 
 /**
  * The whole local path with the real SDK clients and the console's own server/ functions: package a generated
@@ -33,6 +38,8 @@ const projects = {
   modelPackageProject: "decision-console-model-package",
   imageBuildProject: "decision-console-image-build",
 };
+/** The console's endpoint: named with the prefix the local stack's console policy allows. */
+const ENDPOINT = "dc-tiny-pools";
 const pin = { repo: "local-test/tiny", revision: "1".repeat(40), file: "tiny.gguf" };
 const decision = {
   decision: {
@@ -108,12 +115,20 @@ async function createAdapterEndpoint(
   const digest = plane.registry.digestForTag("decision-adapter", "cpu");
   const image = `000000000000.dkr.ecr.us-east-1.amazonaws.com/decision-adapter@${digest}`;
   await createEndpoint(sageMaker, name, { Image: image, ...container });
-  return describe_(name);
+  return describe_(name, sageMaker);
 }
 
-async function describe_(name: string) {
+/** What the console's POST /api/builds does: upload the build's sources, then start it from them. */
+async function startConsoleBuild(request: StartBuildRequest) {
+  const { codeBuild, s3 } = clients();
+  const root = path.resolve(import.meta.dirname, "..", "..");
+  const source = await uploadBuildSources(s3, LOCAL_ARTIFACT_BUCKET, root, buildSourceFiles(root, request));
+  return startBuild(codeBuild, projects, request, source);
+}
+
+async function describe_(name: string, sageMaker = clients().sageMaker) {
   await plane.endpoints.settled(name);
-  return clients().sageMaker.send(new DescribeEndpointCommand({ EndpointName: name }));
+  return sageMaker.send(new DescribeEndpointCommand({ EndpointName: name }));
 }
 
 beforeAll(async () => {
@@ -135,7 +150,7 @@ afterAll(async () => {
 describe("local endpoints end to end", { timeout: 120_000 }, () => {
   it("packages a pinned GGUF from the Hub stand-in into the local S3 and exports its location", async () => {
     const { codeBuild } = clients();
-    const started = await startBuild(codeBuild, projects, {
+    const started = await startConsoleBuild({
       kind: "model",
       gguf: { ...pin, sha256: ggufSha256 },
       compression: "Gzip",
@@ -150,7 +165,7 @@ describe("local endpoints end to end", { timeout: 120_000 }, () => {
 
   it("refuses to package a Hub file whose sha256 does not match the pin", async () => {
     const { codeBuild } = clients();
-    const started = await startBuild(codeBuild, projects, {
+    const started = await startConsoleBuild({
       kind: "model",
       gguf: { ...pin, sha256: "f".repeat(64) },
       compression: "Gzip",
@@ -165,7 +180,7 @@ describe("local endpoints end to end", { timeout: 120_000 }, () => {
     const { sageMaker, runtime } = clients();
     const digest = plane.registry.digestForTag("decision-adapter", "cpu");
     const request = deployRequestSchema.parse({
-      name: "tiny-pools",
+      name: ENDPOINT,
       imageUri: `000000000000.dkr.ecr.us-east-1.amazonaws.com/decision-adapter@${digest}`,
       modelDataUrl,
       modelSha256: ggufSha256,
@@ -176,8 +191,11 @@ describe("local endpoints end to end", { timeout: 120_000 }, () => {
       },
       limits: { maxTokens: 512, maxRequestTokens: 1024 },
     });
-    await deployEndpoint(sageMaker, request, { defaultExecutionRoleArn: "arn:aws:iam::000000000000:role/local" });
-    const endpoint = await describe_("tiny-pools");
+    await deployEndpoint(sageMaker, request, {
+      defaultExecutionRoleArn: localExecutionRoleArn(LOCAL_ACCOUNT_ID),
+      resourceNamePrefix: plane.resourcePrefix,
+    });
+    const endpoint = await describe_(ENDPOINT);
     expect(endpoint.FailureReason).toBeUndefined();
     expect(endpoint.EndpointStatus).toBe("InService");
     expect(endpoint.ProductionVariants?.[0]?.InstancePools).toEqual([
@@ -186,7 +204,7 @@ describe("local endpoints end to end", { timeout: 120_000 }, () => {
     ]);
     expect(endpoint.ProductionVariants?.[0]?.DeployedImages?.[0]?.ResolvedImage).toContain(digest);
 
-    const result = await invokeEndpoint(runtime, "tiny-pools", decision);
+    const result = await invokeEndpoint(runtime, ENDPOINT, decision);
     const answer = (result.body as { result: { option_ids: string[]; probabilities: number[] } }).result;
     expect(result.invokedVariant).toBe("AllTraffic");
     expect(answer.option_ids).toEqual(["billing", "tech"]);
@@ -250,14 +268,14 @@ describe("local endpoints end to end", { timeout: 120_000 }, () => {
   it("surfaces a container 400 as ModelError with the original status and message", async () => {
     const { runtime } = clients();
     const broken = { decision: { ...decision.decision, options: [decision.decision.options[0]] } };
-    const error = await invokeEndpoint(runtime, "tiny-pools", broken).catch((e: unknown) => e);
+    const error = await invokeEndpoint(runtime, ENDPOINT, broken).catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 400 });
     expect(String((error as Error).message)).toContain("options must contain 2-255 entries");
   });
 
   it("streams a chat completion as PayloadPart events", async () => {
     const { runtime } = clients();
-    const opened = await invokeEndpointStream(runtime, "tiny-pools", {
+    const opened = await invokeEndpointStream(runtime, ENDPOINT, {
       messages: [{ role: "user", content: "Say hello" }],
       max_tokens: 4,
       stream: true,
@@ -280,7 +298,7 @@ describe("local endpoints end to end", { timeout: 120_000 }, () => {
               Namespace: "AWS/SageMaker",
               MetricName: metric,
               Dimensions: [
-                { Name: "EndpointName", Value: "tiny-pools" },
+                { Name: "EndpointName", Value: ENDPOINT },
                 { Name: "VariantName", Value: "AllTraffic" },
               ],
             },
@@ -294,7 +312,7 @@ describe("local endpoints end to end", { timeout: 120_000 }, () => {
     expect(sum("m0")).toBe(3);
     expect(sum("m1")).toBe(1);
 
-    const charted = await endpointMetrics(cloudWatch, "tiny-pools", "AllTraffic", metricsQuerySchema.parse({}));
+    const charted = await endpointMetrics(cloudWatch, ENDPOINT, "AllTraffic", metricsQuerySchema.parse({}));
     const points = (metric: string) => charted.series.find((series) => series.metric === metric)?.points ?? [];
     expect(points("Invocations").reduce((total, point) => total + point.value, 0)).toBe(3);
     expect(points("ModelLatency").at(-1)?.value).toBeGreaterThan(0);
@@ -303,28 +321,28 @@ describe("local endpoints end to end", { timeout: 120_000 }, () => {
   it("starts InService endpoints again after the control plane restarts on the same data directory", async () => {
     await plane.close();
     plane = await openPlane();
-    const endpoint = await describe_("tiny-pools");
+    const endpoint = await describe_(ENDPOINT);
     expect(endpoint.EndpointStatus).toBe("InService");
-    const result = await invokeEndpoint(clients().runtime, "tiny-pools", decision);
+    const result = await invokeEndpoint(clients().runtime, ENDPOINT, decision);
     expect((result.body as { result: { option_ids: string[] } }).result.option_ids).toEqual(["billing", "tech"]);
   });
 
   it("replaces an instance whose adapter process died, as SageMaker replaces an unhealthy instance", async () => {
-    const dead = await plane.endpoints.pick("tiny-pools");
+    const dead = await plane.endpoints.pick(ENDPOINT);
     process.kill(dead!.pid!, "SIGKILL");
-    let replacement = await plane.endpoints.pick("tiny-pools");
+    let replacement = await plane.endpoints.pick(ENDPOINT);
     for (let tries = 0; !replacement || replacement.pid === dead!.pid; tries++) {
       expect(tries).toBeLessThan(300);
       await new Promise((resolve) => setTimeout(resolve, 200));
-      replacement = await plane.endpoints.pick("tiny-pools");
+      replacement = await plane.endpoints.pick(ENDPOINT);
     }
-    const result = await invokeEndpoint(clients().runtime, "tiny-pools", decision);
+    const result = await invokeEndpoint(clients().runtime, ENDPOINT, decision);
     expect((result.body as { result: { option_ids: string[] } }).result.option_ids).toEqual(["billing", "tech"]);
   });
 
   it("stores autoscaling and raises the instance count to the target's minimum", async () => {
     const { autoScaling } = clients();
-    await configureAutoscaling(autoScaling, "tiny-pools", "AllTraffic", {
+    await configureAutoscaling(autoScaling, ENDPOINT, "AllTraffic", {
       minCapacity: 2,
       maxCapacity: 3,
       targetInvocationsPerInstance: 100,
@@ -332,13 +350,13 @@ describe("local endpoints end to end", { timeout: 120_000 }, () => {
       scaleInCooldownSeconds: 300,
       scaleOutCooldownSeconds: 60,
     });
-    expect(await describeAutoscaling(autoScaling, "tiny-pools", "AllTraffic")).toMatchObject({
+    expect(await describeAutoscaling(autoScaling, ENDPOINT, "AllTraffic")).toMatchObject({
       minCapacity: 2,
       maxCapacity: 3,
       targetInvocationsPerInstance: 100,
       scaleInDisabled: true,
     });
-    const endpoint = await describe_("tiny-pools");
+    const endpoint = await describe_(ENDPOINT);
     expect(endpoint.EndpointStatus).toBe("InService");
     expect(endpoint.ProductionVariants?.[0]?.CurrentInstanceCount).toBe(2);
     expect(endpoint.ProductionVariants?.[0]?.InstancePools?.[1]).toEqual({
@@ -348,7 +366,10 @@ describe("local endpoints end to end", { timeout: 120_000 }, () => {
   });
 
   it("fails an endpoint whose GGUF the adapter cannot load, with the adapter's reason", async () => {
-    const { s3, sageMaker } = clients();
+    // Another party's broken artifact and endpoint: the console may neither write models nor name it so.
+    const config = localClientConfig(plane);
+    const s3 = new S3Client({ ...config, forcePathStyle: true });
+    const sageMaker = new SageMakerClient(config);
     const staging = path.join(dataDir, "bad");
     fs.mkdirSync(staging, { recursive: true });
     // An interrupted download: the first 300 kB of a real GGUF.
@@ -359,10 +380,14 @@ describe("local endpoints end to end", { timeout: 120_000 }, () => {
     const archive = path.join(dataDir, "bad.tar.gz");
     await tar.c({ gzip: true, file: archive, cwd: staging }, ["broken.gguf"]);
     await s3.send(
-      new PutObjectCommand({ Bucket: LOCAL_ARTIFACT_BUCKET, Key: "bad/model.tar.gz", Body: fs.readFileSync(archive) }),
+      new PutObjectCommand({
+        Bucket: LOCAL_ARTIFACT_BUCKET,
+        Key: "models/bad/model.tar.gz",
+        Body: fs.readFileSync(archive),
+      }),
     );
     const endpoint = await createAdapterEndpoint(sageMaker, "bad-gguf", {
-      ModelDataUrl: `s3://${LOCAL_ARTIFACT_BUCKET}/bad/model.tar.gz`,
+      ModelDataUrl: `s3://${LOCAL_ARTIFACT_BUCKET}/models/bad/model.tar.gz`,
       Environment: { ADAPTER_THREADS: "1" },
     });
     expect(endpoint.EndpointStatus).toBe("Failed");
@@ -372,14 +397,14 @@ describe("local endpoints end to end", { timeout: 120_000 }, () => {
 
   it("deletes an endpoint and stops its adapter processes", async () => {
     const { sageMaker, runtime } = clients();
-    const instance = await plane.endpoints.pick("tiny-pools");
+    const instance = await plane.endpoints.pick(ENDPOINT);
     expect((await fetch(`${instance!.url}/ping`)).status).toBe(200);
-    await sageMaker.send(new DeleteEndpointCommand({ EndpointName: "tiny-pools" }));
-    await plane.endpoints.settled("tiny-pools");
-    await expect(sageMaker.send(new DescribeEndpointCommand({ EndpointName: "tiny-pools" }))).rejects.toMatchObject({
+    await sageMaker.send(new DeleteEndpointCommand({ EndpointName: ENDPOINT }));
+    await plane.endpoints.settled(ENDPOINT);
+    await expect(sageMaker.send(new DescribeEndpointCommand({ EndpointName: ENDPOINT }))).rejects.toMatchObject({
       name: "ValidationException",
     });
     await expect(fetch(`${instance!.url}/ping`)).rejects.toThrow();
-    await expect(invokeEndpoint(runtime, "tiny-pools", decision)).rejects.toMatchObject({ status: 404 });
+    await expect(invokeEndpoint(runtime, ENDPOINT, decision)).rejects.toMatchObject({ status: 404 });
   });
 });

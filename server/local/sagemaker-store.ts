@@ -69,25 +69,16 @@ export interface EndpointRecord {
   updatedAt: number;
 }
 
-const NAME_PATTERN = /^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$/;
-
-/** SageMaker's own wording for a name that breaks its pattern, so clients see the same message locally. */
-export function requireName(value: unknown, field: string): string {
-  if (typeof value !== "string" || !NAME_PATTERN.test(value)) {
-    throw validation(
-      `1 validation error detected: Value '${String(value ?? "null")}' at '${field}' failed to satisfy constraint: Member must satisfy regular expression pattern: ^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}`,
-    );
-  }
-  return value;
-}
-
 export function arnOf(region: string, kind: "model" | "endpoint-config" | "endpoint", name: string): string {
   return `arn:aws:sagemaker:${region}:${LOCAL_ACCOUNT_ID}:${kind}/${name.toLowerCase()}`;
 }
 
 const now = () => Date.now() / 1000;
 
-/** Persistence of models, endpoint configurations, endpoints and tags (SageMaker's control-plane state). */
+/**
+ * Persistence of models, endpoint configurations, endpoints and tags (SageMaker's control-plane state). Names are
+ * case-insensitive, as SageMaker's are (its ARNs carry them in lower case): lookups ignore case, names keep theirs.
+ */
 export class SageMakerStore {
   constructor(private readonly db: Db) {}
 
@@ -98,7 +89,9 @@ export class SageMakerStore {
   }
 
   model(name: string): ModelDoc | undefined {
-    const row = this.db.prepare("SELECT doc FROM sm_models WHERE name = ?").get(name) as { doc: string } | undefined;
+    const row = this.db.prepare("SELECT doc FROM sm_models WHERE lower(name) = lower(?)").get(name) as
+      | { doc: string }
+      | undefined;
     return row ? (JSON.parse(row.doc) as ModelDoc) : undefined;
   }
 
@@ -109,7 +102,7 @@ export class SageMakerStore {
   }
 
   deleteModel(name: string) {
-    this.db.prepare("DELETE FROM sm_models WHERE name = ?").run(name);
+    this.db.prepare("DELETE FROM sm_models WHERE lower(name) = lower(?)").run(name);
   }
 
   insertEndpointConfig(doc: EndpointConfigDoc) {
@@ -119,7 +112,7 @@ export class SageMakerStore {
   }
 
   endpointConfig(name: string): EndpointConfigDoc | undefined {
-    const row = this.db.prepare("SELECT doc FROM sm_endpoint_configs WHERE name = ?").get(name) as
+    const row = this.db.prepare("SELECT doc FROM sm_endpoint_configs WHERE lower(name) = lower(?)").get(name) as
       | { doc: string }
       | undefined;
     return row ? (JSON.parse(row.doc) as EndpointConfigDoc) : undefined;
@@ -132,7 +125,7 @@ export class SageMakerStore {
   }
 
   deleteEndpointConfig(name: string) {
-    this.db.prepare("DELETE FROM sm_endpoint_configs WHERE name = ?").run(name);
+    this.db.prepare("DELETE FROM sm_endpoint_configs WHERE lower(name) = lower(?)").run(name);
   }
 
   insertEndpoint(record: EndpointRecord) {
@@ -153,7 +146,9 @@ export class SageMakerStore {
   }
 
   endpoint(name: string): EndpointRecord | undefined {
-    const row = this.db.prepare("SELECT * FROM sm_endpoints WHERE name = ?").get(name) as EndpointRow | undefined;
+    const row = this.db.prepare("SELECT * FROM sm_endpoints WHERE lower(name) = lower(?)").get(name) as
+      | EndpointRow
+      | undefined;
     return row ? toRecord(row) : undefined;
   }
 
@@ -174,7 +169,7 @@ export class SageMakerStore {
     const current = this.requireEndpoint(name);
     this.db
       .prepare(
-        "UPDATE sm_endpoints SET status = ?, failure_reason = ?, variants = ?, config_name = ?, updated_at = ? WHERE name = ?",
+        "UPDATE sm_endpoints SET status = ?, failure_reason = ?, variants = ?, config_name = ?, updated_at = ? WHERE lower(name) = lower(?)",
       )
       .run(
         change.status ?? current.status,
@@ -187,7 +182,7 @@ export class SageMakerStore {
   }
 
   deleteEndpoint(name: string) {
-    this.db.prepare("DELETE FROM sm_endpoints WHERE name = ?").run(name);
+    this.db.prepare("DELETE FROM sm_endpoints WHERE lower(name) = lower(?)").run(name);
   }
 
   tags(arn: string): { Key: string; Value: string }[] {

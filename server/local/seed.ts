@@ -3,7 +3,14 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { buildSourcesDir, LOCAL_ARTIFACT_BUCKET, MODEL_PACKAGE_PROJECT } from "./builds/build-runner.ts";
+import { type BuildSourceRequest, buildSourceFiles } from "../builds/build-sources.ts";
+import { sourceArchive, sourceDigest } from "../builds/source-upload.ts";
+import {
+  type BuildSource,
+  buildSourcesDir,
+  LOCAL_ARTIFACT_BUCKET,
+  MODEL_PACKAGE_PROJECT,
+} from "./builds/build-runner.ts";
 import type { ControlPlane } from "./control-plane.ts";
 import { REPO_ROOT } from "./control-plane.ts";
 import { DEFAULT_REGION } from "./wire/request.ts";
@@ -44,6 +51,21 @@ export function generateTinyModel(out: string): Promise<void> {
   });
 }
 
+/** Puts the repository's sources of a build into the local S3, as the console does before starting one. */
+export async function putBuildSource(
+  controlPlane: ControlPlane,
+  request: BuildSourceRequest = { kind: "model" },
+): Promise<BuildSource> {
+  const files = buildSourceFiles(REPO_ROOT, request);
+  const key = `build-sources/${sourceDigest(REPO_ROOT, files)}.zip`;
+  if (!controlPlane.objects.find(LOCAL_ARTIFACT_BUCKET, key)) {
+    await controlPlane.objects.putObject(LOCAL_ARTIFACT_BUCKET, key, Buffer.from(sourceArchive(REPO_ROOT, files)), {
+      contentType: "application/zip",
+    });
+  }
+  return { type: "S3", location: `${LOCAL_ARTIFACT_BUCKET}/${key}` };
+}
+
 /**
  * Makes sure a first-run user has something to deploy: packages a generated tiny GGUF (and the shared
  * stories260K fixture when `../shared` exists) with the real packager, as model-packaging builds, into
@@ -73,12 +95,14 @@ export async function seedModels(controlPlane: ControlPlane): Promise<SeedModel[
       },
     });
   const seeded: SeedModel[] = [];
+  let buildSource: BuildSource | undefined;
   for (const source of sources) {
     const { key, url } = seedUrl(source.name);
     if (controlPlane.objects.find(LOCAL_ARTIFACT_BUCKET, key)) {
       seeded.push({ name: source.name, modelDataUrl: url });
       continue;
     }
+    buildSource ??= await putBuildSource(controlPlane);
     const build = controlPlane.builds.start(
       MODEL_PACKAGE_PROJECT,
       [
@@ -87,6 +111,7 @@ export async function seedModels(controlPlane: ControlPlane): Promise<SeedModel[
         { name: "COMPRESSION", value: "gzip" },
       ],
       DEFAULT_REGION,
+      buildSource,
     );
     await controlPlane.builds.settled(build.id);
     if (!controlPlane.objects.find(LOCAL_ARTIFACT_BUCKET, key)) {

@@ -2,7 +2,8 @@ import { resolveDataDir } from "../store/database.ts";
 import { LOCAL_ARTIFACT_BUCKET } from "./builds/build-runner.ts";
 import { type ControlPlane, DEFAULT_LOCAL_AWS_PORT, startControlPlane } from "./control-plane.ts";
 import type { GpuEmulation } from "./endpoints/endpoint-runner.ts";
-import type { LocalPrincipal } from "./local-credentials.ts";
+import { localExecutionRoleArn } from "./iam/stack-policies.ts";
+import type { LocalProfile } from "./local-credentials.ts";
 import { type SeedModel, seedModels } from "./seed.ts";
 import { DEFAULT_REGION, LOCAL_ACCOUNT_ID } from "./wire/request.ts";
 
@@ -33,7 +34,7 @@ export interface LocalStack {
  * a region, and the console's own local-mode settings.
  */
 export function localAwsEnvironment(
-  plane: Pick<ControlPlane, "url" | "credentials">,
+  plane: Pick<ControlPlane, "url" | "credentials" | "resourcePrefix">,
   region = DEFAULT_REGION,
 ): Record<string, string> {
   const { url } = plane;
@@ -53,7 +54,10 @@ export function localAwsEnvironment(
     CONSOLE_MODE: "local",
     CONSOLE_ARTIFACT_BUCKET: LOCAL_ARTIFACT_BUCKET,
     CONSOLE_CONTROL_PLANE_HEALTH_URL: `${url}/_local/health`,
-    SAGEMAKER_EXECUTION_ROLE_ARN: `arn:aws:iam::${LOCAL_ACCOUNT_ID}:role/decision-console-local-execution`,
+    // The prefix the local stack's console policy allows, so the console is held to exactly that policy.
+    CONSOLE_RESOURCE_PREFIX: plane.resourcePrefix,
+    // The execution role of the local stack, the one role the console's policy may pass to SageMaker.
+    SAGEMAKER_EXECUTION_ROLE_ARN: localExecutionRoleArn(LOCAL_ACCOUNT_ID),
   };
 }
 
@@ -80,7 +84,7 @@ export function consoleEnvironment(parent: NodeJS.ProcessEnv, stack: LocalStack)
 /** Constructor options that point one SDK v3 client at the control plane, signing as `principal` (tests, scripts). */
 export function localClientConfig(
   plane: Pick<ControlPlane, "url" | "credentials">,
-  principal: LocalPrincipal = "admin",
+  principal: LocalProfile = "admin",
   region = DEFAULT_REGION,
 ) {
   return { region, endpoint: plane.url, credentials: plane.credentials.keys[principal], maxAttempts: 1 };

@@ -1,4 +1,8 @@
+import fs from "node:fs";
+import { SageMakerClient } from "@aws-sdk/client-sagemaker";
 import { expect, type Page, type Response, test } from "@playwright/test";
+import { readLocalAccessKey } from "../../server/local/local-credentials.ts";
+import { createEndpoint } from "../../server/local/test-support/create-endpoint.ts";
 import { BuildDetailPage, BuildsPage } from "./pages/builds-page.ts";
 import { DeployPage } from "./pages/deploy-page.ts";
 import { EndpointDetailPage } from "./pages/endpoint-detail-page.ts";
@@ -13,9 +17,11 @@ import { e2eSettings, readModelPin } from "./support/e2e-settings.ts";
  */
 test.describe.configure({ mode: "serial" });
 
-const cpuEndpoint = "e2e-cpu";
-const poolEndpoint = "e2e-pool";
-const brokenEndpoint = "e2e-broken";
+// The console's names carry the prefix its IAM policy allows (the local stack's CONSOLE_RESOURCE_PREFIX, dc-).
+const cpuEndpoint = "dc-e2e-cpu";
+const poolEndpoint = "dc-e2e-pool";
+const brokenEndpoint = "dc-e2e-broken";
+const otherTeamEndpoint = "team-b-ranker";
 const cpuImage = /decision-adapter .*\bcpu\b/;
 let deployQuery = "";
 
@@ -64,6 +70,33 @@ test("deploying the packaged model on a CPU instance reaches InService in the ta
   await endpoints.waitForStatus(cpuEndpoint, "InService");
   await expect(endpoints.row(cpuEndpoint)).toContainText("ml.c6i.2xlarge");
   await checkPage(page, testInfo, "endpoints");
+});
+
+test("an endpoint another team created is listed as not managed, and the console may not touch it", async ({
+  page,
+}) => {
+  const { controlPlaneFile, controlPlaneDataDir } = e2eSettings();
+  // Another team in the same account: the admin profile, not the console's.
+  const otherTeam = new SageMakerClient({
+    region: "us-east-1",
+    endpoint: fs.readFileSync(controlPlaneFile, "utf8"),
+    credentials: readLocalAccessKey(controlPlaneDataDir, "admin"),
+    maxAttempts: 1,
+  });
+  await createEndpoint(otherTeam, otherTeamEndpoint, {
+    Image: "000000000000.dkr.ecr.us-east-1.amazonaws.com/decision-adapter:cpu",
+    ModelDataUrl: "s3://decision-console-local/models/team-b/model.tar.gz",
+  });
+  const endpoints = new EndpointsPage(page);
+  await endpoints.goto();
+  await expect(endpoints.unmanagedRow(otherTeamEndpoint)).toContainText("not managed by this console");
+  await expect(endpoints.unmanagedRow(otherTeamEndpoint).getByRole("link")).toHaveCount(0);
+  await expect(page.getByText("1 endpoint is not managed by this console")).toBeVisible();
+  await expect(endpoints.row(cpuEndpoint)).toHaveCount(1);
+  const deleted = await page.request.delete(`/api/endpoints/${otherTeamEndpoint}`);
+  expect(deleted.status()).toBe(403);
+  expect(await deleted.text()).toContain("AccessDeniedException");
+  otherTeam.destroy();
 });
 
 test("a decision's probability bars carry the API's probabilities in option order", async ({ page }, testInfo) => {

@@ -11,7 +11,7 @@ import { readModelPin } from "./support/e2e-settings.ts";
  */
 test.describe.configure({ mode: "serial" });
 
-const endpoint = "e2e-evaluate";
+const endpoint = "dc-e2e-evaluate";
 const datasetName = "e2e-escalations";
 
 function decisions(count: number): string {
@@ -107,9 +107,9 @@ test("a run on the local endpoint finishes with metrics and a reliability diagra
   const metrics = page.getByRole("definition").filter({ hasText: /^\d+\/6$/ });
   await expect(metrics).toHaveCount(1);
   await expect(
-    page.getByRole("img", { name: /Reliability of e2e-evaluate: expected calibration error/ }),
+    page.getByRole("img", { name: /Reliability of dc-e2e-evaluate: expected calibration error/ }),
   ).toBeVisible();
-  await expect(page.getByRole("img", { name: /Latency of e2e-evaluate: 6 requests/ })).toBeVisible();
+  await expect(page.getByRole("img", { name: /Latency of dc-e2e-evaluate: 6 requests/ })).toBeVisible();
   await expect(page.getByTestId("confusion-matrix")).toBeVisible();
   await expect(page.getByTestId("fitted-temperature")).toHaveText(/^\d+(\.\d+)?$/);
   await expect(page.getByRole("link", { name: /^Deploy with temperature / })).toHaveAttribute(

@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { CodeBuildClient } from "@aws-sdk/client-codebuild";
+import { CodeBuildClient, StartBuildCommand } from "@aws-sdk/client-codebuild";
+import { ListObjectsV2Command, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { mockClient } from "aws-sdk-client-mock";
 import "aws-sdk-client-mock-vitest/extend";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -14,6 +15,7 @@ vi.mock("server-only", () => ({}));
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "build-routes-"));
 const saved = { ...process.env };
 const codeBuild = mockClient(CodeBuildClient);
+const s3 = mockClient(S3Client);
 let builds: typeof import("./route.ts");
 let build: typeof import("./[id]/route.ts");
 let presets: typeof import("../model-presets/route.ts");
@@ -32,6 +34,9 @@ beforeAll(async () => {
     AWS_REGION: "us-east-1",
     AWS_ACCESS_KEY_ID: "test",
     AWS_SECRET_ACCESS_KEY: "test",
+    // Local mode: builds must take the same path as on AWS (no mode branch), sources included.
+    CONSOLE_MODE: "local",
+    CONSOLE_ARTIFACT_BUCKET: "artifacts",
   });
   builds = await import("./route.ts");
   build = await import("./[id]/route.ts");
@@ -66,6 +71,29 @@ describe("build routes' bad input", () => {
     expect(response.status).toBe(400);
     expect(codeBuild).not.toHaveReceivedAnyCommand();
   });
+});
+
+describe("POST /api/builds", () => {
+  it.each([
+    ["model", { kind: "model", gguf: modelPresets[0]!.gguf }],
+    ["image", { kind: "image", variant: "cpu" }],
+  ])(
+    "uploads a %s build's source archive and starts the build from it, in local mode as on AWS",
+    async (_kind, body) => {
+      codeBuild.reset();
+      s3.reset();
+      s3.on(ListObjectsV2Command).resolves({ KeyCount: 0 });
+      s3.on(PutObjectCommand).resolves({});
+      codeBuild.on(StartBuildCommand).resolves({ build: { id: "p:1", projectName: "decision-console-model-package" } });
+      await builds.POST(post(body));
+      const key = s3.commandCalls(PutObjectCommand)[0]?.args[0].input.Key;
+      expect(key).toMatch(/^build-sources\/[0-9a-f]{64}\.zip$/);
+      expect(codeBuild).toHaveReceivedCommandWith(StartBuildCommand, {
+        sourceTypeOverride: "S3",
+        sourceLocationOverride: `artifacts/${key}`,
+      });
+    },
+  );
 });
 
 describe("GET /api/model-presets", () => {

@@ -1,9 +1,11 @@
 import { requireRole } from "@/server/auth/principal.ts";
 import { audited } from "@/server/aws/audited.ts";
+import { buildSourceFiles } from "@/server/builds/build-sources.ts";
 import { listBuilds, startBuild } from "@/server/builds/builds.ts";
 import { type BuildList, startBuildRequestSchema } from "@/server/builds/dto.ts";
 import { uploadBuildSources } from "@/server/builds/source-upload.ts";
 import { consoleContext } from "@/server/context.ts";
+import { AppError } from "@/server/http/app-error.ts";
 import { readJson, route } from "@/server/http/route.ts";
 
 /** BuildList: the newest model-packaging and image builds. */
@@ -15,8 +17,8 @@ export const GET = route(async (request) => {
 });
 
 /**
- * StartBuildRequest -> Build (202). Image builds on AWS take the working tree's sources from the artifact bucket
- * when one is configured; otherwise the CodeBuild project's own source is used.
+ * StartBuildRequest -> Build (202). Every build runs from a source archive of exactly the files its buildspec and
+ * Dockerfile read, uploaded to the artifact bucket first (the same in both modes).
  */
 export const POST = route(async (request) => {
   const principal = await requireRole(request, "operator");
@@ -26,10 +28,14 @@ export const POST = route(async (request) => {
     db,
     { actor: principal.name, action: "build.start", target: start.kind, detail: start },
     async () => {
-      const source =
-        start.kind === "image" && settings.mode === "aws" && settings.artifactBucket
-          ? await uploadBuildSources(aws.s3, settings.artifactBucket, process.cwd())
-          : undefined;
+      if (!settings.artifactBucket) {
+        throw new AppError(
+          "unavailable",
+          "Builds need an artifact bucket for their sources: set CONSOLE_ARTIFACT_BUCKET (the stack's ArtifactBucketName).",
+        );
+      }
+      const root = process.cwd();
+      const source = await uploadBuildSources(aws.s3, settings.artifactBucket, root, buildSourceFiles(root, start));
       return startBuild(aws.codeBuild, settings, start, source);
     },
   );

@@ -2,6 +2,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import {
+  AddTagsCommand,
+  DeleteEndpointCommand,
+  DescribeEndpointCommand,
+  SageMakerClient,
+} from "@aws-sdk/client-sagemaker";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { consoleDatabase } from "@/server/auth/console-database.ts";
 import type { Build, BuildList, BuildLogs } from "@/server/builds/dto.ts";
@@ -10,6 +16,7 @@ import type { ImageList } from "@/server/images/dto.ts";
 import { type ControlPlane, startControlPlane } from "@/server/local/control-plane.ts";
 import { freePort } from "@/server/local/free-port.ts";
 import { localAwsEnvironment, localClientConfig } from "@/server/local/stack.ts";
+import { createEndpoint } from "@/server/local/test-support/create-endpoint.ts";
 
 // `server-only` throws outside a React Server Components bundle; Next.js, not vitest, enforces it.
 vi.mock("server-only", () => ({}));
@@ -28,6 +35,9 @@ let builds: typeof import("../builds/route.ts");
 let build: typeof import("../builds/[id]/route.ts");
 let buildLogs: typeof import("../builds/[id]/logs/route.ts");
 let health: typeof import("../health/route.ts");
+let context: typeof import("@/server/context.ts");
+let list: typeof import("@/server/endpoints/list.ts");
+let manage: typeof import("@/server/endpoints/manage.ts");
 
 const base = "http://127.0.0.1:3000";
 const get = (url: string) => new Request(`${base}${url}`);
@@ -56,6 +66,9 @@ beforeAll(async () => {
   build = await import("../builds/[id]/route.ts");
   buildLogs = await import("../builds/[id]/logs/route.ts");
   health = await import("../health/route.ts");
+  context = await import("@/server/context.ts");
+  list = await import("@/server/endpoints/list.ts");
+  manage = await import("@/server/endpoints/manage.ts");
 });
 
 afterAll(async () => {
@@ -95,7 +108,7 @@ describe("console routes on the local control plane", () => {
     const imageUri = list.images.find((image) => image.tags.includes("cpu"))!.imageUri;
     const deployed = await endpoints.POST(
       send("/api/endpoints", {
-        name: "missing-model",
+        name: "dc-missing-model",
         imageUri,
         modelDataUrl: "s3://decision-console-local/models/none/model.tar.gz",
         compute: { kind: "cpu", instanceType: "ml.c6i.2xlarge", threads: 1 },
@@ -105,7 +118,7 @@ describe("console routes on the local control plane", () => {
     const detail = await until(
       async () =>
         (await (
-          await endpoint.GET(get("/api/endpoints/missing-model"), named("missing-model"))
+          await endpoint.GET(get("/api/endpoints/dc-missing-model"), named("dc-missing-model"))
         ).json()) as EndpointDetail,
       (d) => d.status !== "Creating",
     );
@@ -114,13 +127,16 @@ describe("console routes on the local control plane", () => {
     expect(detail.model).toMatchObject({ imageUri, networkIsolation: true });
     expect(detail.variants[0]).toMatchObject({ instanceType: "ml.c6i.2xlarge", startupTimeoutSeconds: 900 });
     const table = (await (await endpoints.GET(get("/api/endpoints"))).json()) as EndpointList;
-    expect(table.endpoints.map((e) => [e.name, e.status])).toEqual([["missing-model", "Failed"]]);
+    expect(table.endpoints.map((e) => [e.name, e.status])).toEqual([["dc-missing-model", "Failed"]]);
 
-    const deleted = await endpoint.DELETE(send("/api/endpoints/missing-model", {}, "DELETE"), named("missing-model"));
+    const deleted = await endpoint.DELETE(
+      send("/api/endpoints/dc-missing-model", {}, "DELETE"),
+      named("dc-missing-model"),
+    );
     expect(await deleted.json()).toEqual({
-      deleted: { endpoint: "missing-model", endpointConfig: "missing-model", model: "missing-model" },
+      deleted: { endpoint: "dc-missing-model", endpointConfig: "dc-missing-model", model: "dc-missing-model" },
     });
-    const gone = await endpoint.GET(get("/api/endpoints/missing-model"), named("missing-model"));
+    const gone = await endpoint.GET(get("/api/endpoints/dc-missing-model"), named("dc-missing-model"));
     expect(gone.status).toBe(404);
   });
 
@@ -136,7 +152,7 @@ describe("console routes on the local control plane", () => {
     const list = (await (await images.GET(get("/api/images"))).json()) as ImageList;
     const deployed = await endpoints.POST(
       send("/api/endpoints", {
-        name: "uncompressed",
+        name: "dc-uncompressed",
         imageUri: list.images.find((image) => image.tags.includes("cpu"))!.imageUri,
         modelDataUrl: "s3://decision-console-local/models/p/",
         compression: "None",
@@ -147,13 +163,61 @@ describe("console routes on the local control plane", () => {
     const detail = await until(
       async () =>
         (await (
-          await endpoint.GET(get("/api/endpoints/uncompressed"), named("uncompressed"))
+          await endpoint.GET(get("/api/endpoints/dc-uncompressed"), named("dc-uncompressed"))
         ).json()) as EndpointDetail,
       (d) => d.status !== "Creating",
     );
     expect(detail.status).toBe("Failed");
     expect(fs.existsSync(victim)).toBe(false);
     expect(plane.traffic.failed).toBe(0);
+  });
+
+  it("lists another team's endpoint; the console profile is denied deleting it and an action outside its policy", async () => {
+    // Another team in the same account (the admin profile) runs an endpoint outside the console's prefix.
+    const otherTeam = new SageMakerClient(localClientConfig(plane, "admin"));
+    await createEndpoint(otherTeam, "team-b-ranker", {
+      Image: "000000000000.dkr.ecr.us-east-1.amazonaws.com/decision-adapter:cpu",
+      ModelDataUrl: "s3://decision-console-local/models/team-b/model.tar.gz",
+    });
+    expect(process.env.CONSOLE_RESOURCE_PREFIX).toBe("dc-");
+
+    const listed = await endpoints.GET(get("/api/endpoints"));
+    expect(listed.status).toBe(200);
+    const table = (await listed.json()) as EndpointList;
+    expect(table.endpoints.find((e) => e.name === "team-b-ranker")).toMatchObject({
+      managed: false,
+      imageDigest: null,
+    });
+    const { aws, settings } = context.consoleContext();
+    const direct = await list.listEndpoints(aws.sageMaker, undefined, settings.resourceNamePrefix);
+    expect(direct.endpoints.map((e) => [e.name, e.managed])).toContainEqual(["team-b-ranker", false]);
+
+    const denied = await endpoint.DELETE(send("/api/endpoints/team-b-ranker", {}, "DELETE"), named("team-b-ranker"));
+    expect(denied.status).toBe(403);
+    expect(JSON.stringify(await denied.json())).toContain("AccessDeniedException");
+    await expect(manage.deleteEndpoint(aws, "team-b-ranker")).rejects.toMatchObject({
+      status: 403,
+      details: { awsError: "AccessDeniedException" },
+    });
+    const asConsole = new SageMakerClient(localClientConfig(plane, "console"));
+    await expect(asConsole.send(new DeleteEndpointCommand({ EndpointName: "team-b-ranker" }))).rejects.toMatchObject({
+      name: "AccessDeniedException",
+      message:
+        "User: arn:aws:iam::000000000000:user/decision-console is not authorized to perform: sagemaker:DeleteEndpoint on resource: arn:aws:sagemaker:us-east-1:000000000000:endpoint/team-b-ranker because no identity-based policy allows the sagemaker:DeleteEndpoint action",
+    });
+    // An action the policy does not grant at all, on a name it does cover.
+    await expect(
+      asConsole.send(
+        new AddTagsCommand({
+          ResourceArn: "arn:aws:sagemaker:us-east-1:000000000000:endpoint/dc-missing-model",
+          Tags: [{ Key: "team", Value: "b" }],
+        }),
+      ),
+    ).rejects.toMatchObject({ name: "AccessDeniedException", message: expect.stringContaining("sagemaker:AddTags") });
+    expect((await otherTeam.send(new DescribeEndpointCommand({ EndpointName: "team-b-ranker" }))).EndpointName).toBe(
+      "team-b-ranker",
+    );
+    await plane.endpoints.settled("team-b-ranker");
   });
 
   it("reports the control plane's state in /api/health, and 503 degraded when it does not answer", async () => {

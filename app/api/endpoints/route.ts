@@ -6,11 +6,11 @@ import { deployRequestSchema } from "@/server/endpoints/deploy-schema.ts";
 import { listEndpoints } from "@/server/endpoints/list.ts";
 import { readJson, route } from "@/server/http/route.ts";
 
-/** Every endpoint (all pages of ListEndpoints) as EndpointList. */
+/** Every endpoint (all pages of ListEndpoints) as EndpointList; those outside the console's prefix unmanaged. */
 export const GET = route(async (request) => {
   await requireRole(request, "viewer");
-  const { aws, endpointSummaries } = consoleContext();
-  return Response.json(await listEndpoints(aws.sageMaker, endpointSummaries));
+  const { aws, endpointSummaries, settings } = consoleContext();
+  return Response.json(await listEndpoints(aws.sageMaker, endpointSummaries, settings.resourceNamePrefix));
 });
 
 /** Deploy: DeployRequest in, DeployResult out (202: the endpoint is Creating). */

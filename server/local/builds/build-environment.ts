@@ -1,54 +1,119 @@
+import fs from "node:fs";
+import path from "node:path";
+import { MODEL_PACKAGE_PROJECT } from "../../../infra/cdk/console-contract.ts";
 import { PACKAGER_VARIABLES } from "../../../infra/packager/packager-env.ts";
 import type { AccessKey } from "../local-credentials.ts";
 import { LOCAL_ACCOUNT_ID } from "../wire/request.ts";
 import type { BuildRecord } from "./build-store.ts";
+import type { Buildspec } from "./buildspec-phases.ts";
 
-/** Set by local mode for each build, whatever the project or an override says. */
-const SET_BY_LOCAL_MODE = new Set(["PACKAGER_WORK_DIR"]);
+/**
+ * The project and StartBuild variables each project's build reads, as its buildspec documents them (the model
+ * packager's inputs); a project's buildspec `env.variables` are its documented inputs too.
+ */
+const PROJECT_INPUTS: Record<string, readonly string[]> = { [MODEL_PACKAGE_PROJECT]: PACKAGER_VARIABLES };
+
+/**
+ * The build container's toolchain, as far as local mode can stand in for a CodeBuild image: Node is the control
+ * plane's own, and `npm install`/`npm ci` are answered from the control plane's installed dependencies (nothing is
+ * downloaded) when the build's package-lock.json is the one they were installed from; any other npm command runs.
+ */
+export function prepareToolchain(scratch: string, repoRoot: string): { binDir: string; env: Record<string, string> } {
+  const binDir = path.join(scratch, "bin");
+  fs.mkdirSync(binDir, { recursive: true });
+  const npm = path.join(binDir, "npm");
+  fs.writeFileSync(
+    npm,
+    `#!/usr/bin/env bash
+case "$1" in
+  install|i|ci)
+    if ! cmp -s package-lock.json "$LOCAL_CODEBUILD_LOCKFILE"; then
+      echo "npm $1: this build's package-lock.json is not the one local CodeBuild's dependencies were installed from; local mode cannot install others" >&2
+      exit 1
+    fi
+    [ -e node_modules ] || ln -s "$LOCAL_CODEBUILD_NODE_MODULES" node_modules
+    echo "npm $*: local CodeBuild provides the dependencies this package-lock.json pins (nothing is downloaded)"
+    ;;
+  *) exec "$LOCAL_CODEBUILD_NPM" "$@" ;;
+esac
+`,
+    { mode: 0o755 },
+  );
+  const nodeDir = path.dirname(process.execPath);
+  const realNpm = fs.existsSync(path.join(nodeDir, "npm")) ? path.join(nodeDir, "npm") : "/usr/bin/npm";
+  return {
+    binDir,
+    env: {
+      LOCAL_CODEBUILD_LOCKFILE: path.join(repoRoot, "package-lock.json"),
+      LOCAL_CODEBUILD_NODE_MODULES: path.join(repoRoot, "node_modules"),
+      LOCAL_CODEBUILD_NPM: realNpm,
+    },
+  };
+}
 
 export interface BuildJob {
   build: BuildRecord;
-  /** The project's variables with the build's overrides applied. */
+  buildspec: Buildspec;
+  /** The project's variables with the StartBuild overrides applied. */
   variables: Record<string, string>;
   region: string;
-  sourceDir: string;
-  workDir: string;
+  srcDir: string;
+  /** The build's scratch directory (its HOME, TMPDIR and toolchain live there). */
+  scratch: string;
+  /** `bucket/key` of the source the build runs. */
+  sourceLocation: string;
+  repoRoot: string;
   controlPlaneUrl: string;
-  /** The build's own keys (the `codebuild` principal), as CodeBuild hands the project's service role to a build. */
+  /** The build's own keys, as CodeBuild hands a build its project role's credentials. */
   credentials: AccessKey;
 }
 
 /**
- * The environment of a model-packaging build's process: the variables the packager documents (the buildspec's,
- * from the project and overrides), what CodeBuild sets in every build, the build's own credentials and local
- * endpoint; nothing of the console's own environment. Returns the variables left out too, for the build log.
+ * What a build's commands see: the variables its buildspec documents (the project's and StartBuild's values over
+ * the buildspec's defaults), CodeBuild's own variables, the local toolchain, and the build's credentials and local
+ * endpoints; nothing of the console's own environment. Returns the variables left out too, for the build log.
  */
-export function packagerEnvironment(job: BuildJob): { env: NodeJS.ProcessEnv; dropped: string[] } {
+export function buildEnvironment(job: BuildJob): { env: Record<string, string>; dropped: string[] } {
+  const { build, buildspec, region, srcDir, scratch } = job;
+  const defaults = Object.fromEntries(
+    Object.entries(buildspec.env?.variables ?? {}).map(([name, value]) => [name, String(value)]),
+  );
+  const documented = new Set([...(PROJECT_INPUTS[build.project] ?? []), ...Object.keys(defaults)]);
   const passed: Record<string, string> = {};
   const dropped: string[] = [];
   for (const [name, value] of Object.entries(job.variables)) {
-    if (PACKAGER_VARIABLES.includes(name) && !SET_BY_LOCAL_MODE.has(name)) passed[name] = value;
+    if (documented.has(name)) passed[name] = value;
     else dropped.push(name);
   }
-  const { build, region } = job;
+  const toolchain = prepareToolchain(scratch, job.repoRoot);
+  const home = path.join(scratch, "home");
+  fs.mkdirSync(home, { recursive: true });
+  const url = job.controlPlaneUrl;
   return {
     dropped: dropped.sort(),
     env: {
-      NODE_ENV: "production",
+      ...defaults,
       ...passed,
+      PATH: [toolchain.binDir, path.dirname(process.execPath), "/usr/local/bin", "/usr/bin", "/bin"].join(":"),
+      HOME: home,
+      TMPDIR: scratch,
+      LANG: "C.UTF-8",
       CODEBUILD_BUILD_ID: build.id,
       CODEBUILD_BUILD_ARN: `arn:aws:codebuild:${region}:${LOCAL_ACCOUNT_ID}:build/${build.id}`,
       CODEBUILD_BUILD_NUMBER: String(build.number),
-      CODEBUILD_INITIATOR: "local-control-plane",
-      CODEBUILD_SRC_DIR: job.sourceDir,
+      CODEBUILD_SRC_DIR: srcDir,
+      CODEBUILD_SOURCE_VERSION: `arn:aws:s3:::${job.sourceLocation}`,
       CODEBUILD_START_TIME: String(Math.round(build.startedAt * 1000)),
-      HOME: job.workDir,
-      PACKAGER_WORK_DIR: job.workDir,
+      CODEBUILD_INITIATOR: "local-control-plane",
+      CODEBUILD_BUILD_IMAGE: "local",
+      ...toolchain.env,
       AWS_REGION: region,
       AWS_DEFAULT_REGION: region,
       AWS_ACCESS_KEY_ID: job.credentials.accessKeyId,
       AWS_SECRET_ACCESS_KEY: job.credentials.secretAccessKey,
-      AWS_ENDPOINT_URL_S3: job.controlPlaneUrl,
+      AWS_ENDPOINT_URL_S3: url,
+      AWS_ENDPOINT_URL_CLOUDWATCH_LOGS: url,
+      AWS_ENDPOINT_URL_ECR: url,
     },
   };
 }

@@ -1,43 +1,56 @@
-import { spawn } from "node:child_process";
 import fs from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
-import { createInterface } from "node:readline";
-import { pathToFileURL } from "node:url";
 import { containedPath } from "../contained-path.ts";
-import { exitWithParentArgs } from "../exit-with-parent.mjs";
-import { ADAPTER_REPOSITORY, type ImageRegistry, type ImageVariant } from "../image-registry.ts";
-import type { AccessKey } from "../local-credentials.ts";
+import type { RequestAuthorizer } from "../iam/request-authorizer.ts";
+import { loadStackProjects } from "../iam/stack-policies.ts";
+import type { ImageRegistry } from "../image-registry.ts";
+import type { AccessKey, LocalCredentials } from "../local-credentials.ts";
 import type { LogStore } from "../log-store.ts";
+import type { ObjectStore } from "../object-store.ts";
 import { AwsError } from "../wire/aws-error.ts";
-import { LOCAL_ACCOUNT_ID } from "../wire/request.ts";
-import { packagerEnvironment } from "./build-environment.ts";
+import { DEFAULT_REGION, LOCAL_ACCOUNT_ID } from "../wire/request.ts";
+import { buildEnvironment } from "./build-environment.ts";
+import { downloadSource, PhaseError } from "./build-source.ts";
 import type { BuildPhase, BuildRecord, BuildStatus, BuildStore } from "./build-store.ts";
+import { type Buildspec, type PhaseType, readSourceBuildspec, runBuildspecPhases } from "./buildspec-phases.ts";
+import { localImageBuild } from "./image-build-step.ts";
 
-export const MODEL_PACKAGE_PROJECT = "decision-console-model-package";
-export const IMAGE_BUILD_PROJECT = "decision-console-image-build";
+export { IMAGE_BUILD_PROJECT, MODEL_PACKAGE_PROJECT } from "../../../infra/cdk/console-contract.ts";
+
+import { IMAGE_BUILD_PROJECT } from "../../../infra/cdk/console-contract.ts";
+
 /** The bucket local model-packaging builds write to (the IaC stack's artifact bucket on AWS). */
 export const LOCAL_ARTIFACT_BUCKET = "decision-console-local";
 
-/** Each project's own environment variables, as the IaC stack would set them on the CodeBuild project. */
-export const projectEnvironment: Record<string, Record<string, string>> = {
-  [MODEL_PACKAGE_PROJECT]: { ARTIFACT_BUCKET: LOCAL_ARTIFACT_BUCKET, COMPRESSION: "gzip" },
-  [IMAGE_BUILD_PROJECT]: { IMAGE_REPOSITORY: ADAPTER_REPOSITORY, IMAGE_VARIANT: "cpu" },
-};
+/** The CodeBuild projects as the CDK stack defines them (buildspec path, default source, environment). */
+export const localProjects = loadStackProjects({
+  accountId: LOCAL_ACCOUNT_ID,
+  region: DEFAULT_REGION,
+  bucketName: LOCAL_ARTIFACT_BUCKET,
+});
 
-const LEADING_PHASES = ["SUBMITTED", "QUEUED", "PROVISIONING", "DOWNLOAD_SOURCE", "INSTALL", "PRE_BUILD"];
-const TRAILING_PHASES = ["POST_BUILD", "UPLOAD_ARTIFACTS", "FINALIZING"];
+const LEADING_PHASES = ["SUBMITTED", "QUEUED", "PROVISIONING"];
+const BUILDSPEC_PHASE_TYPES: PhaseType[] = ["INSTALL", "PRE_BUILD", "BUILD", "POST_BUILD"];
+const TRAILING_PHASES = ["UPLOAD_ARTIFACTS", "FINALIZING"];
+
+export interface BuildSource {
+  type: string;
+  /** `bucket/key.zip` or `bucket/prefix/`. */
+  location: string;
+}
 
 interface JobContext {
   build: BuildRecord;
+  source: BuildSource;
+  buildspecPath: string;
+  /** The project's environment variables with the StartBuild overrides applied. */
   env: Record<string, string>;
   region: string;
+  /** The build's own keys (its `codebuild` principal), revoked when it ends. */
+  credentials: AccessKey;
   log: (line: string) => void;
   signal: AbortSignal;
 }
-
-/** A failed build command, reported the way CodeBuild words a failed phase. */
-class CommandError extends Error {}
 
 /** Where the files a local model-packaging build may package (`SOURCE_PATH`) live. */
 export function buildSourcesDir(dataDir: string): string {
@@ -53,11 +66,14 @@ export function buildLogStream(buildId: string): string {
 }
 
 const nowSeconds = () => Date.now() / 1000;
+const stamp = () => new Date().toISOString().replace("T", " ").replace("Z", "");
 
 /**
- * Runs local CodeBuild builds. Model packaging runs the real packager CLI (`infra/packager/cli.ts`, what the
- * buildspec runs) as a child process against the local S3; image builds, which would need Docker, record the
- * working tree's adapter as an image in the local registry.
+ * Runs local CodeBuild builds from the source the StartBuild call names (the uploaded archive in the local S3,
+ * never the working tree): DOWNLOAD_SOURCE unpacks it into the build's own directory and reads the buildspec from
+ * the path the project names; the phases run the buildspec's commands with the build's variables. Image builds
+ * are the exception where a command would need Docker (image-build-step.ts). Each build signs its calls back to the
+ * control plane with keys of its own, and its processes end with it (and with the control plane).
  */
 export class BuildRunner {
   private readonly running = new Map<string, { abort: AbortController; done: Promise<void> }>();
@@ -66,19 +82,29 @@ export class BuildRunner {
     private readonly builds: BuildStore,
     private readonly registry: ImageRegistry,
     private readonly logs: LogStore,
+    private readonly objects: ObjectStore,
     private readonly dataDir: string,
     private readonly repoRoot: string,
     private readonly controlPlaneUrl: () => string,
-    /** The keys builds sign their calls back to the control plane with (the `codebuild` principal). */
-    private readonly credentials: AccessKey,
+    /** Issues each build's own keys (the `codebuild` principal, with the build's project and id). */
+    private readonly credentials: LocalCredentials,
+    /** The stack's IAM: DOWNLOAD_SOURCE reads the source with the build's role, as CodeBuild does. */
+    private readonly iam: RequestAuthorizer,
     /** Where model-packaging builds fetch Hugging Face files (HF_ENDPOINT); a build's own override wins. */
     private readonly hfEndpoint: string | undefined,
   ) {}
 
-  start(project: string, overrides: { name: string; value: string; type?: string }[], region: string): BuildRecord {
+  start(
+    project: string,
+    overrides: { name: string; value: string; type?: string }[],
+    region: string,
+    sourceOverride?: BuildSource,
+  ): BuildRecord {
+    const definition = localProjects[project];
+    if (!definition) throw new Error(`No local CodeBuild project ${project}`);
     const uuid = crypto.randomUUID();
     const id = `${project}:${uuid}`;
-    const env = { ...(projectEnvironment[project] ?? {}) };
+    const env = { ...definition.environmentVariables };
     for (const override of overrides) env[override.name] = override.value;
     if (env.SOURCE_PATH) env.SOURCE_PATH = this.buildSource(env.SOURCE_PATH);
     const started = nowSeconds();
@@ -97,8 +123,22 @@ export class BuildRunner {
     this.builds.insert(build);
     const abort = new AbortController();
     const log = (line: string) => this.logs.append(buildLogGroup(project), buildLogStream(id), line);
-    log(`[Container] ${new Date().toISOString()} Running on the local control plane (build ${id})`);
-    const done = this.run({ build, env, region, log, signal: abort.signal }).finally(() => this.running.delete(id));
+    log(`[Container] ${stamp()} Running on the local control plane (build ${id})`);
+    const source = sourceOverride ?? { type: definition.sourceType, location: definition.sourceLocation };
+    const context: JobContext = {
+      build,
+      source,
+      buildspecPath: definition.buildspec,
+      env,
+      region,
+      credentials: this.credentials.issueBuildKey(project, id),
+      log,
+      signal: abort.signal,
+    };
+    const done = this.run(context).finally(() => {
+      this.credentials.revokeKey(context.credentials.accessKeyId);
+      this.running.delete(id);
+    });
     this.running.set(id, { abort, done });
     return build;
   }
@@ -151,33 +191,175 @@ export class BuildRunner {
     for (const phase of LEADING_PHASES.slice(1)) {
       this.beginPhase(build, phase);
       this.endPhase(build.phases.at(-1)!, "SUCCEEDED");
-      log(`[Container] ${new Date().toISOString()} Phase complete: ${phase} State: SUCCEEDED`);
     }
-    this.beginPhase(build, "BUILD");
+    const workDir = containedPath(this.dataDir, "builds", buildLogStream(build.id));
+    const srcDir = path.join(workDir, "src");
+    const scratch = path.join(workDir, "scratch");
     let status: BuildStatus = "SUCCEEDED";
     try {
-      const exported = await this.job(context);
-      build.exported = Object.entries(exported).map(([name, value]) => ({ name, value }));
-      this.endPhase(build.phases.at(-1)!, "SUCCEEDED");
-    } catch (error) {
-      status = context.signal.aborted ? "STOPPED" : "FAILED";
-      const message =
-        error instanceof CommandError ? error.message : `Error while executing the build: ${(error as Error).message}`;
-      log(`[Container] ${new Date().toISOString()} ${message}`);
-      this.endPhase(build.phases.at(-1)!, status, message, "COMMAND_EXECUTION_ERROR");
+      this.beginPhase(build, "DOWNLOAD_SOURCE");
+      let buildspec: Buildspec;
+      try {
+        fs.mkdirSync(scratch, { recursive: true });
+        log(`[Container] ${stamp()} CODEBUILD_SRC_DIR=${srcDir}`);
+        const principal = { kind: "codebuild" as const, project: build.project, buildId: build.id };
+        const files = downloadSource(this.objects, context.source.location, srcDir, (request) =>
+          this.iam.s3(principal, context.region, request),
+        );
+        log(`[Container] ${stamp()} Unpacked ${files} source files from s3://${context.source.location}`);
+        buildspec = readSourceBuildspec(srcDir, context.buildspecPath);
+      } catch (error) {
+        this.failPhase(build, "DOWNLOAD_SOURCE", error, context);
+        status = "FAILED";
+        return;
+      }
+      this.completePhase(build, "DOWNLOAD_SOURCE", context);
+      status =
+        build.project === IMAGE_BUILD_PROJECT
+          ? this.imageBuild(context, buildspec, srcDir)
+          : await this.buildspecBuild(context, buildspec, srcDir, scratch);
+    } finally {
+      if (context.signal.aborted) status = "STOPPED";
+      for (const phase of TRAILING_PHASES) {
+        this.beginPhase(build, phase);
+        this.endPhase(build.phases.at(-1)!, "SUCCEEDED");
+      }
+      fs.rmSync(workDir, { recursive: true, force: true });
+      this.finish(build, status);
     }
-    log(`[Container] ${new Date().toISOString()} Phase complete: BUILD State: ${status}`);
-    for (const phase of TRAILING_PHASES) {
+  }
+
+  /** Runs the buildspec's phases in the unpacked source; the phase timeline follows the shell's progress. */
+  private async buildspecBuild(context: JobContext, buildspec: Buildspec, srcDir: string, scratch: string) {
+    const { build, log } = context;
+    const recorded = new Set<PhaseType>();
+    const catchUp = (until: PhaseType) => {
+      for (const phase of BUILDSPEC_PHASE_TYPES) {
+        if (phase === until) return;
+        if (!recorded.has(phase)) {
+          recorded.add(phase);
+          this.beginPhase(build, phase);
+          this.completePhase(build, phase, context);
+        }
+      }
+    };
+    for (const [name, version] of Object.entries(buildspec.phases?.install?.["runtime-versions"] ?? {})) {
+      log(
+        `[Container] ${stamp()} runtime-versions ${name}: ${String(version)} requested; local CodeBuild runs Node ${process.version}`,
+      );
+    }
+    const run = await runBuildspecPhases(buildspec, {
+      cwd: srcDir,
+      scratch,
+      env: this.childEnvironment(context, buildspec, srcDir, scratch),
+      signal: context.signal,
+      events: {
+        phaseStarted: (phase) => {
+          catchUp(phase);
+          recorded.add(phase);
+          this.beginPhase(build, phase);
+        },
+        phaseEnded: (phase, failure) => {
+          if (failure) this.failPhase(build, phase, new PhaseError("COMMAND_EXECUTION_ERROR", failure), context);
+          else this.completePhase(build, phase, context);
+        },
+        commandStarted: (command) => log(`[Container] ${stamp()} Running command ${command}`),
+        output: log,
+      },
+    });
+    if (!run.failed) catchUp("POST_BUILD" as PhaseType);
+    if (!run.failed && !recorded.has("POST_BUILD")) {
+      this.beginPhase(build, "POST_BUILD");
+      this.completePhase(build, "POST_BUILD", context);
+    }
+    build.exported = Object.entries(run.exported).map(([name, value]) => ({ name, value }));
+    this.builds.save(build);
+    return run.failed ? "FAILED" : "SUCCEEDED";
+  }
+
+  /** INSTALL and PRE_BUILD have nothing local mode can run (runtime, `docker login`); BUILD is the Docker step. */
+  private imageBuild(context: JobContext, buildspec: Buildspec, srcDir: string): BuildStatus {
+    const { build, log, region } = context;
+    const variables = {
+      ...Object.fromEntries(Object.entries(buildspec.env?.variables ?? {}).map(([k, v]) => [k, String(v)])),
+      ...context.env,
+    };
+    for (const phase of ["INSTALL", "PRE_BUILD"] as const) {
       this.beginPhase(build, phase);
-      this.endPhase(build.phases.at(-1)!, "SUCCEEDED");
+      this.completePhase(build, phase, context);
     }
-    this.finish(build, status);
+    this.beginPhase(build, "BUILD");
+    try {
+      const exported = localImageBuild({
+        srcDir,
+        buildspec,
+        variables,
+        registry: this.registry,
+        buildNumber: build.number,
+        registryHost: `${LOCAL_ACCOUNT_ID}.dkr.ecr.${region}.amazonaws.com`,
+        log,
+      });
+      const declared = new Set(buildspec.env?.["exported-variables"] ?? []);
+      build.exported = Object.entries(exported)
+        .filter(([name]) => declared.has(name))
+        .map(([name, value]) => ({ name, value }));
+      this.completePhase(build, "BUILD", context);
+    } catch (error) {
+      this.failPhase(build, "BUILD", error, context);
+      return "FAILED";
+    }
+    this.beginPhase(build, "POST_BUILD");
+    this.completePhase(build, "POST_BUILD", context);
+    return "SUCCEEDED";
+  }
+
+  /** The build's environment (build-environment.ts); what it leaves out is named in the build's log. */
+  private childEnvironment(
+    context: JobContext,
+    buildspec: Buildspec,
+    srcDir: string,
+    scratch: string,
+  ): Record<string, string> {
+    const { env, dropped } = buildEnvironment({
+      build: context.build,
+      buildspec,
+      variables: { ...(this.hfEndpoint ? { HF_ENDPOINT: this.hfEndpoint } : {}), ...context.env },
+      region: context.region,
+      srcDir,
+      scratch,
+      sourceLocation: context.source.location,
+      repoRoot: this.repoRoot,
+      controlPlaneUrl: this.controlPlaneUrl(),
+      credentials: context.credentials,
+    });
+    if (dropped.length > 0) {
+      context.log(
+        `[Container] ${stamp()} Variables this build's buildspec does not read were not passed to it: ${dropped.join(", ")}`,
+      );
+    }
+    return env;
   }
 
   private beginPhase(build: BuildRecord, phaseType: string) {
     build.phases.push({ phaseType, startTime: nowSeconds() });
     build.currentPhase = phaseType;
     this.builds.save(build);
+  }
+
+  private completePhase(build: BuildRecord, phaseType: string, context: JobContext) {
+    this.endPhase(build.phases.at(-1)!, "SUCCEEDED");
+    this.builds.save(build);
+    context.log(`[Container] ${stamp()} Phase complete: ${phaseType} State: SUCCEEDED`);
+  }
+
+  private failPhase(build: BuildRecord, phaseType: string, error: unknown, context: JobContext) {
+    const statusCode = error instanceof PhaseError ? error.statusCode : "COMMAND_EXECUTION_ERROR";
+    const message = error instanceof Error ? error.message : String(error);
+    const status: BuildStatus = context.signal.aborted ? "STOPPED" : "FAILED";
+    this.endPhase(build.phases.at(-1)!, status, message, statusCode);
+    this.builds.save(build);
+    context.log(`[Container] ${stamp()} Phase complete: ${phaseType} State: ${status}`);
+    context.log(`[Container] ${stamp()} Phase context status code: ${statusCode} Message: ${message}`);
   }
 
   private endPhase(phase: BuildPhase, status: BuildStatus, message?: string, code?: string) {
@@ -193,81 +375,5 @@ export class BuildRunner {
     build.status = status;
     build.endedAt = nowSeconds();
     this.builds.save(build);
-  }
-
-  private job(context: JobContext): Promise<Record<string, string>> {
-    if (context.build.project === MODEL_PACKAGE_PROJECT) return this.packageModel(context);
-    if (context.build.project === IMAGE_BUILD_PROJECT) return Promise.resolve(this.buildImage(context));
-    return Promise.reject(new CommandError(`The local control plane has no job for project ${context.build.project}.`));
-  }
-
-  private buildImage({ build, env, region, log }: JobContext): Record<string, string> {
-    const variant = env.IMAGE_VARIANT;
-    if (variant !== "cpu" && variant !== "cuda") {
-      throw new CommandError(`IMAGE_VARIANT must be cpu or cuda, not "${variant ?? ""}".`);
-    }
-    log(`Docker is not used locally: recording the working tree's adapter as the ${variant} image.`);
-    const image = this.registry.recordAdapterImage(variant as ImageVariant, [
-      variant,
-      `${variant}-build-${build.number}`,
-    ]);
-    const uri = `${LOCAL_ACCOUNT_ID}.dkr.ecr.${region}.amazonaws.com/${ADAPTER_REPOSITORY}`;
-    log(`pushed ${uri}@${image.digest} (tags ${image.tags.join(", ")})`);
-    return {
-      IMAGE_DIGEST: image.digest,
-      IMAGE_URI: `${uri}@${image.digest}`,
-      IMAGE_TAG: `${variant}-build-${build.number}`,
-      IMAGE_VARIANT: variant,
-    };
-  }
-
-  /** Runs `infra/packager/cli.ts` with the build's variables and reads the `export NAME='value'` lines it prints. */
-  private packageModel({ build, env, region, log, signal }: JobContext): Promise<Record<string, string>> {
-    const cli = path.join(this.repoRoot, "infra", "packager", "cli.ts");
-    if (!fs.existsSync(cli)) return Promise.reject(new CommandError(`The packager ${cli} is missing from this tree.`));
-    const tsx = pathToFileURL(createRequire(path.join(this.repoRoot, "package.json")).resolve("tsx/esm")).href;
-    const workDir = containedPath(this.dataDir, "builds", buildLogStream(build.id));
-    fs.mkdirSync(workDir, { recursive: true });
-    const job = packagerEnvironment({
-      build,
-      variables: { ...(this.hfEndpoint ? { HF_ENDPOINT: this.hfEndpoint } : {}), ...env },
-      region,
-      sourceDir: this.repoRoot,
-      workDir,
-      controlPlaneUrl: this.controlPlaneUrl(),
-      credentials: this.credentials,
-    });
-    if (job.dropped.length > 0) {
-      log(`Variables the packager does not read were not passed to the build: ${job.dropped.join(", ")}`);
-    }
-    const child = spawn(process.execPath, [...exitWithParentArgs(), "--import", tsx, cli], {
-      cwd: this.repoRoot,
-      env: job.env,
-      stdio: ["ignore", "pipe", "pipe"],
-      signal,
-    });
-    log(`[Container] ${new Date().toISOString()} Running command npx tsx infra/packager/cli.ts`);
-    const exported: Record<string, string> = {};
-    createInterface({ input: child.stdout }).on("line", (line) => {
-      const match = /^export ([A-Z0-9_]+)='(.*)'$/.exec(line);
-      if (match?.[1]) exported[match[1]] = (match[2] ?? "").replaceAll(`'"'"'`, "'");
-      else log(line);
-    });
-    createInterface({ input: child.stderr }).on("line", log);
-    return new Promise((resolve, reject) => {
-      child.on("error", (error) => {
-        if (error.name !== "AbortError") reject(error);
-      });
-      child.on("close", (code, sig) => {
-        fs.rmSync(workDir, { recursive: true, force: true });
-        if (code === 0) resolve(exported);
-        else
-          reject(
-            new CommandError(
-              `Error while executing command: npx tsx infra/packager/cli.ts. Reason: ${sig ? `killed by ${sig}` : `exit status ${code}`}`,
-            ),
-          );
-      });
-    });
   }
 }

@@ -2,7 +2,8 @@ import type { InstancePool } from "../sagemaker-store.ts";
 
 /**
  * The endpoint-config tag that marks instance types as short of capacity, so the pool fallback can be exercised
- * locally: a comma-separated list of instance types, e.g. `ml.g6e.xlarge,ml.g6.2xlarge`.
+ * locally: instance types separated by spaces, e.g. `ml.g6e.xlarge ml.g6.2xlarge` (SageMaker refuses commas in tag
+ * values; the environment variable takes commas too).
  */
 export const SHORT_CAPACITY_TAG = "local:short-capacity";
 
@@ -15,7 +16,7 @@ export const EMULATE_GPU_ENV = "LOCAL_AWS_EMULATE_GPU";
 export function shortCapacityTypes(tagValue: string | undefined, envValue: string | undefined): Set<string> {
   return new Set(
     [tagValue ?? "", envValue ?? ""]
-      .flatMap((value) => value.split(","))
+      .flatMap((value) => value.split(/[\s,]+/))
       .map((type) => type.trim())
       .filter((type) => type !== ""),
   );

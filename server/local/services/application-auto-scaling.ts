@@ -1,12 +1,18 @@
 import type { Db } from "../database.ts";
 import type { EndpointRunner } from "../endpoints/endpoint-runner.ts";
+import { scalableTargetArn } from "../iam/requests/application-auto-scaling.ts";
+import type { ScalableTargetFacts } from "../iam/requests/facts.ts";
 import type { SageMakerStore } from "../sagemaker-store.ts";
 import { AwsError } from "../wire/aws-error.ts";
+import { withInputShapes } from "../wire/input-shapes.ts";
 import type { JsonService } from "../wire/json-rpc.ts";
 import { LOCAL_ACCOUNT_ID } from "../wire/request.ts";
-
-const VARIANT_RESOURCE = /^endpoint\/([^/]+)\/variant\/([^/]+)$/;
-const DIMENSION = "sagemaker:variant:DesiredInstanceCount";
+import {
+  applicationAutoScalingInputs,
+  checkScalingPolicy,
+  registeredCapacity,
+  variantOfTarget,
+} from "./application-auto-scaling-rules.ts";
 
 interface TargetDoc {
   ServiceNamespace: string;
@@ -18,15 +24,36 @@ interface TargetDoc {
   SuspendedState?: unknown;
   CreationTime: number;
   ScalableTargetARN: string;
+  /** The target's tags (ListTagsForResource's `Tags`), kept for IAM's aws:ResourceTag. */
+  Tags?: Record<string, string>;
 }
 
 function key(input: Record<string, unknown>): [string, string, string] {
-  const namespace = String(input.ServiceNamespace ?? "");
-  const resourceId = String(input.ResourceId ?? "");
-  const dimension = String(input.ScalableDimension ?? "");
-  if (namespace !== "sagemaker")
-    throw new AwsError("ValidationException", "The local control plane scales the sagemaker namespace only.");
-  return [namespace, resourceId, dimension];
+  const k: [string, string, string] = [
+    String(input.ServiceNamespace),
+    String(input.ResourceId),
+    String(input.ScalableDimension),
+  ];
+  variantOfTarget(...k);
+  return k;
+}
+
+function readTarget(db: Db, k: [string, string, string]): TargetDoc | undefined {
+  const row = db
+    .prepare("SELECT doc FROM aas_targets WHERE namespace = ? AND resource_id = ? AND dimension = ?")
+    .get(...k) as { doc: string } | undefined;
+  return row ? (JSON.parse(row.doc) as TargetDoc) : undefined;
+}
+
+/** A registered target's ARN and tags, for IAM decisions on it. */
+export function scalableTargetFacts(
+  db: Db,
+  namespace: string,
+  resourceId: string,
+  dimension: string,
+): ScalableTargetFacts | undefined {
+  const doc = readTarget(db, [namespace, resourceId, dimension]);
+  return doc ? { arn: doc.ScalableTargetARN, tags: doc.Tags ?? {} } : undefined;
 }
 
 function notRegistered([namespace, resourceId, dimension]: [string, string, string]): AwsError {
@@ -41,47 +68,22 @@ function notRegistered([namespace, resourceId, dimension]: [string, string, stri
  * target whose bounds exclude the current instance count moves the count into them, as the service does.
  */
 export function applicationAutoScalingService(db: Db, store: SageMakerStore, runner: EndpointRunner): JsonService {
-  const target = (k: [string, string, string]) => {
-    const row = db
-      .prepare("SELECT doc FROM aas_targets WHERE namespace = ? AND resource_id = ? AND dimension = ?")
-      .get(...k) as { doc: string } | undefined;
-    return row ? (JSON.parse(row.doc) as TargetDoc) : undefined;
-  };
+  const target = (k: [string, string, string]) => readTarget(db, k);
   return {
     target: "AnyScaleFrontendService",
     signingName: "application-autoscaling",
     version: "1.1",
-    operations: {
+    operations: withInputShapes("AnyScaleFrontendService", applicationAutoScalingInputs, {
       RegisterScalableTarget(input, { region }) {
         const k = key(input);
         const [, resourceId, dimension] = k;
-        const match = VARIANT_RESOURCE.exec(resourceId);
-        if (!match || dimension !== DIMENSION) {
-          throw new AwsError(
-            "ValidationException",
-            `Unsupported resource ${resourceId} / dimension ${dimension}; use endpoint/<name>/variant/<variant> with ${DIMENSION}.`,
-          );
-        }
-        const endpoint = store.endpoint(match[1]!);
-        const variant = endpoint?.variants.find((v) => v.VariantName === match[2]);
+        const names = variantOfTarget(...k);
+        const previous = target(k);
+        const { min, max } = registeredCapacity(input as { MinCapacity?: number; MaxCapacity?: number }, previous);
+        const endpoint = store.endpoint(names.endpoint);
+        const variant = endpoint?.variants.find((v) => v.VariantName === names.variant);
         if (!endpoint || !variant) {
           throw new AwsError("ValidationException", `The endpoint variant ${resourceId} does not exist.`);
-        }
-        const previous = target(k);
-        const min = input.MinCapacity === undefined ? previous?.MinCapacity : Number(input.MinCapacity);
-        const max = input.MaxCapacity === undefined ? previous?.MaxCapacity : Number(input.MaxCapacity);
-        if (
-          min === undefined ||
-          max === undefined ||
-          !Number.isInteger(min) ||
-          !Number.isInteger(max) ||
-          min < 0 ||
-          max < min
-        ) {
-          throw new AwsError(
-            "ValidationException",
-            "MinCapacity and MaxCapacity must be integers with 0 <= MinCapacity <= MaxCapacity.",
-          );
         }
         const doc: TargetDoc = {
           ServiceNamespace: "sagemaker",
@@ -92,9 +94,9 @@ export function applicationAutoScalingService(db: Db, store: SageMakerStore, run
           RoleARN: typeof input.RoleARN === "string" ? input.RoleARN : previous?.RoleARN,
           SuspendedState: input.SuspendedState ?? previous?.SuspendedState,
           CreationTime: previous?.CreationTime ?? Date.now() / 1000,
-          ScalableTargetARN:
-            previous?.ScalableTargetARN ??
-            `arn:aws:application-autoscaling:${region}:${LOCAL_ACCOUNT_ID}:scalable-target/${crypto.randomUUID().replaceAll("-", "")}`,
+          ScalableTargetARN: previous?.ScalableTargetARN ?? scalableTargetArn(region, LOCAL_ACCOUNT_ID, ...k),
+          // Tags given with a registration are added to the target's (as TagResource would add them).
+          Tags: { ...(previous?.Tags ?? {}), ...((input.Tags as Record<string, string> | undefined) ?? {}) },
         };
         db.prepare(
           "INSERT INTO aas_targets (namespace, resource_id, dimension, doc) VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET doc = excluded.doc",
@@ -116,7 +118,8 @@ export function applicationAutoScalingService(db: Db, store: SageMakerStore, run
           .map((row) => JSON.parse(row.doc) as TargetDoc)
           .filter((t) => !ids || ids.includes(t.ResourceId))
           .filter((t) => input.ScalableDimension === undefined || t.ScalableDimension === input.ScalableDimension);
-        return { ScalableTargets: targets };
+        // Tags are not part of a described target (ListTagsForResource returns them).
+        return { ScalableTargets: targets.map(({ Tags: _tags, ...described }) => described) };
       },
       DeregisterScalableTarget(input) {
         const k = key(input);
@@ -128,18 +131,9 @@ export function applicationAutoScalingService(db: Db, store: SageMakerStore, run
       PutScalingPolicy(input, { region }) {
         const k = key(input);
         if (!target(k)) throw notRegistered(k);
-        const name = String(input.PolicyName ?? "");
-        if (name === "") throw new AwsError("ValidationException", "PolicyName is required.");
+        const name = String(input.PolicyName);
+        checkScalingPolicy(input as { PolicyType?: string });
         const policyType = input.PolicyType ?? "StepScaling";
-        if (
-          policyType === "TargetTrackingScaling" &&
-          typeof input.TargetTrackingScalingPolicyConfiguration !== "object"
-        ) {
-          throw new AwsError(
-            "ValidationException",
-            "TargetTrackingScalingPolicyConfiguration is required for TargetTrackingScaling.",
-          );
-        }
         const existing = db
           .prepare(
             "SELECT doc FROM aas_policies WHERE namespace = ? AND resource_id = ? AND dimension = ? AND name = ?",
@@ -194,6 +188,6 @@ export function applicationAutoScalingService(db: Db, store: SageMakerStore, run
         }
         return {};
       },
-    },
+    }),
   };
 }

@@ -1,4 +1,4 @@
-import { type BuildRunner, buildLogGroup, buildLogStream, projectEnvironment } from "../builds/build-runner.ts";
+import { type BuildRunner, buildLogGroup, buildLogStream, localProjects } from "../builds/build-runner.ts";
 import type { BuildRecord, BuildStore } from "../builds/build-store.ts";
 import { AwsError } from "../wire/aws-error.ts";
 import type { JsonService } from "../wire/json-rpc.ts";
@@ -36,7 +36,7 @@ function describeBuild(build: BuildRecord, region: string) {
 }
 
 function requireProject(name: unknown): string {
-  if (typeof name !== "string" || !(name in projectEnvironment)) {
+  if (typeof name !== "string" || !(name in localProjects)) {
     throw new AwsError(
       "ResourceNotFoundException",
       `Project cannot be found: arn:aws:codebuild:::project/${String(name)}`,
@@ -68,7 +68,17 @@ export function codeBuildService(builds: BuildStore, runner: BuildRunner): JsonS
             throw new AwsError("InvalidInputException", "Every environment variable override needs a name and a value");
           }
         }
-        const build = runner.start(project, overrides as { name: string; value: string }[], region);
+        if (input.sourceTypeOverride !== undefined && input.sourceTypeOverride !== "S3") {
+          throw new AwsError("InvalidInputException", "The local control plane builds from S3 sources only");
+        }
+        if (input.sourceLocationOverride !== undefined && typeof input.sourceLocationOverride !== "string") {
+          throw new AwsError("InvalidInputException", "sourceLocationOverride must be a string");
+        }
+        const source =
+          typeof input.sourceLocationOverride === "string"
+            ? { type: "S3", location: input.sourceLocationOverride }
+            : undefined;
+        const build = runner.start(project, overrides as { name: string; value: string }[], region, source);
         return { build: describeBuild(build, region) };
       },
       StopBuild(input, { region }) {
@@ -99,7 +109,7 @@ export function codeBuildService(builds: BuildStore, runner: BuildRunner): JsonS
         const names = Array.isArray(input.names) ? (input.names as string[]) : [];
         return {
           projects: names
-            .filter((name) => name in projectEnvironment)
+            .filter((name) => name in localProjects)
             .map((name) => ({
               name,
               arn: `arn:aws:codebuild:${region}:${LOCAL_ACCOUNT_ID}:project/${name}`,
@@ -107,14 +117,16 @@ export function codeBuildService(builds: BuildStore, runner: BuildRunner): JsonS
                 type: "LINUX_CONTAINER",
                 image: "local",
                 computeType: "BUILD_GENERAL1_SMALL",
-                environmentVariables: Object.entries(projectEnvironment[name] ?? {}).map(([n, value]) => ({
-                  name: n,
-                  value,
-                  type: "PLAINTEXT",
-                })),
+                environmentVariables: Object.entries(localProjects[name]?.environmentVariables ?? {}).map(
+                  ([n, value]) => ({
+                    name: n,
+                    value,
+                    type: "PLAINTEXT",
+                  }),
+                ),
               },
             })),
-          projectsNotFound: names.filter((name) => !(name in projectEnvironment)),
+          projectsNotFound: names.filter((name) => !(name in localProjects)),
         };
       },
     },

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import type { ServerResponse } from "node:http";
+import type { RequestAuthorizer } from "../iam/request-authorizer.ts";
 import type { ObjectStore, StoredObject } from "../object-store.ts";
 import { AwsError } from "../wire/aws-error.ts";
 import { type AwsRequest, decodeUriComponent, readBody } from "../wire/request.ts";
@@ -11,9 +12,14 @@ import { malformedXml, parseCompletedParts, xmlDocument } from "../wire/xml.ts";
  * S3's REST-XML protocol for the operations the console and `@aws-sdk/lib-storage` use, path-style
  * (`/bucket/key`), or virtual-hosted when the Host header is `<bucket>.localhost`.
  */
-export async function handleS3(store: ObjectStore, request: AwsRequest, response: ServerResponse) {
+export async function handleS3(
+  store: ObjectStore,
+  iam: RequestAuthorizer,
+  request: AwsRequest,
+  response: ServerResponse,
+) {
   try {
-    await route(store, request, response);
+    await route(store, iam, request, response);
   } catch (error) {
     sendS3Error(response, request.method, error);
   }
@@ -37,10 +43,11 @@ function userMetadata(request: AwsRequest): Record<string, string> {
   return metadata;
 }
 
-async function route(store: ObjectStore, request: AwsRequest, response: ServerResponse) {
+async function route(store: ObjectStore, iam: RequestAuthorizer, request: AwsRequest, response: ServerResponse) {
   const { bucket, key } = locate(request);
   const query = request.url.searchParams;
   const method = request.method;
+  iam.s3(request.auth.principal, request.region, { method, bucket, key, query });
   if (!bucket) {
     if (method !== "GET")
       throw new AwsError("MethodNotAllowed", "The specified method is not allowed against this resource.", 405);

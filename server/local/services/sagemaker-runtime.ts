@@ -2,6 +2,7 @@ import type { ServerResponse } from "node:http";
 import { EventStreamCodec } from "@smithy/eventstream-codec";
 import { fromUtf8, toUtf8 } from "@smithy/util-utf8";
 import { type EndpointRunner, endpointLogGroup, type PickedInstance } from "../endpoints/endpoint-runner.ts";
+import type { RequestAuthorizer } from "../iam/request-authorizer.ts";
 import type { MetricsStore } from "../metrics-store.ts";
 import type { SageMakerStore } from "../sagemaker-store.ts";
 import { AwsError } from "../wire/aws-error.ts";
@@ -21,6 +22,7 @@ export async function handleRuntime(
   store: SageMakerStore,
   runner: EndpointRunner,
   metrics: MetricsStore,
+  iam: RequestAuthorizer,
   request: AwsRequest,
   response: ServerResponse,
 ) {
@@ -30,6 +32,13 @@ export async function handleRuntime(
   let started = 0;
   try {
     name = decodeUriComponent(rawName);
+    iam.runtime(
+      request.auth.principal,
+      request.region,
+      kind === "invocations" ? "InvokeEndpoint" : "InvokeEndpointWithResponseStream",
+      name,
+      header(request, "x-amzn-sagemaker-target-model"),
+    );
     const endpoint = store.endpoint(name);
     if (!endpoint) throw new AwsError("ValidationError", `Endpoint ${name} of account ${LOCAL_ACCOUNT_ID} not found.`);
     if (endpoint.status !== "InService" && endpoint.status !== "Updating") {

@@ -4,11 +4,12 @@ import {
   type ContainerDefinition,
   type EndpointRecord,
   type ProductionVariantDoc,
-  requireName,
   type SageMakerStore,
 } from "../sagemaker-store.ts";
 import { validation } from "../wire/aws-error.ts";
+import { withInputShapes } from "../wire/input-shapes.ts";
 import type { JsonService } from "../wire/json-rpc.ts";
+import { checkContainers, checkProductionVariants, sageMakerInputs } from "./sagemaker-rules.ts";
 
 const TRANSITIONAL = new Set(["Creating", "Updating", "Deleting"]);
 
@@ -19,51 +20,8 @@ function describeVariants(endpoint: EndpointRecord) {
   }));
 }
 
-function parseContainer(value: unknown, field: string): ContainerDefinition {
-  if (typeof value !== "object" || value === null) throw validation(`${field} is required.`);
-  const container = value as ContainerDefinition;
-  if (typeof container.Image !== "string" || container.Image === "") throw validation(`${field}.Image is required.`);
-  if (container.Environment !== undefined) {
-    for (const [key, v] of Object.entries(container.Environment)) {
-      if (typeof v !== "string") throw validation(`${field}.Environment.${key} must be a string.`);
-    }
-  }
-  return container;
-}
-
-function parseVariant(value: unknown, index: number): ProductionVariantDoc {
-  const field = `productionVariants.${index + 1}`;
-  const variant = value as ProductionVariantDoc;
-  requireName(variant?.VariantName, `${field}.member.variantName`);
-  requireName(variant.ModelName, `${field}.member.modelName`);
-  const pools = variant.InstancePools ?? [];
-  if (pools.length > 0 && variant.InstanceType) {
-    throw validation(`Specify either InstanceType or InstancePools for variant ${variant.VariantName}, not both.`);
-  }
-  if (pools.length === 0 && !variant.InstanceType) {
-    throw validation(`Variant ${variant.VariantName} needs an InstanceType or InstancePools.`);
-  }
-  if (pools.length > 5) throw validation(`Variant ${variant.VariantName} may list at most 5 instance pools.`);
-  const priorities = pools.map((pool) => pool.Priority);
-  if (new Set(priorities).size !== priorities.length || priorities.some((p) => !Number.isInteger(p) || p < 1)) {
-    throw validation(`Instance pool priorities of variant ${variant.VariantName} must be distinct positive integers.`);
-  }
-  const count = variant.InitialInstanceCount ?? 1;
-  if (!Number.isInteger(count) || count < 1) {
-    throw validation(
-      `1 validation error detected: Value '${count}' at '${field}.member.initialInstanceCount' failed to satisfy constraint: Member must have value greater than or equal to 1`,
-    );
-  }
-  return variant;
-}
-
 function page<T>(items: T[], input: Record<string, unknown>, defaultSize: number) {
   const max = input.MaxResults === undefined ? defaultSize : Number(input.MaxResults);
-  if (!Number.isInteger(max) || max < 1 || max > 100) {
-    throw validation(
-      `1 validation error detected: Value '${String(input.MaxResults)}' at 'maxResults' failed to satisfy constraint: Member must have value less than or equal to 100`,
-    );
-  }
   const offset = typeof input.NextToken === "string" ? Number.parseInt(input.NextToken, 10) : 0;
   if (!Number.isInteger(offset) || offset < 0) throw validation("Invalid pagination token.");
   const slice = items.slice(offset, offset + max);
@@ -76,17 +34,14 @@ export function sageMakerService(store: SageMakerStore, runner: EndpointRunner):
     target: "SageMaker",
     signingName: "sagemaker",
     version: "1.1",
-    operations: {
+    operations: withInputShapes("SageMaker", sageMakerInputs, {
       CreateModel(input, { region }) {
-        const name = requireName(input.ModelName, "modelName");
+        const name = String(input.ModelName);
         const arn = arnOf(region, "model", name);
         if (store.model(name)) throw validation(`Cannot create already existing model "${arn}".`);
-        const containers = Array.isArray(input.Containers)
-          ? input.Containers.map((c, i) => parseContainer(c, `Containers.${i + 1}`))
-          : undefined;
-        const primary =
-          input.PrimaryContainer === undefined ? undefined : parseContainer(input.PrimaryContainer, "PrimaryContainer");
-        if (!primary && !containers?.length) throw validation("A model needs a PrimaryContainer or Containers.");
+        checkContainers(input);
+        const containers = input.Containers as ContainerDefinition[] | undefined;
+        const primary = input.PrimaryContainer as ContainerDefinition | undefined;
         store.insertModel({
           ModelName: name,
           ModelArn: arn,
@@ -109,14 +64,12 @@ export function sageMakerService(store: SageMakerStore, runner: EndpointRunner):
         return {};
       },
       CreateEndpointConfig(input, { region }) {
-        const name = requireName(input.EndpointConfigName, "endpointConfigName");
+        const name = String(input.EndpointConfigName);
         const arn = arnOf(region, "endpoint-config", name);
         if (store.endpointConfig(name))
           throw validation(`Cannot create already existing endpoint configuration "${arn}".`);
-        if (!Array.isArray(input.ProductionVariants) || input.ProductionVariants.length === 0) {
-          throw validation("ProductionVariants must list at least one variant.");
-        }
-        const variants = input.ProductionVariants.map(parseVariant);
+        const variants = input.ProductionVariants as ProductionVariantDoc[];
+        checkProductionVariants(variants);
         for (const variant of variants) {
           store.requireModel(variant.ModelName, region);
           for (const pool of variant.InstancePools ?? []) {
@@ -142,7 +95,7 @@ export function sageMakerService(store: SageMakerStore, runner: EndpointRunner):
         return {};
       },
       CreateEndpoint(input, { region }) {
-        const name = requireName(input.EndpointName, "endpointName");
+        const name = String(input.EndpointName);
         const arn = arnOf(region, "endpoint", name);
         if (store.endpoint(name)) throw validation(`Cannot create already existing endpoint "${arn}".`);
         const config = store.requireEndpointConfig(String(input.EndpointConfigName ?? ""), region);
@@ -208,23 +161,17 @@ export function sageMakerService(store: SageMakerStore, runner: EndpointRunner):
         const endpoint = store.requireEndpoint(String(input.EndpointName ?? ""));
         const arn = arnOf(region, "endpoint", endpoint.name);
         if (endpoint.status !== "InService") throw validation(`Cannot update in-progress endpoint "${arn}".`);
-        const desired = input.DesiredWeightsAndCapacities;
-        if (!Array.isArray(desired) || desired.length === 0) {
-          throw validation("DesiredWeightsAndCapacities must list at least one variant.");
-        }
-        for (const change of desired as {
-          VariantName?: string;
+        const desired = input.DesiredWeightsAndCapacities as {
+          VariantName: string;
           DesiredInstanceCount?: number;
           DesiredWeight?: number;
-        }[]) {
+        }[];
+        for (const change of desired) {
           if (!endpoint.variants.some((v) => v.VariantName === change.VariantName)) {
             throw validation(`The variant(s) "[${change.VariantName}]" are not present on endpoint "${arn}".`);
           }
-          if (
-            change.DesiredInstanceCount !== undefined &&
-            (!Number.isInteger(change.DesiredInstanceCount) || change.DesiredInstanceCount < 1)
-          ) {
-            throw validation("DesiredInstanceCount must be an integer of at least 1.");
+          if (change.DesiredInstanceCount === 0) {
+            throw validation("DesiredInstanceCount can be 0 only for endpoints with inference components.");
           }
         }
         store.updateEndpoint(endpoint.name, { status: "Updating" });
@@ -260,6 +207,6 @@ export function sageMakerService(store: SageMakerStore, runner: EndpointRunner):
         const { slice, nextToken } = page(store.tags(arn), input, 50);
         return { Tags: slice, NextToken: nextToken };
       },
-    },
+    }),
   };
 }

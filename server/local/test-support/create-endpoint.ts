@@ -4,6 +4,8 @@ import {
   CreateModelCommand,
   type SageMakerClient,
 } from "@aws-sdk/client-sagemaker";
+import { localExecutionRoleArn } from "../iam/stack-policies.ts";
+import { LOCAL_ACCOUNT_ID } from "../wire/request.ts";
 
 export interface TestContainer {
   Image: string;
@@ -14,12 +16,15 @@ export interface TestContainer {
   Environment?: Record<string, string>;
 }
 
-/** CreateModel, CreateEndpointConfig (one ml.c6i.2xlarge instance) and CreateEndpoint, all named `name`. */
+/**
+ * CreateModel (with the local stack's execution role, the one the console may pass), CreateEndpointConfig (one
+ * ml.c6i.2xlarge instance) and CreateEndpoint, all named `name`.
+ */
 export async function createEndpoint(sageMaker: SageMakerClient, name: string, container: TestContainer) {
   await sageMaker.send(
     new CreateModelCommand({
       ModelName: name,
-      ExecutionRoleArn: "arn:aws:iam::000000000000:role/local",
+      ExecutionRoleArn: localExecutionRoleArn(LOCAL_ACCOUNT_ID),
       PrimaryContainer: container,
     }),
   );

@@ -1,4 +1,4 @@
-import { LOCAL_PRINCIPALS, type LocalCredentials } from "../local-credentials.ts";
+import type { LocalCredentials } from "../local-credentials.ts";
 import { decodeUriComponent, type RequestAuth } from "./request.ts";
 import {
   parseAuthorization,
@@ -26,8 +26,8 @@ export async function authenticate(
   now: number,
 ): Promise<Authenticated> {
   const auth = parseAuthorization(message.headers, query);
-  const principal = LOCAL_PRINCIPALS.find((name) => credentials.keys[name].accessKeyId === auth.accessKeyId);
-  if (!principal) {
+  const issued = credentials.find(auth.accessKeyId);
+  if (!issued) {
     throw new SignatureError("unknown-key", `The access key ${auth.accessKeyId} was not issued by this control plane.`);
   }
   if (signingName !== undefined && auth.service !== signingName) {
@@ -37,9 +37,9 @@ export async function authenticate(
     );
   }
   requireFreshSignature(auth, now);
-  const sign = await verifySignature(message, auth, credentials.keys[principal], decodeUriComponent);
+  const sign = await verifySignature(message, auth, issued.key, decodeUriComponent);
   return {
-    principal,
+    principal: issued.principal,
     accessKeyId: auth.accessKeyId,
     signature: auth.signature,
     amzDate: auth.amzDate,

@@ -1,4 +1,5 @@
 import type { ServerResponse } from "node:http";
+import type { RequestAuthorizer } from "../iam/request-authorizer.ts";
 import { AwsError } from "./aws-error.ts";
 import type { AwsRequest } from "./request.ts";
 
@@ -16,7 +17,12 @@ export interface JsonService {
   operations: Record<string, JsonOperation>;
 }
 
-export async function handleJsonRpc(service: JsonService, request: AwsRequest, response: ServerResponse) {
+export async function handleJsonRpc(
+  service: JsonService,
+  iam: RequestAuthorizer,
+  request: AwsRequest,
+  response: ServerResponse,
+) {
   const target = String(request.headers["x-amz-target"] ?? "");
   const operationName = target.slice(service.target.length + 1);
   const contentType = `application/x-amz-json-${service.version}`;
@@ -35,6 +41,7 @@ export async function handleJsonRpc(service: JsonService, request: AwsRequest, r
     if (typeof input !== "object" || input === null || Array.isArray(input)) {
       throw new AwsError("SerializationException", "Request body must be a JSON object");
     }
+    iam.json(request.auth.principal, service.target, operationName, input as Record<string, unknown>, request.region);
     const output = (await operation(input as Record<string, unknown>, request)) ?? {};
     sendJson(response, 200, contentType, output);
   } catch (error) {

@@ -16,6 +16,11 @@ export class EndpointsPage {
     return this.table.getByRole("row").filter({ has: this.page.getByRole("link", { name, exact: true }) });
   }
 
+  /** The row of an endpoint the console does not manage: its name is plain text, not a link. */
+  unmanagedRow(name: string): Locator {
+    return this.table.getByRole("row").filter({ has: this.page.getByText(name, { exact: true }) });
+  }
+
   async filter(text: string): Promise<void> {
     await this.page.getByLabel("Filter endpoints").fill(text);
   }

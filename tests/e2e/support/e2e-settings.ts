@@ -20,6 +20,10 @@ export function e2eSettings() {
     distDir: process.env.E2E_DIST_DIR ?? `.next/e2e-${port}`,
     /** Written by the web server once the stand-in Hub serves the generated model. */
     pinFile: path.join(stateDir, "model-pin.json"),
+    /** The local control plane's URL, written by the web server for specs that act as another team (admin). */
+    controlPlaneFile: path.join(stateDir, "control-plane-url"),
+    /** The control plane's data directory; its credentials file holds the admin profile. */
+    controlPlaneDataDir: path.join(stateDir, "aws"),
     /** Instance type the local control plane treats as short of capacity, so the pool falls back. */
     shortCapacityType: "ml.g6e.xlarge",
     user: { name: "e2e-operator", password: "e2e-operator-password" },

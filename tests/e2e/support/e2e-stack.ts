@@ -73,7 +73,7 @@ async function main(): Promise<void> {
   process.env.HF_ENDPOINT = hub.url;
   process.env.LOCAL_AWS_SHORT_CAPACITY = settings.shortCapacityType;
   process.env.LOCAL_ADAPTER_THREADS ??= "1";
-  const stack = await startLocalStack({ dataDir: path.join(settings.stateDir, "aws"), port: 0, seed: false });
+  const stack = await startLocalStack({ dataDir: settings.controlPlaneDataDir, port: 0, seed: false });
   closers.push(stack.close);
 
   const env: NodeJS.ProcessEnv = {
@@ -90,6 +90,7 @@ async function main(): Promise<void> {
   };
   buildConsole(env);
   fs.writeFileSync(settings.pinFile, JSON.stringify(pin));
+  fs.writeFileSync(settings.controlPlaneFile, stack.controlPlane.url);
 
   const next = spawn(
     process.execPath,

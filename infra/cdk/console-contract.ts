@@ -1,0 +1,33 @@
+/**
+ * What the stack and the console's code must agree on, in one module with no CDK import so that `server/` (both
+ * modes) and local mode can read it too: project names, buildspec paths, bucket prefixes, the scalable-target tag.
+ */
+
+export const MODEL_PACKAGE_PROJECT = "decision-console-model-package";
+export const IMAGE_BUILD_PROJECT = "decision-console-image-build";
+
+/** The buildspec of each kind of build, read from the build's source archive (`BuildSpec.fromSourceFilename`). */
+export const BUILDSPEC_PATHS = {
+  model: "infra/buildspecs/model-package.yml",
+  image: "infra/buildspecs/image-build.yml",
+} as const;
+
+/** Key prefixes inside the artifact bucket; each role gets only the prefixes it needs. */
+export const ARTIFACT_PREFIXES = {
+  /** Packaged models (`model.tar.gz` or uncompressed model data), read by SageMaker. */
+  models: "models/",
+  /** Source archives the console uploads for CodeBuild (`build-sources/<sha256>.zip`). */
+  buildSources: "build-sources/",
+} as const;
+
+/** What the console scales: SageMaker endpoint variants' instance counts. */
+export const SAGEMAKER_VARIANT_SCALING = {
+  serviceNamespace: "sagemaker",
+  scalableDimension: "sagemaker:variant:DesiredInstanceCount",
+} as const;
+
+/**
+ * The console tags every scalable target it registers with this, and its policy lets it change only targets that
+ * carry it (Application Auto Scaling has no resource-id condition key; scalable-target ARNs are opaque ids).
+ */
+export const CONSOLE_SCALABLE_TARGET_TAG = { key: "decision-console:managed-by", value: "decision-console" } as const;

@@ -1,0 +1,58 @@
+import fs from "node:fs";
+import path from "node:path";
+import { dockerfileSources, dockerfilesOf } from "../../builds/build-sources.ts";
+import { ADAPTER_REPOSITORY, type ImageRegistry, type ImageVariant } from "../image-registry.ts";
+import { PhaseError } from "./build-source.ts";
+import type { Buildspec } from "./buildspec-phases.ts";
+
+/**
+ * The one step local CodeBuild does not run as written: `docker build` (there is no Docker engine). It checks what
+ * Docker would: the Dockerfile the buildspec names and every COPY/ADD source are in the unpacked source (BuildKit's
+ * "not found" otherwise), then records the source's adapter as the image in the local registry.
+ */
+export function localImageBuild(options: {
+  srcDir: string;
+  buildspec: Buildspec;
+  variables: Record<string, string>;
+  registry: ImageRegistry;
+  buildNumber: number;
+  registryHost: string;
+  log: (line: string) => void;
+}): Record<string, string> {
+  const { srcDir, buildspec, variables, registry, log } = options;
+  const variant = variables.IMAGE_VARIANT ?? "";
+  if (variant !== "cpu" && variant !== "cuda") {
+    throw new PhaseError("COMMAND_EXECUTION_ERROR", `IMAGE_VARIANT must be cpu or cuda, not '${variant}'`);
+  }
+  const dockerfiles = dockerfilesOf(buildspec, variables);
+  if (dockerfiles.length !== 1) {
+    throw new PhaseError(
+      "COMMAND_EXECUTION_ERROR",
+      `expected one docker build in the buildspec, found ${dockerfiles.length}`,
+    );
+  }
+  const dockerfile = dockerfiles[0] as string;
+  const dockerfilePath = path.join(srcDir, dockerfile);
+  if (!fs.existsSync(dockerfilePath)) {
+    throw new PhaseError(
+      "COMMAND_EXECUTION_ERROR",
+      `ERROR: failed to solve: failed to read dockerfile: open ${dockerfile}: no such file or directory`,
+    );
+  }
+  for (const source of dockerfileSources(fs.readFileSync(dockerfilePath, "utf8"))) {
+    if (!fs.existsSync(path.join(srcDir, source))) {
+      throw new PhaseError(
+        "COMMAND_EXECUTION_ERROR",
+        `ERROR: failed to solve: failed to compute cache key: failed to calculate checksum of ref: "/${source}": not found`,
+      );
+    }
+  }
+  log(
+    `Docker is not used locally: ${dockerfile} and its COPY sources are in the source; recording its adapter as the ${variant} image.`,
+  );
+  const tag = `${variant}-build-${options.buildNumber}`;
+  const image = registry.recordAdapterImage(variant as ImageVariant, [variant, tag], srcDir);
+  const uri = `${options.registryHost}/${ADAPTER_REPOSITORY}`;
+  log(`pushed ${uri}@${image.digest} (tags ${image.tags.join(", ")})`);
+  return { IMAGE_DIGEST: image.digest, IMAGE_URI: `${uri}@${image.digest}`, IMAGE_TAG: tag, IMAGE_VARIANT: variant };
+}

@@ -1,0 +1,189 @@
+import { describe, expect, it } from "vitest";
+import { CONSOLE_SCALABLE_TARGET_TAG } from "../../../infra/cdk/console-contract.ts";
+import type { LocalPrincipal } from "../local-credentials.ts";
+import { AwsError } from "../wire/aws-error.ts";
+import { LocalAuthorizer } from "./authorize.ts";
+import { RequestAuthorizer } from "./request-authorizer.ts";
+import type { RequestFacts, ScalableTargetFacts } from "./requests/facts.ts";
+import { loadStackPolicies, localExecutionRoleArn } from "./stack-policies.ts";
+
+/** The console's stack deployed with CONSOLE_RESOURCE_PREFIX=dc- in the local account. */
+const ACCOUNT = "000000000000";
+const REGION = "us-east-1";
+const policies = loadStackPolicies({
+  accountId: ACCOUNT,
+  region: REGION,
+  namePrefix: "dc-",
+  bucketName: "decision-console-local",
+});
+const targets = new Map<string, ScalableTargetFacts>();
+const facts = (region: string): RequestFacts => ({
+  region,
+  accountId: ACCOUNT,
+  sageMakerTags: () => ({}),
+  scalableTarget: (namespace, resourceId, dimension) => targets.get(`${namespace} ${resourceId} ${dimension}`),
+});
+const iam = new RequestAuthorizer(new LocalAuthorizer(policies, ACCOUNT), facts);
+const consolePrincipal: LocalPrincipal = { kind: "console" };
+const consoleArn = `arn:aws:iam::${ACCOUNT}:user/decision-console`;
+
+function denial(call: () => void): AwsError | undefined {
+  try {
+    call();
+    return undefined;
+  } catch (error) {
+    if (error instanceof AwsError) return error;
+    throw error;
+  }
+}
+
+const sageMaker = (operation: string, input: Record<string, unknown>, principal: LocalPrincipal = consolePrincipal) =>
+  denial(() => iam.json(principal, "SageMaker", operation, input, REGION));
+
+describe("the console principal under the policy the stack synthesises (prefix dc-)", () => {
+  it("lists every endpoint, another team's included", () => {
+    expect(sageMaker("ListEndpoints", {})).toBeUndefined();
+  });
+
+  it("gets AWS's AccessDeniedException deleting another team's endpoint", () => {
+    const error = sageMaker("DeleteEndpoint", { EndpointName: "team-b-ranker" });
+    expect(error).toMatchObject({ code: "AccessDeniedException", status: 400 });
+    expect(error?.message).toBe(
+      `User: ${consoleArn} is not authorized to perform: sagemaker:DeleteEndpoint on resource: arn:aws:sagemaker:${REGION}:${ACCOUNT}:endpoint/team-b-ranker because no identity-based policy allows the sagemaker:DeleteEndpoint action`,
+    );
+    expect(sageMaker("DeleteEndpoint", { EndpointName: "dc-ranker" })).toBeUndefined();
+  });
+
+  it("is denied actions outside its policy, on its own resources too", () => {
+    expect(
+      sageMaker("AddTags", { ResourceArn: `arn:aws:sagemaker:${REGION}:${ACCOUNT}:endpoint/dc-x`, Tags: [] })?.message,
+    ).toMatch(
+      /not authorized to perform: sagemaker:AddTags on resource: .*endpoint\/dc-x because no identity-based policy allows/,
+    );
+    const stop = denial(() =>
+      iam.json(consolePrincipal, "CodeBuild_20161006", "StopBuild", { id: "decision-console-model-package:1" }, REGION),
+    );
+    expect(stop?.message).toMatch(
+      /codebuild:StopBuild on resource: arn:aws:codebuild:us-east-1:000000000000:project\/decision-console-model-package/,
+    );
+  });
+
+  it("matches the prefix case-sensitively against SageMaker's lower-cased ARNs", () => {
+    expect(sageMaker("DescribeEndpoint", { EndpointName: "DC-Upper" })).toBeUndefined();
+    expect(sageMaker("DescribeEndpoint", { EndpointName: "Dc" })?.code).toBe("AccessDeniedException");
+  });
+
+  it("creates a model only when it passes the execution role, to SageMaker", () => {
+    const model = { ModelName: "dc-model", PrimaryContainer: { Image: "x" }, EnableNetworkIsolation: true };
+    expect(sageMaker("CreateModel", { ...model, ExecutionRoleArn: localExecutionRoleArn(ACCOUNT) })).toBeUndefined();
+    const other = `arn:aws:iam::${ACCOUNT}:role/admin`;
+    expect(sageMaker("CreateModel", { ...model, ExecutionRoleArn: other })?.message).toBe(
+      `User: ${consoleArn} is not authorized to perform: iam:PassRole on resource: ${other} because no identity-based policy allows the iam:PassRole action`,
+    );
+  });
+
+  it("needs both the endpoint and the endpoint config to be prefixed to create an endpoint", () => {
+    expect(sageMaker("CreateEndpoint", { EndpointName: "dc-e", EndpointConfigName: "dc-e" })).toBeUndefined();
+    expect(sageMaker("CreateEndpoint", { EndpointName: "dc-e", EndpointConfigName: "shared-config" })?.message).toMatch(
+      /endpoint-config\/shared-config/,
+    );
+  });
+
+  it("writes and lists only build sources in the bucket, with S3's AccessDenied shape", () => {
+    const s3 = (method: string, bucket: string, key: string, query = "") =>
+      denial(() => iam.s3(consolePrincipal, REGION, { method, bucket, key, query: new URLSearchParams(query) }));
+    expect(s3("PUT", "decision-console-local", "build-sources/abc.zip")).toBeUndefined();
+    expect(
+      s3("GET", "decision-console-local", "", "list-type=2&prefix=build-sources/abc.zip&max-keys=1"),
+    ).toBeUndefined();
+    const put = s3("PUT", "decision-console-local", "models/abc/model.tar.gz");
+    expect(put).toMatchObject({ code: "AccessDenied", status: 403 });
+    expect(put?.message).toBe(
+      `User: ${consoleArn} is not authorized to perform: s3:PutObject on resource: "arn:aws:s3:::decision-console-local/models/abc/model.tar.gz" because no identity-based policy allows the s3:PutObject action`,
+    );
+    expect(s3("GET", "decision-console-local", "", "list-type=2")?.code).toBe("AccessDenied");
+    expect(s3("DELETE", "decision-console-local", "build-sources/abc.zip")?.code).toBe("AccessDenied");
+  });
+
+  it("changes only SageMaker variant targets carrying its tag, and registers only with the tag", () => {
+    const target = {
+      ServiceNamespace: "sagemaker",
+      ResourceId: "endpoint/dc-e/variant/AllTraffic",
+      ScalableDimension: "sagemaker:variant:DesiredInstanceCount",
+    };
+    const aas = (operation: string, input: Record<string, unknown>) =>
+      denial(() => iam.json(consolePrincipal, "AnyScaleFrontendService", operation, input, REGION));
+    const tag = { [CONSOLE_SCALABLE_TARGET_TAG.key]: CONSOLE_SCALABLE_TARGET_TAG.value };
+    expect(aas("RegisterScalableTarget", { ...target, MinCapacity: 1, MaxCapacity: 2, Tags: tag })).toBeUndefined();
+    expect(aas("RegisterScalableTarget", { ...target, MinCapacity: 1, MaxCapacity: 2 })?.code).toBe(
+      "AccessDeniedException",
+    );
+    const key = `${target.ServiceNamespace} ${target.ResourceId} ${target.ScalableDimension}`;
+    targets.set(key, { arn: `arn:aws:application-autoscaling:${REGION}:${ACCOUNT}:scalable-target/0ours`, tags: tag });
+    expect(aas("DeregisterScalableTarget", target)).toBeUndefined();
+    targets.set(key, { arn: `arn:aws:application-autoscaling:${REGION}:${ACCOUNT}:scalable-target/0theirs`, tags: {} });
+    expect(aas("DeregisterScalableTarget", target)?.message).toMatch(
+      /application-autoscaling:DeregisterScalableTarget on resource: .*scalable-target\/0theirs/,
+    );
+    const ecs = {
+      ServiceNamespace: "ecs",
+      ResourceId: "service/default/web",
+      ScalableDimension: "ecs:service:DesiredCount",
+    };
+    targets.set(`ecs ${ecs.ResourceId} ${ecs.ScalableDimension}`, {
+      arn: `arn:aws:application-autoscaling:${REGION}:${ACCOUNT}:scalable-target/0ecs`,
+      tags: tag,
+    });
+    expect(aas("DeregisterScalableTarget", ecs)?.code).toBe("AccessDeniedException");
+    expect(aas("DescribeScalableTargets", { ServiceNamespace: "sagemaker" })).toBeUndefined();
+  });
+
+  it("invokes only prefixed endpoints", () => {
+    expect(denial(() => iam.runtime(consolePrincipal, REGION, "InvokeEndpoint", "dc-e", undefined))).toBeUndefined();
+    const other = denial(() =>
+      iam.runtime(consolePrincipal, REGION, "InvokeEndpointWithResponseStream", "team-b", undefined),
+    );
+    expect(other).toMatchObject({ code: "AccessDeniedException", status: 403 });
+  });
+
+  it("is denied everything in a region the stack was not deployed to", () => {
+    expect(
+      denial(() => iam.json(consolePrincipal, "SageMaker", "DescribeEndpoint", { EndpointName: "dc-e" }, "eu-west-3"))
+        ?.code,
+    ).toBe("AccessDeniedException");
+  });
+});
+
+describe("other principals", () => {
+  it("leaves admin unrestricted", () => {
+    expect(sageMaker("DeleteEndpoint", { EndpointName: "team-b-ranker" }, { kind: "admin" })).toBeUndefined();
+  });
+
+  it("holds each CodeBuild job to its own project's role", () => {
+    const packager: LocalPrincipal = {
+      kind: "codebuild",
+      project: "decision-console-model-package",
+      buildId: "decision-console-model-package:u1",
+    };
+    const imageBuild: LocalPrincipal = {
+      kind: "codebuild",
+      project: "decision-console-image-build",
+      buildId: "decision-console-image-build:u2",
+    };
+    const put = (principal: LocalPrincipal, key: string) =>
+      denial(() =>
+        iam.s3(principal, REGION, {
+          method: "PUT",
+          bucket: "decision-console-local",
+          key,
+          query: new URLSearchParams(),
+        }),
+      );
+    expect(put(packager, "models/abc/model.tar.gz")).toBeUndefined();
+    expect(put(packager, "build-sources/abc.zip")?.code).toBe("AccessDenied");
+    const denied = put(imageBuild, "models/abc/model.tar.gz");
+    expect(denied?.message).toMatch(
+      /^User: arn:aws:sts::000000000000:assumed-role\/DecisionConsole-ImageBuildRole[0-9A-F]{8}\/AWSCodeBuild-u2 is not authorized to perform: s3:PutObject/,
+    );
+  });
+});

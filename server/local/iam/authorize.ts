@@ -1,0 +1,113 @@
+import type { LocalPrincipal } from "../local-credentials.ts";
+import { AwsError } from "../wire/aws-error.ts";
+import type { RequestContext } from "./conditions.ts";
+import { type AuthorizationQuery, type Decision, evaluate } from "./evaluate.ts";
+import type { PolicyDocument } from "./policy.ts";
+import type { LocalStackPolicies } from "./stack-policies.ts";
+
+/** How the wire protocol reports a denial: JSON protocols `AccessDeniedException`, S3 its XML `AccessDenied`. */
+export type DenialShape = "json" | "rest-json" | "s3";
+
+export interface Denial {
+  query: AuthorizationQuery;
+  decision: Exclude<Decision, "Allowed">;
+  principalArn: string;
+}
+
+interface Identity {
+  arn: string;
+  /** `User` for the console's long-term keys, `AssumedRole` for a CodeBuild job's role session. */
+  type: "User" | "AssumedRole";
+  policies: readonly PolicyDocument[];
+}
+
+/** AWS's wording, e.g. "User: arn:... is not authorized to perform: sagemaker:DeleteEndpoint on resource: arn:..." */
+export function denialMessage(denial: Denial, shape: DenialShape): string {
+  const { action, resource } = denial.query;
+  const on = shape === "s3" ? `"${resource}"` : resource;
+  const why =
+    denial.decision === "ExplicitlyDenied"
+      ? "with an explicit deny in an identity-based policy"
+      : `because no identity-based policy allows the ${action} action`;
+  return `User: ${denial.principalArn} is not authorized to perform: ${action} on resource: ${on} ${why}`;
+}
+
+export function accessDenied(denial: Denial, shape: DenialShape): AwsError {
+  const message = denialMessage(denial, shape);
+  if (shape === "s3") return new AwsError("AccessDenied", message, 403);
+  return new AwsError("AccessDeniedException", message, shape === "rest-json" ? 403 : 400);
+}
+
+/**
+ * Holds every principal but `admin` to the policy the CDK stack synthesises for it: the console to its managed
+ * policy, each CodeBuild job to its project's role. A request passes only if every query it needs is allowed
+ * (an action with two required resources, or CreateModel's iam:PassRole, is several queries).
+ */
+export class LocalAuthorizer {
+  constructor(
+    private readonly policies: LocalStackPolicies,
+    private readonly accountId: string,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  identity(principal: LocalPrincipal): Identity | undefined {
+    if (principal.kind === "admin") return undefined;
+    if (principal.kind === "console") return { ...this.policies.console, type: "User" };
+    const project = this.policies.projects[principal.project];
+    if (!project) throw new Error(`No CodeBuild project ${principal.project} in the stack's policies`);
+    const roleName = project.roleArn.split("/").at(-1);
+    const session = `AWSCodeBuild-${principal.buildId.split(":").at(-1)}`;
+    return {
+      arn: `arn:aws:sts::${this.accountId}:assumed-role/${roleName}/${session}`,
+      type: "AssumedRole",
+      policies: project.policies,
+    };
+  }
+
+  /** The global condition keys AWS sets on every request of this principal. */
+  private globalContext(identity: Identity, region: string): RequestContext {
+    const now = this.now();
+    return {
+      "aws:PrincipalArn": identity.type === "User" ? identity.arn : this.roleArnOf(identity.arn),
+      "aws:PrincipalAccount": this.accountId,
+      "aws:PrincipalType": identity.type,
+      "aws:RequestedRegion": region,
+      "aws:CurrentTime": now.toISOString(),
+      "aws:EpochTime": String(Math.floor(now.getTime() / 1000)),
+      // Local mode speaks plain HTTP on loopback.
+      "aws:SecureTransport": "false",
+    };
+  }
+
+  private roleArnOf(sessionArn: string): string {
+    const [, , , , account, resource = ""] = sessionArn.split(":");
+    const role = resource.split("/")[1];
+    return `arn:aws:iam::${account}:role/${role}`;
+  }
+
+  /** The first query the principal may not perform, or undefined when all are allowed. */
+  check(principal: LocalPrincipal, region: string, queries: readonly AuthorizationQuery[]): Denial | undefined {
+    const identity = this.identity(principal);
+    if (!identity) return undefined;
+    const global = this.globalContext(identity, region);
+    for (const query of queries) {
+      const { decision } = evaluate(identity.policies, { ...query, context: { ...global, ...query.context } });
+      if (decision !== "Allowed") return { query, decision, principalArn: identity.arn };
+    }
+    return undefined;
+  }
+
+  /** Throws AWS's AccessDenied error for the protocol when any query is not allowed, after telling `denied`. */
+  authorize(
+    principal: LocalPrincipal,
+    region: string,
+    queries: readonly AuthorizationQuery[],
+    shape: DenialShape,
+    denied: (denial: Denial) => void = () => undefined,
+  ) {
+    const denial = this.check(principal, region, queries);
+    if (!denial) return;
+    denied(denial);
+    throw accessDenied(denial, shape);
+  }
+}

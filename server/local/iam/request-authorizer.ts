@@ -1,0 +1,42 @@
+import type { LocalPrincipal } from "../local-credentials.ts";
+import type { Denial, LocalAuthorizer } from "./authorize.ts";
+import type { RequestFacts } from "./requests/facts.ts";
+import { jsonAuthorization } from "./requests/index.ts";
+import { type S3Request, s3Authorization } from "./requests/s3.ts";
+import { runtimeAuthorization } from "./requests/sagemaker.ts";
+
+/**
+ * The one entry point per wire protocol: JSON services (in handleJsonRpc, once the input is parsed), SageMaker
+ * Runtime (in handleRuntime, once the endpoint name is known) and S3 (in handleS3, once bucket and key are
+ * located). Each throws AWS's AccessDenied error for the protocol; `admin` is never restricted.
+ */
+export class RequestAuthorizer {
+  constructor(
+    private readonly authorizer: LocalAuthorizer,
+    private readonly factsFor: (region: string) => RequestFacts,
+    /** Told of every denial before it is answered (the control plane logs them). */
+    private readonly denied: (denial: Denial) => void = () => undefined,
+  ) {}
+
+  json(principal: LocalPrincipal, target: string, operation: string, input: Record<string, unknown>, region: string) {
+    const mapping = jsonAuthorization[target]?.[operation];
+    // Fail closed: an operation served without an authorisation rule is a bug, never an open door.
+    if (!mapping) throw new Error(`No IAM authorisation rule for ${target}.${operation}`);
+    this.authorizer.authorize(principal, region, mapping(input, this.factsFor(region)), "json", this.denied);
+  }
+
+  runtime(
+    principal: LocalPrincipal,
+    region: string,
+    operation: "InvokeEndpoint" | "InvokeEndpointWithResponseStream",
+    endpointName: string,
+    targetModel: string | undefined,
+  ) {
+    const queries = runtimeAuthorization(operation, endpointName, targetModel, this.factsFor(region));
+    this.authorizer.authorize(principal, region, queries, "rest-json", this.denied);
+  }
+
+  s3(principal: LocalPrincipal, region: string, request: S3Request) {
+    this.authorizer.authorize(principal, region, s3Authorization(request), "s3", this.denied);
+  }
+}

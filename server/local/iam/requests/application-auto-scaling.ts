@@ -1,0 +1,84 @@
+import { createHash } from "node:crypto";
+import type { RequestContext } from "../conditions.ts";
+import type { AuthorizationQuery } from "../evaluate.ts";
+import { type OperationAuthorization, type RequestFacts, requestTagContext, resourceTagContext, str } from "./facts.ts";
+
+/** `application-autoscaling:service-namespace` and `:scalable-dimension`, which every target action sets. */
+function targetKeys(input: Record<string, unknown>): RequestContext {
+  return {
+    "application-autoscaling:service-namespace": str(input.ServiceNamespace),
+    "application-autoscaling:scalable-dimension": str(input.ScalableDimension),
+  };
+}
+
+function onTarget(action: string, input: Record<string, unknown>, facts: RequestFacts, extra: RequestContext = {}) {
+  const target = facts.scalableTarget(str(input.ServiceNamespace), str(input.ResourceId), str(input.ScalableDimension));
+  // A target that is not registered has no ARN and no tags: only a policy on "*" can allow the call.
+  const query: AuthorizationQuery = {
+    action,
+    resource: target?.arn ?? "*",
+    context: { ...targetKeys(input), ...resourceTagContext(target?.tags ?? {}), ...extra },
+  };
+  return [query];
+}
+
+const tagsOf = (value: unknown): Record<string, string> | undefined =>
+  typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, string>) : undefined;
+
+/**
+ * Application Auto Scaling: target actions on the scalable target's ARN (an opaque id, known once registered),
+ * with the namespace and dimension keys; a registration's Tags as aws:RequestTag.
+ */
+export const applicationAutoScalingAuthorization: Record<string, OperationAuthorization> = {
+  RegisterScalableTarget(input, facts) {
+    const tags = requestTagContext(tagsOf(input.Tags));
+    const existing = facts.scalableTarget(
+      str(input.ServiceNamespace),
+      str(input.ResourceId),
+      str(input.ScalableDimension),
+    );
+    if (existing) return onTarget("application-autoscaling:RegisterScalableTarget", input, facts, tags);
+    return [
+      {
+        action: "application-autoscaling:RegisterScalableTarget",
+        resource: newScalableTargetArn(facts, input),
+        context: { ...targetKeys(input), ...tags },
+      },
+    ];
+  },
+  DeregisterScalableTarget: (input, facts) =>
+    onTarget("application-autoscaling:DeregisterScalableTarget", input, facts),
+  PutScalingPolicy: (input, facts) => onTarget("application-autoscaling:PutScalingPolicy", input, facts),
+  DeleteScalingPolicy: (input, facts) => onTarget("application-autoscaling:DeleteScalingPolicy", input, facts),
+  DescribeScalableTargets: () => [
+    { action: "application-autoscaling:DescribeScalableTargets", resource: "*", context: {} },
+  ],
+  DescribeScalingPolicies: () => [
+    { action: "application-autoscaling:DescribeScalingPolicies", resource: "*", context: {} },
+  ],
+};
+
+/**
+ * The ARN a target gets when registered. AWS's ids are opaque; locally the id is derived from the target's key so
+ * that a registration can be authorised before it is stored.
+ */
+export function newScalableTargetArn(facts: RequestFacts, input: Record<string, unknown>): string {
+  return scalableTargetArn(
+    facts.region,
+    facts.accountId,
+    str(input.ServiceNamespace),
+    str(input.ResourceId),
+    str(input.ScalableDimension),
+  );
+}
+
+export function scalableTargetArn(
+  region: string,
+  accountId: string,
+  namespace: string,
+  resourceId: string,
+  dimension: string,
+): string {
+  const id = createHash("sha256").update(`${namespace}\0${resourceId}\0${dimension}`).digest("hex").slice(0, 36);
+  return `arn:aws:application-autoscaling:${region}:${accountId}:scalable-target/${id}`;
+}

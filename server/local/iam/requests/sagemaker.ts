@@ -1,0 +1,188 @@
+import type { AuthorizationQuery } from "../evaluate.ts";
+import {
+  type OperationAuthorization,
+  type RequestFacts,
+  requestTagContext,
+  resourceTagContext,
+  str,
+  tagListToMap,
+} from "./facts.ts";
+
+type SageMakerKind = "model" | "endpoint-config" | "endpoint";
+
+/** `arn:aws:sagemaker:<region>:<account>:<kind>/<name>`, the name lower-cased as SageMaker's ARNs are. */
+export function sageMakerArn(facts: RequestFacts, kind: SageMakerKind, name: string): string {
+  return `arn:aws:sagemaker:${facts.region}:${facts.accountId}:${kind}/${name.toLowerCase()}`;
+}
+
+/** An action on an existing resource: its ARN and the resource's tags. */
+function onExisting(action: string, kind: SageMakerKind, nameField: string): OperationAuthorization {
+  return (input, facts) => {
+    const resource = sageMakerArn(facts, kind, str(input[nameField]));
+    return [{ action, resource, context: resourceTagContext(facts.sageMakerTags(resource), "sagemaker") }];
+  };
+}
+
+/** Tags in a Create call need sagemaker:AddTags on the new resource too, with the creating call as TaggingAction. */
+function tagOnCreate(create: string, resource: string, input: Record<string, unknown>): AuthorizationQuery[] {
+  const tags = tagListToMap(input.Tags);
+  if (!tags || Object.keys(tags).length === 0) return [];
+  return [
+    {
+      action: "sagemaker:AddTags",
+      resource,
+      context: { ...requestTagContext(tags), "sagemaker:TaggingAction": create.split(":")[1] ?? create },
+    },
+  ];
+}
+
+interface VariantInput {
+  ModelName?: unknown;
+  InstanceType?: unknown;
+  InstancePools?: { InstanceType?: unknown; ModelNameOverride?: unknown }[];
+}
+
+function variantsOf(input: Record<string, unknown>): VariantInput[] {
+  return Array.isArray(input.ProductionVariants) ? (input.ProductionVariants as VariantInput[]) : [];
+}
+
+/** SageMaker control plane: the Service Authorization Reference's resources and condition keys per operation. */
+export const sageMakerAuthorization: Record<string, OperationAuthorization> = {
+  CreateModel(input, facts) {
+    const model = sageMakerArn(facts, "model", str(input.ModelName));
+    const vpc = input.VpcConfig as { Subnets?: string[]; SecurityGroupIds?: string[] } | undefined;
+    const queries: AuthorizationQuery[] = [
+      {
+        action: "sagemaker:CreateModel",
+        resource: model,
+        context: {
+          ...requestTagContext(tagListToMap(input.Tags)),
+          ...(typeof input.EnableNetworkIsolation === "boolean"
+            ? { "sagemaker:NetworkIsolation": String(input.EnableNetworkIsolation) }
+            : {}),
+          ...(vpc
+            ? { "sagemaker:VpcSubnets": vpc.Subnets ?? [], "sagemaker:VpcSecurityGroupIds": vpc.SecurityGroupIds ?? [] }
+            : {}),
+        },
+      },
+      ...tagOnCreate("sagemaker:CreateModel", model, input),
+    ];
+    if (typeof input.ExecutionRoleArn === "string") {
+      queries.push({
+        action: "iam:PassRole",
+        resource: input.ExecutionRoleArn,
+        context: { "iam:PassedToService": "sagemaker.amazonaws.com", "iam:AssociatedResourceArn": model },
+      });
+    }
+    return queries;
+  },
+  DescribeModel: onExisting("sagemaker:DescribeModel", "model", "ModelName"),
+  DeleteModel: onExisting("sagemaker:DeleteModel", "model", "ModelName"),
+  CreateEndpointConfig(input, facts) {
+    const config = sageMakerArn(facts, "endpoint-config", str(input.EndpointConfigName));
+    const variants = variantsOf(input);
+    const instanceTypes = new Set<string>();
+    const models = new Set<string>();
+    for (const variant of variants) {
+      if (typeof variant.InstanceType === "string") instanceTypes.add(variant.InstanceType);
+      if (typeof variant.ModelName === "string") models.add(sageMakerArn(facts, "model", variant.ModelName));
+      for (const pool of variant.InstancePools ?? []) {
+        if (typeof pool.InstanceType === "string") instanceTypes.add(pool.InstanceType);
+        if (typeof pool.ModelNameOverride === "string")
+          models.add(sageMakerArn(facts, "model", pool.ModelNameOverride));
+      }
+    }
+    return [
+      {
+        action: "sagemaker:CreateEndpointConfig",
+        resource: config,
+        context: {
+          ...requestTagContext(tagListToMap(input.Tags)),
+          "sagemaker:InstanceTypes": [...instanceTypes],
+          "sagemaker:ModelArn": [...models],
+          ...(typeof input.KmsKeyId === "string" ? { "sagemaker:VolumeKmsKeyArn": input.KmsKeyId } : {}),
+        },
+      },
+      ...tagOnCreate("sagemaker:CreateEndpointConfig", config, input),
+    ];
+  },
+  DescribeEndpointConfig: onExisting("sagemaker:DescribeEndpointConfig", "endpoint-config", "EndpointConfigName"),
+  DeleteEndpointConfig: onExisting("sagemaker:DeleteEndpointConfig", "endpoint-config", "EndpointConfigName"),
+  CreateEndpoint(input, facts) {
+    const endpoint = sageMakerArn(facts, "endpoint", str(input.EndpointName));
+    const config = sageMakerArn(facts, "endpoint-config", str(input.EndpointConfigName));
+    const tags = requestTagContext(tagListToMap(input.Tags));
+    return [
+      { action: "sagemaker:CreateEndpoint", resource: endpoint, context: tags },
+      {
+        action: "sagemaker:CreateEndpoint",
+        resource: config,
+        context: { ...tags, ...resourceTagContext(facts.sageMakerTags(config), "sagemaker") },
+      },
+      ...tagOnCreate("sagemaker:CreateEndpoint", endpoint, input),
+    ];
+  },
+  DescribeEndpoint: onExisting("sagemaker:DescribeEndpoint", "endpoint", "EndpointName"),
+  DeleteEndpoint: onExisting("sagemaker:DeleteEndpoint", "endpoint", "EndpointName"),
+  UpdateEndpointWeightsAndCapacities: onExisting(
+    "sagemaker:UpdateEndpointWeightsAndCapacities",
+    "endpoint",
+    "EndpointName",
+  ),
+  ListEndpoints: () => [{ action: "sagemaker:ListEndpoints", resource: "*", context: {} }],
+  AddTags(input, facts) {
+    const resource = str(input.ResourceArn);
+    return [
+      {
+        action: "sagemaker:AddTags",
+        resource,
+        context: {
+          ...requestTagContext(tagListToMap(input.Tags)),
+          ...resourceTagContext(facts.sageMakerTags(resource), "sagemaker"),
+        },
+      },
+    ];
+  },
+  DeleteTags(input, facts) {
+    const resource = str(input.ResourceArn);
+    const keys = Array.isArray(input.TagKeys) ? (input.TagKeys as string[]) : [];
+    return [
+      {
+        action: "sagemaker:DeleteTags",
+        resource,
+        context: { "aws:TagKeys": keys, ...resourceTagContext(facts.sageMakerTags(resource), "sagemaker") },
+      },
+    ];
+  },
+  ListTags(input, facts) {
+    const resource = str(input.ResourceArn);
+    return [
+      {
+        action: "sagemaker:ListTags",
+        resource,
+        context: resourceTagContext(facts.sageMakerTags(resource), "sagemaker"),
+      },
+    ];
+  },
+};
+
+/** SageMaker Runtime (REST): the endpoint from the path, `sagemaker:TargetModel` from its header. */
+export function runtimeAuthorization(
+  operation: "InvokeEndpoint" | "InvokeEndpointWithResponseStream",
+  endpointName: string,
+  targetModel: string | undefined,
+  facts: RequestFacts,
+): AuthorizationQuery[] {
+  const resource = sageMakerArn(facts, "endpoint", endpointName);
+  return [
+    {
+      action: `sagemaker:${operation}`,
+      resource,
+      context: {
+        ...resourceTagContext(facts.sageMakerTags(resource), "sagemaker"),
+        // The reference defines sagemaker:TargetModel for InvokeEndpoint only.
+        ...(targetModel && operation === "InvokeEndpoint" ? { "sagemaker:TargetModel": targetModel } : {}),
+      },
+    },
+  ];
+}

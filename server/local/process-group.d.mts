@@ -1,0 +1,1 @@
+export function processGroupCommand(file: string, args: string[]): { file: string; args: string[] };

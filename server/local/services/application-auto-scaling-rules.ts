@@ -1,0 +1,134 @@
+import { PolicyType, ScalableDimension, ServiceNamespace } from "@aws-sdk/client-application-auto-scaling";
+import { SAGEMAKER_VARIANT_SCALING } from "../../../infra/cdk/console-contract.ts";
+import { AwsError } from "../wire/aws-error.ts";
+import type { Shape, StructureShape } from "../wire/input-shapes.ts";
+
+/**
+ * Application Auto Scaling's rules for every operation local mode serves, in one place: the model's constraints
+ * (enums from the SDK), then what the API reference says in prose about registering SageMaker variants.
+ */
+
+const xmlString = "[\\u0020-\\uD7FF\\uE000-\\uFFFD\\uD800\\uDC00-\\uDBFF\\uDFFF\\r\\n\\t]*";
+const resourceId: Shape = { type: "string", min: 1, max: 1600, pattern: xmlString };
+const target = {
+  ServiceNamespace: { type: "string", enum: Object.values(ServiceNamespace) },
+  ResourceId: resourceId,
+  ScalableDimension: { type: "string", enum: Object.values(ScalableDimension) },
+} as const satisfies Record<string, Shape>;
+const targetKey = ["ServiceNamespace", "ResourceId", "ScalableDimension"];
+
+export const applicationAutoScalingInputs: Record<string, StructureShape> = {
+  RegisterScalableTarget: {
+    type: "structure",
+    required: targetKey,
+    members: {
+      ...target,
+      MinCapacity: { type: "integer" },
+      MaxCapacity: { type: "integer" },
+      RoleARN: resourceId,
+      Tags: {
+        type: "map",
+        key: { type: "string", min: 1, max: 128, pattern: "^(?!aws:)[\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*$" },
+        value: { type: "string", max: 256, pattern: "^[\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*$" },
+      },
+    },
+  },
+  DeregisterScalableTarget: { type: "structure", required: targetKey, members: target },
+  DescribeScalableTargets: {
+    type: "structure",
+    required: ["ServiceNamespace"],
+    members: {
+      ServiceNamespace: target.ServiceNamespace,
+      ResourceIds: { type: "list", max: 50, member: resourceId },
+      ScalableDimension: target.ScalableDimension,
+      MaxResults: { type: "integer" },
+      NextToken: { type: "string", pattern: xmlString },
+    },
+  },
+  PutScalingPolicy: {
+    type: "structure",
+    required: ["PolicyName", ...targetKey],
+    members: {
+      PolicyName: { type: "string", min: 1, max: 256, pattern: "\\p{Print}+" },
+      ...target,
+      PolicyType: { type: "string", enum: Object.values(PolicyType) },
+      TargetTrackingScalingPolicyConfiguration: {
+        type: "structure",
+        required: ["TargetValue"],
+        members: {
+          TargetValue: { type: "float" },
+          ScaleOutCooldown: { type: "integer" },
+          ScaleInCooldown: { type: "integer" },
+          DisableScaleIn: { type: "boolean" },
+        },
+      },
+    },
+  },
+  DescribeScalingPolicies: {
+    type: "structure",
+    required: ["ServiceNamespace"],
+    members: {
+      PolicyNames: { type: "list", max: 50, member: resourceId },
+      ServiceNamespace: target.ServiceNamespace,
+      ResourceId: resourceId,
+      ScalableDimension: target.ScalableDimension,
+      MaxResults: { type: "integer" },
+      NextToken: { type: "string", pattern: xmlString },
+    },
+  },
+  DeleteScalingPolicy: {
+    type: "structure",
+    required: ["PolicyName", ...targetKey],
+    members: { PolicyName: resourceId, ...target },
+  },
+};
+
+const VARIANT_RESOURCE = /^endpoint\/([^/]+)\/variant\/([^/]+)$/;
+
+function invalid(message: string): AwsError {
+  return new AwsError("ValidationException", message);
+}
+
+/** The endpoint and variant a SageMaker variant target names; other namespaces are not served locally. */
+export function variantOfTarget(namespace: string, resourceId: string, dimension: string) {
+  if (
+    namespace !== SAGEMAKER_VARIANT_SCALING.serviceNamespace ||
+    dimension !== SAGEMAKER_VARIANT_SCALING.scalableDimension
+  ) {
+    throw invalid(
+      `The local control plane scales ${SAGEMAKER_VARIANT_SCALING.scalableDimension} of the sagemaker namespace only, not ${dimension} of ${namespace}.`,
+    );
+  }
+  const match = VARIANT_RESOURCE.exec(resourceId);
+  if (!match)
+    throw invalid(`Unsupported resource ID ${resourceId}; use endpoint/<endpoint name>/variant/<variant name>.`);
+  return { endpoint: match[1] as string, variant: match[2] as string };
+}
+
+/**
+ * A registration's capacities: a new target needs both; MinCapacity <= MaxCapacity; a real-time variant runs at
+ * least one instance (0 is for asynchronous inference, which local mode does not serve).
+ */
+export function registeredCapacity(
+  input: { MinCapacity?: number; MaxCapacity?: number },
+  previous: { MinCapacity: number; MaxCapacity: number } | undefined,
+): { min: number; max: number } {
+  const min = input.MinCapacity ?? previous?.MinCapacity;
+  const max = input.MaxCapacity ?? previous?.MaxCapacity;
+  if (min === undefined || max === undefined) {
+    throw invalid("MinCapacity and MaxCapacity are required when registering a new scalable target.");
+  }
+  if (min < 1) throw invalid(`MinCapacity ${min} is not allowed for a real-time endpoint variant; the minimum is 1.`);
+  if (max < min) throw invalid(`MaxCapacity (${max}) must be greater than or equal to MinCapacity (${min}).`);
+  return { min, max };
+}
+
+/** TargetTrackingScaling needs its configuration (StepScaling is the model's default type). */
+export function checkScalingPolicy(input: { PolicyType?: string; TargetTrackingScalingPolicyConfiguration?: unknown }) {
+  if (
+    (input.PolicyType ?? "StepScaling") === "TargetTrackingScaling" &&
+    !input.TargetTrackingScalingPolicyConfiguration
+  ) {
+    throw invalid("TargetTrackingScalingPolicyConfiguration is required for TargetTrackingScaling policies.");
+  }
+}

@@ -1,0 +1,251 @@
+import {
+  EndpointSortKey,
+  EndpointStatus,
+  OrderKey,
+  ProductionVariantInferenceAmiVersion,
+  ProductionVariantInstanceType,
+} from "@aws-sdk/client-sagemaker";
+import { validation } from "../wire/aws-error.ts";
+import type { Shape, StructureShape } from "../wire/input-shapes.ts";
+
+/**
+ * SageMaker's rules for every operation local mode serves, in one place: the model's constraint traits (from the
+ * service model: lengths, patterns as SageMaker's messages print them, ranges; enums from the SDK), then the
+ * rules the API reference states in prose (one of InstanceType or InstancePools, InitialInstanceCount for
+ * instance-based variants, unique variant names and pool priorities).
+ */
+
+const name = (pattern: string): Shape => ({ type: "string", max: 63, pattern });
+/** Endpoint, endpoint config and variant names. */
+export const ENTITY_NAME = name("^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}");
+/** Model names allow inner hyphens in runs (`[a-zA-Z0-9]([\-a-zA-Z0-9]*[a-zA-Z0-9])?`). */
+export const MODEL_NAME = name("^[a-zA-Z0-9]([\\-a-zA-Z0-9]*[a-zA-Z0-9])?");
+
+const instanceType: Shape = { type: "string", enum: Object.values(ProductionVariantInstanceType) };
+const url: Shape = { type: "string", max: 1024, pattern: "^(https|s3)://([^/]+)/?(.*)" };
+const tags: Shape = {
+  type: "list",
+  max: 50,
+  member: {
+    type: "structure",
+    required: ["Key", "Value"],
+    members: {
+      Key: { type: "string", min: 1, max: 128, pattern: "^([\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*)$" },
+      Value: { type: "string", max: 256, pattern: "^([\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*)$" },
+    },
+  },
+};
+const resourceArn: Shape = { type: "string", max: 256, pattern: "^arn:aws[a-z-]*:sagemaker:[a-z0-9-]*:[0-9]{12}:.+" };
+const container: Shape = {
+  type: "structure",
+  members: {
+    ContainerHostname: name("^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}"),
+    Image: { type: "string", max: 255, pattern: "^[\\S]+" },
+    Mode: { type: "string", enum: ["SingleModel", "MultiModel"] },
+    ModelDataUrl: url,
+    ModelDataSource: {
+      type: "structure",
+      members: {
+        S3DataSource: {
+          type: "structure",
+          required: ["S3Uri", "S3DataType", "CompressionType"],
+          members: {
+            S3Uri: url,
+            S3DataType: { type: "string", enum: ["S3Prefix", "S3Object"] },
+            CompressionType: { type: "string", enum: ["None", "Gzip"] },
+          },
+        },
+      },
+    },
+    Environment: {
+      type: "map",
+      max: 100,
+      key: { type: "string", max: 1024, pattern: "^[a-zA-Z_][a-zA-Z0-9_]*" },
+      value: { type: "string", max: 1024, pattern: "^[\\S\\s]*" },
+    },
+  },
+};
+const variant: StructureShape = {
+  type: "structure",
+  required: ["VariantName"],
+  members: {
+    VariantName: ENTITY_NAME,
+    ModelName: MODEL_NAME,
+    InitialInstanceCount: { type: "integer", min: 1 },
+    InstanceType: instanceType,
+    InstancePools: {
+      type: "list",
+      min: 1,
+      max: 5,
+      member: {
+        type: "structure",
+        required: ["InstanceType", "Priority"],
+        members: {
+          InstanceType: instanceType,
+          ModelNameOverride: MODEL_NAME,
+          Priority: { type: "integer", min: 1, max: 5 },
+        },
+      },
+    },
+    VariantInstanceProvisionTimeoutInSeconds: { type: "integer", min: 300, max: 3600 },
+    InitialVariantWeight: { type: "float", min: 0 },
+    VolumeSizeInGB: { type: "integer", min: 1, max: 512 },
+    ModelDataDownloadTimeoutInSeconds: { type: "integer", min: 60, max: 3600 },
+    ContainerStartupHealthCheckTimeoutInSeconds: { type: "integer", min: 60, max: 3600 },
+    EnableSSMAccess: { type: "boolean" },
+    InferenceAmiVersion: { type: "string", enum: Object.values(ProductionVariantInferenceAmiVersion) },
+  },
+};
+
+const byName = (member: string, shape: Shape): StructureShape => ({
+  type: "structure",
+  required: [member],
+  members: { [member]: shape },
+});
+
+/** Each operation's input shape, as the service model defines the members local mode reads. */
+export const sageMakerInputs: Record<string, StructureShape> = {
+  CreateModel: {
+    type: "structure",
+    required: ["ModelName"],
+    members: {
+      ModelName: MODEL_NAME,
+      PrimaryContainer: container,
+      Containers: { type: "list", max: 15, member: container },
+      ExecutionRoleArn: {
+        type: "string",
+        min: 20,
+        max: 2048,
+        pattern: "^arn:aws[a-z\\-]*:iam::\\d{12}:role/?[a-zA-Z_0-9+=,.@\\-_/]+",
+      },
+      Tags: tags,
+      EnableNetworkIsolation: { type: "boolean" },
+    },
+  },
+  DescribeModel: byName("ModelName", MODEL_NAME),
+  DeleteModel: byName("ModelName", MODEL_NAME),
+  CreateEndpointConfig: {
+    type: "structure",
+    required: ["EndpointConfigName", "ProductionVariants"],
+    members: {
+      EndpointConfigName: ENTITY_NAME,
+      ProductionVariants: { type: "list", min: 1, max: 10, member: variant },
+      Tags: tags,
+      KmsKeyId: { type: "string", max: 2048, pattern: "^[a-zA-Z0-9:/_-]*" },
+    },
+  },
+  DescribeEndpointConfig: byName("EndpointConfigName", ENTITY_NAME),
+  DeleteEndpointConfig: byName("EndpointConfigName", ENTITY_NAME),
+  CreateEndpoint: {
+    type: "structure",
+    required: ["EndpointName", "EndpointConfigName"],
+    members: { EndpointName: ENTITY_NAME, EndpointConfigName: ENTITY_NAME, Tags: tags },
+  },
+  DescribeEndpoint: byName("EndpointName", ENTITY_NAME),
+  DeleteEndpoint: byName("EndpointName", ENTITY_NAME),
+  ListEndpoints: {
+    type: "structure",
+    members: {
+      SortBy: { type: "string", enum: Object.values(EndpointSortKey) },
+      SortOrder: { type: "string", enum: Object.values(OrderKey) },
+      NextToken: { type: "string", max: 8192 },
+      MaxResults: { type: "integer", min: 1, max: 100 },
+      NameContains: { type: "string", max: 63, pattern: "^[a-zA-Z0-9-]+" },
+      CreationTimeBefore: { type: "timestamp" },
+      CreationTimeAfter: { type: "timestamp" },
+      StatusEquals: { type: "string", enum: Object.values(EndpointStatus) },
+    },
+  },
+  UpdateEndpointWeightsAndCapacities: {
+    type: "structure",
+    required: ["EndpointName", "DesiredWeightsAndCapacities"],
+    members: {
+      EndpointName: ENTITY_NAME,
+      DesiredWeightsAndCapacities: {
+        type: "list",
+        min: 1,
+        member: {
+          type: "structure",
+          required: ["VariantName"],
+          members: {
+            VariantName: ENTITY_NAME,
+            DesiredWeight: { type: "float", min: 0 },
+            DesiredInstanceCount: { type: "integer", min: 0 },
+          },
+        },
+      },
+    },
+  },
+  AddTags: { type: "structure", required: ["ResourceArn", "Tags"], members: { ResourceArn: resourceArn, Tags: tags } },
+  DeleteTags: {
+    type: "structure",
+    required: ["ResourceArn", "TagKeys"],
+    members: {
+      ResourceArn: resourceArn,
+      TagKeys: { type: "list", min: 1, max: 50, member: { type: "string", min: 1, max: 128 } },
+    },
+  },
+  ListTags: {
+    type: "structure",
+    required: ["ResourceArn"],
+    members: {
+      ResourceArn: resourceArn,
+      NextToken: { type: "string", max: 8192 },
+      MaxResults: { type: "integer", min: 50 },
+    },
+  },
+};
+
+interface VariantInput {
+  VariantName: string;
+  ModelName?: string;
+  InitialInstanceCount?: number;
+  InstanceType?: string;
+  InstancePools?: { Priority: number }[];
+  ServerlessConfig?: unknown;
+}
+
+/** What CreateEndpointConfig's reference says in prose about production variants, once the shape has passed. */
+export function checkProductionVariants(variants: VariantInput[]): void {
+  const seen = new Set<string>();
+  for (const variant of variants) {
+    const id = variant.VariantName.toLowerCase();
+    if (seen.has(id))
+      throw validation(
+        `Multiple production variants are named "${variant.VariantName}"; variant names must be unique.`,
+      );
+    seen.add(id);
+    const pools = variant.InstancePools ?? [];
+    if (variant.InstanceType && pools.length > 0) {
+      throw validation(`Variant "${variant.VariantName}" specifies both InstanceType and InstancePools; specify one.`);
+    }
+    if (variant.ServerlessConfig !== undefined) {
+      throw validation("Serverless variants are not served by the local control plane.");
+    }
+    if (!variant.InstanceType && pools.length === 0) {
+      throw validation(`Variant "${variant.VariantName}" needs an InstanceType or InstancePools.`);
+    }
+    if (variant.InitialInstanceCount === undefined) {
+      throw validation(`InitialInstanceCount is required for instance-based variant "${variant.VariantName}".`);
+    }
+    if (!variant.ModelName) {
+      throw validation(
+        `Variant "${variant.VariantName}" needs a ModelName (inference components are not served locally).`,
+      );
+    }
+    const priorities = pools.map((pool) => pool.Priority);
+    if (new Set(priorities).size !== priorities.length) {
+      throw validation(`The instance pools of variant "${variant.VariantName}" must have unique priorities.`);
+    }
+  }
+}
+
+/** CreateModel needs one container, given as PrimaryContainer or Containers. */
+export function checkContainers(input: { PrimaryContainer?: { Image?: string }; Containers?: { Image?: string }[] }) {
+  const containers = input.PrimaryContainer ? [input.PrimaryContainer] : (input.Containers ?? []);
+  if (containers.length === 0) throw validation("Either PrimaryContainer or Containers must be specified.");
+  if (input.PrimaryContainer && input.Containers?.length) {
+    throw validation("Specify either PrimaryContainer or Containers, not both.");
+  }
+  for (const container of containers) if (!container.Image) throw validation("Every container needs an Image.");
+}

@@ -1,0 +1,241 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { ApplicationAutoScalingClient, RegisterScalableTargetCommand } from "@aws-sdk/client-application-auto-scaling";
+import {
+  CreateEndpointCommand,
+  CreateEndpointConfigCommand,
+  type CreateEndpointConfigInput,
+  CreateModelCommand,
+  type ProductionVariant,
+  SageMakerClient,
+} from "@aws-sdk/client-sagemaker";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ControlPlane, startControlPlane } from "../control-plane.ts";
+import { localClientConfig } from "../stack.ts";
+import { matchesPattern, type Shape } from "../wire/input-shapes.ts";
+import { applicationAutoScalingInputs } from "./application-auto-scaling-rules.ts";
+import { sageMakerInputs } from "./sagemaker-rules.ts";
+
+/**
+ * What local SageMaker and Application Auto Scaling refuse, with the names and wording AWS uses, through the SDK.
+ */
+let dataDir: string;
+let plane: ControlPlane;
+let sageMaker: SageMakerClient;
+let autoScaling: ApplicationAutoScalingClient;
+const role = "arn:aws:iam::000000000000:role/test";
+const image = `000000000000.dkr.ecr.us-east-1.amazonaws.com/decision-adapter@sha256:${"0".repeat(64)}`;
+
+beforeAll(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "local-rules-"));
+  plane = await startControlPlane({ dataDir, port: 0 });
+  sageMaker = new SageMakerClient(localClientConfig(plane));
+  autoScaling = new ApplicationAutoScalingClient(localClientConfig(plane));
+  await sageMaker.send(
+    new CreateModelCommand({ ModelName: "rules-model", ExecutionRoleArn: role, PrimaryContainer: { Image: image } }),
+  );
+});
+
+afterAll(async () => {
+  await plane?.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+const variant = (extra: Partial<ProductionVariant> = {}): ProductionVariant => ({
+  VariantName: "AllTraffic",
+  ModelName: "rules-model",
+  InitialInstanceCount: 1,
+  InstanceType: "ml.c6i.2xlarge",
+  ...extra,
+});
+const config = (name: string, variants: ProductionVariant[]): CreateEndpointConfigInput => ({
+  EndpointConfigName: name,
+  ProductionVariants: variants,
+});
+const refused = (message: string | RegExp) => ({ name: "ValidationException", message });
+
+describe("local SageMaker validates as the API reference and the service model say", () => {
+  it("refuses a 64-character name even when it matches the pattern, with AWS's wording", async () => {
+    const name = `a${"-b".repeat(31)}c`;
+    expect(name).toHaveLength(64);
+    await expect(
+      sageMaker.send(new CreateEndpointCommand({ EndpointName: name, EndpointConfigName: "x" })),
+    ).rejects.toMatchObject(
+      refused(
+        `1 validation error detected: Value '${name}' at 'endpointName' failed to satisfy constraint: Member must have length less than or equal to 63`,
+      ),
+    );
+  });
+
+  it("lists every broken constraint, with the member paths AWS prints", async () => {
+    await expect(
+      sageMaker.send(new CreateEndpointConfigCommand(config("bad_config", [variant({ InitialInstanceCount: 0 })]))),
+    ).rejects.toMatchObject(
+      refused(
+        "2 validation errors detected: Value 'bad_config' at 'endpointConfigName' failed to satisfy constraint: Member must satisfy regular expression pattern: ^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}; " +
+          "Value '0' at 'productionVariants.1.member.initialInstanceCount' failed to satisfy constraint: Member must have value greater than or equal to 1",
+      ),
+    );
+  });
+
+  it("refuses an instance type or inference AMI outside the SDK model's enums", async () => {
+    await expect(
+      sageMaker.send(
+        new CreateEndpointConfigCommand(config("bad-type", [variant({ InstanceType: "ml.c99.huge" as never })])),
+      ),
+    ).rejects.toMatchObject(
+      refused(
+        /^1 validation error detected: Value 'ml\.c99\.huge' at 'productionVariants\.1\.member\.instanceType' failed to satisfy constraint: Member must satisfy enum value set: \[.*ml\.g6e\.xlarge.*\]$/,
+      ),
+    );
+    await expect(
+      sageMaker.send(
+        new CreateEndpointConfigCommand(
+          config("bad-ami", [variant({ InferenceAmiVersion: "al2023-ami-sagemaker-inference-gpu-9" as never })]),
+        ),
+      ),
+    ).rejects.toMatchObject(
+      refused(/at 'productionVariants\.1\.member\.inferenceAmiVersion' .*al2023-ami-sagemaker-inference-gpu-4-1/),
+    );
+  });
+
+  it("keeps timeouts in their ranges", async () => {
+    await expect(
+      sageMaker.send(
+        new CreateEndpointConfigCommand(
+          config("bad-timeouts", [
+            variant({ ModelDataDownloadTimeoutInSeconds: 30, ContainerStartupHealthCheckTimeoutInSeconds: 3601 }),
+          ]),
+        ),
+      ),
+    ).rejects.toMatchObject(
+      refused(
+        "2 validation errors detected: Value '30' at 'productionVariants.1.member.modelDataDownloadTimeoutInSeconds' failed to satisfy constraint: Member must have value greater than or equal to 60; " +
+          "Value '3601' at 'productionVariants.1.member.containerStartupHealthCheckTimeoutInSeconds' failed to satisfy constraint: Member must have value less than or equal to 3600",
+      ),
+    );
+  });
+
+  it("needs InitialInstanceCount for an instance-based variant", async () => {
+    await expect(
+      sageMaker.send(
+        new CreateEndpointConfigCommand(config("no-count", [variant({ InitialInstanceCount: undefined })])),
+      ),
+    ).rejects.toMatchObject(refused('InitialInstanceCount is required for instance-based variant "AllTraffic".'));
+  });
+
+  it("allows at most 5 instance pools with unique priorities from 1 to 5, and one of InstanceType or InstancePools", async () => {
+    const pools = (priorities: number[]) =>
+      variant({
+        InstanceType: undefined,
+        InstancePools: priorities.map((Priority) => ({ InstanceType: "ml.g6e.xlarge", Priority })),
+      });
+    await expect(
+      sageMaker.send(new CreateEndpointConfigCommand(config("six-pools", [pools([1, 2, 3, 4, 5, 5])]))),
+    ).rejects.toMatchObject(
+      refused(
+        /at 'productionVariants\.1\.member\.instancePools' failed to satisfy constraint: Member must have length less than or equal to 5$/,
+      ),
+    );
+    await expect(
+      sageMaker.send(new CreateEndpointConfigCommand(config("same-priority", [pools([1, 1])]))),
+    ).rejects.toMatchObject(refused('The instance pools of variant "AllTraffic" must have unique priorities.'));
+    await expect(
+      sageMaker.send(new CreateEndpointConfigCommand(config("priority-six", [pools([6])]))),
+    ).rejects.toMatchObject(
+      refused(
+        /at 'productionVariants\.1\.member\.instancePools\.1\.member\.priority' failed to satisfy constraint: Member must have value less than or equal to 5$/,
+      ),
+    );
+    const both = { ...pools([1]), InstanceType: "ml.c6i.2xlarge" as const };
+    await expect(sageMaker.send(new CreateEndpointConfigCommand(config("both", [both])))).rejects.toMatchObject(
+      refused('Variant "AllTraffic" specifies both InstanceType and InstancePools; specify one.'),
+    );
+  });
+
+  it("refuses two variants with one name", async () => {
+    await expect(
+      sageMaker.send(new CreateEndpointConfigCommand(config("twins", [variant(), variant()]))),
+    ).rejects.toMatchObject(
+      refused('Multiple production variants are named "AllTraffic"; variant names must be unique.'),
+    );
+  });
+
+  it("treats names case-insensitively on Create: a second resource differing only in case already exists", async () => {
+    await expect(
+      sageMaker.send(
+        new CreateModelCommand({
+          ModelName: "Rules-Model",
+          ExecutionRoleArn: role,
+          PrimaryContainer: { Image: image },
+        }),
+      ),
+    ).rejects.toMatchObject(
+      refused('Cannot create already existing model "arn:aws:sagemaker:us-east-1:000000000000:model/rules-model".'),
+    );
+    await sageMaker.send(new CreateEndpointConfigCommand(config("case-config", [variant()])));
+    await sageMaker.send(
+      new CreateEndpointCommand({ EndpointName: "case-endpoint", EndpointConfigName: "case-config" }),
+    );
+    await expect(
+      sageMaker.send(new CreateEndpointCommand({ EndpointName: "Case-Endpoint", EndpointConfigName: "CASE-CONFIG" })),
+    ).rejects.toMatchObject(
+      refused(
+        'Cannot create already existing endpoint "arn:aws:sagemaker:us-east-1:000000000000:endpoint/case-endpoint".',
+      ),
+    );
+    await plane.endpoints.settled("case-endpoint");
+  });
+});
+
+describe("local Application Auto Scaling validates as its API reference says", () => {
+  const target = {
+    ServiceNamespace: "sagemaker",
+    ResourceId: "endpoint/case-endpoint/variant/AllTraffic",
+    ScalableDimension: "sagemaker:variant:DesiredInstanceCount",
+  } as const;
+
+  it("refuses a namespace or dimension outside the SDK model's enums", async () => {
+    await expect(
+      autoScaling.send(
+        new RegisterScalableTargetCommand({
+          ...target,
+          ServiceNamespace: "lambda-ish" as never,
+          MinCapacity: 1,
+          MaxCapacity: 2,
+        }),
+      ),
+    ).rejects.toMatchObject(
+      refused(
+        /at 'serviceNamespace' failed to satisfy constraint: Member must satisfy enum value set: \[.*sagemaker.*\]/,
+      ),
+    );
+  });
+
+  it("keeps a real-time variant at one instance or more, and MinCapacity <= MaxCapacity", async () => {
+    await expect(
+      autoScaling.send(new RegisterScalableTargetCommand({ ...target, MinCapacity: 0, MaxCapacity: 2 })),
+    ).rejects.toMatchObject(
+      refused("MinCapacity 0 is not allowed for a real-time endpoint variant; the minimum is 1."),
+    );
+    await expect(
+      autoScaling.send(new RegisterScalableTargetCommand({ ...target, MinCapacity: 3, MaxCapacity: 2 })),
+    ).rejects.toMatchObject(refused("MaxCapacity (2) must be greater than or equal to MinCapacity (3)."));
+  });
+});
+
+describe("the rules modules", () => {
+  it("hold only patterns that compile, for every member of every served operation", () => {
+    const patterns: string[] = [];
+    const walk = (shape: Shape) => {
+      if (shape.type === "string" && shape.pattern) patterns.push(shape.pattern);
+      if (shape.type === "list") walk(shape.member);
+      if (shape.type === "map") [shape.key, shape.value].forEach(walk);
+      if (shape.type === "structure") Object.values(shape.members).forEach(walk);
+    };
+    [...Object.values(sageMakerInputs), ...Object.values(applicationAutoScalingInputs)].forEach(walk);
+    expect(patterns.length).toBeGreaterThan(10);
+    for (const pattern of patterns) expect(() => matchesPattern(pattern, "x"), pattern).not.toThrow();
+  });
+});

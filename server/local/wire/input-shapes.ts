@@ -1,0 +1,189 @@
+import { AwsError } from "./aws-error.ts";
+import type { JsonOperation } from "./json-rpc.ts";
+
+/**
+ * The constraint traits of an AWS service model (required, length, pattern, enum, range), checked the way AWS's
+ * front end checks them before an operation runs, with its wording: "2 validation errors detected: Value 'x' at
+ * 'endpointName' failed to satisfy constraint: Member must satisfy regular expression pattern: ...; ...".
+ * The shapes themselves are written per service (sagemaker-rules.ts, application-auto-scaling-rules.ts).
+ */
+export type Shape =
+  | { type: "string"; min?: number; max?: number; pattern?: string; enum?: readonly string[] }
+  | { type: "integer" | "float"; min?: number; max?: number }
+  | { type: "boolean" | "timestamp" }
+  | { type: "list"; member: Shape; min?: number; max?: number }
+  | { type: "map"; key: Shape; value: Shape; min?: number; max?: number }
+  | StructureShape;
+
+export interface StructureShape {
+  type: "structure";
+  members: Record<string, Shape>;
+  required?: readonly string[];
+}
+
+const compiled = new Map<string, RegExp>();
+
+/** Java regex classes some service models use, as JavaScript writes them (for matching; messages keep the model's). */
+const javaClasses: Record<string, string> = { "\\p{Print}": "[\\x20-\\x7E]" };
+
+/** Service patterns are matched against the whole value (a leading `^` in the model is part of its wording). */
+export function matchesPattern(pattern: string, value: string): boolean {
+  let regex = compiled.get(pattern);
+  if (!regex) {
+    let source = pattern.replace(/^\^/, "").replace(/\$$/, "");
+    for (const [java, js] of Object.entries(javaClasses)) source = source.replaceAll(java, js);
+    regex = new RegExp(`^(?:${source})$`, "u");
+    compiled.set(pattern, regex);
+  }
+  return regex.test(value);
+}
+
+/** `EndpointName` -> `endpointName`, as AWS names members in validation messages. */
+const memberName = (name: string) => name.charAt(0).toLowerCase() + name.slice(1);
+
+function shown(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (Array.isArray(value)) return `[${value.map(shown).join(", ")}]`;
+  if (typeof value === "object" && value !== null) {
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${k}=${shown(v)}`)
+      .join(", ")}}`;
+  }
+  return String(value);
+}
+
+function violation(value: unknown, path: string, constraint: string): string {
+  return `Value '${shown(value)}' at '${path}' failed to satisfy constraint: ${constraint}`;
+}
+
+function serialization(path: string, expected: string): AwsError {
+  return new AwsError("SerializationException", `Unexpected value at '${path}': expected ${expected}`);
+}
+
+function checkLength(
+  length: number,
+  value: unknown,
+  path: string,
+  shape: { min?: number; max?: number },
+  out: string[],
+) {
+  if (shape.max !== undefined && length > shape.max) {
+    out.push(violation(value, path, `Member must have length less than or equal to ${shape.max}`));
+  }
+  if (shape.min !== undefined && length < shape.min) {
+    out.push(violation(value, path, `Member must have length greater than or equal to ${shape.min}`));
+  }
+}
+
+function check(shape: Shape, value: unknown, path: string, out: string[]) {
+  switch (shape.type) {
+    case "string": {
+      if (typeof value !== "string") throw serialization(path, "a string");
+      if (shape.enum && !shape.enum.includes(value)) {
+        out.push(violation(value, path, `Member must satisfy enum value set: [${shape.enum.join(", ")}]`));
+        return;
+      }
+      checkLength([...value].length, value, path, shape, out);
+      if (shape.pattern && !matchesPattern(shape.pattern, value)) {
+        out.push(violation(value, path, `Member must satisfy regular expression pattern: ${shape.pattern}`));
+      }
+      return;
+    }
+    case "integer":
+    case "float": {
+      if (
+        typeof value !== "number" ||
+        !Number.isFinite(value) ||
+        (shape.type === "integer" && !Number.isInteger(value))
+      ) {
+        throw serialization(path, shape.type === "integer" ? "an integer" : "a number");
+      }
+      if (shape.min !== undefined && value < shape.min) {
+        out.push(violation(value, path, `Member must have value greater than or equal to ${shape.min}`));
+      }
+      if (shape.max !== undefined && value > shape.max) {
+        out.push(violation(value, path, `Member must have value less than or equal to ${shape.max}`));
+      }
+      return;
+    }
+    case "boolean":
+      if (typeof value !== "boolean") throw serialization(path, "a boolean");
+      return;
+    case "timestamp":
+      if (typeof value !== "number" && typeof value !== "string") throw serialization(path, "a timestamp");
+      return;
+    case "list": {
+      if (!Array.isArray(value)) throw serialization(path, "a list");
+      checkLength(value.length, value, path, shape, out);
+      for (const [index, item] of value.entries()) check(shape.member, item, `${path}.${index + 1}.member`, out);
+      return;
+    }
+    case "map": {
+      if (typeof value !== "object" || value === null || Array.isArray(value)) throw serialization(path, "a map");
+      const entries = Object.entries(value);
+      checkLength(entries.length, value, path, shape, out);
+      for (const [key, item] of entries) {
+        const keyProblems: string[] = [];
+        check(shape.key, key, path, keyProblems);
+        if (keyProblems.length > 0) {
+          const constraints = keyProblems.map((problem) => problem.split("failed to satisfy constraint: ")[1]);
+          out.push(violation(value, path, `Map keys must satisfy constraint: [${constraints.join(", ")}]`));
+        }
+        const valueProblems: string[] = [];
+        check(shape.value, item, path, valueProblems);
+        if (valueProblems.length > 0) {
+          const constraints = valueProblems.map((problem) => problem.split("failed to satisfy constraint: ")[1]);
+          out.push(violation(value, path, `Map value must satisfy constraint: [${constraints.join(", ")}]`));
+        }
+      }
+      return;
+    }
+    case "structure": {
+      if (typeof value !== "object" || value === null || Array.isArray(value)) throw serialization(path, "a structure");
+      checkStructure(shape, value as Record<string, unknown>, `${path}.`, out);
+    }
+  }
+}
+
+function checkStructure(shape: StructureShape, value: Record<string, unknown>, prefix: string, out: string[]) {
+  for (const required of shape.required ?? []) {
+    if (value[required] === undefined || value[required] === null) {
+      out.push(
+        `Value null at '${prefix}${memberName(required)}' failed to satisfy constraint: Member must not be null`,
+      );
+    }
+  }
+  for (const [name, member] of Object.entries(shape.members)) {
+    const item = value[name];
+    if (item === undefined || item === null) continue;
+    check(member, item, `${prefix}${memberName(name)}`, out);
+  }
+}
+
+/** Throws AWS's ValidationException listing every constraint the input breaks (members not in the shape pass). */
+export function validateInput(shape: StructureShape, input: Record<string, unknown>): void {
+  const problems: string[] = [];
+  checkStructure(shape, input, "", problems);
+  if (problems.length === 0) return;
+  const count = problems.length === 1 ? "1 validation error detected" : `${problems.length} validation errors detected`;
+  throw new AwsError("ValidationException", `${count}: ${problems.join("; ")}`);
+}
+
+/** Wraps a service's operations so that each checks its input against its shape first (a missing shape is a bug). */
+export function withInputShapes(
+  service: string,
+  shapes: Record<string, StructureShape>,
+  operations: Record<string, JsonOperation>,
+): Record<string, JsonOperation> {
+  return Object.fromEntries(
+    Object.entries(operations).map(([name, operation]) => {
+      const shape = shapes[name];
+      if (!shape) throw new Error(`${service}.${name} has no input shape`);
+      const checked: JsonOperation = (input, request) => {
+        validateInput(shape, input);
+        return operation(input, request);
+      };
+      return [name, checked];
+    }),
+  );
+}
