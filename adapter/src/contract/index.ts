@@ -2,5 +2,8 @@ export * from "./chat.ts";
 export * from "./common.ts";
 export * from "./decision.ts";
 export * from "./json-depth.ts";
+export * from "./quantile.ts";
+export * from "./semif-environment.ts";
+export * from "./softmax.ts";
 export * from "./systemone.ts";
 export * from "./systemone-jevbench.ts";
