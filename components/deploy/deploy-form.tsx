@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import { hourlyPriceUsd } from "@/server/pricing/prices.ts";
+import { hourlyPriceUsd } from "@/contract/pricing/prices.ts";
 import { ErrorAlert } from "../api/error-text.tsx";
 import { useBuilds } from "../builds/build-queries.ts";
 import { shortDigest } from "../endpoints/endpoint-format.ts";

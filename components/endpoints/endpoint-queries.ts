@@ -1,10 +1,11 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { DeployRequestInput } from "@/server/endpoints/deploy-schema.ts";
-import type { Autoscaling, EndpointDetail, EndpointList } from "@/server/endpoints/dto.ts";
+import type { Autoscaling } from "@/contract/endpoints/autoscaling.ts";
+import type { DeployRequestInput } from "@/contract/endpoints/deploy.ts";
+import type { EndpointDetail, EndpointList } from "@/contract/endpoints/endpoint.ts";
+import { isTransitional } from "@/contract/endpoints/status.ts";
 import { fetchJson } from "../api/fetch-json.ts";
-import { isTransitional } from "./endpoint-format.ts";
 
 const pollMs = 3_000;
 

@@ -7,9 +7,8 @@ import {
   PutScalingPolicyCommand,
   RegisterScalableTargetCommand,
 } from "@aws-sdk/client-application-auto-scaling";
+import type { Autoscaling, AutoscalingRequest } from "../../contract/endpoints/autoscaling.ts";
 import { awsCall, toAwsAppError } from "../aws/errors.ts";
-import type { Autoscaling } from "../endpoints/dto.ts";
-import type { AutoscalingRequest } from "./dto.ts";
 
 const serviceNamespace = "sagemaker";
 const scalableDimension = "sagemaker:variant:DesiredInstanceCount";

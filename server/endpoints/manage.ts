@@ -6,14 +6,14 @@ import {
   type SageMakerClient,
   UpdateEndpointWeightsAndCapacitiesCommand,
 } from "@aws-sdk/client-sagemaker";
+import { type EndpointStatus, isTransitional } from "../../contract/endpoints/status.ts";
 import { removeAutoscaling } from "../autoscaling/variant-scaling.ts";
 import { awsCall, toAwsAppError } from "../aws/errors.ts";
 import { AppError } from "../http/app-error.ts";
-import { type EndpointStatus, transitionalStatuses } from "./dto.ts";
 import { loadEndpointResources } from "./resources.ts";
 
 function refuseWhileTransitional(name: string, status: EndpointStatus | undefined, action: string): void {
-  if (status && transitionalStatuses.includes(status)) {
+  if (status && isTransitional(status)) {
     throw new AppError(
       "conflict",
       `Endpoint "${name}" is ${status}; it can be ${action} once it is InService or Failed.`,

@@ -4,6 +4,7 @@ export * from "./decision.ts";
 export * from "./json-depth.ts";
 export * from "./quantile.ts";
 export * from "./semif-environment.ts";
+export * from "./semif-settings.ts";
 export * from "./softmax.ts";
 export * from "./systemone.ts";
 export * from "./systemone-jevbench.ts";

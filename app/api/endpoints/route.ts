@@ -1,8 +1,8 @@
+import { deployRequestSchema } from "@/contract/endpoints/deploy.ts";
 import { requireRole } from "@/server/auth/principal.ts";
 import { audited } from "@/server/aws/audited.ts";
 import { consoleContext } from "@/server/context.ts";
 import { deployEndpoint } from "@/server/endpoints/deploy.ts";
-import { deployRequestSchema } from "@/server/endpoints/deploy-schema.ts";
 import { listEndpoints } from "@/server/endpoints/list.ts";
 import { readJson, route } from "@/server/http/route.ts";
 

@@ -3,7 +3,7 @@ import type {
   DescribeEndpointOutput,
   DescribeModelOutput,
 } from "@aws-sdk/client-sagemaker";
-import type { DeployRequestInput } from "../deploy-schema.ts";
+import type { DeployRequestInput } from "../../../contract/endpoints/deploy.ts";
 
 export const digest = `sha256:${"ab".repeat(32)}`;
 export const imageUri = `123456789012.dkr.ecr.us-east-1.amazonaws.com/decision-adapter@${digest}`;

@@ -1,8 +1,8 @@
+import { scaleRequestSchema } from "@/contract/endpoints/endpoint.ts";
 import { requireRole } from "@/server/auth/principal.ts";
 import { audited } from "@/server/aws/audited.ts";
 import { consoleContext } from "@/server/context.ts";
 import { describeEndpoint } from "@/server/endpoints/describe.ts";
-import { scaleRequestSchema } from "@/server/endpoints/dto.ts";
 import { deleteEndpoint, updateInstanceCount } from "@/server/endpoints/manage.ts";
 import { endpointNameParam } from "@/server/endpoints/route-params.ts";
 import { readJson, route } from "@/server/http/route.ts";

@@ -1,5 +1,5 @@
+import { autoscalingRequestSchema } from "@/contract/endpoints/autoscaling.ts";
 import { requireRole } from "@/server/auth/principal.ts";
-import { autoscalingRequestSchema } from "@/server/autoscaling/dto.ts";
 import { configureAutoscaling, describeAutoscaling, removeAutoscaling } from "@/server/autoscaling/variant-scaling.ts";
 import { audited } from "@/server/aws/audited.ts";
 import { consoleContext } from "@/server/context.ts";

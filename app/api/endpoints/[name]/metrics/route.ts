@@ -1,9 +1,9 @@
+import { metricsQuerySchema } from "@/contract/endpoints/metrics.ts";
 import { requireRole } from "@/server/auth/principal.ts";
 import { consoleContext } from "@/server/context.ts";
 import { variantName } from "@/server/endpoints/deploy.ts";
 import { endpointNameParam } from "@/server/endpoints/route-params.ts";
 import { route } from "@/server/http/route.ts";
-import { metricsQuerySchema } from "@/server/metrics/dto.ts";
 import { endpointMetrics } from "@/server/metrics/endpoint-metrics.ts";
 
 /** EndpointMetrics: `?minutes=` (default 180) and `?periodSeconds=` (default 300). */

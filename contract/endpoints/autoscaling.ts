@@ -1,5 +1,17 @@
 import { z } from "zod";
 
+/** A variant's scalable target and target-tracking policy, as Application Auto Scaling reports them. */
+export const autoscalingSchema = z.object({
+  minCapacity: z.number().int(),
+  maxCapacity: z.number().int(),
+  /** Invocations per instance per minute the target-tracking policy aims at (null: no policy). */
+  targetInvocationsPerInstance: z.number().nullable(),
+  scaleInDisabled: z.boolean(),
+  scaleInCooldownSeconds: z.number().int().nullable(),
+  scaleOutCooldownSeconds: z.number().int().nullable(),
+});
+export type Autoscaling = z.infer<typeof autoscalingSchema>;
+
 /** `PUT /api/endpoints/[name]/autoscaling` body. */
 export const autoscalingRequestSchema = z
   .strictObject({
@@ -18,3 +30,7 @@ export const autoscalingRequestSchema = z
   });
 export type AutoscalingRequest = z.infer<typeof autoscalingRequestSchema>;
 export type AutoscalingRequestInput = z.input<typeof autoscalingRequestSchema>;
+
+/** `GET`, `PUT` and `DELETE /api/endpoints/[name]/autoscaling` answer; null when no scalable target is registered. */
+export const autoscalingResponseSchema = z.object({ autoscaling: autoscalingSchema.nullable() });
+export type AutoscalingResponse = z.infer<typeof autoscalingResponseSchema>;

@@ -1,27 +1,15 @@
 import { z } from "zod";
+import { autoscalingSchema } from "./autoscaling.ts";
+import { MAX_RESOURCE_NAME_LENGTH, resourceNamePattern, resourceNameRule } from "./resource-name.ts";
+import { endpointStatuses } from "./status.ts";
 
-/** SageMaker's endpoint statuses, as DescribeEndpoint reports them. */
-export const endpointStatusSchema = z.enum([
-  "OutOfService",
-  "Creating",
-  "Updating",
-  "SystemUpdating",
-  "RollingBack",
-  "InService",
-  "Deleting",
-  "Failed",
-  "UpdateRollbackFailed",
-]);
-export type EndpointStatus = z.infer<typeof endpointStatusSchema>;
+export const endpointStatusSchema = z.enum(endpointStatuses);
 
-/** Statuses during which the console polls and refuses delete and scale. */
-export const transitionalStatuses: readonly EndpointStatus[] = [
-  "Creating",
-  "Updating",
-  "SystemUpdating",
-  "RollingBack",
-  "Deleting",
-];
+/** An endpoint name (and the name of its model and config), as SageMaker accepts it. */
+export const resourceNameSchema = z
+  .string()
+  .max(MAX_RESOURCE_NAME_LENGTH, resourceNameRule)
+  .regex(resourceNamePattern, resourceNameRule);
 
 /** `decision`: the decision adapter (SemIf, systemone and chat); `chat`: a text-generation image such as the llama.cpp DLC. */
 export const apiModeSchema = z.enum(["decision", "chat"]);
@@ -90,17 +78,6 @@ export const containerSettingsSchema = z.object({
 });
 export type ContainerSettings = z.infer<typeof containerSettingsSchema>;
 
-export const autoscalingSchema = z.object({
-  minCapacity: z.number().int(),
-  maxCapacity: z.number().int(),
-  /** Invocations per instance per minute the target-tracking policy aims at (null: no policy). */
-  targetInvocationsPerInstance: z.number().nullable(),
-  scaleInDisabled: z.boolean(),
-  scaleInCooldownSeconds: z.number().int().nullable(),
-  scaleOutCooldownSeconds: z.number().int().nullable(),
-});
-export type Autoscaling = z.infer<typeof autoscalingSchema>;
-
 export const endpointDetailSchema = z.object({
   name: z.string(),
   arn: z.string(),
@@ -136,3 +113,20 @@ export const scaleRequestSchema = z.strictObject({
   instanceCount: z.number().int().min(1, "must be at least 1").max(20, "must be at most 20"),
 });
 export type ScaleRequest = z.infer<typeof scaleRequestSchema>;
+
+/** The scale request SageMaker accepted (202: the endpoint is Updating). */
+export const scaleResultSchema = z.object({
+  name: z.string(),
+  variantName: z.string(),
+  instanceCount: z.number().int(),
+});
+export type ScaleResult = z.infer<typeof scaleResultSchema>;
+
+/** What `DELETE /api/endpoints/[name]` removed: the config and model are null when they were already gone. */
+export const deletedResourcesSchema = z.object({
+  endpoint: z.string(),
+  endpointConfig: z.string().nullable(),
+  model: z.string().nullable(),
+});
+export type DeletedResources = z.infer<typeof deletedResourcesSchema>;
+export const deleteResultSchema = z.object({ deleted: deletedResourcesSchema });

@@ -1,13 +1,6 @@
+import type { SemifLimit } from "@decision-console/adapter/contract";
 import { z } from "zod";
-import { apiModeSchema } from "./dto.ts";
-
-/** SageMaker's own rule for endpoint, endpoint config and model names. */
-export const resourceNameSchema = z
-  .string()
-  .regex(
-    /^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$/,
-    "use 1-63 letters, digits and hyphens, starting and ending with a letter or digit",
-  );
+import { apiModeSchema, resourceNameSchema } from "./endpoint.ts";
 
 export const digestPinnedImagePattern = /^[a-z0-9][a-z0-9._\-/:]*@sha256:[0-9a-f]{64}$/;
 
@@ -68,7 +61,7 @@ export const adapterLimitsSchema = z.strictObject({
   maxSharedDecisions: z.number().int().min(1).max(256).optional(),
   maxBodyBytes: z.number().int().min(1024).max(6291456).optional(),
   maxInFlight: z.number().int().min(1).max(256).optional(),
-});
+} satisfies Record<SemifLimit, z.ZodType>);
 export type AdapterLimits = z.infer<typeof adapterLimitsSchema>;
 
 /** `POST /api/endpoints` body: one model, one endpoint config, one endpoint, all named `name`. */

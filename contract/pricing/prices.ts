@@ -4,7 +4,6 @@
  * Prices change and differ by region: the console labels them with this date and treats them as estimates.
  */
 export const pricesAsOf = "2025-10-01";
-export const pricesRegion = "us-east-1";
 
 export const hourlyPriceUsd: Readonly<Record<string, number>> = {
   "ml.m5.large": 0.115,
