@@ -1,3 +1,5 @@
+import { type ErrorBody, errorBodySchema } from "@decision-console/adapter/contract";
+import type { InvokeErrorDetails } from "../../contract/invoke/invoke.ts";
 import { AppError, type ErrorCode } from "../http/app-error.ts";
 
 const codeForStatus: Record<number, ErrorCode> = {
@@ -32,11 +34,15 @@ function parseJson(text: string): unknown {
   }
 }
 
+/** The container's error body (`{"error": string, "retryable"?: true}`, DESIGN §4), when its answer is one. */
+export function containerErrorBody(text: string): ErrorBody | null {
+  return errorBodySchema.safeParse(parseJson(text)).data ?? null;
+}
+
 /** The container's own 503 busy answer (DESIGN §4: `{"error": ..., "retryable": true}`), the one worth retrying. */
 export function isRetryableBusy(error: unknown): boolean {
   if (!isModelError(error) || error.OriginalStatusCode !== 503) return false;
-  const body = parseJson(error.OriginalMessage ?? "") as { retryable?: unknown } | undefined;
-  return body?.retryable === true;
+  return containerErrorBody(error.OriginalMessage ?? "")?.retryable === true;
 }
 
 /**
@@ -50,14 +56,15 @@ export class ContainerError extends AppError {
     const original = error.OriginalStatusCode;
     const status = original !== undefined && original >= 400 && original <= 599 ? original : 502;
     const raw = error.OriginalMessage ?? error.message ?? "";
-    const body = parseJson(raw) as { error?: unknown } | undefined;
-    const message = typeof body?.error === "string" ? body.error : raw || "The model container returned an error.";
-    super(codeForStatus[status] ?? "upstream", message, {
+    const body = parseJson(raw);
+    const message = containerErrorBody(raw)?.error ?? (raw || "The model container returned an error.");
+    const details: InvokeErrorDetails = {
       originalStatusCode: original,
       retries,
       ...(error.LogStreamArn ? { logStreamArn: error.LogStreamArn } : {}),
       ...(body !== undefined ? { containerBody: body } : {}),
-    });
+    };
+    super(codeForStatus[status] ?? "upstream", message, details);
     this.name = "ContainerError";
     this.status = status;
   }

@@ -4,11 +4,11 @@ import {
   type InvokeEndpointWithResponseStreamCommandOutput,
   type SageMakerRuntimeClient,
 } from "@aws-sdk/client-sagemaker-runtime";
+import type { InvokeResult } from "../../contract/invoke/invoke.ts";
 import { toAwsAppError } from "../aws/errors.ts";
 import type { AppError } from "../http/app-error.ts";
 import { type BusyRetryPolicy, defaultBusyRetryPolicy, withBusyRetry } from "./backoff.ts";
 import { ContainerError, isModelError, isRetryableBusy } from "./container-error.ts";
-import type { InvokeResult } from "./dto.ts";
 
 function toInvokeError(error: unknown, name: string): AppError {
   const retries = (error as { busyRetries?: number }).busyRetries ?? 0;

@@ -1,7 +1,7 @@
+import { type BuildList, startBuildRequestSchema } from "@/contract/builds/builds.ts";
 import { requireRole } from "@/server/auth/principal.ts";
 import { audited } from "@/server/aws/audited.ts";
 import { listBuilds, startBuild } from "@/server/builds/builds.ts";
-import { type BuildList, startBuildRequestSchema } from "@/server/builds/dto.ts";
 import { uploadBuildSources } from "@/server/builds/source-upload.ts";
 import { consoleContext } from "@/server/context.ts";
 import { readJson, route } from "@/server/http/route.ts";

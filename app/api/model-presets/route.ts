@@ -1,6 +1,7 @@
+import type { ModelPresetList } from "@/contract/builds/model-presets.ts";
 import { requireRole } from "@/server/auth/principal.ts";
 import { route } from "@/server/http/route.ts";
-import { type ModelPresetList, modelPresets } from "@/server/presets/models.ts";
+import { modelPresets } from "@/server/presets/models.ts";
 
 export const GET = route(async (request) => {
   await requireRole(request, "viewer");

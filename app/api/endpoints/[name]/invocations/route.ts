@@ -1,9 +1,9 @@
 import { z } from "zod";
+import type { InvocationList } from "@/contract/invoke/invoke.ts";
 import { requireRole } from "@/server/auth/principal.ts";
 import { consoleContext } from "@/server/context.ts";
 import { endpointNameParam } from "@/server/endpoints/route-params.ts";
 import { route } from "@/server/http/route.ts";
-import type { InvocationList } from "@/server/invoke/dto.ts";
 import { recentInvocations } from "@/server/invoke/invocation-log.ts";
 
 const querySchema = z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) });

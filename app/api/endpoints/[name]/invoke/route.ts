@@ -1,9 +1,9 @@
+import { invokeRequestSchema } from "@/contract/invoke/invoke.ts";
 import { requireRole } from "@/server/auth/principal.ts";
 import { consoleContext } from "@/server/context.ts";
 import { endpointNameParam } from "@/server/endpoints/route-params.ts";
 import { AppError } from "@/server/http/app-error.ts";
 import { readJson, route } from "@/server/http/route.ts";
-import { invokeRequestSchema } from "@/server/invoke/dto.ts";
 import { recordInvocation } from "@/server/invoke/invocation-log.ts";
 import { invokeEndpoint, invokeEndpointStream } from "@/server/invoke/invoke.ts";
 

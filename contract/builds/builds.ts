@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { sha256Schema } from "../../contract/endpoints/deploy.ts";
+import { sha256Schema } from "../endpoints/deploy.ts";
 
 export const buildKindSchema = z.enum(["model", "image"]);
 export type BuildKind = z.infer<typeof buildKindSchema>;

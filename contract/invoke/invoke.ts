@@ -21,14 +21,16 @@ export const invokeResultSchema = z.object({
 export type InvokeResult = z.infer<typeof invokeResultSchema>;
 
 /**
- * Error body of a failed invoke: the console's usual shape, with the container's own status (the HTTP status of
- * the response) and message when the container answered.
+ * `error.details` of a failed invoke (the console's usual error body): when the container answered, its own status
+ * (also the HTTP status of the response), the busy answers retried first, its CloudWatch log stream and its body.
  */
 export const invokeErrorDetailsSchema = z.object({
   originalStatusCode: z.number().int().optional(),
   retries: z.number().int().optional(),
   logStreamArn: z.string().optional(),
+  containerBody: z.unknown().optional(),
 });
+export type InvokeErrorDetails = z.infer<typeof invokeErrorDetailsSchema>;
 
 export const invocationRecordSchema = z.object({
   id: z.number().int(),

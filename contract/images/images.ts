@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { apiModeSchema } from "../../contract/endpoints/endpoint.ts";
+import { apiModeSchema } from "../endpoints/endpoint.ts";
 
 export const deployableImageSchema = z.object({
   /** Digest-pinned URI, ready for the deploy form. */
