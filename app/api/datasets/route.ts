@@ -1,10 +1,10 @@
+import { type DatasetList, MAX_DATASET_BYTES, uploadDatasetSchema } from "@/contract/evaluate/datasets.ts";
 import { requireRole } from "@/server/auth/principal.ts";
 import { audited } from "@/server/aws/audited.ts";
 import { evaluationDeps } from "@/server/evaluate/context.ts";
 import { addSample, uploadDataset } from "@/server/evaluate/datasets/dataset-commands.ts";
 import { listDatasets } from "@/server/evaluate/datasets/dataset-store.ts";
 import { listSamples } from "@/server/evaluate/datasets/samples.ts";
-import { type DatasetList, MAX_DATASET_BYTES, uploadDatasetSchema } from "@/server/evaluate/dto.ts";
 import { AppError } from "@/server/http/app-error.ts";
 import { type BodyLimit, readBodyWithin, readJson, route } from "@/server/http/route.ts";
 

@@ -1,7 +1,7 @@
+import { createEvaluationSchema } from "@/contract/evaluate/evaluations.ts";
 import { requireRole } from "@/server/auth/principal.ts";
 import { audited } from "@/server/aws/audited.ts";
 import { evaluationDeps } from "@/server/evaluate/context.ts";
-import { createEvaluationSchema } from "@/server/evaluate/dto.ts";
 import { startEvaluation } from "@/server/evaluate/runs/evaluation-commands.ts";
 import { evaluationSummaries } from "@/server/evaluate/runs/run-view.ts";
 import { readJson, route } from "@/server/http/route.ts";

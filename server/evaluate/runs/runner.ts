@@ -1,3 +1,4 @@
+import type { RunStatus } from "../../../contract/evaluate/evaluations.ts";
 import type { Db } from "../../store/database.ts";
 import { datasetItems, type StoredItem } from "../datasets/dataset-store.ts";
 import { DEFAULT_RETRY, type RetryPolicy } from "./busy-retry.ts";
@@ -8,7 +9,6 @@ import {
   finishedKeys,
   finishRun,
   heartbeat,
-  type RunStatus,
   recordResult,
   runStatus,
   runTargets,

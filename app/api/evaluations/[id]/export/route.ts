@@ -1,6 +1,6 @@
+import { exportFormatSchema } from "@/contract/evaluate/evaluations.ts";
 import { requireRole } from "@/server/auth/principal.ts";
 import { evaluationDeps } from "@/server/evaluate/context.ts";
-import { exportFormatSchema } from "@/server/evaluate/dto.ts";
 import { exportCsv, exportJson } from "@/server/evaluate/runs/export.ts";
 import { evaluationDetail, runData } from "@/server/evaluate/runs/run-view.ts";
 import { AppError } from "@/server/http/app-error.ts";
