@@ -9,9 +9,9 @@
  * Passwords are read from the terminal without echo, or from the first line of standard input when piped.
  */
 import { parseArgs } from "node:util";
+import { roleSchema } from "../contract/auth/session.ts";
 import { consoleDatabase, consoleDatabasePath } from "../server/auth/console-database.ts";
 import { hashPassword, minimumPasswordLength } from "../server/auth/passwords.ts";
-import { roleSchema } from "../server/auth/roles.ts";
 import {
   deleteUser,
   insertUser,

@@ -1,13 +1,10 @@
 import { JsonTooDeepError, MAX_JSON_DEPTH, parseJsonWithinDepth } from "@decision-console/adapter/contract";
 import { ZodError, type ZodType, type z } from "zod";
+import type { ConsoleErrorBody } from "../../contract/http/error-body.ts";
 import { AppError } from "./app-error.ts";
 
-export interface ErrorBody {
-  error: { code: string; message: string; details?: Record<string, unknown> };
-}
-
 export function errorResponse(error: AppError): Response {
-  const body: ErrorBody = { error: { code: error.code, message: error.message, details: error.details } };
+  const body: ConsoleErrorBody = { error: { code: error.code, message: error.message, details: error.details } };
   return Response.json(body, { status: error.status });
 }
 

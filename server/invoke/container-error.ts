@@ -1,6 +1,7 @@
 import { type ErrorBody, errorBodySchema } from "@decision-console/adapter/contract";
+import type { ErrorCode } from "../../contract/http/error-body.ts";
 import type { InvokeErrorDetails } from "../../contract/invoke/invoke.ts";
-import { AppError, type ErrorCode } from "../http/app-error.ts";
+import { AppError } from "../http/app-error.ts";
 
 const codeForStatus: Record<number, ErrorCode> = {
   400: "bad_request",

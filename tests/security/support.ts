@@ -1,9 +1,9 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import type { Role } from "@/contract/auth/session.ts";
 import { consoleDatabase } from "@/server/auth/console-database.ts";
 import { hashPassword } from "@/server/auth/passwords.ts";
-import type { Role } from "@/server/auth/roles.ts";
 import { sessionKey, signSession } from "@/server/auth/session.ts";
 import { insertUser } from "@/server/auth/users.ts";
 
