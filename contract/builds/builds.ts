@@ -63,6 +63,9 @@ export const buildLogsSchema = z.object({
 });
 export type BuildLogs = z.infer<typeof buildLogsSchema>;
 
+/** `GET /api/builds/[id]/logs?after=`: the `nextToken` of the last answer, for newer lines only. */
+export const buildLogsQuerySchema = z.object({ after: z.string().min(1).max(2048).optional() });
+
 /** A pinned GGUF on a Hugging Face-style hub; never a floating branch. */
 export const ggufPinSchema = z.strictObject({
   repo: z.string().regex(/^[\w.-]+\/[\w.-]+$/, "must be owner/name"),

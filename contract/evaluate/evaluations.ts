@@ -22,7 +22,9 @@ export type CreateEvaluation = z.output<typeof createEvaluationSchema>;
 export type CreateEvaluationInput = z.input<typeof createEvaluationSchema>;
 
 /** `GET /api/evaluations/[id]/export?format=`. */
-export const exportFormatSchema = z.enum(["csv", "json"], { error: "format must be csv or json" });
+export const exportQuerySchema = z.object({
+  format: z.enum(["csv", "json"], { error: "must be csv or json" }).default("json"),
+});
 
 /** `GET /api/evaluations/[id]?compareWith=`. */
 export const evaluationQuerySchema = z.object({

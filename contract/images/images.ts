@@ -22,3 +22,13 @@ export const imageListSchema = z.object({
   unresolved: z.array(z.object({ reference: z.string(), reason: z.string() })),
 });
 export type ImageList = z.infer<typeof imageListSchema>;
+
+/** `GET /api/images?tag=`: with a tag, that one tag of the adapter repository resolved to its digest. */
+export const imagesQuerySchema = z.object({
+  tag: z
+    .string()
+    .regex(/^[\w][\w.-]{0,127}$/, "must be an image tag such as cpu")
+    .optional(),
+});
+
+export const imagesResponseSchema = z.union([imageListSchema, deployableImageSchema]);

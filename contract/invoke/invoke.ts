@@ -51,3 +51,6 @@ export type InvocationRecord = z.infer<typeof invocationRecordSchema>;
 
 export const invocationListSchema = z.object({ invocations: z.array(invocationRecordSchema) });
 export type InvocationList = z.infer<typeof invocationListSchema>;
+
+/** `GET /api/endpoints/[name]/invocations?limit=`. */
+export const invocationsQuerySchema = z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) });

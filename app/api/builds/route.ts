@@ -1,17 +1,16 @@
-import { type BuildList, startBuildRequestSchema } from "@/contract/builds/builds.ts";
+import { consoleApi } from "@/contract/api.ts";
 import { requireRole } from "@/server/auth/principal.ts";
 import { audited } from "@/server/aws/audited.ts";
 import { listBuilds, startBuild } from "@/server/builds/builds.ts";
 import { uploadBuildSources } from "@/server/builds/source-upload.ts";
 import { consoleContext } from "@/server/context.ts";
-import { readJson, route } from "@/server/http/route.ts";
+import { readJson, reply, route } from "@/server/http/route.ts";
 
 /** BuildList: the newest model-packaging and image builds. */
 export const GET = route(async (request) => {
   await requireRole(request, "viewer");
   const { aws, settings } = consoleContext();
-  const body: BuildList = { builds: await listBuilds(aws.codeBuild, settings) };
-  return Response.json(body);
+  return reply(consoleApi.listBuilds, { builds: await listBuilds(aws.codeBuild, settings) });
 });
 
 /**
@@ -20,7 +19,7 @@ export const GET = route(async (request) => {
  */
 export const POST = route(async (request) => {
   const principal = await requireRole(request, "operator");
-  const start = await readJson(request, startBuildRequestSchema);
+  const start = await readJson(request, consoleApi.startBuild.body);
   const { aws, db, settings } = consoleContext();
   const build = await audited(
     db,
@@ -33,5 +32,5 @@ export const POST = route(async (request) => {
       return startBuild(aws.codeBuild, settings, start, source);
     },
   );
-  return Response.json(build, { status: 202 });
+  return reply(consoleApi.startBuild, build);
 });
