@@ -2,6 +2,7 @@ import { type ErrorBody, errorBodySchema } from "@decision-console/adapter/contr
 import type { ErrorCode } from "../../contract/http/error-body.ts";
 import type { InvokeErrorDetails } from "../../contract/invoke/invoke.ts";
 import { AppError } from "../http/app-error.ts";
+import { isBusyAnswer } from "./busy-retry.ts";
 
 const codeForStatus: Record<number, ErrorCode> = {
   400: "bad_request",
@@ -36,14 +37,13 @@ function parseJson(text: string): unknown {
 }
 
 /** The container's error body (`{"error": string, "retryable"?: true}`, DESIGN §4), when its answer is one. */
-export function containerErrorBody(text: string): ErrorBody | null {
+function containerErrorBody(text: string): ErrorBody | null {
   return errorBodySchema.safeParse(parseJson(text)).data ?? null;
 }
 
-/** The container's own 503 busy answer (DESIGN §4: `{"error": ..., "retryable": true}`), the one worth retrying. */
+/** A ModelError carrying the container's own busy answer, the one failure the busy-retry policy retries. */
 export function isRetryableBusy(error: unknown): boolean {
-  if (!isModelError(error) || error.OriginalStatusCode !== 503) return false;
-  return containerErrorBody(error.OriginalMessage ?? "")?.retryable === true;
+  return isModelError(error) && isBusyAnswer(error.OriginalStatusCode, error.OriginalMessage ?? "");
 }
 
 /**

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { defaultBusyRetryPolicy } from "../../invoke/busy-retry.ts";
 import { type Db, openDatabase } from "../../store/database.ts";
 import { createDataset } from "../datasets/dataset-store.ts";
 import type { LabelledDecision } from "../datasets/labelled-decision.ts";
@@ -15,7 +16,7 @@ import { evaluationDetail } from "./run-view.ts";
 import { executeRun } from "./runner.ts";
 
 const repoRoot = path.resolve(import.meta.dirname, "../../..");
-const fastRetry = { maxAttempts: 5, baseDelayMs: 1, maxDelayMs: 5 };
+const fastRetry = { ...defaultBusyRetryPolicy, maxRetries: 4, baseDelayMs: 1, maxDelayMs: 5 };
 
 function labelled(count: number): LabelledDecision[] {
   return Array.from({ length: count }, (_, i) => ({
@@ -92,6 +93,14 @@ describe("evaluation runs", () => {
       [3, null],
       [3, null],
     ]);
+  });
+
+  it("does not retry a 503 that is not the container's retryable busy answer", async () => {
+    const fake = await endpoint({ failIds: { "item-0": 503 } });
+    const run = newRun(1, ["cpu"], 1);
+    await executeRun({ db, invoke: httpInvoker(() => fake.url), retry: fastRetry }, run.id);
+    expect(runResults(db, run.id).map((result) => [result.attempts, result.errorKind])).toEqual([[1, "busy"]]);
+    expect(fake.requests).toBe(1);
   });
 
   it("records failures by kind without stopping the run", async () => {
