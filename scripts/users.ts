@@ -10,7 +10,6 @@
  */
 import { parseArgs } from "node:util";
 import { roleSchema } from "../contract/auth/session.ts";
-import { consoleDatabase, consoleDatabasePath } from "../server/auth/console-database.ts";
 import { hashPassword, minimumPasswordLength } from "../server/auth/passwords.ts";
 import {
   deleteUser,
@@ -20,6 +19,7 @@ import {
   userNameSchema,
   usersConfigured,
 } from "../server/auth/users.ts";
+import { consoleDatabase, consoleDatabasePath } from "../server/store/console-database.ts";
 
 async function readPassword(prompt: string): Promise<string> {
   if (!process.stdin.isTTY) {

@@ -1,5 +1,5 @@
 import type { AuditRecord, AuditResult } from "../../contract/audit/audit.ts";
-import { consoleDatabase } from "../auth/console-database.ts";
+import { consoleDatabase } from "../store/console-database.ts";
 import type { Db } from "../store/database.ts";
 
 export interface AuditEntry {

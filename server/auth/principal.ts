@@ -1,8 +1,8 @@
 import type { Principal, Role } from "../../contract/auth/session.ts";
 import { AppError } from "../http/app-error.ts";
+import { consoleDatabase } from "../store/console-database.ts";
 import type { Db } from "../store/database.ts";
 import { isLoopbackHost } from "./bind.ts";
-import { consoleDatabase } from "./console-database.ts";
 import type { Env } from "./env.ts";
 import { isRevoked } from "./revocation.ts";
 import { grants } from "./roles.ts";

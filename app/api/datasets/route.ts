@@ -2,7 +2,7 @@ import { consoleApi } from "@/contract/api.ts";
 import { MAX_DATASET_BYTES } from "@/contract/evaluate/datasets.ts";
 import { requireRole } from "@/server/auth/principal.ts";
 import { audited } from "@/server/aws/audited.ts";
-import { evaluationDeps } from "@/server/evaluate/context.ts";
+import { evaluationDeps } from "@/server/context.ts";
 import { addSample, uploadDataset } from "@/server/evaluate/datasets/dataset-commands.ts";
 import { listDatasets } from "@/server/evaluate/datasets/dataset-store.ts";
 import { listSamples } from "@/server/evaluate/datasets/samples.ts";

@@ -3,11 +3,14 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  type FakeEndpoint,
+  startFakeDecisionEndpoint,
+} from "../../../tests/support/evaluate/fake-decision-endpoint.ts";
 import { defaultBusyRetryPolicy } from "../../invoke/busy-retry.ts";
 import { type Db, openDatabase } from "../../store/database.ts";
 import { createDataset } from "../datasets/dataset-store.ts";
 import type { LabelledDecision } from "../datasets/labelled-decision.ts";
-import { type FakeEndpoint, startFakeDecisionEndpoint } from "../testing/fake-decision-endpoint.ts";
 import { startEvaluation } from "./evaluation-commands.ts";
 import { httpInvoker } from "./invoker.ts";
 import { cancelRun, startRun } from "./run-registry.ts";
@@ -176,7 +179,7 @@ describe("evaluation runs", () => {
     const worker = () => {
       const child = spawn(
         process.execPath,
-        ["--import", "tsx", "server/evaluate/testing/run-worker.ts", file, run.id, fake.url],
+        ["--import", "tsx", "tests/support/evaluate/run-worker.ts", file, run.id, fake.url],
         { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] },
       );
       children.push(child);

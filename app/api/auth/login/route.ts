@@ -1,6 +1,5 @@
 import { consoleApi } from "@/contract/api.ts";
 import { recordAudit } from "@/server/audit/record.ts";
-import { consoleDatabase } from "@/server/auth/console-database.ts";
 import { verifyCredentials } from "@/server/auth/passwords.ts";
 import { loginThrottle } from "@/server/auth/rate-limit.ts";
 import { sessionCookie, sessionKey, signSession } from "@/server/auth/session.ts";
@@ -8,6 +7,7 @@ import { usersConfigured } from "@/server/auth/users.ts";
 import { AppError } from "@/server/http/app-error.ts";
 import { clientAddress } from "@/server/http/forwarded.ts";
 import { rateLimitedResponse, readJson, reply, route } from "@/server/http/route.ts";
+import { consoleDatabase } from "@/server/store/console-database.ts";
 
 const refusals = {
   addressAndName: (name: string) => `Too many sign-in attempts for ${name} from your address`,

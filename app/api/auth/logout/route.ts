@@ -1,6 +1,5 @@
 import { consoleApi } from "@/contract/api.ts";
 import { recordAudit } from "@/server/audit/record.ts";
-import { consoleDatabase } from "@/server/auth/console-database.ts";
 import { revokeSession } from "@/server/auth/revocation.ts";
 import {
   clearedSessionCookie,
@@ -10,6 +9,7 @@ import {
   verifySessionToken,
 } from "@/server/auth/session.ts";
 import { reply, route } from "@/server/http/route.ts";
+import { consoleDatabase } from "@/server/store/console-database.ts";
 
 /** Ends this session on the server too (its id is revoked), not only in this browser. */
 export const POST = route(async (request) => {

@@ -1,7 +1,7 @@
 import { consoleApi } from "@/contract/api.ts";
 import { requireRole } from "@/server/auth/principal.ts";
 import { audited } from "@/server/aws/audited.ts";
-import { evaluationDeps } from "@/server/evaluate/context.ts";
+import { evaluationDeps } from "@/server/context.ts";
 import { deleteDataset } from "@/server/evaluate/datasets/dataset-commands.ts";
 import { datasetDetail } from "@/server/evaluate/datasets/dataset-store.ts";
 import { AppError } from "@/server/http/app-error.ts";

@@ -1,6 +1,6 @@
 import { consoleApi } from "@/contract/api.ts";
 import { requireRole } from "@/server/auth/principal.ts";
-import { evaluationDeps } from "@/server/evaluate/context.ts";
+import { evaluationDeps } from "@/server/context.ts";
 import { exportCsv, exportJson } from "@/server/evaluate/runs/export.ts";
 import { evaluationDetail, runData } from "@/server/evaluate/runs/run-view.ts";
 import { AppError } from "@/server/http/app-error.ts";

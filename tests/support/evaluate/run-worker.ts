@@ -1,6 +1,6 @@
-import { openDatabase } from "../../store/database.ts";
-import { httpInvoker } from "../runs/invoker.ts";
-import { executeRun } from "../runs/runner.ts";
+import { httpInvoker } from "../../../server/evaluate/runs/invoker.ts";
+import { executeRun } from "../../../server/evaluate/runs/runner.ts";
+import { openDatabase } from "../../../server/store/database.ts";
 
 /**
  * Works one evaluation run in its own process, as a console would: `run-worker.ts <database> <runId> <baseUrl>`,

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Decision, SingleDecisionResponse } from "@decision-console/adapter/contract";
+import { type Decision, type SingleDecisionResponse, softmax } from "@decision-console/adapter/contract";
 
 export interface FakeEndpointOptions {
   /** Milliseconds each answer takes. */
@@ -26,13 +26,6 @@ export function fakeLogits(decision: Decision): number[] {
     const digest = createHash("sha256").update(`${decision.id}\u0000${option.id}`).digest();
     return (digest.readUInt16BE(0) / 65535) * 4 - 2;
   });
-}
-
-function softmax(logits: readonly number[]): number[] {
-  const max = Math.max(...logits);
-  const exps = logits.map((z) => Math.exp(z - max));
-  const sum = exps.reduce((a, b) => a + b, 0);
-  return exps.map((e) => e / sum);
 }
 
 /**
