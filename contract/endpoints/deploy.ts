@@ -5,14 +5,17 @@ import { apiModeSchema, resourceNameSchema } from "./endpoint.ts";
 export const digestPinnedImagePattern = /^[a-z0-9][a-z0-9._\-/:]*@sha256:[0-9a-f]{64}$/;
 
 /** Only an image pinned by digest is deployable: a tag can move after review, a digest cannot. */
-export const imageUriSchema = z.string().superRefine((value, ctx) => {
-  if (digestPinnedImagePattern.test(value)) return;
-  const message = value.includes("@sha256:")
-    ? "image digest must be sha256: followed by 64 lowercase hex characters"
-    : "must be pinned by digest (<repository>@sha256:<64 hex>); mutable tags such as :cpu or :latest are rejected. " +
-      "Resolve the tag to its digest on the Images page";
-  ctx.addIssue({ code: "custom", message });
-});
+export const imageUriSchema = z
+  .string()
+  .superRefine((value, ctx) => {
+    if (digestPinnedImagePattern.test(value)) return;
+    const message = value.includes("@sha256:")
+      ? "image digest must be sha256: followed by 64 lowercase hex characters"
+      : "must be pinned by digest (<repository>@sha256:<64 hex>); mutable tags such as :cpu or :latest are rejected. " +
+        "Resolve the tag to its digest on the Images page";
+    ctx.addIssue({ code: "custom", message });
+  })
+  .describe("pinned by digest: <repository>@sha256:<64 hex>");
 
 export const s3UrlSchema = z
   .string()

@@ -2,7 +2,9 @@ import { z } from "zod";
 
 /** `POST /api/endpoints/[name]/invoke` body: `body` is sent to the container's /invocations as JSON. */
 export const invokeRequestSchema = z.strictObject({
-  body: z.record(z.string(), z.unknown()),
+  body: z
+    .record(z.string(), z.unknown())
+    .describe("what the container's /invocations takes: a decision, systemone or chat request"),
   /** Use InvokeEndpointWithResponseStream (chat completions with `stream: true`). */
   stream: z.boolean().default(false),
 });
