@@ -130,3 +130,4 @@ export const deletedResourcesSchema = z.object({
 });
 export type DeletedResources = z.infer<typeof deletedResourcesSchema>;
 export const deleteResultSchema = z.object({ deleted: deletedResourcesSchema });
+export type DeleteResult = z.infer<typeof deleteResultSchema>;
