@@ -6,7 +6,10 @@ import type { LoginRequest, LoginResponse, LogoutResponse, MeResponse } from "@/
 import { fetchJson } from "../api/fetch-json.ts";
 
 export function useMe() {
-  return useQuery({ queryKey: ["auth", "me"], queryFn: ({ signal }) => fetchJson<MeResponse>("/api/auth/me", { signal }) });
+  return useQuery({
+    queryKey: ["auth", "me"],
+    queryFn: ({ signal }) => fetchJson<MeResponse>("/api/auth/me", { signal }),
+  });
 }
 
 export function useLogin() {
