@@ -3,7 +3,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { defaultBusyRetryPolicy, withBusyRetry } from "../server/invoke/backoff.ts";
+import { nearestRankQuantile } from "@decision-console/adapter/contract";
+import { defaultBusyRetryPolicy, isBusyAnswer, retryWhileBusy } from "../server/invoke/busy-retry.ts";
 import { AdapterProcess } from "../server/local/endpoints/adapter-process.ts";
 
 /**
@@ -60,41 +61,27 @@ const decisionBody = JSON.stringify({
   },
 });
 
-class Busy extends Error {}
-
 /** One decision through the console's busy-retry policy; a 503 with `retryable: true` is what gets retried. */
 async function invokeOnce(url: string): Promise<{ ok: boolean; retries: number; ms: number }> {
   const started = performance.now();
-  try {
-    const { retries } = await withBusyRetry(
-      async () => {
-        const response = await fetch(`${url}/invocations`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: decisionBody,
-        });
-        const body = (await response.json()) as { retryable?: boolean };
-        if (response.status === 503 && body.retryable === true) throw new Busy();
-        if (response.status !== 200) throw new Error(`HTTP ${response.status}: ${JSON.stringify(body)}`);
-        return body;
-      },
-      (error) => error instanceof Busy,
-    );
-    return { ok: true, retries, ms: performance.now() - started };
-  } catch (error) {
-    if (!(error instanceof Busy)) throw error;
-    return {
-      ok: false,
-      retries: (error as { busyRetries?: number }).busyRetries ?? 0,
-      ms: performance.now() - started,
-    };
+  const { value, retries } = await retryWhileBusy(
+    async () => {
+      const response = await fetch(`${url}/invocations`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: decisionBody,
+      });
+      return { status: response.status, body: (await response.json()) as unknown };
+    },
+    (answer) => isBusyAnswer(answer.status, answer.body),
+  );
+  if (value.status !== 200 && !isBusyAnswer(value.status, value.body)) {
+    throw new Error(`HTTP ${value.status}: ${JSON.stringify(value.body)}`);
   }
+  return { ok: value.status === 200, retries, ms: performance.now() - started };
 }
 
-function quantile(sorted: number[], q: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-}
+const quantile = (sorted: number[], q: number) => nearestRankQuantile(sorted, q) ?? Number.NaN;
 
 async function runConfiguration(url: string, clients: number) {
   const perClient = Math.ceil(totalRequests / clients);

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
+import { quantileOf } from "@decision-console/adapter/contract";
 import { chromium, type Page } from "@playwright/test";
 import { openLocalDatabase } from "../server/local/database.ts";
 import { freePort } from "../server/local/free-port.ts";
@@ -150,10 +151,8 @@ async function firstLoadJs(page: Page, url: string): Promise<number> {
   return buffers.reduce((sum, body) => sum + gzipSync(body).length, 0);
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-}
+/** The nearest-rank median: with the odd number of visits measured, the middle one. */
+const median = (values: number[]) => quantileOf(values, 0.5) ?? Number.NaN;
 
 async function main(): Promise<void> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "decision-console-perf-"));

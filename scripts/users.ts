@@ -9,9 +9,8 @@
  * Passwords are read from the terminal without echo, or from the first line of standard input when piped.
  */
 import { parseArgs } from "node:util";
-import { consoleDatabase, consoleDatabasePath } from "../server/auth/console-database.ts";
+import { roleSchema } from "../contract/auth/session.ts";
 import { hashPassword, minimumPasswordLength } from "../server/auth/passwords.ts";
-import { roleSchema } from "../server/auth/roles.ts";
 import {
   deleteUser,
   insertUser,
@@ -20,6 +19,7 @@ import {
   userNameSchema,
   usersConfigured,
 } from "../server/auth/users.ts";
+import { consoleDatabase, consoleDatabasePath } from "../server/store/console-database.ts";
 
 async function readPassword(prompt: string): Promise<string> {
   if (!process.stdin.isTTY) {

@@ -1,7 +1,11 @@
 import "server-only";
-import { consoleDatabase } from "./auth/console-database.ts";
 import { type AwsClients, createAwsClients } from "./aws/clients.ts";
 import { EndpointSummaryCache } from "./endpoints/summary-cache.ts";
+import { type EndpointChecker, servingEndpointChecker } from "./evaluate/endpoint-configuration.ts";
+import type { EndpointInvoker } from "./evaluate/runs/invoker.ts";
+import type { RunnerDeps } from "./evaluate/runs/runner.ts";
+import { sageMakerInvoker } from "./evaluate/runs/sagemaker-invoker.ts";
+import { consoleDatabase } from "./store/console-database.ts";
 import type { Db } from "./store/database.ts";
 
 export interface ConsoleSettings {
@@ -37,18 +41,33 @@ export interface ConsoleContext {
   db: Db;
   settings: ConsoleSettings;
   endpointSummaries: EndpointSummaryCache;
+  /** The evaluation runner's InvokeEndpoint and DescribeEndpoint, on the same clients. */
+  evaluation: { invoke: EndpointInvoker; checkEndpoint: EndpointChecker };
+}
+
+function build(): Omit<ConsoleContext, "db"> {
+  const aws = createAwsClients();
+  return {
+    aws,
+    settings: consoleSettings(),
+    endpointSummaries: new EndpointSummaryCache(consoleDatabase()),
+    evaluation: { invoke: sageMakerInvoker(aws.runtime), checkEndpoint: servingEndpointChecker(aws) },
+  };
 }
 
 /**
- * What route handlers work with, built on first use and kept on `globalThis` (Next.js may load route modules
- * more than once per process). Nothing here talks to AWS until a handler sends a command.
+ * The console's one composition root: what route handlers and start-up work with, built on first use and kept on
+ * `globalThis` (Next.js may load route modules more than once per process). Nothing here talks to AWS until a
+ * handler sends a command.
  */
 export function consoleContext(): ConsoleContext {
   const store = globalThis as { __consoleContext?: Omit<ConsoleContext, "db"> };
-  store.__consoleContext ??= {
-    aws: createAwsClients(),
-    settings: consoleSettings(),
-    endpointSummaries: new EndpointSummaryCache(consoleDatabase()),
-  };
+  store.__consoleContext ??= build();
   return { ...store.__consoleContext, db: consoleDatabase() };
+}
+
+/** What the evaluation routes and the start-up resume work with: the console database and the runner's calls. */
+export function evaluationDeps(): RunnerDeps & { checkEndpoint: EndpointChecker } {
+  const { db, evaluation } = consoleContext();
+  return { db, ...evaluation };
 }

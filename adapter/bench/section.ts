@@ -1,3 +1,4 @@
+import { quantileOf } from "../src/contract/quantile.ts";
 import type { Engine } from "../src/engine/engine.ts";
 
 /**
@@ -37,9 +38,7 @@ export type BenchContext = {
 };
 
 export function percentile(values: readonly number[], fraction: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(fraction * sorted.length) - 1))]!;
+  return quantileOf(values, fraction) ?? Number.NaN;
 }
 
 export const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;

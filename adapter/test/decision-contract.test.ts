@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { checkDecisions, decisionRequestSchema, parseDecisionEnvelope, renderState } from "../src/contract/index.ts";
+import {
+  checkDecisions,
+  decisionProblem,
+  decisionRequestSchema,
+  parseDecisionEnvelope,
+  renderState,
+} from "../src/contract/index.ts";
+import { referenceCheck } from "./support/semif-reference.ts";
 
 const decision = (overrides: Record<string, unknown> = {}) => ({
   id: "d1",
@@ -110,9 +117,208 @@ describe("decision fields", () => {
   });
 });
 
-describe("zod request schema", () => {
-  it("agrees with the checks on valid and unknown-key requests", () => {
-    expect(decisionRequestSchema.safeParse({ decision: decision() }).success).toBe(true);
-    expect(decisionRequestSchema.safeParse({ decision: decision(), extra: 1 }).success).toBe(false);
+/** The adapter's two steps (envelope, then fields), as its decision route runs them. */
+function adapterCheck(payload: unknown) {
+  const envelope = parseDecisionEnvelope(payload, 8);
+  if (!envelope.ok) return envelope;
+  const checked = checkDecisions(envelope.value);
+  return checked.ok ? { ok: true as const, decisions: checked.value } : checked;
+}
+
+const requestSchema = decisionRequestSchema(8);
+
+/** The whole-request schema a client can run before it sends. */
+function requestSchemaCheck(payload: unknown) {
+  const parsed = requestSchema.safeParse(payload);
+  if (!parsed.success) return { ok: false as const, message: decisionProblem(parsed.error) };
+  return { ok: true as const, decisions: "decision" in parsed.data ? [parsed.data.decision] : parsed.data.decisions };
+}
+
+/** Deterministic pseudo-random numbers (mulberry32), so a failing input can be reproduced. */
+function randomSource(seed: number): () => number {
+  let t = seed;
+  return () => {
+    t = (t + 0x6d2b79f5) | 0;
+    let r = Math.imul(t ^ (t >>> 15), 1 | t);
+    r = (r + Math.imul(r ^ (r >>> 7), 61 | r)) ^ r;
+    return ((r ^ (r >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const nested = (depth: number): unknown => {
+  let value: unknown = "leaf";
+  for (let i = 0; i < depth; i++) value = [value];
+  return value;
+};
+const opts = (ids: unknown[]) => ids.map((id) => ({ id, description: "" }));
+const ABSENT = Symbol("absent");
+
+const ids: unknown[] = ["d1", "d2", "", 5, null, ABSENT];
+const questions: unknown[] = ["Refund?", "", 7, ABSENT];
+const states: unknown[] = [
+  "A customer asks for a refund.",
+  "other state",
+  "",
+  { b: 1, a: [2, { y: 1, x: 0 }] },
+  { a: [2, { x: 0, y: 1 }], b: 1 },
+  [],
+  JSON.parse('{"__proto__": {"x": 1}, "a": 2}'),
+  nested(63),
+  nested(64),
+  nested(65),
+  5,
+  null,
+  true,
+  ABSENT,
+];
+const optionLists: unknown[] = [
+  opts(["yes", "no"]),
+  opts(["a"]),
+  [],
+  "yes,no",
+  null,
+  ABSENT,
+  opts(["a", "a"]),
+  [...opts(["a", "a"]), 5],
+  [...opts(["a"]), 5, ...opts(["a"])],
+  [{ id: "a" }, { id: "b", extra: true }],
+  [{ id: "a", description: 5 }, { id: "a" }],
+  [{ id: "a" }, { id: "a", description: 5 }],
+  [{ id: "a" }, { id: "" }],
+  [{ id: "a" }, { id: 3 }],
+  [{ id: "a" }, ["b"]],
+  [{ id: "a" }, null],
+  [{ description: "no id" }, { id: "b" }],
+];
+
+function decisionOf(id: unknown, question: unknown, state: unknown, options: unknown): Record<string, unknown> {
+  const fields: [string, unknown][] = [
+    ["id", id],
+    ["question", question],
+    ["state", state],
+    ["options", options],
+    ["answer", "yes"],
+  ];
+  return Object.fromEntries(fields.filter(([, value]) => value !== ABSENT));
+}
+
+function singleDecisionCases(): unknown[] {
+  const cases: unknown[] = [];
+  for (const id of ids)
+    for (const question of questions)
+      for (const state of states)
+        for (const options of optionLists) cases.push({ decision: decisionOf(id, question, state, options) });
+  for (const count of [255, 256]) {
+    const many = opts(Array.from({ length: count }, (_, i) => `o${i}`));
+    const repeated = [...many.slice(0, 100), { id: "o7" }, ...many.slice(101)];
+    for (const state of states) cases.push({ decision: decisionOf("d1", "q", state, many) });
+    cases.push({ decision: decisionOf("d1", "q", "s", repeated) }, { decision: decisionOf("d1", "", "s", many) });
+  }
+  return cases;
+}
+
+function envelopeCases(): unknown[] {
+  const good = decisionOf("d1", "q", "s", opts(["a", "b"]));
+  const bodies: unknown[] = [null, [], [good], "x", 5, true, {}, { zeta: 1, alpha: 2, decision: good }];
+  bodies.push(JSON.parse(`{"decision": ${JSON.stringify(good)}, "__proto__": 1}`));
+  for (const permutations of [ABSENT, 0, 1, 16, 17, 1.5, "2", null, -1]) {
+    const order = permutations === ABSENT ? {} : { permutations };
+    bodies.push({ decision: good, ...order }, { decisions: [good], ...order }, { ...order });
+    bodies.push(
+      { decision: [], ...order },
+      { decisions: [], ...order },
+      { decision: good, decisions: [good], ...order },
+    );
+  }
+  for (const decisions of [{}, "x", null, [good, 3], [3, good], Array.from({ length: 9 }, () => good)]) {
+    bodies.push({ decisions });
+  }
+  bodies.push(
+    { decision: null },
+    { decision: "x" },
+    { decisions: Array.from({ length: 8 }, (_, i) => ({ ...good, id: `d${i}` })) },
+  );
+  return bodies;
+}
+
+function sharedDecisionCases(count: number): unknown[] {
+  const random = randomSource(20261201);
+  const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)] as T;
+  const common = ["d1", "d2", "d3", "d4"];
+  const cases: unknown[] = [];
+  for (let n = 0; n < count; n++) {
+    const size = 1 + Math.floor(random() * 9);
+    const sharedState = pick(states.slice(0, 7));
+    const decisions = Array.from({ length: size }, () => {
+      // Mostly well-formed decisions on one state, so the shared rules are reached; sometimes a bad field anywhere.
+      const wild = random() < 0.25;
+      return decisionOf(
+        wild ? pick(ids) : pick(common),
+        wild ? pick(questions) : "q",
+        random() < 0.15 ? pick(states) : sharedState,
+        wild ? pick(optionLists) : pick(optionLists.slice(0, 1).concat(optionLists.slice(8, 9))),
+      );
+    });
+    cases.push({ decisions });
+  }
+  return cases;
+}
+
+describe("one schema, SemIf's checks", () => {
+  const cases = [...envelopeCases(), ...singleDecisionCases(), ...sharedDecisionCases(3000)];
+
+  it("covers every outcome: acceptance and each of SemIf's messages", () => {
+    const outcomes = new Set(
+      cases.map((payload) => {
+        const result = referenceCheck(payload, 8);
+        return result.ok ? "ok" : result.message.replace(/: \[.*\]$/, ": [...]").replace(/: decisions?\b.*$/, "");
+      }),
+    );
+    expect([...outcomes].sort()).toEqual(
+      [
+        "Decision IDs must be unique",
+        "Option IDs must be unique",
+        "Request body must be a JSON object",
+        "Request must contain a nonempty decisions list",
+        "Request must contain exactly one of decision or decisions",
+        "Request must contain one decision object",
+        "Shared scoring requires one nonempty exact state",
+        "Unsupported request fields: [...]",
+        "decisions must contain only decision objects",
+        "decisions supports at most 8 items",
+        "each option must be an object with a nonempty string id",
+        "id and question must be nonempty strings",
+        "ok",
+        "option description must be a string",
+        "options must contain 2-255 entries",
+        "permutations must be an integer from 1 to 16",
+        "state is nested more than 64 levels deep",
+        "state must be a string or a JSON object or array",
+      ].sort(),
+    );
+  });
+
+  it(`gives the reference's message and field path, or its accepted decisions, for each of ${cases.length} requests`, () => {
+    const disagreements = cases.flatMap((payload) => {
+      const want = referenceCheck(payload, 8);
+      const got = adapterCheck(payload);
+      return JSON.stringify(got) === JSON.stringify(want) ? [] : [{ payload, want, got }];
+    });
+    expect(disagreements.slice(0, 3)).toEqual([]);
+  });
+
+  it("the whole-request schema and the adapter's two steps answer alike", () => {
+    const disagreements = cases.filter(
+      (payload) => JSON.stringify(requestSchemaCheck(payload)) !== JSON.stringify(adapterCheck(payload)),
+    );
+    expect(disagreements.slice(0, 3)).toEqual([]);
+  });
+
+  it("keeps a JSON state as sent, every key included", () => {
+    const state = JSON.parse('{"__proto__": {"x": 1}, "a": 2}');
+    const checked = adapterCheck({ decision: decisionOf("d1", "q", state, opts(["a", "b"])) });
+    expect(checked.ok && renderState((checked.decisions[0] as { state: Record<string, unknown> }).state)).toBe(
+      '{"__proto__":{"x":1},"a":2}',
+    );
   });
 });

@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
 import { DeployFormView } from "@/components/deploy/deploy-form.tsx";
 import { PageHeader } from "@/components/ui/card.tsx";
-import { consoleSettings } from "@/server/context.ts";
 
 export const metadata: Metadata = { title: "Deploy · Decision Console" };
 
@@ -22,7 +21,6 @@ export default async function DeployPage({
         description="Model, endpoint configuration and endpoint in one step. Images are deployed by digest only."
       />
       <DeployFormView
-        namePrefix={consoleSettings().resourceNamePrefix}
         prefill={{
           image: first(params.image),
           model: first(params.model),

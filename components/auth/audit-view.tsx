@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import type { AuditRecord } from "@/server/audit/record.ts";
+import type { AuditRecord } from "@/contract/audit/audit.ts";
 import { Alert } from "../ui/alert.tsx";
 import { Badge } from "../ui/badge.tsx";
 import { Button } from "../ui/button.tsx";

@@ -1,25 +1,22 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { AuditRecord } from "@/server/audit/record.ts";
-import type { Principal } from "@/server/auth/principal.ts";
+import type { AuditPage } from "@/contract/audit/audit.ts";
+import type { LoginRequest, LoginResponse, LogoutResponse, MeResponse } from "@/contract/auth/session.ts";
 import { fetchJson } from "../api/fetch-json.ts";
 
-export interface Me {
-  user: Principal | null;
-  mode: "local" | "users";
-  singleSignOn: boolean;
-}
-
 export function useMe() {
-  return useQuery({ queryKey: ["auth", "me"], queryFn: ({ signal }) => fetchJson<Me>("/api/auth/me", { signal }) });
+  return useQuery({
+    queryKey: ["auth", "me"],
+    queryFn: ({ signal }) => fetchJson<MeResponse>("/api/auth/me", { signal }),
+  });
 }
 
 export function useLogin() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (credentials: { name: string; password: string }) =>
-      fetchJson<{ user: Principal }>("/api/auth/login", { method: "POST", body: credentials }),
+    mutationFn: (credentials: LoginRequest) =>
+      fetchJson<LoginResponse>("/api/auth/login", { method: "POST", body: credentials }),
     onSuccess: () => client.invalidateQueries({ queryKey: ["auth"] }),
   });
 }
@@ -27,14 +24,9 @@ export function useLogin() {
 export function useLogout() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () => fetchJson<{ user: null }>("/api/auth/logout", { method: "POST" }),
+    mutationFn: () => fetchJson<LogoutResponse>("/api/auth/logout", { method: "POST" }),
     onSuccess: () => client.clear(),
   });
-}
-
-export interface AuditPage {
-  records: AuditRecord[];
-  nextBefore: number | null;
 }
 
 export function useAuditLog(before: number | undefined) {

@@ -2,7 +2,7 @@
 
 import { useRouter, useSearchParams } from "next/navigation";
 import { type FormEvent, useState } from "react";
-import { safeNext } from "@/server/auth/safe-next.ts";
+import { safeNext } from "@/contract/auth/safe-next.ts";
 import { Alert } from "../ui/alert.tsx";
 import { Button, buttonClasses } from "../ui/button.tsx";
 import { TextField } from "../ui/field.tsx";

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useEffect, useRef } from "react";
-import type { Build } from "@/server/builds/dto.ts";
+import type { Build } from "@/contract/builds/builds.ts";
 import { ErrorAlert } from "../api/error-text.tsx";
 import { Badge } from "../ui/badge.tsx";
 import { buttonClasses } from "../ui/button.tsx";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Build } from "@/server/builds/dto.ts";
+import type { Build } from "@/contract/builds/builds.ts";
 import { deployHref, pinnedImageUri } from "./build-format.ts";
 
 const digest = `sha256:${"c".repeat(64)}`;

@@ -1,4 +1,4 @@
-import type { Build, BuildStatus } from "@/server/builds/dto.ts";
+import type { Build, BuildStatus } from "@/contract/builds/builds.ts";
 import type { Tone } from "../ui/badge.tsx";
 
 export function buildTone(status: BuildStatus | null): Tone {

@@ -1,8 +1,8 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { Build, BuildList, BuildLogs, BuildStatus, StartBuildRequestInput } from "@/server/builds/dto.ts";
-import type { ModelPresetList } from "@/server/presets/models.ts";
+import type { Build, BuildList, BuildLogs, BuildStatus, StartBuildRequestInput } from "@/contract/builds/builds.ts";
+import type { ModelPresetList } from "@/contract/builds/model-presets.ts";
 import { fetchJson } from "../api/fetch-json.ts";
 
 const pollMs = 2_000;

@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import type { Build } from "@/server/builds/dto.ts";
+import type { Build } from "@/contract/builds/builds.ts";
 import { ErrorAlert } from "../api/error-text.tsx";
 import { Badge } from "../ui/badge.tsx";
 import { buttonClasses } from "../ui/button.tsx";

@@ -1,8 +1,9 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import { hourlyPriceUsd } from "@/server/pricing/prices.ts";
+import { hourlyPriceUsd } from "@/contract/pricing/prices.ts";
 import { ErrorAlert } from "../api/error-text.tsx";
+import { useConsoleSettings } from "../api/settings-queries.ts";
 import { useBuilds } from "../builds/build-queries.ts";
 import { shortDigest } from "../endpoints/endpoint-format.ts";
 import { useDeploy, useEndpoint } from "../endpoints/endpoint-queries.ts";
@@ -59,14 +60,9 @@ function PrefillFromEndpoint({
   return null;
 }
 
-export function DeployFormView({
-  prefill,
-  namePrefix,
-}: {
-  prefill: DeployPrefill & { from?: string };
+export function DeployFormView({ prefill }: { prefill: DeployPrefill & { from?: string } }) {
   /** The prefix the console's IAM policy allows in names (CONSOLE_RESOURCE_PREFIX); null: any name. */
-  namePrefix: string | null;
-}) {
+  const namePrefix = useConsoleSettings().data?.resourceNamePrefix ?? null;
   const [form, setForm] = useState<DeployForm>(() => initialDeployForm(prefill));
   const [step, setStep] = useState<Step>("edit");
   const [problems, setProblems] = useState<string[]>([]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { EndpointDetail } from "@/server/endpoints/dto.ts";
+import type { EndpointDetail } from "@/contract/endpoints/endpoint.ts";
 import {
   deployFormFromEndpoint,
   deployRequestFrom,

@@ -1,5 +1,7 @@
-import type { DeployRequestInput } from "@/server/endpoints/deploy-schema.ts";
-import type { ApiMode, EndpointDetail } from "@/server/endpoints/dto.ts";
+import { type SemifLimit, semifDefaults, semifVariables } from "@decision-console/adapter/contract/semif-settings.ts";
+import type { DeployRequestInput } from "@/contract/endpoints/deploy.ts";
+import type { ApiMode, EndpointDetail } from "@/contract/endpoints/endpoint.ts";
+import { isResourceName, resourceNameRule } from "@/contract/endpoints/resource-name.ts";
 
 /** The deploy form's state: strings as typed, turned into a request only at review time. */
 export type DeployForm = {
@@ -23,14 +25,20 @@ export type DeployForm = {
 
 export type DeployPrefill = { image?: string; model?: string; sha256?: string; temperature?: string };
 
-export const limitFields = [
-  { key: "maxTokens", env: "SEMIF_MAX_TOKENS", defaultValue: 4096 },
-  { key: "maxRequestTokens", env: "SEMIF_MAX_REQUEST_TOKENS", defaultValue: 8192 },
-  { key: "maxSharedDecisions", env: "SEMIF_MAX_SHARED_DECISIONS", defaultValue: 8 },
-  { key: "maxBodyBytes", env: "SEMIF_MAX_BODY_BYTES", defaultValue: 262144 },
-  { key: "maxInFlight", env: "SEMIF_MAX_IN_FLIGHT", defaultValue: 1 },
-] as const;
-export type LimitKey = (typeof limitFields)[number]["key"];
+const limitKeys = [
+  "maxTokens",
+  "maxRequestTokens",
+  "maxSharedDecisions",
+  "maxBodyBytes",
+  "maxInFlight",
+] as const satisfies readonly SemifLimit[];
+export type LimitKey = (typeof limitKeys)[number];
+
+export const limitFields = limitKeys.map((key) => ({
+  key,
+  env: semifVariables[key],
+  defaultValue: semifDefaults[key],
+}));
 
 /** The AWS sample's GPU pool, in its priority order. */
 export const samplePool = ["ml.g6e.xlarge", "ml.g6.2xlarge", "ml.g5.2xlarge", "ml.g4dn.2xlarge"];
@@ -119,9 +127,7 @@ export function deployRequestFrom(form: DeployForm): DeployRequestInput {
 /** Problems a person can fix before the server sees the request; the server still validates everything. */
 export function formProblems(form: DeployForm): string[] {
   const problems: string[] = [];
-  if (!/^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$/.test(form.name.trim())) {
-    problems.push("Name: use 1-63 letters, digits and hyphens, starting and ending with a letter or digit.");
-  }
+  if (!isResourceName(form.name.trim())) problems.push(`Name: ${resourceNameRule}.`);
   if (!form.imageUri.includes("@sha256:")) problems.push("Image: choose an image pinned by digest.");
   if (!form.modelDataUrl.startsWith("s3://"))
     problems.push("Model artifact: choose a finished build or give an S3 URI.");

@@ -1,7 +1,7 @@
 "use client";
 
-import type { DeployRequestInput } from "@/server/endpoints/deploy-schema.ts";
-import { priceForInstances } from "@/server/pricing/prices.ts";
+import type { DeployRequestInput } from "@/contract/endpoints/deploy.ts";
+import { priceForInstances } from "@/contract/pricing/prices.ts";
 import { ErrorAlert } from "../api/error-text.tsx";
 import { hourlyPrice } from "../endpoints/endpoint-format.ts";
 import { Button } from "../ui/button.tsx";

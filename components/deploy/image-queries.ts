@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import type { ImageList } from "@/server/images/dto.ts";
+import type { ImageList } from "@/contract/images/images.ts";
 import { fetchJson } from "../api/fetch-json.ts";
 
 export function useImages() {

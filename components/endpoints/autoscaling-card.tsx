@@ -1,7 +1,8 @@
 "use client";
 
 import { useState } from "react";
-import type { Autoscaling, EndpointStatus } from "@/server/endpoints/dto.ts";
+import type { Autoscaling } from "@/contract/endpoints/autoscaling.ts";
+import type { EndpointStatus } from "@/contract/endpoints/status.ts";
 import { ErrorAlert } from "../api/error-text.tsx";
 import { Alert } from "../ui/alert.tsx";
 import { Button } from "../ui/button.tsx";

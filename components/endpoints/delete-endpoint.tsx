@@ -2,12 +2,11 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import type { EndpointStatus } from "@/server/endpoints/dto.ts";
+import { type EndpointStatus, isTransitional } from "@/contract/endpoints/status.ts";
 import { ErrorAlert } from "../api/error-text.tsx";
 import { Button } from "../ui/button.tsx";
 import { Dialog } from "../ui/dialog.tsx";
 import { TextField } from "../ui/field.tsx";
-import { blocksChanges } from "./endpoint-format.ts";
 import { useDeleteEndpoint } from "./endpoint-queries.ts";
 
 /** Deleting removes the endpoint, its config and its model, so the name must be typed to confirm. */
@@ -16,7 +15,7 @@ export function DeleteEndpoint({ name, status }: { name: string; status: Endpoin
   const [typed, setTyped] = useState("");
   const remove = useDeleteEndpoint(name);
   const router = useRouter();
-  const blocked = blocksChanges(status) || status === "Deleting";
+  const blocked = isTransitional(status);
   return (
     <>
       <Button

@@ -1,8 +1,8 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import type { InvocationList } from "@/server/invoke/dto.ts";
-import type { EndpointMetrics } from "@/server/metrics/dto.ts";
+import type { EndpointMetrics } from "@/contract/endpoints/metrics.ts";
+import type { InvocationList } from "@/contract/invoke/invoke.ts";
 import { fetchJson } from "../api/fetch-json.ts";
 import { endpointPath } from "./endpoint-queries.ts";
 

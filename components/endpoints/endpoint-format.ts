@@ -1,21 +1,9 @@
-import type { EndpointStatus } from "@/server/endpoints/dto.ts";
+import { type EndpointStatus, isFailed, isTransitional } from "@/contract/endpoints/status.ts";
 import type { Tone } from "../ui/badge.tsx";
-
-/** Mirrors `transitionalStatuses` of the DTO module without bundling zod into the browser. */
-const transitional = new Set<EndpointStatus>(["Creating", "Updating", "SystemUpdating", "RollingBack", "Deleting"]);
-
-export function isTransitional(status: EndpointStatus): boolean {
-  return transitional.has(status);
-}
-
-/** SageMaker refuses to delete or scale while these are in progress. */
-export function blocksChanges(status: EndpointStatus): boolean {
-  return status === "Creating" || status === "Updating" || status === "SystemUpdating" || status === "RollingBack";
-}
 
 export function statusTone(status: EndpointStatus): Tone {
   if (status === "InService") return "success";
-  if (status === "Failed" || status === "UpdateRollbackFailed" || status === "OutOfService") return "danger";
+  if (isFailed(status)) return "danger";
   if (isTransitional(status)) return "warning";
   return "neutral";
 }

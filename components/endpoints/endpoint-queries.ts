@@ -1,10 +1,17 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { DeployRequestInput } from "@/server/endpoints/deploy-schema.ts";
-import type { Autoscaling, EndpointDetail, EndpointList } from "@/server/endpoints/dto.ts";
+import type { AutoscalingRequestInput, AutoscalingResponse } from "@/contract/endpoints/autoscaling.ts";
+import type { DeployRequestInput, DeployResult } from "@/contract/endpoints/deploy.ts";
+import type {
+  DeleteResult,
+  EndpointDetail,
+  EndpointList,
+  ScaleRequest,
+  ScaleResult,
+} from "@/contract/endpoints/endpoint.ts";
+import { isTransitional } from "@/contract/endpoints/status.ts";
 import { fetchJson } from "../api/fetch-json.ts";
-import { isTransitional } from "./endpoint-format.ts";
 
 const pollMs = 3_000;
 
@@ -34,7 +41,7 @@ export function useDeploy() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (request: DeployRequestInput) =>
-      fetchJson<unknown>("/api/endpoints", { method: "POST", body: request }),
+      fetchJson<DeployResult>("/api/endpoints", { method: "POST", body: request }),
     onSuccess: () => client.invalidateQueries({ queryKey: ["endpoints"] }),
   });
 }
@@ -42,7 +49,7 @@ export function useDeploy() {
 export function useDeleteEndpoint(name: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () => fetchJson<unknown>(endpointPath(name), { method: "DELETE" }),
+    mutationFn: () => fetchJson<DeleteResult>(endpointPath(name), { method: "DELETE" }),
     // Only the list: refetching the deleted endpoint itself would swap its page for a 404 before the redirect.
     onSuccess: () => client.invalidateQueries({ queryKey: ["endpoints"], exact: true }),
   });
@@ -52,23 +59,16 @@ export function useScaleEndpoint(name: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (instanceCount: number) =>
-      fetchJson<unknown>(endpointPath(name), { method: "PATCH", body: { instanceCount } }),
+      fetchJson<ScaleResult>(endpointPath(name), { method: "PATCH", body: { instanceCount } satisfies ScaleRequest }),
     onSuccess: () => client.invalidateQueries({ queryKey: ["endpoints"] }),
   });
 }
 
-export type AutoscalingInput = Pick<Autoscaling, "minCapacity" | "maxCapacity"> & {
-  targetInvocationsPerInstance: number;
-  scaleInDisabled: boolean;
-  scaleInCooldownSeconds?: number;
-  scaleOutCooldownSeconds?: number;
-};
-
 export function useUpdateAutoscaling(name: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (settings: AutoscalingInput) =>
-      fetchJson<unknown>(`${endpointPath(name)}/autoscaling`, { method: "PUT", body: settings }),
+    mutationFn: (settings: AutoscalingRequestInput) =>
+      fetchJson<AutoscalingResponse>(`${endpointPath(name)}/autoscaling`, { method: "PUT", body: settings }),
     onSuccess: () => client.invalidateQueries({ queryKey: ["endpoints", name] }),
   });
 }

@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import type { EndpointSummary } from "@/server/endpoints/dto.ts";
+import type { EndpointSummary } from "@/contract/endpoints/endpoint.ts";
 import { Badge } from "../ui/badge.tsx";
 import { type Column, DataTable } from "../ui/data-table.tsx";
 import { age, hourlyPrice, shortDigest, shortSha } from "./endpoint-format.ts";

@@ -1,10 +1,10 @@
 "use client";
 
 import Link from "next/link";
+import { isTransitional } from "@/contract/endpoints/status.ts";
 import { ErrorAlert } from "../api/error-text.tsx";
 import { buttonClasses } from "../ui/button.tsx";
 import { Card, PageHeader } from "../ui/card.tsx";
-import { isTransitional } from "./endpoint-format.ts";
 import { useEndpoints } from "./endpoint-queries.ts";
 import { EndpointsTable } from "./endpoints-table.tsx";
 

@@ -1,6 +1,6 @@
 "use client";
 
-import type { MetricSeries } from "@/server/metrics/dto.ts";
+import type { MetricSeries } from "@/contract/endpoints/metrics.ts";
 import { ErrorAlert } from "../api/error-text.tsx";
 import { LineChart } from "../charts/line-chart.tsx";
 import { Card } from "../ui/card.tsx";

@@ -1,18 +1,17 @@
 "use client";
 
 import { useState } from "react";
-import type { EndpointStatus } from "@/server/endpoints/dto.ts";
+import type { EndpointStatus } from "@/contract/endpoints/status.ts";
 import { ErrorAlert } from "../api/error-text.tsx";
 import { Alert } from "../ui/alert.tsx";
 import { Button } from "../ui/button.tsx";
 import { TextField } from "../ui/field.tsx";
-import { blocksChanges } from "./endpoint-format.ts";
 import { useScaleEndpoint } from "./endpoint-queries.ts";
 
 export function ScaleForm({ name, status, current }: { name: string; status: EndpointStatus; current: number | null }) {
   const [count, setCount] = useState(String(current ?? 1));
   const scale = useScaleEndpoint(name);
-  const blocked = blocksChanges(status) || status !== "InService";
+  const blocked = status !== "InService";
   return (
     <form
       className="flex flex-wrap items-end gap-2"

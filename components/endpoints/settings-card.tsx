@@ -1,4 +1,4 @@
-import type { EndpointDetail } from "@/server/endpoints/dto.ts";
+import type { EndpointDetail } from "@/contract/endpoints/endpoint.ts";
 import { Card } from "../ui/card.tsx";
 import { hourlyPrice } from "./endpoint-format.ts";
 

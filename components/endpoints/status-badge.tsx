@@ -1,6 +1,6 @@
-import type { EndpointStatus } from "@/server/endpoints/dto.ts";
+import { type EndpointStatus, isTransitional } from "@/contract/endpoints/status.ts";
 import { Badge } from "../ui/badge.tsx";
-import { isTransitional, statusTone } from "./endpoint-format.ts";
+import { statusTone } from "./endpoint-format.ts";
 
 export function StatusBadge({ status }: { status: EndpointStatus }) {
   return (

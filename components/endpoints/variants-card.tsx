@@ -1,4 +1,4 @@
-import type { VariantDetail } from "@/server/endpoints/dto.ts";
+import type { VariantDetail } from "@/contract/endpoints/endpoint.ts";
 import { Badge } from "../ui/badge.tsx";
 import { Card } from "../ui/card.tsx";
 

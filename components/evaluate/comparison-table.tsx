@@ -1,4 +1,4 @@
-import type { Comparison } from "@/server/evaluate/runs/comparison.ts";
+import type { Comparison } from "@/contract/evaluate/evaluations.ts";
 import { decimal, latency, percent } from "./format.ts";
 
 /** The AWS post's table (configuration, correct, p50, p95) plus calibration, and the items the two disagree on. */

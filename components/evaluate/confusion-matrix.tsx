@@ -1,4 +1,4 @@
-import type { ConfusionMatrix as Matrix } from "@/server/evaluate/metrics/confusion.ts";
+import type { ConfusionMatrix as Matrix } from "@/contract/evaluate/metrics.ts";
 
 /** Rows: the right answer; columns: the chosen option. The diagonal is correct. */
 export function ConfusionMatrix({ matrix, caption }: { matrix: Matrix; caption: string }) {

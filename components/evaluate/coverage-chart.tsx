@@ -1,4 +1,4 @@
-import type { CoveragePoint } from "@/server/evaluate/metrics/coverage.ts";
+import type { CoveragePoint } from "@/contract/evaluate/metrics.ts";
 import { percent } from "./format.ts";
 
 const width = 320;

@@ -1,9 +1,9 @@
 "use client";
 
 import { useState } from "react";
-import type { EndpointEvaluation } from "@/server/evaluate/dto.ts";
-import type { AccuracyCell } from "@/server/evaluate/metrics/accuracy.ts";
-import { thresholdForAccuracy } from "@/server/evaluate/metrics/coverage.ts";
+import type { EndpointEvaluation } from "@/contract/evaluate/evaluations.ts";
+import type { AccuracyCell } from "@/contract/evaluate/metrics.ts";
+import { thresholdForAccuracy } from "@/contract/evaluate/threshold.ts";
 import { Card } from "../ui/card.tsx";
 import { TextField } from "../ui/field.tsx";
 import { ConfusionMatrix } from "./confusion-matrix.tsx";

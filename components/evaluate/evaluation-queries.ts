@@ -1,19 +1,18 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { DatasetList, DatasetSummary } from "@/contract/evaluate/datasets.ts";
 import type {
   CreateEvaluationInput,
-  DatasetList,
-  DatasetSummary,
   EvaluationDetail,
+  EvaluationList,
+  EvaluationResponse,
   EvaluationSummary,
-} from "@/server/evaluate/dto.ts";
+} from "@/contract/evaluate/evaluations.ts";
 import { ApiError, errorFromResponse } from "../api/api-error.ts";
 import { fetchJson } from "../api/fetch-json.ts";
 
 const pollMs = 1_000;
-
-export type EvaluationView = EvaluationDetail & { comparedWith: string | null };
 
 export function evaluationPath(id: string): string {
   return `/api/evaluations/${encodeURIComponent(id)}`;
@@ -63,7 +62,7 @@ export function useAddSample() {
 export function useEvaluations() {
   return useQuery({
     queryKey: ["evaluations"],
-    queryFn: ({ signal }) => fetchJson<{ evaluations: EvaluationSummary[] }>("/api/evaluations", { signal }),
+    queryFn: ({ signal }) => fetchJson<EvaluationList>("/api/evaluations", { signal }),
     refetchInterval: (query) =>
       query.state.data?.evaluations.some((evaluation) => evaluation.status === "running") ? pollMs : false,
   });
@@ -75,7 +74,7 @@ export function useEvaluation(id: string, compareWith: string | null) {
     : evaluationPath(id);
   return useQuery({
     queryKey: ["evaluations", id, compareWith],
-    queryFn: ({ signal }) => fetchJson<EvaluationView>(path, { signal }),
+    queryFn: ({ signal }) => fetchJson<EvaluationResponse>(path, { signal }),
     refetchInterval: (query) => (query.state.data?.status === "running" ? pollMs : false),
   });
 }

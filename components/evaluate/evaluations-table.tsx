@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import type { EvaluationSummary } from "@/server/evaluate/dto.ts";
+import type { EvaluationSummary } from "@/contract/evaluate/evaluations.ts";
 import { ErrorAlert } from "../api/error-text.tsx";
 import { Card } from "../ui/card.tsx";
 import { type Column, DataTable } from "../ui/data-table.tsx";

@@ -1,4 +1,4 @@
-import type { HistogramBin, LatencySummary } from "@/server/evaluate/metrics/latency.ts";
+import type { HistogramBin, LatencySummary } from "@/contract/evaluate/metrics.ts";
 import { latency } from "./format.ts";
 
 const width = 320;

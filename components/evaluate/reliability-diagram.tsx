@@ -1,4 +1,4 @@
-import type { ReliabilityBin } from "@/server/evaluate/metrics/calibration.ts";
+import type { ReliabilityBin } from "@/contract/evaluate/metrics.ts";
 import { decimal } from "./format.ts";
 
 const size = 240;

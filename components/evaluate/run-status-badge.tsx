@@ -1,4 +1,4 @@
-import type { RunStatus } from "@/server/evaluate/runs/run-store.ts";
+import type { RunStatus } from "@/contract/evaluate/evaluations.ts";
 import { Badge, type Tone } from "../ui/badge.tsx";
 
 const tones: Record<RunStatus, Tone> = {

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { TemperatureFit } from "@/server/evaluate/metrics/temperature.ts";
+import type { TemperatureFit } from "@/contract/evaluate/metrics.ts";
 import { buttonClasses } from "../ui/button.tsx";
 import { decimal } from "./format.ts";
 

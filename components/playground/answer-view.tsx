@@ -1,30 +1,46 @@
 "use client";
 
-import type {
-  ChatCompletion,
-  SharedDecisionResponse,
-  SingleDecisionResponse,
-  SystemOneResponse,
+import {
+  chatCompletionSchema,
+  type SharedDecisionResponse,
+  type SingleDecisionResponse,
+  type SystemOneResponse,
+  sharedDecisionResponseSchema,
+  singleDecisionResponseSchema,
+  systemOneResponseSchema,
 } from "@decision-console/adapter/contract";
 import { useId, useState } from "react";
-import type { InvokeResult } from "@/server/invoke/dto.ts";
+import { z } from "zod";
+import type { InvokeResult } from "@/contract/invoke/invoke.ts";
 import { Card } from "../ui/card.tsx";
 import { DecisionAnswer, ModelPins, TimingList } from "./decision-answer.tsx";
 import { SystemOneAnswer } from "./systemone-answer.tsx";
+
+/**
+ * The assistant's message of a chat completion: the adapter's message schema, read from any OpenAI-style answer
+ * (a text-generation image such as the llama.cpp DLC adds or leaves out other fields).
+ */
+const chatAnswerSchema = z.object({
+  choices: z.array(z.object({ message: chatCompletionSchema.shape.choices.element.shape.message })).min(1),
+});
 
 type Shape =
   | { kind: "single"; body: SingleDecisionResponse }
   | { kind: "shared"; body: SharedDecisionResponse }
   | { kind: "systemone"; body: SystemOneResponse }
-  | { kind: "chat"; body: ChatCompletion }
+  | { kind: "chat"; body: z.infer<typeof chatAnswerSchema> }
   | { kind: "other"; body: unknown };
 
+/** What the container answered, read with its contract's schemas; anything else is shown raw only. */
 function shapeOf(body: unknown): Shape {
-  const value = (body ?? {}) as Record<string, unknown>;
-  if (value.result) return { kind: "single", body: value as SingleDecisionResponse };
-  if (Array.isArray(value.results)) return { kind: "shared", body: value as SharedDecisionResponse };
-  if (value.answers) return { kind: "systemone", body: value as SystemOneResponse };
-  if (Array.isArray(value.choices)) return { kind: "chat", body: value as ChatCompletion };
+  const single = singleDecisionResponseSchema.safeParse(body);
+  if (single.success) return { kind: "single", body: single.data };
+  const shared = sharedDecisionResponseSchema.safeParse(body);
+  if (shared.success) return { kind: "shared", body: shared.data };
+  const systemOne = systemOneResponseSchema.safeParse(body);
+  if (systemOne.success) return { kind: "systemone", body: systemOne.data };
+  const chat = chatAnswerSchema.safeParse(body);
+  if (chat.success) return { kind: "chat", body: chat.data };
   return { kind: "other", body };
 }
 

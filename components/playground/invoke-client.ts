@@ -1,4 +1,4 @@
-import type { InvokeResult } from "@/server/invoke/dto.ts";
+import { type InvokeResult, invokeErrorDetailsSchema } from "@/contract/invoke/invoke.ts";
 import { ApiError, errorFromResponse } from "../api/api-error.ts";
 import { fetchJson } from "../api/fetch-json.ts";
 
@@ -69,7 +69,7 @@ export async function streamChat(
 /** What went wrong with an invocation, in words. */
 export function describeInvokeError(error: unknown): string {
   if (!(error instanceof ApiError)) return error instanceof Error ? error.message : String(error);
-  const details = (error.details ?? {}) as { originalStatusCode?: number; retries?: number };
+  const details = invokeErrorDetailsSchema.safeParse(error.details ?? {}).data ?? {};
   if (error.status === 503) {
     const retries = details.retries === undefined ? "" : ` after ${details.retries} retries`;
     return `The model stayed busy${retries} (HTTP 503): ${error.message}. Try again, raise SEMIF_MAX_IN_FLIGHT or add instances.`;

@@ -1,7 +1,6 @@
-import { consoleDatabase } from "../auth/console-database.ts";
+import type { AuditRecord, AuditResult } from "../../contract/audit/audit.ts";
+import { consoleDatabase } from "../store/console-database.ts";
 import type { Db } from "../store/database.ts";
-
-export type AuditResult = "ok" | "error" | "denied";
 
 export interface AuditEntry {
   /** The signed-in user's name (`local` in local mode). */
@@ -14,13 +13,6 @@ export interface AuditEntry {
   result: AuditResult;
   /** Anything that helps a reader later (the instance count asked for, the error message); stored as JSON. */
   detail?: unknown;
-}
-
-export interface AuditRecord extends Omit<AuditEntry, "detail"> {
-  id: number;
-  at: string;
-  awsRequestId: string | null;
-  detail: unknown;
 }
 
 /** Appends one line to the audit log. Call it once per mutation, after the outcome is known, success or failure. */

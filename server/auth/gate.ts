@@ -1,8 +1,9 @@
+import type { Principal } from "../../contract/auth/session.ts";
 import { AppError } from "../http/app-error.ts";
 import { errorResponse, rateLimitedResponse } from "../http/route.ts";
 import type { Env } from "./env.ts";
 import { isApiPath, isMutating, matchesPattern, requiredAccess } from "./policy.ts";
-import { type AuthContext, defaultAuthContext, type Principal, principalOf } from "./principal.ts";
+import { type AuthContext, defaultAuthContext, principalOf } from "./principal.ts";
 import { playgroundMaxBodyBytes, playgroundRateLimiter, type RateLimiter } from "./rate-limit.ts";
 import { grants } from "./roles.ts";
 import { crossOriginReason, expectedOrigins } from "./same-origin.ts";

@@ -1,11 +1,11 @@
 import { jwtVerify, SignJWT } from "jose";
 import * as client from "openid-client";
 import { z } from "zod";
+import { safeNext } from "../../contract/auth/safe-next.ts";
+import type { Role } from "../../contract/auth/session.ts";
 import { AppError } from "../http/app-error.ts";
 import { isLoopbackHost } from "./bind.ts";
 import type { Env } from "./env.ts";
-import type { Role } from "./roles.ts";
-import { safeNext } from "./safe-next.ts";
 import type { Session } from "./session.ts";
 
 /**

@@ -1,8 +1,8 @@
 import { timingSafeEqual } from "node:crypto";
 import { hash, verify } from "@node-rs/argon2";
+import type { Role } from "../../contract/auth/session.ts";
 import type { Db } from "../store/database.ts";
 import type { Env } from "./env.ts";
-import type { Role } from "./roles.ts";
 import { findUser } from "./users.ts";
 
 export const minimumPasswordLength = 12;

@@ -1,19 +1,13 @@
+import type { Principal, Role } from "../../contract/auth/session.ts";
 import { AppError } from "../http/app-error.ts";
+import { consoleDatabase } from "../store/console-database.ts";
 import type { Db } from "../store/database.ts";
 import { isLoopbackHost } from "./bind.ts";
-import { consoleDatabase } from "./console-database.ts";
 import type { Env } from "./env.ts";
 import { isRevoked } from "./revocation.ts";
-import { grants, type Role } from "./roles.ts";
+import { grants } from "./roles.ts";
 import { readCookie, sessionCookieName, sessionKey, verifySessionToken } from "./session.ts";
 import { findUser, usersConfigured } from "./users.ts";
-
-export interface Principal {
-  name: string;
-  role: Role;
-  /** `local`: no users are configured and the console listens only on loopback (the local-mode default). */
-  source: "local" | "password" | "oidc";
-}
 
 export interface AuthContext {
   db: Db;

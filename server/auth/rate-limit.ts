@@ -1,3 +1,4 @@
+import { semifDefaults } from "@decision-console/adapter/contract/semif-settings.ts";
 import type { Env } from "./env.ts";
 
 /** Keys kept before buckets that have refilled (and so say nothing) are swept. */
@@ -63,7 +64,7 @@ export function createRateLimiter(options: { burst: number; perMinute: number; n
 }
 
 /** The adapter's `SEMIF_MAX_BODY_BYTES` default: the playground refuses what the endpoint would refuse anyway. */
-export const playgroundMaxBodyBytes = 262_144;
+export const playgroundMaxBodyBytes = semifDefaults.maxBodyBytes;
 
 /** The playground's limiter, shared by every bundle in the process; tuned by `CONSOLE_INVOKE_BURST` and `..._PER_MINUTE`. */
 export function playgroundRateLimiter(env: Env = process.env): RateLimiter {

@@ -1,8 +1,4 @@
-import { z } from "zod";
-
-/** A viewer uses endpoints, the playground and evaluations; an operator also builds, deploys, scales and deletes. */
-export const roleSchema = z.enum(["viewer", "operator"]);
-export type Role = z.infer<typeof roleSchema>;
+import type { Role } from "../../contract/auth/session.ts";
 
 /** What a route asks of the caller: nothing, or at least this role. */
 export type Access = "anonymous" | Role;

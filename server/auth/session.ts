@@ -1,9 +1,9 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { jwtVerify, SignJWT } from "jose";
 import { z } from "zod";
+import { roleSchema } from "../../contract/auth/session.ts";
 import { forwardedHeadersTrusted } from "../http/forwarded.ts";
 import type { Env } from "./env.ts";
-import { roleSchema } from "./roles.ts";
 
 export const sessionCookieName = "dc_session";
 export const sessionTtlSeconds = 12 * 60 * 60;

@@ -1,9 +1,9 @@
 import fs from "node:fs";
 import { z } from "zod";
+import { type Role, roleSchema } from "../../contract/auth/session.ts";
 import { AppError } from "../http/app-error.ts";
 import type { Db } from "../store/database.ts";
 import type { Env } from "./env.ts";
-import { type Role, roleSchema } from "./roles.ts";
 
 export const userNameSchema = z
   .string()

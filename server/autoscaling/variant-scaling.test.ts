@@ -9,7 +9,7 @@ import {
 import { mockClient } from "aws-sdk-client-mock";
 import "aws-sdk-client-mock-vitest/extend";
 import { beforeEach, describe, expect, it } from "vitest";
-import { autoscalingRequestSchema } from "./dto.ts";
+import { autoscalingRequestSchema } from "../../contract/endpoints/autoscaling.ts";
 import { configureAutoscaling, removeAutoscaling } from "./variant-scaling.ts";
 
 const autoScaling = mockClient(ApplicationAutoScalingClient);

@@ -7,10 +7,9 @@ import {
   PutScalingPolicyCommand,
   RegisterScalableTargetCommand,
 } from "@aws-sdk/client-application-auto-scaling";
+import type { Autoscaling, AutoscalingRequest } from "../../contract/endpoints/autoscaling.ts";
 import { CONSOLE_SCALABLE_TARGET_TAG, SAGEMAKER_VARIANT_SCALING } from "../../infra/cdk/console-contract.ts";
 import { awsCall, toAwsAppError } from "../aws/errors.ts";
-import type { Autoscaling } from "../endpoints/dto.ts";
-import type { AutoscalingRequest } from "./dto.ts";
 
 const { serviceNamespace, scalableDimension } = SAGEMAKER_VARIANT_SCALING;
 

@@ -1,4 +1,5 @@
-import { AppError, type ErrorCode } from "../http/app-error.ts";
+import type { ErrorCode } from "../../contract/http/error-body.ts";
+import { AppError } from "../http/app-error.ts";
 
 interface SdkErrorLike {
   name?: string;

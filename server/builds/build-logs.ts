@@ -1,6 +1,6 @@
 import { type CloudWatchLogsClient, GetLogEventsCommand } from "@aws-sdk/client-cloudwatch-logs";
+import type { Build, BuildLogs } from "../../contract/builds/builds.ts";
 import { toAwsAppError } from "../aws/errors.ts";
-import type { Build, BuildLogs } from "./dto.ts";
 
 /**
  * The build's log: the last `limit` lines, or with `after` (a token from the previous answer) only lines newer than

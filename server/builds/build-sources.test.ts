@@ -3,9 +3,9 @@ import path from "node:path";
 import { unzipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import type { StartBuildRequest } from "../../contract/builds/builds.ts";
 import { parseDockerfile } from "../../infra/test-support/dockerfile.ts";
 import { buildSourceFiles } from "./build-sources.ts";
-import type { StartBuildRequest } from "./dto.ts";
 import { sourceArchive } from "./source-upload.ts";
 
 const repoRoot = path.resolve(import.meta.dirname, "..", "..");

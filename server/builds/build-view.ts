@@ -1,5 +1,5 @@
 import type { Build as SdkBuild } from "@aws-sdk/client-codebuild";
-import type { Build, BuildKind, BuildPhase, BuildStatus, ImageVariant } from "./dto.ts";
+import type { Build, BuildKind, BuildPhase, BuildStatus, ImageVariant } from "../../contract/builds/builds.ts";
 
 export interface BuildProjects {
   modelPackageProject: string;

@@ -9,10 +9,10 @@ import {
 import { mockClient } from "aws-sdk-client-mock";
 import "aws-sdk-client-mock-vitest/extend";
 import { beforeEach, describe, expect, it } from "vitest";
+import { startBuildRequestSchema } from "../../contract/builds/builds.ts";
 import { modelPresets } from "../presets/models.ts";
 import { tailBuildLogs } from "./build-logs.ts";
 import { getBuild, listBuilds, startBuild } from "./builds.ts";
-import { startBuildRequestSchema } from "./dto.ts";
 
 const codeBuild = mockClient(CodeBuildClient);
 const logs = mockClient(CloudWatchLogsClient);

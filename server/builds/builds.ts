@@ -5,10 +5,10 @@ import {
   ListBuildsForProjectCommand,
   StartBuildCommand,
 } from "@aws-sdk/client-codebuild";
+import type { Build, StartBuildRequest } from "../../contract/builds/builds.ts";
 import { awsCall, toAwsAppError } from "../aws/errors.ts";
 import { AppError } from "../http/app-error.ts";
 import { type BuildProjects, buildOf, kindOfProject } from "./build-view.ts";
-import type { Build, StartBuildRequest } from "./dto.ts";
 
 function variable(name: string, value: string): EnvironmentVariable {
   return { name, value, type: "PLAINTEXT" };

@@ -1,18 +1,11 @@
+import { semifVariables } from "@decision-console/adapter/contract";
+import type { AdapterLimits, DeployRequest } from "../../contract/endpoints/deploy.ts";
+import type { ApiMode, ContainerSettings } from "../../contract/endpoints/endpoint.ts";
 import { AppError } from "../http/app-error.ts";
-import type { AdapterLimits, DeployRequest } from "./deploy-schema.ts";
-import type { ApiMode, ContainerSettings } from "./dto.ts";
 
 /** Console metadata kept on the model itself, so list and detail need no second store. Containers ignore them. */
 export const apiModeVariable = "DECISION_CONSOLE_API_MODE";
 export const modelSha256Variable = "DECISION_CONSOLE_MODEL_SHA256";
-
-const limitVariables: Record<keyof AdapterLimits, string> = {
-  maxTokens: "SEMIF_MAX_TOKENS",
-  maxRequestTokens: "SEMIF_MAX_REQUEST_TOKENS",
-  maxSharedDecisions: "SEMIF_MAX_SHARED_DECISIONS",
-  maxBodyBytes: "SEMIF_MAX_BODY_BYTES",
-  maxInFlight: "SEMIF_MAX_IN_FLIGHT",
-};
 
 /** llama-server's "all layers" value, as the DLC's SM_LLAMA_CPP_N_GPU_LAYERS passes it through. */
 const allGpuLayers = 999;
@@ -44,10 +37,9 @@ export function containerEnvironment(request: DeployRequest): Record<string, str
   }
   if (compute.threads !== undefined) env.ADAPTER_THREADS = String(compute.threads);
   if (request.parallel !== undefined) env.ADAPTER_PARALLEL = String(request.parallel);
-  if (request.temperature !== undefined) env.SEMIF_TEMPERATURE = String(request.temperature);
-  for (const [key, variable] of Object.entries(limitVariables) as [keyof AdapterLimits, string][]) {
-    const value = request.limits[key];
-    if (value !== undefined) env[variable] = String(value);
+  if (request.temperature !== undefined) env[semifVariables.temperature] = String(request.temperature);
+  for (const [key, value] of Object.entries(request.limits) as [keyof AdapterLimits, number | undefined][]) {
+    if (value !== undefined) env[semifVariables[key]] = String(value);
   }
   return env;
 }
@@ -71,7 +63,7 @@ export function apiModeOf(env: Record<string, string>, image: string | null): Ap
 export function settingsOf(env: Record<string, string>): ContainerSettings {
   const limits: Record<string, string> = {};
   for (const [key, value] of Object.entries(env)) {
-    if (key.startsWith("SEMIF_") && key !== "SEMIF_TEMPERATURE") limits[key] = value;
+    if (key.startsWith("SEMIF_") && key !== semifVariables.temperature) limits[key] = value;
   }
   const llamaLayers = integerOrNull(env.SM_LLAMA_CPP_N_GPU_LAYERS);
   const gpuLayers =
@@ -82,7 +74,8 @@ export function settingsOf(env: Record<string, string>): ContainerSettings {
         : llamaLayers >= allGpuLayers
           ? "max"
           : llamaLayers;
-  const temperature = env.SEMIF_TEMPERATURE === undefined ? null : Number(env.SEMIF_TEMPERATURE);
+  const setTemperature = env[semifVariables.temperature];
+  const temperature = setTemperature === undefined ? null : Number(setTemperature);
   return {
     threads: integerOrNull(env.ADAPTER_THREADS ?? env.SM_LLAMA_CPP_THREADS),
     gpuLayers,

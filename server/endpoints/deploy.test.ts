@@ -10,9 +10,9 @@ import {
 import { mockClient } from "aws-sdk-client-mock";
 import "aws-sdk-client-mock-vitest/extend";
 import { beforeEach, describe, expect, it } from "vitest";
+import { deployRequestSchema } from "../../contract/endpoints/deploy.ts";
+import { cpuDeploy, gpuPoolDeploy, imageUri, modelSha, role } from "../../tests/support/endpoints/fixtures.ts";
 import { deployEndpoint } from "./deploy.ts";
-import { deployRequestSchema } from "./deploy-schema.ts";
-import { cpuDeploy, gpuPoolDeploy, imageUri, modelSha, role } from "./test/fixtures.ts";
 
 const sageMaker = mockClient(SageMakerClient);
 const client = new SageMakerClient({ region: "us-east-1" });

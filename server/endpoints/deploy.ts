@@ -10,11 +10,11 @@ import {
   type ProductionVariantInstanceType,
   type SageMakerClient,
 } from "@aws-sdk/client-sagemaker";
+import type { DeployRequest, DeployResult } from "../../contract/endpoints/deploy.ts";
 import { toAwsAppError } from "../aws/errors.ts";
 import { realSleep, type Sleep } from "../aws/sleep.ts";
 import { AppError } from "../http/app-error.ts";
 import { containerEnvironment } from "./container-env.ts";
-import type { DeployRequest, DeployResult } from "./deploy-schema.ts";
 
 /** The sample's single variant (DESIGN §11). */
 export const variantName = "AllTraffic";

@@ -12,8 +12,14 @@ import {
 import { mockClient } from "aws-sdk-client-mock";
 import "aws-sdk-client-mock-vitest/extend";
 import { beforeEach, describe, expect, it } from "vitest";
+import {
+  describedEndpoint,
+  describedModel,
+  describedPoolConfig,
+  imageUri,
+  role,
+} from "../../tests/support/endpoints/fixtures.ts";
 import { describeEndpoint } from "./describe.ts";
-import { describedEndpoint, describedModel, describedPoolConfig, imageUri, role } from "./test/fixtures.ts";
 
 const sageMaker = mockClient(SageMakerClient);
 const autoScaling = mockClient(ApplicationAutoScalingClient);

@@ -1,10 +1,11 @@
 import type { ApplicationAutoScalingClient } from "@aws-sdk/client-application-auto-scaling";
 import type { SageMakerClient } from "@aws-sdk/client-sagemaker";
+import type { Autoscaling } from "../../contract/endpoints/autoscaling.ts";
+import type { EndpointDetail } from "../../contract/endpoints/endpoint.ts";
+import { priceForInstances } from "../../contract/pricing/prices.ts";
 import { describeAutoscaling } from "../autoscaling/variant-scaling.ts";
-import { priceForInstances } from "../pricing/prices.ts";
 import { modelSha256Variable, settingsOf } from "./container-env.ts";
 import { variantName } from "./deploy.ts";
-import type { Autoscaling, EndpointDetail } from "./dto.ts";
 import { loadEndpointResources } from "./resources.ts";
 import { environmentOf, imageOf, summaryOf, variantDetails } from "./view.ts";
 

@@ -11,9 +11,6 @@ import {
 import { mockClient } from "aws-sdk-client-mock";
 import "aws-sdk-client-mock-vitest/extend";
 import { beforeEach, describe, expect, it } from "vitest";
-import { openDatabase } from "../store/database.ts";
-import { listEndpoints } from "./list.ts";
-import { EndpointSummaryCache } from "./summary-cache.ts";
 import {
   describedCpuConfig,
   describedEndpoint,
@@ -21,7 +18,10 @@ import {
   describedPoolConfig,
   digest,
   modelSha,
-} from "./test/fixtures.ts";
+} from "../../tests/support/endpoints/fixtures.ts";
+import { openDatabase } from "../store/database.ts";
+import { listEndpoints } from "./list.ts";
+import { EndpointSummaryCache } from "./summary-cache.ts";
 
 const sageMaker = mockClient(SageMakerClient);
 const client = new SageMakerClient({ region: "us-east-1" });

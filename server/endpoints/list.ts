@@ -3,9 +3,10 @@ import {
   type SageMakerClient,
   type EndpointSummary as SdkEndpointSummary,
 } from "@aws-sdk/client-sagemaker";
+import type { EndpointList, EndpointSummary } from "../../contract/endpoints/endpoint.ts";
+import type { EndpointStatus } from "../../contract/endpoints/status.ts";
+import { pricesAsOf } from "../../contract/pricing/prices.ts";
 import { awsCall, toAwsAppError } from "../aws/errors.ts";
-import { pricesAsOf } from "../pricing/prices.ts";
-import type { EndpointList, EndpointStatus, EndpointSummary } from "./dto.ts";
 import { loadEndpointResources } from "./resources.ts";
 import { EndpointSummaryCache } from "./summary-cache.ts";
 import { summaryOf } from "./view.ts";

@@ -16,8 +16,8 @@ import {
 import { mockClient } from "aws-sdk-client-mock";
 import "aws-sdk-client-mock-vitest/extend";
 import { beforeEach, describe, expect, it } from "vitest";
+import { describedCpuConfig, describedEndpoint, describedModel } from "../../tests/support/endpoints/fixtures.ts";
 import { deleteEndpoint, updateInstanceCount } from "./manage.ts";
-import { describedCpuConfig, describedEndpoint, describedModel } from "./test/fixtures.ts";
 
 const sageMaker = mockClient(SageMakerClient);
 const autoScaling = mockClient(ApplicationAutoScalingClient);

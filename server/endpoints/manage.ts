@@ -6,14 +6,15 @@ import {
   type SageMakerClient,
   UpdateEndpointWeightsAndCapacitiesCommand,
 } from "@aws-sdk/client-sagemaker";
+import type { DeletedResources, ScaleResult } from "../../contract/endpoints/endpoint.ts";
+import { type EndpointStatus, isTransitional } from "../../contract/endpoints/status.ts";
 import { removeAutoscaling } from "../autoscaling/variant-scaling.ts";
 import { awsCall, toAwsAppError } from "../aws/errors.ts";
 import { AppError } from "../http/app-error.ts";
-import { type EndpointStatus, transitionalStatuses } from "./dto.ts";
 import { loadEndpointResources } from "./resources.ts";
 
 function refuseWhileTransitional(name: string, status: EndpointStatus | undefined, action: string): void {
-  if (status && transitionalStatuses.includes(status)) {
+  if (status && isTransitional(status)) {
     throw new AppError(
       "conflict",
       `Endpoint "${name}" is ${status}; it can be ${action} once it is InService or Failed.`,
@@ -27,7 +28,7 @@ export async function updateInstanceCount(
   sageMaker: SageMakerClient,
   name: string,
   instanceCount: number,
-): Promise<{ name: string; variantName: string; instanceCount: number }> {
+): Promise<ScaleResult> {
   const { endpoint } = await loadEndpointResources(sageMaker, name);
   refuseWhileTransitional(name, endpoint.EndpointStatus as EndpointStatus | undefined, "scaled");
   if (endpoint.EndpointStatus !== "InService") {
@@ -47,12 +48,6 @@ export async function updateInstanceCount(
     ),
   );
   return { name, variantName: variant, instanceCount };
-}
-
-export interface DeletedResources {
-  endpoint: string;
-  endpointConfig: string | null;
-  model: string | null;
 }
 
 async function deleteIfPresent(what: string, call: () => Promise<unknown>): Promise<boolean> {

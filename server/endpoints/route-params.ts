@@ -1,5 +1,5 @@
+import { resourceNameSchema } from "../../contract/endpoints/endpoint.ts";
 import { AppError } from "../http/app-error.ts";
-import { resourceNameSchema } from "./deploy-schema.ts";
 
 /** The `[name]` segment of an endpoint route, checked before any AWS call. */
 export async function endpointNameParam(params: Promise<{ name: string }>): Promise<string> {

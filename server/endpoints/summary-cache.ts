@@ -3,8 +3,8 @@ import type {
   DescribeModelOutput,
   EndpointSummary as SdkEndpointSummary,
 } from "@aws-sdk/client-sagemaker";
+import { type EndpointSummary, endpointSummarySchema } from "../../contract/endpoints/endpoint.ts";
 import type { Db } from "../store/database.ts";
-import { type EndpointSummary, endpointSummarySchema } from "./dto.ts";
 
 /** The config and model an endpoint was created with; SageMaker never changes either in place. */
 export interface EndpointDefinition {

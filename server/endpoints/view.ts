@@ -1,7 +1,8 @@
 import type { ProductionVariantSummary } from "@aws-sdk/client-sagemaker";
-import { priceForInstances } from "../pricing/prices.ts";
+import type { EndpointSummary, InstancePoolDetail, VariantDetail } from "../../contract/endpoints/endpoint.ts";
+import type { EndpointStatus } from "../../contract/endpoints/status.ts";
+import { priceForInstances } from "../../contract/pricing/prices.ts";
 import { apiModeOf, modelSha256Variable } from "./container-env.ts";
-import type { EndpointStatus, EndpointSummary, InstancePoolDetail, VariantDetail } from "./dto.ts";
 import type { EndpointResources } from "./resources.ts";
 
 function iso(date: Date | undefined): string {

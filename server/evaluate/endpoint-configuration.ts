@@ -1,7 +1,7 @@
+import type { EndpointDetail } from "../../contract/endpoints/endpoint.ts";
 import type { AwsClients } from "../aws/clients.ts";
 import { toAwsAppError } from "../aws/errors.ts";
 import { describeEndpoint } from "../endpoints/describe.ts";
-import type { EndpointDetail } from "../endpoints/dto.ts";
 import { AppError } from "../http/app-error.ts";
 
 /** `ml.c6i.8xlarge, 32 threads`, `ml.g6e.xlarge, all layers on GPU, temperature 1.3`. */

@@ -1,9 +1,4 @@
-/** What `/api/health` says about the AWS control plane the console was pointed at for a health check. */
-export interface ControlPlaneHealth {
-  status: "ok" | "unhealthy" | "unreachable";
-  /** Why it is not ok, without addresses or anything else of its configuration. */
-  reason?: string;
-}
+import type { ControlPlaneHealth } from "../../contract/health/health.ts";
 
 /**
  * Probes `CONSOLE_CONTROL_PLANE_HEALTH_URL` (local mode points it at the control plane's `/_local/health`; AWS mode

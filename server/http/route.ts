@@ -1,13 +1,11 @@
 import { JsonTooDeepError, MAX_JSON_DEPTH, parseJsonWithinDepth } from "@decision-console/adapter/contract";
 import { ZodError, type ZodType, type z } from "zod";
+import type { ApiRoute } from "../../contract/api.ts";
+import type { ConsoleErrorBody } from "../../contract/http/error-body.ts";
 import { AppError } from "./app-error.ts";
 
-export interface ErrorBody {
-  error: { code: string; message: string; details?: Record<string, unknown> };
-}
-
 export function errorResponse(error: AppError): Response {
-  const body: ErrorBody = { error: { code: error.code, message: error.message, details: error.details } };
+  const body: ConsoleErrorBody = { error: { code: error.code, message: error.message, details: error.details } };
   return Response.json(body, { status: error.status });
 }
 
@@ -43,6 +41,20 @@ export function route<Args extends unknown[]>(
       return errorResponse(toAppError(error));
     }
   };
+}
+
+/** A route's JSON answer, typed by its contract entry (contract/api.ts), with the entry's status unless overridden. */
+export function reply<R extends ApiRoute & { response: ZodType }>(
+  route: R,
+  body: z.output<R["response"]>,
+  init: ResponseInit = {},
+): Response {
+  return Response.json(body, { status: route.status, ...init });
+}
+
+/** The query string read with the route's contract schema; a parameter that does not fit is a 400 naming it. */
+export function readQuery<R extends ApiRoute & { query: ZodType }>(request: Request, route: R): z.output<R["query"]> {
+  return route.query.parse(Object.fromEntries(new URL(request.url).searchParams)) as z.output<R["query"]>;
 }
 
 /** The most bytes a route reads of a body, and the 413 message past them. */

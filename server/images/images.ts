@@ -5,9 +5,9 @@ import {
   type ECRClient,
   type ImageDetail,
 } from "@aws-sdk/client-ecr";
+import type { DeployableImage, ImageList } from "../../contract/images/images.ts";
 import { awsCall } from "../aws/errors.ts";
 import { AppError } from "../http/app-error.ts";
-import type { DeployableImage, ImageList } from "./dto.ts";
 
 /** The AWS llama.cpp DLC's SageMaker images (DESIGN §11): chat only, and deployable only once resolved to a digest. */
 export const dlcImageReferences = [

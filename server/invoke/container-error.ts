@@ -1,4 +1,8 @@
-import { AppError, type ErrorCode } from "../http/app-error.ts";
+import { type ErrorBody, errorBodySchema } from "@decision-console/adapter/contract";
+import type { ErrorCode } from "../../contract/http/error-body.ts";
+import type { InvokeErrorDetails } from "../../contract/invoke/invoke.ts";
+import { AppError } from "../http/app-error.ts";
+import { isBusyAnswer } from "./busy-retry.ts";
 
 const codeForStatus: Record<number, ErrorCode> = {
   400: "bad_request",
@@ -32,11 +36,14 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** The container's own 503 busy answer (DESIGN §4: `{"error": ..., "retryable": true}`), the one worth retrying. */
+/** The container's error body (`{"error": string, "retryable"?: true}`, DESIGN §4), when its answer is one. */
+function containerErrorBody(text: string): ErrorBody | null {
+  return errorBodySchema.safeParse(parseJson(text)).data ?? null;
+}
+
+/** A ModelError carrying the container's own busy answer, the one failure the busy-retry policy retries. */
 export function isRetryableBusy(error: unknown): boolean {
-  if (!isModelError(error) || error.OriginalStatusCode !== 503) return false;
-  const body = parseJson(error.OriginalMessage ?? "") as { retryable?: unknown } | undefined;
-  return body?.retryable === true;
+  return isModelError(error) && isBusyAnswer(error.OriginalStatusCode, error.OriginalMessage ?? "");
 }
 
 /**
@@ -50,14 +57,15 @@ export class ContainerError extends AppError {
     const original = error.OriginalStatusCode;
     const status = original !== undefined && original >= 400 && original <= 599 ? original : 502;
     const raw = error.OriginalMessage ?? error.message ?? "";
-    const body = parseJson(raw) as { error?: unknown } | undefined;
-    const message = typeof body?.error === "string" ? body.error : raw || "The model container returned an error.";
-    super(codeForStatus[status] ?? "upstream", message, {
+    const body = parseJson(raw);
+    const message = containerErrorBody(raw)?.error ?? (raw || "The model container returned an error.");
+    const details: InvokeErrorDetails = {
       originalStatusCode: original,
       retries,
       ...(error.LogStreamArn ? { logStreamArn: error.LogStreamArn } : {}),
       ...(body !== undefined ? { containerBody: body } : {}),
-    });
+    };
+    super(codeForStatus[status] ?? "upstream", message, details);
     this.name = "ContainerError";
     this.status = status;
   }

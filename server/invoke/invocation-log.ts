@@ -1,5 +1,5 @@
+import type { InvocationRecord } from "../../contract/invoke/invoke.ts";
 import type { Db } from "../store/database.ts";
-import type { InvocationRecord } from "./dto.ts";
 
 const previewBytes = 2048;
 /** Per endpoint; older rows are dropped so the table stays small. */

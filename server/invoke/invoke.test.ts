@@ -7,7 +7,7 @@ import {
 import { mockClient } from "aws-sdk-client-mock";
 import "aws-sdk-client-mock-vitest/extend";
 import { beforeEach, describe, expect, it } from "vitest";
-import { type BusyRetryPolicy, backoffDelayMs } from "./backoff.ts";
+import { type BusyRetryPolicy, backoffDelayMs } from "./busy-retry.ts";
 import { ContainerError } from "./container-error.ts";
 import { invokeEndpoint, invokeEndpointStream } from "./invoke.ts";
 

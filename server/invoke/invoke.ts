@@ -1,20 +1,30 @@
 import {
   InvokeEndpointCommand,
   InvokeEndpointWithResponseStreamCommand,
-  type InvokeEndpointWithResponseStreamCommandOutput,
   type SageMakerRuntimeClient,
 } from "@aws-sdk/client-sagemaker-runtime";
+import type { InvokeResult } from "../../contract/invoke/invoke.ts";
 import { toAwsAppError } from "../aws/errors.ts";
 import type { AppError } from "../http/app-error.ts";
-import { type BusyRetryPolicy, defaultBusyRetryPolicy, withBusyRetry } from "./backoff.ts";
+import { type BusyRetryPolicy, defaultBusyRetryPolicy, retryWhileBusy } from "./busy-retry.ts";
 import { ContainerError, isModelError, isRetryableBusy } from "./container-error.ts";
-import type { InvokeResult } from "./dto.ts";
 
-function toInvokeError(error: unknown, name: string): AppError {
-  const retries = (error as { busyRetries?: number }).busyRetries ?? 0;
+function toInvokeError(error: unknown, name: string, retries: number): AppError {
   if (isModelError(error)) return new ContainerError(error, retries);
   return toAwsAppError(error, `endpoint "${name}"`);
 }
+
+type Settled<T> = { ok: true; output: T } | { ok: false; error: unknown };
+
+/** One SDK call as an outcome the busy-retry policy can look at, instead of a throw. */
+function settle<T>(call: Promise<T>): Promise<Settled<T>> {
+  return call.then(
+    (output) => ({ ok: true, output }),
+    (error: unknown) => ({ ok: false, error }),
+  );
+}
+
+const busyFailure = (outcome: Settled<unknown>) => !outcome.ok && isRetryableBusy(outcome.error);
 
 function decodeBody(bytes: Uint8Array | undefined, contentType: string | undefined): unknown {
   const text = new TextDecoder().decode(bytes ?? new Uint8Array());
@@ -38,9 +48,9 @@ export async function invokeEndpoint(
 ): Promise<InvokeResult> {
   const payload = JSON.stringify(body);
   const started = now();
-  try {
-    const { value, retries } = await withBusyRetry(
-      () =>
+  const { value, retries } = await retryWhileBusy(
+    () =>
+      settle(
         runtime.send(
           new InvokeEndpointCommand({
             EndpointName: name,
@@ -49,19 +59,19 @@ export async function invokeEndpoint(
             Accept: "application/json",
           }),
         ),
-      isRetryableBusy,
-      policy,
-    );
-    return {
-      body: decodeBody(value.Body, value.ContentType),
-      contentType: value.ContentType ?? null,
-      invokedVariant: value.InvokedProductionVariant ?? null,
-      retries,
-      latencyMs: Math.round((now() - started) * 100) / 100,
-    };
-  } catch (error) {
-    throw toInvokeError(error, name);
-  }
+      ),
+    busyFailure,
+    policy,
+  );
+  if (!value.ok) throw toInvokeError(value.error, name, retries);
+  const { output } = value;
+  return {
+    body: decodeBody(output.Body, output.ContentType),
+    contentType: output.ContentType ?? null,
+    invokedVariant: output.InvokedProductionVariant ?? null,
+    retries,
+    latencyMs: Math.round((now() - started) * 100) / 100,
+  };
 }
 
 export interface InvokeStream {
@@ -82,11 +92,9 @@ export async function invokeEndpointStream(
   policy: BusyRetryPolicy = defaultBusyRetryPolicy,
 ): Promise<InvokeStream> {
   const payload = JSON.stringify(body);
-  let opened: InvokeEndpointWithResponseStreamCommandOutput;
-  let retries: number;
-  try {
-    ({ value: opened, retries } = await withBusyRetry(
-      () =>
+  const { value, retries } = await retryWhileBusy(
+    () =>
+      settle(
         runtime.send(
           new InvokeEndpointWithResponseStreamCommand({
             EndpointName: name,
@@ -94,12 +102,12 @@ export async function invokeEndpointStream(
             ContentType: "application/json",
           }),
         ),
-      isRetryableBusy,
-      policy,
-    ));
-  } catch (error) {
-    throw toInvokeError(error, name);
-  }
+      ),
+    busyFailure,
+    policy,
+  );
+  if (!value.ok) throw toInvokeError(value.error, name, retries);
+  const opened = value.output;
   const events = opened.Body;
   const encoder = new TextEncoder();
   const stream = new ReadableStream<Uint8Array>({

@@ -11,15 +11,15 @@ import { DeleteEndpointCommand, DescribeEndpointCommand, SageMakerClient } from 
 import { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import * as tar from "tar";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { StartBuildRequest } from "../../contract/builds/builds.ts";
+import { deployRequestSchema } from "../../contract/endpoints/deploy.ts";
+import { metricsQuerySchema } from "../../contract/endpoints/metrics.ts";
 import { configureAutoscaling, describeAutoscaling } from "../autoscaling/variant-scaling.ts";
 import { buildSourceFiles } from "../builds/build-sources.ts";
 import { getBuild, startBuild } from "../builds/builds.ts";
-import type { StartBuildRequest } from "../builds/dto.ts";
 import { uploadBuildSources } from "../builds/source-upload.ts";
 import { deployEndpoint } from "../endpoints/deploy.ts";
-import { deployRequestSchema } from "../endpoints/deploy-schema.ts";
 import { invokeEndpoint, invokeEndpointStream } from "../invoke/invoke.ts";
-import { metricsQuerySchema } from "../metrics/dto.ts";
 import { endpointMetrics } from "../metrics/endpoint-metrics.ts";
 import { LOCAL_ARTIFACT_BUCKET } from "./builds/build-runner.ts";
 import { type ControlPlane, startControlPlane } from "./control-plane.ts";

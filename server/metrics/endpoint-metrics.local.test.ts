@@ -3,11 +3,11 @@ import os from "node:os";
 import path from "node:path";
 import { CloudWatchClient } from "@aws-sdk/client-cloudwatch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { metricsQuerySchema } from "../../contract/endpoints/metrics.ts";
 import { type ControlPlane, startControlPlane } from "../local/control-plane.ts";
 import { openLocalDatabase } from "../local/database.ts";
 import { MetricsStore } from "../local/metrics-store.ts";
 import { localClientConfig } from "../local/stack.ts";
-import { metricsQuerySchema } from "./dto.ts";
 import { endpointMetrics } from "./endpoint-metrics.ts";
 
 /**

@@ -2,7 +2,7 @@ import { CloudWatchClient, GetMetricDataCommand } from "@aws-sdk/client-cloudwat
 import { mockClient } from "aws-sdk-client-mock";
 import "aws-sdk-client-mock-vitest/extend";
 import { beforeEach, describe, expect, it } from "vitest";
-import { metricsQuerySchema } from "./dto.ts";
+import { metricsQuerySchema } from "../../contract/endpoints/metrics.ts";
 import { endpointMetrics } from "./endpoint-metrics.ts";
 
 const cloudWatch = mockClient(CloudWatchClient);

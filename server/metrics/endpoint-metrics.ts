@@ -1,6 +1,6 @@
 import { type CloudWatchClient, GetMetricDataCommand, type MetricDataQuery } from "@aws-sdk/client-cloudwatch";
+import type { EndpointMetrics, MetricName, MetricSeries, MetricsQuery } from "../../contract/endpoints/metrics.ts";
 import { awsCall } from "../aws/errors.ts";
-import type { EndpointMetrics, MetricName, MetricSeries, MetricsQuery } from "./dto.ts";
 
 const metrics: { name: MetricName; stat: "Sum" | "Average"; unit: "Count" | "Microseconds" }[] = [
   { name: "Invocations", stat: "Sum", unit: "Count" },

@@ -7,7 +7,6 @@ import { GET as meRoute } from "@/app/api/auth/me/route.ts";
 import { proxy } from "@/proxy.ts";
 import { listAudit, recordAudit } from "@/server/audit/record.ts";
 import { assertSafeBind, isLoopbackHost } from "@/server/auth/bind.ts";
-import { consoleDatabase } from "@/server/auth/console-database.ts";
 import { hashPassword, verifyCredentials } from "@/server/auth/passwords.ts";
 import { principalOf, requireRole } from "@/server/auth/principal.ts";
 import { createRateLimiter } from "@/server/auth/rate-limit.ts";
@@ -16,6 +15,7 @@ import { sessionCookie, sessionKey, signSession, verifySession } from "@/server/
 import { envUsers, usersConfigured } from "@/server/auth/users.ts";
 import { AppError } from "@/server/http/app-error.ts";
 import { PEER_ADDRESS_HEADER } from "@/server/http/forwarded.ts";
+import { consoleDatabase } from "@/server/store/console-database.ts";
 import { addUser, consoleOrigin, useTemporaryConsole } from "./support.ts";
 
 let temp: ReturnType<typeof useTemporaryConsole>;

@@ -3,7 +3,7 @@ import path from "node:path";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { proxy } from "@/proxy.ts";
-import { apiPolicy, findApiRule, type Method } from "@/server/auth/policy.ts";
+import { apiPolicy, findApiRule } from "@/server/auth/policy.ts";
 import type { Access } from "@/server/auth/roles.ts";
 import { PEER_ADDRESS_HEADER } from "@/server/http/forwarded.ts";
 import { addUser, consoleOrigin, sessionCookieFor, useTemporaryConsole } from "./support.ts";
@@ -67,6 +67,51 @@ function allowed(response: Response): boolean {
 
 const handlers = discoverRouteHandlers();
 const callers = ["anonymous", "viewer", "operator"] as const;
+
+/**
+ * The access each route handler must demand, written out here rather than read from server/auth/policy.ts, so a
+ * change to the policy table fails until this matrix is changed with it.
+ */
+const expectedAccess: Record<string, Access> = {
+  "GET /api/health": "anonymous",
+  "GET /api/settings": "viewer",
+  "POST /api/auth/login": "anonymous",
+  "POST /api/auth/logout": "anonymous",
+  "GET /api/auth/me": "anonymous",
+  "GET /api/auth/oidc/start": "anonymous",
+  "GET /api/auth/oidc/callback": "anonymous",
+  "GET /api/audit": "operator",
+  "GET /api/endpoints": "viewer",
+  "POST /api/endpoints": "operator",
+  "GET /api/endpoints/[name]": "viewer",
+  "PATCH /api/endpoints/[name]": "operator",
+  "DELETE /api/endpoints/[name]": "operator",
+  "GET /api/endpoints/[name]/metrics": "viewer",
+  "GET /api/endpoints/[name]/autoscaling": "viewer",
+  "PUT /api/endpoints/[name]/autoscaling": "operator",
+  "DELETE /api/endpoints/[name]/autoscaling": "operator",
+  "POST /api/endpoints/[name]/invoke": "viewer",
+  "GET /api/endpoints/[name]/invocations": "viewer",
+  "GET /api/images": "viewer",
+  "GET /api/model-presets": "viewer",
+  "GET /api/builds": "viewer",
+  "POST /api/builds": "operator",
+  "GET /api/builds/[id]": "viewer",
+  "GET /api/builds/[id]/logs": "viewer",
+  "GET /api/datasets": "viewer",
+  "POST /api/datasets": "viewer",
+  "GET /api/datasets/[id]": "viewer",
+  "DELETE /api/datasets/[id]": "operator",
+  "GET /api/evaluations": "viewer",
+  "POST /api/evaluations": "viewer",
+  "GET /api/evaluations/[id]": "viewer",
+  "DELETE /api/evaluations/[id]": "operator",
+  "POST /api/evaluations/[id]/cancel": "viewer",
+  "GET /api/evaluations/[id]/export": "viewer",
+};
+
+/** HEAD and OPTIONS are answered as GET. */
+const verbOf = (method: string) => (method === "HEAD" || method === "OPTIONS" ? "GET" : method);
 const expected: Record<Access, Record<(typeof callers)[number], 401 | 403 | "allowed">> = {
   anonymous: { anonymous: "allowed", viewer: "allowed", operator: "allowed" },
   viewer: { anonymous: 401, viewer: "allowed", operator: "allowed" },
@@ -105,6 +150,11 @@ describe("the route policy covers every route handler", () => {
     },
   );
 
+  it("the expected matrix names exactly the route handlers and methods on disk", () => {
+    const onDisk = handlers.flatMap((h) => [...new Set(h.methods.map(verbOf))].map((m) => `${m} ${h.pattern}`));
+    expect(onDisk.sort()).toEqual(Object.keys(expectedAccess).sort());
+  });
+
   it("the table names no route that does not exist", () => {
     const onDisk = new Set(handlers.map((h) => h.pattern));
     const stale = apiPolicy.map((rule) => rule.pattern).filter((pattern) => !onDisk.has(pattern));
@@ -120,9 +170,8 @@ describe("every route handler as anonymous, viewer and operator", () => {
 
   it.each(cases)("%s %s as %s gets the status its role allows", async (method, pattern, caller) => {
     const pathname = samplePath(pattern);
-    const rule = findApiRule(pathname);
-    const verb = (method === "HEAD" || method === "OPTIONS" ? "GET" : method) as Method;
-    const access = rule?.methods[verb] ?? "operator";
+    const access = expectedAccess[`${verbOf(method)} ${pattern}`];
+    if (!access) throw new Error(`${method} ${pattern} is missing from the expected matrix`);
     const sameOrigin: Record<string, string> =
       method === "GET" || method === "HEAD" ? {} : { origin: consoleOrigin, "sec-fetch-site": "same-origin" };
     const response = await callProxy(method, pathname, { ...cookies[caller], ...sameOrigin });

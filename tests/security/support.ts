@@ -1,11 +1,11 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { consoleDatabase } from "@/server/auth/console-database.ts";
+import type { Role } from "@/contract/auth/session.ts";
 import { hashPassword } from "@/server/auth/passwords.ts";
-import type { Role } from "@/server/auth/roles.ts";
 import { sessionKey, signSession } from "@/server/auth/session.ts";
 import { insertUser } from "@/server/auth/users.ts";
+import { consoleDatabase } from "@/server/store/console-database.ts";
 
 export const consoleOrigin = "http://127.0.0.1:3000";
 

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import os from "node:os";
+import { readSemifEnvironment } from "../contract/semif-environment.ts";
 import { readSystemOneSettings, type SystemOneSettings } from "./systemone-settings.ts";
 
 /** Everything the adapter reads from its environment, parsed once at start. Names and defaults follow SemIf. */
@@ -54,14 +55,6 @@ function host(env: Env): string {
   return raw;
 }
 
-function positiveNumber(env: Env, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got "${raw}"`);
-  return value;
-}
-
 /** CPUs granted by the cgroup (v2 `cpu.max`, else v1 CFS quota), or null when unlimited or unknown. */
 export function cgroupCpuQuota(read: (path: string) => string | null = readOptional): number | null {
   const v2 = read("/sys/fs/cgroup/cpu.max");
@@ -96,7 +89,8 @@ export function readConfig(env: Env = process.env): AdapterConfig {
   if (promptTemplate !== "auto" && promptTemplate !== "fallback") {
     throw new Error(`ADAPTER_PROMPT_TEMPLATE must be "auto" or "fallback", got "${promptTemplate}"`);
   }
-  const maxInFlight = positiveInteger(env, "SEMIF_MAX_IN_FLIGHT", 1);
+  const semif = readSemifEnvironment(env);
+  const { maxInFlight } = semif;
   const parallel = positiveInteger(env, "ADAPTER_PARALLEL", 1);
   const maxBodyReaders = Math.max(8, 4 * Math.max(maxInFlight, parallel));
   return {
@@ -108,12 +102,7 @@ export function readConfig(env: Env = process.env): AdapterConfig {
     threads: positiveInteger(env, "ADAPTER_THREADS", defaultThreads()),
     parallel,
     promptTemplate,
-    maxTokens: positiveInteger(env, "SEMIF_MAX_TOKENS", 4096),
-    maxRequestTokens: positiveInteger(env, "SEMIF_MAX_REQUEST_TOKENS", 8192),
-    maxSharedDecisions: positiveInteger(env, "SEMIF_MAX_SHARED_DECISIONS", 8),
-    maxBodyBytes: positiveInteger(env, "SEMIF_MAX_BODY_BYTES", 262144),
-    maxInFlight,
-    temperature: positiveNumber(env, "SEMIF_TEMPERATURE", 1),
+    ...semif,
     bodyTimeoutMs: positiveInteger(env, "ADAPTER_BODY_TIMEOUT_MS", 5000),
     maxBodyReaders,
     maxBodyReadersPerPeer: Math.min(

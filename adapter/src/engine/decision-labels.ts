@@ -1,7 +1,8 @@
 import type { LlamaContextSequence, Token } from "node-llama-cpp";
+import { softmax } from "../contract/softmax.ts";
 import { scoreBranches } from "./branch-scoring.ts";
 import { scoreCodes } from "./multi-token.ts";
-import { allowedTokenMass, softmax } from "./option-math.ts";
+import { allowedTokenMass } from "./option-math.ts";
 import type { DecisionPrompt } from "./prompt.ts";
 
 /** One decision prompt's answer distribution over its option labels (see `decisionResultSchema` for the fields). */

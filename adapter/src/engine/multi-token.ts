@@ -1,6 +1,6 @@
 import { type LlamaContextSequence, type LlamaModel, LlamaText, type Token } from "node-llama-cpp";
+import { softmax } from "../contract/softmax.ts";
 import { type Branch, scoreBranches } from "./branch-scoring.ts";
-import { softmax } from "./option-math.ts";
 
 /**
  * Label scoring that works for any number of options (DESIGN §4 "Beyond SemIf", up to 255).

@@ -4,8 +4,6 @@ import type { SystemOneLabel } from "../contract/systemone.ts";
 import { codeTokensAfter, optionCodes, SINGLE_LETTER_LIMIT } from "./multi-token.ts";
 import type { PromptTemplate } from "./prompt.ts";
 
-export const SYSTEMONE_PROMPT_VERSION = "systemone-prompt-v1";
-
 const SYSTEM_PROMPT =
   "You are a decision model. Read the state, answer the question by choosing exactly one of the listed options, " +
   "and reply with that option's label only.";

@@ -6,8 +6,8 @@ import { ListObjectsV2Command, PutObjectCommand, S3Client } from "@aws-sdk/clien
 import { mockClient } from "aws-sdk-client-mock";
 import "aws-sdk-client-mock-vitest/extend";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { consoleDatabase } from "@/server/auth/console-database.ts";
 import { modelPresets } from "@/server/presets/models.ts";
+import { consoleDatabase } from "@/server/store/console-database.ts";
 
 // `server-only` throws outside a React Server Components bundle; Next.js, not vitest, enforces it.
 vi.mock("server-only", () => ({}));

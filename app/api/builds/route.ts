@@ -1,19 +1,18 @@
+import { consoleApi } from "@/contract/api.ts";
 import { requireRole } from "@/server/auth/principal.ts";
 import { audited } from "@/server/aws/audited.ts";
 import { buildSourceFiles } from "@/server/builds/build-sources.ts";
 import { listBuilds, startBuild } from "@/server/builds/builds.ts";
-import { type BuildList, startBuildRequestSchema } from "@/server/builds/dto.ts";
 import { uploadBuildSources } from "@/server/builds/source-upload.ts";
 import { consoleContext } from "@/server/context.ts";
 import { AppError } from "@/server/http/app-error.ts";
-import { readJson, route } from "@/server/http/route.ts";
+import { readJson, reply, route } from "@/server/http/route.ts";
 
 /** BuildList: the newest model-packaging and image builds. */
 export const GET = route(async (request) => {
   await requireRole(request, "viewer");
   const { aws, settings } = consoleContext();
-  const body: BuildList = { builds: await listBuilds(aws.codeBuild, settings) };
-  return Response.json(body);
+  return reply(consoleApi.listBuilds, { builds: await listBuilds(aws.codeBuild, settings) });
 });
 
 /**
@@ -22,7 +21,7 @@ export const GET = route(async (request) => {
  */
 export const POST = route(async (request) => {
   const principal = await requireRole(request, "operator");
-  const start = await readJson(request, startBuildRequestSchema);
+  const start = await readJson(request, consoleApi.startBuild.body);
   const { aws, db, settings } = consoleContext();
   const build = await audited(
     db,
@@ -39,5 +38,5 @@ export const POST = route(async (request) => {
       return startBuild(aws.codeBuild, settings, start, source);
     },
   );
-  return Response.json(build, { status: 202 });
+  return reply(consoleApi.startBuild, build);
 });

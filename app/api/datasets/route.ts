@@ -1,22 +1,22 @@
+import { consoleApi } from "@/contract/api.ts";
+import { MAX_DATASET_BYTES } from "@/contract/evaluate/datasets.ts";
 import { requireRole } from "@/server/auth/principal.ts";
 import { audited } from "@/server/aws/audited.ts";
-import { evaluationDeps } from "@/server/evaluate/context.ts";
+import { evaluationDeps } from "@/server/context.ts";
 import { addSample, uploadDataset } from "@/server/evaluate/datasets/dataset-commands.ts";
 import { listDatasets } from "@/server/evaluate/datasets/dataset-store.ts";
 import { listSamples } from "@/server/evaluate/datasets/samples.ts";
-import { type DatasetList, MAX_DATASET_BYTES, uploadDatasetSchema } from "@/server/evaluate/dto.ts";
 import { AppError } from "@/server/http/app-error.ts";
-import { type BodyLimit, readBodyWithin, readJson, route } from "@/server/http/route.ts";
+import { type BodyLimit, readBodyWithin, readJson, reply, route } from "@/server/http/route.ts";
 
 /** Stored datasets and the built-in samples (with the reason when a sample's file is absent). */
 export const GET = route(async (request) => {
   await requireRole(request, "viewer");
   const { db } = evaluationDeps();
-  const body: DatasetList = {
+  return reply(consoleApi.listDatasets, {
     datasets: listDatasets(db),
     samples: listSamples().map(({ file: _file, ...sample }) => sample),
-  };
-  return Response.json(body);
+  });
 });
 
 /** The file plus a form's or JSON body's few fields; a body counted past this is refused before it is parsed. */
@@ -29,7 +29,7 @@ async function readUpload(request: Request) {
   // As sent: a multipart boundary is case-sensitive.
   const type = request.headers.get("content-type") ?? "";
   if (!type.toLowerCase().startsWith("multipart/form-data")) {
-    return readJson(request, uploadDatasetSchema, UPLOAD_LIMIT);
+    return readJson(request, consoleApi.uploadDataset.body, UPLOAD_LIMIT);
   }
   const body = await readBodyWithin(request, UPLOAD_LIMIT);
   let form: FormData;
@@ -56,5 +56,5 @@ export const POST = route(async (request) => {
   const dataset = await audited(db, { actor: principal.name, action: "dataset.upload", target }, async () =>
     "sample" in input ? addSample(db, input.sample) : uploadDataset(db, input),
   );
-  return Response.json(dataset, { status: 201 });
+  return reply(consoleApi.uploadDataset, dataset);
 });

@@ -18,8 +18,8 @@ import { InvokeEndpointCommand, ModelError, SageMakerRuntimeClient } from "@aws-
 import { mockClient } from "aws-sdk-client-mock";
 import "aws-sdk-client-mock-vitest/extend";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { consoleDatabase } from "@/server/auth/console-database.ts";
-import { cpuDeploy } from "@/server/endpoints/test/fixtures.ts";
+import { consoleDatabase } from "@/server/store/console-database.ts";
+import { cpuDeploy } from "@/tests/support/endpoints/fixtures.ts";
 
 // Route handlers build their clients and database from the environment, as in a running console.
 // `server-only` throws outside a React Server Components bundle; Next.js, not vitest, enforces it.

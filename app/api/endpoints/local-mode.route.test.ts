@@ -9,14 +9,14 @@ import {
   SageMakerClient,
 } from "@aws-sdk/client-sagemaker";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { consoleDatabase } from "@/server/auth/console-database.ts";
-import type { Build, BuildList, BuildLogs } from "@/server/builds/dto.ts";
-import type { EndpointDetail, EndpointList } from "@/server/endpoints/dto.ts";
-import type { ImageList } from "@/server/images/dto.ts";
+import type { Build, BuildList, BuildLogs } from "@/contract/builds/builds.ts";
+import type { EndpointDetail, EndpointList } from "@/contract/endpoints/endpoint.ts";
+import type { ImageList } from "@/contract/images/images.ts";
 import { type ControlPlane, startControlPlane } from "@/server/local/control-plane.ts";
 import { freePort } from "@/server/local/free-port.ts";
 import { localAwsEnvironment, localClientConfig } from "@/server/local/stack.ts";
 import { createEndpoint } from "@/server/local/test-support/create-endpoint.ts";
+import { consoleDatabase } from "@/server/store/console-database.ts";
 
 // `server-only` throws outside a React Server Components bundle; Next.js, not vitest, enforces it.
 vi.mock("server-only", () => ({}));

@@ -1,22 +1,25 @@
+import { consoleApi } from "@/contract/api.ts";
 import { requireRole } from "@/server/auth/principal.ts";
 import { audited } from "@/server/aws/audited.ts";
 import { consoleContext } from "@/server/context.ts";
 import { deployEndpoint } from "@/server/endpoints/deploy.ts";
-import { deployRequestSchema } from "@/server/endpoints/deploy-schema.ts";
 import { listEndpoints } from "@/server/endpoints/list.ts";
-import { readJson, route } from "@/server/http/route.ts";
+import { readJson, reply, route } from "@/server/http/route.ts";
 
 /** Every endpoint (all pages of ListEndpoints) as EndpointList; those outside the console's prefix unmanaged. */
 export const GET = route(async (request) => {
   await requireRole(request, "viewer");
   const { aws, endpointSummaries, settings } = consoleContext();
-  return Response.json(await listEndpoints(aws.sageMaker, endpointSummaries, settings.resourceNamePrefix));
+  return reply(
+    consoleApi.listEndpoints,
+    await listEndpoints(aws.sageMaker, endpointSummaries, settings.resourceNamePrefix),
+  );
 });
 
 /** Deploy: DeployRequest in, DeployResult out (202: the endpoint is Creating). */
 export const POST = route(async (request) => {
   const principal = await requireRole(request, "operator");
-  const deploy = await readJson(request, deployRequestSchema);
+  const deploy = await readJson(request, consoleApi.deploy.body);
   const { aws, db, settings } = consoleContext();
   const result = await audited(
     db,
@@ -27,5 +30,5 @@ export const POST = route(async (request) => {
         resourceNamePrefix: settings.resourceNamePrefix,
       }),
   );
-  return Response.json(result, { status: 202 });
+  return reply(consoleApi.deploy, result);
 });

@@ -6,7 +6,7 @@ import { DescribeEndpointCommand, SageMakerClient } from "@aws-sdk/client-sagema
 import { mockClient } from "aws-sdk-client-mock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseCsv } from "@/server/evaluate/datasets/csv.ts";
-import { type FakeEndpoint, startFakeDecisionEndpoint } from "@/server/evaluate/testing/fake-decision-endpoint.ts";
+import { type FakeEndpoint, startFakeDecisionEndpoint } from "@/tests/support/evaluate/fake-decision-endpoint.ts";
 
 // The routes read their database and SageMaker Runtime endpoint from the environment, as in local mode.
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "evaluation-routes-"));

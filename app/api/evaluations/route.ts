@@ -1,22 +1,22 @@
+import { consoleApi } from "@/contract/api.ts";
 import { requireRole } from "@/server/auth/principal.ts";
 import { audited } from "@/server/aws/audited.ts";
-import { evaluationDeps } from "@/server/evaluate/context.ts";
-import { createEvaluationSchema } from "@/server/evaluate/dto.ts";
+import { evaluationDeps } from "@/server/context.ts";
 import { startEvaluation } from "@/server/evaluate/runs/evaluation-commands.ts";
 import { evaluationSummaries } from "@/server/evaluate/runs/run-view.ts";
-import { readJson, route } from "@/server/http/route.ts";
+import { readJson, reply, route } from "@/server/http/route.ts";
 
 export const GET = route(async (request) => {
   await requireRole(request, "viewer");
-  return Response.json({ evaluations: evaluationSummaries(evaluationDeps().db) });
+  return reply(consoleApi.listEvaluations, { evaluations: evaluationSummaries(evaluationDeps().db) });
 });
 
 /** Starts an evaluation of a dataset on one or two endpoints; poll `GET /api/evaluations/[id]` for progress. */
 export const POST = route(async (request) => {
   const principal = await requireRole(request, "viewer");
-  const input = await readJson(request, createEvaluationSchema);
+  const input = await readJson(request, consoleApi.startEvaluation.body);
   const deps = evaluationDeps();
   const target = input.endpoints.join(", ");
   const entry = { actor: principal.name, action: "evaluation.start", target, detail: { datasetId: input.datasetId } };
-  return Response.json(await audited(deps.db, entry, async () => startEvaluation(deps, input)), { status: 201 });
+  return reply(consoleApi.startEvaluation, await audited(deps.db, entry, async () => startEvaluation(deps, input)));
 });

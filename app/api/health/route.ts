@@ -1,7 +1,8 @@
+import { consoleApi } from "@/contract/api.ts";
 import packageJson from "@/package.json" with { type: "json" };
 import { consoleSettings } from "@/server/context.ts";
 import { controlPlaneHealth } from "@/server/health/control-plane-health.ts";
-import { route } from "@/server/http/route.ts";
+import { reply, route } from "@/server/http/route.ts";
 
 /**
  * Liveness for load balancers and the local-mode start script; needs no login and calls no AWS service. When a
@@ -11,7 +12,8 @@ import { route } from "@/server/http/route.ts";
 export const GET = route(async () => {
   const controlPlane = await controlPlaneHealth(process.env.CONSOLE_CONTROL_PLANE_HEALTH_URL);
   const healthy = controlPlane === undefined || controlPlane.status === "ok";
-  return Response.json(
+  return reply(
+    consoleApi.health,
     {
       status: healthy ? "ok" : "degraded",
       mode: consoleSettings().mode,

@@ -1,15 +1,8 @@
-import { z } from "zod";
+import { consoleApi } from "@/contract/api.ts";
 import { requireRole } from "@/server/auth/principal.ts";
 import { consoleContext } from "@/server/context.ts";
-import { route } from "@/server/http/route.ts";
+import { readQuery, reply, route } from "@/server/http/route.ts";
 import { listDeployableImages, resolveImageTag } from "@/server/images/images.ts";
-
-const querySchema = z.object({
-  tag: z
-    .string()
-    .regex(/^[\w][\w.-]{0,127}$/, "must be an image tag such as cpu")
-    .optional(),
-});
 
 /**
  * ImageList: the adapter repository's images by digest, and the DLC tags still to be pinned.
@@ -17,8 +10,8 @@ const querySchema = z.object({
  */
 export const GET = route(async (request) => {
   await requireRole(request, "viewer");
-  const { tag } = querySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const { tag } = readQuery(request, consoleApi.images);
   const { aws, settings } = consoleContext();
-  if (tag) return Response.json(await resolveImageTag(aws.ecr, settings.adapterRepository, tag));
-  return Response.json(await listDeployableImages(aws.ecr, settings.adapterRepository));
+  if (tag) return reply(consoleApi.images, await resolveImageTag(aws.ecr, settings.adapterRepository, tag));
+  return reply(consoleApi.images, await listDeployableImages(aws.ecr, settings.adapterRepository));
 });

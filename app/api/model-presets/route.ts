@@ -1,9 +1,9 @@
+import { consoleApi } from "@/contract/api.ts";
 import { requireRole } from "@/server/auth/principal.ts";
-import { route } from "@/server/http/route.ts";
-import { type ModelPresetList, modelPresets } from "@/server/presets/models.ts";
+import { reply, route } from "@/server/http/route.ts";
+import { modelPresets } from "@/server/presets/models.ts";
 
 export const GET = route(async (request) => {
   await requireRole(request, "viewer");
-  const body: ModelPresetList = { presets: [...modelPresets] };
-  return Response.json(body);
+  return reply(consoleApi.modelPresets, { presets: [...modelPresets] });
 });

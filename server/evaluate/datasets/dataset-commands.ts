@@ -1,6 +1,7 @@
+import type { DatasetSummary } from "../../../contract/evaluate/datasets.ts";
 import { AppError } from "../../http/app-error.ts";
 import type { Db } from "../../store/database.ts";
-import { createDataset, type DatasetSummary, findDataset } from "./dataset-store.ts";
+import { createDataset, findDataset } from "./dataset-store.ts";
 import { type DatasetFormat, describeRowErrors, detectFormat, parseDataset } from "./parse-dataset.ts";
 import { loadSample } from "./samples.ts";
 

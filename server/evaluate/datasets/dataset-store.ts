@@ -1,27 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Decision } from "@decision-console/adapter/contract";
+import type { DatasetDetail, DatasetSource, DatasetSummary } from "../../../contract/evaluate/datasets.ts";
 import type { Db } from "../../store/database.ts";
 import type { LabelledDecision } from "./labelled-decision.ts";
-
-export type DatasetSource = "upload" | "sample";
-
-export interface DatasetSummary {
-  id: string;
-  name: string;
-  source: DatasetSource;
-  format: string;
-  itemCount: number;
-  createdAt: string;
-}
-
-export interface DatasetDetail extends DatasetSummary {
-  /** Items per category, per tier and per right answer. */
-  categories: Record<string, number>;
-  tiers: Record<string, number>;
-  answers: Record<string, number>;
-  /** The first items, for a look at what was stored. */
-  preview: { id: string; question: string; options: string[]; answer: string }[];
-}
 
 export interface StoredItem extends LabelledDecision {
   position: number;

@@ -82,7 +82,7 @@ describe("dataset parsing", () => {
     expect(!parsed.ok && parsed.errors.map((error) => error.line)).toEqual([3, 4, 5, 6]);
     expect(!parsed.ok && parsed.errors[1]?.message).toBe('answer: "maybe" is not one of the option ids (no, yes)');
     expect(!parsed.ok && parsed.errors[2]?.message).toBe('id "d1" repeats the id on line 1');
-    expect(!parsed.ok && parsed.errors[3]?.message).toMatch(/^options: /);
+    expect(!parsed.ok && parsed.errors[3]?.message).toBe("options must contain 2-255 entries: options");
   });
 
   it("says so when a file holds no decisions", () => {
@@ -179,9 +179,11 @@ describe("dataset store and the JevBench sample", () => {
   });
 
   it("says where it looked when the sample file is absent, instead of failing", () => {
-    const [sample] = listSamples(dir);
+    // A root one level down, so its ../shared is inside the scratch directory whatever lies beside it.
+    const root = path.join(dir, "checkout");
+    const [sample] = listSamples(root);
     expect(sample?.available).toBe(false);
-    const load = loadSample(db, "jevbench", dir);
+    const load = loadSample(db, "jevbench", root);
     expect(!load.ok && load.message).toMatch(/not available here: jevbench.jsonl was not found/);
   });
 });

@@ -1,5 +1,6 @@
 import {
   type Decision,
+  decisionProblem,
   decisionSchema,
   MAX_OPTIONS,
   questionLabels,
@@ -21,24 +22,16 @@ const grouping = z
   .nullish()
   .transform((value) => value || null);
 
-/** SemIf decision plus `answer`; the JevBench shape is this with `type` and `group`, which are kept out. */
-const labelledDecisionRowSchema = decisionSchema
-  .extend({ answer: z.string().min(1, "must be a nonempty option id"), category: grouping, tier: grouping })
-  .superRefine((row, context) => {
-    const ids = row.options.map((option) => option.id);
-    ids.forEach((id, index) => {
-      if (ids.indexOf(id) !== index) {
-        context.addIssue({ code: "custom", path: ["options", index, "id"], message: `repeats option id "${id}"` });
-      }
-    });
-    if (!ids.includes(row.answer)) {
-      context.addIssue({
-        code: "custom",
-        path: ["answer"],
-        message: `"${row.answer}" is not one of the option ids (${ids.join(", ")})`,
-      });
-    }
-  });
+/**
+ * What a SemIf decision row carries besides the decision (JevBench rows also have `type` and `group`, which are
+ * kept out). The decision itself is checked by the adapter's own schema, so a row is refused in the words the
+ * endpoint would use.
+ */
+const labelsSchema = z.looseObject({
+  answer: z.string().min(1, "must be a nonempty option id"),
+  category: grouping,
+  tier: grouping,
+});
 
 const answerKey = z.union([z.string().min(1), z.number(), z.boolean()]).transform(String);
 
@@ -115,8 +108,14 @@ export function parseLabelledRow(raw: unknown, fallbackId: string): RowParse {
     return { ok: false, message: "row: must be a JSON object" };
   }
   if ("questions" in raw) return fromSystemOne(raw, fallbackId);
-  const parsed = labelledDecisionRowSchema.safeParse(raw);
-  if (!parsed.success) return { ok: false, message: firstProblem(parsed.error) };
-  const { answer, category, tier, id, state, question, options } = parsed.data;
-  return { ok: true, items: [{ decision: { id, state, question, options }, answer, category, tier }] };
+  const decision = decisionSchema.safeParse(raw);
+  if (!decision.success) return { ok: false, message: decisionProblem(decision.error) };
+  const labels = labelsSchema.safeParse(raw);
+  if (!labels.success) return { ok: false, message: firstProblem(labels.error) };
+  const { answer, category, tier } = labels.data;
+  const ids = decision.data.options.map((option) => option.id);
+  if (!ids.includes(answer)) {
+    return { ok: false, message: `answer: "${answer}" is not one of the option ids (${ids.join(", ")})` };
+  }
+  return { ok: true, items: [{ decision: decision.data, answer, category, tier }] };
 }

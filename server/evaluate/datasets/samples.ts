@@ -1,18 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
+import type { DatasetSummary, SampleDataset } from "../../../contract/evaluate/datasets.ts";
 import type { Db } from "../../store/database.ts";
-import { createDataset, type DatasetSummary, findDatasetByName } from "./dataset-store.ts";
+import { createDataset, findDatasetByName } from "./dataset-store.ts";
 import { parseDataset } from "./parse-dataset.ts";
 
-export interface SampleDataset {
-  name: string;
-  title: string;
-  available: boolean;
-  /** Why it cannot be loaded, when it cannot. */
-  reason: string | null;
-  /** Where the file was found. */
-  file: string | null;
-}
+/** A built-in sample and where its file was found here (the browser gets the sample without the path). */
+export type SampleFile = SampleDataset & { file: string | null };
 
 const JEVBENCH = "jevbench";
 
@@ -24,7 +18,7 @@ function jevbenchCandidates(root: string): string[] {
   ];
 }
 
-export function listSamples(root: string = process.cwd()): SampleDataset[] {
+export function listSamples(root: string = process.cwd()): SampleFile[] {
   const candidates = jevbenchCandidates(root);
   const file = candidates.find((candidate) => fs.existsSync(candidate)) ?? null;
   return [

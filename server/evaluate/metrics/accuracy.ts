@@ -1,11 +1,5 @@
+import type { AccuracyCell } from "../../../contract/evaluate/metrics.ts";
 import { type DecisionOutcome, isCorrect } from "./outcome.ts";
-
-export interface AccuracyCell {
-  correct: number;
-  total: number;
-  /** correct / total; null for an empty group. */
-  accuracy: number | null;
-}
 
 /** An item that failed (no probabilities) counts as wrong: accuracy is correct over all items asked. */
 export function accuracy(outcomes: readonly DecisionOutcome[]): AccuracyCell {

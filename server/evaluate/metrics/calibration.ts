@@ -1,20 +1,5 @@
+import type { Calibration } from "../../../contract/evaluate/metrics.ts";
 import { confidence, type DecisionOutcome, isCorrect, isScored } from "./outcome.ts";
-
-export interface ReliabilityBin {
-  /** [lower, upper): the last bin also holds 1.0. */
-  lower: number;
-  upper: number;
-  count: number;
-  /** Mean confidence and accuracy of the bin's items; null for an empty bin. */
-  meanConfidence: number | null;
-  accuracy: number | null;
-}
-
-export interface Calibration {
-  /** Expected calibration error: sum over bins of (count / N) * |accuracy - mean confidence|; null if N = 0. */
-  ece: number | null;
-  bins: ReliabilityBin[];
-}
 
 /** Equal-width reliability bins over the chosen option's probability (the confidence). */
 export function calibration(outcomes: readonly DecisionOutcome[], binCount = 10): Calibration {

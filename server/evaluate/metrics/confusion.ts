@@ -1,13 +1,5 @@
+import type { ConfusionMatrix } from "../../../contract/evaluate/metrics.ts";
 import { chosenOption, type DecisionOutcome, isScored } from "./outcome.ts";
-
-export interface ConfusionMatrix {
-  /** Every option id seen as an answer or a prediction, sorted. */
-  labels: string[];
-  /** counts[i][j]: items whose answer is labels[i] and whose chosen option is labels[j]. */
-  counts: number[][];
-  /** Items without a prediction (errors), per answer label. */
-  unscored: Record<string, number>;
-}
 
 export function confusionMatrix(outcomes: readonly DecisionOutcome[]): ConfusionMatrix {
   const labelSet = new Set<string>();

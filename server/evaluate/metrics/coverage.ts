@@ -1,14 +1,5 @@
+import type { CoveragePoint } from "../../../contract/evaluate/metrics.ts";
 import { confidence, type DecisionOutcome, isCorrect, isScored } from "./outcome.ts";
-
-export interface CoveragePoint {
-  /** Answer only when the chosen option's probability is at least this. */
-  threshold: number;
-  /** Share of scored items at or above the threshold. */
-  coverage: number;
-  /** Accuracy among those items. */
-  accuracy: number;
-  covered: number;
-}
 
 /**
  * Coverage against accuracy as the probability threshold rises: one point per distinct confidence, lowest
@@ -32,12 +23,4 @@ export function coverageCurve(outcomes: readonly DecisionOutcome[]): CoveragePoi
     points.push({ threshold: item.c, coverage: covered / n, accuracy: correct / covered, covered });
   }
   return points.reverse();
-}
-
-/**
- * The smallest threshold whose covered items reach the target accuracy, i.e. the most coverage that meets
- * it; null when no threshold does.
- */
-export function thresholdForAccuracy(curve: readonly CoveragePoint[], targetAccuracy: number): CoveragePoint | null {
-  return curve.find((point) => point.accuracy >= targetAccuracy) ?? null;
 }

@@ -1,21 +1,5 @@
-export interface LatencySummary {
-  count: number;
-  p50: number | null;
-  p95: number | null;
-  p99: number | null;
-  mean: number | null;
-  max: number | null;
-}
-
-/**
- * Nearest-rank quantile: the smallest sample with at least q of all samples at or below it, i.e.
- * sorted[ceil(q * n) - 1]. It is always an observed latency, never an interpolation.
- */
-export function nearestRankQuantile(sorted: readonly number[], q: number): number | null {
-  if (sorted.length === 0) return null;
-  const rank = Math.max(1, Math.ceil(q * sorted.length));
-  return sorted[Math.min(sorted.length, rank) - 1] as number;
-}
+import { nearestRankQuantile } from "@decision-console/adapter/contract";
+import type { HistogramBin, LatencySummary } from "../../../contract/evaluate/metrics.ts";
 
 export function latencySummary(latenciesMs: readonly number[]): LatencySummary {
   const sorted = [...latenciesMs].sort((a, b) => a - b);
@@ -28,13 +12,6 @@ export function latencySummary(latenciesMs: readonly number[]): LatencySummary {
     mean: n === 0 ? null : sorted.reduce((a, b) => a + b, 0) / n,
     max: n === 0 ? null : (sorted[n - 1] as number),
   };
-}
-
-export interface HistogramBin {
-  /** [lower, upper) in milliseconds; the last bin also holds its upper edge. */
-  lower: number;
-  upper: number;
-  count: number;
 }
 
 /** Equal-width bins from 0 to the slowest latency. */

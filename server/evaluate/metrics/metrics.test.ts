@@ -1,14 +1,16 @@
+import { nearestRankQuantile, softmax } from "@decision-console/adapter/contract";
 import { describe, expect, it } from "vitest";
+import { thresholdForAccuracy } from "../../../contract/evaluate/threshold.ts";
 import { accuracy, accuracyBy } from "./accuracy.ts";
 import { brierScore } from "./brier.ts";
 import { calibration } from "./calibration.ts";
 import { confusionMatrix } from "./confusion.ts";
-import { coverageCurve, thresholdForAccuracy } from "./coverage.ts";
+import { coverageCurve } from "./coverage.ts";
 import { errorCounts } from "./errors.ts";
-import { latencyHistogram, latencySummary, nearestRankQuantile } from "./latency.ts";
+import { latencyHistogram, latencySummary } from "./latency.ts";
 import type { DecisionOutcome } from "./outcome.ts";
 import { evaluationMetrics } from "./summary.ts";
-import { fitTemperature, softmax } from "./temperature.ts";
+import { fitTemperature } from "./temperature.ts";
 
 let counter = 0;
 function item(answer: string, probabilities: number[] | null, extra: Partial<DecisionOutcome> = {}): DecisionOutcome {

@@ -1,27 +1,14 @@
-import { type AccuracyCell, accuracy, accuracyBy } from "./accuracy.ts";
+import type { EvaluationMetrics } from "../../../contract/evaluate/metrics.ts";
+import { thresholdForAccuracy } from "../../../contract/evaluate/threshold.ts";
+import { accuracy, accuracyBy } from "./accuracy.ts";
 import { brierScore } from "./brier.ts";
-import { type Calibration, calibration } from "./calibration.ts";
-import { type ConfusionMatrix, confusionMatrix } from "./confusion.ts";
-import { type CoveragePoint, coverageCurve, thresholdForAccuracy } from "./coverage.ts";
+import { calibration } from "./calibration.ts";
+import { confusionMatrix } from "./confusion.ts";
+import { coverageCurve } from "./coverage.ts";
 import { errorCounts } from "./errors.ts";
-import { type HistogramBin, type LatencySummary, latencyHistogram, latencySummary } from "./latency.ts";
+import { latencyHistogram, latencySummary } from "./latency.ts";
 import type { DecisionOutcome } from "./outcome.ts";
-import { fitTemperature, type TemperatureFit } from "./temperature.ts";
-
-export interface EvaluationMetrics {
-  accuracy: AccuracyCell;
-  byCategory: Record<string, AccuracyCell>;
-  byTier: Record<string, AccuracyCell>;
-  confusion: ConfusionMatrix;
-  brier: number | null;
-  calibration: Calibration;
-  latency: LatencySummary;
-  latencyHistogram: HistogramBin[];
-  errors: Record<string, number>;
-  coverage: CoveragePoint[];
-  threshold: { targetAccuracy: number; point: CoveragePoint | null };
-  temperature: TemperatureFit | null;
-}
+import { fitTemperature } from "./temperature.ts";
 
 /** Every metric of one endpoint's outcomes. Latency counts successful calls only. */
 export function evaluationMetrics(outcomes: readonly DecisionOutcome[], targetAccuracy = 0.9): EvaluationMetrics {

@@ -1,14 +1,8 @@
+import { softmax } from "@decision-console/adapter/contract";
+import type { TemperatureFit } from "../../../contract/evaluate/metrics.ts";
 import { calibration } from "./calibration.ts";
 import type { DecisionOutcome, ScoredOutcome } from "./outcome.ts";
 import { isScored } from "./outcome.ts";
-
-export function softmax(logits: readonly number[], temperature = 1): number[] {
-  const scaled = logits.map((z) => z / temperature);
-  const max = Math.max(...scaled);
-  const exps = scaled.map((z) => Math.exp(z - max));
-  const sum = exps.reduce((a, b) => a + b, 0);
-  return exps.map((e) => e / sum);
-}
 
 /** Option logits; when only probabilities came back, their logs (softmax is unchanged by a constant shift). */
 export function logitsOf(outcome: ScoredOutcome): number[] {
@@ -30,15 +24,6 @@ function meanNegativeLogLikelihood(items: readonly FitItem[], temperature: numbe
     sum += logSum - (scaled[item.answerIndex] as number);
   }
   return sum / items.length;
-}
-
-export interface TemperatureFit {
-  temperature: number;
-  logLossBefore: number;
-  logLossAfter: number;
-  eceBefore: number | null;
-  eceAfter: number | null;
-  items: number;
 }
 
 export const TEMPERATURE_RANGE = { min: 0.05, max: 20 } as const;

@@ -1,5 +1,6 @@
+import type { Comparison, ComparisonRow, Disagreement } from "../../../contract/evaluate/evaluations.ts";
+import type { EvaluationMetrics } from "../../../contract/evaluate/metrics.ts";
 import { chosenOption, confidence, type DecisionOutcome, isScored } from "../metrics/outcome.ts";
-import type { EvaluationMetrics } from "../metrics/summary.ts";
 
 export interface ComparisonSide {
   label: string;
@@ -8,36 +9,6 @@ export interface ComparisonSide {
   configuration?: string | null;
   metrics: EvaluationMetrics;
   outcomes: readonly DecisionOutcome[];
-}
-
-/** One line of the side-by-side table, the AWS post's columns plus calibration. */
-export interface ComparisonRow {
-  label: string;
-  endpointName: string;
-  configuration: string | null;
-  correct: number;
-  total: number;
-  accuracy: number | null;
-  p50Ms: number | null;
-  p95Ms: number | null;
-  brier: number | null;
-  ece: number | null;
-  errors: number;
-}
-
-export interface Disagreement {
-  itemId: string;
-  answer: string;
-  /** Per side: the chosen option (null when it failed) and its probability. */
-  chosen: (string | null)[];
-  confidence: (number | null)[];
-}
-
-export interface Comparison {
-  rows: ComparisonRow[];
-  /** Items both sides finished. */
-  compared: number;
-  disagreements: Disagreement[];
 }
 
 function row(side: ComparisonSide): ComparisonRow {

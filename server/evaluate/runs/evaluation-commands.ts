@@ -1,7 +1,10 @@
+import {
+  type CreateEvaluationInput,
+  createEvaluationSchema,
+  type EvaluationSummary,
+} from "../../../contract/evaluate/evaluations.ts";
 import { AppError } from "../../http/app-error.ts";
 import { findDataset } from "../datasets/dataset-store.ts";
-import type { CreateEvaluationInput, EvaluationSummary } from "../dto.ts";
-import { createEvaluationSchema } from "../dto.ts";
 import type { EndpointChecker } from "../endpoint-configuration.ts";
 import { cancelRun, startRun } from "./run-registry.ts";
 import { createRun, findRun } from "./run-store.ts";

@@ -1,4 +1,4 @@
-import type { EvaluationDetail } from "../dto.ts";
+import type { EvaluationDetail } from "../../../contract/evaluate/evaluations.ts";
 import type { RunData } from "./run-view.ts";
 
 export interface ExportedItem {

@@ -1,4 +1,4 @@
-import { evaluationDeps } from "../context.ts";
+import { evaluationDeps } from "../../context.ts";
 import { resumeUnfinishedRuns } from "./run-registry.ts";
 
 /** Picks up the evaluation runs a stopped or killed console left running; called once when the server starts. */

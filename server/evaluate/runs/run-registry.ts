@@ -41,10 +41,3 @@ export function resumeUnfinishedRuns(deps: RunnerDeps): string[] {
   for (const id of ids) void startRun(deps, id);
   return ids;
 }
-
-/** Stops this process's runs without changing their status, so the next start resumes them. */
-export async function stopAllRuns(): Promise<void> {
-  const runs = [...activeRuns().values()];
-  for (const run of runs) run.controller.abort(new Error("console shutting down"));
-  await Promise.all(runs.map((run) => run.done));
-}

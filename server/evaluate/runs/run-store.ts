@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
+import type { RunStatus } from "../../../contract/evaluate/evaluations.ts";
 import type { Db } from "../../store/database.ts";
 import type { ItemScore } from "./score-item.ts";
-
-export type RunStatus = "running" | "completed" | "cancelled" | "failed";
 
 export interface RunRow {
   id: string;

@@ -1,8 +1,14 @@
+import type {
+  Comparison,
+  EndpointEvaluation,
+  EvaluationDetail,
+  EvaluationProgress,
+  EvaluationSummary,
+} from "../../../contract/evaluate/evaluations.ts";
 import type { Db } from "../../store/database.ts";
 import { datasetItems, findDataset, type StoredItem } from "../datasets/dataset-store.ts";
-import type { EndpointEvaluation, EvaluationDetail, EvaluationProgress, EvaluationSummary } from "../dto.ts";
 import { evaluationMetrics } from "../metrics/summary.ts";
-import { type Comparison, compare } from "./comparison.ts";
+import { compare } from "./comparison.ts";
 import { outcomesOf } from "./outcomes.ts";
 import {
   findRun,

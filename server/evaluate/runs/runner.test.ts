@@ -3,10 +3,14 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  type FakeEndpoint,
+  startFakeDecisionEndpoint,
+} from "../../../tests/support/evaluate/fake-decision-endpoint.ts";
+import { defaultBusyRetryPolicy } from "../../invoke/busy-retry.ts";
 import { type Db, openDatabase } from "../../store/database.ts";
 import { createDataset } from "../datasets/dataset-store.ts";
 import type { LabelledDecision } from "../datasets/labelled-decision.ts";
-import { type FakeEndpoint, startFakeDecisionEndpoint } from "../testing/fake-decision-endpoint.ts";
 import { startEvaluation } from "./evaluation-commands.ts";
 import { httpInvoker } from "./invoker.ts";
 import { cancelRun, startRun } from "./run-registry.ts";
@@ -15,7 +19,7 @@ import { evaluationDetail } from "./run-view.ts";
 import { executeRun } from "./runner.ts";
 
 const repoRoot = path.resolve(import.meta.dirname, "../../..");
-const fastRetry = { maxAttempts: 5, baseDelayMs: 1, maxDelayMs: 5 };
+const fastRetry = { ...defaultBusyRetryPolicy, maxRetries: 4, baseDelayMs: 1, maxDelayMs: 5 };
 
 function labelled(count: number): LabelledDecision[] {
   return Array.from({ length: count }, (_, i) => ({
@@ -94,6 +98,14 @@ describe("evaluation runs", () => {
     ]);
   });
 
+  it("does not retry a 503 that is not the container's retryable busy answer", async () => {
+    const fake = await endpoint({ failIds: { "item-0": 503 } });
+    const run = newRun(1, ["cpu"], 1);
+    await executeRun({ db, invoke: httpInvoker(() => fake.url), retry: fastRetry }, run.id);
+    expect(runResults(db, run.id).map((result) => [result.attempts, result.errorKind])).toEqual([[1, "busy"]]);
+    expect(fake.requests).toBe(1);
+  });
+
   it("records failures by kind without stopping the run", async () => {
     const fake = await endpoint({ busyFirst: 0, failIds: { "item-1": 400, "item-2": 500 } });
     const busy = await endpoint({ busyFirst: 99 });
@@ -167,7 +179,7 @@ describe("evaluation runs", () => {
     const worker = () => {
       const child = spawn(
         process.execPath,
-        ["--import", "tsx", "server/evaluate/testing/run-worker.ts", file, run.id, fake.url],
+        ["--import", "tsx", "tests/support/evaluate/run-worker.ts", file, run.id, fake.url],
         { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] },
       );
       children.push(child);

@@ -1,6 +1,7 @@
+import type { RunStatus } from "../../../contract/evaluate/evaluations.ts";
+import { type BusyRetryPolicy, defaultBusyRetryPolicy } from "../../invoke/busy-retry.ts";
 import type { Db } from "../../store/database.ts";
 import { datasetItems, type StoredItem } from "../datasets/dataset-store.ts";
-import { DEFAULT_RETRY, type RetryPolicy } from "./busy-retry.ts";
 import type { EndpointInvoker } from "./invoker.ts";
 import {
   claimRun,
@@ -8,7 +9,6 @@ import {
   finishedKeys,
   finishRun,
   heartbeat,
-  type RunStatus,
   recordResult,
   runStatus,
   runTargets,
@@ -20,7 +20,7 @@ export interface RunnerDeps {
   invoke: EndpointInvoker;
   /** The process that owns the run while it works on it (defaults to this one). */
   pid?: number;
-  retry?: RetryPolicy;
+  retry?: BusyRetryPolicy;
 }
 
 const HEARTBEAT_EVERY_MS = 5_000;
@@ -38,7 +38,7 @@ export async function executeRun(
 ): Promise<RunStatus | "not_claimed"> {
   const { db, invoke } = deps;
   const pid = deps.pid ?? process.pid;
-  const retry = deps.retry ?? DEFAULT_RETRY;
+  const retry = deps.retry ?? defaultBusyRetryPolicy;
   if (!claimRun(db, runId, pid)) return runStatus(db, runId) ?? "not_claimed";
   const run = findRun(db, runId);
   if (!run) return "not_claimed";

@@ -1,6 +1,6 @@
 import type { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import { AppError } from "../../http/app-error.ts";
-import { defaultBusyRetryPolicy } from "../../invoke/backoff.ts";
+import { defaultBusyRetryPolicy } from "../../invoke/busy-retry.ts";
 import { invokeEndpoint } from "../../invoke/invoke.ts";
 import type { EndpointInvoker } from "./invoker.ts";
 

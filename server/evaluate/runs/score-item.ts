@@ -1,7 +1,7 @@
 import { type Decision, singleDecisionResponseSchema } from "@decision-console/adapter/contract";
+import { type BusyRetryPolicy, isBusyAnswer, retryWhileBusy } from "../../invoke/busy-retry.ts";
 import { chosenIndex } from "../metrics/outcome.ts";
-import { invokeRetryingBusy, type RetryPolicy } from "./busy-retry.ts";
-import type { EndpointInvoker } from "./invoker.ts";
+import type { EndpointInvoker, InvokeOutcome } from "./invoker.ts";
 
 export interface ItemScore {
   optionIds: string[] | null;
@@ -40,7 +40,7 @@ export async function scoreItem(
   invoke: EndpointInvoker,
   endpointName: string,
   decision: Decision,
-  retry: RetryPolicy,
+  retry: BusyRetryPolicy,
   signal?: AbortSignal,
 ): Promise<ItemScore> {
   const failed = (latencyMs: number, attempts: number, errorKind: string, errorMessage: string): ItemScore => ({
@@ -55,9 +55,15 @@ export async function scoreItem(
     errorMessage,
   });
   const started = performance.now();
-  let outcome: Awaited<ReturnType<typeof invokeRetryingBusy>>;
+  let outcome: InvokeOutcome & { attempts: number };
   try {
-    outcome = await invokeRetryingBusy(invoke, endpointName, { decision }, retry, signal);
+    const { value, retries } = await retryWhileBusy(
+      () => invoke(endpointName, { decision }, signal),
+      (answer) => isBusyAnswer(answer.status, answer.body),
+      retry,
+      signal,
+    );
+    outcome = { ...value, attempts: retries + 1 };
   } catch (error) {
     if (signal?.aborted) throw error;
     const timedOut = (error as Error).name === "TimeoutError";

@@ -1,3 +1,4 @@
+import { quantileOf } from "@decision-console/adapter/contract";
 import type { InvocationSample, MetricsStore } from "../metrics-store.ts";
 import { AwsError } from "../wire/aws-error.ts";
 import type { JsonService } from "../wire/json-rpc.ts";
@@ -29,11 +30,7 @@ function statistic(values: number[], stat: string): number {
   if (stat === "Maximum") return Math.max(...values);
   if (stat === "Minimum") return Math.min(...values);
   const percentile = /^p(\d+(?:\.\d+)?)$/.exec(stat);
-  if (percentile) {
-    const sorted = [...values].sort((a, b) => a - b);
-    const rank = Math.ceil((Number(percentile[1]) / 100) * sorted.length) - 1;
-    return sorted[Math.min(Math.max(rank, 0), sorted.length - 1)] ?? 0;
-  }
+  if (percentile) return quantileOf(values, Number(percentile[1]) / 100) ?? 0;
   throw new AwsError("InvalidParameterValue", `The statistic ${stat} is not supported by the local control plane.`);
 }
 

@@ -1,13 +1,13 @@
-import { z } from "zod";
+import { consoleApi } from "@/contract/api.ts";
 import { recordAudit } from "@/server/audit/record.ts";
-import { consoleDatabase } from "@/server/auth/console-database.ts";
 import { verifyCredentials } from "@/server/auth/passwords.ts";
 import { loginThrottle } from "@/server/auth/rate-limit.ts";
 import { sessionCookie, sessionKey, signSession } from "@/server/auth/session.ts";
 import { usersConfigured } from "@/server/auth/users.ts";
 import { AppError } from "@/server/http/app-error.ts";
 import { clientAddress } from "@/server/http/forwarded.ts";
-import { rateLimitedResponse, readJson, route } from "@/server/http/route.ts";
+import { rateLimitedResponse, readJson, reply, route } from "@/server/http/route.ts";
+import { consoleDatabase } from "@/server/store/console-database.ts";
 
 const refusals = {
   addressAndName: (name: string) => `Too many sign-in attempts for ${name} from your address`,
@@ -15,13 +15,8 @@ const refusals = {
   everyone: () => "Too many sign-in attempts on this console right now",
 };
 
-const loginSchema = z.object({
-  name: z.string().min(1, "enter your user name").max(64),
-  password: z.string().min(1, "enter your password").max(1024),
-});
-
 export const POST = route(async (request) => {
-  const { name, password } = await readJson(request, loginSchema);
+  const { name, password } = await readJson(request, consoleApi.login.body);
   const db = consoleDatabase();
   if (!usersConfigured(db)) {
     throw new AppError(
@@ -41,5 +36,5 @@ export const POST = route(async (request) => {
   }
   recordAudit({ actor: user.name, action: "auth.login", target: user.name, result: "ok" }, db);
   const token = await signSession({ ...user, source: "password" }, sessionKey());
-  return Response.json({ user }, { headers: { "set-cookie": sessionCookie(request, token) } });
+  return reply(consoleApi.login, { user }, { headers: { "set-cookie": sessionCookie(request, token) } });
 });

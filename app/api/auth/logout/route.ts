@@ -1,5 +1,5 @@
+import { consoleApi } from "@/contract/api.ts";
 import { recordAudit } from "@/server/audit/record.ts";
-import { consoleDatabase } from "@/server/auth/console-database.ts";
 import { revokeSession } from "@/server/auth/revocation.ts";
 import {
   clearedSessionCookie,
@@ -8,7 +8,8 @@ import {
   sessionKey,
   verifySessionToken,
 } from "@/server/auth/session.ts";
-import { route } from "@/server/http/route.ts";
+import { reply, route } from "@/server/http/route.ts";
+import { consoleDatabase } from "@/server/store/console-database.ts";
 
 /** Ends this session on the server too (its id is revoked), not only in this browser. */
 export const POST = route(async (request) => {
@@ -21,5 +22,5 @@ export const POST = route(async (request) => {
       db,
     );
   }
-  return Response.json({ user: null }, { headers: { "set-cookie": clearedSessionCookie(request) } });
+  return reply(consoleApi.logout, { user: null }, { headers: { "set-cookie": clearedSessionCookie(request) } });
 });

@@ -1,10 +1,11 @@
+import { consoleApi } from "@/contract/api.ts";
 import { requireRole } from "@/server/auth/principal.ts";
 import { audited } from "@/server/aws/audited.ts";
-import { evaluationDeps } from "@/server/evaluate/context.ts";
+import { evaluationDeps } from "@/server/context.ts";
 import { deleteDataset } from "@/server/evaluate/datasets/dataset-commands.ts";
 import { datasetDetail } from "@/server/evaluate/datasets/dataset-store.ts";
 import { AppError } from "@/server/http/app-error.ts";
-import { route } from "@/server/http/route.ts";
+import { reply, route } from "@/server/http/route.ts";
 
 interface Context {
   params: Promise<{ id: string }>;
@@ -15,7 +16,7 @@ export const GET = route(async (request, { params }: Context) => {
   const { id } = await params;
   const detail = datasetDetail(evaluationDeps().db, id);
   if (!detail) throw new AppError("not_found", `There is no dataset ${id}.`);
-  return Response.json(detail);
+  return reply(consoleApi.getDataset, detail);
 });
 
 export const DELETE = route(async (request, { params }: Context) => {
@@ -23,5 +24,5 @@ export const DELETE = route(async (request, { params }: Context) => {
   const { id } = await params;
   const { db } = evaluationDeps();
   await audited(db, { actor: principal.name, action: "dataset.delete", target: id }, async () => deleteDataset(db, id));
-  return new Response(null, { status: 204 });
+  return new Response(null, { status: consoleApi.deleteDataset.status });
 });

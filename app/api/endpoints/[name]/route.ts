@@ -1,11 +1,11 @@
+import { consoleApi } from "@/contract/api.ts";
 import { requireRole } from "@/server/auth/principal.ts";
 import { audited } from "@/server/aws/audited.ts";
 import { consoleContext } from "@/server/context.ts";
 import { describeEndpoint } from "@/server/endpoints/describe.ts";
-import { scaleRequestSchema } from "@/server/endpoints/dto.ts";
 import { deleteEndpoint, updateInstanceCount } from "@/server/endpoints/manage.ts";
 import { endpointNameParam } from "@/server/endpoints/route-params.ts";
-import { readJson, route } from "@/server/http/route.ts";
+import { readJson, reply, route } from "@/server/http/route.ts";
 
 type Context = { params: Promise<{ name: string }> };
 
@@ -14,21 +14,21 @@ export const GET = route(async (request, { params }: Context) => {
   await requireRole(request, "viewer");
   const name = await endpointNameParam(params);
   const { aws } = consoleContext();
-  return Response.json(await describeEndpoint(aws, name));
+  return reply(consoleApi.describeEndpoint, await describeEndpoint(aws, name));
 });
 
 /** `{instanceCount}`: scale the variant (409 unless InService). */
 export const PATCH = route(async (request, { params }: Context) => {
   const principal = await requireRole(request, "operator");
   const name = await endpointNameParam(params);
-  const { instanceCount } = await readJson(request, scaleRequestSchema);
+  const { instanceCount } = await readJson(request, consoleApi.scaleEndpoint.body);
   const { aws, db } = consoleContext();
   const result = await audited(
     db,
     { actor: principal.name, action: "endpoint.scale", target: name, detail: { instanceCount } },
     () => updateInstanceCount(aws.sageMaker, name, instanceCount),
   );
-  return Response.json(result, { status: 202 });
+  return reply(consoleApi.scaleEndpoint, result);
 });
 
 /** Deletes the endpoint, its config and its model; 409 while Creating/Updating. */
@@ -39,5 +39,5 @@ export const DELETE = route(async (request, { params }: Context) => {
   const deleted = await audited(db, { actor: principal.name, action: "endpoint.delete", target: name }, () =>
     deleteEndpoint(aws, name),
   );
-  return Response.json({ deleted });
+  return reply(consoleApi.deleteEndpoint, { deleted });
 });

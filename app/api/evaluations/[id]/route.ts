@@ -1,11 +1,11 @@
+import { consoleApi } from "@/contract/api.ts";
 import { requireRole } from "@/server/auth/principal.ts";
 import { audited } from "@/server/aws/audited.ts";
-import { evaluationDeps } from "@/server/evaluate/context.ts";
-import { evaluationQuerySchema } from "@/server/evaluate/dto.ts";
+import { evaluationDeps } from "@/server/context.ts";
 import { deleteEvaluation } from "@/server/evaluate/runs/evaluation-commands.ts";
 import { compareEvaluations, evaluationDetail } from "@/server/evaluate/runs/run-view.ts";
 import { AppError } from "@/server/http/app-error.ts";
-import { route } from "@/server/http/route.ts";
+import { readQuery, reply, route } from "@/server/http/route.ts";
 
 interface Context {
   params: Promise<{ id: string }>;
@@ -15,11 +15,11 @@ interface Context {
 export const GET = route(async (request, { params }: Context) => {
   await requireRole(request, "viewer");
   const { id } = await params;
-  const query = evaluationQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const query = readQuery(request, consoleApi.getEvaluation);
   const { db } = evaluationDeps();
   const detail = evaluationDetail(db, id);
   if (!detail) throw new AppError("not_found", `There is no evaluation ${id}.`);
-  if (!query.compareWith) return Response.json({ ...detail, comparedWith: null });
+  if (!query.compareWith) return reply(consoleApi.getEvaluation, { ...detail, comparedWith: null });
   const comparison = compareEvaluations(db, id, query.compareWith);
   if (comparison === "not_found") throw new AppError("not_found", `There is no evaluation ${query.compareWith}.`);
   if (comparison === "other_dataset") {
@@ -28,7 +28,7 @@ export const GET = route(async (request, { params }: Context) => {
       "compareWith: that evaluation ran on another dataset; compare runs of one dataset.",
     );
   }
-  return Response.json({ ...detail, comparison, comparedWith: query.compareWith });
+  return reply(consoleApi.getEvaluation, { ...detail, comparison, comparedWith: query.compareWith });
 });
 
 export const DELETE = route(async (request, { params }: Context) => {
@@ -38,5 +38,5 @@ export const DELETE = route(async (request, { params }: Context) => {
   await audited(deps.db, { actor: principal.name, action: "evaluation.delete", target: id }, async () =>
     deleteEvaluation(deps, id),
   );
-  return new Response(null, { status: 204 });
+  return new Response(null, { status: consoleApi.deleteEvaluation.status });
 });

@@ -1,11 +1,11 @@
+import { consoleApi } from "@/contract/api.ts";
 import { requireRole } from "@/server/auth/principal.ts";
-import { autoscalingRequestSchema } from "@/server/autoscaling/dto.ts";
 import { configureAutoscaling, describeAutoscaling, removeAutoscaling } from "@/server/autoscaling/variant-scaling.ts";
 import { audited } from "@/server/aws/audited.ts";
 import { consoleContext } from "@/server/context.ts";
 import { variantName } from "@/server/endpoints/deploy.ts";
 import { endpointNameParam } from "@/server/endpoints/route-params.ts";
-import { readJson, route } from "@/server/http/route.ts";
+import { readJson, reply, route } from "@/server/http/route.ts";
 
 type Context = { params: Promise<{ name: string }> };
 
@@ -14,21 +14,23 @@ export const GET = route(async (request, { params }: Context) => {
   await requireRole(request, "viewer");
   const name = await endpointNameParam(params);
   const { aws } = consoleContext();
-  return Response.json({ autoscaling: await describeAutoscaling(aws.autoScaling, name, variantName) });
+  return reply(consoleApi.getAutoscaling, {
+    autoscaling: await describeAutoscaling(aws.autoScaling, name, variantName),
+  });
 });
 
 /** AutoscalingRequest: register the scalable target and put the target-tracking policy. */
 export const PUT = route(async (request, { params }: Context) => {
   const principal = await requireRole(request, "operator");
   const name = await endpointNameParam(params);
-  const settings = await readJson(request, autoscalingRequestSchema);
+  const settings = await readJson(request, consoleApi.putAutoscaling.body);
   const { aws, db } = consoleContext();
   const autoscaling = await audited(
     db,
     { actor: principal.name, action: "endpoint.autoscaling", target: name, detail: settings },
     () => configureAutoscaling(aws.autoScaling, name, variantName, settings),
   );
-  return Response.json({ autoscaling });
+  return reply(consoleApi.putAutoscaling, { autoscaling });
 });
 
 /** Turns autoscaling off: deletes the policy and deregisters the target (the instance count stays as it is). */
@@ -39,5 +41,5 @@ export const DELETE = route(async (request, { params }: Context) => {
   await audited(db, { actor: principal.name, action: "endpoint.autoscaling.remove", target: name }, () =>
     removeAutoscaling(aws.autoScaling, name, variantName),
   );
-  return Response.json({ autoscaling: null });
+  return reply(consoleApi.deleteAutoscaling, { autoscaling: null });
 });

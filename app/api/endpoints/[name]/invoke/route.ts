@@ -1,9 +1,10 @@
+import { consoleApi } from "@/contract/api.ts";
+import { invokeErrorDetailsSchema } from "@/contract/invoke/invoke.ts";
 import { requireRole } from "@/server/auth/principal.ts";
 import { consoleContext } from "@/server/context.ts";
 import { endpointNameParam } from "@/server/endpoints/route-params.ts";
 import { AppError } from "@/server/http/app-error.ts";
-import { readJson, route } from "@/server/http/route.ts";
-import { invokeRequestSchema } from "@/server/invoke/dto.ts";
+import { readJson, reply, route } from "@/server/http/route.ts";
 import { recordInvocation } from "@/server/invoke/invocation-log.ts";
 import { invokeEndpoint, invokeEndpointStream } from "@/server/invoke/invoke.ts";
 
@@ -14,7 +15,7 @@ import { invokeEndpoint, invokeEndpointStream } from "@/server/invoke/invoke.ts"
 export const POST = route(async (request, { params }: { params: Promise<{ name: string }> }) => {
   const principal = await requireRole(request, "viewer");
   const name = await endpointNameParam(params);
-  const invoke = await readJson(request, invokeRequestSchema);
+  const invoke = await readJson(request, consoleApi.invoke.body);
   const { aws, db } = consoleContext();
   const requestBody = JSON.stringify(invoke.body);
   const started = performance.now();
@@ -43,10 +44,10 @@ export const POST = route(async (request, { params }: { params: Promise<{ name: 
     }
     const result = await invokeEndpoint(aws.runtime, name, invoke.body);
     record(200, result.retries, null);
-    return Response.json(result);
+    return reply(consoleApi.invoke, result);
   } catch (error) {
     if (error instanceof AppError) {
-      const retries = typeof error.details?.retries === "number" ? error.details.retries : 0;
+      const retries = invokeErrorDetailsSchema.safeParse(error.details).data?.retries ?? 0;
       record(error.status, retries, error.message);
     }
     throw error;

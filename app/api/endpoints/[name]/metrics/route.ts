@@ -1,16 +1,16 @@
+import { consoleApi } from "@/contract/api.ts";
 import { requireRole } from "@/server/auth/principal.ts";
 import { consoleContext } from "@/server/context.ts";
 import { variantName } from "@/server/endpoints/deploy.ts";
 import { endpointNameParam } from "@/server/endpoints/route-params.ts";
-import { route } from "@/server/http/route.ts";
-import { metricsQuerySchema } from "@/server/metrics/dto.ts";
+import { readQuery, reply, route } from "@/server/http/route.ts";
 import { endpointMetrics } from "@/server/metrics/endpoint-metrics.ts";
 
 /** EndpointMetrics: `?minutes=` (default 180) and `?periodSeconds=` (default 300). */
 export const GET = route(async (request, { params }: { params: Promise<{ name: string }> }) => {
   await requireRole(request, "viewer");
   const name = await endpointNameParam(params);
-  const query = metricsQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const query = readQuery(request, consoleApi.endpointMetrics);
   const { aws } = consoleContext();
-  return Response.json(await endpointMetrics(aws.cloudWatch, name, variantName, query));
+  return reply(consoleApi.endpointMetrics, await endpointMetrics(aws.cloudWatch, name, variantName, query));
 });

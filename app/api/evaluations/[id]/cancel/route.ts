@@ -1,9 +1,11 @@
+import { consoleApi } from "@/contract/api.ts";
 import { requireRole } from "@/server/auth/principal.ts";
 import { audited } from "@/server/aws/audited.ts";
-import { evaluationDeps } from "@/server/evaluate/context.ts";
+import { evaluationDeps } from "@/server/context.ts";
 import { cancelEvaluation } from "@/server/evaluate/runs/evaluation-commands.ts";
 import { evaluationDetail } from "@/server/evaluate/runs/run-view.ts";
-import { route } from "@/server/http/route.ts";
+import { AppError } from "@/server/http/app-error.ts";
+import { reply, route } from "@/server/http/route.ts";
 
 interface Context {
   params: Promise<{ id: string }>;
@@ -17,5 +19,7 @@ export const POST = route(async (request, { params }: Context) => {
   await audited(deps.db, { actor: principal.name, action: "evaluation.cancel", target: id }, async () =>
     cancelEvaluation(deps, id),
   );
-  return Response.json(evaluationDetail(deps.db, id));
+  const detail = evaluationDetail(deps.db, id);
+  if (!detail) throw new AppError("not_found", `There is no evaluation ${id}.`);
+  return reply(consoleApi.cancelEvaluation, detail);
 });

@@ -1,10 +1,10 @@
+import { consoleApi } from "@/contract/api.ts";
 import { requireRole } from "@/server/auth/principal.ts";
-import { evaluationDeps } from "@/server/evaluate/context.ts";
-import { exportFormatSchema } from "@/server/evaluate/dto.ts";
+import { evaluationDeps } from "@/server/context.ts";
 import { exportCsv, exportJson } from "@/server/evaluate/runs/export.ts";
 import { evaluationDetail, runData } from "@/server/evaluate/runs/run-view.ts";
 import { AppError } from "@/server/http/app-error.ts";
-import { route } from "@/server/http/route.ts";
+import { readQuery, route } from "@/server/http/route.ts";
 
 interface Context {
   params: Promise<{ id: string }>;
@@ -14,7 +14,7 @@ interface Context {
 export const GET = route(async (request, { params }: Context) => {
   await requireRole(request, "viewer");
   const { id } = await params;
-  const format = exportFormatSchema.parse(new URL(request.url).searchParams.get("format") ?? "json");
+  const { format } = readQuery(request, consoleApi.exportEvaluation);
   const { db } = evaluationDeps();
   const data = runData(db, id);
   const detail = evaluationDetail(db, id);

@@ -1,0 +1,342 @@
+import type { z } from "zod";
+import { auditPageSchema, auditQuerySchema } from "./audit/audit.ts";
+import { loginRequestSchema, loginResponseSchema, logoutResponseSchema, meResponseSchema } from "./auth/session.ts";
+import {
+  buildListSchema,
+  buildLogsQuerySchema,
+  buildLogsSchema,
+  buildSchema,
+  startBuildRequestSchema,
+} from "./builds/builds.ts";
+import { modelPresetListSchema } from "./builds/model-presets.ts";
+import { autoscalingRequestSchema, autoscalingResponseSchema } from "./endpoints/autoscaling.ts";
+import { deployRequestSchema, deployResultSchema } from "./endpoints/deploy.ts";
+import {
+  deleteResultSchema,
+  endpointDetailSchema,
+  endpointListSchema,
+  scaleRequestSchema,
+  scaleResultSchema,
+} from "./endpoints/endpoint.ts";
+import { endpointMetricsSchema, metricsQuerySchema } from "./endpoints/metrics.ts";
+import {
+  datasetDetailSchema,
+  datasetListSchema,
+  datasetSummarySchema,
+  uploadDatasetSchema,
+} from "./evaluate/datasets.ts";
+import {
+  createEvaluationSchema,
+  evaluationDetailSchema,
+  evaluationListSchema,
+  evaluationQuerySchema,
+  evaluationResponseSchema,
+  evaluationSummarySchema,
+  exportQuerySchema,
+} from "./evaluate/evaluations.ts";
+import { healthSchema } from "./health/health.ts";
+import { imagesQuerySchema, imagesResponseSchema } from "./images/images.ts";
+import {
+  invocationListSchema,
+  invocationsQuerySchema,
+  invokeRequestSchema,
+  invokeResultSchema,
+} from "./invoke/invoke.ts";
+import { consoleSettingsSchema } from "./settings/settings.ts";
+
+export type ApiMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/** One route of the console's HTTP API: what it takes and what it answers. */
+export interface ApiRoute {
+  method: ApiMethod;
+  /** In the app directory's notation: `/api/endpoints/[name]`. */
+  path: string;
+  summary: string;
+  query?: z.ZodType;
+  /** The JSON request body. */
+  body?: z.ZodType;
+  /** The JSON response body at `status`; null when the answer is not JSON (see `note`). */
+  response: z.ZodType | null;
+  status: number;
+  /** What the schemas do not say: other bodies, streams, downloads, redirects. */
+  note?: string;
+}
+
+/**
+ * Every route handler under `app/api`, keyed by what it does. Handlers read their input with these schemas and
+ * answer values of these types (`reply` in server/http/route.ts); docs/api-routes.md is generated from this table
+ * (`npm run docs:api`), and a test fails when a handler is missing from it.
+ */
+export const consoleApi = {
+  health: {
+    method: "GET",
+    path: "/api/health",
+    summary: "Liveness and mode; no sign-in and no AWS call.",
+    response: healthSchema,
+    status: 200,
+    note: "503 with the same body (`degraded`) when a configured control plane (local mode) is not ok.",
+  },
+  consoleSettings: {
+    method: "GET",
+    path: "/api/settings",
+    summary: "Mode, region and the prefix names must start with (the console's IAM policy allows only those).",
+    response: consoleSettingsSchema,
+    status: 200,
+  },
+  login: {
+    method: "POST",
+    path: "/api/auth/login",
+    summary: "Sign in with a console user's name and password.",
+    body: loginRequestSchema,
+    response: loginResponseSchema,
+    status: 200,
+    note: "The session cookie comes in `Set-Cookie`. 409 when no users are configured (loopback runs as the local operator), 429 with `Retry-After` when throttled.",
+  },
+  logout: {
+    method: "POST",
+    path: "/api/auth/logout",
+    summary: "End this session on the server (its id is revoked) and clear the cookie.",
+    response: logoutResponseSchema,
+    status: 200,
+  },
+  me: {
+    method: "GET",
+    path: "/api/auth/me",
+    summary: "Who is signed in, and how this console signs people in.",
+    response: meResponseSchema,
+    status: 200,
+  },
+  oidcStart: {
+    method: "GET",
+    path: "/api/auth/oidc/start",
+    summary: "Start single sign-on (`?next=` a path of this console).",
+    response: null,
+    status: 302,
+    note: "Redirects to the identity provider; 404 when single sign-on is not configured.",
+  },
+  oidcCallback: {
+    method: "GET",
+    path: "/api/auth/oidc/callback",
+    summary: "The identity provider's return: sets the session cookie.",
+    response: null,
+    status: 303,
+    note: "Redirects to `next`.",
+  },
+  audit: {
+    method: "GET",
+    path: "/api/audit",
+    summary: "The audit log, newest first.",
+    query: auditQuerySchema,
+    response: auditPageSchema,
+    status: 200,
+  },
+  listEndpoints: {
+    method: "GET",
+    path: "/api/endpoints",
+    summary:
+      "Every endpoint (all pages of ListEndpoints) with status, serving instances, image, model and $/hour; endpoints outside the console's prefix (CONSOLE_RESOURCE_PREFIX) are listed with managed: false and not described.",
+    response: endpointListSchema,
+    status: 200,
+  },
+  deploy: {
+    method: "POST",
+    path: "/api/endpoints",
+    summary: "Deploy: CreateModel, CreateEndpointConfig and CreateEndpoint, all named `name`.",
+    body: deployRequestSchema,
+    response: deployResultSchema,
+    status: 202,
+  },
+  describeEndpoint: {
+    method: "GET",
+    path: "/api/endpoints/[name]",
+    summary: "One endpoint: config, variants and pools, container settings, failure reason, autoscaling.",
+    response: endpointDetailSchema,
+    status: 200,
+  },
+  scaleEndpoint: {
+    method: "PATCH",
+    path: "/api/endpoints/[name]",
+    summary: "Set the variant's instance count (409 unless InService).",
+    body: scaleRequestSchema,
+    response: scaleResultSchema,
+    status: 202,
+  },
+  deleteEndpoint: {
+    method: "DELETE",
+    path: "/api/endpoints/[name]",
+    summary: "Delete the endpoint, its config and its model (409 while it is changing).",
+    response: deleteResultSchema,
+    status: 200,
+  },
+  endpointMetrics: {
+    method: "GET",
+    path: "/api/endpoints/[name]/metrics",
+    summary: "CloudWatch Invocations, ModelLatency (microseconds), 4XX and 5XX series.",
+    query: metricsQuerySchema,
+    response: endpointMetricsSchema,
+    status: 200,
+  },
+  getAutoscaling: {
+    method: "GET",
+    path: "/api/endpoints/[name]/autoscaling",
+    summary: "The variant's scalable target and target-tracking policy.",
+    response: autoscalingResponseSchema,
+    status: 200,
+  },
+  putAutoscaling: {
+    method: "PUT",
+    path: "/api/endpoints/[name]/autoscaling",
+    summary: "Register the scalable target and put the target-tracking policy.",
+    body: autoscalingRequestSchema,
+    response: autoscalingResponseSchema,
+    status: 200,
+  },
+  deleteAutoscaling: {
+    method: "DELETE",
+    path: "/api/endpoints/[name]/autoscaling",
+    summary: "Turn autoscaling off (the instance count stays as it is).",
+    response: autoscalingResponseSchema,
+    status: 200,
+  },
+  invoke: {
+    method: "POST",
+    path: "/api/endpoints/[name]/invoke",
+    summary: "Playground proxy: `body` goes to the container's /invocations (InvokeEndpoint); 503 busy is retried.",
+    body: invokeRequestSchema,
+    response: invokeResultSchema,
+    status: 200,
+    note: "With `stream: true` the container's bytes pass through (SSE for chat). A failed invoke answers with the container's own status and message (`error.details`: `invokeErrorDetailsSchema`).",
+  },
+  invocations: {
+    method: "GET",
+    path: "/api/endpoints/[name]/invocations",
+    summary: "Invocations made from this console, newest first.",
+    query: invocationsQuerySchema,
+    response: invocationListSchema,
+    status: 200,
+  },
+  images: {
+    method: "GET",
+    path: "/api/images",
+    summary: "Deployable images by digest, and the DLC tags still to be pinned; `?tag=` resolves one tag.",
+    query: imagesQuerySchema,
+    response: imagesResponseSchema,
+    status: 200,
+    note: "`ImageList` without `tag`, one `DeployableImage` with it (404 when the tag is unknown).",
+  },
+  modelPresets: {
+    method: "GET",
+    path: "/api/model-presets",
+    summary: "Model presets pinned exactly (repo, revision, file, sha256, bytes).",
+    response: modelPresetListSchema,
+    status: 200,
+  },
+  listBuilds: {
+    method: "GET",
+    path: "/api/builds",
+    summary: "The newest model-packaging and image builds.",
+    response: buildListSchema,
+    status: 200,
+  },
+  startBuild: {
+    method: "POST",
+    path: "/api/builds",
+    summary: "Start a model-packaging build (a pinned GGUF to S3) or an adapter image build.",
+    body: startBuildRequestSchema,
+    response: buildSchema,
+    status: 202,
+  },
+  getBuild: {
+    method: "GET",
+    path: "/api/builds/[id]",
+    summary: "One build: phases, status, outputs (model S3 URL and sha256, image digest).",
+    response: buildSchema,
+    status: 200,
+  },
+  buildLogs: {
+    method: "GET",
+    path: "/api/builds/[id]/logs",
+    summary: "The build's log tail.",
+    query: buildLogsQuerySchema,
+    response: buildLogsSchema,
+    status: 200,
+  },
+  listDatasets: {
+    method: "GET",
+    path: "/api/datasets",
+    summary: "Stored labelled decision sets and the built-in samples.",
+    response: datasetListSchema,
+    status: 200,
+  },
+  uploadDataset: {
+    method: "POST",
+    path: "/api/datasets",
+    summary: "Store a labelled decision set (JSONL or CSV), or add a built-in sample.",
+    body: uploadDatasetSchema,
+    response: datasetSummarySchema,
+    status: 201,
+    note: "Or `multipart/form-data` with `file` (and `name`). A file with bad rows is refused whole: 400 naming each line (`error.details.errors`).",
+  },
+  getDataset: {
+    method: "GET",
+    path: "/api/datasets/[id]",
+    summary: "One dataset with counts per category, tier and answer, and its first items.",
+    response: datasetDetailSchema,
+    status: 200,
+  },
+  deleteDataset: {
+    method: "DELETE",
+    path: "/api/datasets/[id]",
+    summary: "Delete a dataset no evaluation uses.",
+    response: null,
+    status: 204,
+  },
+  listEvaluations: {
+    method: "GET",
+    path: "/api/evaluations",
+    summary: "Evaluation runs, newest first, with their progress.",
+    response: evaluationListSchema,
+    status: 200,
+  },
+  startEvaluation: {
+    method: "POST",
+    path: "/api/evaluations",
+    summary: "Evaluate a dataset on one or two InService endpoints; poll the run for progress.",
+    body: createEvaluationSchema,
+    response: evaluationSummarySchema,
+    status: 201,
+  },
+  getEvaluation: {
+    method: "GET",
+    path: "/api/evaluations/[id]",
+    summary: "Progress and metrics; `?compareWith=` compares with another run on the same dataset.",
+    query: evaluationQuerySchema,
+    response: evaluationResponseSchema,
+    status: 200,
+  },
+  deleteEvaluation: {
+    method: "DELETE",
+    path: "/api/evaluations/[id]",
+    summary: "Delete an evaluation that is not running, with its results.",
+    response: null,
+    status: 204,
+  },
+  cancelEvaluation: {
+    method: "POST",
+    path: "/api/evaluations/[id]/cancel",
+    summary: "Stop a running evaluation; what finished is kept (409 when it has ended).",
+    response: evaluationDetailSchema,
+    status: 200,
+  },
+  exportEvaluation: {
+    method: "GET",
+    path: "/api/evaluations/[id]/export",
+    summary: "The run's per-item results as a download.",
+    query: exportQuerySchema,
+    response: null,
+    status: 200,
+    note: "`text/csv` (one row per endpoint and item; text cells starting with = + - @ are neutralised) or `application/json`, as an attachment.",
+  },
+} as const satisfies Record<string, ApiRoute>;
+
+export type ConsoleApi = typeof consoleApi;

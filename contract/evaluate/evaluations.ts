@@ -1,0 +1,122 @@
+import { z } from "zod";
+import { resourceNameSchema } from "../endpoints/endpoint.ts";
+import { evaluationMetricsSchema } from "./metrics.ts";
+
+export const MAX_CONCURRENCY = 16;
+
+export const runStatusSchema = z.enum(["running", "completed", "cancelled", "failed"]);
+export type RunStatus = z.infer<typeof runStatusSchema>;
+
+/** `POST /api/evaluations`. */
+export const createEvaluationSchema = z.strictObject({
+  datasetId: z.string().min(1),
+  endpoints: z
+    .array(resourceNameSchema)
+    .min(1, "choose an endpoint")
+    .max(2, "compare at most two endpoints")
+    .refine((names) => new Set(names).size === names.length, "choose two different endpoints"),
+  concurrency: z.number().int().min(1).max(MAX_CONCURRENCY).default(1),
+  targetAccuracy: z.number().gt(0).max(1).default(0.9),
+});
+export type CreateEvaluation = z.output<typeof createEvaluationSchema>;
+export type CreateEvaluationInput = z.input<typeof createEvaluationSchema>;
+
+/** `GET /api/evaluations/[id]/export?format=`. */
+export const exportQuerySchema = z.object({
+  format: z.enum(["csv", "json"], { error: "must be csv or json" }).default("json"),
+});
+
+/** `GET /api/evaluations/[id]?compareWith=`. */
+export const evaluationQuerySchema = z.object({
+  /** Another run on the same dataset to compare with instead of the run's own second endpoint. */
+  compareWith: z.string().min(1).optional(),
+});
+
+export const endpointProgressSchema = z.object({
+  slot: z.number().int(),
+  endpointName: z.string(),
+  done: z.number().int(),
+  total: z.number().int(),
+});
+
+export const evaluationProgressSchema = z.object({
+  done: z.number().int(),
+  total: z.number().int(),
+  /** Estimated seconds left from the pace since the run (re)started; null until an item has finished. */
+  etaSeconds: z.number().nullable(),
+  endpoints: z.array(endpointProgressSchema),
+});
+export type EvaluationProgress = z.infer<typeof evaluationProgressSchema>;
+
+export const evaluationSummarySchema = z.object({
+  id: z.string(),
+  datasetId: z.string(),
+  datasetName: z.string().nullable(),
+  endpoints: z.array(z.string()),
+  status: runStatusSchema,
+  concurrency: z.number().int(),
+  targetAccuracy: z.number(),
+  createdAt: z.iso.datetime(),
+  finishedAt: z.iso.datetime().nullable(),
+  failure: z.string().nullable(),
+  progress: evaluationProgressSchema,
+});
+export type EvaluationSummary = z.infer<typeof evaluationSummarySchema>;
+
+export const evaluationListSchema = z.object({ evaluations: z.array(evaluationSummarySchema) });
+export type EvaluationList = z.infer<typeof evaluationListSchema>;
+
+export const endpointEvaluationSchema = z.object({
+  slot: z.number().int(),
+  endpointName: z.string(),
+  /** Instance type and threads when the run started, if the endpoint could be described. */
+  configuration: z.string().nullable(),
+  metrics: evaluationMetricsSchema,
+  /** Sum of the adapter's own per-item time (its `timing.total_seconds`), in ms. */
+  adapterMsTotal: z.number(),
+});
+export type EndpointEvaluation = z.infer<typeof endpointEvaluationSchema>;
+
+/** One line of the side-by-side table, the AWS post's columns plus calibration. */
+export const comparisonRowSchema = z.object({
+  label: z.string(),
+  endpointName: z.string(),
+  configuration: z.string().nullable(),
+  correct: z.number().int(),
+  total: z.number().int(),
+  accuracy: z.number().nullable(),
+  p50Ms: z.number().nullable(),
+  p95Ms: z.number().nullable(),
+  brier: z.number().nullable(),
+  ece: z.number().nullable(),
+  errors: z.number().int(),
+});
+export type ComparisonRow = z.infer<typeof comparisonRowSchema>;
+
+export const disagreementSchema = z.object({
+  itemId: z.string(),
+  answer: z.string(),
+  /** Per side: the chosen option (null when it failed) and its probability. */
+  chosen: z.array(z.string().nullable()),
+  confidence: z.array(z.number().nullable()),
+});
+export type Disagreement = z.infer<typeof disagreementSchema>;
+
+export const comparisonSchema = z.object({
+  rows: z.array(comparisonRowSchema),
+  /** Items both sides finished. */
+  compared: z.number().int(),
+  disagreements: z.array(disagreementSchema),
+});
+export type Comparison = z.infer<typeof comparisonSchema>;
+
+export const evaluationDetailSchema = evaluationSummarySchema.extend({
+  results: z.array(endpointEvaluationSchema),
+  /** Two endpoints in the run, or the run compared with `compareWith`: the side-by-side table. */
+  comparison: comparisonSchema.nullable(),
+});
+export type EvaluationDetail = z.infer<typeof evaluationDetailSchema>;
+
+/** `GET /api/evaluations/[id]`: the detail, and which run it was compared with (`?compareWith=`), if any. */
+export const evaluationResponseSchema = evaluationDetailSchema.extend({ comparedWith: z.string().nullable() });
+export type EvaluationResponse = z.infer<typeof evaluationResponseSchema>;

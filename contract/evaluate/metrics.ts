@@ -1,0 +1,96 @@
+import { z } from "zod";
+
+/** What the console computes from one endpoint's outcomes (`server/evaluate/metrics`), as the browser receives it. */
+
+export const accuracyCellSchema = z.object({
+  correct: z.number().int(),
+  total: z.number().int(),
+  /** correct / total; null for an empty group. */
+  accuracy: z.number().nullable(),
+});
+export type AccuracyCell = z.infer<typeof accuracyCellSchema>;
+
+export const reliabilityBinSchema = z.object({
+  /** [lower, upper): the last bin also holds 1.0. */
+  lower: z.number(),
+  upper: z.number(),
+  count: z.number().int(),
+  /** Mean confidence and accuracy of the bin's items; null for an empty bin. */
+  meanConfidence: z.number().nullable(),
+  accuracy: z.number().nullable(),
+});
+export type ReliabilityBin = z.infer<typeof reliabilityBinSchema>;
+
+export const calibrationSchema = z.object({
+  /** Expected calibration error: sum over bins of (count / N) * |accuracy - mean confidence|; null if N = 0. */
+  ece: z.number().nullable(),
+  bins: z.array(reliabilityBinSchema),
+});
+export type Calibration = z.infer<typeof calibrationSchema>;
+
+export const confusionMatrixSchema = z.object({
+  /** Every option id seen as an answer or a prediction, sorted. */
+  labels: z.array(z.string()),
+  /** counts[i][j]: items whose answer is labels[i] and whose chosen option is labels[j]. */
+  counts: z.array(z.array(z.number().int())),
+  /** Items without a prediction (errors), per answer label. */
+  unscored: z.record(z.string(), z.number().int()),
+});
+export type ConfusionMatrix = z.infer<typeof confusionMatrixSchema>;
+
+export const coveragePointSchema = z.object({
+  /** Answer only when the chosen option's probability is at least this. */
+  threshold: z.number(),
+  /** Share of scored items at or above the threshold. */
+  coverage: z.number(),
+  /** Accuracy among those items. */
+  accuracy: z.number(),
+  covered: z.number().int(),
+});
+export type CoveragePoint = z.infer<typeof coveragePointSchema>;
+
+/** Nearest-rank quantiles of the successful calls' latencies, in ms. */
+export const latencySummarySchema = z.object({
+  count: z.number().int(),
+  p50: z.number().nullable(),
+  p95: z.number().nullable(),
+  p99: z.number().nullable(),
+  mean: z.number().nullable(),
+  max: z.number().nullable(),
+});
+export type LatencySummary = z.infer<typeof latencySummarySchema>;
+
+export const histogramBinSchema = z.object({
+  /** [lower, upper) in milliseconds; the last bin also holds its upper edge. */
+  lower: z.number(),
+  upper: z.number(),
+  count: z.number().int(),
+});
+export type HistogramBin = z.infer<typeof histogramBinSchema>;
+
+export const temperatureFitSchema = z.object({
+  temperature: z.number(),
+  logLossBefore: z.number(),
+  logLossAfter: z.number(),
+  eceBefore: z.number().nullable(),
+  eceAfter: z.number().nullable(),
+  items: z.number().int(),
+});
+export type TemperatureFit = z.infer<typeof temperatureFitSchema>;
+
+export const evaluationMetricsSchema = z.object({
+  accuracy: accuracyCellSchema,
+  byCategory: z.record(z.string(), accuracyCellSchema),
+  byTier: z.record(z.string(), accuracyCellSchema),
+  confusion: confusionMatrixSchema,
+  brier: z.number().nullable(),
+  calibration: calibrationSchema,
+  latency: latencySummarySchema,
+  latencyHistogram: z.array(histogramBinSchema),
+  /** Failed items by error kind (`busy`, `rejected`, `timeout`, ...), most frequent first. */
+  errors: z.record(z.string(), z.number().int()),
+  coverage: z.array(coveragePointSchema),
+  threshold: z.object({ targetAccuracy: z.number(), point: coveragePointSchema.nullable() }),
+  temperature: temperatureFitSchema.nullable(),
+});
+export type EvaluationMetrics = z.infer<typeof evaluationMetricsSchema>;

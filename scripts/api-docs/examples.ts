@@ -1,0 +1,93 @@
+import type { ConsoleApi } from "../../contract/api.ts";
+
+/**
+ * One curl call per mutating route, written to run in order against a local console (`npm start`) from the
+ * repository root, after the setup block of docs/api-routes.md. A `$NAME` in a body is a shell variable that an
+ * earlier example sets; `sample` gives the value the docs test substitutes to check the body against its schema.
+ */
+export interface CurlExample {
+  /** Path after `$CONSOLE`, with shell variables. */
+  path: string;
+  /** A JSON body (sent with `--data @-` from a here-document, so `$VARIABLES` expand). */
+  json?: unknown;
+  /** Other curl arguments (a multipart upload). */
+  args?: string[];
+  /** Capture a field of the answer into a shell variable for later examples. */
+  capture?: { variable: string; field: string };
+  /** Arguments for the session cookie: `-c` to store it (sign-in), `-b` to send it (default). */
+  cookies?: "store";
+  /** Shell lines to run first (look something up) or after (wait for the endpoint). */
+  before?: string[];
+  after?: string[];
+  /** Why this call may answer something else on a fresh console. */
+  note?: string;
+}
+
+const readField = (field: string) => `node -pe 'JSON.parse(require("fs").readFileSync(0, "utf8")).${field}'`;
+const untilInService = [
+  "# Wait until the endpoint serves (a local adapter process starts in seconds; SageMaker takes minutes).",
+  `until [ "$(curl -sS -b cookies.txt "$CONSOLE/api/endpoints/dc-demo" | ${readField("status")})" = InService ]; do sleep 2; done`,
+];
+
+/** What the shell variables stand for when a body is checked against its schema. */
+export const sampleValues: Record<string, string> = {
+  IMAGE: `127.0.0.1:4599/decision-adapter@sha256:${"ab".repeat(32)}`,
+  DATASET: "2f1e3c1a-0000-4000-8000-000000000000",
+  RUN: "7c1e3c1a-0000-4000-8000-000000000000",
+};
+
+const decision = {
+  id: "ticket-1",
+  state: "Customer: I was charged twice for my subscription this month.",
+  question: "Which team should handle this ticket?",
+  options: [
+    { id: "billing", description: "Billing: charges, refunds, invoices." },
+    { id: "support", description: "Technical support: bugs and outages." },
+  ],
+};
+
+/** In the order they run: each may use what an earlier one created. */
+export const curlExamples: Partial<Record<keyof ConsoleApi, CurlExample>> = {
+  login: {
+    path: "/api/auth/login",
+    json: { name: "ops", password: "a long passphrase of yours" },
+    cookies: "store",
+    note: "Needs a console user (`npm run users -- add ops --role operator`). With none configured the answer is 409 and every call from loopback runs as the local operator, cookie or not.",
+  },
+  startBuild: { path: "/api/builds", json: { kind: "image", variant: "cpu" } },
+  deploy: {
+    before: [`IMAGE=$(curl -sS -b cookies.txt "$CONSOLE/api/images?tag=cpu" | ${readField("imageUri")})`],
+    path: "/api/endpoints",
+    json: {
+      name: "dc-demo",
+      imageUri: "$IMAGE",
+      modelDataUrl: "s3://decision-console-local/models/seed/synthetic-tiny/model.tar.gz",
+      compute: { kind: "cpu", instanceType: "ml.c6i.large", threads: 1 },
+    },
+    after: untilInService,
+  },
+  invoke: { path: "/api/endpoints/dc-demo/invoke", json: { body: { decision } } },
+  scaleEndpoint: { path: "/api/endpoints/dc-demo", json: { instanceCount: 2 }, after: untilInService },
+  putAutoscaling: {
+    path: "/api/endpoints/dc-demo/autoscaling",
+    json: { minCapacity: 1, maxCapacity: 2, targetInvocationsPerInstance: 100 },
+  },
+  deleteAutoscaling: { path: "/api/endpoints/dc-demo/autoscaling" },
+  uploadDataset: {
+    path: "/api/datasets",
+    args: ['-F "file=@server/evaluate/samples/jevbench.jsonl"', '-F "name=jevbench-upload"'],
+    capture: { variable: "DATASET", field: "id" },
+  },
+  startEvaluation: {
+    path: "/api/evaluations",
+    json: { datasetId: "$DATASET", endpoints: ["dc-demo"], concurrency: 1 },
+    capture: { variable: "RUN", field: "id" },
+  },
+  cancelEvaluation: { path: "/api/evaluations/$RUN/cancel" },
+  deleteEvaluation: { path: "/api/evaluations/$RUN" },
+  deleteDataset: { path: "/api/datasets/$DATASET" },
+  deleteEndpoint: { path: "/api/endpoints/dc-demo" },
+  logout: { path: "/api/auth/logout" },
+};
+
+export { readField };
