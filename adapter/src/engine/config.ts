@@ -1,14 +1,19 @@
 import { readFileSync } from "node:fs";
 import os from "node:os";
+import { defaultParallel } from "./parallel-default.ts";
+import { readingCacheEntries } from "./reading-cache-settings.ts";
 
 /** Everything the adapter reads from its environment, parsed once at start. Names and defaults follow SemIf. */
 export type AdapterConfig = {
   port: number;
   modelPath: string | null;
+  /** What a relative ADAPTER_MODEL_PATH is resolved against: where the command was typed (npm's INIT_CWD). */
+  modelPathBase: string;
   modelDir: string;
   gpu: "cuda" | false;
   threads: number;
   parallel: number;
+  readingCacheEntries: number;
   promptTemplate: "auto" | "fallback";
   maxTokens: number;
   maxRequestTokens: number;
@@ -83,10 +88,12 @@ export function readConfig(env: Env = process.env): AdapterConfig {
   return {
     port: port(env),
     modelPath: env.ADAPTER_MODEL_PATH || null,
+    modelPathBase: env.INIT_CWD || process.cwd(),
     modelDir: env.SM_MODEL_DIR || "/opt/ml/model",
     gpu: gpu === "cuda" ? "cuda" : false,
     threads: positiveInteger(env, "ADAPTER_THREADS", defaultThreads()),
-    parallel: positiveInteger(env, "ADAPTER_PARALLEL", 1),
+    parallel: positiveInteger(env, "ADAPTER_PARALLEL", defaultParallel(gpu === "cuda" ? "cuda" : "cpu")),
+    readingCacheEntries: readingCacheEntries(env),
     promptTemplate,
     maxTokens: positiveInteger(env, "SEMIF_MAX_TOKENS", 4096),
     maxRequestTokens: positiveInteger(env, "SEMIF_MAX_REQUEST_TOKENS", 8192),
