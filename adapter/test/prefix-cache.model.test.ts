@@ -101,7 +101,7 @@ describe("reading cache (exact repeats)", () => {
 describe("cross-request prefix cache (reading cache off)", () => {
   const urgent = { urgent: { type: "noul", instructions: "Is it urgent?" } };
 
-  it("keeps the state and the common start of the previous request's question, within 1e-4 of cold", async () => {
+  it("keeps the state and the common start of the previous request's question, within 1e-3 of cold", async () => {
     await ask(adapter, OTHER_STATE);
     const cold = await ask(adapter, LONG_STATE, urgent);
     await ask(adapter, LONG_STATE, { refund: questions.refund });
@@ -114,7 +114,9 @@ describe("cross-request prefix cache (reading cache off)", () => {
     expect(warm.timing.reused_tokens).toBeGreaterThan(warm.timing.prefix_tokens);
     const coldSuffix = cold.timing.evaluated_tokens + cold.timing.reused_tokens - cold.timing.prefix_tokens;
     expect(warm.timing.evaluated_tokens).toBeLessThan(coldSuffix);
-    expect(maxDifference(warm, cold)).toBeLessThan(SAME);
+    // The rest of the question is one batch shorter than cold: float order moves the answer, by up to 6e-4 over
+    // instances of this random-weight model (its random weights are drawn anew for every run).
+    expect(maxDifference(warm, cold)).toBeLessThan(1e-3);
   });
 
   it("evaluates only the last token of a repeat, within 2e-3 of cold (a one-token batch)", async () => {
@@ -124,7 +126,7 @@ describe("cross-request prefix cache (reading cache off)", () => {
     // One branch is held but its last token; the other keeps the state and "\n\nQuestion: ".
     expect(warm.timing.reused_tokens).toBeGreaterThan(warm.timing.prefix_tokens + 20);
     // A batch of one token takes llama.cpp's matrix-vector path: float order differs from the batch that
-    // evaluated it cold, and this random-weight model amplifies that to up to about 1.2e-3.
+    // evaluated it cold, and random-weight instances of this model amplify that to up to about 1.2e-3.
     expect(maxDifference(warm, cold)).toBeLessThan(2e-3);
   });
 

@@ -5,8 +5,14 @@ import { freePort } from "../../server/local/free-port.ts";
 export type LlamaServer = {
   url: string;
   props: Record<string, unknown>;
-  /** `/completion` on exact token ids: the prompt is evaluated and one token generated. */
-  complete(tokens: readonly number[], options: { cachePrompt: boolean; nProbs?: number }): Promise<Completion>;
+  /**
+   * `/completion` on exact token ids: the prompt is evaluated and one token generated. With `only`, every other
+   * token is banned (logit bias), so the returned probabilities are the softmax over just those tokens' logits.
+   */
+  complete(
+    tokens: readonly number[],
+    options: { cachePrompt: boolean; only?: readonly number[]; vocabulary?: number },
+  ): Promise<Completion>;
   /** `/tokenize` of a text prompt as llama-server tokenizes one (special tokens parsed, BOS added). */
   tokenize(text: string): Promise<number[]>;
   stop(): Promise<void>;
@@ -16,13 +22,13 @@ export type Completion = {
   ms: number;
   /** Prompt tokens llama-server evaluated (the rest came from its prompt cache). */
   evaluated: number;
-  /** Full-vocabulary probabilities of the first generated position, when `nProbs` asked for them. */
+  /** Probabilities over the `only` tokens at the position after the prompt, when asked for. */
   probabilities: Map<number, number>;
 };
 
 type CompletionBody = {
   timings?: { prompt_n?: number };
-  completion_probabilities?: Array<{ top_logprobs?: Array<{ id: number; logprob: number }> }>;
+  completion_probabilities?: Array<{ top_probs?: Array<{ id: number; prob: number }> }>;
 };
 
 /** Only PATH: llama-server needs nothing else from this environment (NODE_ENV is typed as required here). */
@@ -90,20 +96,35 @@ export async function startLlamaServer(
   return {
     url,
     props,
-    async complete(tokens, { cachePrompt, nProbs = 0 }) {
+    async complete(tokens, { cachePrompt, only, vocabulary = 0 }) {
+      // Full-vocabulary probabilities cannot be compared here: synthetic models put almost all mass on one token, and
+      // the letters' float32 probabilities underflow to 0. Banning every other token leaves their softmax.
+      const allowed = new Set(only ?? []);
+      const restrict = only
+        ? {
+            logit_bias: Array.from({ length: vocabulary }, (_, id) => id)
+              .filter((id) => !allowed.has(id))
+              .map((id) => [id, false]),
+            post_sampling_probs: true,
+            n_probs: only.length,
+            temperature: 1,
+            top_k: 0,
+            top_p: 1,
+            min_p: 0,
+          }
+        : { temperature: 0 };
       const { parsed, ms } = await post("/completion", {
         prompt: tokens,
         n_predict: 1,
         cache_prompt: cachePrompt,
-        temperature: 0,
-        n_probs: nProbs,
+        ...restrict,
       });
       const body = parsed as CompletionBody;
-      const top = body.completion_probabilities?.[0]?.top_logprobs ?? [];
+      const top = body.completion_probabilities?.[0]?.top_probs ?? [];
       return {
         ms,
         evaluated: body.timings?.prompt_n ?? Number.NaN,
-        probabilities: new Map(top.map((entry) => [entry.id, Math.exp(entry.logprob)])),
+        probabilities: new Map(top.map((entry) => [entry.id, entry.prob])),
       };
     },
     async tokenize(text) {

@@ -30,9 +30,9 @@ import { ensurePeerBinaries } from "./llama-server-build.ts";
  * - one decision of about each `--lengths` prompt tokens: against llama-server without and with `cache_prompt`;
  * - `--batches` decisions on one state of about each `--states` tokens: the adapter's `decisions` request against
  *   as many sequential `cache_prompt` requests; then one more decision on that state (warm) and an exact repeat.
- * Correctness: for 8 decisions, the letters' probabilities from llama-server's full-vocabulary `n_probs` against
- * the adapter's (max |dp|), and llama-server's own `/tokenize` of the rendered prompt text against the adapter's
- * ids. Prints a table and one JSON line; writes bench/out/peer.json. Not part of `npm test`.
+ * Correctness: for 8 decisions on identical token ids, llama-server's probabilities of the answer letters (`n_probs`
+ * after banning every other token by logit bias, so they are the softmax over the letters' logits) against the
+ * adapter's (max |dp|), and llama-server's own `/tokenize` of the rendered prompt text against the adapter's ids. Prints a table and one JSON line; writes bench/out/peer.json. Not part of `npm test`.
  */
 const { values } = parseArgs({
   options: {
@@ -53,7 +53,16 @@ const states = list(values.states);
 const batches = list(values.batches);
 
 type Pair = Pick<Decision, "question" | "options">;
-type Row = { cell: string; adapter_ms: number; llama_server_ms: number; ratio: number; n: number; tokens: number };
+type Row = {
+  cell: string;
+  adapter_ms: number;
+  llama_server_ms: number;
+  ratio: number;
+  n: number;
+  tokens: number;
+  adapter_samples: number[];
+  llama_server_samples: number[];
+};
 
 const median = (values: readonly number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -175,6 +184,8 @@ async function compare(engine: Engine, url: string, server: LlamaServer) {
       ratio: round(a / s),
       n: adapterMs.length,
       tokens: Math.round(median(tokens)),
+      adapter_samples: adapterMs.map((ms) => Math.round(ms)),
+      llama_server_samples: serverMs.map((ms) => Math.round(ms)),
     });
     loads.push(round(os.loadavg()[0]!, 1));
   };
@@ -257,8 +268,18 @@ async function compare(engine: Engine, url: string, server: LlamaServer) {
         times.sequential,
         tokens,
       );
-      addRow(`one more decision on that state (warm), after ${count}`, times.warmA, times.warmS, tokens);
-      addRow(`exact repeat of that request, after ${count}`, repeatTimes.adapter, repeatTimes.server, tokens);
+      addRow(
+        `one more decision on that ~${target}-token state (warm), after ${count}`,
+        times.warmA,
+        times.warmS,
+        tokens,
+      );
+      addRow(
+        `exact repeat of that request (~${target}, after ${count})`,
+        repeatTimes.adapter,
+        repeatTimes.server,
+        tokens,
+      );
     }
   }
 
@@ -274,10 +295,10 @@ async function compare(engine: Engine, url: string, server: LlamaServer) {
     const item = decision(row.state, pairs.take(1)[0]!, `check-${index}`);
     const prompt = engine.prompts.build(item);
     const ours = (await invoke({ decision: item })).body.result!.probabilities;
-    const theirs = await server.complete(prompt.tokens, { cachePrompt: false, nProbs: vocabulary });
-    const letters = prompt.letterTokens.map((token) => theirs.probabilities.get(token) ?? 0);
-    const sum = letters.reduce((a, b) => a + b, 0);
-    for (const [option, p] of letters.entries()) maxDp = Math.max(maxDp, Math.abs(p / sum - ours[option]!));
+    const theirs = await server.complete(prompt.tokens, { cachePrompt: false, only: prompt.letterTokens, vocabulary });
+    for (const [option, token] of prompt.letterTokens.entries()) {
+      maxDp = Math.max(maxDp, Math.abs((theirs.probabilities.get(token) ?? Number.NaN) - ours[option]!));
+    }
     const tokenized = await server.tokenize(prompt.text);
     if (tokenized.length === prompt.tokens.length && tokenized.every((token, i) => token === prompt.tokens[i])) {
       sameIds++;

@@ -85,7 +85,9 @@ type Lane = { sequence: LlamaContextSequence };
 type Work = { index: number; branch: Branch; tokens: Token[] };
 
 const asLease = (target: LlamaContextSequence | SequenceLease): SequenceLease =>
-  "sequence" in target ? target : { sequence: target, borrow: () => [], giveBack: () => undefined };
+  "sequence" in target
+    ? target
+    : { sequence: target, borrow: () => [], giveBack: () => undefined, inIdOrder: (sequences) => [...sequences] };
 
 function held(sequence: LlamaContextSequence, tokens: readonly Token[]): number {
   return tokens.length === 0 ? 0 : sequence.compareContextTokens([...tokens]).firstDifferentIndex;
@@ -162,7 +164,7 @@ export async function scoreBranches(
     try {
       await runRounds(lanes, prefix.length, work, options.reusePrefix, stats, results);
     } finally {
-      lease.giveBack(lanes.slice(1).map((lane) => lane.sequence));
+      lease.giveBack(lanes.filter((lane) => lane.sequence !== primary).map((lane) => lane.sequence));
     }
     stats.branchSeconds = (performance.now() - started) / 1000;
     for (const item of work) {
@@ -200,7 +202,8 @@ async function openLanes(
     }),
   );
   lease.giveBack(borrowed.filter((_, index) => usable[index] === null));
-  return [lease.sequence, ...usable.filter((sequence) => sequence !== null)].map((sequence) => ({ sequence }));
+  const lanes = [lease.sequence, ...usable.filter((sequence) => sequence !== null)];
+  return lease.inIdOrder(lanes).map((sequence) => ({ sequence }));
 }
 
 /**
@@ -218,12 +221,7 @@ async function runRounds(
 ): Promise<void> {
   const pending = [...work];
   while (pending.length > 0) {
-    const round = lanes.flatMap((lane) => {
-      if (pending.length === 0) return [];
-      const best = pending.reduce((a, b) => (held(lane.sequence, b.tokens) > held(lane.sequence, a.tokens) ? b : a));
-      pending.splice(pending.indexOf(best), 1);
-      return [{ lane, item: best }];
-    });
+    const round = assignRound(lanes, pending, prefixLength);
     const started = performance.now();
     const starts = await Promise.all(
       round.map(async ({ lane, item }) => {
@@ -276,6 +274,34 @@ async function runRounds(
       results[item.index] = { readings: readings[slot]!, children: children[slot]!, seconds, cached: false };
     }
   }
+}
+
+/**
+ * One branch per lane, greedily by the longest common token prefix a lane holds of a branch beyond the shared
+ * prefix (every lane holds that), so kept tokens are used where they are; the round stays in lane (sequence id)
+ * order. The chosen branches leave `pending`.
+ */
+function assignRound(lanes: readonly Lane[], pending: Work[], prefixLength: number): Array<{ lane: Lane; item: Work }> {
+  const pairs: Array<{ lane: Lane; item: Work; held: number; order: number }> = [];
+  for (const lane of lanes) {
+    const contents = lane.sequence.contextTokens;
+    for (const [order, item] of pending.entries()) {
+      let index = prefixLength;
+      while (index < contents.length && index < item.tokens.length && contents[index] === item.tokens[index]) index++;
+      pairs.push({ lane, item, held: index, order });
+    }
+  }
+  pairs.sort((a, b) => b.held - a.held || a.order - b.order);
+  const chosen = new Map<Lane, Work>();
+  const taken = new Set<Work>();
+  for (const { lane, item } of pairs) {
+    if (chosen.has(lane) || taken.has(item)) continue;
+    chosen.set(lane, item);
+    taken.add(item);
+  }
+  const rest = pending.filter((item) => !taken.has(item));
+  pending.splice(0, pending.length, ...rest);
+  return lanes.flatMap((lane) => (chosen.has(lane) ? [{ lane, item: chosen.get(lane)! }] : []));
 }
 
 /** Readings indexed into the branch suffix, moved to index into what is evaluated (`shift` tokens of it kept before). */

@@ -5,8 +5,11 @@
  * "ADAPTER_PARALLEL".
  */
 export const DEFAULT_PARALLEL = {
-  /** Measured on the 2-core CPU machine (adapter README). */
-  cpu: 4,
+  /**
+   * Measured on the 2-core CPU machine (adapter README): 8 decisions on one state took 22-23 s with 8 lanes, 28-30 s
+   * with 4, 33-35 s with 2 and 30-50 s serially at 1 thread; 9.6-9.7 / 10.2-10.4 / 10.4-10.8 / 10.4-12.2 s at 2.
+   */
+  cpu: 8,
   /** Provisional: no GPU machine was available to measure it; 8 lanes score SEMIF_MAX_SHARED_DECISIONS in one batch. */
   cuda: 8,
 } as const;

@@ -10,6 +10,11 @@ export type SequenceLease = {
    */
   borrow(max: number, tokens: readonly Token[]): LlamaContextSequence[];
   giveBack(sequences: readonly LlamaContextSequence[]): void;
+  /**
+   * The sequences in llama.cpp sequence-id order. llama.cpp splits a batch over several KV streams into micro-batches
+   * of consecutive sequence ids, so lanes submitted in this order share the fewest, largest micro-batches.
+   */
+  inIdOrder(sequences: readonly LlamaContextSequence[]): LlamaContextSequence[];
 };
 
 /**
@@ -24,12 +29,15 @@ export class SequencePool {
   readonly size: number;
   private readonly idle: LlamaContextSequence[];
   private readonly lastUsed = new Map<LlamaContextSequence, number>();
+  /** node-llama-cpp numbers a fresh context's sequences 0, 1, ... in the order they are created. */
+  private readonly ids = new Map<LlamaContextSequence, number>();
   private readonly waiting: Array<(sequence: LlamaContextSequence) => void> = [];
   private clock = 0;
 
   constructor(context: LlamaContext, size: number) {
     this.size = size;
     this.idle = Array.from({ length: size }, () => context.getSequence({ contextShift: THROWING_CONTEXT_SHIFT }));
+    for (const [id, sequence] of this.idle.entries()) this.ids.set(sequence, id);
   }
 
   get idleCount(): number {
@@ -51,6 +59,7 @@ export class SequencePool {
           if (borrowed.delete(lane)) this.release(lane);
         }
       },
+      inIdOrder: (sequences) => [...sequences].sort((a, b) => (this.ids.get(a) ?? 0) - (this.ids.get(b) ?? 0)),
     };
     try {
       return await use(lease);
