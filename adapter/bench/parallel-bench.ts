@@ -11,13 +11,16 @@ import { percentile, round } from "./section.ts";
 /**
  * npm run bench:adapter-parallel -- [--kind bench-0.5b|tiny|...]
  *
- * Decision throughput of ADAPTER_PARALLEL=n at client concurrency n (SEMIF_MAX_IN_FLIGHT=n), against one
- * sequence at concurrency 1. One adapter per level is started first, then the levels are measured in rounds, in a
- * rotating order, so slow phases of a shared machine fall on every level alike; the speedup is the ratio of the
- * median throughputs over the rounds. Every prompt is distinct (no prefix reuse, no reading-cache hits).
- * Knobs (environment): BENCH_MODEL (default the generated bench/out/bench-0.5b.gguf, written on first use),
- * BENCH_PARALLEL_LEVELS (default 2,4,8), BENCH_PARALLEL_REQUESTS (decisions per level and round, default 8),
- * BENCH_PARALLEL_ROUNDS (default 3), BENCH_STATE_WORDS (words per state, default 60), ADAPTER_THREADS (default 1).
+ * Two measures per ADAPTER_PARALLEL level n, against one sequence: decision throughput at client concurrency n
+ * (SEMIF_MAX_IN_FLIGHT=n) over concurrency 1, and the latency of one shared request of 8 decisions on a new
+ * ~900-token state (its suffixes spread over up to n lanes) over that on one sequence. One adapter per level is
+ * started first, then the levels are measured in rounds, in a rotating order, so slow phases of a shared machine
+ * fall on every level alike; ratios are of the medians over the rounds. Every prompt is distinct (no prefix reuse
+ * between requests, no reading-cache hits). Knobs (environment): BENCH_MODEL (default the generated
+ * bench/out/bench-0.5b.gguf, written on first use), BENCH_PARALLEL_LEVELS (default 2,4,8), BENCH_PARALLEL_REQUESTS
+ * (decisions per level and round, default 8), BENCH_PARALLEL_ROUNDS (default 3), BENCH_STATE_WORDS (words per
+ * state, default 60), BENCH_SHARED_SENTENCES (the shared state's length, default 19 sentences: ~900 tokens; 0
+ * skips the shared measure), ADAPTER_THREADS (default 1).
  */
 const { values } = parseArgs({ options: { kind: { type: "string" } } });
 const modelPath = modelFromEnvironment(process.env.BENCH_MODEL, values.kind as ModelKind | undefined);
@@ -25,6 +28,7 @@ const levels = [1, ...(process.env.BENCH_PARALLEL_LEVELS ?? "2,4,8").split(",").
 const requests = Number(process.env.BENCH_PARALLEL_REQUESTS ?? 8);
 const rounds = Number(process.env.BENCH_PARALLEL_ROUNDS ?? 3);
 const words = Number(process.env.BENCH_STATE_WORDS ?? 60);
+const sharedSentences = Number(process.env.BENCH_SHARED_SENTENCES ?? 19);
 const threads = process.env.ADAPTER_THREADS ?? "1";
 const filler = "the customer asked support about the refund policy and the receipt before the trial ended".split(" ");
 
@@ -43,6 +47,43 @@ function decisionBody() {
       ],
     },
   });
+}
+
+const SHARED_SENTENCE =
+  "The customer bought a laptop twelve days ago, has the receipt, reports that the screen flickers after the last " +
+  "update, asked support twice, and now requests either a refund or a replacement before the trial ends. ";
+const SHARED_QUESTIONS = [
+  "Refund?",
+  "Replace?",
+  "Escalate?",
+  "Urgent?",
+  "Receipt valid?",
+  "In policy?",
+  "Fraud?",
+  "Close?",
+];
+
+/** One `decisions` request of 8 decisions on a state no request has used: its wall time and the lanes it got. */
+async function sharedRequest(adapter: RunningAdapter) {
+  const state = `Case ${served++}. ${SHARED_SENTENCE.repeat(sharedSentences)}`;
+  const decisions = SHARED_QUESTIONS.map((question, index) => ({
+    id: `q${index}`,
+    state,
+    question,
+    options: [
+      { id: "yes", description: "Yes." },
+      { id: "no", description: "No." },
+    ],
+  }));
+  const started = performance.now();
+  const response = await fetch(`${adapter.url}/invocations`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ decisions }),
+  });
+  const body = (await response.json()) as { timing?: { lanes: number } };
+  if (response.status !== 200) throw new Error(`shared request: ${response.status} ${JSON.stringify(body)}`);
+  return { ms: performance.now() - started, lanes: body.timing!.lanes };
 }
 
 async function measure(adapter: RunningAdapter, concurrency: number) {
@@ -87,11 +128,13 @@ try {
     adapters.set(level, adapter);
   }
   const results = new Map(levels.map((level) => [level, [] as Awaited<ReturnType<typeof measure>>[]]));
+  const shared = new Map(levels.map((level) => [level, [] as Awaited<ReturnType<typeof sharedRequest>>[]]));
   const progress = new Progress("bench:adapter-parallel", rounds * levels.length, 0);
   for (let roundIndex = 0; roundIndex < rounds; roundIndex++) {
     for (let slot = 0; slot < levels.length; slot++) {
       const level = levels[(slot + roundIndex) % levels.length]!;
       results.get(level)!.push(await measure(adapters.get(level)!, level));
+      if (sharedSentences > 0) shared.get(level)!.push(await sharedRequest(adapters.get(level)!));
       progress.step();
     }
   }
@@ -101,10 +144,17 @@ try {
       0.5,
     );
   const serial = medianThroughput(1);
+  const medianShared = (level: number) =>
+    percentile(
+      shared.get(level)!.map((r) => r.ms),
+      0.5,
+    );
   const summary: Record<string, number> = {};
   const rows = levels.map((level) => {
     const speedup = medianThroughput(level) / serial;
     if (level > 1) summary[`throughput_speedup_c${level}`] = round(speedup, 3);
+    const sharedSpeedup = sharedSentences > 0 ? medianShared(1) / medianShared(level) : Number.NaN;
+    if (level > 1 && sharedSentences > 0) summary[`shared8_speedup_p${level}`] = round(sharedSpeedup, 3);
     return {
       parallel: level,
       concurrency: level,
@@ -121,6 +171,12 @@ try {
       ),
       busy: results.get(level)!.reduce((sum, r) => sum + r.busy, 0),
       speedup: round(speedup, 3),
+      "8 shared ms (median)": sharedSentences > 0 ? round(medianShared(level)) : "-",
+      "8 shared, per round": shared
+        .get(level)!
+        .map((r) => `${Math.round(r.ms)} (${r.lanes} lanes)`)
+        .join(" "),
+      "shared speedup": round(sharedSpeedup, 3),
     };
   });
   console.table(rows);

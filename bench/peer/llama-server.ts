@@ -6,12 +6,13 @@ export type LlamaServer = {
   url: string;
   props: Record<string, unknown>;
   /**
-   * `/completion` on exact token ids: the prompt is evaluated and one token generated. With `only`, every other
-   * token is banned (logit bias), so the returned probabilities are the softmax over just those tokens' logits.
+   * `/completion` on exact token ids: the prompt is evaluated and one token generated (none with `generate: false`,
+   * which only fills the slot's prompt cache). With `only`, every other token is banned (logit bias), so the
+   * returned probabilities are the softmax over just those tokens' logits.
    */
   complete(
     tokens: readonly number[],
-    options: { cachePrompt: boolean; only?: readonly number[]; vocabulary?: number },
+    options: { cachePrompt: boolean; only?: readonly number[]; vocabulary?: number; generate?: boolean },
   ): Promise<Completion>;
   /** `/tokenize` of a text prompt as llama-server tokenizes one (special tokens parsed, BOS added). */
   tokenize(text: string): Promise<number[]>;
@@ -96,7 +97,7 @@ export async function startLlamaServer(
   return {
     url,
     props,
-    async complete(tokens, { cachePrompt, only, vocabulary = 0 }) {
+    async complete(tokens, { cachePrompt, only, vocabulary = 0, generate = true }) {
       // Full-vocabulary probabilities cannot be compared here: synthetic models put almost all mass on one token, and
       // the letters' float32 probabilities underflow to 0. Banning every other token leaves their softmax.
       const allowed = new Set(only ?? []);
@@ -115,7 +116,7 @@ export async function startLlamaServer(
         : { temperature: 0 };
       const { parsed, ms } = await post("/completion", {
         prompt: tokens,
-        n_predict: 1,
+        n_predict: generate ? 1 : 0,
         cache_prompt: cachePrompt,
         ...restrict,
       });
