@@ -132,7 +132,14 @@ async function main() {
       const instance = new AdapterProcess({
         repoRoot,
         modelDir,
-        environment: { SEMIF_MAX_IN_FLIGHT: "1", ADAPTER_PARALLEL: String(parallel), ADAPTER_THREADS: values.threads },
+        // Reading cache off: every row repeats one decision, which the cache would answer in a millisecond; with it
+        // off each request is scored, as distinct client decisions are.
+        environment: {
+          SEMIF_MAX_IN_FLIGHT: "1",
+          ADAPTER_PARALLEL: String(parallel),
+          ADAPTER_THREADS: values.threads,
+          ADAPTER_READING_CACHE: "0",
+        },
         onLine: () => undefined,
       });
       await instance.start();
