@@ -1,9 +1,12 @@
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
 import { parseArgs } from "node:util";
+import { benchModel, benchOut } from "../adapter/bench/bench-files.ts";
+import { Progress } from "../adapter/bench/progress.ts";
+import type { ModelKind } from "../adapter/test/support/llama-model.ts";
 import { datasetItems } from "../server/evaluate/datasets/dataset-store.ts";
 import { loadSample } from "../server/evaluate/datasets/samples.ts";
 import { httpInvoker } from "../server/evaluate/runs/invoker.ts";
@@ -13,11 +16,13 @@ import { executeRun } from "../server/evaluate/runs/runner.ts";
 import { openDatabase } from "../server/store/database.ts";
 
 /**
- * npm run bench:evaluate -- [--limit N] [--concurrency 1] [--threads 2] [--model file.gguf]
+ * npm run bench:evaluate -- [--limit N] [--concurrency 1] [--threads 2] [--model file.gguf | --kind bench-0.5b]
  *
  * Runs JevBench through the evaluation runner against a local adapter serving a synthetic Qwen2.5-0.5B-shaped GGUF
- * (generated once into bench/out/) and prints the evaluation's own overhead: run wall time over the sum of the
- * adapter's per-item times (`timing.total_seconds`). At concurrency 1 the target is at most 1.15.
+ * (bench/out/bench-0.5b.gguf, the model bench:adapter uses, generated on first use) and prints the evaluation's
+ * own overhead: run wall time over the sum of the adapter's per-item times (`timing.total_seconds`). At
+ * concurrency 1 the target is at most 1.15. Progress (items done/total, ETA) goes to stderr; the result is one
+ * JSON line on stdout (also written to bench/out/evaluate.json).
  */
 const repoRoot = path.resolve(import.meta.dirname, "..");
 const { values } = parseArgs({
@@ -26,24 +31,13 @@ const { values } = parseArgs({
     concurrency: { type: "string", default: "1" },
     threads: { type: "string", default: String(Math.min(4, os.availableParallelism())) },
     model: { type: "string" },
+    kind: { type: "string", default: "bench-0.5b" },
   },
 });
 const concurrency = Number(values.concurrency);
-const model = path.resolve(values.model ?? path.join(repoRoot, "bench/out/bench-0.5b.gguf"));
-
-function ensureModel(): void {
-  if (fs.existsSync(model)) return;
-  console.error(`generating ${model} (synthetic Qwen2.5-0.5B shape, Q8_0)…`);
-  const made = spawnSync(
-    "npm",
-    ["run", "-s", "make-model", "-w", "adapter", "--", "--kind", "bench-0.5b", "--out", model],
-    {
-      cwd: repoRoot,
-      stdio: "inherit",
-    },
-  );
-  if (made.status !== 0) throw new Error("make-model failed");
-}
+const model = values.model
+  ? path.resolve(process.env.INIT_CWD ?? process.cwd(), values.model)
+  : benchModel(values.kind as ModelKind);
 
 /** Starts `adapter serve` on a free loopback port and resolves with its URL once /ping would answer 200. */
 function startAdapter(): Promise<{ url: string; child: ChildProcess }> {
@@ -76,7 +70,6 @@ function startAdapter(): Promise<{ url: string; child: ChildProcess }> {
   });
 }
 
-ensureModel();
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-evaluate-"));
 const db = openDatabase(path.join(dir, "console.db"));
 const { url, child } = await startAdapter();
@@ -96,7 +89,15 @@ try {
   }
   const run = createRun(db, { datasetId, endpoints: ["local-adapter"], concurrency, targetAccuracy: 0.9 });
   const started = performance.now();
-  const status = await executeRun({ db, invoke: httpInvoker(() => url) }, run.id);
+  const total = datasetItems(db, datasetId).length;
+  const progress = new Progress("bench:evaluate items", total);
+  let reported = 0;
+  const poll = setInterval(() => {
+    const done = runResults(db, run.id).length;
+    if (done > reported) progress.step(done - reported);
+    reported = done;
+  }, 2000);
+  const status = await executeRun({ db, invoke: httpInvoker(() => url) }, run.id).finally(() => clearInterval(poll));
   const wallMs = performance.now() - started;
   const results = runResults(db, run.id);
   const adapterMs = results.reduce((sum, result) => sum + (result.adapterMs ?? 0), 0);
@@ -119,12 +120,13 @@ try {
     p95Ms: metrics?.latency.p95 ?? null,
     accuracy: metrics?.accuracy ?? null,
   };
-  fs.mkdirSync(path.join(repoRoot, "bench/out"), { recursive: true });
-  fs.writeFileSync(path.join(repoRoot, "bench/out/evaluate.json"), `${JSON.stringify(report, null, 2)}\n`);
-  console.log(JSON.stringify(report, null, 2));
-  console.log(
+  const out = path.join(benchOut, "evaluate.json");
+  fs.mkdirSync(benchOut, { recursive: true });
+  fs.writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+  console.error(
     `evaluation overhead: run wall ${report.wallSeconds.toFixed(2)} s / adapter time ${report.adapterSecondsSum.toFixed(2)} s = ${report.overheadRatio.toFixed(3)} (target <= 1.15 at concurrency 1)`,
   );
+  console.log(JSON.stringify(report));
 } finally {
   child.kill("SIGTERM");
   db.close();

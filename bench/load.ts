@@ -1,9 +1,11 @@
-import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { nearestRankQuantile } from "@decision-console/adapter/contract";
+import { benchModel, benchOut } from "../adapter/bench/bench-files.ts";
+import { Progress } from "../adapter/bench/progress.ts";
+import type { ModelKind } from "../adapter/test/support/llama-model.ts";
 import { defaultBusyRetryPolicy, isBusyAnswer, retryWhileBusy } from "../server/invoke/busy-retry.ts";
 import { AdapterProcess } from "../server/local/endpoints/adapter-process.ts";
 
@@ -14,7 +16,9 @@ import { AdapterProcess } from "../server/local/endpoints/adapter-process.ts";
  * endpoint instance, SEMIF_MAX_IN_FLIGHT=1, ADAPTER_PARALLEL 1 and 4) is driven by 1, 4 and 16 concurrent
  * clients that retry 503 "busy" with the console's own policy (capped exponential backoff, full jitter). Every
  * configuration sends the same fixed number of decisions. It prints goodput (decisions answered per second),
- * retries, requests that gave up, and latency including retries, and writes bench/out/load.json.
+ * retries, requests that gave up, and latency including retries, and writes bench/out/load.json. The model is
+ * the generated bench/out/bench-<kind>.gguf (`--kind tiny` by default; `--kind bench-0.5b` is the model of
+ * bench:adapter and bench:evaluate), written on first use. Progress goes to stderr, one JSON line ends stdout.
  */
 const repoRoot = path.resolve(import.meta.dirname, "..");
 const { values } = parseArgs({
@@ -31,19 +35,10 @@ const totalRequests = Number(values.requests);
 const clientCounts = values.clients.split(",").map(Number);
 const parallels = values.parallel.split(",").map(Number);
 
+/** `--model` (relative to where the command was typed), else the generated bench model of `--kind`. */
 function modelFile(): string {
-  if (values.model) return path.resolve(values.model);
-  const file = path.join(repoRoot, "bench", "out", `load-${values.kind}.gguf`);
-  if (!fs.existsSync(file)) {
-    console.error(`generating ${file} (synthetic ${values.kind} model)…`);
-    const made = spawnSync(
-      "npm",
-      ["run", "-s", "make-model", "-w", "adapter", "--", "--kind", values.kind, "--out", file],
-      { cwd: repoRoot, stdio: "inherit" },
-    );
-    if (made.status !== 0) throw new Error("make-model failed");
-  }
-  return file;
+  if (values.model) return path.resolve(process.env.INIT_CWD ?? process.cwd(), values.model);
+  return benchModel(values.kind as ModelKind);
 }
 
 const decisionBody = JSON.stringify({
@@ -118,13 +113,21 @@ async function main() {
   const modelDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-load-"));
   fs.symlinkSync(file, path.join(modelDir, path.basename(file)));
   const rows: (Awaited<ReturnType<typeof runConfiguration>> & { parallel: number; maxInFlight: number })[] = [];
+  const progress = new Progress("bench:load configurations", parallels.length * clientCounts.length, 0);
   try {
     for (const parallel of parallels) {
       const instance = new AdapterProcess({
         repoRoot,
         modelDir,
         home: modelDir,
-        environment: { SEMIF_MAX_IN_FLIGHT: "1", ADAPTER_PARALLEL: String(parallel), ADAPTER_THREADS: values.threads },
+        // Reading cache off: every row repeats one decision, which the cache would answer in a millisecond; with it
+        // off each request is scored, as distinct client decisions are.
+        environment: {
+          SEMIF_MAX_IN_FLIGHT: "1",
+          ADAPTER_PARALLEL: String(parallel),
+          ADAPTER_THREADS: values.threads,
+          ADAPTER_READING_CACHE: "0",
+        },
         onLine: () => undefined,
       });
       await instance.start();
@@ -134,6 +137,7 @@ async function main() {
         for (const clients of clientCounts) {
           const row = { parallel, maxInFlight: 1, ...(await runConfiguration(instance.url, clients)) };
           rows.push(row);
+          progress.step();
           console.error(
             `ADAPTER_PARALLEL=${parallel} clients=${clients}: ${row.goodputPerSecond}/s, ${row.retries} retries`,
           );
@@ -159,10 +163,12 @@ async function main() {
       `| ${r.parallel} | ${r.clients} | ${r.answered}/${r.requests} | ${r.gaveUp} | ${r.goodputPerSecond} | ${r.retries} | ${r.retriesPerRequest} | ${r.maxRetries} | ${r.p50Ms} | ${r.p95Ms} |`,
     );
   }
-  const out = path.join(repoRoot, "bench", "out", "load.json");
+  const out = path.join(benchOut, "load.json");
+  const report = { date: new Date().toISOString(), host: os.hostname(), model: path.basename(file), rows };
   fs.mkdirSync(path.dirname(out), { recursive: true });
-  fs.writeFileSync(out, `${JSON.stringify({ date: new Date().toISOString(), host: os.hostname(), rows }, null, 2)}\n`);
+  fs.writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
   console.log(`\nwritten ${path.relative(repoRoot, out)}`);
+  console.log(JSON.stringify({ ...report, load_average_1m: Math.round(os.loadavg()[0]! * 10) / 10 }));
 }
 
 main().catch((error) => {

@@ -1,48 +1,37 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
 import { readConfig } from "../src/engine/config.ts";
 import { startAdapter } from "../src/http/app.ts";
-import { modelSpec, writeModel } from "../test/support/llama-model.ts";
-import type { BenchContext, BenchSection, JevBenchRow } from "./section.ts";
+import type { ModelKind } from "../test/support/llama-model.ts";
+import { jevbenchRows, modelFromEnvironment, stratifiedSample } from "./bench-files.ts";
+import type { BenchContext, BenchSection } from "./section.ts";
 
 /**
- * npm run bench:adapter — prints a table, then one JSON line with overhead_ratio, shared_speedup,
- * jevbench_p50_ms, jevbench_p95_ms and the model. Knobs: BENCH_MODEL (a GGUF; default: the generated ~0.5B
- * Qwen2.5-shaped model in bench/out/), ADAPTER_THREADS, BENCH_REPEATS (overhead pairs, default 8),
- * BENCH_JEVBENCH_LIMIT (first N of the 231 decisions), BENCH_SECTIONS (comma-separated names).
+ * npm run bench:adapter -- [--full] [--per-stratum N] [--kind bench-0.5b|tiny|...] [--repeats N] [--sections a,b]
+ *
+ * Prints a table, then one JSON line with overhead_ratio, shared_speedup, jevbench_p50_ms, jevbench_p95_ms, the
+ * other sections' keys and the model. By default JevBench is a stratified sample (per type x tier, `--per-stratum`
+ * items of median prompt length each: 8 decisions, minutes on one CPU thread); `--full` (or
+ * BENCH_JEVBENCH_FULL=1) sends all 231 (over an hour there). Knobs as environment variables: BENCH_MODEL (a GGUF;
+ * default the generated bench/out/bench-0.5b.gguf, written on first use), ADAPTER_THREADS (default 1),
+ * ADAPTER_PARALLEL, BENCH_REPEATS (default 5), BENCH_SECTIONS. Long sections report progress on stderr.
  */
 const here = path.dirname(fileURLToPath(import.meta.url));
-const repoRoot = path.resolve(here, "../..");
+const { values } = parseArgs({
+  options: {
+    full: { type: "boolean", default: process.env.BENCH_JEVBENCH_FULL === "1" },
+    "per-stratum": { type: "string", default: process.env.BENCH_JEVBENCH_PER_STRATUM ?? "1" },
+    kind: { type: "string" },
+    repeats: { type: "string", default: process.env.BENCH_REPEATS ?? "5" },
+    sections: { type: "string", default: process.env.BENCH_SECTIONS },
+  },
+});
 
-function benchModel(): string {
-  if (process.env.BENCH_MODEL) return path.resolve(process.env.INIT_CWD ?? process.cwd(), process.env.BENCH_MODEL);
-  const file = path.join(repoRoot, "bench/out/adapter-bench-0.5b.gguf");
-  if (!existsSync(file)) {
-    const words = path.resolve(repoRoot, "../shared/bench/jevbench.jsonl");
-    process.stderr.write(`generating ${file} (~530 MB, Qwen2.5-0.5B shapes, Q8_0, random weights)\n`);
-    writeModel(
-      modelSpec("bench-0.5b", { extraText: existsSync(words) ? readFileSync(words, "utf8") : undefined }),
-      file,
-    );
-  }
-  return file;
-}
-
-function jevbench(): JevBenchRow[] | null {
-  const file = path.resolve(repoRoot, "../shared/bench/jevbench.jsonl");
-  if (!existsSync(file)) return null;
-  const rows = readFileSync(file, "utf8")
-    .split("\n")
-    .filter((line) => line.trim())
-    .map((line) => JSON.parse(line) as JevBenchRow);
-  const limit = Number(process.env.BENCH_JEVBENCH_LIMIT ?? rows.length);
-  return rows.slice(0, limit);
-}
-
-async function loadSections(): Promise<BenchSection[]> {
+async function loadSections(wanted: string[] | null): Promise<BenchSection[]> {
   const directory = path.join(here, "sections");
-  const wanted = process.env.BENCH_SECTIONS?.split(",").map((name) => name.trim());
   const sections: BenchSection[] = [];
   for (const file of readdirSync(directory).filter((name) => name.endsWith(".section.ts"))) {
     const section = ((await import(pathToFileURL(path.join(directory, file)).href)) as { default: BenchSection })
@@ -52,14 +41,25 @@ async function loadSections(): Promise<BenchSection[]> {
   return sections.sort((a, b) => a.order - b.order);
 }
 
-const modelPath = benchModel();
+const modelPath = modelFromEnvironment(process.env.BENCH_MODEL, values.kind as ModelKind | undefined);
+const rows = jevbenchRows();
+const sample = values.full ? rows : stratifiedSample(rows, Number(values["per-stratum"]));
 // 8192 tokens per prompt: the longest JevBench decisions need ~5,800 with the synthetic vocabulary.
 const config = readConfig({
   SEMIF_MAX_TOKENS: "8192",
+  ADAPTER_THREADS: "1",
   ...process.env,
   ADAPTER_MODEL_PATH: modelPath,
   SAGEMAKER_BIND_TO_PORT: "0",
 });
+process.stderr.write(
+  `bench:adapter: ${path.basename(modelPath)}, ${config.threads} thread(s), ADAPTER_PARALLEL=${config.parallel}, ` +
+    `JevBench ${sample.length}/${rows.length}${values.full ? "" : " (stratified sample; --full for all)"}, ` +
+    `load average ${os
+      .loadavg()
+      .map((load) => load.toFixed(1))
+      .join(" ")}\n`,
+);
 const adapter = await startAdapter(config, { host: "127.0.0.1", port: 0, log: () => undefined });
 try {
   const engine = await adapter.ready;
@@ -77,33 +77,37 @@ try {
       return { status: response.status, body: parsed, ms: performance.now() - started };
     },
     async coldStart() {
-      for (let index = 0; index < config.parallel; index++) {
-        await engine.pool.lease([], (sequence) => sequence.clearHistory());
-      }
+      await engine.pool.clearIdle();
+      engine.decisions.cache?.clear();
     },
-    jevbench: jevbench(),
-    repeats: Number(process.env.BENCH_REPEATS ?? 8),
+    jevbench: sample,
+    repeats: Number(values.repeats),
   };
   const summary: Record<string, unknown> = {};
-  const rows: Array<Record<string, string | number>> = [];
-  for (const section of await loadSections()) {
+  const table: Array<Record<string, string | number>> = [];
+  const loads: number[] = [];
+  for (const section of await loadSections(values.sections?.split(",").map((name) => name.trim()) ?? null)) {
     const started = performance.now();
     const result = await section.run(context);
+    loads.push(os.loadavg()[0]!);
     process.stderr.write(`section ${section.name} done in ${Math.round((performance.now() - started) / 1000)} s\n`);
-    rows.push(...result.rows.map((row) => ({ section: section.name, ...row })));
+    table.push(...result.rows.map((row) => ({ section: section.name, ...row })));
     Object.assign(summary, result.summary);
   }
-  console.table(rows);
+  console.table(table);
   const { metadata } = engine;
   console.log(
     JSON.stringify({
       ...summary,
+      jevbench_sample: values.full ? "full" : `${sample.length} stratified`,
+      load_average_1m: loads.map((load) => Math.round(load * 10) / 10),
       model: {
         file: metadata.file,
         name: metadata.name,
         bytes: metadata.bytes,
         backend: metadata.backend,
         threads: metadata.threads,
+        parallel: metadata.parallel,
         context_size: metadata.context_size,
       },
     }),

@@ -1,30 +1,42 @@
-import { existsSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 import { readConfig } from "../src/engine/config.ts";
-import { startAdapter } from "../src/http/app.ts";
+import { type RunningAdapter, startAdapter } from "../src/http/app.ts";
+import type { ModelKind } from "../test/support/llama-model.ts";
+import { modelFromEnvironment } from "./bench-files.ts";
+import { Progress } from "./progress.ts";
 import { percentile, round } from "./section.ts";
 
 /**
- * npm run bench:adapter-parallel — decision throughput at client concurrency 1/2/4/8 with ADAPTER_PARALLEL=n
- * (n = concurrency, SEMIF_MAX_IN_FLIGHT = n), against the serial adapter (ADAPTER_PARALLEL=1) at concurrency 1,
- * side by side in one run. Prompts are distinct (no prefix reuse between requests). Knobs: BENCH_MODEL (default
- * the generated bench/out/adapter-bench-0.5b.gguf, made by `npm run bench:adapter`), BENCH_PARALLEL_REQUESTS
- * (per level, default 16), BENCH_STATE_WORDS (prompt length, default 60 words), ADAPTER_THREADS.
+ * npm run bench:adapter-parallel -- [--kind bench-0.5b|tiny|...]
+ *
+ * Two measures per ADAPTER_PARALLEL level n, against one sequence: decision throughput at client concurrency n
+ * (SEMIF_MAX_IN_FLIGHT=n) over concurrency 1, and the latency of one shared request of 8 decisions on a new
+ * ~900-token state (its suffixes spread over up to n lanes) over that on one sequence. One adapter per level is
+ * started first, then the levels are measured in rounds, in a rotating order, so slow phases of a shared machine
+ * fall on every level alike; ratios are of the medians over the rounds. Every prompt is distinct (no prefix reuse
+ * between requests, no reading-cache hits). Knobs (environment): BENCH_MODEL (default the generated
+ * bench/out/bench-0.5b.gguf, written on first use), BENCH_PARALLEL_LEVELS (default 2,4,8), BENCH_PARALLEL_REQUESTS
+ * (decisions per level and round, default 8), BENCH_PARALLEL_ROUNDS (default 3), BENCH_STATE_WORDS (words per
+ * state, default 60), BENCH_SHARED_SENTENCES (the shared state's length, default 19 sentences: ~900 tokens; 0
+ * skips the shared measure), ADAPTER_THREADS (default 1).
  */
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const modelPath = process.env.BENCH_MODEL
-  ? path.resolve(process.env.INIT_CWD ?? process.cwd(), process.env.BENCH_MODEL)
-  : path.join(repoRoot, "bench/out/adapter-bench-0.5b.gguf");
-if (!existsSync(modelPath))
-  throw new Error(`${modelPath} is missing: run npm run bench:adapter once, or set BENCH_MODEL`);
-const requests = Number(process.env.BENCH_PARALLEL_REQUESTS ?? 16);
+const { values } = parseArgs({ options: { kind: { type: "string" } } });
+const modelPath = modelFromEnvironment(process.env.BENCH_MODEL, values.kind as ModelKind | undefined);
+const levels = [1, ...(process.env.BENCH_PARALLEL_LEVELS ?? "2,4,8").split(",").map(Number)];
+const requests = Number(process.env.BENCH_PARALLEL_REQUESTS ?? 8);
+const rounds = Number(process.env.BENCH_PARALLEL_ROUNDS ?? 3);
 const words = Number(process.env.BENCH_STATE_WORDS ?? 60);
-const filler = "the customer asked support about the refund policy and the receipt before the trial ended";
+const sharedSentences = Number(process.env.BENCH_SHARED_SENTENCES ?? 19);
+const threads = process.env.ADAPTER_THREADS ?? "1";
+const filler = "the customer asked support about the refund policy and the receipt before the trial ended".split(" ");
 
-function decisionBody(index: number) {
-  const text = Array.from({ length: words }, (_, i) => filler.split(" ")[(i + index) % 15]).join(" ");
-  return {
+let served = 0;
+function decisionBody() {
+  const index = served++;
+  const text = Array.from({ length: words }, (_, i) => filler[(i + index) % filler.length]).join(" ");
+  return JSON.stringify({
     decision: {
       id: `r${index}`,
       state: `Ticket ${index}: ${text}.`,
@@ -34,71 +46,152 @@ function decisionBody(index: number) {
         { id: "no", description: "Decline." },
       ],
     },
-  };
-}
-
-async function measure(parallel: number, concurrency: number) {
-  const config = readConfig({
-    SEMIF_MAX_TOKENS: "1024",
-    ...process.env,
-    ADAPTER_MODEL_PATH: modelPath,
-    ADAPTER_PARALLEL: String(parallel),
-    SEMIF_MAX_IN_FLIGHT: String(parallel),
   });
-  const adapter = await startAdapter(config, { host: "127.0.0.1", port: 0, log: () => undefined });
-  try {
-    await adapter.ready;
-    const latencies: number[] = [];
-    let next = 0;
-    let busy = 0;
-    const started = performance.now();
-    const client = async () => {
-      while (next < requests) {
-        const body = JSON.stringify(decisionBody(next++ + concurrency * 1000 + parallel * 100000));
-        const sent = performance.now();
-        const response = await fetch(`${adapter.url}/invocations`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body,
-        });
-        await response.json();
-        if (response.status === 503) busy++;
-        else if (response.status !== 200) throw new Error(`status ${response.status}`);
-        latencies.push(performance.now() - sent);
-      }
-    };
-    await Promise.all(Array.from({ length: concurrency }, client));
-    const seconds = (performance.now() - started) / 1000;
-    return { throughput: requests / seconds, p50: percentile(latencies, 0.5), busy };
-  } finally {
-    await adapter.close();
-  }
 }
 
-const serial = await measure(1, 1);
-const rows = [
-  {
-    parallel: 1,
-    concurrency: 1,
-    "decisions/s": round(serial.throughput, 3),
-    "p50 ms": round(serial.p50),
-    busy: 0,
-    speedup: 1,
-  },
+const SHARED_SENTENCE =
+  "The customer bought a laptop twelve days ago, has the receipt, reports that the screen flickers after the last " +
+  "update, asked support twice, and now requests either a refund or a replacement before the trial ends. ";
+const SHARED_QUESTIONS = [
+  "Refund?",
+  "Replace?",
+  "Escalate?",
+  "Urgent?",
+  "Receipt valid?",
+  "In policy?",
+  "Fraud?",
+  "Close?",
 ];
-const summary: Record<string, number> = {};
-for (const concurrency of [2, 4, 8]) {
-  const result = await measure(concurrency, concurrency);
-  const speedup = result.throughput / serial.throughput;
-  summary[`throughput_speedup_c${concurrency}`] = round(speedup, 3);
-  rows.push({
-    parallel: concurrency,
-    concurrency,
-    "decisions/s": round(result.throughput, 3),
-    "p50 ms": round(result.p50),
-    busy: result.busy,
-    speedup: round(speedup, 3),
+
+/** One `decisions` request of 8 decisions on a state no request has used: its wall time and the lanes it got. */
+async function sharedRequest(adapter: RunningAdapter) {
+  const state = `Case ${served++}. ${SHARED_SENTENCE.repeat(sharedSentences)}`;
+  const decisions = SHARED_QUESTIONS.map((question, index) => ({
+    id: `q${index}`,
+    state,
+    question,
+    options: [
+      { id: "yes", description: "Yes." },
+      { id: "no", description: "No." },
+    ],
+  }));
+  const started = performance.now();
+  const response = await fetch(`${adapter.url}/invocations`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ decisions }),
   });
+  const body = (await response.json()) as { timing?: { lanes: number } };
+  if (response.status !== 200) throw new Error(`shared request: ${response.status} ${JSON.stringify(body)}`);
+  return { ms: performance.now() - started, lanes: body.timing!.lanes };
 }
-console.table(rows);
-console.log(JSON.stringify({ ...summary, requests, model: path.basename(modelPath), threads: readConfig().threads }));
+
+async function measure(adapter: RunningAdapter, concurrency: number) {
+  const latencies: number[] = [];
+  let sent = 0;
+  let busy = 0;
+  const started = performance.now();
+  const client = async () => {
+    while (sent < requests) {
+      sent++;
+      const body = decisionBody();
+      const at = performance.now();
+      const response = await fetch(`${adapter.url}/invocations`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+      });
+      await response.json();
+      if (response.status === 503) busy++;
+      else if (response.status !== 200) throw new Error(`status ${response.status}`);
+      latencies.push(performance.now() - at);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, client));
+  return { throughput: requests / ((performance.now() - started) / 1000), p50: percentile(latencies, 0.5), busy };
+}
+
+const loadBefore = os.loadavg();
+const adapters = new Map<number, RunningAdapter>();
+try {
+  for (const level of levels) {
+    const config = readConfig({
+      SEMIF_MAX_TOKENS: "1024",
+      ...process.env,
+      ADAPTER_MODEL_PATH: modelPath,
+      ADAPTER_THREADS: threads,
+      ADAPTER_PARALLEL: String(level),
+      SEMIF_MAX_IN_FLIGHT: String(level),
+    });
+    const adapter = await startAdapter(config, { host: "127.0.0.1", port: 0, log: () => undefined });
+    await adapter.ready;
+    adapters.set(level, adapter);
+  }
+  const results = new Map(levels.map((level) => [level, [] as Awaited<ReturnType<typeof measure>>[]]));
+  const shared = new Map(levels.map((level) => [level, [] as Awaited<ReturnType<typeof sharedRequest>>[]]));
+  const progress = new Progress("bench:adapter-parallel", rounds * levels.length, 0);
+  for (let roundIndex = 0; roundIndex < rounds; roundIndex++) {
+    for (let slot = 0; slot < levels.length; slot++) {
+      const level = levels[(slot + roundIndex) % levels.length]!;
+      results.get(level)!.push(await measure(adapters.get(level)!, level));
+      if (sharedSentences > 0) shared.get(level)!.push(await sharedRequest(adapters.get(level)!));
+      progress.step();
+    }
+  }
+  const medianThroughput = (level: number) =>
+    percentile(
+      results.get(level)!.map((r) => r.throughput),
+      0.5,
+    );
+  const serial = medianThroughput(1);
+  const medianShared = (level: number) =>
+    percentile(
+      shared.get(level)!.map((r) => r.ms),
+      0.5,
+    );
+  const summary: Record<string, number> = {};
+  const rows = levels.map((level) => {
+    const speedup = medianThroughput(level) / serial;
+    if (level > 1) summary[`throughput_speedup_c${level}`] = round(speedup, 3);
+    const sharedSpeedup = sharedSentences > 0 ? medianShared(1) / medianShared(level) : Number.NaN;
+    if (level > 1 && sharedSentences > 0) summary[`shared8_speedup_p${level}`] = round(sharedSpeedup, 3);
+    return {
+      parallel: level,
+      concurrency: level,
+      "decisions/s (median)": round(medianThroughput(level), 3),
+      "per round": results
+        .get(level)!
+        .map((r) => round(r.throughput, 2))
+        .join(" "),
+      "p50 ms": round(
+        percentile(
+          results.get(level)!.map((r) => r.p50),
+          0.5,
+        ),
+      ),
+      busy: results.get(level)!.reduce((sum, r) => sum + r.busy, 0),
+      speedup: round(speedup, 3),
+      "8 shared ms (median)": sharedSentences > 0 ? round(medianShared(level)) : "-",
+      "8 shared, per round": shared
+        .get(level)!
+        .map((r) => `${Math.round(r.ms)} (${r.lanes} lanes)`)
+        .join(" "),
+      "shared speedup": round(sharedSpeedup, 3),
+    };
+  });
+  console.table(rows);
+  console.log(
+    JSON.stringify({
+      ...summary,
+      requests,
+      rounds,
+      state_words: words,
+      threads: Number(threads),
+      model: path.basename(modelPath),
+      load_average_before: loadBefore.map((load) => round(load, 1)),
+      load_average_after: os.loadavg().map((load) => round(load, 1)),
+    }),
+  );
+} finally {
+  for (const adapter of adapters.values()) await adapter.close();
+}

@@ -1,5 +1,6 @@
 import { quantileOf } from "../src/contract/quantile.ts";
 import type { Engine } from "../src/engine/engine.ts";
+import type { JevBenchRow } from "./bench-files.ts";
 
 /**
  * One part of `npm run bench:adapter`. Every `sections/*.section.ts` file default-exports a BenchSection; they run
@@ -16,24 +17,17 @@ export type SectionResult = {
   summary: Record<string, string | number | null>;
 };
 
-export type JevBenchRow = {
-  id: string;
-  state: unknown;
-  question: string;
-  options: Array<{ id: string; description: string }>;
-  answer?: string;
-  type?: string;
-};
+export type { JevBenchRow } from "./bench-files.ts";
 
 export type BenchContext = {
   url: string;
   engine: Engine;
   /** POST /invocations, timed end to end (client side). */
   invoke(body: unknown): Promise<{ status: number; body: unknown; ms: number }>;
-  /** Empties every sequence, so the next request evaluates its whole prompt (no cross-request reuse). */
+  /** Empties every sequence and the reading cache, so the next request evaluates its whole prompt. */
   coldStart(): Promise<void>;
-  /** The JevBench decisions (possibly limited by BENCH_JEVBENCH_LIMIT), or null without ../shared. */
-  jevbench: JevBenchRow[] | null;
+  /** The JevBench decisions of this run: a stratified sample, or all 231 with --full. */
+  jevbench: JevBenchRow[];
   repeats: number;
 };
 

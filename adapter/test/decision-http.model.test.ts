@@ -231,7 +231,7 @@ describe("scoring response", () => {
     expect(Number.isInteger(result.full_vocab_argmax_id)).toBe(true);
     expect(result.input_tokens).toBeGreaterThan(20);
     expect(result.prompt_sha256).toMatch(/^[0-9a-f]{64}$/);
-    expect(result.prompt_version).toBe("decision-prompt-v1");
+    expect(result.prompt_version).toBe("decision-prompt-v2");
     expect(result.model).toMatchObject({ file: "tiny.gguf", backend: "cpu", threads: 1, chat_template: "gguf" });
     expect(timing).toMatchObject({ batch_size: 1, max_request_tokens: 8192, max_tokens_per_decision: 1024 });
   });

@@ -110,7 +110,7 @@ describe("a 40-option decision", () => {
     expect(result.answer_token_ids).toEqual([]);
     expect(result.answer_code_token_ids).toEqual(prompt.codeTokens);
 
-    const full = [...prompt.prefix, ...prompt.body, ...prompt.tail];
+    const full = prompt.tokens;
     const expected: number[] = [];
     for (const code of prompt.codeTokens!) expected.push(await independentLogProbability(full, code));
     // Float32 evaluation in different batch splits: agree to about 1e-4 relative, 3e-4 allowed (a missing or

@@ -21,10 +21,13 @@ let adapter: TestAdapter;
 beforeAll(async () => {
   model = generateModel("tiny");
   // A 30 s body deadline: these tests send slow bodies that must arrive; slow-body.model.test.ts tests the deadline.
+  // Reading cache off: the flood repeats one prompt, and cache hits answer in about a millisecond, shorter than
+  // the gap between a request's logged arrival and its admission (after its body), which the overlap check needs.
   adapter = await startTestAdapter(model.file, {
     SEMIF_MAX_IN_FLIGHT: "1",
     SEMIF_MAX_TOKENS: "1024",
     ADAPTER_BODY_TIMEOUT_MS: "30000",
+    ADAPTER_READING_CACHE: "0",
   });
 });
 

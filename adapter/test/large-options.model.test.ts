@@ -107,7 +107,7 @@ describe("multi-token label scoring", () => {
     expect(multiToken).toBeGreaterThan(0);
 
     const sequence = context.getSequence();
-    const scored = await scoreCodes(sequence, [...prompt.prefix, ...prompt.suffix], prompt.codes, {
+    const scored = await scoreCodes(sequence, prompt.tokens, prompt.codes, {
       temperature: 1,
       reusePrefix: false,
     });
@@ -115,7 +115,7 @@ describe("multi-token label scoring", () => {
 
     expect(scored.probabilities).toHaveLength(60);
     expect(scored.probabilities.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 9);
-    const full = [...prompt.prefix, ...prompt.suffix];
+    const full = prompt.tokens;
     for (const index of [0, 1, 25, 26, 27, 59]) {
       const expected = await independentLogProbability(full, prompt.codes[index]!);
       // Float32 evaluation in different batch splits: agree to about 1e-4 relative, 3e-4 allowed as in the

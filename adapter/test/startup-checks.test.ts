@@ -1,8 +1,13 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { DEFAULT_PARALLEL } from "../src/contract/parallel-default.ts";
 import { cgroupCpuQuota, readConfig } from "../src/engine/config.ts";
 import { assertCudaActive } from "../src/engine/load.ts";
+import { locateModel } from "../src/engine/model-file.ts";
 
-const files = (entries: Record<string, string>) => (path: string) => entries[path] ?? null;
+const files = (entries: Record<string, string>) => (file: string) => entries[file] ?? null;
 
 describe("thread count", () => {
   it("reads the cgroup v2 CPU quota, rounding up", () => {
@@ -33,7 +38,6 @@ describe("configuration", () => {
       maxBodyBytes: 262144,
       maxInFlight: 1,
       temperature: 1,
-      parallel: 1,
       gpu: false,
     });
   });
@@ -46,6 +50,28 @@ describe("configuration", () => {
     );
   });
 
+  it("defaults ADAPTER_PARALLEL per backend and the reading cache to 1024 entries", () => {
+    expect(readConfig({}).parallel).toBe(DEFAULT_PARALLEL.cpu);
+    expect(readConfig({ ADAPTER_GPU: "cuda" }).parallel).toBe(DEFAULT_PARALLEL.cuda);
+    expect(readConfig({ ADAPTER_PARALLEL: "2" }).parallel).toBe(2);
+    expect(readConfig({}).readingCacheEntries).toBe(1024);
+    expect(readConfig({ ADAPTER_READING_CACHE: "0" }).readingCacheEntries).toBe(0);
+    expect(() => readConfig({ ADAPTER_READING_CACHE: "-1" })).toThrow("ADAPTER_READING_CACHE must be an integer");
+  });
+  it("resolves a relative ADAPTER_MODEL_PATH against INIT_CWD (where npm was run) and says so when missing", () => {
+    const directory = mkdtempSync(path.join(os.tmpdir(), "model-path-"));
+    try {
+      writeFileSync(path.join(directory, "m.gguf"), "");
+      const config = readConfig({ ADAPTER_MODEL_PATH: "m.gguf", INIT_CWD: directory });
+      expect(locateModel(config.modelPath, config.modelDir, config.modelPathBase)).toBe(path.join(directory, "m.gguf"));
+      expect(() => locateModel("bench/out/missing.gguf", "/opt/ml/model", directory)).toThrow(
+        `ADAPTER_MODEL_PATH does not exist: ${path.join(directory, "bench/out/missing.gguf")} (the relative path ` +
+          `bench/out/missing.gguf resolved against ${directory}, the directory the command was run from`,
+      );
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
   it("refuses unknown GPU kinds and non-positive temperatures", () => {
     expect(() => readConfig({ ADAPTER_GPU: "rocm" })).toThrow('ADAPTER_GPU must be "cuda" or "cpu"');
     expect(() => readConfig({ SEMIF_TEMPERATURE: "0" })).toThrow("SEMIF_TEMPERATURE must be a positive number");

@@ -85,7 +85,7 @@ async function rawPrefill(sequence: LlamaContextSequence, tokens: Token[], lette
 
 function promptTokens(engine: Engine, decision: Decision) {
   const prompt = engine.prompts.build(decision);
-  return { all: [...prompt.prefix, ...prompt.body, ...prompt.tail], letters: prompt.letterTokens };
+  return { all: prompt.tokens, letters: prompt.letterTokens };
 }
 
 /** A decision whose rendered prompt is as close to `target` tokens as whole words allow (binary search). */
@@ -137,9 +137,8 @@ try {
   const { metadata } = engine;
   log({ event: "adapter_ready", seconds: round((performance.now() - loadStarted) / 1000), model: metadata });
   const coldStart = async () => {
-    for (let index = 0; index < config.parallel; index++) {
-      await engine.pool.lease([], (sequence) => sequence.clearHistory());
-    }
+    await engine.pool.clearIdle();
+    engine.decisions.cache?.clear();
   };
   const words = rows.flatMap((row) => JSON.stringify(row.state).split(/\s+/)).filter(Boolean);
 
@@ -162,7 +161,7 @@ try {
       };
       const measureRaw = async () => {
         const started = performance.now();
-        await engine.pool.lease([], (sequence) => rawPrefill(sequence, prompt.all, prompt.letters));
+        await engine.pool.lease([], (lease) => rawPrefill(lease.sequence, prompt.all, prompt.letters));
         if (index >= 0) raw.push(performance.now() - started);
       };
       if (index % 2 === 0) {

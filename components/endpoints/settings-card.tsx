@@ -1,3 +1,4 @@
+import { defaultParallel } from "@decision-console/adapter/contract/parallel-default.ts";
 import type { EndpointDetail } from "@/contract/endpoints/endpoint.ts";
 import { Card } from "../ui/card.tsx";
 import { hourlyPrice } from "./endpoint-format.ts";
@@ -31,7 +32,9 @@ export function SettingsCard({ endpoint }: { endpoint: EndpointDetail }) {
         <Row term="Network isolation">{model.networkIsolation ? "on" : "off"}</Row>
         <Row term="Threads">{settings.threads ?? "default"}</Row>
         <Row term="GPU layers">{settings.gpuLayers ?? "none (CPU)"}</Row>
-        <Row term="Parallel sequences">{settings.parallel ?? 1}</Row>
+        <Row term="Parallel sequences">
+          {settings.parallel ?? `${defaultParallel(settings.gpuLayers === null ? "cpu" : "cuda")} (adapter default)`}
+        </Row>
         <Row term="Temperature">{settings.temperature ?? 1}</Row>
         <Row term="Limits">
           {Object.keys(settings.limits).length === 0

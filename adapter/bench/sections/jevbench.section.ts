@@ -1,23 +1,20 @@
+import { Progress } from "../progress.ts";
 import { type BenchSection, percentile, round, type SectionResult } from "../section.ts";
 
-/** jevbench_p50_ms / p95: the JevBench decisions sent serially, as a client would, object states as JSON. */
+/**
+ * jevbench_p50_ms / p95: the run's JevBench decisions sent serially, as a client would, object states as JSON
+ * (each state is new to the adapter; exact repeats would be answered from the reading cache).
+ */
 const jevbench: BenchSection = {
   name: "jevbench",
   order: 30,
   async run(context): Promise<SectionResult> {
-    if (!context.jevbench) {
-      return {
-        rows: [
-          { measure: "JevBench (skipped: ../shared/bench/jevbench.jsonl not found)", value: "-", n: 0, tokens: 0 },
-        ],
-        summary: { jevbench_p50_ms: null, jevbench_p95_ms: null },
-      };
-    }
     const latencies: number[] = [];
     let correct = 0;
     let refused = 0;
     let tokens = 0;
-    for (const row of context.jevbench) {
+    const progress = new Progress("JevBench decisions", context.jevbench.length);
+    for (const row of progress.each(context.jevbench)) {
       const answer = await context.invoke({
         decision: { id: row.id, state: row.state, question: row.question, options: row.options },
       });

@@ -43,7 +43,7 @@ const overhead: BenchSection = {
             ],
           };
       const prompt = context.engine.prompts.build(decision);
-      const all = [...prompt.prefix, ...prompt.body, ...prompt.tail];
+      const all = prompt.tokens;
       tokens = all.length;
       const measureHttp = async () => {
         await context.coldStart();
@@ -53,7 +53,7 @@ const overhead: BenchSection = {
       };
       const measureRaw = async () => {
         const started = performance.now();
-        await context.engine.pool.lease([], (sequence) => rawEvaluate(sequence, all, prompt.letterTokens));
+        await context.engine.pool.lease([], (lease) => rawEvaluate(lease.sequence, all, prompt.letterTokens));
         raw.push(performance.now() - started);
       };
       if (index % 2 === 0) {

@@ -1,4 +1,5 @@
 import { jevBenchItemSchema, jevBenchToSystemOne } from "../../src/contract/index.ts";
+import { Progress } from "../progress.ts";
 import { type BenchSection, percentile, round, type SectionResult } from "../section.ts";
 
 /**
@@ -9,17 +10,12 @@ const systemone: BenchSection = {
   name: "systemone",
   order: 40,
   async run(context): Promise<SectionResult> {
-    if (!context.jevbench) {
-      return {
-        rows: [{ measure: "systemone JevBench (skipped: ../shared/bench/jevbench.jsonl not found)", value: "-", n: 0 }],
-        summary: { systemone_p50_ms: null, systemone_p95_ms: null },
-      };
-    }
     const latencies: number[] = [];
     let refused = 0;
     let correct = 0;
     let tokens = 0;
-    for (const row of context.jevbench) {
+    const progress = new Progress("systemone JevBench", context.jevbench.length);
+    for (const row of progress.each(context.jevbench)) {
       const converted = jevBenchToSystemOne(jevBenchItemSchema.parse(row));
       const answer = await context.invoke(converted.request);
       if (answer.status === 422) {

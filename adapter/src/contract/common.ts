@@ -40,6 +40,25 @@ export const modelMetadataSchema = z.object({
 });
 export type ModelMetadata = z.infer<typeof modelMetadataSchema>;
 
+/**
+ * Where a scoring request's tokens came from (decisions and /v1/systemone alike; see the adapter README). The
+ * adapter always sends them; optional so that clients parse answers of adapters from before they existed.
+ */
+export const reuseTimingShape = {
+  /** Prompt tokens found already evaluated in a sequence (an earlier request's) and kept. */
+  reused_tokens: z.number().int().optional(),
+  /** Prompt tokens a lane got by copying another sequence's state instead of evaluating them. */
+  copied_tokens: z.number().int().optional(),
+  /** Tokens put through forward passes. */
+  evaluated_tokens: z.number().int().optional(),
+  /** Context sequences the branches were evaluated on together (1: one after another). */
+  lanes: z.number().int().optional(),
+  /** Branches answered from the reading cache (exact repeats), with no forward pass. */
+  cache_hits: z.number().int().optional(),
+  /** Entries in the reading cache after this request (at most ADAPTER_READING_CACHE). */
+  cache_entries: z.number().int().optional(),
+};
+
 /** Timing of one scoring request; a single decision is a batch of one. */
 export const timingSchema = z.object({
   batch_size: z.number().int(),
@@ -51,5 +70,6 @@ export const timingSchema = z.object({
   max_tokens_per_decision: z.number().int(),
   queue_seconds: z.number().optional(),
   total_seconds: z.number(),
+  ...reuseTimingShape,
 });
 export type Timing = z.infer<typeof timingSchema>;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { reuseTimingShape } from "./common.ts";
 
 /**
  * TypeSafe `/v1/systemone` (DESIGN §5): the request and answer shapes that Jev, Kev and Strands Decider
@@ -179,6 +180,7 @@ export const systemOneTimingSchema = z.object({
   permutations: z.number().int(),
   queue_seconds: z.number().optional(),
   total_seconds: z.number(),
+  ...reuseTimingShape,
 });
 
 export const systemOneResponseSchema = z.object({

@@ -62,7 +62,7 @@ export function prepareChat(engine: Engine, request: ChatCompletionRequest): Cha
     id: `chatcmpl-${randomUUID()}`,
     created: Math.floor(Date.now() / 1000),
     model: servedModelId(engine.metadata),
-    run: (onText) => engine.pool.lease([], (sequence) => chat.generate(sequence, input, onText)),
+    run: (onText) => engine.pool.lease([], (lease) => chat.generate(lease.sequence, input, onText)),
   };
 }
 

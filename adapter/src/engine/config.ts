@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import os from "node:os";
+import { defaultParallel } from "../contract/parallel-default.ts";
 import { readSemifEnvironment } from "../contract/semif-environment.ts";
+import { readingCacheEntries } from "./reading-cache-settings.ts";
 import { readSystemOneSettings, type SystemOneSettings } from "./systemone-settings.ts";
 
 /** Everything the adapter reads from its environment, parsed once at start. Names and defaults follow SemIf. */
@@ -9,10 +11,13 @@ export type AdapterConfig = {
   host: string;
   port: number;
   modelPath: string | null;
+  /** What a relative ADAPTER_MODEL_PATH is resolved against: where the command was typed (npm's INIT_CWD). */
+  modelPathBase: string;
   modelDir: string;
   gpu: "cuda" | false;
   threads: number;
   parallel: number;
+  readingCacheEntries: number;
   promptTemplate: "auto" | "fallback";
   maxTokens: number;
   maxRequestTokens: number;
@@ -91,16 +96,18 @@ export function readConfig(env: Env = process.env): AdapterConfig {
   }
   const semif = readSemifEnvironment(env);
   const { maxInFlight } = semif;
-  const parallel = positiveInteger(env, "ADAPTER_PARALLEL", 1);
+  const parallel = positiveInteger(env, "ADAPTER_PARALLEL", defaultParallel(gpu === "cuda" ? "cuda" : "cpu"));
   const maxBodyReaders = Math.max(8, 4 * Math.max(maxInFlight, parallel));
   return {
     host: host(env),
     port: port(env),
     modelPath: env.ADAPTER_MODEL_PATH || null,
+    modelPathBase: env.INIT_CWD || process.cwd(),
     modelDir: env.SM_MODEL_DIR || "/opt/ml/model",
     gpu: gpu === "cuda" ? "cuda" : false,
     threads: positiveInteger(env, "ADAPTER_THREADS", defaultThreads()),
     parallel,
+    readingCacheEntries: readingCacheEntries(env),
     promptTemplate,
     ...semif,
     bodyTimeoutMs: positiveInteger(env, "ADAPTER_BODY_TIMEOUT_MS", 5000),

@@ -1,7 +1,6 @@
-import type { Timing } from "../contract/common.ts";
 import type { Decision, DecisionResult, SharedDecisionResponse, SingleDecisionResponse } from "../contract/decision.ts";
 import { averageOrders, rotate, rotationOffsets } from "./debias.ts";
-import { readDecisionLabels, scoredLength } from "./decision-labels.ts";
+import { scoredLength } from "./decision-labels.ts";
 import type { Engine } from "./engine.ts";
 import { PROMPT_VERSION } from "./prompt.ts";
 import { RequestError } from "./request-error.ts";
@@ -42,18 +41,12 @@ export async function scoreDebiasedDecisions(
     }
   }
   const branchPrompts = orders.flat().map(({ prompt }) => prompt);
-  const prefix = branchPrompts[0]!.prefix;
-  const queued = performance.now();
-  let queueSeconds = 0;
+  const scored = await engine.decisions.read(branchPrompts);
   const temperature = engine.config.temperature;
-  const scores = await engine.pool.lease(prefix, (sequence) => {
-    queueSeconds = (performance.now() - queued) / 1000;
-    return readDecisionLabels(sequence, prefix, branchPrompts, temperature);
-  });
   let branch = 0;
   const results = decisions.map((decision, index): DecisionResult => {
     const decisionOrders = orders[index]!;
-    const readings = decisionOrders.map(() => scores.readings[branch++]!);
+    const readings = decisionOrders.map(() => scored.readings[branch++]!);
     const asSent = readings[0]!;
     const prompt = decisionOrders[0]!.prompt;
     const { probabilities, spread } = averageOrders(
@@ -69,27 +62,16 @@ export async function scoreDebiasedDecisions(
       ...(prompt.codeTokens ? { answer_code_token_ids: prompt.codeTokens } : {}),
       allowed_token_mass: asSent.mass,
       full_vocab_argmax_id: asSent.argmaxToken,
-      input_tokens: prompt.prefix.length + prompt.body.length + prompt.tail.length,
+      input_tokens: prompt.tokens.length,
       prompt_sha256: prompt.sha256,
       prompt_version: PROMPT_VERSION,
       temperature,
-      forward_seconds:
-        readings.reduce((sum, r) => sum + r.seconds, 0) + (mode === "single" ? scores.prefillSeconds : 0),
+      forward_seconds: Math.max(...readings.map((r) => r.seconds)),
       model: engine.metadata,
       permutations: decisionOrders.length,
       spread,
     };
   });
-  const timing: Timing = {
-    batch_size: decisions.length,
-    prefix_tokens: scores.prefixTokens,
-    prefix_reused: scores.reusedTokens === scores.prefixTokens,
-    prefill_seconds: scores.prefillSeconds,
-    suffix_forward_seconds: scores.readings.reduce((sum, r) => sum + r.seconds, 0),
-    max_request_tokens: engine.config.maxRequestTokens,
-    max_tokens_per_decision: perDecision,
-    queue_seconds: queueSeconds,
-    total_seconds: (performance.now() - started) / 1000,
-  };
+  const timing = engine.decisions.timing(scored, decisions.length, perDecision, started);
   return mode === "single" ? { result: results[0]!, timing } : { results, timing };
 }

@@ -1,9 +1,10 @@
-import type { LlamaContextSequence, Token } from "node-llama-cpp";
+import type { Token } from "node-llama-cpp";
 import { softmax } from "../contract/softmax.ts";
-import { scoreBranches } from "./branch-scoring.ts";
-import { scoreCodes } from "./multi-token.ts";
+import { type Branch, type BranchScores, type ScoreOptions, scoreBranches } from "./branch-scoring.ts";
+import { codeBranch } from "./multi-token.ts";
 import { allowedTokenMass } from "./option-math.ts";
 import type { DecisionPrompt } from "./prompt.ts";
+import type { SequenceLease } from "./sequence-pool.ts";
 
 /** One decision prompt's answer distribution over its option labels (see `decisionResultSchema` for the fields). */
 export type LabelReading = {
@@ -16,80 +17,56 @@ export type LabelReading = {
   seconds: number;
 };
 
-export type DecisionReadings = {
-  prefixTokens: number;
-  reusedTokens: number;
-  prefillSeconds: number;
-  /** Seconds spent after the state prefix's pass (which also holds the first letter branch, if any). */
-  suffixSeconds: number;
-  readings: LabelReading[];
-};
+export type DecisionReadings = { scores: Omit<BranchScores, "branches">; readings: LabelReading[] };
 
 /** Tokens a prompt's scoring puts in the context: the prompt, plus the code tokens above its last token. */
 export const scoredLength = (prompt: DecisionPrompt) =>
-  prompt.prefix.length +
-  prompt.body.length +
-  prompt.tail.length +
-  (prompt.codeTokens ? Math.max(...prompt.codeTokens.map((code) => code.length)) - 1 : 0);
+  prompt.tokens.length + (prompt.codeTokens ? Math.max(...prompt.codeTokens.map((code) => code.length)) - 1 : 0);
 
 /**
- * Scores decision prompts that share `prefix` on one sequence. Single-letter prompts are branches after the
- * prefix read at their last position (SemIf's final-position path); prompts with two-letter codes are then scored
- * by summed token log-probabilities over a trie of the codes (`scoreCodes`, as /v1/systemone does), keeping the
- * prefix evaluated.
+ * Scores decision prompts that share `prefix`, all as branches after it (batched over idle sequences where there
+ * are any): single-letter prompts read at their last position (SemIf's final-position path), prompts with
+ * two-letter codes by summed token log-probabilities over a trie of the codes (`codeBranch`, as /v1/systemone).
  */
 export async function readDecisionLabels(
-  sequence: LlamaContextSequence,
+  lease: SequenceLease,
   prefix: readonly Token[],
   prompts: readonly DecisionPrompt[],
   temperature: number,
+  options: ScoreOptions,
 ): Promise<DecisionReadings> {
-  const letterPrompts = prompts.flatMap((prompt, index) => (prompt.codeTokens ? [] : [index]));
-  const letters = await scoreBranches(
-    sequence,
+  const plans = prompts.map((prompt) => {
+    const suffix = prompt.tokens.slice(prefix.length);
+    if (prompt.codeTokens) return codeBranch(suffix, prompt.codeTokens);
+    const branch: Branch = { suffix, readings: [{ index: suffix.length - 1, tokens: prompt.letterTokens }] };
+    return { branch, read: null };
+  });
+  const { branches, ...scores } = await scoreBranches(
+    lease,
     prefix,
-    letterPrompts.map((index) => {
-      const prompt = prompts[index]!;
-      const suffix = [...prompt.body, ...prompt.tail];
-      return { suffix, readings: [{ index: suffix.length - 1, tokens: prompt.letterTokens }] };
-    }),
-    { reusePrefix: true },
+    plans.map((plan) => plan.branch),
+    options,
   );
-  const readings = new Array<LabelReading>(prompts.length);
-  for (const [branchIndex, promptIndex] of letterPrompts.entries()) {
-    const branch = letters.branches[branchIndex]!;
-    const reading = branch.readings[0]!;
-    readings[promptIndex] = {
+  const readings = plans.map((plan, index): LabelReading => {
+    const score = branches[index]!;
+    if (plan.read) {
+      const codes = plan.read(score, temperature);
+      return {
+        logits: codes.logProbabilities,
+        probabilities: codes.probabilities,
+        mass: codes.labelMass,
+        argmaxToken: codes.firstArgmaxToken,
+        seconds: score.seconds,
+      };
+    }
+    const reading = score.readings[0]!;
+    return {
       logits: reading.logits,
       probabilities: softmax(reading.logits, temperature),
       mass: allowedTokenMass(reading.logits, reading.logZ),
       argmaxToken: reading.argmaxToken,
-      seconds: branch.seconds,
+      seconds: score.seconds,
     };
-  }
-  let suffixSeconds = letters.branches.slice(1).reduce((sum, branch) => sum + branch.seconds, 0);
-  for (const [index, prompt] of prompts.entries()) {
-    if (!prompt.codeTokens) continue;
-    const started = performance.now();
-    const scored = await scoreCodes(sequence, [...prompt.prefix, ...prompt.body, ...prompt.tail], prompt.codeTokens, {
-      temperature,
-      reusePrefix: true,
-    });
-    const seconds = (performance.now() - started) / 1000;
-    suffixSeconds += seconds;
-    readings[index] = {
-      logits: scored.logProbabilities,
-      probabilities: scored.probabilities,
-      mass: scored.labelMass,
-      argmaxToken: scored.firstArgmaxToken,
-      seconds,
-    };
-  }
-  return {
-    prefixTokens: letters.prefixTokens,
-    reusedTokens: letters.reusedTokens,
-    prefillSeconds: letters.prefillSeconds,
-    suffixSeconds,
-    readings,
-  };
+  });
+  return { scores, readings };
 }

@@ -1,8 +1,12 @@
 import type { ModelMetadata, Timing } from "../contract/common.ts";
 import type { Decision, DecisionResult, SharedDecisionResponse, SingleDecisionResponse } from "../contract/decision.ts";
+import type { CachedBranch } from "./branch-scoring.ts";
+import { sharedPrefix } from "./canonical-prompt.ts";
 import { readDecisionLabels, scoredLength } from "./decision-labels.ts";
 import { type DecisionPrompt, type DecisionPromptBuilder, PROMPT_VERSION } from "./prompt.ts";
+import type { ReadingCache } from "./reading-cache.ts";
 import { RequestError } from "./request-error.ts";
+import { reuseTiming } from "./reuse-timing.ts";
 import type { SequencePool } from "./sequence-pool.ts";
 
 export type DecisionLimits = {
@@ -11,8 +15,6 @@ export type DecisionLimits = {
   contextSize: number;
   temperature: number;
 };
-
-const promptLength = (prompt: DecisionPrompt) => prompt.prefix.length + prompt.body.length + prompt.tail.length;
 
 /**
  * Scores decisions from the final-position distribution over the answer letters (up to 26 options), or from the
@@ -25,6 +27,7 @@ export class DecisionScorer {
     private readonly pool: SequencePool,
     private readonly limits: DecisionLimits,
     private readonly model: ModelMetadata,
+    readonly cache: ReadingCache<CachedBranch> | null,
   ) {}
 
   /** Prompts are built and budgets checked before any evaluation; over-long prompts are refused, never cut. */
@@ -48,6 +51,46 @@ export class DecisionScorer {
     return { prompts, perDecision };
   }
 
+  /** Every prompt (decisions, or their option orders) as a branch after their shared state prefix. */
+  async read(prompts: readonly DecisionPrompt[]) {
+    const prefix = sharedPrefix(prompts);
+    if (prefix.length < Math.min(...prompts.map((prompt) => prompt.prefixLength))) {
+      throw new Error("the state prefix differs between decisions of one shared request");
+    }
+    const queued = performance.now();
+    let queueSeconds = 0;
+    const labels = await this.pool.lease(prompts[0]!.tokens, (lease) => {
+      queueSeconds = (performance.now() - queued) / 1000;
+      return readDecisionLabels(lease, prefix, prompts, this.limits.temperature, {
+        reusePrefix: true,
+        cache: this.cache,
+      });
+    });
+    return { ...labels, queueSeconds };
+  }
+
+  timing(
+    scored: Awaited<ReturnType<DecisionScorer["read"]>>,
+    batchSize: number,
+    perDecision: number,
+    started: number,
+  ): Timing {
+    const { scores } = scored;
+    return {
+      batch_size: batchSize,
+      prefix_tokens: scores.prefixTokens,
+      prefix_reused: scores.prefixReused,
+      // The state prefix's own forward pass; the suffixes' passes (all decisions together where lanes allow) follow.
+      prefill_seconds: scores.prefillSeconds,
+      suffix_forward_seconds: scores.branchSeconds,
+      max_request_tokens: this.limits.maxRequestTokens,
+      max_tokens_per_decision: perDecision,
+      queue_seconds: scored.queueSeconds,
+      total_seconds: (performance.now() - started) / 1000,
+      ...reuseTiming(scores, this.cache),
+    };
+  }
+
   async score(decisions: readonly Decision[], mode: "single"): Promise<SingleDecisionResponse>;
   async score(decisions: readonly Decision[], mode: "shared"): Promise<SharedDecisionResponse>;
   async score(
@@ -56,21 +99,10 @@ export class DecisionScorer {
   ): Promise<SingleDecisionResponse | SharedDecisionResponse> {
     const started = performance.now();
     const { prompts, perDecision } = this.prepare(decisions, mode);
-    const prefix = prompts[0]!.prefix;
-    if (
-      prompts.some((prompt) => prompt.prefix.length !== prefix.length || prompt.prefix.some((t, i) => t !== prefix[i]))
-    ) {
-      throw new Error("the state prefix differs between decisions of one shared request");
-    }
-    let queueSeconds = 0;
-    const queued = performance.now();
-    const scores = await this.pool.lease(prefix, (sequence) => {
-      queueSeconds = (performance.now() - queued) / 1000;
-      return readDecisionLabels(sequence, prefix, prompts, this.limits.temperature);
-    });
+    const scored = await this.read(prompts);
     const results = decisions.map((decision, index): DecisionResult => {
       const prompt = prompts[index]!;
-      const reading = scores.readings[index]!;
+      const reading = scored.readings[index]!;
       return {
         id: decision.id,
         option_ids: decision.options.map((option) => option.id),
@@ -80,7 +112,7 @@ export class DecisionScorer {
         ...(prompt.codeTokens ? { answer_code_token_ids: prompt.codeTokens } : {}),
         allowed_token_mass: reading.mass,
         full_vocab_argmax_id: reading.argmaxToken,
-        input_tokens: promptLength(prompt),
+        input_tokens: prompt.tokens.length,
         prompt_sha256: prompt.sha256,
         prompt_version: PROMPT_VERSION,
         temperature: this.limits.temperature,
@@ -88,18 +120,7 @@ export class DecisionScorer {
         model: this.model,
       };
     });
-    const timing: Timing = {
-      batch_size: decisions.length,
-      prefix_tokens: scores.prefixTokens,
-      prefix_reused: scores.reusedTokens === scores.prefixTokens,
-      prefill_seconds: scores.prefillSeconds,
-      // A first single-letter decision is evaluated together with the state (prefill_seconds); these are the rest.
-      suffix_forward_seconds: scores.suffixSeconds,
-      max_request_tokens: this.limits.maxRequestTokens,
-      max_tokens_per_decision: perDecision,
-      queue_seconds: queueSeconds,
-      total_seconds: (performance.now() - started) / 1000,
-    };
+    const timing = this.timing(scored, decisions.length, perDecision, started);
     return mode === "single" ? { result: results[0]!, timing } : { results, timing };
   }
 }

@@ -1,9 +1,12 @@
 import type { ModelMetadata } from "../contract/common.ts";
+import type { CachedBranch } from "./branch-scoring.ts";
 import type { AdapterConfig } from "./config.ts";
 import { DecisionScorer } from "./decision-scorer.ts";
 import { type LoadedModel, loadModel } from "./load.ts";
 import { chooseTemplate, DecisionPromptBuilder } from "./prompt.ts";
+import { ReadingCache } from "./reading-cache.ts";
 import { reservedTokenTexts } from "./reserved-tokens.ts";
+import { assertSequenceCopyAvailable } from "./sequence-copy.ts";
 import { SequencePool } from "./sequence-pool.ts";
 
 /** Everything the HTTP layer and the scoring routes need, created once per process. */
@@ -37,6 +40,10 @@ export async function startEngine(config: AdapterConfig): Promise<Engine> {
     const metadata: ModelMetadata = { ...loaded.metadata, chat_template: template.kind };
     const prompts = new DecisionPromptBuilder(loaded.model, template);
     const pool = new SequencePool(loaded.context, config.parallel);
+    const cache = new ReadingCache<CachedBranch>(config.readingCacheEntries, {
+      modelSha256: loaded.file.sha256,
+      temperature: config.temperature,
+    });
     const decisions = new DecisionScorer(
       prompts,
       pool,
@@ -47,7 +54,9 @@ export async function startEngine(config: AdapterConfig): Promise<Engine> {
         temperature: config.temperature,
       },
       metadata,
+      cache,
     );
+    await pool.lease([], async (lease) => assertSequenceCopyAvailable(lease.sequence));
     const warmUp = await decisions.score([WARM_UP_DECISION], "single");
     if (!warmUp.result.probabilities.every(Number.isFinite))
       throw new Error("warm-up produced non-finite probabilities");

@@ -5,11 +5,22 @@ import { type ModelManifest, modelManifestSchema } from "../contract/common.ts";
 
 export type ModelFile = { path: string; bytes: number; sha256: string; manifest: ModelManifest | null };
 
-/** `ADAPTER_MODEL_PATH`, else the first `*.gguf` (by name) under the model directory, as SageMaker lays it out. */
-export function locateModel(modelPath: string | null, modelDir: string): string {
+/**
+ * `ADAPTER_MODEL_PATH`, else the first `*.gguf` (by name) under the model directory, as SageMaker lays it out. A
+ * relative `ADAPTER_MODEL_PATH` is resolved against `base`: the directory the command was typed in (npm runs a
+ * workspace's scripts inside the workspace, but passes the caller's directory as INIT_CWD).
+ */
+export function locateModel(modelPath: string | null, modelDir: string, base = process.cwd()): string {
   if (modelPath) {
-    if (!existsSync(modelPath)) throw new Error(`ADAPTER_MODEL_PATH does not exist: ${modelPath}`);
-    return modelPath;
+    const resolved = path.resolve(base, modelPath);
+    if (!existsSync(resolved)) {
+      const how = path.isAbsolute(modelPath)
+        ? ""
+        : ` (the relative path ${modelPath} resolved against ${base}, the directory the command was run from; ` +
+          "give an absolute path to be independent of it)";
+      throw new Error(`ADAPTER_MODEL_PATH does not exist: ${resolved}${how}`);
+    }
+    return resolved;
   }
   if (!existsSync(modelDir))
     throw new Error(`model directory does not exist: ${modelDir} (set SM_MODEL_DIR or ADAPTER_MODEL_PATH)`);

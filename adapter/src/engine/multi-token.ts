@@ -1,6 +1,7 @@
-import { type LlamaContextSequence, type LlamaModel, LlamaText, type Token } from "node-llama-cpp";
+import type { LlamaContextSequence, Token } from "node-llama-cpp";
 import { softmax } from "../contract/softmax.ts";
-import { type Branch, scoreBranches } from "./branch-scoring.ts";
+import { type Branch, type BranchScore, type BranchScores, scoreBranches } from "./branch-scoring.ts";
+import type { SequenceLease } from "./sequence-pool.ts";
 
 /**
  * Label scoring that works for any number of options (DESIGN §4 "Beyond SemIf", up to 255).
@@ -13,10 +14,9 @@ import { type Branch, scoreBranches } from "./branch-scoring.ts";
  * the answer is softmax(S / temperature) over the codes. For single-token codes this equals the softmax over
  * the letters' logits of the decision API.
  *
- * The codes' token sequences form a trie; each internal node is one branch of `scoreBranches` over the
- * question's prompt, so the prompt is evaluated once (in a pass of its own) and each branch adds only the last
- * prompt token and the code tokens above it.
- * With 255 two-letter codes that is 1 + (up to 10) branches of one or two tokens.
+ * The codes' token sequences form a trie. The root's distribution is read at the prompt's last token; every other
+ * inner node is a continuation of the question's branch (`codeBranch`) that adds only its path tokens, evaluated
+ * with the prompt kept. With 255 two-letter codes that is the prompt plus up to 10 continuations of one token.
  */
 
 export const SINGLE_LETTER_LIMIT = 26;
@@ -41,10 +41,6 @@ export type CodeScores = {
   labelMass: number;
   /** Most probable full-vocabulary token where the first label token comes. */
   firstArgmaxToken: Token;
-  prefixTokens: number;
-  reusedTokens: number;
-  prefillSeconds: number;
-  branchSeconds: number;
 };
 
 type TrieNode = { path: Token[]; children: Map<Token, TrieNode>; codes: number[] };
@@ -81,79 +77,64 @@ function internalNodes(root: TrieNode): TrieNode[] {
   return nodes;
 }
 
-/**
- * Scores `codes` (token sequences that follow `prompt`) on `sequence`. `reusePrefix` lets the sequence keep
- * whatever start of the prompt it already holds (shared state within a request, and across requests).
- */
-export async function scoreCodes(
-  sequence: LlamaContextSequence,
-  prompt: readonly Token[],
-  codes: readonly (readonly Token[])[],
-  options: { temperature: number; reusePrefix: boolean },
-): Promise<CodeScores> {
-  if (prompt.length < 1) throw new Error("the prompt is empty");
-  const root = buildTrie(codes);
-  const nodes = internalNodes(root);
-  const lastPromptToken = prompt.at(-1)!;
-  const branches: Branch[] = nodes.map((node) => ({
-    suffix: [lastPromptToken, ...node.path],
-    readings: [{ index: node.path.length, tokens: [...node.children.keys()] }],
-  }));
-  // The prompt gets a pass of its own before the label branches, so the branches are evaluated the same way
-  // whether the prompt was just evaluated or kept from an earlier request: warm scores equal cold ones exactly.
-  const head = prompt.slice(0, -1);
-  const evaluated = await scoreBranches(sequence, head, [], { reusePrefix: options.reusePrefix });
-  const scored = await scoreBranches(sequence, head, branches, { reusePrefix: true });
+/** A question's codes as one branch: its prompt suffix read at the end (the trie's root), then the inner nodes. */
+export type CodeBranch = { branch: Branch; read(score: BranchScore, temperature: number): CodeScores };
 
-  const logProbabilities = new Array<number>(codes.length).fill(0);
-  const addToSubtree = (node: TrieNode, logProbability: number) => {
-    const pending = [node];
-    while (pending.length > 0) {
-      const current = pending.pop()!;
-      for (const code of current.codes) logProbabilities[code]! += logProbability;
-      pending.push(...current.children.values());
+/**
+ * The branch that scores `codes` after a prompt whose part after the shared prefix is `suffix`: the root's
+ * distribution is read at the suffix's last token, and every other inner node of the codes' trie is a
+ * continuation of its path tokens, read at its end.
+ */
+export function codeBranch(suffix: readonly Token[], codes: readonly (readonly Token[])[]): CodeBranch {
+  const nodes = internalNodes(buildTrie(codes));
+  const [root, ...inner] = nodes;
+  const branch: Branch = {
+    suffix,
+    readings: [{ index: suffix.length - 1, tokens: [...root!.children.keys()] }],
+    children: inner.map((node) => ({
+      suffix: node.path,
+      readings: [{ index: node.path.length - 1, tokens: [...node.children.keys()] }],
+    })),
+  };
+  const read = (score: BranchScore, temperature: number): CodeScores => {
+    const logProbabilities = new Array<number>(codes.length).fill(0);
+    const addToSubtree = (node: TrieNode, logProbability: number) => {
+      const pending = [node];
+      while (pending.length > 0) {
+        const current = pending.pop()!;
+        for (const code of current.codes) logProbabilities[code]! += logProbability;
+        pending.push(...current.children.values());
+      }
+    };
+    const readings = [score.readings[0]!, ...score.children.map((child) => child[0]!)];
+    for (const [index, node] of nodes.entries()) {
+      const reading = readings[index]!;
+      [...node.children.values()].forEach((child, childIndex) => {
+        addToSubtree(child, reading.logits[childIndex]! - reading.logZ);
+      });
     }
+    return {
+      probabilities: softmax(logProbabilities, temperature),
+      logProbabilities,
+      labelMass: logProbabilities.reduce((sum, s) => sum + Math.exp(s), 0),
+      firstArgmaxToken: readings[0]!.argmaxToken,
+    };
   };
-  for (const [index, node] of nodes.entries()) {
-    const reading = scored.branches[index]!.readings[0]!;
-    [...node.children.values()].forEach((child, childIndex) => {
-      addToSubtree(child, reading.logits[childIndex]! - reading.logZ);
-    });
-  }
-  return {
-    probabilities: softmax(logProbabilities, options.temperature),
-    logProbabilities,
-    labelMass: logProbabilities.reduce((sum, s) => sum + Math.exp(s), 0),
-    // nodes[0] is the root: its branch reads the distribution right after the prompt.
-    firstArgmaxToken: scored.branches[0]!.readings[0]!.argmaxToken,
-    prefixTokens: evaluated.prefixTokens + 1,
-    reusedTokens: evaluated.reusedTokens,
-    prefillSeconds: evaluated.prefillSeconds,
-    branchSeconds: scored.branches.reduce((sum, b) => sum + b.seconds, 0),
-  };
+  return { branch, read };
 }
 
 /**
- * Tokens of each of `count` option codes as they follow `text` (whose tokens are `textTokens`): the text is
- * tokenized with and without the code, and the code is what the longer tokenization adds. Text that changes
- * when a code follows it is refused, since the model would then be scored on tokens it never reads.
+ * Scores `codes` (token sequences that follow `prompt`) on its own: the prompt but its last token is the prefix,
+ * the last token and the codes' trie the branch.
  */
-export function codeTokensAfter(
-  model: LlamaModel,
-  text: LlamaText,
-  textTokens: readonly Token[],
-  letterPrefix: string,
-  count: number,
-): Token[][] {
-  const codes = optionCodes(count).map((code) => {
-    const extended = LlamaText([text, letterPrefix + code]).tokenize(model.tokenizer, "trimLeadingSpace");
-    if (!textTokens.every((token, index) => extended[index] === token) || extended.length <= textTokens.length) {
-      throw new Error(`option label ${code} does not follow the prompt as tokens of its own`);
-    }
-    return extended.slice(textTokens.length);
-  });
-  if (new Set(codes.map((c) => c.join(","))).size !== codes.length) {
-    throw new Error("option labels do not map to distinct tokens");
-  }
-  return codes;
+export async function scoreCodes(
+  target: LlamaContextSequence | SequenceLease,
+  prompt: readonly Token[],
+  codes: readonly (readonly Token[])[],
+  options: { temperature: number; reusePrefix: boolean },
+): Promise<CodeScores & { scores: BranchScores }> {
+  if (prompt.length < 1) throw new Error("the prompt is empty");
+  const { branch, read } = codeBranch(prompt.slice(-1), codes);
+  const scores = await scoreBranches(target, prompt.slice(0, -1), [branch], { reusePrefix: options.reusePrefix });
+  return { ...read(scores.branches[0]!, options.temperature), scores };
 }

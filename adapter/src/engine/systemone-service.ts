@@ -25,8 +25,9 @@ export function systemOneFor(engine: Engine): SystemOneEngine {
 }
 
 /**
- * Answers one validated request: prompts are planned and budgets checked first, then one leased sequence scores
- * every question after the shared state prefix (kept from the previous request when the state is the same).
+ * Answers one validated request: prompts are planned and budgets checked first, then the leased sequence (and
+ * the idle ones it borrows) scores every question after the shared state prefix, which is kept from an earlier
+ * request when a sequence holds it.
  */
 export async function answerSystemOne(engine: Engine, request: SystemOneRequest): Promise<SystemOneResponse> {
   const started = performance.now();
@@ -35,9 +36,13 @@ export async function answerSystemOne(engine: Engine, request: SystemOneRequest)
   const first = plan.questions[0]!.prompts[0]!;
   let queueSeconds = 0;
   const queued = performance.now();
-  const answered = await engine.pool.lease(first.prefix, (sequence) => {
+  const answered = await engine.pool.lease(first.tokens, (lease) => {
     queueSeconds = (performance.now() - queued) / 1000;
-    return systemOne.answer(sequence, plan, { temperature: engine.config.temperature, reusePrefix: true });
+    return systemOne.answer(lease, plan, {
+      temperature: engine.config.temperature,
+      reusePrefix: true,
+      cache: engine.decisions.cache,
+    });
   });
   return {
     model: servedModelId(engine.metadata),

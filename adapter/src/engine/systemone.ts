@@ -9,11 +9,14 @@ import {
   type SystemOneRequest,
   type SystemOneResponse,
 } from "../contract/systemone.ts";
-import { scoreBranches } from "./branch-scoring.ts";
+import { type CachedBranch, scoreBranches } from "./branch-scoring.ts";
+import { type PromptTemplate, sharedPrefix } from "./canonical-prompt.ts";
 import { averageOrders, rotate, rotationOffsets } from "./debias.ts";
-import { scoreCodes } from "./multi-token.ts";
-import type { PromptTemplate } from "./prompt.ts";
+import { codeBranch } from "./multi-token.ts";
+import type { ReadingCache } from "./reading-cache.ts";
 import { RequestError } from "./request-error.ts";
+import { reuseTiming } from "./reuse-timing.ts";
+import type { SequenceLease } from "./sequence-pool.ts";
 import { type QuestionPrompt, SystemOnePromptBuilder } from "./systemone-prompt.ts";
 
 export type SystemOneLimits = {
@@ -107,25 +110,30 @@ export class SystemOneEngine {
     }
     const state = renderState(request.state);
     const permutations = request.permutations ?? this.defaultPermutations;
-    let prefixTokens = 0;
-    let inputTokens = 0;
     const questions = entries.map(([id, question]) => {
       const labels = questionLabels(question);
       const offsets = rotationOffsets(labels.length, permutations);
-      const prompts = offsets.map((offset) => this.prompts.build(state, question.instructions, rotate(labels, offset)));
+      const prompts = offsets.map((offset) => {
+        try {
+          return this.prompts.build(state, question.instructions, rotate(labels, offset));
+        } catch (error) {
+          if (error instanceof RequestError) throw inputError(`questions.${id}: ${error.message}`);
+          throw error;
+        }
+      });
       for (const prompt of prompts) {
-        const length = prompt.prefix.length + prompt.suffix.length + Math.max(...prompt.codes.map((c) => c.length));
+        const length = prompt.tokens.length + Math.max(...prompt.codes.map((c) => c.length)) - 1;
         if (length > this.limits.maxTokens) {
           throw inputError(
             `questions.${id}: the prompt needs ${length} tokens, more than the limit of ${this.limits.maxTokens}`,
           );
         }
-        prefixTokens = prompt.prefix.length;
-        inputTokens += prompt.suffix.length;
       }
       return { id, question, labels, offsets, prompts };
     });
-    inputTokens += prefixTokens;
+    const all = questions.flatMap((planned) => planned.prompts);
+    const prefixTokens = sharedPrefix(all).length;
+    const inputTokens = all.reduce((sum, prompt) => sum + prompt.tokens.length - prefixTokens, prefixTokens);
     if (inputTokens > this.limits.maxRequestTokens) {
       throw inputError(
         `questions: the request needs ${inputTokens} tokens, more than the request budget of ${this.limits.maxRequestTokens}`,
@@ -135,37 +143,29 @@ export class SystemOneEngine {
   }
 
   async answer(
-    sequence: LlamaContextSequence,
+    target: LlamaContextSequence | SequenceLease,
     plan: SystemOnePlan,
-    options: { temperature: number; reusePrefix: boolean },
+    options: { temperature: number; reusePrefix: boolean; cache?: ReadingCache<CachedBranch> | null },
   ): Promise<Omit<SystemOneResponse, "model" | "latency_ms">> {
     const started = performance.now();
-    // The state is evaluated in a pass of its own, so every question's text is evaluated after it in the same
-    // way whether the state was just evaluated or kept from an earlier request: a warm answer equals a cold one.
-    // When the sequence already holds the first question's prompt (same state, same first question), that is
-    // kept too instead of being trimmed back to the state.
-    const first = plan.questions[0]!.prompts[0]!;
-    const statePrefix = first.prefix;
-    const firstHead = [...first.prefix, ...first.suffix].slice(0, -1);
-    const held = sequence.compareContextTokens(firstHead).firstDifferentIndex;
-    const keepFirstQuestion = options.reusePrefix && held === firstHead.length;
-    const state = keepFirstQuestion
-      ? { reusedTokens: statePrefix.length, prefillSeconds: 0 }
-      : await scoreBranches(sequence, statePrefix, [], { reusePrefix: options.reusePrefix });
-    let prefillSeconds = state.prefillSeconds;
-    let labelsSeconds = 0;
+    // Every question in every option order is one branch after the shared state prefix, evaluated together on
+    // as many idle sequences as there are (the state in a pass of its own before them).
+    const prompts = plan.questions.flatMap((planned) => planned.prompts);
+    const prefix = prompts[0]!.tokens.slice(0, plan.prefixTokens);
+    const branches = prompts.map((prompt) => codeBranch(prompt.tokens.slice(prefix.length), prompt.codes));
+    const { branches: scored, ...scores } = await scoreBranches(
+      target,
+      prefix,
+      branches.map((branch) => branch.branch),
+      { reusePrefix: options.reusePrefix, cache: options.cache ?? null },
+    );
     const answers: Record<string, SystemOneAnswer> = {};
+    let next = 0;
     for (const planned of plan.questions) {
-      const perOrder: number[][] = [];
-      for (const prompt of planned.prompts) {
-        const scored = await scoreCodes(sequence, [...prompt.prefix, ...prompt.suffix], prompt.codes, {
-          temperature: options.temperature,
-          reusePrefix: true,
-        });
-        prefillSeconds += scored.prefillSeconds;
-        labelsSeconds += scored.branchSeconds;
-        perOrder.push(scored.probabilities);
-      }
+      const perOrder = planned.prompts.map(() => {
+        const index = next++;
+        return branches[index]!.read(scored[index]!, options.temperature).probabilities;
+      });
       const { probabilities, spread } = averageOrders(perOrder, planned.offsets);
       answers[planned.id] = toAnswer(
         planned.question,
@@ -179,11 +179,12 @@ export class SystemOneEngine {
       usage: { input_tokens: plan.inputTokens, output_tokens: 0 },
       timing: {
         prefix_tokens: plan.prefixTokens,
-        prefix_reused: state.reusedTokens === statePrefix.length,
-        prefill_seconds: prefillSeconds,
-        labels_seconds: labelsSeconds,
+        prefix_reused: scores.prefixReused,
+        prefill_seconds: scores.prefillSeconds,
+        labels_seconds: scores.branchSeconds,
         permutations: Math.max(...plan.questions.map((q) => q.offsets.length)),
         total_seconds: (performance.now() - started) / 1000,
+        ...reuseTiming(scores, options.cache ?? null),
       },
     };
   }

@@ -34,7 +34,14 @@ export type TestAdapter = RunningAdapter & { engine: Engine; logs: Record<string
 
 export async function startTestAdapter(modelPath: string, env: Record<string, string> = {}): Promise<TestAdapter> {
   const logs: Record<string, unknown>[] = [];
-  const config = readConfig({ ADAPTER_MODEL_PATH: modelPath, ADAPTER_THREADS: "1", SEMIF_MAX_TOKENS: "2048", ...env });
+  // One sequence unless a test asks for more: the busy and admission tests hold "the model's only sequence".
+  const config = readConfig({
+    ADAPTER_MODEL_PATH: modelPath,
+    ADAPTER_THREADS: "1",
+    ADAPTER_PARALLEL: "1",
+    SEMIF_MAX_TOKENS: "2048",
+    ...env,
+  });
   const adapter = await startAdapter(config, { host: "127.0.0.1", port: 0, log: (line) => logs.push(line) });
   const engine = await adapter.ready;
   return Object.assign(adapter, { engine, logs });

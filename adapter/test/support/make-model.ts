@@ -2,21 +2,22 @@ import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import type { TensorType } from "./gguf-writer.ts";
-import { type ModelKind, modelSpec, writeModel } from "./llama-model.ts";
+import { MODEL_KINDS, type ModelKind, modelSpec, writeModel } from "./llama-model.ts";
 
 /**
- * npm run make-model -w adapter -- --kind tiny|closed-form|medium|bench-0.5b --out <file> [--type F32|F16|Q8_0]
+ * npm run make-model -w adapter -- --kind tiny|closed-form|medium|bench-0.5b|tiny-bpe|tiny-mamba --out <file>
+ *   [--type F32|F16|Q8_0]
  *   [--words <text file whose words become whole-word tokens>]
  */
-const KINDS: readonly ModelKind[] = ["tiny", "closed-form", "medium", "bench-0.5b"];
+
 const TYPES: readonly TensorType[] = ["F32", "F16", "Q8_0"];
 
 const { values } = parseArgs({
   options: { kind: { type: "string" }, out: { type: "string" }, type: { type: "string" }, words: { type: "string" } },
 });
 const kind = values.kind as ModelKind;
-if (!KINDS.includes(kind) || !values.out) {
-  process.stderr.write(`usage: make-model --kind ${KINDS.join("|")} --out <file.gguf> [--type F32|F16|Q8_0]\n`);
+if (!MODEL_KINDS.includes(kind) || !values.out) {
+  process.stderr.write(`usage: make-model --kind ${MODEL_KINDS.join("|")} --out <file.gguf> [--type F32|F16|Q8_0]\n`);
   process.exit(2);
 }
 if (values.type !== undefined && !TYPES.includes(values.type as TensorType)) {

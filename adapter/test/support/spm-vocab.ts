@@ -14,7 +14,7 @@ export const byteToken = (byte: number) => FIRST_BYTE + byte;
 
 const TYPE = { normal: 1, unknown: 2, control: 3, userDefined: 4, byte: 6 } as const;
 
-const COMMON_WORDS = `the a an and or not no yes is are was were be been has have had do does did to of in on at by
+export const COMMON_WORDS = `the a an and or not no yes is are was were be been has have had do does did to of in on at by
 for with from as it its this that these those if then else when while than but so because which who whom what where
 why how all any each every some many more most less few other such only own same very can could will would should may
 might must shall state question options option reply letter one choose choosing exactly listed answer model decision
@@ -38,6 +38,7 @@ export type VocabularyOptions = {
 };
 
 export type Vocabulary = {
+  kind: "spm";
   tokens: string[];
   scores: number[];
   types: number[];
@@ -87,7 +88,7 @@ export function buildVocabulary(options: VocabularyOptions): Vocabulary {
   for (let filler = 0; tokens.length < (options.targetSize ?? 0); filler++) {
     add(`▁~${filler.toString(36)}`, TYPE.normal, -10000);
   }
-  return { tokens, scores, types, imStart, imEnd, pieceId: (piece) => ids.get(piece) };
+  return { kind: "spm", tokens, scores, types, imStart, imEnd, pieceId: (piece) => ids.get(piece) };
 }
 
 /** Qwen3-style ChatML template: a closed empty <think> block after the generation prompt when thinking is off. */
