@@ -77,12 +77,22 @@ describe("configuration", () => {
     expect(() => readConfig({ SEMIF_TEMPERATURE: "0" })).toThrow("SEMIF_TEMPERATURE must be a positive number");
   });
   it("reads the HTTP limits once: body deadline, body slots in total and per client address", () => {
-    expect(readConfig({})).toMatchObject({ bodyTimeoutMs: 5000, maxBodyReaders: 8, maxBodyReadersPerPeer: 4 });
+    expect(readConfig({ ADAPTER_PARALLEL: "1" })).toMatchObject({
+      bodyTimeoutMs: 5000,
+      maxBodyReaders: 8,
+      maxBodyReadersPerPeer: 4,
+    });
+    expect(readConfig({})).toMatchObject({
+      maxBodyReaders: 4 * DEFAULT_PARALLEL.cpu,
+      maxBodyReadersPerPeer: 2 * DEFAULT_PARALLEL.cpu,
+    });
     expect(readConfig({ SEMIF_MAX_IN_FLIGHT: "2", ADAPTER_PARALLEL: "4" })).toMatchObject({
       maxBodyReaders: 16,
       maxBodyReadersPerPeer: 8,
     });
-    expect(readConfig({ ADAPTER_BODY_TIMEOUT_MS: "1500", ADAPTER_MAX_BODIES_PER_PEER: "100" })).toMatchObject({
+    expect(
+      readConfig({ ADAPTER_PARALLEL: "1", ADAPTER_BODY_TIMEOUT_MS: "1500", ADAPTER_MAX_BODIES_PER_PEER: "100" }),
+    ).toMatchObject({
       bodyTimeoutMs: 1500,
       maxBodyReadersPerPeer: 8,
     });
