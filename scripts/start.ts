@@ -132,7 +132,12 @@ async function main() {
 
   let code = 0;
   if (buildIsStale(REPO_ROOT)) {
-    console.log("Building the console (next build): the build is missing or older than the sources.");
+    const distDir = process.env.NEXT_DIST_DIR || ".next";
+    console.log(
+      fs.existsSync(path.join(REPO_ROOT, distDir, "BUILD_ID"))
+        ? "Rebuilding the console (next build, about a minute): the sources changed since the last build."
+        : "Building the console (first run only: next build, about a minute); later starts reuse the build.",
+    );
     // next build may add its generated types folder to tsconfig.json; the repository's tsconfig already covers it.
     const tsconfig = path.join(REPO_ROOT, "tsconfig.json");
     const original = fs.readFileSync(tsconfig, "utf8");
