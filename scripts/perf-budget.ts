@@ -5,6 +5,7 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { quantileOf } from "@decision-console/adapter/contract";
 import { chromium, type Page } from "@playwright/test";
+import { measuredOn, writeGeneratedSection } from "../bench/docs/generated-section.ts";
 import { openLocalDatabase } from "../server/local/database.ts";
 import { freePort } from "../server/local/free-port.ts";
 import { ADAPTER_REPOSITORY } from "../server/local/image-registry.ts";
@@ -24,6 +25,39 @@ const interactiveBudgetMs = 1500;
 const firstLoadBudgetBytes = 250 * 1024;
 const measuredRuns = 5;
 const repoRoot = path.resolve(import.meta.dirname, "..");
+
+type Report = {
+  measuredAt: string;
+  machine: string;
+  endpointsPage: {
+    coldFirstVisit: { interactiveMs: number };
+    runs: { interactiveMs: number }[];
+    medianInteractiveMs: number;
+  };
+  firstLoadJs: { route: string; kB: number }[];
+  firstLoadBudgetKb: number;
+};
+
+/** The "Measured" block of docs/console-performance.md, from this run's report. */
+function measuredTable(report: Report, chromiumVersion: string): string {
+  const interactive = report.endpointsPage.runs.map((run) => run.interactiveMs);
+  const ms = (value: number) => `${Math.round(value).toLocaleString("en-US")} ms`;
+  return [
+    measuredOn(
+      new Date(report.measuredAt),
+      `${report.machine}, Node ${process.versions.node}, Chromium ${chromiumVersion}, Next.js production build`,
+      "npm run perf:budget",
+    ),
+    "",
+    "| Measure | Result | Budget |",
+    "| --- | --- | --- |",
+    `| Endpoints page, ${endpointCount} endpoints, first visit after server start (cold summary cache) | ${ms(report.endpointsPage.coldFirstVisit.interactiveMs)} | (not budgeted) |`,
+    `| Endpoints page, ${endpointCount} endpoints, median of ${interactive.length} warm visits | ${ms(report.endpointsPage.medianInteractiveMs)} (${Math.round(Math.min(...interactive))}-${Math.round(Math.max(...interactive))}) | < ${interactiveBudgetMs.toLocaleString("en-US")} ms |`,
+    ...report.firstLoadJs.map(
+      (entry) => `| First-load JS \`${entry.route}\` | ${entry.kB.toFixed(1)} kB | <= ${report.firstLoadBudgetKb} kB |`,
+    ),
+  ].join("\n");
+}
 
 function seedEndpoints(dataDir: string, imageDigest: string): void {
   const db = openLocalDatabase(dataDir);
@@ -248,6 +282,11 @@ async function main(): Promise<void> {
       console.log("\nFirst-load JavaScript per page (gzip)");
       for (const entry of report.firstLoadJs) console.log(`  ${entry.route.padEnd(24)} ${entry.kB.toFixed(1)} kB`);
       console.log(`  budget <= ${firstLoadBudgetBytes / 1024} kB\nReport: ${path.relative(repoRoot, out)}`);
+      if (process.env.PERF_WRITE_DOC !== "0") {
+        const doc = path.join(repoRoot, "docs", "console-performance.md");
+        writeGeneratedSection(doc, "perf-budget", measuredTable(report, browser.version()));
+        console.log(`Figures written to ${path.relative(repoRoot, doc)} (PERF_WRITE_DOC=0 leaves it alone).`);
+      }
 
       const overJs = firstLoad.filter((entry) => entry.gzipBytes > firstLoadBudgetBytes);
       const slow = median(interactive) >= interactiveBudgetMs;
