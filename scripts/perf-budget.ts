@@ -5,6 +5,7 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { quantileOf } from "@decision-console/adapter/contract";
 import { chromium, type Page } from "@playwright/test";
+import { benchOut } from "../adapter/bench/bench-files.ts";
 import { measuredOn, writeGeneratedSection } from "../bench/docs/generated-section.ts";
 import { openLocalDatabase } from "../server/local/database.ts";
 import { freePort } from "../server/local/free-port.ts";
@@ -20,10 +21,10 @@ import { chromiumArgs, chromiumExecutablePath } from "../tests/e2e/support/chrom
  * The 500 endpoints are written straight into the local control plane's store (InService, Failed and fallback
  * pools), because starting 500 adapter processes would measure this machine's memory, not the console.
  */
-const endpointCount = 500;
+const endpointCount = Number(process.env.PERF_ENDPOINTS) || 500;
 const interactiveBudgetMs = 1500;
 const firstLoadBudgetBytes = 250 * 1024;
-const measuredRuns = 5;
+const measuredRuns = Number(process.env.PERF_RUNS) || 5;
 const repoRoot = path.resolve(import.meta.dirname, "..");
 
 type Report = {
@@ -161,12 +162,12 @@ async function waitForHealth(baseURL: string): Promise<void> {
   throw new Error("next start did not answer /api/health within 60 s");
 }
 
-/** Milliseconds from navigation start until the 500-row table is rendered and its filter has answered. */
+/** Milliseconds from navigation start until the whole table is rendered and its filter has answered. */
 async function endpointsInteractive(page: Page, baseURL: string): Promise<{ tableMs: number; interactiveMs: number }> {
   await page.goto(`${baseURL}/endpoints`, { waitUntil: "commit" });
   await page.getByText(`${endpointCount} of ${endpointCount} shown`).waitFor({ timeout: 30_000 });
   const tableMs = await page.evaluate(() => performance.now());
-  await page.getByLabel("Filter endpoints").fill("dc-perf-0499");
+  await page.getByLabel("Filter endpoints").fill(`dc-perf-${String(endpointCount - 1).padStart(4, "0")}`);
   await page.getByText(`1 of ${endpointCount} shown`).waitFor({ timeout: 10_000 });
   const interactiveMs = await page.evaluate(() => performance.now());
   return { tableMs, interactiveMs };
@@ -265,7 +266,7 @@ async function main(): Promise<void> {
         firstLoadJs: firstLoad.map((entry) => ({ ...entry, kB: Math.round(entry.gzipBytes / 102.4) / 10 })),
         firstLoadBudgetKb: firstLoadBudgetBytes / 1024,
       };
-      const out = path.join(repoRoot, "bench", "out", "perf-budget.json");
+      const out = path.join(benchOut, "perf-budget.json");
       fs.mkdirSync(path.dirname(out), { recursive: true });
       fs.writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
 
