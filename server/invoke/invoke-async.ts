@@ -72,11 +72,8 @@ async function readIfPresent(s3: S3Client, uri: string) {
   }
 }
 
-/**
- * Where SageMaker writes one request's outcome: `<S3OutputPath>/<id>.out` and `<S3FailurePath>/<id>-error.out`,
- * from the endpoint's own configuration (never from the browser, so only the endpoint's folders are read).
- */
-export async function asyncResultLocations(sageMaker: SageMakerClient, name: string, inferenceId: string) {
+/** The endpoint's AsyncInferenceConfig output paths; a clear 400 for a real-time endpoint, before anything is sent. */
+export async function asyncOutputPaths(sageMaker: SageMakerClient, name: string) {
   const what = `endpoint "${name}"`;
   const endpoint = await awsCall(what, () => sageMaker.send(new DescribeEndpointCommand({ EndpointName: name })));
   const config = await awsCall(what, () =>
@@ -84,12 +81,24 @@ export async function asyncResultLocations(sageMaker: SageMakerClient, name: str
   );
   const output = config.AsyncInferenceConfig?.OutputConfig;
   if (!output?.S3OutputPath) {
-    throw new AppError("bad_request", `Endpoint "${name}" is not an asynchronous endpoint (no AsyncInferenceConfig).`);
+    throw new AppError(
+      "bad_request",
+      `Endpoint "${name}" is a real-time endpoint (no AsyncInferenceConfig): use POST /api/endpoints/${name}/invoke.`,
+    );
   }
+  return { outputPath: output.S3OutputPath, failurePath: output.S3FailurePath ?? null };
+}
+
+/**
+ * Where SageMaker writes one request's outcome: `<S3OutputPath>/<id>.out` and `<S3FailurePath>/<id>-error.out`,
+ * from the endpoint's own configuration (never from the browser, so only the endpoint's folders are read).
+ */
+export async function asyncResultLocations(sageMaker: SageMakerClient, name: string, inferenceId: string) {
+  const { outputPath, failurePath } = await asyncOutputPaths(sageMaker, name);
   const under = (prefix: string, file: string) => `${prefix.replace(/\/+$/, "")}/${file}`;
   return {
-    outputLocation: under(output.S3OutputPath, `${inferenceId}.out`),
-    failureLocation: output.S3FailurePath ? under(output.S3FailurePath, `${inferenceId}-error.out`) : null,
+    outputLocation: under(outputPath, `${inferenceId}.out`),
+    failureLocation: failurePath ? under(failurePath, `${inferenceId}-error.out`) : null,
   };
 }
 
