@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { ApplicationAutoScalingClient, RegisterScalableTargetCommand } from "@aws-sdk/client-application-auto-scaling";
 import { CloudWatchClient, GetMetricDataCommand } from "@aws-sdk/client-cloudwatch";
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import {
@@ -264,6 +265,25 @@ describe("asynchronous endpoints on real adapter processes", { timeout: 120_000 
         }),
       ),
     ).rejects.toMatchObject({ name: "ValidationError", $metadata: { httpStatusCode: 400 } });
+  });
+
+  it("registers MinCapacity 0 for the asynchronous endpoint's variant and refuses it for a real-time one", async () => {
+    const autoScaling = new ApplicationAutoScalingClient(localClientConfig(plane, "admin"));
+    const register = (endpoint: string) =>
+      autoScaling.send(
+        new RegisterScalableTargetCommand({
+          ServiceNamespace: "sagemaker",
+          ResourceId: `endpoint/${endpoint}/variant/AllTraffic`,
+          ScalableDimension: "sagemaker:variant:DesiredInstanceCount",
+          MinCapacity: 0,
+          MaxCapacity: 2,
+        }),
+      );
+    await expect(register(ASYNC)).resolves.toMatchObject({ ScalableTargetARN: expect.any(String) });
+    await expect(register(REAL_TIME)).rejects.toMatchObject({
+      name: "ValidationException",
+      message: "MinCapacity 0 is not allowed for a real-time endpoint variant; the minimum is 1.",
+    });
   });
 
   it("does not let the console write requests outside async/<endpoint>/in/", async () => {
