@@ -4,6 +4,7 @@ import path from "node:path";
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { EndpointDetail } from "@/contract/endpoints/endpoint.ts";
+import type { EndpointMetrics } from "@/contract/endpoints/metrics.ts";
 import type { ImageList } from "@/contract/images/images.ts";
 import type { AsyncInvocation, AsyncOutcome } from "@/contract/invoke/invoke-async.ts";
 import { LOCAL_ARTIFACT_BUCKET } from "@/server/local/builds/build-runner.ts";
@@ -28,6 +29,7 @@ let endpoints: typeof import("./route.ts");
 let endpoint: typeof import("./[name]/route.ts");
 let submit: typeof import("./[name]/invoke-async/route.ts");
 let outcome: typeof import("./[name]/invoke-async/[inferenceId]/route.ts");
+let metrics: typeof import("./[name]/metrics/route.ts");
 
 const base = "http://127.0.0.1:3000";
 const send = (url: string, body: unknown) =>
@@ -76,6 +78,7 @@ beforeAll(async () => {
   endpoint = await import("./[name]/route.ts");
   submit = await import("./[name]/invoke-async/route.ts");
   outcome = await import("./[name]/invoke-async/[inferenceId]/route.ts");
+  metrics = await import("./[name]/metrics/route.ts");
   const images = await import("../images/route.ts");
   const gguf = path.join(dataDir, "tiny.gguf");
   await generateTinyModel(gguf);
@@ -145,6 +148,21 @@ describe("asynchronous endpoints through the console's routes", { timeout: 120_0
     const answer = (done.body as { result: { option_ids: string[]; probabilities: number[] } }).result;
     expect(answer.option_ids).toEqual(["billing", "tech"]);
     expect(answer.probabilities.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 6);
+  });
+
+  it("charts the backlog the local CloudWatch holds for the endpoint", async () => {
+    const response = await submit.POST(
+      send(`/api/endpoints/${ASYNC}/invoke-async`, { body: decision() }),
+      named(ASYNC),
+    );
+    plane.backlogMetrics.publish();
+    await poll(ASYNC, ((await response.json()) as AsyncInvocation).inferenceId);
+    const charted = (await (
+      await metrics.GET(new Request(`${base}/api/endpoints/${ASYNC}/metrics?minutes=60&periodSeconds=60`), named(ASYNC))
+    ).json()) as EndpointMetrics;
+    const backlog = charted.series.find((series) => series.metric === "ApproximateBacklogSize");
+    expect(backlog?.points.length).toBeGreaterThan(0);
+    expect(charted.series.find((series) => series.metric === "ApproximateAgeOfOldestRequest")?.unit).toBe("Seconds");
   });
 
   it("reports a decision the adapter refuses as failed, with the adapter's message", async () => {
