@@ -72,21 +72,27 @@ async function readIfPresent(s3: S3Client, uri: string) {
   }
 }
 
-/** The endpoint's AsyncInferenceConfig output paths; a clear 400 for a real-time endpoint, before anything is sent. */
-export async function asyncOutputPaths(sageMaker: SageMakerClient, name: string) {
+/** The endpoint's AsyncInferenceConfig output paths, or null for a real-time endpoint. */
+export async function asyncOutputPathsOf(sageMaker: SageMakerClient, name: string) {
   const what = `endpoint "${name}"`;
   const endpoint = await awsCall(what, () => sageMaker.send(new DescribeEndpointCommand({ EndpointName: name })));
   const config = await awsCall(what, () =>
     sageMaker.send(new DescribeEndpointConfigCommand({ EndpointConfigName: endpoint.EndpointConfigName })),
   );
   const output = config.AsyncInferenceConfig?.OutputConfig;
-  if (!output?.S3OutputPath) {
+  return output?.S3OutputPath ? { outputPath: output.S3OutputPath, failurePath: output.S3FailurePath ?? null } : null;
+}
+
+/** The endpoint's AsyncInferenceConfig output paths; a clear 400 for a real-time endpoint, before anything is sent. */
+export async function asyncOutputPaths(sageMaker: SageMakerClient, name: string) {
+  const paths = await asyncOutputPathsOf(sageMaker, name);
+  if (!paths) {
     throw new AppError(
       "bad_request",
       `Endpoint "${name}" is a real-time endpoint (no AsyncInferenceConfig): use POST /api/endpoints/${name}/invoke.`,
     );
   }
-  return { outputPath: output.S3OutputPath, failurePath: output.S3FailurePath ?? null };
+  return paths;
 }
 
 /**

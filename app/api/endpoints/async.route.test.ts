@@ -165,6 +165,19 @@ describe("asynchronous endpoints through the console's routes", { timeout: 120_0
     expect(charted.series.find((series) => series.metric === "ApproximateAgeOfOldestRequest")?.unit).toBe("Seconds");
   });
 
+  it("lets the evaluation runner's invoker score on an asynchronous endpoint as on a real-time one", async () => {
+    const { consoleContext } = await import("@/server/context.ts");
+    const { invoke } = consoleContext().evaluation;
+    for (const name of [ASYNC, REAL_TIME]) {
+      const answered = await invoke(name, decision());
+      expect(answered.status).toBe(200);
+      expect((answered.body as { result: { option_ids: string[] } }).result.option_ids).toEqual(["billing", "tech"]);
+    }
+    const failed = await invoke(ASYNC, decision(["only-one"]));
+    expect(failed.status).toBe(500);
+    expect(JSON.stringify(failed.body)).toContain("options");
+  });
+
   it("reports a decision the adapter refuses as failed, with the adapter's message", async () => {
     const response = await submit.POST(
       send(`/api/endpoints/${ASYNC}/invoke-async`, { body: decision(["only-one"]) }),
