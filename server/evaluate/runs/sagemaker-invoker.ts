@@ -1,6 +1,7 @@
 import type { S3Client } from "@aws-sdk/client-s3";
 import type { SageMakerClient } from "@aws-sdk/client-sagemaker";
 import type { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
+import { realSleep } from "../../aws/sleep.ts";
 import { AppError } from "../../http/app-error.ts";
 import { defaultBusyRetryPolicy } from "../../invoke/busy-retry.ts";
 import { invokeEndpoint } from "../../invoke/invoke.ts";
@@ -17,20 +18,6 @@ export interface InvokerOptions {
   artifactBucket: string | null;
   /** How often an asynchronous request's outcome is looked at. */
   pollMs?: number;
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const abort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", abort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", abort, { once: true });
-  });
 }
 
 /**
@@ -69,7 +56,7 @@ export function sageMakerInvoker(
         if (outcome.status === "completed") return { status: 200, body: outcome.body, latencyMs };
         if (outcome.status === "failed")
           return { status: 500, body: { error: JSON.stringify(outcome.body) }, latencyMs };
-        await sleep(options.pollMs ?? 500, signal);
+        await realSleep(options.pollMs ?? 500, signal);
       }
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
