@@ -286,6 +286,25 @@ describe("asynchronous endpoints on real adapter processes", { timeout: 120_000 
     });
   });
 
+  it("refuses an inline Body over 128,000 bytes and queues one within the limit", async () => {
+    const { runtime } = clients();
+    const send = (bytes: number) =>
+      runtime.send(
+        new InvokeEndpointAsyncCommand({
+          EndpointName: ASYNC,
+          ContentType: "application/json",
+          Body: new TextEncoder().encode(JSON.stringify(decision("inline")).padEnd(bytes, " ")),
+        }),
+      );
+    await expect(send(128_001)).rejects.toMatchObject({
+      name: "ValidationError",
+      message: expect.stringContaining("Body can be up to 128000 bytes"),
+      $metadata: { httpStatusCode: 400 },
+    });
+    const queued = await send(128_000);
+    expect((await outcome(queued.InferenceId!)).status).toBe("completed");
+  });
+
   it("does not let the console write requests outside async/<endpoint>/in/", async () => {
     const { s3 } = clients();
     await expect(
