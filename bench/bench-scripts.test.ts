@@ -25,6 +25,7 @@ const SMALLEST: Record<string, { args: string[]; env?: Record<string, string> }>
   },
   "bench:evaluate": { args: ["--kind", "tiny", "--limit", "2", "--threads", "1"] },
   "bench:load": { args: ["--kind", "tiny", "--requests", "4", "--clients", "1,2", "--parallel", "1"] },
+  "bench:async": { args: ["--kind", "tiny", "--requests", "4", "--clients", "2", "--parallel", "1"] },
   "bench:peer": { args: ["--kind", "tiny", "--repeats", "1", "--lengths", "100", "--states", "200", "--batches", "2"] },
 };
 

@@ -42,6 +42,7 @@ import {
   invokeRequestSchema,
   invokeResultSchema,
 } from "./invoke/invoke.ts";
+import { asyncInvocationSchema, asyncInvokeRequestSchema, asyncOutcomeSchema } from "./invoke/invoke-async.ts";
 import { consoleSettingsSchema } from "./settings/settings.ts";
 
 export type ApiMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -206,6 +207,23 @@ export const consoleApi = {
     response: invokeResultSchema,
     status: 200,
     note: "With `stream: true` the container's bytes pass through (SSE for chat). A failed invoke answers with the container's own status and message (`error.details`: `invokeErrorDetailsSchema`).",
+  },
+  invokeAsync: {
+    method: "POST",
+    path: "/api/endpoints/[name]/invoke-async",
+    summary:
+      "Asynchronous endpoints: `body` is written to async/<endpoint>/in/ in the artifact bucket and queued (InvokeEndpointAsync).",
+    body: asyncInvokeRequestSchema,
+    response: asyncInvocationSchema,
+    status: 202,
+    note: "400 for a real-time endpoint. Poll `GET /api/endpoints/[name]/invoke-async/[inferenceId]` for the answer.",
+  },
+  asyncOutcome: {
+    method: "GET",
+    path: "/api/endpoints/[name]/invoke-async/[inferenceId]",
+    summary: "One look at an asynchronous request: pending (queued or running), completed with the answer, or failed.",
+    response: asyncOutcomeSchema,
+    status: 200,
   },
   invocations: {
     method: "GET",

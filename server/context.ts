@@ -47,11 +47,15 @@ export interface ConsoleContext {
 
 function build(): Omit<ConsoleContext, "db"> {
   const aws = createAwsClients();
+  const settings = consoleSettings();
   return {
     aws,
-    settings: consoleSettings(),
+    settings,
     endpointSummaries: new EndpointSummaryCache(consoleDatabase()),
-    evaluation: { invoke: sageMakerInvoker(aws.runtime), checkEndpoint: servingEndpointChecker(aws) },
+    evaluation: {
+      invoke: sageMakerInvoker(aws, { artifactBucket: settings.artifactBucket }),
+      checkEndpoint: servingEndpointChecker(aws),
+    },
   };
 }
 

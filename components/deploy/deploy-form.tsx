@@ -11,10 +11,12 @@ import { Alert } from "../ui/alert.tsx";
 import { Button } from "../ui/button.tsx";
 import { Card } from "../ui/card.tsx";
 import { SelectField, TextField } from "../ui/field.tsx";
+import { RadioChoice } from "../ui/radio-choice.tsx";
 import { DeployProgress } from "./deploy-progress.tsx";
 import {
   type DeployForm,
   type DeployPrefill,
+  defaultConcurrency,
   deployFormFromEndpoint,
   deployRequestFrom,
   formProblems,
@@ -228,21 +230,16 @@ export function DeployFormView({ prefill }: { prefill: DeployPrefill & { from?: 
         </div>
       </Card>
       <Card title="Compute">
-        <fieldset className="mb-3 flex gap-4">
-          <legend className="sr-only">Compute kind</legend>
-          {(["cpu", "gpu-pool"] as const).map((kind) => (
-            <label key={kind} className="flex items-center gap-2 text-sm">
-              <input
-                type="radio"
-                name="compute-kind"
-                value={kind}
-                checked={form.computeKind === kind}
-                onChange={() => set("computeKind", kind)}
-              />
-              {kind === "cpu" ? "Run on a CPU instance type" : "Run on an ordered GPU instance pool"}
-            </label>
-          ))}
-        </fieldset>
+        <RadioChoice
+          legend="Compute kind"
+          name="compute-kind"
+          value={form.computeKind}
+          choices={[
+            { value: "cpu", label: "Run on a CPU instance type" },
+            { value: "gpu-pool", label: "Run on an ordered GPU instance pool" },
+          ]}
+          onChange={(kind) => set("computeKind", kind)}
+        />
         {form.computeKind === "cpu" ? (
           <div className="grid gap-3 sm:grid-cols-2">
             <SelectField
@@ -285,6 +282,47 @@ export function DeployFormView({ prefill }: { prefill: DeployPrefill & { from?: 
                 onChange={(e) => set("provisioningTimeoutSeconds", e.target.value)}
               />
             </div>
+          </div>
+        )}
+      </Card>
+      <Card title="Invocation">
+        <RadioChoice
+          legend="Invocation mode"
+          name="invocation-mode"
+          value={form.invocationMode}
+          choices={[
+            { value: "real-time", label: "Real-time: the caller waits for the answer" },
+            { value: "asynchronous", label: "Asynchronous: requests queue, answers land in S3" },
+          ]}
+          onChange={(mode) => set("invocationMode", mode)}
+        />
+        {form.invocationMode === "asynchronous" && (
+          <div className="grid gap-3 sm:grid-cols-3">
+            <TextField
+              label="Concurrent requests per instance"
+              type="number"
+              min={1}
+              max={1000}
+              placeholder={String(defaultConcurrency(form.computeKind))}
+              value={form.maxConcurrentInvocations}
+              onChange={(e) => set("maxConcurrentInvocations", e.target.value)}
+              hint="MaxConcurrentInvocationsPerInstance; empty: the adapter's ADAPTER_PARALLEL."
+            />
+            <TextField
+              label="Success topic (optional)"
+              value={form.successTopic}
+              onChange={(e) => set("successTopic", e.target.value)}
+              placeholder="arn:aws:sns:<region>:<account>:<topic>"
+              className="font-mono"
+              hint={namePrefix ? `An SNS topic named with "${namePrefix}".` : "An SNS topic ARN."}
+            />
+            <TextField
+              label="Error topic (optional)"
+              value={form.errorTopic}
+              onChange={(e) => set("errorTopic", e.target.value)}
+              placeholder="arn:aws:sns:<region>:<account>:<topic>"
+              className="font-mono"
+            />
           </div>
         )}
       </Card>

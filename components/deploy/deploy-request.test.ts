@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { EndpointDetail } from "@/contract/endpoints/endpoint.ts";
 import {
+  defaultConcurrency,
   deployFormFromEndpoint,
   deployRequestFrom,
   formProblems,
   initialDeployForm,
+  invocationCostAndLatency,
   samplePool,
 } from "./deploy-request.ts";
 
@@ -104,6 +106,7 @@ describe("deploying with a fitted temperature", () => {
     instanceCount: 2,
     hourlyPriceUsd: null,
     autoscaling: null,
+    asyncInference: null,
   };
 
   it("copies what the endpoint runs and takes the fitted temperature over the deployed one", () => {
@@ -132,5 +135,49 @@ describe("deploying with a fitted temperature", () => {
   it("refuses a temperature that is not a positive number", () => {
     const form = { ...initialDeployForm({ image, model: "s3://b/m.tar.gz" }), name: "ep", temperature: "-1" };
     expect(formProblems(form)).toContain("Temperature: give a number above 0 and at most 100.");
+  });
+});
+
+describe("the asynchronous invocation mode", () => {
+  const complete = { ...initialDeployForm({ image, model: "s3://b/m.tar.gz" }), name: "ok-1" };
+
+  it("sends AsyncInferenceConfig's settings only for an asynchronous form, without empty fields", () => {
+    expect(deployRequestFrom(complete).invocation).toEqual({ mode: "real-time" });
+    const asyncForm = {
+      ...complete,
+      invocationMode: "asynchronous" as const,
+      errorTopic: " arn:aws:sns:us-east-1:123456789012:ok-err ",
+    };
+    expect(deployRequestFrom(asyncForm).invocation).toEqual({
+      mode: "asynchronous",
+      errorTopic: "arn:aws:sns:us-east-1:123456789012:ok-err",
+    });
+    expect(deployRequestFrom({ ...asyncForm, maxConcurrentInvocations: "4" }).invocation).toMatchObject({
+      maxConcurrentInvocationsPerInstance: 4,
+    });
+  });
+
+  it("names a topic that is no SNS ARN and a concurrency out of range before review", () => {
+    const problems = formProblems({
+      ...complete,
+      invocationMode: "asynchronous",
+      successTopic: "arn:aws:sqs:us-east-1:123456789012:queue",
+      maxConcurrentInvocations: "0",
+    });
+    expect(problems).toEqual([
+      "Success topic: must be an SNS topic ARN such as arn:aws:sns:us-east-1:123456789012:dc-async-done.",
+      "Concurrent requests per instance: give a whole number from 1 to 1000.",
+    ]);
+  });
+
+  it("defaults the concurrency to ADAPTER_PARALLEL and says what idle time and latency cost", () => {
+    expect(defaultConcurrency("cpu")).toBe(8);
+    const asyncText = invocationCostAndLatency(
+      deployRequestFrom({ ...complete, invocationMode: "asynchronous" }),
+      "$0.34",
+    );
+    expect(asyncText.idle).toContain("scale to 0 instances");
+    expect(asyncText.latency).toContain("cold start");
+    expect(invocationCostAndLatency(deployRequestFrom(complete), "$0.34").idle).toContain("at least 1 instance");
   });
 });

@@ -1,4 +1,6 @@
+import { defaultParallel } from "@decision-console/adapter/contract/parallel-default.ts";
 import { type SemifLimit, semifDefaults, semifVariables } from "@decision-console/adapter/contract/semif-settings.ts";
+import { snsTopicArnSchema } from "@/contract/endpoints/async-inference.ts";
 import type { DeployRequestInput } from "@/contract/endpoints/deploy.ts";
 import type { ApiMode, EndpointDetail } from "@/contract/endpoints/endpoint.ts";
 import { isResourceName, resourceNameRule } from "@/contract/endpoints/resource-name.ts";
@@ -21,6 +23,11 @@ export type DeployForm = {
   limits: Record<LimitKey, string>;
   /** SEMIF_TEMPERATURE, e.g. the one an evaluation fitted; empty keeps the adapter's default of 1. */
   temperature: string;
+  invocationMode: "real-time" | "asynchronous";
+  /** MaxConcurrentInvocationsPerInstance; empty: the adapter's ADAPTER_PARALLEL. */
+  maxConcurrentInvocations: string;
+  successTopic: string;
+  errorTopic: string;
 };
 
 export type DeployPrefill = { image?: string; model?: string; sha256?: string; temperature?: string };
@@ -60,6 +67,10 @@ export function initialDeployForm(prefill: DeployPrefill): DeployForm {
     instanceCount: "1",
     limits: { maxTokens: "", maxRequestTokens: "", maxSharedDecisions: "", maxBodyBytes: "", maxInFlight: "" },
     temperature: prefill.temperature ?? "",
+    invocationMode: "real-time",
+    maxConcurrentInvocations: "",
+    successTopic: "",
+    errorTopic: "",
   };
 }
 
@@ -89,6 +100,10 @@ export function deployFormFromEndpoint(endpoint: EndpointDetail, temperature: st
     instanceCount: String(endpoint.instanceCount ?? 1),
     limits,
     temperature: temperature ?? (endpoint.settings.temperature === null ? "" : String(endpoint.settings.temperature)),
+    invocationMode: endpoint.asyncInference ? "asynchronous" : "real-time",
+    maxConcurrentInvocations: String(endpoint.asyncInference?.maxConcurrentInvocationsPerInstance ?? ""),
+    successTopic: endpoint.asyncInference?.successTopic ?? "",
+    errorTopic: endpoint.asyncInference?.errorTopic ?? "",
   };
 }
 
@@ -121,6 +136,45 @@ export function deployRequestFrom(form: DeployForm): DeployRequestInput {
     instanceCount: Number(form.instanceCount),
     limits,
     ...(form.temperature.trim() ? { temperature: Number(form.temperature) } : {}),
+    invocation:
+      form.invocationMode === "real-time"
+        ? { mode: "real-time" }
+        : {
+            mode: "asynchronous",
+            ...(form.maxConcurrentInvocations.trim()
+              ? { maxConcurrentInvocationsPerInstance: Number(form.maxConcurrentInvocations) }
+              : {}),
+            ...(form.successTopic.trim() ? { successTopic: form.successTopic.trim() } : {}),
+            ...(form.errorTopic.trim() ? { errorTopic: form.errorTopic.trim() } : {}),
+          },
+  };
+}
+
+/** MaxConcurrentInvocationsPerInstance when none is given: the adapter's ADAPTER_PARALLEL for the compute kind. */
+export function defaultConcurrency(computeKind: DeployForm["computeKind"]): number {
+  return defaultParallel(computeKind === "cpu" ? "cpu" : "cuda");
+}
+
+/**
+ * What the review step says about the invocation mode: what the endpoint costs while nothing is sent, and what
+ * latency a caller sees.
+ */
+export function invocationCostAndLatency(
+  request: DeployRequestInput,
+  hourlyPrice: string,
+): { idle: string; latency: string } {
+  if (request.invocation?.mode !== "asynchronous") {
+    return {
+      idle: `${hourlyPrice} around the clock: real-time endpoints keep at least 1 instance.`,
+      latency:
+        "The caller waits for the answer: model time only; a busy instance answers 503, which the console retries.",
+    };
+  }
+  return {
+    idle: `${hourlyPrice} while its instances run; an asynchronous endpoint may scale to 0 instances when its queue is empty, and then costs nothing but S3 storage.`,
+    latency:
+      "InvokeEndpointAsync answers at once; the decision lands in S3 after the time in the queue plus the model time, " +
+      "and after a scale to zero also a cold start (instance provisioning, model download and load: minutes on SageMaker).",
   };
 }
 
@@ -134,6 +188,21 @@ export function formProblems(form: DeployForm): string[] {
   if (form.temperature.trim()) {
     const temperature = Number(form.temperature);
     if (!(temperature > 0 && temperature <= 100)) problems.push("Temperature: give a number above 0 and at most 100.");
+  }
+  if (form.invocationMode === "asynchronous") {
+    for (const [label, topic] of [
+      ["Success topic", form.successTopic],
+      ["Error topic", form.errorTopic],
+    ] as const) {
+      const checked = topic.trim() ? snsTopicArnSchema.safeParse(topic.trim()) : null;
+      if (checked && !checked.success) problems.push(`${label}: ${checked.error.issues[0]?.message}.`);
+    }
+    const concurrency = form.maxConcurrentInvocations.trim();
+    if (
+      concurrency &&
+      !(Number.isInteger(Number(concurrency)) && Number(concurrency) >= 1 && Number(concurrency) <= 1000)
+    )
+      problems.push("Concurrent requests per instance: give a whole number from 1 to 1000.");
   }
   if (form.computeKind === "gpu-pool") {
     if (form.gpuPools.length < 1 || form.gpuPools.length > 5) problems.push("GPU pool: give 1 to 5 instance types.");

@@ -6,6 +6,7 @@ import { ErrorAlert } from "../api/error-text.tsx";
 import { hourlyPrice } from "../endpoints/endpoint-format.ts";
 import { Button } from "../ui/button.tsx";
 import { Card } from "../ui/card.tsx";
+import { invocationCostAndLatency } from "./deploy-request.ts";
 
 export function DeployReview({
   request,
@@ -22,6 +23,9 @@ export function DeployReview({
 }) {
   const { compute } = request;
   const firstType = compute.kind === "cpu" ? compute.instanceType : (compute.pools[0]?.instanceType ?? null);
+  const price = hourlyPrice(priceForInstances(firstType, request.instanceCount ?? 1));
+  const { idle, latency } = invocationCostAndLatency(request, price);
+  const { invocation } = request;
   const rows: [string, string][] = [
     ["Endpoint name", request.name],
     ["API mode", request.apiMode ?? "decision"],
@@ -43,9 +47,14 @@ export function DeployReview({
     ],
     ["Network isolation", "on"],
     [
-      "Estimated $/hour",
-      `${hourlyPrice(priceForInstances(firstType, request.instanceCount ?? 1))} (first-priority type)`,
+      "Invocation",
+      invocation?.mode === "asynchronous"
+        ? `asynchronous: requests in async/${request.name}/in/, answers in .../out/, failures in .../failed/ of the artifact bucket; ${invocation.maxConcurrentInvocationsPerInstance ?? "ADAPTER_PARALLEL"} at once per instance${invocation.successTopic ? `; success to ${invocation.successTopic}` : ""}${invocation.errorTopic ? `; errors to ${invocation.errorTopic}` : ""}`
+        : "real-time (InvokeEndpoint)",
     ],
+    ["Estimated $/hour", `${price} (first-priority type)`],
+    ["Idle cost", idle],
+    ["Latency", latency],
   ];
   return (
     <Card title="Review the deployment">

@@ -57,7 +57,7 @@ export function EndpointDetailView({ name }: { name: string }) {
             <AutoscalingCard name={endpoint.name} status={endpoint.status} autoscaling={endpoint.autoscaling} />
           </div>
         </div>
-        <MetricsPanel name={endpoint.name} />
+        <MetricsPanel name={endpoint.name} asynchronous={endpoint.asyncInference !== null} />
         <InvocationsTable name={endpoint.name} />
       </div>
     </>

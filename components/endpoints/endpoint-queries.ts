@@ -29,8 +29,9 @@ export function useEndpoints() {
   });
 }
 
-export function useEndpoint(name: string) {
+export function useEndpoint(name: string, options: { enabled?: boolean } = {}) {
   return useQuery({
+    enabled: options.enabled ?? true,
     queryKey: ["endpoints", name],
     queryFn: ({ signal }) => fetchJson<EndpointDetail>(endpointPath(name), { signal }),
     refetchInterval: (query) => (query.state.data && isTransitional(query.state.data.status) ? pollMs : false),

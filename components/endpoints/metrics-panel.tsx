@@ -1,6 +1,6 @@
 "use client";
 
-import type { MetricSeries } from "@/contract/endpoints/metrics.ts";
+import { backlogMetrics, type MetricSeries } from "@/contract/endpoints/metrics.ts";
 import { ErrorAlert } from "../api/error-text.tsx";
 import { LineChart } from "../charts/line-chart.tsx";
 import { Card } from "../ui/card.tsx";
@@ -11,15 +11,19 @@ const titles: Record<MetricSeries["metric"], string> = {
   ModelLatency: "Model latency",
   Invocation4XXErrors: "4XX errors",
   Invocation5XXErrors: "5XX errors",
+  ApproximateBacklogSize: "Backlog (requests)",
+  ApproximateAgeOfOldestRequest: "Oldest request age",
 };
 
 /** CloudWatch reports ModelLatency in microseconds; people read milliseconds. */
 function displayed(series: MetricSeries) {
+  if (series.unit === "Seconds") return { unit: "s", points: series.points };
   if (series.unit !== "Microseconds") return { unit: "count", points: series.points };
   return { unit: "ms", points: series.points.map((point) => ({ at: point.at, value: point.value / 1000 })) };
 }
 
-export function MetricsPanel({ name }: { name: string }) {
+/** The backlog charts are shown for asynchronous endpoints only (real-time endpoints publish no backlog). */
+export function MetricsPanel({ name, asynchronous }: { name: string; asynchronous: boolean }) {
   const { data, error, isPending } = useEndpointMetrics(name);
   return (
     <Card title="Metrics (CloudWatch)">
@@ -32,10 +36,12 @@ export function MetricsPanel({ name }: { name: string }) {
             -minute periods, variant {data.variantName}.
           </p>
           <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
-            {data.series.map((series) => {
-              const { unit, points } = displayed(series);
-              return <LineChart key={series.metric} title={titles[series.metric]} unit={unit} points={points} />;
-            })}
+            {data.series
+              .filter((series) => asynchronous || !backlogMetrics.includes(series.metric))
+              .map((series) => {
+                const { unit, points } = displayed(series);
+                return <LineChart key={series.metric} title={titles[series.metric]} unit={unit} points={points} />;
+              })}
           </div>
         </>
       )}

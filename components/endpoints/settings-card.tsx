@@ -30,6 +30,28 @@ export function SettingsCard({ endpoint }: { endpoint: EndpointDetail }) {
           <span className="font-mono text-xs">{model.modelSha256 ?? "—"}</span>
         </Row>
         <Row term="Network isolation">{model.networkIsolation ? "on" : "off"}</Row>
+        <Row term="Invocation">{endpoint.asyncInference ? "asynchronous (InvokeEndpointAsync)" : "real-time"}</Row>
+        {endpoint.asyncInference && (
+          <>
+            <Row term="Answers">
+              <span className="font-mono text-xs">{endpoint.asyncInference.outputPath ?? "—"}</span>
+            </Row>
+            <Row term="Failures">
+              <span className="font-mono text-xs">{endpoint.asyncInference.failurePath ?? "—"}</span>
+            </Row>
+            <Row term="Requests per instance">
+              {endpoint.asyncInference.maxConcurrentInvocationsPerInstance ?? "chosen by SageMaker"}
+            </Row>
+            <Row term="Notifications">
+              {[
+                endpoint.asyncInference.successTopic && `success: ${endpoint.asyncInference.successTopic}`,
+                endpoint.asyncInference.errorTopic && `errors: ${endpoint.asyncInference.errorTopic}`,
+              ]
+                .filter(Boolean)
+                .join("; ") || "none"}
+            </Row>
+          </>
+        )}
         <Row term="Threads">{settings.threads ?? "default"}</Row>
         <Row term="GPU layers">{settings.gpuLayers ?? "none (CPU)"}</Row>
         <Row term="Parallel sequences">

@@ -2,13 +2,14 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
-import { useEndpoints } from "../endpoints/endpoint-queries.ts";
+import { useEndpoint, useEndpoints } from "../endpoints/endpoint-queries.ts";
 import { Alert } from "../ui/alert.tsx";
 import { Button } from "../ui/button.tsx";
 import { Card, PageHeader } from "../ui/card.tsx";
 import { SelectField, TextAreaField } from "../ui/field.tsx";
 import { Tabs } from "../ui/tabs.tsx";
 import { AnswerView } from "./answer-view.tsx";
+import { type AsyncProgress, invokeAsyncAndWait } from "./async-invoke-client.ts";
 import { ChatPanel } from "./chat-panel.tsx";
 import { bodyFromDraft, type DecisionDraft, draftFromBody } from "./decision-draft.ts";
 import { DecisionForm } from "./decision-form.tsx";
@@ -32,11 +33,17 @@ export function PlaygroundView({ initialEndpoint }: { initialEndpoint?: string }
   const [draft, setDraft] = useState<DecisionDraft>(() => draftFromBody(firstExample.body)!);
   const [json, setJson] = useState(() => JSON.stringify(firstExample.body, null, 2));
   const [bodyError, setBodyError] = useState<string | null>(null);
-  const run = useMutation({ mutationFn: (body: Record<string, unknown>) => invoke(endpoint, body) });
-
   const inService =
     endpoints.data?.endpoints.filter((candidate) => candidate.managed && candidate.status === "InService") ?? [];
   const chosen = endpoint || inService[0]?.name || "";
+  const chosenDetail = useEndpoint(chosen, { enabled: chosen !== "" });
+  const asyncInference = chosenDetail.data?.asyncInference ?? null;
+  const [progress, setProgress] = useState<AsyncProgress | null>(null);
+  const run = useMutation({
+    mutationFn: (body: Record<string, unknown>) =>
+      asyncInference ? invokeAsyncAndWait(chosen, body, setProgress) : invoke(chosen, body),
+    onSettled: () => setProgress(null),
+  });
 
   function currentBody(): Record<string, unknown> {
     if (tab === "form") return bodyFromDraft(draft);
@@ -157,7 +164,7 @@ export function PlaygroundView({ initialEndpoint }: { initialEndpoint?: string }
                   )}
                   {bodyError && <Alert title="The request is not valid">{bodyError}</Alert>}
                   <div>
-                    <Button type="submit" disabled={!chosen || run.isPending}>
+                    <Button type="submit" disabled={!chosen || chosenDetail.isPending || run.isPending}>
                       {run.isPending ? "Running…" : "Run"}
                     </Button>
                   </div>
@@ -167,11 +174,19 @@ export function PlaygroundView({ initialEndpoint }: { initialEndpoint?: string }
           </Card>
         </div>
         <div className="flex flex-col gap-4">
+          {progress && (
+            <Alert title="Queued on the asynchronous endpoint" tone="info">
+              <span aria-live="polite">
+                Request {progress.inferenceId} is queued or running ({(progress.waitedMs / 1000).toFixed(0)} s so far);
+                the console polls its output location in S3. Input: {progress.inputLocation}
+              </span>
+            </Alert>
+          )}
           {run.error && <Alert title="The request failed">{describeInvokeError(run.error)}</Alert>}
           {run.data && <AnswerView result={run.data} />}
           {tab !== "chat" && (
             <Card title="Request snippet">
-              <SnippetPanel endpoint={chosen} body={snippetBody()} />
+              <SnippetPanel endpoint={chosen} body={snippetBody()} asynchronous={asyncInference !== null} />
             </Card>
           )}
         </div>

@@ -3,6 +3,7 @@
 import { useState } from "react";
 import { Button } from "../ui/button.tsx";
 import { Tabs } from "../ui/tabs.tsx";
+import { asyncSnippet } from "./async-snippets.ts";
 import { type SnippetLanguage, snippet } from "./snippets.ts";
 
 const languages: { key: SnippetLanguage; label: string }[] = [
@@ -11,10 +12,19 @@ const languages: { key: SnippetLanguage; label: string }[] = [
   { key: "cli", label: "AWS CLI" },
 ];
 
-export function SnippetPanel({ endpoint, body }: { endpoint: string; body: unknown }) {
+export function SnippetPanel({
+  endpoint,
+  body,
+  asynchronous,
+}: {
+  endpoint: string;
+  body: unknown;
+  /** The endpoint takes InvokeEndpointAsync only: the snippet writes to S3 and polls the output location. */
+  asynchronous: boolean;
+}) {
   const [language, setLanguage] = useState<SnippetLanguage>("typescript");
   const [copied, setCopied] = useState(false);
-  const text = snippet(language, endpoint || "<endpoint-name>", body);
+  const text = (asynchronous ? asyncSnippet : snippet)(language, endpoint || "<endpoint-name>", body);
   return (
     <div>
       <Tabs label="Snippet language" items={languages} active={language} onChange={setLanguage}>

@@ -1,5 +1,6 @@
 import type { SemifLimit } from "@decision-console/adapter/contract";
 import { z } from "zod";
+import { invocationModeSchema } from "./async-inference.ts";
 import { apiModeSchema, resourceNameSchema } from "./endpoint.ts";
 
 export const digestPinnedImagePattern = /^[a-z0-9][a-z0-9._\-/:]*@sha256:[0-9a-f]{64}$/;
@@ -82,6 +83,7 @@ export const deployRequestSchema = z.strictObject({
   temperature: z.number().positive().max(100).optional(),
   /** Decision requests evaluated at once inside one instance (ADAPTER_PARALLEL). */
   parallel: z.number().int().min(1).max(64).optional(),
+  invocation: invocationModeSchema.default({ mode: "real-time" }),
   startupTimeoutSeconds: z.number().int().min(60).max(3600).default(900),
   downloadTimeoutSeconds: z.number().int().min(60).max(3600).default(900),
   /** Defaults to the console's SAGEMAKER_EXECUTION_ROLE_ARN. */

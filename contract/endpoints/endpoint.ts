@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { asyncInferenceDetailSchema } from "./async-inference.ts";
 import { autoscalingSchema } from "./autoscaling.ts";
 import { MAX_RESOURCE_NAME_LENGTH, resourceNamePattern, resourceNameRule } from "./resource-name.ts";
 import { endpointStatuses } from "./status.ts";
@@ -110,6 +111,8 @@ export const endpointDetailSchema = z.object({
   hourlyPriceUsd: z.number().nullable(),
   /** Null when no scalable target is registered for the variant. */
   autoscaling: autoscalingSchema.nullable(),
+  /** The AsyncInferenceConfig of an asynchronous endpoint; null for a real-time one. */
+  asyncInference: asyncInferenceDetailSchema.nullable(),
 });
 export type EndpointDetail = z.infer<typeof endpointDetailSchema>;
 

@@ -1,6 +1,17 @@
 import { z } from "zod";
 
-export const metricNameSchema = z.enum(["Invocations", "ModelLatency", "Invocation4XXErrors", "Invocation5XXErrors"]);
+export const metricNameSchema = z.enum([
+  "Invocations",
+  "ModelLatency",
+  "Invocation4XXErrors",
+  "Invocation5XXErrors",
+  // Asynchronous endpoints only (dimension EndpointName): requests queued or being processed, and the oldest's age.
+  "ApproximateBacklogSize",
+  "ApproximateAgeOfOldestRequest",
+]);
+
+/** The metrics only asynchronous endpoints publish. */
+export const backlogMetrics: readonly MetricName[] = ["ApproximateBacklogSize", "ApproximateAgeOfOldestRequest"];
 export type MetricName = z.infer<typeof metricNameSchema>;
 
 /** `GET /api/endpoints/[name]/metrics?minutes=&periodSeconds=` query. */
@@ -12,9 +23,9 @@ export type MetricsQuery = z.infer<typeof metricsQuerySchema>;
 
 export const metricSeriesSchema = z.object({
   metric: metricNameSchema,
-  /** Sum for counts; Average for ModelLatency, which CloudWatch reports in microseconds. */
-  stat: z.enum(["Sum", "Average"]),
-  unit: z.enum(["Count", "Microseconds"]),
+  /** Sum for counts; Average for ModelLatency (microseconds) and the backlog; Maximum for the oldest request's age. */
+  stat: z.enum(["Sum", "Average", "Maximum"]),
+  unit: z.enum(["Count", "Microseconds", "Seconds"]),
   points: z.array(z.object({ at: z.iso.datetime(), value: z.number() })),
 });
 export type MetricSeries = z.infer<typeof metricSeriesSchema>;

@@ -1,4 +1,6 @@
 import { Aws } from "aws-cdk-lib";
+import type { IBucket } from "aws-cdk-lib/aws-s3";
+import { ARTIFACT_PREFIXES, ASYNC_INFERENCE_FOLDERS, type AsyncInferenceFolder } from "./console-contract.ts";
 
 /** An ARN in this stack's partition, region and account: `arn:<partition>:<service>:<region>:<account>:<resource>`. */
 export function regionalArn(service: string, resource: string): string {
@@ -17,4 +19,9 @@ export function endpointLogGroup(namePrefix: string): string {
 
 export function codeBuildLogGroup(projectName: string): string {
   return `/aws/codebuild/${projectName}`;
+}
+
+/** The objects of one asynchronous-inference folder (in, out or failed) of every endpoint under `async/`. */
+export function asyncFolderObjects(bucket: IBucket, folder: AsyncInferenceFolder): string {
+  return bucket.arnForObjects(`${ARTIFACT_PREFIXES.async}*/${ASYNC_INFERENCE_FOLDERS[folder]}/*`);
 }

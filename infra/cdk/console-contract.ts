@@ -18,7 +18,22 @@ export const ARTIFACT_PREFIXES = {
   models: "models/",
   /** Source archives the console uploads for CodeBuild (`build-sources/<sha256>.zip`). */
   buildSources: "build-sources/",
+  /** Asynchronous Inference, per endpoint: `async/<endpoint>/in/`, `.../out/` and `.../failed/` (asyncInferenceFolder). */
+  async: "async/",
 } as const;
+
+/**
+ * An asynchronous endpoint's folders in the artifact bucket: the console writes requests to `in/`, SageMaker
+ * (the execution role) writes answers to `out/` (the endpoint config's S3OutputPath) and failures to `failed/`
+ * (S3FailurePath).
+ */
+export const ASYNC_INFERENCE_FOLDERS = { requests: "in", responses: "out", failures: "failed" } as const;
+
+export type AsyncInferenceFolder = keyof typeof ASYNC_INFERENCE_FOLDERS;
+
+export function asyncInferenceFolder(endpoint: string, folder: AsyncInferenceFolder): string {
+  return `${ARTIFACT_PREFIXES.async}${endpoint}/${ASYNC_INFERENCE_FOLDERS[folder]}/`;
+}
 
 /** What the console scales: SageMaker endpoint variants' instance counts. */
 export const SAGEMAKER_VARIANT_SCALING = {

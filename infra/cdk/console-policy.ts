@@ -4,9 +4,10 @@ import type { IRepository } from "aws-cdk-lib/aws-ecr";
 import { type IRole, ManagedPolicy, PolicyStatement } from "aws-cdk-lib/aws-iam";
 import type { IBucket } from "aws-cdk-lib/aws-s3";
 import type { Construct } from "constructs";
-import { codeBuildLogGroup, endpointLogGroup, logGroupArns, regionalArn } from "./arns.ts";
+import { asyncFolderObjects, codeBuildLogGroup, endpointLogGroup, logGroupArns, regionalArn } from "./arns.ts";
 import {
   ARTIFACT_PREFIXES,
+  type AsyncInferenceFolder,
   CONSOLE_SCALABLE_TARGET_TAG,
   IMAGE_BUILD_PROJECT,
   MODEL_PACKAGE_PROJECT,
@@ -34,6 +35,7 @@ export function createConsolePolicy(scope: Construct, props: ConsolePolicyProps)
   );
   const endpoints = regionalArn("sagemaker", `endpoint/${namePrefix}*`);
   const buildSources = bucket.arnForObjects(`${ARTIFACT_PREFIXES.buildSources}*`);
+  const asyncFolder = (folder: AsyncInferenceFolder) => asyncFolderObjects(bucket, folder);
   const scalableTargets = regionalArn("application-autoscaling", "scalable-target/*");
   const variantScaling = {
     "application-autoscaling:service-namespace": SAGEMAKER_VARIANT_SCALING.serviceNamespace,
@@ -59,7 +61,11 @@ export function createConsolePolicy(scope: Construct, props: ConsolePolicyProps)
     }),
     new PolicyStatement({
       sid: "InvokePrefixedEndpoints",
-      actions: ["sagemaker:InvokeEndpoint", "sagemaker:InvokeEndpointWithResponseStream"],
+      actions: [
+        "sagemaker:InvokeEndpoint",
+        "sagemaker:InvokeEndpointWithResponseStream",
+        "sagemaker:InvokeEndpointAsync",
+      ],
       resources: [endpoints],
     }),
     new PolicyStatement({ sid: "ListEndpoints", actions: ["sagemaker:ListEndpoints"], resources: ["*"] }),
@@ -99,6 +105,16 @@ export function createConsolePolicy(scope: Construct, props: ConsolePolicyProps)
       actions: ["s3:ListBucket"],
       resources: [bucket.bucketArn],
       conditions: { StringLike: { "s3:prefix": [`${ARTIFACT_PREFIXES.buildSources}*`] } },
+    }),
+    new PolicyStatement({
+      sid: "WriteAsyncRequests",
+      actions: ["s3:PutObject"],
+      resources: [asyncFolder("requests")],
+    }),
+    new PolicyStatement({
+      sid: "ReadAsyncResults",
+      actions: ["s3:GetObject"],
+      resources: [bucket.arnForObjects(`${ARTIFACT_PREFIXES.async}*`)],
     }),
     new PolicyStatement({ sid: "ReadMetrics", actions: ["cloudwatch:GetMetricData"], resources: ["*"] }),
     new PolicyStatement({
@@ -157,6 +173,8 @@ export function createConsolePolicy(scope: Construct, props: ConsolePolicyProps)
     ReadBuildLogs: "the streams of the two build projects' own log groups",
     SearchEndpointLogs: "the log groups of endpoints named with the prefix",
     UploadBuildSources: "objects under build-sources/ only",
+    WriteAsyncRequests: "asynchronous requests under async/<endpoint>/in/ only",
+    ReadAsyncResults: "the asynchronous endpoints' requests, answers and failures under async/ only",
     ReadMetrics: "GetMetricData has no resource type for classic metrics",
     DescribeAutoScaling: "Describe* of Application Auto Scaling have no resource type",
     RegisterTaggedVariantTargets:

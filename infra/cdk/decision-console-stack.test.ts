@@ -160,7 +160,10 @@ describe("SageMaker execution role", () => {
 
   it("reads only the model prefix, pulls only the adapter repository and writes only its endpoints' logs", () => {
     const statements = statementsOf("SageMakerExecutionRole");
-    expect(resourcesOf(statements, "s3:GetObject")).toEqual(["<ArtifactBucket.Arn>/models/*"]);
+    expect(resourcesOf(statements, "s3:GetObject")).toEqual([
+      "<ArtifactBucket.Arn>/models/*",
+      "<ArtifactBucket.Arn>/async/*/in/*",
+    ]);
     expect(statements.find((s) => list(s.Action).includes("s3:ListBucket"))?.Condition).toEqual({
       StringLike: { "s3:prefix": ["models/*"] },
     });
@@ -169,9 +172,20 @@ describe("SageMaker execution role", () => {
       `arn:<AWS::Partition>:logs:<AWS::Region>:<AWS::AccountId>:log-group:/aws/sagemaker/Endpoints/${PREFIX}*`,
       `arn:<AWS::Partition>:logs:<AWS::Region>:<AWS::AccountId>:log-group:/aws/sagemaker/Endpoints/${PREFIX}*:*`,
     ]);
-    expect(actionsOf(statements).some((action) => action.startsWith("s3:Put") || action.startsWith("ecr:Put"))).toBe(
-      false,
-    );
+    expect(
+      actionsOf(statements).filter((action) => action.startsWith("s3:Put") || action.startsWith("ecr:Put")),
+    ).toEqual(["s3:PutObject"]);
+  });
+
+  it("writes asynchronous answers and failures only under async/*/out/ and failed/, and notifies only prefixed topics", () => {
+    const statements = statementsOf("SageMakerExecutionRole");
+    expect(resourcesOf(statements, "s3:PutObject")).toEqual([
+      "<ArtifactBucket.Arn>/async/*/out/*",
+      "<ArtifactBucket.Arn>/async/*/failed/*",
+    ]);
+    expect(resourcesOf(statements, "sns:Publish")).toEqual([
+      `arn:<AWS::Partition>:sns:<AWS::Region>:<AWS::AccountId>:${PREFIX}*`,
+    ]);
   });
 
   it("has every permission AWS documents for a CreateModel execution role, for what the console deploys", () => {
@@ -326,15 +340,18 @@ describe("console policy", () => {
     expect(actionsOf(consoleStatements())).not.toContain("sagemaker:AddTags");
   });
 
-  it("writes only build sources to the bucket and lists only that prefix", () => {
-    expect(actionsOf(consoleStatements()).filter((action) => action.startsWith("s3:"))).toEqual([
-      "s3:AbortMultipartUpload",
-      "s3:ListBucket",
-      "s3:PutObject",
+  it("writes only build sources and asynchronous requests to the bucket, reads only async/ and lists only build sources", () => {
+    expect(new Set(actionsOf(consoleStatements()).filter((action) => action.startsWith("s3:")))).toEqual(
+      new Set(["s3:AbortMultipartUpload", "s3:GetObject", "s3:ListBucket", "s3:PutObject"]),
+    );
+    expect(resourcesOf(consoleStatements(), "s3:PutObject")).toEqual([
+      "<ArtifactBucket.Arn>/build-sources/*",
+      "<ArtifactBucket.Arn>/async/*/in/*",
     ]);
-    for (const action of ["s3:PutObject", "s3:AbortMultipartUpload"]) {
-      expect(resourcesOf(consoleStatements(), action)).toEqual(["<ArtifactBucket.Arn>/build-sources/*"]);
-    }
+    expect(resourcesOf(consoleStatements(), "s3:AbortMultipartUpload")).toEqual([
+      "<ArtifactBucket.Arn>/build-sources/*",
+    ]);
+    expect(resourcesOf(consoleStatements(), "s3:GetObject")).toEqual(["<ArtifactBucket.Arn>/async/*"]);
     expect(consoleStatements().find((s) => list(s.Action).includes("s3:ListBucket"))?.Condition).toEqual({
       StringLike: { "s3:prefix": ["build-sources/*"] },
     });

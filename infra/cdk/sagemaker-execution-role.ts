@@ -3,8 +3,8 @@ import type { IRepository } from "aws-cdk-lib/aws-ecr";
 import { Effect, PolicyDocument, PolicyStatement, Role, ServicePrincipal } from "aws-cdk-lib/aws-iam";
 import type { IBucket } from "aws-cdk-lib/aws-s3";
 import type { Construct } from "constructs";
-import { endpointLogGroup, logGroupArns } from "./arns.ts";
-import { ARTIFACT_PREFIXES } from "./console-contract.ts";
+import { asyncFolderObjects, endpointLogGroup, logGroupArns, regionalArn } from "./arns.ts";
+import { ARTIFACT_PREFIXES, type AsyncInferenceFolder } from "./console-contract.ts";
 import { acknowledgeWildcardResources } from "./nag-acknowledgements.ts";
 
 export interface ExecutionRoleProps {
@@ -16,10 +16,13 @@ export interface ExecutionRoleProps {
 /**
  * The role SageMaker assumes for the console's models, as AWS documents it for CreateModel (CloudWatch metrics,
  * CloudWatch Logs, ECR pull, S3 read), narrowed to this stack: read the packaged models, pull the adapter
- * repository's images, write the endpoints' own log groups. The container itself runs with network isolation.
+ * repository's images, write the endpoints' own log groups; for asynchronous endpoints, read the requests, write
+ * the answers and failures, and publish notifications to the console's topics. The container itself runs with
+ * network isolation.
  */
 export function createExecutionRole(scope: Construct, props: ExecutionRoleProps): Role {
   const { bucket, repository, namePrefix } = props;
+  const asyncFolder = (folder: AsyncInferenceFolder) => asyncFolderObjects(bucket, folder);
   const statements = [
     new PolicyStatement({
       sid: "ReadModelArtifacts",
@@ -31,6 +34,21 @@ export function createExecutionRole(scope: Construct, props: ExecutionRoleProps)
       actions: ["s3:ListBucket"],
       resources: [bucket.bucketArn],
       conditions: { StringLike: { "s3:prefix": [`${ARTIFACT_PREFIXES.models}*`] } },
+    }),
+    new PolicyStatement({
+      sid: "ReadAsyncRequests",
+      actions: ["s3:GetObject"],
+      resources: [asyncFolder("requests")],
+    }),
+    new PolicyStatement({
+      sid: "WriteAsyncResults",
+      actions: ["s3:PutObject"],
+      resources: [asyncFolder("responses"), asyncFolder("failures")],
+    }),
+    new PolicyStatement({
+      sid: "PublishAsyncNotifications",
+      actions: ["sns:Publish"],
+      resources: [regionalArn("sns", `${namePrefix}*`)],
     }),
     new PolicyStatement({
       sid: "PullAdapterImages",
@@ -63,6 +81,9 @@ export function createExecutionRole(scope: Construct, props: ExecutionRoleProps)
   });
   acknowledgeWildcardResources(role, statements, {
     ReadModelArtifacts: "objects under models/ only",
+    ReadAsyncRequests: "asynchronous requests under async/<endpoint>/in/ only",
+    WriteAsyncResults: "asynchronous answers and failures under async/<endpoint>/out/ and failed/ only",
+    PublishAsyncNotifications: "only SNS topics named with the console's prefix (success and error notifications)",
     EcrLogin: "GetAuthorizationToken has no resource type (Service Authorization Reference)",
     PublishMetrics: "PutMetricData has no resource type for classic metrics; AWS documents it for CreateModel roles",
     WriteEndpointLogs: "the log groups and streams of endpoints named with the prefix",

@@ -24,10 +24,18 @@ export interface CurlExample {
 }
 
 const readField = (field: string) => `node -pe 'JSON.parse(require("fs").readFileSync(0, "utf8")).${field}'`;
-const untilInService = [
+const untilServing = (endpoint: string) => [
   "# Wait until the endpoint serves (a local adapter process starts in seconds; SageMaker takes minutes).",
-  `until [ "$(curl -sS -b cookies.txt "$CONSOLE/api/endpoints/dc-demo" | ${readField("status")})" = InService ]; do sleep 2; done`,
+  `until [ "$(curl -sS -b cookies.txt "$CONSOLE/api/endpoints/${endpoint}" | ${readField("status")})" = InService ]; do sleep 2; done`,
 ];
+const untilInService = untilServing("dc-demo");
+const asyncDeploy = JSON.stringify({
+  name: "dc-demo-async",
+  imageUri: "$IMAGE",
+  modelDataUrl: "s3://decision-console-local/models/seed/synthetic-tiny/model.tar.gz",
+  compute: { kind: "cpu", instanceType: "ml.c6i.large", threads: 1 },
+  invocation: { mode: "asynchronous" },
+});
 
 /** What the shell variables stand for when a body is checked against its schema. */
 export const sampleValues: Record<string, string> = {
@@ -67,6 +75,20 @@ export const curlExamples: Partial<Record<keyof ConsoleApi, CurlExample>> = {
     after: untilInService,
   },
   invoke: { path: "/api/endpoints/dc-demo/invoke", json: { body: { decision } } },
+  invokeAsync: {
+    before: [
+      "# An asynchronous endpoint of the same model: requests and answers go through async/dc-demo-async/ in S3.",
+      `curl -sS -b cookies.txt -X POST -H "origin: $CONSOLE" -H 'content-type: application/json' "$CONSOLE/api/endpoints" --data "${asyncDeploy.replaceAll('"', '\\"')}"`,
+      ...untilServing("dc-demo-async"),
+    ],
+    path: "/api/endpoints/dc-demo-async/invoke-async",
+    json: { body: { decision } },
+    capture: { variable: "INFERENCE", field: "inferenceId" },
+    after: [
+      "# Poll the outcome until it is no longer pending (queued or running).",
+      `until [ "$(curl -sS -b cookies.txt "$CONSOLE/api/endpoints/dc-demo-async/invoke-async/$INFERENCE" | ${readField("status")})" != pending ]; do sleep 1; done`,
+    ],
+  },
   scaleEndpoint: { path: "/api/endpoints/dc-demo", json: { instanceCount: 2 }, after: untilInService },
   putAutoscaling: {
     path: "/api/endpoints/dc-demo/autoscaling",

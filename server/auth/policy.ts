@@ -28,6 +28,8 @@ export const apiPolicy: readonly RouteRule[] = [
   { pattern: "/api/endpoints/[name]/metrics", methods: { GET: "viewer" } },
   { pattern: "/api/endpoints/[name]/autoscaling", methods: { GET: "viewer", PUT: "operator", DELETE: "operator" } },
   { pattern: "/api/endpoints/[name]/invoke", methods: { POST: "viewer" } },
+  { pattern: "/api/endpoints/[name]/invoke-async", methods: { POST: "viewer" } },
+  { pattern: "/api/endpoints/[name]/invoke-async/[inferenceId]", methods: { GET: "viewer" } },
   { pattern: "/api/endpoints/[name]/invocations", methods: { GET: "viewer" } },
   { pattern: "/api/images", methods: { GET: "viewer" } },
   { pattern: "/api/model-presets", methods: { GET: "viewer" } },

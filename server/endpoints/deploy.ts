@@ -14,6 +14,7 @@ import type { DeployRequest, DeployResult } from "../../contract/endpoints/deplo
 import { toAwsAppError } from "../aws/errors.ts";
 import { realSleep, type Sleep } from "../aws/sleep.ts";
 import { AppError } from "../http/app-error.ts";
+import { asyncInferenceConfig } from "./async-config.ts";
 import { containerEnvironment } from "./container-env.ts";
 
 /** The sample's single variant (DESIGN §11). */
@@ -24,6 +25,8 @@ export interface DeployOptions {
   defaultExecutionRoleArn: string | null;
   /** Every deployed name must start with it (the IAM policy of the IaC stack allows no other names). */
   resourceNamePrefix?: string | null;
+  /** Where asynchronous endpoints keep requests, answers and failures (CONSOLE_ARTIFACT_BUCKET). */
+  artifactBucket?: string | null;
   sleep?: Sleep;
   /** Delays between CreateEndpoint attempts while SageMaker has not yet seen the new model or config. */
   createRetryDelaysMs?: readonly number[];
@@ -129,6 +132,7 @@ export async function deployEndpoint(
   const name = request.name;
   const model = modelInput(request, role);
   const variant = productionVariant(request);
+  const asyncInference = asyncInferenceConfig(request, options.artifactBucket ?? null, prefix);
 
   if (await endpointExists(sageMaker, name)) {
     throw new AppError(
@@ -148,7 +152,13 @@ export async function deployEndpoint(
     throw toAwsAppError(error, `model "${name}"`);
   }
   try {
-    await sageMaker.send(new CreateEndpointConfigCommand({ EndpointConfigName: name, ProductionVariants: [variant] }));
+    await sageMaker.send(
+      new CreateEndpointConfigCommand({
+        EndpointConfigName: name,
+        ProductionVariants: [variant],
+        AsyncInferenceConfig: asyncInference,
+      }),
+    );
   } catch (error) {
     await bestEffort(() => sageMaker.send(new DeleteModelCommand({ ModelName: name })));
     if (/already existing endpoint config/i.test((error as Error).message ?? "")) {

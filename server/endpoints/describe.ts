@@ -4,6 +4,7 @@ import type { Autoscaling } from "../../contract/endpoints/autoscaling.ts";
 import type { EndpointDetail } from "../../contract/endpoints/endpoint.ts";
 import { priceForInstances } from "../../contract/pricing/prices.ts";
 import { describeAutoscaling } from "../autoscaling/variant-scaling.ts";
+import { asyncInferenceDetail } from "./async-config.ts";
 import { modelSha256Variable, settingsOf } from "./container-env.ts";
 import { variantName } from "./deploy.ts";
 import { loadEndpointResources } from "./resources.ts";
@@ -71,5 +72,6 @@ export async function describeEndpoint(
     instanceCount: summary.instanceCount,
     hourlyPriceUsd: priceForInstances(summary.instanceType, summary.instanceCount),
     autoscaling,
+    asyncInference: asyncInferenceDetail(config),
   };
 }

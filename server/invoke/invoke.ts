@@ -26,7 +26,8 @@ function settle<T>(call: Promise<T>): Promise<Settled<T>> {
 
 const busyFailure = (outcome: Settled<unknown>) => !outcome.ok && isRetryableBusy(outcome.error);
 
-function decodeBody(bytes: Uint8Array | undefined, contentType: string | undefined): unknown {
+/** The container's bytes as JSON where they are JSON, else as text. */
+export function decodeBody(bytes: Uint8Array | undefined, contentType: string | undefined): unknown {
   const text = new TextDecoder().decode(bytes ?? new Uint8Array());
   if (contentType?.includes("json") || /^\s*[[{]/.test(text)) {
     try {

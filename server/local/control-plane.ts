@@ -1,6 +1,9 @@
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import { AsyncInference } from "./async/async-inference.ts";
+import { AsyncRequestStore } from "./async/async-request-store.ts";
+import { BacklogMetrics } from "./async/backlog-metrics.ts";
 import { BuildRunner, LOCAL_ARTIFACT_BUCKET } from "./builds/build-runner.ts";
 import { BuildStore } from "./builds/build-store.ts";
 import { openLocalDatabase } from "./database.ts";
@@ -10,6 +13,7 @@ import { DEFAULT_LOCAL_PREFIX, localIam } from "./iam/local-iam.ts";
 import { ImageRegistry } from "./image-registry.ts";
 import { issueLocalCredentials, type LocalCredentials } from "./local-credentials.ts";
 import { LogStore } from "./log-store.ts";
+import { MetricDatapoints } from "./metric-datapoints.ts";
 import { MetricsStore } from "./metrics-store.ts";
 import { ObjectStore } from "./object-store.ts";
 import { SageMakerStore } from "./sagemaker-store.ts";
@@ -21,6 +25,7 @@ import { ecrService } from "./services/ecr.ts";
 import { handleS3 } from "./services/s3.ts";
 import { sageMakerService } from "./services/sagemaker.ts";
 import { handleRuntime } from "./services/sagemaker-runtime.ts";
+import { handleAsyncInvocation } from "./services/sagemaker-runtime-async.ts";
 import { authenticate } from "./wire/authenticate.ts";
 import { AwsError } from "./wire/aws-error.ts";
 import { handleJsonRpc, type JsonService, sendJsonError } from "./wire/json-rpc.ts";
@@ -28,6 +33,7 @@ import {
   authErrorOf,
   bodyLimitOf,
   protocolOf,
+  runtimeInvocation,
   sendProtocolError,
   serviceOf,
   signingNameOf,
@@ -92,6 +98,10 @@ export interface ControlPlane {
   endpoints: EndpointRunner;
   builds: BuildRunner;
   logs: LogStore;
+  /** The Asynchronous Inference queue (InvokeEndpointAsync). */
+  asyncRequests: AsyncRequestStore;
+  /** Publishes the asynchronous endpoints' backlog metrics (every 10 s on its own; tests call it directly). */
+  backlogMetrics: BacklogMetrics;
   /** The keys issued at this start and the shared credentials file that holds them. */
   credentials: LocalCredentials;
   /** The stack prefix the console's and builds' requests are authorised with (the console must use it too). */
@@ -137,6 +147,19 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     shortCapacity: options.shortCapacity ?? [...shortCapacityTypes(undefined, process.env[SHORT_CAPACITY_ENV])],
     gpuEmulation: options.gpuEmulation ?? gpuEmulationFrom(process.env[EMULATE_GPU_ENV]),
   });
+  const publishedMetrics = new MetricDatapoints(db);
+  const asyncRequests = new AsyncRequestStore(db);
+  const asyncInference = new AsyncInference({
+    sageMaker,
+    runner: endpoints,
+    objects,
+    requests: asyncRequests,
+    iam,
+    logs,
+    metrics: publishedMetrics,
+    region: DEFAULT_REGION,
+  });
+  const backlogMetrics = new BacklogMetrics(sageMaker, endpoints, asyncRequests, publishedMetrics);
   const buildStore = new BuildStore(db);
   let url = "";
   const builds = new BuildRunner(
@@ -158,7 +181,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     codeBuildService(buildStore, builds),
     ecrService(registry),
     cloudWatchLogsService(logs),
-    cloudWatchService(metrics),
+    cloudWatchService(metrics, publishedMetrics),
     applicationAutoScalingService(db, sageMaker, endpoints),
   ];
   const clock = options.clock ?? Date.now;
@@ -236,6 +259,8 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
         raw,
       };
       if (protocol.kind === "json") return await handleJsonRpc(protocol.service, iam, request, response);
+      if (protocol.kind === "runtime" && runtimeInvocation(method, message.path)?.kind === "async-invocations")
+        return await handleAsyncInvocation(sageMaker, asyncInference, iam, request, response);
       if (protocol.kind === "runtime")
         return await handleRuntime(sageMaker, endpoints, metrics, iam, request, response);
       return await handleS3(objects, iam, request, response);
@@ -275,6 +300,8 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   url = `http://127.0.0.1:${port}`;
 
   const restored = endpoints.restore();
+  asyncInference.start();
+  backlogMetrics.start();
   if (options.waitForEndpoints !== false) await restored;
 
   return {
@@ -286,6 +313,8 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     endpoints,
     builds,
     logs,
+    asyncRequests,
+    backlogMetrics,
     credentials,
     resourcePrefix,
     traffic,
@@ -294,7 +323,9 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      backlogMetrics.close();
       await builds.close();
+      await asyncInference.close();
       await endpoints.close();
       db.close();
     },

@@ -57,6 +57,26 @@ const localMigrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: "asynchronous inference queue and published metric datapoints",
+    sql: `
+      CREATE TABLE async_requests (
+        id INTEGER PRIMARY KEY AUTOINCREMENT, inference_id TEXT NOT NULL, endpoint TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'completed', 'failed', 'expired')),
+        input_location TEXT, inline_body BLOB, content_type TEXT, accept TEXT, custom_attributes TEXT,
+        output_location TEXT, failure_location TEXT, ttl_seconds INTEGER NOT NULL, timeout_seconds INTEGER NOT NULL,
+        received_at INTEGER NOT NULL, started_at INTEGER, finished_at INTEGER, variant TEXT, instance_id TEXT,
+        failure_reason TEXT
+      );
+      CREATE INDEX async_requests_queue ON async_requests (endpoint, status, id);
+      CREATE TABLE metric_datapoints (
+        namespace TEXT NOT NULL, metric_name TEXT NOT NULL, dimensions TEXT NOT NULL, timestamp INTEGER NOT NULL,
+        value REAL NOT NULL, unit TEXT
+      );
+      CREATE INDEX metric_datapoints_series ON metric_datapoints (namespace, metric_name, dimensions, timestamp);
+    `,
+  },
 ];
 
 export const LOCAL_DATABASE_FILE = "local-aws.sqlite";

@@ -10,13 +10,15 @@ export const LOCAL_PROFILES = ["console", "admin"] as const;
 export type LocalProfile = (typeof LOCAL_PROFILES)[number];
 
 /**
- * Who signed a request: the console, the unrestricted admin, or one CodeBuild build (with its project's role).
- * Each request carries it, so IAM policies are applied per principal.
+ * Who signed a request: the console, the unrestricted admin, or one CodeBuild build (with its project's role); or,
+ * for what SageMaker does on a model's behalf (an asynchronous request's S3 input and output), the model's
+ * execution role. Each request carries it, so IAM policies are applied per principal.
  */
 export type LocalPrincipal =
   | { kind: "console" }
   | { kind: "admin" }
-  | { kind: "codebuild"; project: string; buildId: string };
+  | { kind: "codebuild"; project: string; buildId: string }
+  | { kind: "execution-role"; roleArn: string };
 
 export interface AccessKey {
   accessKeyId: string;

@@ -39,10 +39,22 @@ export interface ProductionVariantDoc {
   ContainerStartupHealthCheckTimeoutInSeconds?: number;
 }
 
+/** CreateEndpointConfig's AsyncInferenceConfig, as given (DescribeEndpointConfig returns it the same way). */
+export interface AsyncInferenceConfigDoc {
+  OutputConfig: {
+    KmsKeyId?: string;
+    S3OutputPath?: string;
+    S3FailurePath?: string;
+    NotificationConfig?: { SuccessTopic?: string; ErrorTopic?: string; IncludeInferenceResponseIn?: string[] };
+  };
+  ClientConfig?: { MaxConcurrentInvocationsPerInstance?: number };
+}
+
 export interface EndpointConfigDoc {
   EndpointConfigName: string;
   EndpointConfigArn: string;
   ProductionVariants: ProductionVariantDoc[];
+  AsyncInferenceConfig?: AsyncInferenceConfigDoc;
   CreationTime: number;
 }
 

@@ -12,7 +12,7 @@ const now = new Date("2026-11-30T12:00:30.000Z");
 describe("endpoint metrics", () => {
   beforeEach(() => cloudWatch.reset());
 
-  it("asks for the four SageMaker metrics of the variant with sums, and ModelLatency as an average", async () => {
+  it("asks for the four SageMaker metrics of the variant, ModelLatency as an average, and the endpoint's backlog", async () => {
     cloudWatch.on(GetMetricDataCommand).resolves({ MetricDataResults: [] });
     await endpointMetrics(
       client,
@@ -35,6 +35,11 @@ describe("endpoint metrics", () => {
       ["ModelLatency", "Average", 60],
       ["Invocation4XXErrors", "Sum", 60],
       ["Invocation5XXErrors", "Sum", 60],
+      ["ApproximateBacklogSize", "Average", 60],
+      ["ApproximateAgeOfOldestRequest", "Maximum", 60],
+    ]);
+    expect(input?.MetricDataQueries?.[4]?.MetricStat?.Metric?.Dimensions).toEqual([
+      { Name: "EndpointName", Value: "demo" },
     ]);
     expect(input?.MetricDataQueries?.[0]?.MetricStat?.Metric).toEqual({
       Namespace: "AWS/SageMaker",

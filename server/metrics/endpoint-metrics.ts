@@ -2,11 +2,19 @@ import { type CloudWatchClient, GetMetricDataCommand, type MetricDataQuery } fro
 import type { EndpointMetrics, MetricName, MetricSeries, MetricsQuery } from "../../contract/endpoints/metrics.ts";
 import { awsCall } from "../aws/errors.ts";
 
-const metrics: { name: MetricName; stat: "Sum" | "Average"; unit: "Count" | "Microseconds" }[] = [
-  { name: "Invocations", stat: "Sum", unit: "Count" },
-  { name: "ModelLatency", stat: "Average", unit: "Microseconds" },
-  { name: "Invocation4XXErrors", stat: "Sum", unit: "Count" },
-  { name: "Invocation5XXErrors", stat: "Sum", unit: "Count" },
+type MetricSpec = Pick<MetricSeries, "stat" | "unit"> & {
+  name: MetricName;
+  /** Per variant, or (the asynchronous backlog) per endpoint. */
+  per: "variant" | "endpoint";
+};
+
+const metrics: MetricSpec[] = [
+  { name: "Invocations", stat: "Sum", unit: "Count", per: "variant" },
+  { name: "ModelLatency", stat: "Average", unit: "Microseconds", per: "variant" },
+  { name: "Invocation4XXErrors", stat: "Sum", unit: "Count", per: "variant" },
+  { name: "Invocation5XXErrors", stat: "Sum", unit: "Count", per: "variant" },
+  { name: "ApproximateBacklogSize", stat: "Average", unit: "Count", per: "endpoint" },
+  { name: "ApproximateAgeOfOldestRequest", stat: "Maximum", unit: "Seconds", per: "endpoint" },
 ];
 
 export function metricQueries(endpointName: string, variantName: string, periodSeconds: number): MetricDataQuery[] {
@@ -20,7 +28,7 @@ export function metricQueries(endpointName: string, variantName: string, periodS
         MetricName: metric.name,
         Dimensions: [
           { Name: "EndpointName", Value: endpointName },
-          { Name: "VariantName", Value: variantName },
+          ...(metric.per === "variant" ? [{ Name: "VariantName", Value: variantName }] : []),
         ],
       },
       Period: periodSeconds,
@@ -30,8 +38,8 @@ export function metricQueries(endpointName: string, variantName: string, periodS
 }
 
 /**
- * Invocations, ModelLatency, 4XX and 5XX for one variant over the last `minutes` up to now, oldest point first,
- * following NextToken.
+ * Invocations, ModelLatency, 4XX and 5XX for one variant, and an asynchronous endpoint's backlog, over the last
+ * `minutes` up to now, oldest point first, following NextToken.
  */
 export async function endpointMetrics(
   cloudWatch: CloudWatchClient,

@@ -19,6 +19,7 @@ test.describe.configure({ mode: "serial" });
 
 // The console's names carry the prefix its IAM policy allows (the local stack's CONSOLE_RESOURCE_PREFIX, dc-).
 const cpuEndpoint = "dc-e2e-cpu";
+const asyncEndpoint = "dc-e2e-async";
 const poolEndpoint = "dc-e2e-pool";
 const brokenEndpoint = "dc-e2e-broken";
 const otherTeamEndpoint = "team-b-ranker";
@@ -118,6 +119,38 @@ test("a decision's probability bars carry the API's probabilities in option orde
   expect(meters.findIndex((meter) => meter.argmax)).toBe(best);
   await expect(page.getByTestId("application-action")).toContainText(/Act: |Fall back/);
   await checkPage(page, testInfo, "playground-decision");
+});
+
+test("an asynchronous deployment queues playground decisions and shows the answers from S3", async ({
+  page,
+}, testInfo) => {
+  const deploy = new DeployPage(page);
+  await deploy.goto(deployQuery);
+  await deploy.fill({ name: asyncEndpoint, image: { pick: cpuImage }, compute: { kind: "cpu", threads: 1 } });
+  await page.getByLabel("Asynchronous: requests queue, answers land in S3").check();
+  await page.getByLabel("Concurrent requests per instance").fill("2");
+  await page.getByRole("button", { name: "Review deployment" }).click();
+  await expect(page.getByText(/may scale to 0 instances/)).toBeVisible();
+  await expect(page.getByText(/cold start/)).toBeVisible();
+  await checkPage(page, testInfo, "deploy-review-async");
+  await page.getByRole("button", { name: "Deploy", exact: true }).click();
+  const endpoints = new EndpointsPage(page);
+  await endpoints.goto();
+  await endpoints.waitForStatus(asyncEndpoint, "InService");
+
+  const playground = new PlaygroundPage(page);
+  await playground.goto(asyncEndpoint);
+  await playground.loadExample("routing");
+  const queued = page.waitForResponse(
+    (response) => response.url().endsWith("/invoke-async") && response.request().method() === "POST",
+  );
+  await playground.run();
+  expect((await queued).status()).toBe(202);
+  const meters = await playground.meters("route-ticket");
+  expect(meters.map((meter) => meter.option)).toEqual(["billing", "technical", "account", "sales"]);
+  expect(meters.reduce((sum, meter) => sum + meter.value, 0)).toBeCloseTo(1, 6);
+  await expect(page.getByLabel("Request snippet code")).toContainText("InvokeEndpointAsyncCommand");
+  await checkPage(page, testInfo, "playground-async");
 });
 
 test("shared decisions answer every decision on one state", async ({ page }) => {

@@ -91,6 +91,8 @@ const expectedAccess: Record<string, Access> = {
   "PUT /api/endpoints/[name]/autoscaling": "operator",
   "DELETE /api/endpoints/[name]/autoscaling": "operator",
   "POST /api/endpoints/[name]/invoke": "viewer",
+  "POST /api/endpoints/[name]/invoke-async": "viewer",
+  "GET /api/endpoints/[name]/invoke-async/[inferenceId]": "viewer",
   "GET /api/endpoints/[name]/invocations": "viewer",
   "GET /api/images": "viewer",
   "GET /api/model-presets": "viewer",
@@ -215,7 +217,7 @@ describe("same-origin checks on every mutating route", () => {
 
 describe("the audit log", () => {
   // Playground calls are recorded in the endpoint's invocation log, not the audit log of changes.
-  const notChanges = new Set(["POST /api/endpoints/[name]/invoke"]);
+  const notChanges = new Set(["POST /api/endpoints/[name]/invoke", "POST /api/endpoints/[name]/invoke-async"]);
   const mutations = handlers.flatMap((handler) =>
     handler.methods
       .filter((m) => !["GET", "HEAD", "OPTIONS"].includes(m))

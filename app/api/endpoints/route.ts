@@ -28,6 +28,7 @@ export const POST = route(async (request) => {
       deployEndpoint(aws.sageMaker, deploy, {
         defaultExecutionRoleArn: settings.executionRoleArn,
         resourceNamePrefix: settings.resourceNamePrefix,
+        artifactBucket: settings.artifactBucket,
       }),
   );
   return reply(consoleApi.deploy, result);

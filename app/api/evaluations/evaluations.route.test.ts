@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { ApplicationAutoScalingClient, DescribeScalableTargetsCommand } from "@aws-sdk/client-application-auto-scaling";
-import { DescribeEndpointCommand, SageMakerClient } from "@aws-sdk/client-sagemaker";
+import { DescribeEndpointCommand, DescribeEndpointConfigCommand, SageMakerClient } from "@aws-sdk/client-sagemaker";
 import { mockClient } from "aws-sdk-client-mock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseCsv } from "@/server/evaluate/datasets/csv.ts";
@@ -13,7 +13,8 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "evaluation-routes-"));
 const saved = { ...process.env };
 let fake: FakeEndpoint;
 // DescribeEndpoint (the check before a run starts): the endpoints these tests run on are InService, "creating"
-// is still Creating, and any other name does not exist, in the words SageMaker uses.
+// is still Creating, and any other name does not exist, in the words SageMaker uses. Their configurations are
+// real-time (no AsyncInferenceConfig), which the runner's invoker reads to choose InvokeEndpoint.
 const sageMaker = mockClient(SageMakerClient);
 mockClient(ApplicationAutoScalingClient).on(DescribeScalableTargetsCommand).resolves({ ScalableTargets: [] });
 const endpointStatus: Record<string, string> = { creating: "Creating" };
@@ -76,8 +77,18 @@ beforeAll(async () => {
     if (EndpointName.startsWith("ghost")) {
       throw Object.assign(new Error(`Could not find endpoint "${EndpointName}".`), { name: "ValidationException" });
     }
-    return { EndpointName, EndpointStatus: endpointStatus[EndpointName] ?? "InService" };
+    return {
+      EndpointName,
+      EndpointConfigName: EndpointName,
+      EndpointStatus: endpointStatus[EndpointName] ?? "InService",
+    };
   });
+  sageMaker
+    .on(DescribeEndpointConfigCommand)
+    .callsFake(async ({ EndpointConfigName }: { EndpointConfigName: string }) => ({
+      EndpointConfigName,
+      ProductionVariants: [],
+    }));
   datasets = await import("../datasets/route.ts");
   dataset = await import("../datasets/[id]/route.ts");
   evaluations = await import("./route.ts");

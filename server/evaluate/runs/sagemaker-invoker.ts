@@ -1,23 +1,63 @@
+import type { S3Client } from "@aws-sdk/client-s3";
+import type { SageMakerClient } from "@aws-sdk/client-sagemaker";
 import type { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
+import { realSleep } from "../../aws/sleep.ts";
 import { AppError } from "../../http/app-error.ts";
 import { defaultBusyRetryPolicy } from "../../invoke/busy-retry.ts";
 import { invokeEndpoint } from "../../invoke/invoke.ts";
+import { asyncOutcome, asyncOutputPathsOf, invokeEndpointAsync } from "../../invoke/invoke-async.ts";
 import type { EndpointInvoker } from "./invoker.ts";
 
 /** One attempt per call: the runner retries busy answers itself, so it can count the attempts per item. */
 const singleAttempt = { ...defaultBusyRetryPolicy, maxRetries: 0 };
+/** How long an endpoint is known to be real-time or asynchronous before it is described again. */
+const KIND_TTL_MS = 60_000;
+
+export interface InvokerOptions {
+  /** Where asynchronous requests are written (CONSOLE_ARTIFACT_BUCKET). */
+  artifactBucket: string | null;
+  /** How often an asynchronous request's outcome is looked at. */
+  pollMs?: number;
+}
 
 /**
- * The console's InvokeEndpoint as the runner's narrow invoker: a container error comes back with the container's
- * own status and message (a 503 busy stays a 503, which the runner retries with jitter), any other AWS error
- * with the status the console maps it to.
+ * The console's invocation as the runner's narrow invoker. Real-time endpoints: InvokeEndpoint, a container error
+ * coming back with the container's own status and message (a 503 busy stays a 503, which the runner retries with
+ * jitter), any other AWS error with the status the console maps it to. Asynchronous endpoints: the request goes
+ * to S3 and InvokeEndpointAsync, and the call waits for the outcome there (the runner's concurrency bounds the
+ * requests in flight); a failure comes back as a 500 with what SageMaker wrote to the failure location.
  */
-export function sageMakerInvoker(runtime: SageMakerRuntimeClient): EndpointInvoker {
-  return async (endpointName, body) => {
+export function sageMakerInvoker(
+  clients: { runtime: SageMakerRuntimeClient; s3: S3Client; sageMaker: SageMakerClient },
+  options: InvokerOptions,
+): EndpointInvoker {
+  const kinds = new Map<string, { at: number; paths: Awaited<ReturnType<typeof asyncOutputPathsOf>> }>();
+  const asyncPaths = async (name: string) => {
+    const known = kinds.get(name);
+    if (known && Date.now() - known.at < KIND_TTL_MS) return known.paths;
+    const paths = await asyncOutputPathsOf(clients.sageMaker, name);
+    kinds.set(name, { at: Date.now(), paths });
+    return paths;
+  };
+  return async (endpointName, body, signal) => {
     const started = performance.now();
     try {
-      const result = await invokeEndpoint(runtime, endpointName, body, singleAttempt);
-      return { status: 200, body: result.body, latencyMs: result.latencyMs };
+      if (!(await asyncPaths(endpointName))) {
+        const result = await invokeEndpoint(clients.runtime, endpointName, body, singleAttempt);
+        return { status: 200, body: result.body, latencyMs: result.latencyMs };
+      }
+      if (!options.artifactBucket) {
+        throw new AppError("unavailable", "Asynchronous requests need the artifact bucket (CONSOLE_ARTIFACT_BUCKET).");
+      }
+      const queued = await invokeEndpointAsync(clients, options.artifactBucket, endpointName, body);
+      for (;;) {
+        const outcome = await asyncOutcome(clients.s3, queued);
+        const latencyMs = performance.now() - started;
+        if (outcome.status === "completed") return { status: 200, body: outcome.body, latencyMs };
+        if (outcome.status === "failed")
+          return { status: 500, body: { error: JSON.stringify(outcome.body) }, latencyMs };
+        await realSleep(options.pollMs ?? 500, signal);
+      }
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       return { status: error.status, body: { error: error.message }, latencyMs: performance.now() - started };

@@ -16,6 +16,8 @@ interface Instance {
   id: string;
   process: AdapterProcess;
   ready: Promise<void>;
+  /** Set once /ping answered: the instance takes invocations. */
+  healthy: boolean;
 }
 
 interface RunningVariant {
@@ -43,10 +45,21 @@ export interface LocalCapacity {
 
 export interface PickedInstance {
   variant: string;
+  instanceId: string;
   url: string;
   logStream: string;
   /** The adapter process standing in for the instance. */
   pid: number | undefined;
+}
+
+function pickedInstance(variant: RunningVariant, instance: Instance): PickedInstance {
+  return {
+    variant: variant.name,
+    instanceId: instance.id,
+    url: instance.process.url,
+    logStream: `${variant.name}/${instance.id}`,
+    pid: instance.process.pid,
+  };
 }
 
 /** Why provisioning stopped: becomes the endpoint's FailureReason verbatim. */
@@ -303,8 +316,13 @@ export class EndpointRunner {
       onLine: (line) => this.logs.append(group, stream, line),
     });
     await adapter.start();
-    const instance: Instance = { id, process: adapter, ready: adapter.waitUntilHealthy(timeoutMs) };
-    instance.ready.catch(() => undefined);
+    const instance: Instance = { id, process: adapter, ready: adapter.waitUntilHealthy(timeoutMs), healthy: false };
+    instance.ready.then(
+      () => {
+        instance.healthy = true;
+      },
+      () => undefined,
+    );
     adapter.onUnexpectedExit = (tail) => this.replaceInstance(endpoint, variant, instance, tail);
     return instance;
   }
@@ -408,12 +426,17 @@ export class EndpointRunner {
     ]);
     clearTimeout(timer);
     if (!ready || !instance.process.running) return undefined;
-    return {
-      variant: variant.name,
-      url: instance.process.url,
-      logStream: `${variant.name}/${instance.id}`,
-      pid: instance.process.pid,
-    };
+    return pickedInstance(variant, instance);
+  }
+
+  /** Every instance of the endpoint that passed /ping and still runs (asynchronous inference spreads work over them). */
+  healthyInstances(endpoint: string): PickedInstance[] {
+    const variants = [...(this.running.get(endpoint)?.values() ?? [])];
+    return variants.flatMap((variant) =>
+      variant.instances
+        .filter((instance) => instance.healthy && instance.process.running)
+        .map((instance) => pickedInstance(variant, instance)),
+    );
   }
 
   hasVariant(endpoint: string, variant: string): boolean {

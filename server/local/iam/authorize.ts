@@ -53,6 +53,16 @@ export class LocalAuthorizer {
   identity(principal: LocalPrincipal): Identity | undefined {
     if (principal.kind === "admin") return undefined;
     if (principal.kind === "console") return { ...this.policies.console, type: "User" };
+    if (principal.kind === "execution-role") {
+      // SageMaker assumes the model's role; a role the stack does not define has no policy here, so nothing is allowed.
+      const known = principal.roleArn === this.policies.executionRole.arn;
+      const roleName = principal.roleArn.split("/").at(-1);
+      return {
+        arn: `arn:aws:sts::${this.accountId}:assumed-role/${roleName}/SageMaker`,
+        type: "AssumedRole",
+        policies: known ? this.policies.executionRole.policies : [],
+      };
+    }
     const project = this.policies.projects[principal.project];
     if (!project) throw new Error(`No CodeBuild project ${principal.project} in the stack's policies`);
     const roleName = project.roleArn.split("/").at(-1);

@@ -3,7 +3,7 @@ import type { Denial, LocalAuthorizer } from "./authorize.ts";
 import type { RequestFacts } from "./requests/facts.ts";
 import { jsonAuthorization } from "./requests/index.ts";
 import { type S3Request, s3Authorization } from "./requests/s3.ts";
-import { runtimeAuthorization } from "./requests/sagemaker.ts";
+import { type RuntimeOperation, runtimeAuthorization } from "./requests/sagemaker.ts";
 
 /**
  * The one entry point per wire protocol: JSON services (in handleJsonRpc, once the input is parsed), SageMaker
@@ -28,7 +28,7 @@ export class RequestAuthorizer {
   runtime(
     principal: LocalPrincipal,
     region: string,
-    operation: "InvokeEndpoint" | "InvokeEndpointWithResponseStream",
+    operation: RuntimeOperation,
     endpointName: string,
     targetModel: string | undefined,
   ) {

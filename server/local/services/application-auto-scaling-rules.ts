@@ -107,18 +107,20 @@ export function variantOfTarget(namespace: string, resourceId: string, dimension
 
 /**
  * A registration's capacities: a new target needs both; MinCapacity <= MaxCapacity; a real-time variant runs at
- * least one instance (0 is for asynchronous inference, which local mode does not serve).
+ * least one instance, an asynchronous endpoint's variant may scale to 0 ("Autoscale an asynchronous endpoint").
  */
 export function registeredCapacity(
   input: { MinCapacity?: number; MaxCapacity?: number },
   previous: { MinCapacity: number; MaxCapacity: number } | undefined,
+  asynchronous: boolean,
 ): { min: number; max: number } {
   const min = input.MinCapacity ?? previous?.MinCapacity;
   const max = input.MaxCapacity ?? previous?.MaxCapacity;
   if (min === undefined || max === undefined) {
     throw invalid("MinCapacity and MaxCapacity are required when registering a new scalable target.");
   }
-  if (min < 1) throw invalid(`MinCapacity ${min} is not allowed for a real-time endpoint variant; the minimum is 1.`);
+  if (min < 1 && !asynchronous)
+    throw invalid(`MinCapacity ${min} is not allowed for a real-time endpoint variant; the minimum is 1.`);
   if (max < min) throw invalid(`MaxCapacity (${max}) must be greater than or equal to MinCapacity (${min}).`);
   return { min, max };
 }

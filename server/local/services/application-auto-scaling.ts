@@ -79,8 +79,13 @@ export function applicationAutoScalingService(db: Db, store: SageMakerStore, run
         const [, resourceId, dimension] = k;
         const names = variantOfTarget(...k);
         const previous = target(k);
-        const { min, max } = registeredCapacity(input as { MinCapacity?: number; MaxCapacity?: number }, previous);
         const endpoint = store.endpoint(names.endpoint);
+        const asynchronous = Boolean(endpoint && store.endpointConfig(endpoint.configName)?.AsyncInferenceConfig);
+        const { min, max } = registeredCapacity(
+          input as { MinCapacity?: number; MaxCapacity?: number },
+          previous,
+          asynchronous,
+        );
         const variant = endpoint?.variants.find((v) => v.VariantName === names.variant);
         if (!endpoint || !variant) {
           throw new AwsError("ValidationException", `The endpoint variant ${resourceId} does not exist.`);

@@ -1,4 +1,5 @@
 import { quantileOf } from "@decision-console/adapter/contract";
+import type { MetricDatapoints } from "../metric-datapoints.ts";
 import type { InvocationSample, MetricsStore } from "../metrics-store.ts";
 import { AwsError } from "../wire/aws-error.ts";
 import type { JsonService } from "../wire/json-rpc.ts";
@@ -39,8 +40,11 @@ function epochMs(value: unknown, field: string): number {
   return value * 1000;
 }
 
-/** CloudWatch GetMetricData (AWS JSON 1.0, query-compatible) over the local invocation samples. */
-export function cloudWatchService(metrics: MetricsStore): JsonService {
+/**
+ * CloudWatch GetMetricData (AWS JSON 1.0, query-compatible) over the local invocation samples and the datapoints
+ * local services publish (asynchronous endpoints' backlog and per-request metrics).
+ */
+export function cloudWatchService(metrics: MetricsStore, published: MetricDatapoints): JsonService {
   return {
     target: "GraniteServiceVersion20100801",
     signingName: "monitoring",
@@ -68,26 +72,26 @@ export function cloudWatchService(metrics: MetricsStore): JsonService {
                 `Query ${query.Id}: the local control plane answers MetricStat queries (Metric, Period, Stat) only.`,
               );
             }
-            const dims = Object.fromEntries((metric.Dimensions ?? []).map((d) => [d.Name, d.Value]));
+            const dims = Object.fromEntries((metric.Dimensions ?? []).map((d) => [d.Name ?? "", d.Value ?? ""]));
             const value = metricValues[metric.MetricName];
             const endpoint = dims.EndpointName;
-            const timestamps: number[] = [];
-            const values: number[] = [];
+            const points = published.read(metric.Namespace ?? "", metric.MetricName, dims, from, to);
             if (metric.Namespace === "AWS/SageMaker" && value && endpoint) {
-              const period = stat.Period * 1000;
-              const buckets = new Map<number, number[]>();
               for (const sample of metrics.samples(endpoint, dims.VariantName ?? null, from, to)) {
                 const v = value(sample);
-                if (v === null) continue;
-                const start = from + Math.floor((sample.timestamp - from) / period) * period;
-                buckets.set(start, [...(buckets.get(start) ?? []), v]);
-              }
-              const starts = [...buckets.keys()].sort((a, b) => (descending ? b - a : a - b));
-              for (const start of starts) {
-                timestamps.push(start / 1000);
-                values.push(statistic(buckets.get(start) ?? [], stat.Stat));
+                if (v !== null) points.push({ timestamp: sample.timestamp, value: v });
               }
             }
+            const period = stat.Period * 1000;
+            const buckets = new Map<number, number[]>();
+            for (const point of points) {
+              const start = from + Math.floor((point.timestamp - from) / period) * period;
+              buckets.set(start, [...(buckets.get(start) ?? []), point.value]);
+            }
+            const starts = [...buckets.keys()].sort((a, b) => (descending ? b - a : a - b));
+            const timestamps = starts.map((start) => start / 1000);
+            const statName = stat.Stat;
+            const values = starts.map((start) => statistic(buckets.get(start) ?? [], statName));
             return {
               Id: query.Id,
               Label: query.Label ?? metric.MetricName,

@@ -97,6 +97,44 @@ const variant: StructureShape = {
   },
 };
 
+/** AsyncInferenceOutputConfig's S3 paths and AsyncInferenceNotificationConfig's topics, as the reference states them. */
+const asyncS3Path: Shape = { type: "string", max: 512, pattern: "^(https|s3)://([^/])/?(.*)$" };
+const snsTopicArn: Shape = {
+  type: "string",
+  max: 2048,
+  pattern: "^arn:aws[a-z\\-]*:sns:[a-z0-9\\-]*:[0-9]{12}:[a-zA-Z0-9_.-]+$",
+};
+const asyncInferenceConfig: StructureShape = {
+  type: "structure",
+  required: ["OutputConfig"],
+  members: {
+    OutputConfig: {
+      type: "structure",
+      members: {
+        KmsKeyId: { type: "string", max: 2048, pattern: "^[a-zA-Z0-9:/_-]*$" },
+        S3OutputPath: asyncS3Path,
+        S3FailurePath: asyncS3Path,
+        NotificationConfig: {
+          type: "structure",
+          members: {
+            SuccessTopic: snsTopicArn,
+            ErrorTopic: snsTopicArn,
+            IncludeInferenceResponseIn: {
+              type: "list",
+              max: 2,
+              member: { type: "string", enum: ["SUCCESS_NOTIFICATION_TOPIC", "ERROR_NOTIFICATION_TOPIC"] },
+            },
+          },
+        },
+      },
+    },
+    ClientConfig: {
+      type: "structure",
+      members: { MaxConcurrentInvocationsPerInstance: { type: "integer", min: 1, max: 1000 } },
+    },
+  },
+};
+
 const byName = (member: string, shape: Shape): StructureShape => ({
   type: "structure",
   required: [member],
@@ -130,6 +168,7 @@ export const sageMakerInputs: Record<string, StructureShape> = {
     members: {
       EndpointConfigName: ENTITY_NAME,
       ProductionVariants: { type: "list", min: 1, max: 10, member: variant },
+      AsyncInferenceConfig: asyncInferenceConfig,
       Tags: tags,
       KmsKeyId: { type: "string", max: 2048, pattern: "^[a-zA-Z0-9:/_-]*" },
     },

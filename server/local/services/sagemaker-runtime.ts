@@ -9,6 +9,7 @@ import { AwsError } from "../wire/aws-error.ts";
 import { sendJsonError } from "../wire/json-rpc.ts";
 import { runtimeInvocation } from "../wire/protocols.ts";
 import { type AwsRequest, decodeUriComponent, LOCAL_ACCOUNT_ID } from "../wire/request.ts";
+import { invocableEndpoint } from "./sagemaker-runtime-rules.ts";
 
 const INVOKE_TIMEOUT_MS = 60_000;
 const codec = new EventStreamCodec(toUtf8, fromUtf8);
@@ -39,14 +40,7 @@ export async function handleRuntime(
       name,
       header(request, "x-amzn-sagemaker-target-model"),
     );
-    const endpoint = store.endpoint(name);
-    if (!endpoint) throw new AwsError("ValidationError", `Endpoint ${name} of account ${LOCAL_ACCOUNT_ID} not found.`);
-    if (endpoint.status !== "InService" && endpoint.status !== "Updating") {
-      throw new AwsError(
-        "ValidationError",
-        `Endpoint ${name} is in ${endpoint.status} status; it accepts invocations once InService.`,
-      );
-    }
+    invocableEndpoint(store, name, "real-time");
     const target = header(request, "x-amzn-sagemaker-target-variant");
     if (target && !runner.hasVariant(name, target)) {
       throw new AwsError("ValidationError", `The variant ${target} is not present on endpoint ${name}.`);

@@ -1,5 +1,6 @@
 import type { EndpointRunner } from "../endpoints/endpoint-runner.ts";
 import {
+  type AsyncInferenceConfigDoc,
   arnOf,
   type ContainerDefinition,
   type EndpointRecord,
@@ -80,6 +81,7 @@ export function sageMakerService(store: SageMakerStore, runner: EndpointRunner):
           EndpointConfigName: name,
           EndpointConfigArn: arn,
           ProductionVariants: variants,
+          AsyncInferenceConfig: input.AsyncInferenceConfig as AsyncInferenceConfigDoc | undefined,
           CreationTime: Date.now() / 1000,
         });
         store.addTags(arn, input.Tags);

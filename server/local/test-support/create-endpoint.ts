@@ -1,4 +1,5 @@
 import {
+  type AsyncInferenceConfig,
   CreateEndpointCommand,
   CreateEndpointConfigCommand,
   CreateModelCommand,
@@ -18,9 +19,14 @@ export interface TestContainer {
 
 /**
  * CreateModel (with the local stack's execution role, the one the console may pass), CreateEndpointConfig (one
- * ml.c6i.2xlarge instance) and CreateEndpoint, all named `name`.
+ * ml.c6i.2xlarge instance, asynchronous where an AsyncInferenceConfig is given) and CreateEndpoint, all named `name`.
  */
-export async function createEndpoint(sageMaker: SageMakerClient, name: string, container: TestContainer) {
+export async function createEndpoint(
+  sageMaker: SageMakerClient,
+  name: string,
+  container: TestContainer,
+  asyncInference?: AsyncInferenceConfig,
+) {
   await sageMaker.send(
     new CreateModelCommand({
       ModelName: name,
@@ -34,6 +40,7 @@ export async function createEndpoint(sageMaker: SageMakerClient, name: string, c
       ProductionVariants: [
         { VariantName: "AllTraffic", ModelName: name, InstanceType: "ml.c6i.2xlarge", InitialInstanceCount: 1 },
       ],
+      AsyncInferenceConfig: asyncInference,
     }),
   );
   await sageMaker.send(new CreateEndpointCommand({ EndpointName: name, EndpointConfigName: name }));

@@ -24,7 +24,7 @@ export interface StructureShape {
 const compiled = new Map<string, RegExp>();
 
 /** Java regex classes some service models use, as JavaScript writes them (for matching; messages keep the model's). */
-const javaClasses: Record<string, string> = { "\\p{Print}": "[\\x20-\\x7E]" };
+const javaClasses: Record<string, string> = { "\\p{Print}": "[\\x20-\\x7E]", "\\A": "", "\\z": "" };
 
 /** Service patterns are matched against the whole value (a leading `^` in the model is part of its wording). */
 export function matchesPattern(pattern: string, value: string): boolean {
@@ -160,13 +160,20 @@ function checkStructure(shape: StructureShape, value: Record<string, unknown>, p
   }
 }
 
-/** Throws AWS's ValidationException listing every constraint the input breaks (members not in the shape pass). */
-export function validateInput(shape: StructureShape, input: Record<string, unknown>): void {
+/**
+ * Throws AWS's validation error listing every constraint the input breaks (members not in the shape pass):
+ * `ValidationException` for the JSON services, SageMaker Runtime's `ValidationError` for its REST operations.
+ */
+export function validateInput(
+  shape: StructureShape,
+  input: Record<string, unknown>,
+  code = "ValidationException",
+): void {
   const problems: string[] = [];
   checkStructure(shape, input, "", problems);
   if (problems.length === 0) return;
   const count = problems.length === 1 ? "1 validation error detected" : `${problems.length} validation errors detected`;
-  throw new AwsError("ValidationException", `${count}: ${problems.join("; ")}`);
+  throw new AwsError(code, `${count}: ${problems.join("; ")}`);
 }
 
 /** Wraps a service's operations so that each checks its input against its shape first (a missing shape is a bug). */

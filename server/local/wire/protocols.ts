@@ -8,7 +8,7 @@ import type { SignatureError } from "./sigv4.ts";
 /** The wire protocol a request speaks, which decides how it is authenticated, throttled and answered on failure. */
 export type Protocol = { kind: "json"; service: JsonService } | { kind: "runtime" } | { kind: "s3" };
 
-const RUNTIME_PATH = /^\/endpoints\/([^/]+)\/(invocations|invocations-response-stream)$/;
+const RUNTIME_PATH = /^\/endpoints\/([^/]+)\/(invocations|invocations-response-stream|async-invocations)$/;
 
 export function runtimeInvocation(method: string, path: string): { name: string; kind: string } | undefined {
   const match = method === "POST" ? RUNTIME_PATH.exec(path) : null;

@@ -19,7 +19,7 @@ const services = [
   codeBuildService(none, none),
   ecrService(none),
   cloudWatchLogsService(none),
-  cloudWatchService(none),
+  cloudWatchService(none, none),
   applicationAutoScalingService(none, none, none),
 ];
 
@@ -140,7 +140,7 @@ describe("request -> authorisation context, checked against the Service Authoriz
         problems.push(...(await referenceProblems(`${service.target}.${operation}`, queries)));
       }
     }
-    for (const operation of ["InvokeEndpoint", "InvokeEndpointWithResponseStream"] as const) {
+    for (const operation of ["InvokeEndpoint", "InvokeEndpointWithResponseStream", "InvokeEndpointAsync"] as const) {
       problems.push(
         ...(await referenceProblems(operation, runtimeAuthorization(operation, "dc-e", "model.tar.gz", facts))),
       );

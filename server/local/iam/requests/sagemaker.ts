@@ -166,9 +166,11 @@ export const sageMakerAuthorization: Record<string, OperationAuthorization> = {
   },
 };
 
+export type RuntimeOperation = "InvokeEndpoint" | "InvokeEndpointWithResponseStream" | "InvokeEndpointAsync";
+
 /** SageMaker Runtime (REST): the endpoint from the path, `sagemaker:TargetModel` from its header. */
 export function runtimeAuthorization(
-  operation: "InvokeEndpoint" | "InvokeEndpointWithResponseStream",
+  operation: RuntimeOperation,
   endpointName: string,
   targetModel: string | undefined,
   facts: RequestFacts,

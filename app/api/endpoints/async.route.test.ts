@@ -1,0 +1,210 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { EndpointDetail } from "@/contract/endpoints/endpoint.ts";
+import type { EndpointMetrics } from "@/contract/endpoints/metrics.ts";
+import type { ImageList } from "@/contract/images/images.ts";
+import type { AsyncInvocation, AsyncOutcome } from "@/contract/invoke/invoke-async.ts";
+import { LOCAL_ARTIFACT_BUCKET } from "@/server/local/builds/build-runner.ts";
+import { type ControlPlane, startControlPlane } from "@/server/local/control-plane.ts";
+import { generateTinyModel } from "@/server/local/seed.ts";
+import { localAwsEnvironment, localClientConfig } from "@/server/local/stack.ts";
+import { consoleDatabase } from "@/server/store/console-database.ts";
+
+vi.mock("server-only", () => ({}));
+
+/**
+ * The console's asynchronous path through its own route handlers, on the local control plane and a real adapter:
+ * deploy with `invocation: {mode: "asynchronous"}`, submit through invoke-async, poll the outcome until the
+ * decision is there; and the 4xx a person gets for what cannot work.
+ */
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "console-async-routes-"));
+const saved = { ...process.env };
+const ASYNC = "dc-route-async";
+const REAL_TIME = "dc-route-realtime";
+let plane: ControlPlane;
+let endpoints: typeof import("./route.ts");
+let endpoint: typeof import("./[name]/route.ts");
+let submit: typeof import("./[name]/invoke-async/route.ts");
+let outcome: typeof import("./[name]/invoke-async/[inferenceId]/route.ts");
+let metrics: typeof import("./[name]/metrics/route.ts");
+
+const base = "http://127.0.0.1:3000";
+const send = (url: string, body: unknown) =>
+  new Request(`${base}${url}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+const named = (name: string) => ({ params: Promise.resolve({ name }) });
+const decision = (options = ["billing", "tech"]) => ({
+  decision: {
+    id: "route-async",
+    state: "Customer: I was charged twice for my subscription this month.",
+    question: "Which team should handle this ticket?",
+    options: options.map((id) => ({ id, description: `The ${id} team` })),
+  },
+});
+
+async function detailOf(name: string) {
+  return (await (
+    await endpoint.GET(new Request(`${base}/api/endpoints/${name}`), named(name))
+  ).json()) as EndpointDetail;
+}
+
+async function look(name: string, inferenceId: string): Promise<AsyncOutcome> {
+  const response = await outcome.GET(new Request(`${base}/api/endpoints/${name}/invoke-async/${inferenceId}`), {
+    params: Promise.resolve({ name, inferenceId }),
+  });
+  expect(response.status).toBe(200);
+  return (await response.json()) as AsyncOutcome;
+}
+
+async function poll(name: string, inferenceId: string): Promise<AsyncOutcome> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const seen = await look(name, inferenceId);
+    if (seen.status !== "pending" || Date.now() > deadline) return seen;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+beforeAll(async () => {
+  plane = await startControlPlane({ dataDir: path.join(dataDir, "aws"), port: 0 });
+  Object.assign(process.env, localAwsEnvironment(plane), { CONSOLE_DATA_DIR: path.join(dataDir, "console") });
+  endpoints = await import("./route.ts");
+  endpoint = await import("./[name]/route.ts");
+  submit = await import("./[name]/invoke-async/route.ts");
+  outcome = await import("./[name]/invoke-async/[inferenceId]/route.ts");
+  metrics = await import("./[name]/metrics/route.ts");
+  const images = await import("../images/route.ts");
+  const gguf = path.join(dataDir, "tiny.gguf");
+  await generateTinyModel(gguf);
+  const s3 = new S3Client({ ...localClientConfig(plane, "admin"), forcePathStyle: true });
+  await s3.send(
+    new PutObjectCommand({
+      Bucket: LOCAL_ARTIFACT_BUCKET,
+      Key: "models/route-async/model.gguf",
+      Body: fs.readFileSync(gguf),
+    }),
+  );
+  const list = (await (await images.GET(new Request(`${base}/api/images`))).json()) as ImageList;
+  const imageUri = list.images.find((image) => image.tags.includes("cpu"))!.imageUri;
+  for (const [name, invocation] of [
+    [ASYNC, { mode: "asynchronous", maxConcurrentInvocationsPerInstance: 2 }],
+    [REAL_TIME, { mode: "real-time" }],
+  ] as const) {
+    const deployed = await endpoints.POST(
+      send("/api/endpoints", {
+        name,
+        imageUri,
+        modelDataUrl: `s3://${LOCAL_ARTIFACT_BUCKET}/models/route-async/`,
+        compression: "None",
+        compute: { kind: "cpu", instanceType: "ml.c6i.large", threads: 1 },
+        parallel: 2,
+        invocation,
+      }),
+    );
+    expect(deployed.status).toBe(202);
+    await plane.endpoints.settled(name);
+  }
+});
+
+afterAll(async () => {
+  await plane?.close();
+  consoleDatabase().close();
+  process.env = saved;
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("asynchronous endpoints through the console's routes", { timeout: 120_000 }, () => {
+  it("shows the endpoint's AsyncInferenceConfig under async/<endpoint>/ of the artifact bucket", async () => {
+    const detail = await detailOf(ASYNC);
+    expect(detail.status).toBe("InService");
+    expect(detail.asyncInference).toEqual({
+      outputPath: `s3://${LOCAL_ARTIFACT_BUCKET}/async/${ASYNC}/out/`,
+      failurePath: `s3://${LOCAL_ARTIFACT_BUCKET}/async/${ASYNC}/failed/`,
+      maxConcurrentInvocationsPerInstance: 2,
+      successTopic: null,
+      errorTopic: null,
+    });
+    expect((await detailOf(REAL_TIME)).asyncInference).toBeNull();
+  });
+
+  it("queues a decision with 202 and then answers it with the adapter's probabilities", async () => {
+    const response = await submit.POST(
+      send(`/api/endpoints/${ASYNC}/invoke-async`, { body: decision() }),
+      named(ASYNC),
+    );
+    expect(response.status).toBe(202);
+    const queued = (await response.json()) as AsyncInvocation;
+    expect(queued.inputLocation).toMatch(
+      new RegExp(`^s3://${LOCAL_ARTIFACT_BUCKET}/async/${ASYNC}/in/[0-9a-f-]{36}\\.json$`),
+    );
+    const done = await poll(ASYNC, queued.inferenceId);
+    expect(done.status).toBe("completed");
+    const answer = (done.body as { result: { option_ids: string[]; probabilities: number[] } }).result;
+    expect(answer.option_ids).toEqual(["billing", "tech"]);
+    expect(answer.probabilities.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 6);
+  });
+
+  it("charts the backlog the local CloudWatch holds for the endpoint", async () => {
+    const response = await submit.POST(
+      send(`/api/endpoints/${ASYNC}/invoke-async`, { body: decision() }),
+      named(ASYNC),
+    );
+    plane.backlogMetrics.publish();
+    await poll(ASYNC, ((await response.json()) as AsyncInvocation).inferenceId);
+    const charted = (await (
+      await metrics.GET(new Request(`${base}/api/endpoints/${ASYNC}/metrics?minutes=60&periodSeconds=60`), named(ASYNC))
+    ).json()) as EndpointMetrics;
+    const backlog = charted.series.find((series) => series.metric === "ApproximateBacklogSize");
+    expect(backlog?.points.length).toBeGreaterThan(0);
+    expect(charted.series.find((series) => series.metric === "ApproximateAgeOfOldestRequest")?.unit).toBe("Seconds");
+  });
+
+  it("lets the evaluation runner's invoker score on an asynchronous endpoint as on a real-time one", async () => {
+    const { consoleContext } = await import("@/server/context.ts");
+    const { invoke } = consoleContext().evaluation;
+    for (const name of [ASYNC, REAL_TIME]) {
+      const answered = await invoke(name, decision());
+      expect(answered.status).toBe(200);
+      expect((answered.body as { result: { option_ids: string[] } }).result.option_ids).toEqual(["billing", "tech"]);
+    }
+    const failed = await invoke(ASYNC, decision(["only-one"]));
+    expect(failed.status).toBe(500);
+    expect(JSON.stringify(failed.body)).toContain("options");
+  });
+
+  it("reports a decision the adapter refuses as failed, with the adapter's message", async () => {
+    const response = await submit.POST(
+      send(`/api/endpoints/${ASYNC}/invoke-async`, { body: decision(["only-one"]) }),
+      named(ASYNC),
+    );
+    const failed = await poll(ASYNC, ((await response.json()) as AsyncInvocation).inferenceId);
+    expect(failed.status).toBe("failed");
+    expect(JSON.stringify(failed.body)).toContain("options");
+  });
+
+  it("answers 400 for a real-time endpoint, a non-JSON body, a missing body and an inference id that names a path", async () => {
+    const realTime = await submit.POST(
+      send(`/api/endpoints/${REAL_TIME}/invoke-async`, { body: decision() }),
+      named(REAL_TIME),
+    );
+    expect(realTime.status).toBe(400);
+    expect(((await realTime.json()) as { error: { message: string } }).error.message).toContain("real-time endpoint");
+    expect(plane.objects.list(LOCAL_ARTIFACT_BUCKET, `async/${REAL_TIME}/`, "", 10)).toEqual([]);
+    const notJson = await submit.POST(send(`/api/endpoints/${ASYNC}/invoke-async`, "{not json"), named(ASYNC));
+    expect(notJson.status).toBe(400);
+    const noBody = await submit.POST(send(`/api/endpoints/${ASYNC}/invoke-async`, {}), named(ASYNC));
+    expect(noBody.status).toBe(400);
+    const traversal = await outcome.GET(new Request(`${base}/api/endpoints/${ASYNC}/invoke-async/x`), {
+      params: Promise.resolve({ name: ASYNC, inferenceId: "../../models/x" }),
+    });
+    expect(traversal.status).toBe(400);
+    const unknown = await look(ASYNC, "00000000-0000-4000-8000-000000000000");
+    expect(unknown.status).toBe("pending");
+  });
+});

@@ -1,0 +1,314 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { ApplicationAutoScalingClient, RegisterScalableTargetCommand } from "@aws-sdk/client-application-auto-scaling";
+import { CloudWatchClient, GetMetricDataCommand } from "@aws-sdk/client-cloudwatch";
+import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import {
+  type AsyncInferenceConfig,
+  CreateEndpointConfigCommand,
+  DescribeEndpointCommand,
+  DescribeEndpointConfigCommand,
+  SageMakerClient,
+} from "@aws-sdk/client-sagemaker";
+import {
+  InvokeEndpointAsyncCommand,
+  InvokeEndpointCommand,
+  SageMakerRuntimeClient,
+} from "@aws-sdk/client-sagemaker-runtime";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { asyncOutcome, asyncResultLocations, invokeEndpointAsync } from "../../invoke/invoke-async.ts";
+import { LOCAL_ARTIFACT_BUCKET } from "../builds/build-runner.ts";
+import { type ControlPlane, startControlPlane } from "../control-plane.ts";
+import { generateTinyModel } from "../seed.ts";
+import { localClientConfig } from "../stack.ts";
+import { createEndpoint } from "../test-support/create-endpoint.ts";
+import type { AsyncRequest } from "./async-request-store.ts";
+
+/**
+ * Asynchronous Inference end to end on real adapter processes, with the SDK clients signing as the console does:
+ * CreateEndpointConfig's AsyncInferenceConfig rules, InvokeEndpointAsync with the input in the local S3, the
+ * answers and failures the queue writes there, MaxConcurrentInvocationsPerInstance, the backlog metrics in the
+ * local CloudWatch, and the refusals between real-time and asynchronous endpoints.
+ */
+const ASYNC = "dc-async-tiny";
+const REAL_TIME = "dc-realtime-tiny";
+const bucket = LOCAL_ARTIFACT_BUCKET;
+const PER_INSTANCE = 2;
+const decision = (id: string, options = ["billing", "tech"]) => ({
+  decision: {
+    id,
+    state: "Customer: I was charged twice for my subscription this month.",
+    question: "Which team should handle this ticket?",
+    options: options.map((option) => ({ id: option, description: `The ${option} team` })),
+  },
+});
+
+let dataDir: string;
+let plane: ControlPlane;
+
+function clients(profile: "console" | "admin" = "console") {
+  const config = localClientConfig(plane, profile);
+  return {
+    sageMaker: new SageMakerClient(config),
+    runtime: new SageMakerRuntimeClient(config),
+    s3: new S3Client({ ...config, forcePathStyle: true }),
+    cloudWatch: new CloudWatchClient(config),
+  };
+}
+
+const asyncConfig = (endpoint: string): AsyncInferenceConfig => ({
+  OutputConfig: {
+    S3OutputPath: `s3://${bucket}/async/${endpoint}/out/`,
+    S3FailurePath: `s3://${bucket}/async/${endpoint}/failed/`,
+  },
+  ClientConfig: { MaxConcurrentInvocationsPerInstance: PER_INSTANCE },
+});
+
+/** What the console's playground does: poll the outcome until the answer or the failure is there. */
+async function outcome(inferenceId: string, timeoutMs = 60_000) {
+  const { s3, sageMaker } = clients();
+  const locations = await asyncResultLocations(sageMaker, ASYNC, inferenceId);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const seen = await asyncOutcome(s3, locations);
+    if (seen.status !== "pending") return seen;
+    if (Date.now() > deadline) throw new Error(`no outcome for ${inferenceId}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function submit(body: unknown) {
+  const { s3, runtime } = clients();
+  return invokeEndpointAsync({ s3, runtime }, bucket, ASYNC, body);
+}
+
+/** The most requests that ran at the same time on one instance, from the queue's start and finish times. */
+function peakPerInstance(requests: AsyncRequest[]): number {
+  let peak = 0;
+  for (const request of requests) {
+    const at = request.startedAt ?? 0;
+    const overlapping = requests.filter(
+      (other) =>
+        other.instanceId === request.instanceId && (other.startedAt ?? 0) <= at && (other.finishedAt ?? 0) > at,
+    ).length;
+    peak = Math.max(peak, overlapping);
+  }
+  return peak;
+}
+
+beforeAll(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "local-async-"));
+  const gguf = path.join(dataDir, "tiny.gguf");
+  await generateTinyModel(gguf);
+  plane = await startControlPlane({ dataDir, port: 0 });
+  const admin = clients("admin");
+  await admin.s3.send(
+    new PutObjectCommand({ Bucket: bucket, Key: "models/async-tiny/model.gguf", Body: fs.readFileSync(gguf) }),
+  );
+  const image = `000000000000.dkr.ecr.us-east-1.amazonaws.com/decision-adapter@${plane.registry.digestForTag("decision-adapter", "cpu")}`;
+  const container = {
+    Image: image,
+    ModelDataSource: {
+      S3DataSource: {
+        S3Uri: `s3://${bucket}/models/async-tiny/`,
+        S3DataType: "S3Prefix" as const,
+        CompressionType: "None" as const,
+      },
+    },
+    Environment: { ADAPTER_THREADS: "1", ADAPTER_PARALLEL: String(PER_INSTANCE), ADAPTER_READING_CACHE: "0" },
+  };
+  await createEndpoint(admin.sageMaker, ASYNC, container, asyncConfig(ASYNC));
+  await createEndpoint(admin.sageMaker, REAL_TIME, container);
+  await Promise.all([plane.endpoints.settled(ASYNC), plane.endpoints.settled(REAL_TIME)]);
+});
+
+afterAll(async () => {
+  await plane?.close();
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("asynchronous endpoints on real adapter processes", { timeout: 120_000 }, () => {
+  it("creates the asynchronous endpoint and describes its AsyncInferenceConfig as given", async () => {
+    const { sageMaker } = clients("admin");
+    const endpoint = await sageMaker.send(new DescribeEndpointCommand({ EndpointName: ASYNC }));
+    expect(endpoint.EndpointStatus).toBe("InService");
+    const config = await sageMaker.send(new DescribeEndpointConfigCommand({ EndpointConfigName: ASYNC }));
+    expect(config.AsyncInferenceConfig).toEqual(asyncConfig(ASYNC));
+  });
+
+  it.each([
+    [
+      "an S3OutputPath that is not an S3 location",
+      { OutputConfig: { S3OutputPath: "ftp://bucket/out/" } },
+      "Value 'ftp://bucket/out/' at 'asyncInferenceConfig.outputConfig.s3OutputPath' failed to satisfy constraint",
+    ],
+    [
+      "a success topic that is not an SNS topic ARN",
+      { OutputConfig: { NotificationConfig: { SuccessTopic: "arn:aws:sqs:us-east-1:000000000000:queue!" } } },
+      "at 'asyncInferenceConfig.outputConfig.notificationConfig.successTopic' failed to satisfy constraint",
+    ],
+    [
+      "MaxConcurrentInvocationsPerInstance 0",
+      { OutputConfig: {}, ClientConfig: { MaxConcurrentInvocationsPerInstance: 0 } },
+      "at 'asyncInferenceConfig.clientConfig.maxConcurrentInvocationsPerInstance' failed to satisfy constraint: Member must have value greater than or equal to 1",
+    ],
+  ])("refuses an AsyncInferenceConfig with %s", async (_label, config, message) => {
+    const { sageMaker } = clients("admin");
+    const create = sageMaker.send(
+      new CreateEndpointConfigCommand({
+        EndpointConfigName: "dc-async-bad",
+        ProductionVariants: [
+          { VariantName: "AllTraffic", ModelName: ASYNC, InstanceType: "ml.c6i.large", InitialInstanceCount: 1 },
+        ],
+        AsyncInferenceConfig: config as AsyncInferenceConfig,
+      }),
+    );
+    await expect(create).rejects.toMatchObject({ name: "ValidationException", $metadata: { httpStatusCode: 400 } });
+    await expect(create).rejects.toThrow(message);
+  });
+
+  it("answers InvokeEndpointAsync at once and writes the adapter's decision to the output location", async () => {
+    const queued = await submit(decision("first"));
+    expect(queued.inputLocation).toMatch(new RegExp(`^s3://${bucket}/async/${ASYNC}/in/[0-9a-f-]{36}\\.json$`));
+    expect(queued.inferenceId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(queued.outputLocation).toBe(`s3://${bucket}/async/${ASYNC}/out/${queued.inferenceId}.out`);
+    expect(queued.failureLocation).toBe(`s3://${bucket}/async/${ASYNC}/failed/${queued.inferenceId}-error.out`);
+    const result = await outcome(queued.inferenceId);
+    expect(result.status).toBe("completed");
+    const answer = (result.body as { result: { option_ids: string[]; probabilities: number[] } }).result;
+    expect(answer.option_ids).toEqual(["billing", "tech"]);
+    expect(answer.probabilities.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 6);
+  });
+
+  it("writes the adapter's 400 to the failure location and still answers the requests behind it", async () => {
+    const bad = await submit(decision("bad", ["only-one"]));
+    const good = await submit(decision("good"));
+    const failed = await outcome(bad.inferenceId);
+    expect(failed.status).toBe("failed");
+    expect(JSON.stringify(failed.body)).toContain("options");
+    expect((await outcome(good.inferenceId)).status).toBe("completed");
+  });
+
+  it("runs at most MaxConcurrentInvocationsPerInstance at once and publishes the backlog to CloudWatch", async () => {
+    const queued = await Promise.all(Array.from({ length: 8 }, (_, i) => submit(decision(`load-${i}`))));
+    plane.backlogMetrics.publish();
+    const outcomes = await Promise.all(queued.map((q) => outcome(q.inferenceId)));
+    expect(outcomes.map((o) => o.status)).toEqual(Array(8).fill("completed"));
+    const ids = new Set(queued.map((q) => q.inferenceId));
+    const ran = plane.asyncRequests.withStatus(ASYNC, "completed").filter((r) => ids.has(r.inferenceId));
+    expect(ran).toHaveLength(8);
+    expect(peakPerInstance(ran)).toBeLessThanOrEqual(PER_INSTANCE);
+    plane.backlogMetrics.publish();
+
+    const { cloudWatch } = clients();
+    const now = new Date(Date.now() + 1000);
+    const query = (id: string, name: string, stat: string) => ({
+      Id: id,
+      MetricStat: {
+        Metric: { Namespace: "AWS/SageMaker", MetricName: name, Dimensions: [{ Name: "EndpointName", Value: ASYNC }] },
+        Period: 60,
+        Stat: stat,
+      },
+    });
+    const data = await cloudWatch.send(
+      new GetMetricDataCommand({
+        StartTime: new Date(now.getTime() - 600_000),
+        EndTime: now,
+        MetricDataQueries: [
+          query("backlog", "ApproximateBacklogSize", "Maximum"),
+          query("perinstance", "ApproximateBacklogSizePerInstance", "Minimum"),
+          query("nocapacity", "HasBacklogWithoutCapacity", "Maximum"),
+        ],
+      }),
+    );
+    const values = Object.fromEntries((data.MetricDataResults ?? []).map((r) => [r.Id, r.Values ?? []]));
+    expect(Math.max(...(values.backlog ?? []))).toBeGreaterThanOrEqual(1);
+    expect(Math.min(...(values.perinstance ?? []))).toBe(0);
+    expect(values.nocapacity).toEqual([0]);
+  });
+
+  it("refuses InvokeEndpoint on an asynchronous endpoint and InvokeEndpointAsync on a real-time one", async () => {
+    const { runtime } = clients();
+    await expect(
+      runtime.send(
+        new InvokeEndpointCommand({
+          EndpointName: ASYNC,
+          Body: JSON.stringify(decision("sync")),
+          ContentType: "application/json",
+        }),
+      ),
+    ).rejects.toMatchObject({ name: "ValidationError", message: expect.stringContaining("use InvokeEndpointAsync") });
+    await expect(
+      runtime.send(
+        new InvokeEndpointAsyncCommand({
+          EndpointName: REAL_TIME,
+          InputLocation: `s3://${bucket}/async/${REAL_TIME}/in/x.json`,
+        }),
+      ),
+    ).rejects.toMatchObject({ name: "ValidationError", message: expect.stringContaining("use InvokeEndpoint.") });
+  });
+
+  it("refuses a request with neither InputLocation nor Body, and one with both", async () => {
+    const { runtime } = clients();
+    await expect(runtime.send(new InvokeEndpointAsyncCommand({ EndpointName: ASYNC }))).rejects.toMatchObject({
+      name: "ValidationError",
+      message: "Body and InputLocation are mutually exclusive. Provide exactly one of them.",
+      $metadata: { httpStatusCode: 400 },
+    });
+    await expect(
+      runtime.send(
+        new InvokeEndpointAsyncCommand({
+          EndpointName: ASYNC,
+          InputLocation: `s3://${bucket}/async/${ASYNC}/in/first.json`,
+          Body: new TextEncoder().encode("{}"),
+        }),
+      ),
+    ).rejects.toMatchObject({ name: "ValidationError", $metadata: { httpStatusCode: 400 } });
+  });
+
+  it("registers MinCapacity 0 for the asynchronous endpoint's variant and refuses it for a real-time one", async () => {
+    const autoScaling = new ApplicationAutoScalingClient(localClientConfig(plane, "admin"));
+    const register = (endpoint: string) =>
+      autoScaling.send(
+        new RegisterScalableTargetCommand({
+          ServiceNamespace: "sagemaker",
+          ResourceId: `endpoint/${endpoint}/variant/AllTraffic`,
+          ScalableDimension: "sagemaker:variant:DesiredInstanceCount",
+          MinCapacity: 0,
+          MaxCapacity: 2,
+        }),
+      );
+    await expect(register(ASYNC)).resolves.toMatchObject({ ScalableTargetARN: expect.any(String) });
+    await expect(register(REAL_TIME)).rejects.toMatchObject({
+      name: "ValidationException",
+      message: "MinCapacity 0 is not allowed for a real-time endpoint variant; the minimum is 1.",
+    });
+  });
+
+  it("refuses an inline Body over 128,000 bytes and queues one within the limit", async () => {
+    const { runtime } = clients();
+    const send = (bytes: number) =>
+      runtime.send(
+        new InvokeEndpointAsyncCommand({
+          EndpointName: ASYNC,
+          ContentType: "application/json",
+          Body: new TextEncoder().encode(JSON.stringify(decision("inline")).padEnd(bytes, " ")),
+        }),
+      );
+    await expect(send(128_001)).rejects.toMatchObject({
+      name: "ValidationError",
+      message: expect.stringContaining("Body can be up to 128000 bytes"),
+      $metadata: { httpStatusCode: 400 },
+    });
+    const queued = await send(128_000);
+    expect((await outcome(queued.InferenceId!)).status).toBe("completed");
+  });
+
+  it("does not let the console write requests outside async/<endpoint>/in/", async () => {
+    const { s3 } = clients();
+    await expect(
+      s3.send(new PutObjectCommand({ Bucket: bucket, Key: `async/${ASYNC}/out/forged.out`, Body: "{}" })),
+    ).rejects.toMatchObject({ name: "AccessDenied" });
+  });
+});

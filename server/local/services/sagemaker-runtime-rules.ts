@@ -1,0 +1,125 @@
+import type { SageMakerStore } from "../sagemaker-store.ts";
+import { AwsError } from "../wire/aws-error.ts";
+import { type StructureShape, validateInput } from "../wire/input-shapes.ts";
+import { LOCAL_ACCOUNT_ID } from "../wire/request.ts";
+
+/**
+ * SageMaker Runtime's rules for InvokeEndpointAsync and for invoking an asynchronous endpoint, in one place: the
+ * service model's constraints on the header-bound members (lengths, patterns, ranges), then what the API reference
+ * and the Asynchronous Inference guide state in prose. AWS documents no wording for the prose rules; the messages
+ * say what the documentation says.
+ */
+
+const header = { type: "string", max: 1024, pattern: "^\\p{ASCII}*$" } as const;
+
+export const invokeEndpointAsyncInput: StructureShape = {
+  type: "structure",
+  required: ["EndpointName"],
+  members: {
+    EndpointName: { type: "string", max: 63, pattern: "^[a-zA-Z0-9](-*[a-zA-Z0-9])*$" },
+    ContentType: header,
+    Accept: header,
+    CustomAttributes: header,
+    InferenceId: { type: "string", min: 1, max: 64, pattern: "^\\A\\S[\\p{Print}]*\\z$" },
+    InputLocation: { type: "string", min: 1, max: 1024, pattern: "^(https|s3)://([^/]+)/?(.*)$" },
+    RequestTTLSeconds: { type: "integer", min: 60, max: 21600 },
+    InvocationTimeoutSeconds: { type: "integer", min: 1, max: 3600 },
+  },
+};
+
+/** "The inline payload can be up to 128,000 bytes" (InvokeEndpointAsync, Body). */
+export const MAX_INLINE_ASYNC_BODY_BYTES = 128_000;
+/** "requests with large payload sizes (up to 1GB)" (Asynchronous inference). */
+export const MAX_ASYNC_INPUT_BYTES = 1024 ** 3;
+/** RequestTTLSeconds: "The default is 6 hours, or 21,600 seconds." */
+export const DEFAULT_REQUEST_TTL_SECONDS = 21_600;
+/** InvocationTimeoutSeconds: "The default is 15 minutes, or 900 seconds." */
+export const DEFAULT_INVOCATION_TIMEOUT_SECONDS = 900;
+
+export interface AsyncInvocationInput {
+  EndpointName: string;
+  ContentType?: string;
+  Accept?: string;
+  CustomAttributes?: string;
+  InferenceId?: string;
+  InputLocation?: string;
+  RequestTTLSeconds?: number;
+  InvocationTimeoutSeconds?: number;
+}
+
+function integerHeader(value: string | undefined): number | string | undefined {
+  if (value === undefined) return undefined;
+  return /^-?\d+$/.test(value.trim()) ? Number(value) : value;
+}
+
+/**
+ * The operation's input from its headers, checked against the model's constraints and the prose rules on the body:
+ * exactly one of Body and InputLocation, an inline Body of at most 128,000 bytes.
+ */
+export function asyncInvocationInput(
+  endpointName: string,
+  headerOf: (name: string) => string | undefined,
+  body: Buffer,
+): AsyncInvocationInput {
+  const input: Record<string, unknown> = {
+    EndpointName: endpointName,
+    ContentType: headerOf("x-amzn-sagemaker-content-type"),
+    Accept: headerOf("x-amzn-sagemaker-accept"),
+    CustomAttributes: headerOf("x-amzn-sagemaker-custom-attributes"),
+    InferenceId: headerOf("x-amzn-sagemaker-inference-id"),
+    InputLocation: headerOf("x-amzn-sagemaker-inputlocation"),
+    RequestTTLSeconds: integerHeader(headerOf("x-amzn-sagemaker-requestttlseconds")),
+    InvocationTimeoutSeconds: integerHeader(headerOf("x-amzn-sagemaker-invocationtimeoutseconds")),
+  };
+  validateInput(invokeEndpointAsyncInput, input, "ValidationError");
+  const hasLocation = input.InputLocation !== undefined;
+  if (hasLocation === body.length > 0) {
+    throw new AwsError(
+      "ValidationError",
+      "Body and InputLocation are mutually exclusive. Provide exactly one of them.",
+    );
+  }
+  if (body.length > MAX_INLINE_ASYNC_BODY_BYTES) {
+    throw new AwsError(
+      "ValidationError",
+      `The inline payload is ${body.length} bytes; Body can be up to ${MAX_INLINE_ASYNC_BODY_BYTES} bytes. Upload larger payloads to Amazon S3 and pass InputLocation.`,
+    );
+  }
+  if (headerOf("x-amzn-sagemaker-s3outputpathextension") || headerOf("x-amzn-sagemaker-filename")) {
+    throw new AwsError(
+      "ValidationError",
+      "S3OutputPathExtension and Filename are not served by the local control plane; results go to the endpoint configuration's S3OutputPath as <inference-id>.out.",
+    );
+  }
+  return input as unknown as AsyncInvocationInput;
+}
+
+/**
+ * The endpoint an invocation names, once it exists, is InService (or Updating) and takes this kind of invocation:
+ * "The presence of an AsyncInferenceConfig ... implies that the endpoint can only receive asynchronous
+ * invocations" (CreateEndpointConfig), and InvokeEndpointAsync needs one.
+ */
+export function invocableEndpoint(store: SageMakerStore, name: string, kind: "real-time" | "asynchronous") {
+  const endpoint = store.endpoint(name);
+  if (!endpoint) throw new AwsError("ValidationError", `Endpoint ${name} of account ${LOCAL_ACCOUNT_ID} not found.`);
+  const isAsync = Boolean(store.endpointConfig(endpoint.configName)?.AsyncInferenceConfig);
+  if (isAsync && kind === "real-time") {
+    throw new AwsError(
+      "ValidationError",
+      `Endpoint ${name} of account ${LOCAL_ACCOUNT_ID} is an asynchronous inference endpoint (its endpoint configuration has an AsyncInferenceConfig) and can only receive asynchronous invocations: use InvokeEndpointAsync.`,
+    );
+  }
+  if (!isAsync && kind === "asynchronous") {
+    throw new AwsError(
+      "ValidationError",
+      `Endpoint ${name} of account ${LOCAL_ACCOUNT_ID} is not an asynchronous inference endpoint (its endpoint configuration has no AsyncInferenceConfig): use InvokeEndpoint.`,
+    );
+  }
+  if (endpoint.status !== "InService" && endpoint.status !== "Updating") {
+    throw new AwsError(
+      "ValidationError",
+      `Endpoint ${name} is in ${endpoint.status} status; it accepts invocations once InService.`,
+    );
+  }
+  return endpoint;
+}
