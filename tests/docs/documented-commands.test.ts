@@ -57,7 +57,8 @@ const CHECKS: { pattern: RegExp; check: Check }[] = [
     check: { notHere: "sets a shell variable; the key's rules are tested in tests/security" },
   },
   {
-    pattern: /^CONSOLE=|^curl .*\$CONSOLE|^(IMAGE|DATASET|RUN)=\$\(curl|^until \[ "\$\(curl|^echo "\$(DATASET|RUN)"$/,
+    pattern:
+      /^CONSOLE=|^curl .*\$CONSOLE|^(IMAGE|DATASET|RUN|INFERENCE)=\$\(curl|^until \[ "\$\(curl|^echo "\$(DATASET|RUN|INFERENCE)"$/,
     check: { run: RUN.console },
   },
   { pattern: /^npm run docs:api$/, check: { coveredBy: "tests/docs/api-routes.test.ts", mentions: "docs:api" } },
