@@ -58,7 +58,7 @@ describe("deploy", () => {
         ModelDataUrl: "s3://artifacts-bucket/models/qwen/model.tar.gz",
         Environment: {
           DECISION_CONSOLE_API_MODE: "decision",
-          DECISION_CONSOLE_MODEL_SHA256: modelSha,
+          ADAPTER_MODEL_SHA256: modelSha,
           ADAPTER_THREADS: "8",
           ADAPTER_PARALLEL: "4",
           SEMIF_MAX_IN_FLIGHT: "2",
@@ -126,6 +126,13 @@ describe("deploy", () => {
       S3DataSource: { S3Uri: "s3://artifacts-bucket/models/qwen/", S3DataType: "S3Prefix", CompressionType: "None" },
     });
     expect(container).not.toHaveProperty("ModelDataUrl");
+  });
+
+  it("pins the model's sha256 with the adapter's ADAPTER_MODEL_SHA256, which the adapter enforces at start", async () => {
+    await deployEndpoint(client, deployRequestSchema.parse(cpuDeploy()), options);
+    const env = sageMaker.commandCalls(CreateModelCommand)[0]?.args[0].input.PrimaryContainer?.Environment;
+    expect(env?.ADAPTER_MODEL_SHA256).toBe(modelSha);
+    expect(env).not.toHaveProperty("DECISION_CONSOLE_MODEL_SHA256");
   });
 
   it("sets llama.cpp DLC variables for a chat image instead of the adapter's", async () => {

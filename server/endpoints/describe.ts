@@ -4,7 +4,7 @@ import type { Autoscaling } from "../../contract/endpoints/autoscaling.ts";
 import type { EndpointDetail } from "../../contract/endpoints/endpoint.ts";
 import { priceForInstances } from "../../contract/pricing/prices.ts";
 import { describeAutoscaling } from "../autoscaling/variant-scaling.ts";
-import { modelSha256Variable, settingsOf } from "./container-env.ts";
+import { modelSha256Of, settingsOf } from "./container-env.ts";
 import { variantName } from "./deploy.ts";
 import { loadEndpointResources } from "./resources.ts";
 import { environmentOf, imageOf, summaryOf, variantDetails } from "./view.ts";
@@ -60,7 +60,7 @@ export async function describeEndpoint(
             ? "Gzip"
             : "None"
           : null,
-      modelSha256: env[modelSha256Variable] ?? null,
+      modelSha256: modelSha256Of(env),
       networkIsolation: model?.EnableNetworkIsolation ?? false,
       executionRoleArn: model?.ExecutionRoleArn ?? null,
       environment: env,
