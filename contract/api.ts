@@ -218,7 +218,8 @@ export const consoleApi = {
   images: {
     method: "GET",
     path: "/api/images",
-    summary: "Deployable images by digest, and the DLC tags still to be pinned; `?tag=` resolves one tag.",
+    summary:
+      "Deployable images by digest (adapter and the Region's llama.cpp DLC), and DLC tags not resolved; `?tag=` resolves one adapter tag.",
     query: imagesQuerySchema,
     response: imagesResponseSchema,
     status: 200,

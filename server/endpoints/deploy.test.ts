@@ -272,4 +272,23 @@ describe("deploy request schema", () => {
     );
     expect(deployRequestSchema.safeParse(cpuDeploy({ name: "bad_name" })).success).toBe(false);
   });
+
+  it.each([
+    [
+      `public.ecr.aws/deep-learning-containers/llama-cpp@sha256:${"a".repeat(64)}`,
+      /does not pull from public\.ecr\.aws.*Use 763104351884\.dkr\.ecr\.us-east-1\.amazonaws\.com\/llama-cpp \(tag server-sagemaker-cpu-v1/,
+    ],
+    [
+      `692866216735.dkr.ecr.eu-south-1.amazonaws.com/llama-cpp@sha256:${"a".repeat(64)}`,
+      /is in eu-south-1, but SageMaker pulls .* only from Amazon ECR in the endpoint's Region \(us-east-1\)\. Use 763104351884\.dkr\.ecr\.us-east-1\.amazonaws\.com\/llama-cpp/,
+    ],
+    [`docker.io/library/adapter@sha256:${"a".repeat(64)}`, /does not pull from docker\.io/],
+  ])("refuses %s, which SageMaker cannot pull, before creating anything (400)", async (image, message) => {
+    const request = deployRequestSchema.parse(cpuDeploy({ imageUri: image, apiMode: "chat" }));
+    await expect(deployEndpoint(client, request, { defaultExecutionRoleArn: role })).rejects.toMatchObject({
+      status: 400,
+      message,
+    });
+    expect(sageMaker).not.toHaveReceivedCommand(CreateModelCommand);
+  });
 });

@@ -15,6 +15,7 @@ import { toAwsAppError } from "../aws/errors.ts";
 import { realSleep, type Sleep } from "../aws/sleep.ts";
 import { AppError } from "../http/app-error.ts";
 import { containerEnvironment } from "./container-env.ts";
+import { assertPullableImage } from "./pullable-image.ts";
 
 /** The sample's single variant (DESIGN §11). */
 export const variantName = "AllTraffic";
@@ -117,6 +118,7 @@ export async function deployEndpoint(
       `name: must start with "${prefix}", the prefix the console's IAM policy allows (CONSOLE_RESOURCE_PREFIX).`,
     );
   }
+  assertPullableImage(request.imageUri, await sageMaker.config.region().catch(() => undefined));
   const role = request.executionRoleArn ?? options.defaultExecutionRoleArn;
   if (!role) {
     throw new AppError(

@@ -133,10 +133,19 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   const sageMaker = new SageMakerStore(db);
   const resourcePrefix = options.resourcePrefix ?? (process.env.CONSOLE_RESOURCE_PREFIX || DEFAULT_LOCAL_PREFIX);
   const iam = localIam(sageMaker, db, resourcePrefix);
-  const endpoints = new EndpointRunner(sageMaker, objects, registry, logs, dataDir, REPO_ROOT, {
-    shortCapacity: options.shortCapacity ?? [...shortCapacityTypes(undefined, process.env[SHORT_CAPACITY_ENV])],
-    gpuEmulation: options.gpuEmulation ?? gpuEmulationFrom(process.env[EMULATE_GPU_ENV]),
-  });
+  const endpoints = new EndpointRunner(
+    sageMaker,
+    objects,
+    registry,
+    logs,
+    dataDir,
+    REPO_ROOT,
+    {
+      shortCapacity: options.shortCapacity ?? [...shortCapacityTypes(undefined, process.env[SHORT_CAPACITY_ENV])],
+      gpuEmulation: options.gpuEmulation ?? gpuEmulationFrom(process.env[EMULATE_GPU_ENV]),
+    },
+    (role, repository) => iam.executionRoleMayPull(role, repository),
+  );
   const buildStore = new BuildStore(db);
   let url = "";
   const builds = new BuildRunner(
