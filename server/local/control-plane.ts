@@ -1,6 +1,7 @@
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import { normalisedResourcePrefix } from "../../infra/cdk/console-contract.ts";
 import { BuildRunner, LOCAL_ARTIFACT_BUCKET } from "./builds/build-runner.ts";
 import { BuildStore } from "./builds/build-store.ts";
 import { openLocalDatabase } from "./database.ts";
@@ -131,7 +132,8 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   const logs = new LogStore(db);
   const metrics = new MetricsStore(db);
   const sageMaker = new SageMakerStore(db);
-  const resourcePrefix = options.resourcePrefix ?? (process.env.CONSOLE_RESOURCE_PREFIX || DEFAULT_LOCAL_PREFIX);
+  const resourcePrefix =
+    options.resourcePrefix ?? normalisedResourcePrefix(process.env.CONSOLE_RESOURCE_PREFIX) ?? DEFAULT_LOCAL_PREFIX;
   const iam = localIam(sageMaker, db, resourcePrefix);
   const endpoints = new EndpointRunner(
     sageMaker,

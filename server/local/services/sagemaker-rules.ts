@@ -12,7 +12,7 @@ import type { Shape, StructureShape } from "../wire/input-shapes.ts";
  * SageMaker's rules for every operation local mode serves, in one place: the model's constraint traits (from the
  * service model: lengths, patterns as SageMaker's messages print them, ranges; enums from the SDK), then the
  * rules the API reference states in prose (one of InstanceType or InstancePools, InitialInstanceCount for
- * instance-based variants, unique variant names and pool priorities).
+ * instance-based variants, unique variant names and pool priorities, names unique regardless of case).
  */
 
 const name = (pattern: string): Shape => ({ type: "string", max: 63, pattern });
@@ -248,4 +248,14 @@ export function checkContainers(input: { PrimaryContainer?: { Image?: string }; 
     throw validation("Specify either PrimaryContainer or Containers, not both.");
   }
   for (const container of containers) if (!container.Image) throw validation("Every container needs an Image.");
+}
+
+const RESOURCE_KIND = { model: "model", "endpoint-config": "endpoint configuration", endpoint: "endpoint" } as const;
+
+/**
+ * SageMaker names are case-insensitive (its ARNs carry them in lower case): Create refuses a name that exists in
+ * any case. `existing` is the stored resource of that name, looked up ignoring case.
+ */
+export function checkNameIsFree(kind: keyof typeof RESOURCE_KIND, arn: string, existing: unknown): void {
+  if (existing !== undefined) throw validation(`Cannot create already existing ${RESOURCE_KIND[kind]} "${arn}".`);
 }

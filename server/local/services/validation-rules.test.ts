@@ -175,6 +175,13 @@ describe("local SageMaker validates as the API reference and the service model s
       refused('Cannot create already existing model "arn:aws:sagemaker:us-east-1:000000000000:model/rules-model".'),
     );
     await sageMaker.send(new CreateEndpointConfigCommand(config("case-config", [variant()])));
+    await expect(
+      sageMaker.send(new CreateEndpointConfigCommand(config("Case-Config", [variant()]))),
+    ).rejects.toMatchObject(
+      refused(
+        'Cannot create already existing endpoint configuration "arn:aws:sagemaker:us-east-1:000000000000:endpoint-config/case-config".',
+      ),
+    );
     await sageMaker.send(
       new CreateEndpointCommand({ EndpointName: "case-endpoint", EndpointConfigName: "case-config" }),
     );

@@ -1,0 +1,11 @@
+import { describe, expect, it } from "vitest";
+import { consoleSettings } from "./context.ts";
+
+describe("console settings", () => {
+  it("reads CONSOLE_RESOURCE_PREFIX in lower case, as the stack deploys it and as SageMaker's ARNs carry names", () => {
+    expect(consoleSettings({ CONSOLE_RESOURCE_PREFIX: "DC-" }).resourceNamePrefix).toBe("dc-");
+    expect(consoleSettings({ CONSOLE_RESOURCE_PREFIX: " team-a- " }).resourceNamePrefix).toBe("team-a-");
+    expect(consoleSettings({ CONSOLE_RESOURCE_PREFIX: "" }).resourceNamePrefix).toBeNull();
+    expect(consoleSettings({}).resourceNamePrefix).toBeNull();
+  });
+});
