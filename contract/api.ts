@@ -18,6 +18,7 @@ import {
   scaleRequestSchema,
   scaleResultSchema,
 } from "./endpoints/endpoint.ts";
+import { endpointLogsQuerySchema, endpointLogsSchema } from "./endpoints/logs.ts";
 import { endpointMetricsSchema, metricsQuerySchema } from "./endpoints/metrics.ts";
 import {
   datasetDetailSchema,
@@ -175,6 +176,16 @@ export const consoleApi = {
     query: metricsQuerySchema,
     response: endpointMetricsSchema,
     status: 200,
+  },
+  endpointLogs: {
+    method: "GET",
+    path: "/api/endpoints/[name]/logs",
+    summary:
+      "The endpoint's recent log lines (/aws/sagemaker/Endpoints/<name>, FilterLogEvents) in a time window, with a CloudWatch filter pattern.",
+    query: endpointLogsQuerySchema,
+    response: endpointLogsSchema,
+    status: 200,
+    note: "`logGroupExists: false` until the container has written; a filter pattern CloudWatch refuses is 400.",
   },
   getAutoscaling: {
     method: "GET",

@@ -292,7 +292,6 @@ function consoleSdkActions(): Set<string> {
 /** Allowed although `server/` sends no command of that name: what AWS checks behind the commands it does send. */
 const indirectConsoleActions: Record<string, string> = {
   "iam:PassRole": "CreateModel passes the execution role",
-  "logs:FilterLogEvents": "the endpoint log viewer (next change) searches an endpoint's log group",
   "cloudwatch:PutMetricAlarm": "PutScalingPolicy (target tracking) creates its alarms as the caller",
   "cloudwatch:DescribeAlarms": "PutScalingPolicy (target tracking) checks its alarms as the caller",
   "cloudwatch:DeleteAlarms": "DeleteScalingPolicy removes the target-tracking alarms",

@@ -1,17 +1,19 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { CloudWatchLogsClient, FilterLogEventsCommand } from "@aws-sdk/client-cloudwatch-logs";
+import { CloudWatchLogsClient } from "@aws-sdk/client-cloudwatch-logs";
 import { ECRClient } from "@aws-sdk/client-ecr";
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { DescribeEndpointCommand, DescribeModelCommand, SageMakerClient } from "@aws-sdk/client-sagemaker";
 import { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deployRequestSchema } from "../../../contract/endpoints/deploy.ts";
+import { endpointLogsQuerySchema } from "../../../contract/endpoints/logs.ts";
 import { LLAMA_CPP_DLC_ACCOUNTS } from "../../../infra/cdk/llama-cpp-dlc.ts";
 import { deployEndpoint } from "../../endpoints/deploy.ts";
 import { listDeployableImages } from "../../images/images.ts";
 import { invokeEndpoint } from "../../invoke/invoke.ts";
+import { endpointLogs } from "../../logs/endpoint-logs.ts";
 import { LOCAL_ARTIFACT_BUCKET } from "../builds/build-runner.ts";
 import { type ControlPlane, startControlPlane } from "../control-plane.ts";
 import { localExecutionRoleArn } from "../iam/stack-policies.ts";
@@ -117,14 +119,15 @@ describe("the llama.cpp DLC in local mode", { timeout: 120_000 }, () => {
     // A decision body is not llama-server's API: its 400, as the DLC would answer.
     await expect(invokeEndpoint(runtime, "dc-dlc-chat", { decision: {} })).rejects.toMatchObject({ status: 400 });
 
-    // The stand-in's own output lands in the endpoint's log group, as the container's stdout does on AWS.
-    const logs = new CloudWatchLogsClient(localClientConfig(plane, "admin"));
-    const { events } = await logs.send(
-      new FilterLogEventsCommand({
-        logGroupName: "/aws/sagemaker/Endpoints/dc-dlc-chat",
-        logStreamNamePrefix: "AllTraffic/",
-      }),
+    // The stand-in's own output lands in the endpoint's log group, as the container's stdout does on AWS, and the
+    // console's log viewer finds it there with its own credentials.
+    const view = await endpointLogs(
+      new CloudWatchLogsClient(localClientConfig(plane, "console")),
+      "dc-dlc-chat",
+      endpointLogsQuerySchema.parse({ filterPattern: '"llama-server stand-in"' }),
     );
-    expect(events?.some((event) => event.message?.includes('"event":"llama-server stand-in"'))).toBe(true);
+    expect(view.events.length).toBe(1);
+    expect(view.events[0]?.stream).toMatch(/^AllTraffic\//);
+    expect(JSON.parse(view.events[0]?.message ?? "{}")).toMatchObject({ variant: "cpu", model: "tiny.gguf" });
   });
 });
