@@ -197,6 +197,7 @@ export function DeployFormView({ prefill }: { prefill: DeployPrefill & { from?: 
                 ...f,
                 modelDataUrl: url,
                 modelSha256: build.outputs.modelSha256 ?? "",
+                modelBytes: build.outputs.modelBytes === null ? "" : String(build.outputs.modelBytes),
                 compression: url.endsWith(".tar.gz") ? "Gzip" : "None",
               }));
             }}
@@ -213,7 +214,7 @@ export function DeployFormView({ prefill }: { prefill: DeployPrefill & { from?: 
           <TextField
             label="Model S3 URI"
             value={form.modelDataUrl}
-            onChange={(e) => set("modelDataUrl", e.target.value)}
+            onChange={(e) => setForm((f) => ({ ...f, modelDataUrl: e.target.value, modelBytes: "" }))}
             placeholder="s3://bucket/models/model.tar.gz"
             className="font-mono"
           />

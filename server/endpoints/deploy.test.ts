@@ -291,4 +291,28 @@ describe("deploy request schema", () => {
     });
     expect(sageMaker).not.toHaveReceivedCommand(CreateModelCommand);
   });
+
+  it("sizes a CPU variant's EBS volume for the model data, and leaves instance-storage types without one", async () => {
+    const deployed = async (instanceType: string, modelBytes?: number) => {
+      sageMaker.resetHistory();
+      const request = deployRequestSchema.parse(
+        cpuDeploy({ modelBytes, compute: { kind: "cpu", instanceType, threads: 2 } }),
+      );
+      await deployEndpoint(client, request, { defaultExecutionRoleArn: role });
+      return sageMaker.commandCalls(CreateEndpointConfigCommand)[0]?.args[0].input.ProductionVariants?.[0];
+    };
+    expect((await deployed("ml.c6i.2xlarge", 4 * 1024 ** 3))?.VolumeSizeInGB).toBe(12);
+    expect(await deployed("ml.c5d.2xlarge", 4 * 1024 ** 3)).not.toHaveProperty("VolumeSizeInGB");
+    expect(await deployed("ml.c6i.2xlarge")).not.toHaveProperty("VolumeSizeInGB");
+  });
+
+  it("refuses a model too large for the 512 GB volume before creating anything", async () => {
+    sageMaker.resetHistory();
+    const request = deployRequestSchema.parse(cpuDeploy({ modelBytes: 300 * 1024 ** 3 }));
+    await expect(deployEndpoint(client, request, { defaultExecutionRoleArn: role })).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/needs a 722 GB storage volume, more than the 512 GB/),
+    });
+    expect(sageMaker).not.toHaveReceivedCommand(CreateModelCommand);
+  });
 });

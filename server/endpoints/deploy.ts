@@ -11,6 +11,7 @@ import {
   type SageMakerClient,
 } from "@aws-sdk/client-sagemaker";
 import type { DeployRequest, DeployResult } from "../../contract/endpoints/deploy.ts";
+import { storageVolumeFor, VOLUME_SIZE_RANGE_GB } from "../../contract/endpoints/storage-volume.ts";
 import { toAwsAppError } from "../aws/errors.ts";
 import { realSleep, type Sleep } from "../aws/sleep.ts";
 import { AppError } from "../http/app-error.ts";
@@ -53,6 +54,19 @@ export function modelInput(request: DeployRequest, executionRoleArn: string): Cr
   };
 }
 
+/** VolumeSizeInGB for a CPU instance type with EBS storage, sized for the model data (contract/endpoints/storage-volume.ts). */
+function volumeSize(instanceType: string, request: DeployRequest): { VolumeSizeInGB?: number } {
+  const volume = storageVolumeFor(instanceType, request.modelBytes, request.compression);
+  if (volume.kind !== "ebs") return {};
+  if (volume.sizeGb > VOLUME_SIZE_RANGE_GB.max) {
+    throw new AppError(
+      "bad_request",
+      `modelBytes: the model needs a ${volume.sizeGb} GB storage volume, more than the ${VOLUME_SIZE_RANGE_GB.max} GB SageMaker attaches to ${instanceType}; deploy it uncompressed (compression None) or to an instance type with instance storage.`,
+    );
+  }
+  return { VolumeSizeInGB: volume.sizeGb };
+}
+
 export function productionVariant(request: DeployRequest): ProductionVariant {
   const common = {
     VariantName: variantName,
@@ -64,7 +78,11 @@ export function productionVariant(request: DeployRequest): ProductionVariant {
   };
   const { compute } = request;
   if (compute.kind === "cpu") {
-    return { ...common, InstanceType: compute.instanceType as ProductionVariantInstanceType };
+    return {
+      ...common,
+      InstanceType: compute.instanceType as ProductionVariantInstanceType,
+      ...volumeSize(compute.instanceType, request),
+    };
   }
   return {
     ...common,

@@ -5,6 +5,7 @@ import {
   ProductionVariantInferenceAmiVersion,
   ProductionVariantInstanceType,
 } from "@aws-sdk/client-sagemaker";
+import { hasInstanceStorage } from "../../../contract/endpoints/storage-volume.ts";
 import { validation } from "../wire/aws-error.ts";
 import type { Shape, StructureShape } from "../wire/input-shapes.ts";
 
@@ -12,7 +13,8 @@ import type { Shape, StructureShape } from "../wire/input-shapes.ts";
  * SageMaker's rules for every operation local mode serves, in one place: the model's constraint traits (from the
  * service model: lengths, patterns as SageMaker's messages print them, ranges; enums from the SDK), then the
  * rules the API reference states in prose (one of InstanceType or InstancePools, InitialInstanceCount for
- * instance-based variants, unique variant names and pool priorities, names unique regardless of case).
+ * instance-based variants, unique variant names and pool priorities, no VolumeSizeInGB on an instance type with
+ * instance storage, names unique regardless of case).
  */
 
 const name = (pattern: string): Shape => ({ type: "string", max: 63, pattern });
@@ -201,8 +203,9 @@ interface VariantInput {
   ModelName?: string;
   InitialInstanceCount?: number;
   InstanceType?: string;
-  InstancePools?: { Priority: number }[];
+  InstancePools?: { Priority: number; InstanceType?: string }[];
   ServerlessConfig?: unknown;
+  VolumeSizeInGB?: number;
 }
 
 /** What CreateEndpointConfig's reference says in prose about production variants, once the shape has passed. */
@@ -231,6 +234,14 @@ export function checkProductionVariants(variants: VariantInput[]): void {
     if (!variant.ModelName) {
       throw validation(
         `Variant "${variant.VariantName}" needs a ModelName (inference components are not served locally).`,
+      );
+    }
+    const types = variant.InstanceType ? [variant.InstanceType] : pools.map((pool) => pool.InstanceType ?? "");
+    const withInstanceStorage = types.find(hasInstanceStorage);
+    if (variant.VolumeSizeInGB !== undefined && withInstanceStorage) {
+      // Instance types with NVMe instance storage take no EBS volume (contract/endpoints/storage-volume.ts).
+      throw validation(
+        `VolumeSizeInGB is not supported for the instance type ${withInstanceStorage}, which has instance storage.`,
       );
     }
     const priorities = pools.map((pool) => pool.Priority);
