@@ -64,7 +64,11 @@ export function EndpointLogsPanel({ name }: { name: string }) {
             <p className="text-sm text-slate-700">No lines in this window match.</p>
           )}
           {data.events.length > 0 && (
-            <pre className="max-h-96 overflow-auto rounded bg-slate-950 p-3 text-xs text-slate-100">
+            <div
+              role="log"
+              aria-label={`Log lines of ${name}`}
+              className="max-h-96 overflow-auto whitespace-pre-wrap break-all rounded bg-slate-950 p-3 font-mono text-xs text-slate-100"
+            >
               {data.events.map((event) => (
                 <div key={event.id}>
                   <span className="text-slate-400">
@@ -73,7 +77,7 @@ export function EndpointLogsPanel({ name }: { name: string }) {
                   {event.message}
                 </div>
               ))}
-            </pre>
+            </div>
           )}
         </>
       )}
