@@ -67,6 +67,8 @@ export function EndpointLogsPanel({ name }: { name: string }) {
             <div
               role="log"
               aria-label={`Log lines of ${name}`}
+              // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable log must be reachable by keyboard
+              tabIndex={0}
               className="max-h-96 overflow-auto whitespace-pre-wrap break-all rounded bg-slate-950 p-3 font-mono text-xs text-slate-100"
             >
               {data.events.map((event) => (
