@@ -18,6 +18,7 @@ import {
   scaleRequestSchema,
   scaleResultSchema,
 } from "./endpoints/endpoint.ts";
+import { endpointLogsQuerySchema, endpointLogsSchema } from "./endpoints/logs.ts";
 import { endpointMetricsSchema, metricsQuerySchema } from "./endpoints/metrics.ts";
 import {
   datasetDetailSchema,
@@ -177,6 +178,16 @@ export const consoleApi = {
     response: endpointMetricsSchema,
     status: 200,
   },
+  endpointLogs: {
+    method: "GET",
+    path: "/api/endpoints/[name]/logs",
+    summary:
+      "The endpoint's recent log lines (/aws/sagemaker/Endpoints/<name>, FilterLogEvents) in a time window, with a CloudWatch filter pattern.",
+    query: endpointLogsQuerySchema,
+    response: endpointLogsSchema,
+    status: 200,
+    note: "`logGroupExists: false` until the container has written; a filter pattern CloudWatch refuses is 400.",
+  },
   getAutoscaling: {
     method: "GET",
     path: "/api/endpoints/[name]/autoscaling",
@@ -236,7 +247,8 @@ export const consoleApi = {
   images: {
     method: "GET",
     path: "/api/images",
-    summary: "Deployable images by digest, and the DLC tags still to be pinned; `?tag=` resolves one tag.",
+    summary:
+      "Deployable images by digest (adapter and the Region's llama.cpp DLC), and DLC tags not resolved; `?tag=` resolves one adapter tag.",
     query: imagesQuerySchema,
     response: imagesResponseSchema,
     status: 200,

@@ -1,4 +1,5 @@
 import "server-only";
+import { normalisedResourcePrefix } from "../infra/cdk/console-contract.ts";
 import { type AwsClients, createAwsClients } from "./aws/clients.ts";
 import { EndpointSummaryCache } from "./endpoints/summary-cache.ts";
 import { type EndpointChecker, servingEndpointChecker } from "./evaluate/endpoint-configuration.ts";
@@ -32,7 +33,7 @@ export function consoleSettings(env: NodeJS.ProcessEnv = process.env): ConsoleSe
     imageBuildProject: env.CODEBUILD_IMAGE_PROJECT || "decision-console-image-build",
     adapterRepository: env.ECR_REPOSITORY || "decision-adapter",
     artifactBucket: env.CONSOLE_ARTIFACT_BUCKET || null,
-    resourceNamePrefix: env.CONSOLE_RESOURCE_PREFIX || null,
+    resourceNamePrefix: normalisedResourcePrefix(env.CONSOLE_RESOURCE_PREFIX),
   };
 }
 

@@ -72,6 +72,13 @@ describe("configuration", () => {
       rmSync(directory, { recursive: true, force: true });
     }
   });
+  it("reads the deployed model pin ADAPTER_MODEL_SHA256 lower-cased, and refuses anything but 64 hex", () => {
+    expect(readConfig({}).modelSha256).toBeNull();
+    expect(readConfig({ ADAPTER_MODEL_SHA256: "AB".repeat(32) }).modelSha256).toBe("ab".repeat(32));
+    expect(() => readConfig({ ADAPTER_MODEL_SHA256: "abc" })).toThrow(
+      'ADAPTER_MODEL_SHA256 must be 64 hex characters, got "abc"',
+    );
+  });
   it("refuses unknown GPU kinds and non-positive temperatures", () => {
     expect(() => readConfig({ ADAPTER_GPU: "rocm" })).toThrow('ADAPTER_GPU must be "cuda" or "cpu"');
     expect(() => readConfig({ SEMIF_TEMPERATURE: "0" })).toThrow("SEMIF_TEMPERATURE must be a positive number");

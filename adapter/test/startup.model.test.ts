@@ -98,6 +98,45 @@ describe("model discovery and manifest", () => {
     }
   });
 
+  it("refuses to start when the GGUF's sha256 differs from the deployed ADAPTER_MODEL_SHA256, naming both", async () => {
+    const adapter = await startAdapter(
+      readConfig({ SM_MODEL_DIR: modelDir, ADAPTER_THREADS: "1", ADAPTER_MODEL_SHA256: "A".repeat(64) }),
+      quiet,
+    );
+    try {
+      await expect(adapter.ready).rejects.toThrow(
+        /model sha256 mismatch: model.gguf is [0-9a-f]{64}, the deployment pins a{64} \(ADAPTER_MODEL_SHA256\)/,
+      );
+      expect((await rawRequest(adapter.url, { method: "GET", path: "/ping" })).status).toBe(503);
+    } finally {
+      await adapter.close();
+    }
+  });
+
+  it("starts when the GGUF matches ADAPTER_MODEL_SHA256 (any case), and the CLI logs a mismatch as start_failed", async () => {
+    const sha256 = await sha256File(model.file);
+    const adapter = await startAdapter(
+      readConfig({
+        SM_MODEL_DIR: modelDir,
+        ADAPTER_THREADS: "1",
+        SEMIF_MAX_TOKENS: "512",
+        ADAPTER_MODEL_SHA256: sha256.toUpperCase(),
+      }),
+      quiet,
+    );
+    try {
+      expect((await adapter.ready).metadata.sha256).toBe(sha256);
+    } finally {
+      await adapter.close();
+    }
+    const { code, lines } = await runCli({ ADAPTER_MODEL_PATH: model.file, ADAPTER_MODEL_SHA256: "0".repeat(64) });
+    expect(code).toBe(1);
+    expect(lines.at(-1)).toMatchObject({
+      event: "start_failed",
+      error: expect.stringContaining("the deployment pins 0000000000000000"),
+    });
+  });
+
   it("refuses to start without a model, naming what it looked for", async () => {
     const empty = mkdtempSync(path.join(os.tmpdir(), "adapter-empty-"));
     const adapter = await startAdapter(readConfig({ SM_MODEL_DIR: empty, ADAPTER_THREADS: "1" }), quiet);

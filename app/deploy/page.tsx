@@ -25,6 +25,7 @@ export default async function DeployPage({
           image: first(params.image),
           model: first(params.model),
           sha256: first(params.sha256),
+          bytes: first(params.bytes),
           temperature: first(params.temperature),
           from: first(params.from),
         }}

@@ -15,7 +15,7 @@ function build(overrides: Partial<Build>): Build {
     startedAt: null,
     endedAt: null,
     phases: [],
-    outputs: { modelDataUrl: null, modelSha256: null, imageUri: null, imageDigest: null },
+    outputs: { modelDataUrl: null, modelSha256: null, modelBytes: null, imageUri: null, imageDigest: null },
     exportedVariables: {},
     logs: { groupName: null, streamName: null, tailPath: "/api/builds/proj:1/logs" },
     ...overrides,
@@ -35,18 +35,27 @@ describe("build outputs", () => {
         outputs: {
           modelDataUrl: "s3://b/m/model.tar.gz",
           modelSha256: "d".repeat(64),
+          modelBytes: 1234,
           imageUri: null,
           imageDigest: null,
         },
       }),
     );
-    expect(href).toBe(`/deploy?model=${encodeURIComponent("s3://b/m/model.tar.gz")}&sha256=${"d".repeat(64)}`);
+    expect(href).toBe(
+      `/deploy?model=${encodeURIComponent("s3://b/m/model.tar.gz")}&sha256=${"d".repeat(64)}&bytes=1234`,
+    );
   });
 
   it("offers no deploy link before the build succeeded", () => {
     const running = build({
       status: "IN_PROGRESS",
-      outputs: { modelDataUrl: "s3://b/m/model.tar.gz", modelSha256: null, imageUri: null, imageDigest: null },
+      outputs: {
+        modelDataUrl: "s3://b/m/model.tar.gz",
+        modelSha256: null,
+        modelBytes: null,
+        imageUri: null,
+        imageDigest: null,
+      },
     });
     expect(deployHref(running)).toBeNull();
   });

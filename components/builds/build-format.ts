@@ -22,6 +22,7 @@ export function deployHref(build: Build): string | null {
   if (build.kind === "model" && build.outputs.modelDataUrl) {
     params.set("model", build.outputs.modelDataUrl);
     if (build.outputs.modelSha256) params.set("sha256", build.outputs.modelSha256);
+    if (build.outputs.modelBytes !== null) params.set("bytes", String(build.outputs.modelBytes));
   }
   const image = build.kind === "image" ? pinnedImageUri(build.outputs) : null;
   if (image) params.set("image", image);

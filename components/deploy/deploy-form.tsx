@@ -64,7 +64,8 @@ function PrefillFromEndpoint({
 
 export function DeployFormView({ prefill }: { prefill: DeployPrefill & { from?: string } }) {
   /** The prefix the console's IAM policy allows in names (CONSOLE_RESOURCE_PREFIX); null: any name. */
-  const namePrefix = useConsoleSettings().data?.resourceNamePrefix ?? null;
+  const settings = useConsoleSettings().data;
+  const namePrefix = settings?.resourceNamePrefix ?? null;
   const [form, setForm] = useState<DeployForm>(() => initialDeployForm(prefill));
   const [step, setStep] = useState<Step>("edit");
   const [problems, setProblems] = useState<string[]>([]);
@@ -169,6 +170,13 @@ export function DeployFormView({ prefill }: { prefill: DeployPrefill & { from?: 
             <option value="decision">decision</option>
             <option value="chat">chat</option>
           </SelectField>
+          {images.data?.images.some((image) => image.imageUri === form.imageUri && image.source === "dlc") && (
+            <p className="text-xs text-slate-700">
+              The llama.cpp DLC serves chat only: llama-server&apos;s OpenAI chat completions at /invocations.
+              {settings?.mode === "local" &&
+                " In local mode its image is a stand-in: the adapter's chat API answers from the model in llama-server's request and response shape (no decision scoring, and only the ctx-size, threads, parallel and n-gpu-layers settings)."}
+            </p>
+          )}
           {images.data?.unresolved.map((item) => (
             <p key={item.reference} className="text-xs text-slate-700">
               Not offered: {item.reference} ({item.reason})
@@ -191,6 +199,7 @@ export function DeployFormView({ prefill }: { prefill: DeployPrefill & { from?: 
                 ...f,
                 modelDataUrl: url,
                 modelSha256: build.outputs.modelSha256 ?? "",
+                modelBytes: build.outputs.modelBytes === null ? "" : String(build.outputs.modelBytes),
                 compression: url.endsWith(".tar.gz") ? "Gzip" : "None",
               }));
             }}
@@ -207,7 +216,7 @@ export function DeployFormView({ prefill }: { prefill: DeployPrefill & { from?: 
           <TextField
             label="Model S3 URI"
             value={form.modelDataUrl}
-            onChange={(e) => set("modelDataUrl", e.target.value)}
+            onChange={(e) => setForm((f) => ({ ...f, modelDataUrl: e.target.value, modelBytes: "" }))}
             placeholder="s3://bucket/models/model.tar.gz"
             className="font-mono"
           />

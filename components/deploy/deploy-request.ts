@@ -13,6 +13,8 @@ export type DeployForm = {
   modelDataUrl: string;
   compression: "Gzip" | "None";
   modelSha256: string;
+  /** The GGUF's size from the chosen model build; empty when the model was typed in. */
+  modelBytes: string;
   computeKind: "cpu" | "gpu-pool";
   cpuInstanceType: string;
   threads: string;
@@ -30,7 +32,7 @@ export type DeployForm = {
   errorTopic: string;
 };
 
-export type DeployPrefill = { image?: string; model?: string; sha256?: string; temperature?: string };
+export type DeployPrefill = { image?: string; model?: string; sha256?: string; bytes?: string; temperature?: string };
 
 const limitKeys = [
   "maxTokens",
@@ -58,6 +60,7 @@ export function initialDeployForm(prefill: DeployPrefill): DeployForm {
     modelDataUrl: prefill.model ?? "",
     compression: prefill.model && !prefill.model.endsWith(".tar.gz") ? "None" : "Gzip",
     modelSha256: prefill.sha256 ?? "",
+    modelBytes: prefill.model && /^\d+$/.test(prefill.bytes ?? "") ? (prefill.bytes as string) : "",
     computeKind: "cpu",
     cpuInstanceType: "ml.c6i.2xlarge",
     threads: "8",
@@ -124,6 +127,7 @@ export function deployRequestFrom(form: DeployForm): DeployRequestInput {
     modelDataUrl: form.modelDataUrl.trim(),
     compression: form.compression,
     ...(form.modelSha256.trim() ? { modelSha256: form.modelSha256.trim() } : {}),
+    ...(form.modelBytes ? { modelBytes: Number(form.modelBytes) } : {}),
     compute:
       form.computeKind === "cpu"
         ? { kind: "cpu", instanceType: form.cpuInstanceType, threads: Number(form.threads) }

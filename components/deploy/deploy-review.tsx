@@ -1,6 +1,7 @@
 "use client";
 
 import type { DeployRequestInput } from "@/contract/endpoints/deploy.ts";
+import { describeStorageVolume, storageVolumeFor } from "@/contract/endpoints/storage-volume.ts";
 import { priceForInstances } from "@/contract/pricing/prices.ts";
 import { ErrorAlert } from "../api/error-text.tsx";
 import { hourlyPrice } from "../endpoints/endpoint-format.ts";
@@ -37,6 +38,14 @@ export function DeployReview({
       compute.kind === "cpu"
         ? `${compute.instanceType}, ${compute.threads} thread${compute.threads === 1 ? "" : "s"}`
         : `pool ${compute.pools.map((pool, index) => `${index + 1}. ${pool.instanceType}`).join(", ")}; GPU layers ${compute.gpuLayers}; provisioning timeout ${compute.provisioningTimeoutSeconds} s`,
+    ],
+    [
+      "Storage volume",
+      compute.kind === "cpu"
+        ? describeStorageVolume(
+            storageVolumeFor(compute.instanceType, request.modelBytes, request.compression ?? "Gzip"),
+          )
+        : "each pool instance type's own storage (GPU types have NVMe instance storage)",
     ],
     ["Instances", String(request.instanceCount ?? 1)],
     [

@@ -1,6 +1,7 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import type { EndpointLogs } from "@/contract/endpoints/logs.ts";
 import type { EndpointMetrics } from "@/contract/endpoints/metrics.ts";
 import type { InvocationList } from "@/contract/invoke/invoke.ts";
 import { fetchJson } from "../api/fetch-json.ts";
@@ -18,5 +19,17 @@ export function useEndpointInvocations(name: string) {
   return useQuery({
     queryKey: ["endpoints", name, "invocations"],
     queryFn: ({ signal }) => fetchJson<InvocationList>(`${endpointPath(name)}/invocations`, { signal }),
+  });
+}
+
+/** The endpoint's recent log lines in the last `minutes`, matching `filterPattern` (CloudWatch syntax). */
+export function useEndpointLogs(name: string, minutes: number, filterPattern: string) {
+  const query = new URLSearchParams({ minutes: String(minutes) });
+  if (filterPattern) query.set("filterPattern", filterPattern);
+  return useQuery({
+    queryKey: ["endpoints", name, "logs", minutes, filterPattern],
+    queryFn: ({ signal }) => fetchJson<EndpointLogs>(`${endpointPath(name)}/logs?${query}`, { signal }),
+    placeholderData: keepPreviousData,
+    refetchInterval: 30_000,
   });
 }

@@ -7,6 +7,7 @@ import { buttonClasses } from "../ui/button.tsx";
 import { Card, PageHeader } from "../ui/card.tsx";
 import { AutoscalingCard } from "./autoscaling-card.tsx";
 import { DeleteEndpoint } from "./delete-endpoint.tsx";
+import { EndpointLogsPanel } from "./endpoint-logs-panel.tsx";
 import { useEndpoint } from "./endpoint-queries.ts";
 import { InvocationsTable } from "./invocations-table.tsx";
 import { MetricsPanel } from "./metrics-panel.tsx";
@@ -59,6 +60,7 @@ export function EndpointDetailView({ name }: { name: string }) {
         </div>
         <MetricsPanel name={endpoint.name} asynchronous={endpoint.asyncInference !== null} />
         <InvocationsTable name={endpoint.name} />
+        <EndpointLogsPanel name={endpoint.name} />
       </div>
     </>
   );

@@ -24,6 +24,8 @@ export type BuildPhase = z.infer<typeof buildPhaseSchema>;
 export const buildOutputsSchema = z.object({
   modelDataUrl: z.string().nullable(),
   modelSha256: z.string().nullable(),
+  /** The packaged GGUF's size in bytes (MODEL_BYTES). */
+  modelBytes: z.number().int().nullable(),
   imageUri: z.string().nullable(),
   imageDigest: z.string().nullable(),
 });

@@ -77,6 +77,8 @@ export const deployRequestSchema = z.strictObject({
   /** Gzip: a model.tar.gz object; None: an uncompressed S3 prefix (faster for multi-GB GGUFs). */
   compression: z.enum(["Gzip", "None"]).default("Gzip"),
   modelSha256: sha256Schema.optional(),
+  /** The GGUF's size in bytes, as the model build reports it (MODEL_BYTES): sizes a CPU instance's storage volume. */
+  modelBytes: z.number().int().positive().optional(),
   compute: computeSchema,
   instanceCount: z.number().int().min(1).max(20).default(1),
   limits: adapterLimitsSchema.default({}),

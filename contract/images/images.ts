@@ -18,7 +18,7 @@ export type DeployableImage = z.infer<typeof deployableImageSchema>;
 
 export const imageListSchema = z.object({
   images: z.array(deployableImageSchema),
-  /** DLC tags that could not be resolved to a digest here (e.g. no access to public ECR), with the reason. */
+  /** DLC tags that could not be resolved to a digest (e.g. ecr:DescribeImages denied), with the reason. */
   unresolved: z.array(z.object({ reference: z.string(), reason: z.string() })),
 });
 export type ImageList = z.infer<typeof imageListSchema>;

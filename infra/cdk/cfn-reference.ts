@@ -15,5 +15,9 @@ export function flattenReference(value: unknown): string {
     return `<${resource}.${attribute}>`;
   }
   if ("Ref" in object) return `<${String(object.Ref)}>`;
+  if ("Fn::FindInMap" in object) {
+    const [map, key, attribute] = object["Fn::FindInMap"] as [string, unknown, string];
+    return `<${map}[${flattenReference(key)}].${attribute}>`;
+  }
   return JSON.stringify(value);
 }

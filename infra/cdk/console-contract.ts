@@ -46,3 +46,13 @@ export const SAGEMAKER_VARIANT_SCALING = {
  * carry it (Application Auto Scaling has no resource-id condition key; scalable-target ARNs are opaque ids).
  */
 export const CONSOLE_SCALABLE_TARGET_TAG = { key: "decision-console:managed-by", value: "decision-console" } as const;
+
+/**
+ * The console's resource prefix (CONSOLE_RESOURCE_PREFIX, the stack's SageMakerNamePrefix) in lower case: SageMaker
+ * ARNs carry names in lower case and IAM matches ARNs case-sensitively, so the stack accepts only a lower-case
+ * prefix; `DC-` is read as `dc-`, the prefix a stack could have been deployed with. Empty: none.
+ */
+export function normalisedResourcePrefix(value: string | undefined): string | null {
+  const prefix = value?.trim().toLowerCase();
+  return prefix ? prefix : null;
+}

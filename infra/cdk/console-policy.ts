@@ -20,6 +20,8 @@ export interface ConsolePolicyProps {
   executionRole: IRole;
   bucket: IBucket;
   repository: IRepository;
+  /** The llama.cpp DLC's repository in the stack's Region, whose tags the console resolves to digests. */
+  dlcRepositoryArn: string;
   projects: IProject[];
 }
 
@@ -29,7 +31,7 @@ export interface ConsolePolicyProps {
  * it writes only build sources; it may change only the scalable targets it registered (tagged) for endpoint variants.
  */
 export function createConsolePolicy(scope: Construct, props: ConsolePolicyProps): ManagedPolicy {
-  const { namePrefix, executionRole, bucket, repository, projects } = props;
+  const { namePrefix, executionRole, bucket, repository, dlcRepositoryArn, projects } = props;
   const sageMakerResources = ["model", "endpoint-config", "endpoint"].map((type) =>
     regionalArn("sagemaker", `${type}/${namePrefix}*`),
   );
@@ -94,6 +96,11 @@ export function createConsolePolicy(scope: Construct, props: ConsolePolicyProps)
       sid: "DescribeAdapterImages",
       actions: ["ecr:DescribeRepositories", "ecr:DescribeImages"],
       resources: [repository.repositoryArn],
+    }),
+    new PolicyStatement({
+      sid: "DescribeLlamaCppDlcImages",
+      actions: ["ecr:DescribeImages"],
+      resources: [dlcRepositoryArn],
     }),
     new PolicyStatement({
       sid: "UploadBuildSources",

@@ -7,7 +7,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { flattenReference } from "./cfn-reference.ts";
 import { CONSOLE_SCALABLE_TARGET_TAG } from "./console-contract.ts";
 import { DecisionConsoleStack } from "./decision-console-stack.ts";
+import { LLAMA_CPP_DLC_ACCOUNTS } from "./llama-cpp-dlc.ts";
 
+/** The DLC account, looked up per Region from the stack's mapping. */
+const dlcAccount = "<LlamaCppDlcAccounts[<AWS::Region>].account>";
 const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 const PREFIX = "dc-";
 
@@ -158,7 +161,7 @@ describe("SageMaker execution role", () => {
     });
   });
 
-  it("reads only the model prefix, pulls only the adapter repository and writes only its endpoints' logs", () => {
+  it("reads only the model prefix, pulls only the adapter and DLC repositories and writes only its endpoints' logs", () => {
     const statements = statementsOf("SageMakerExecutionRole");
     expect(resourcesOf(statements, "s3:GetObject")).toEqual([
       "<ArtifactBucket.Arn>/models/*",
@@ -167,7 +170,10 @@ describe("SageMaker execution role", () => {
     expect(statements.find((s) => list(s.Action).includes("s3:ListBucket"))?.Condition).toEqual({
       StringLike: { "s3:prefix": ["models/*"] },
     });
-    expect(resourcesOf(statements, "ecr:BatchGetImage")).toEqual(["<AdapterRepository.Arn>"]);
+    expect(resourcesOf(statements, "ecr:BatchGetImage")).toEqual([
+      "<AdapterRepository.Arn>",
+      `arn:<AWS::Partition>:ecr:<AWS::Region>:${dlcAccount}:repository/llama-cpp`,
+    ]);
     expect(resourcesOf(statements, "logs:PutLogEvents")).toEqual([
       `arn:<AWS::Partition>:logs:<AWS::Region>:<AWS::AccountId>:log-group:/aws/sagemaker/Endpoints/${PREFIX}*`,
       `arn:<AWS::Partition>:logs:<AWS::Region>:<AWS::AccountId>:log-group:/aws/sagemaker/Endpoints/${PREFIX}*:*`,
@@ -206,6 +212,27 @@ describe("SageMaker execution role", () => {
     ];
     const granted = new Set(actionsOf(statementsOf("SageMakerExecutionRole")));
     expect(documented.filter((action) => !granted.has(action))).toEqual([]);
+  });
+});
+
+describe("llama.cpp DLC repository", () => {
+  it("is the DLC account's llama-cpp repository of the stack's own Region, from the documented account table", () => {
+    const mappings = template.toJSON().Mappings as Record<string, Record<string, { account: string }>>;
+    expect(mappings.LlamaCppDlcAccounts?.["eu-south-1"]).toEqual({ account: "692866216735" });
+    expect(mappings.LlamaCppDlcAccounts?.["us-east-1"]).toEqual({ account: "763104351884" });
+    expect(Object.keys(mappings.LlamaCppDlcAccounts ?? {}).sort()).toEqual(Object.keys(LLAMA_CPP_DLC_ACCOUNTS).sort());
+  });
+
+  it("gives the execution role exactly the pull actions on it, and the console only DescribeImages", () => {
+    const dlc = `arn:<AWS::Partition>:ecr:<AWS::Region>:${dlcAccount}:repository/llama-cpp`;
+    const onDlc = (statements: Statement[]) =>
+      statements.filter((s) => list(s.Resource).map(render).includes(dlc)).flatMap((s) => list(s.Action));
+    expect(onDlc(statementsOf("SageMakerExecutionRole")).sort()).toEqual([
+      "ecr:BatchCheckLayerAvailability",
+      "ecr:BatchGetImage",
+      "ecr:GetDownloadUrlForLayer",
+    ]);
+    expect(onDlc(statementsOf("ConsolePolicy"))).toEqual(["ecr:DescribeImages"]);
   });
 });
 
@@ -279,7 +306,6 @@ function consoleSdkActions(): Set<string> {
 /** Allowed although `server/` sends no command of that name: what AWS checks behind the commands it does send. */
 const indirectConsoleActions: Record<string, string> = {
   "iam:PassRole": "CreateModel passes the execution role",
-  "logs:FilterLogEvents": "the endpoint log viewer (next change) searches an endpoint's log group",
   "cloudwatch:PutMetricAlarm": "PutScalingPolicy (target tracking) creates its alarms as the caller",
   "cloudwatch:DescribeAlarms": "PutScalingPolicy (target tracking) checks its alarms as the caller",
   "cloudwatch:DeleteAlarms": "DeleteScalingPolicy removes the target-tracking alarms",

@@ -4,6 +4,7 @@ import { createAdapterRepository } from "./adapter-repository.ts";
 import { createArtifactBucket } from "./artifact-bucket.ts";
 import { createBuildProjects } from "./build-projects.ts";
 import { createConsolePolicy } from "./console-policy.ts";
+import { llamaCppDlcRepositoryArn } from "./llama-cpp-dlc-repository.ts";
 import { createExecutionRole } from "./sagemaker-execution-role.ts";
 
 export interface DecisionConsoleStackProps extends StackProps {
@@ -27,13 +28,15 @@ export class DecisionConsoleStack extends Stack {
 
     const bucket = createArtifactBucket(this);
     const repository = createAdapterRepository(this, props.repositoryName ?? "decision-adapter");
-    const executionRole = createExecutionRole(this, { bucket, repository, namePrefix });
+    const dlcRepositoryArn = llamaCppDlcRepositoryArn(this);
+    const executionRole = createExecutionRole(this, { bucket, repository, dlcRepositoryArn, namePrefix });
     const { modelPackage, imageBuild } = createBuildProjects(this, { bucket, repository });
     const consolePolicy = createConsolePolicy(this, {
       namePrefix,
       executionRole,
       bucket,
       repository,
+      dlcRepositoryArn,
       projects: [modelPackage, imageBuild],
     });
 

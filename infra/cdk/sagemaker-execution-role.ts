@@ -10,18 +10,20 @@ import { acknowledgeWildcardResources } from "./nag-acknowledgements.ts";
 export interface ExecutionRoleProps {
   bucket: IBucket;
   repository: IRepository;
+  /** The llama.cpp DLC's repository in the stack's Region (the console deploys its images too). */
+  dlcRepositoryArn: string;
   namePrefix: string;
 }
 
 /**
  * The role SageMaker assumes for the console's models, as AWS documents it for CreateModel (CloudWatch metrics,
- * CloudWatch Logs, ECR pull, S3 read), narrowed to this stack: read the packaged models, pull the adapter
- * repository's images, write the endpoints' own log groups; for asynchronous endpoints, read the requests, write
- * the answers and failures, and publish notifications to the console's topics. The container itself runs with
- * network isolation.
+ * CloudWatch Logs, ECR pull, S3 read), narrowed to this stack: read the packaged models, pull the images of the
+ * adapter repository and of the llama.cpp DLC's repository in this Region, write the endpoints' own log groups; for
+ * asynchronous endpoints, read the requests, write the answers and failures, and publish notifications to the
+ * console's topics. The container itself runs with network isolation.
  */
 export function createExecutionRole(scope: Construct, props: ExecutionRoleProps): Role {
-  const { bucket, repository, namePrefix } = props;
+  const { bucket, repository, dlcRepositoryArn, namePrefix } = props;
   const asyncFolder = (folder: AsyncInferenceFolder) => asyncFolderObjects(bucket, folder);
   const statements = [
     new PolicyStatement({
@@ -54,6 +56,11 @@ export function createExecutionRole(scope: Construct, props: ExecutionRoleProps)
       sid: "PullAdapterImages",
       actions: ["ecr:BatchGetImage", "ecr:GetDownloadUrlForLayer", "ecr:BatchCheckLayerAvailability"],
       resources: [repository.repositoryArn],
+    }),
+    new PolicyStatement({
+      sid: "PullLlamaCppDlcImages",
+      actions: ["ecr:BatchGetImage", "ecr:GetDownloadUrlForLayer", "ecr:BatchCheckLayerAvailability"],
+      resources: [dlcRepositoryArn],
     }),
     new PolicyStatement({
       sid: "EcrLogin",

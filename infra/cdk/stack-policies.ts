@@ -27,6 +27,8 @@ export interface SynthesisedPolicies {
   executionRole: string;
   /** What local mode needs to turn Ref / Fn::GetAtt into names and ARNs. */
   resources: Record<string, { type: string; name?: string }>;
+  /** The template's Mappings, for Fn::FindInMap (the llama.cpp DLC's account per Region). */
+  mappings: Record<string, Record<string, Record<string, string>>>;
   /** Each role's inline policies and the managed policies attached to it. */
   roles: Record<string, { policies: { name: string; document: unknown }[] }>;
   managedPolicies: Record<string, { document: unknown }>;
@@ -58,6 +60,7 @@ const physicalName: Record<string, string> = {
 export function policiesOfTemplate(template: {
   Resources: Record<string, CfnResource>;
   Outputs: Record<string, { Value: unknown }>;
+  Mappings?: SynthesisedPolicies["mappings"];
 }): SynthesisedPolicies {
   const resources: SynthesisedPolicies["resources"] = {};
   const roles: SynthesisedPolicies["roles"] = {};
@@ -105,6 +108,7 @@ export function policiesOfTemplate(template: {
     consolePolicy: logicalIdOf(template.Outputs.ConsolePolicyArn?.Value, "output ConsolePolicyArn"),
     executionRole: logicalIdOf(template.Outputs.SageMakerExecutionRoleArn?.Value, "output SageMakerExecutionRoleArn"),
     resources,
+    mappings: template.Mappings ?? {},
     roles,
     managedPolicies,
     projects,

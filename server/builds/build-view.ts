@@ -52,6 +52,7 @@ export function buildOf(build: SdkBuild, kind: BuildKind): Build {
     outputs: {
       modelDataUrl: exported.MODEL_DATA_URL || null,
       modelSha256: exported.MODEL_SHA256 || null,
+      modelBytes: /^\d+$/.test(exported.MODEL_BYTES ?? "") ? Number(exported.MODEL_BYTES) : null,
       imageUri: exported.IMAGE_URI || null,
       imageDigest: exported.IMAGE_DIGEST || null,
     },

@@ -5,7 +5,10 @@ import { AppError } from "../http/app-error.ts";
 
 /** Console metadata kept on the model itself, so list and detail need no second store. Containers ignore them. */
 export const apiModeVariable = "DECISION_CONSOLE_API_MODE";
-export const modelSha256Variable = "DECISION_CONSOLE_MODEL_SHA256";
+/** The sha256 pin of a model whose container cannot check it (the llama.cpp DLC): recorded, never enforced. */
+export const recordedModelSha256Variable = "DECISION_CONSOLE_MODEL_SHA256";
+/** The adapter hashes its GGUF at start and refuses to start unless it matches (adapter/README.md). */
+export const adapterModelSha256Variable = "ADAPTER_MODEL_SHA256";
 
 /** llama-server's "all layers" value, as the DLC's SM_LLAMA_CPP_N_GPU_LAYERS passes it through. */
 const allGpuLayers = 999;
@@ -16,9 +19,9 @@ const allGpuLayers = 999;
  */
 export function containerEnvironment(request: DeployRequest): Record<string, string> {
   const env: Record<string, string> = { [apiModeVariable]: request.apiMode };
-  if (request.modelSha256) env[modelSha256Variable] = request.modelSha256;
   const { compute } = request;
   if (request.apiMode === "chat") {
+    if (request.modelSha256) env[recordedModelSha256Variable] = request.modelSha256;
     env.SM_LLAMA_CPP_CTX_SIZE = String(request.limits.maxTokens ?? 4096);
     if (compute.threads !== undefined) env.SM_LLAMA_CPP_THREADS = String(compute.threads);
     if (compute.kind === "gpu-pool") {
@@ -35,6 +38,7 @@ export function containerEnvironment(request: DeployRequest): Record<string, str
     }
     env.ADAPTER_GPU = "cuda";
   }
+  if (request.modelSha256) env[adapterModelSha256Variable] = request.modelSha256;
   if (compute.threads !== undefined) env.ADAPTER_THREADS = String(compute.threads);
   if (request.parallel !== undefined) env.ADAPTER_PARALLEL = String(request.parallel);
   if (request.temperature !== undefined) env[semifVariables.temperature] = String(request.temperature);
@@ -42,6 +46,11 @@ export function containerEnvironment(request: DeployRequest): Record<string, str
     if (value !== undefined) env[semifVariables[key]] = String(value);
   }
   return env;
+}
+
+/** The model's sha256 pin: the one the adapter enforces, else the one recorded for a container that cannot. */
+export function modelSha256Of(env: Record<string, string>): string | null {
+  return env[adapterModelSha256Variable] ?? env[recordedModelSha256Variable] ?? null;
 }
 
 function integerOrNull(value: string | undefined): number | null {

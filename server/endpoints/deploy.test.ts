@@ -58,7 +58,7 @@ describe("deploy", () => {
         ModelDataUrl: "s3://artifacts-bucket/models/qwen/model.tar.gz",
         Environment: {
           DECISION_CONSOLE_API_MODE: "decision",
-          DECISION_CONSOLE_MODEL_SHA256: modelSha,
+          ADAPTER_MODEL_SHA256: modelSha,
           ADAPTER_THREADS: "8",
           ADAPTER_PARALLEL: "4",
           SEMIF_MAX_IN_FLIGHT: "2",
@@ -126,6 +126,13 @@ describe("deploy", () => {
       S3DataSource: { S3Uri: "s3://artifacts-bucket/models/qwen/", S3DataType: "S3Prefix", CompressionType: "None" },
     });
     expect(container).not.toHaveProperty("ModelDataUrl");
+  });
+
+  it("pins the model's sha256 with the adapter's ADAPTER_MODEL_SHA256, which the adapter enforces at start", async () => {
+    await deployEndpoint(client, deployRequestSchema.parse(cpuDeploy()), options);
+    const env = sageMaker.commandCalls(CreateModelCommand)[0]?.args[0].input.PrimaryContainer?.Environment;
+    expect(env?.ADAPTER_MODEL_SHA256).toBe(modelSha);
+    expect(env).not.toHaveProperty("DECISION_CONSOLE_MODEL_SHA256");
   });
 
   it("sets llama.cpp DLC variables for a chat image instead of the adapter's", async () => {
@@ -264,5 +271,48 @@ describe("deploy request schema", () => {
       false,
     );
     expect(deployRequestSchema.safeParse(cpuDeploy({ name: "bad_name" })).success).toBe(false);
+  });
+
+  it.each([
+    [
+      `public.ecr.aws/deep-learning-containers/llama-cpp@sha256:${"a".repeat(64)}`,
+      /does not pull from public\.ecr\.aws.*Use 763104351884\.dkr\.ecr\.us-east-1\.amazonaws\.com\/llama-cpp \(tag server-sagemaker-cpu-v1/,
+    ],
+    [
+      `692866216735.dkr.ecr.eu-south-1.amazonaws.com/llama-cpp@sha256:${"a".repeat(64)}`,
+      /is in eu-south-1, but SageMaker pulls .* only from Amazon ECR in the endpoint's Region \(us-east-1\)\. Use 763104351884\.dkr\.ecr\.us-east-1\.amazonaws\.com\/llama-cpp/,
+    ],
+    [`docker.io/library/adapter@sha256:${"a".repeat(64)}`, /does not pull from docker\.io/],
+  ])("refuses %s, which SageMaker cannot pull, before creating anything (400)", async (image, message) => {
+    const request = deployRequestSchema.parse(cpuDeploy({ imageUri: image, apiMode: "chat" }));
+    await expect(deployEndpoint(client, request, { defaultExecutionRoleArn: role })).rejects.toMatchObject({
+      status: 400,
+      message,
+    });
+    expect(sageMaker).not.toHaveReceivedCommand(CreateModelCommand);
+  });
+
+  it("sizes a CPU variant's EBS volume for the model data, and leaves instance-storage types without one", async () => {
+    const deployed = async (instanceType: string, modelBytes?: number) => {
+      sageMaker.resetHistory();
+      const request = deployRequestSchema.parse(
+        cpuDeploy({ modelBytes, compute: { kind: "cpu", instanceType, threads: 2 } }),
+      );
+      await deployEndpoint(client, request, { defaultExecutionRoleArn: role });
+      return sageMaker.commandCalls(CreateEndpointConfigCommand)[0]?.args[0].input.ProductionVariants?.[0];
+    };
+    expect((await deployed("ml.c6i.2xlarge", 4 * 1024 ** 3))?.VolumeSizeInGB).toBe(12);
+    expect(await deployed("ml.c5d.2xlarge", 4 * 1024 ** 3)).not.toHaveProperty("VolumeSizeInGB");
+    expect(await deployed("ml.c6i.2xlarge")).not.toHaveProperty("VolumeSizeInGB");
+  });
+
+  it("refuses a model too large for the 512 GB volume before creating anything", async () => {
+    sageMaker.resetHistory();
+    const request = deployRequestSchema.parse(cpuDeploy({ modelBytes: 300 * 1024 ** 3 }));
+    await expect(deployEndpoint(client, request, { defaultExecutionRoleArn: role })).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/needs a 722 GB storage volume, more than the 512 GB/),
+    });
+    expect(sageMaker).not.toHaveReceivedCommand(CreateModelCommand);
   });
 });

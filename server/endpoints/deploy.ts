@@ -11,11 +11,13 @@ import {
   type SageMakerClient,
 } from "@aws-sdk/client-sagemaker";
 import type { DeployRequest, DeployResult } from "../../contract/endpoints/deploy.ts";
+import { storageVolumeFor, VOLUME_SIZE_RANGE_GB } from "../../contract/endpoints/storage-volume.ts";
 import { toAwsAppError } from "../aws/errors.ts";
 import { realSleep, type Sleep } from "../aws/sleep.ts";
 import { AppError } from "../http/app-error.ts";
 import { asyncInferenceConfig } from "./async-config.ts";
 import { containerEnvironment } from "./container-env.ts";
+import { assertPullableImage } from "./pullable-image.ts";
 
 /** The sample's single variant (DESIGN §11). */
 export const variantName = "AllTraffic";
@@ -55,6 +57,19 @@ export function modelInput(request: DeployRequest, executionRoleArn: string): Cr
   };
 }
 
+/** VolumeSizeInGB for a CPU instance type with EBS storage, sized for the model data (contract/endpoints/storage-volume.ts). */
+function volumeSize(instanceType: string, request: DeployRequest): { VolumeSizeInGB?: number } {
+  const volume = storageVolumeFor(instanceType, request.modelBytes, request.compression);
+  if (volume.kind !== "ebs") return {};
+  if (volume.sizeGb > VOLUME_SIZE_RANGE_GB.max) {
+    throw new AppError(
+      "bad_request",
+      `modelBytes: the model needs a ${volume.sizeGb} GB storage volume, more than the ${VOLUME_SIZE_RANGE_GB.max} GB SageMaker attaches to ${instanceType}; deploy it uncompressed (compression None) or to an instance type with instance storage.`,
+    );
+  }
+  return { VolumeSizeInGB: volume.sizeGb };
+}
+
 export function productionVariant(request: DeployRequest): ProductionVariant {
   const common = {
     VariantName: variantName,
@@ -66,7 +81,11 @@ export function productionVariant(request: DeployRequest): ProductionVariant {
   };
   const { compute } = request;
   if (compute.kind === "cpu") {
-    return { ...common, InstanceType: compute.instanceType as ProductionVariantInstanceType };
+    return {
+      ...common,
+      InstanceType: compute.instanceType as ProductionVariantInstanceType,
+      ...volumeSize(compute.instanceType, request),
+    };
   }
   return {
     ...common,
@@ -120,6 +139,7 @@ export async function deployEndpoint(
       `name: must start with "${prefix}", the prefix the console's IAM policy allows (CONSOLE_RESOURCE_PREFIX).`,
     );
   }
+  assertPullableImage(request.imageUri, await sageMaker.config.region().catch(() => undefined));
   const role = request.executionRoleArn ?? options.defaultExecutionRoleArn;
   if (!role) {
     throw new AppError(

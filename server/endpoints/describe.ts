@@ -5,7 +5,7 @@ import type { EndpointDetail } from "../../contract/endpoints/endpoint.ts";
 import { priceForInstances } from "../../contract/pricing/prices.ts";
 import { describeAutoscaling } from "../autoscaling/variant-scaling.ts";
 import { asyncInferenceDetail } from "./async-config.ts";
-import { modelSha256Variable, settingsOf } from "./container-env.ts";
+import { modelSha256Of, settingsOf } from "./container-env.ts";
 import { variantName } from "./deploy.ts";
 import { loadEndpointResources } from "./resources.ts";
 import { environmentOf, imageOf, summaryOf, variantDetails } from "./view.ts";
@@ -61,7 +61,7 @@ export async function describeEndpoint(
             ? "Gzip"
             : "None"
           : null,
-      modelSha256: env[modelSha256Variable] ?? null,
+      modelSha256: modelSha256Of(env),
       networkIsolation: model?.EnableNetworkIsolation ?? false,
       executionRoleArn: model?.ExecutionRoleArn ?? null,
       environment: env,

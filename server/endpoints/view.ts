@@ -2,7 +2,7 @@ import type { ProductionVariantSummary } from "@aws-sdk/client-sagemaker";
 import type { EndpointSummary, InstancePoolDetail, VariantDetail } from "../../contract/endpoints/endpoint.ts";
 import type { EndpointStatus } from "../../contract/endpoints/status.ts";
 import { priceForInstances } from "../../contract/pricing/prices.ts";
-import { apiModeOf, modelSha256Variable } from "./container-env.ts";
+import { apiModeOf, modelSha256Of } from "./container-env.ts";
 import type { EndpointResources } from "./resources.ts";
 
 function iso(date: Date | undefined): string {
@@ -106,7 +106,7 @@ export function summaryOf(resources: EndpointResources): EndpointSummary {
     apiMode: apiModeOf(env, image),
     ...serving,
     imageDigest: digestOf(variants[0]?.resolvedImage) ?? digestOf(image),
-    modelSha256: env[modelSha256Variable] ?? null,
+    modelSha256: modelSha256Of(env),
     createdAt: iso(endpoint.CreationTime),
     lastModifiedAt: iso(endpoint.LastModifiedTime),
     hourlyPriceUsd: priceForInstances(serving.instanceType, serving.instanceCount),

@@ -8,12 +8,7 @@ import {
 import type { DeployableImage, ImageList } from "../../contract/images/images.ts";
 import { awsCall } from "../aws/errors.ts";
 import { AppError } from "../http/app-error.ts";
-
-/** The AWS llama.cpp DLC's SageMaker images (DESIGN §11): chat only, and deployable only once resolved to a digest. */
-export const dlcImageReferences = [
-  "public.ecr.aws/deep-learning-containers/llama-cpp:server-sagemaker-cpu-v1",
-  "public.ecr.aws/deep-learning-containers/llama-cpp:server-sagemaker-cuda-v1",
-];
+import { listDlcImages } from "./dlc-images.ts";
 
 function variantOf(tags: string[]): "cpu" | "cuda" | null {
   if (tags.some((tag) => tag.startsWith("cuda"))) return "cuda";
@@ -73,17 +68,11 @@ export async function resolveImageTag(ecr: ECRClient, repository: string, tag: s
 }
 
 /**
- * Adapter images from ECR, plus the DLC references. Public ECR is a different service the console has no client
- * for, so the DLC tags are listed as unresolved with how to pin them.
+ * Adapter images from ECR, and the llama.cpp DLC's SageMaker images (DESIGN §11: chat only) from the DLC's
+ * registry in the client's Region, all pinned by digest.
  */
 export async function listDeployableImages(ecr: ECRClient, repository: string): Promise<ImageList> {
-  return {
-    images: await listAdapterImages(ecr, repository),
-    unresolved: dlcImageReferences.map((reference) => ({
-      reference,
-      reason:
-        "Public ECR tags are not resolved by the console. Pin it by digest first (for example with " +
-        "`docker buildx imagetools inspect`), then paste the <image>@sha256:... URI into the deploy form.",
-    })),
-  };
+  const adapter = await listAdapterImages(ecr, repository);
+  const dlc = await listDlcImages(ecr, await ecr.config.region());
+  return { images: [...adapter, ...dlc.images], unresolved: dlc.unresolved };
 }

@@ -370,6 +370,21 @@ describe("the credentials the control plane issues", () => {
     expect(plane.credentials.find(plane.credentials.keys.console.accessKeyId)).toBeDefined();
   });
 
+  it("let the console write build sources only: a PutObject under models/ is AccessDenied and stores nothing", async () => {
+    const s3 = new S3Client({ ...localClientConfig(plane, "console"), forcePathStyle: true });
+    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: "build-sources/console-test.zip", Body: "zip" }));
+    await expect(
+      s3.send(new PutObjectCommand({ Bucket: bucket, Key: "models/console-test/model.tar.gz", Body: "x" })),
+    ).rejects.toMatchObject({
+      name: "AccessDenied",
+      message: expect.stringContaining("user/decision-console is not authorized to perform: s3:PutObject"),
+    });
+    const asAdmin = new S3Client({ ...localClientConfig(plane, "admin"), forcePathStyle: true });
+    await expect(
+      asAdmin.send(new HeadObjectCommand({ Bucket: bucket, Key: "models/console-test/model.tar.gz" })),
+    ).rejects.toMatchObject({ name: "NotFound" });
+  });
+
   it("are new at each start: keys of the previous start are refused", async () => {
     const otherDir = fs.mkdtempSync(path.join(os.tmpdir(), "local-auth-restart-"));
     const first = await startControlPlane({ dataDir: otherDir, port: 0, waitForEndpoints: false });

@@ -1,6 +1,7 @@
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import { normalisedResourcePrefix } from "../../infra/cdk/console-contract.ts";
 import { AsyncInference } from "./async/async-inference.ts";
 import { AsyncRequestStore } from "./async/async-request-store.ts";
 import { BacklogMetrics } from "./async/backlog-metrics.ts";
@@ -141,12 +142,22 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   const logs = new LogStore(db);
   const metrics = new MetricsStore(db);
   const sageMaker = new SageMakerStore(db);
-  const resourcePrefix = options.resourcePrefix ?? (process.env.CONSOLE_RESOURCE_PREFIX || DEFAULT_LOCAL_PREFIX);
+  const resourcePrefix =
+    options.resourcePrefix ?? normalisedResourcePrefix(process.env.CONSOLE_RESOURCE_PREFIX) ?? DEFAULT_LOCAL_PREFIX;
   const iam = localIam(sageMaker, db, resourcePrefix);
-  const endpoints = new EndpointRunner(sageMaker, objects, registry, logs, dataDir, REPO_ROOT, {
-    shortCapacity: options.shortCapacity ?? [...shortCapacityTypes(undefined, process.env[SHORT_CAPACITY_ENV])],
-    gpuEmulation: options.gpuEmulation ?? gpuEmulationFrom(process.env[EMULATE_GPU_ENV]),
-  });
+  const endpoints = new EndpointRunner(
+    sageMaker,
+    objects,
+    registry,
+    logs,
+    dataDir,
+    REPO_ROOT,
+    {
+      shortCapacity: options.shortCapacity ?? [...shortCapacityTypes(undefined, process.env[SHORT_CAPACITY_ENV])],
+      gpuEmulation: options.gpuEmulation ?? gpuEmulationFrom(process.env[EMULATE_GPU_ENV]),
+    },
+    (role, repository) => iam.executionRoleMayPull(role, repository),
+  );
   const publishedMetrics = new MetricDatapoints(db);
   const asyncRequests = new AsyncRequestStore(db);
   const asyncInference = new AsyncInference({

@@ -1,10 +1,30 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { LLAMA_CPP_DLC_ACCOUNTS, LLAMA_CPP_DLC_REPOSITORY, LLAMA_CPP_DLC_TAGS } from "../../infra/cdk/llama-cpp-dlc.ts";
 import type { Db } from "./database.ts";
+import { DEFAULT_REGION, LOCAL_ACCOUNT_ID } from "./wire/request.ts";
 
 export const ADAPTER_REPOSITORY = "decision-adapter";
 export type ImageVariant = "cpu" | "cuda";
+
+/** A repository of the local ECR and the registry (account) it belongs to. */
+export interface LocalRepository {
+  name: string;
+  registryId: string;
+}
+
+/**
+ * The adapter's repository in the local account, and the llama.cpp DLC's in the DLC account of the local Region,
+ * whose images are local mode's llama-server stand-in (`server/local/llama-server/`).
+ */
+export const LOCAL_REPOSITORIES: readonly LocalRepository[] = [
+  { name: ADAPTER_REPOSITORY, registryId: LOCAL_ACCOUNT_ID },
+  { name: LLAMA_CPP_DLC_REPOSITORY, registryId: LLAMA_CPP_DLC_ACCOUNTS[DEFAULT_REGION]! },
+];
+
+/** Where the stand-in's sources live: with the adapter's, they are what its local image is. */
+const STAND_IN_DIR = path.join("server", "local", "llama-server");
 
 export interface LocalImage {
   repository: string;
@@ -21,15 +41,17 @@ export interface LocalImage {
  */
 export function adapterSourceHash(repoRoot: string): { hash: string; bytes: number } {
   const adapterDir = path.join(repoRoot, "adapter");
-  const files = [path.join(adapterDir, "package.json"), ...listFiles(path.join(adapterDir, "src"))].filter((file) =>
-    fs.existsSync(file),
-  );
+  return treeHash(adapterDir, [path.join(adapterDir, "package.json"), ...listFiles(path.join(adapterDir, "src"))]);
+}
+
+/** Paths (relative to `base`) and bytes of the files, sorted by path. */
+function treeHash(base: string, files: string[]): { hash: string; bytes: number } {
   const hash = createHash("sha256");
   let bytes = 0;
-  for (const file of files.sort()) {
+  for (const file of files.filter((f) => fs.existsSync(f)).sort()) {
     const content = fs.readFileSync(file);
     bytes += content.length;
-    hash.update(path.relative(adapterDir, file).split(path.sep).join("/"));
+    hash.update(path.relative(base, file).split(path.sep).join("/"));
     hash.update("\0");
     hash.update(content);
     hash.update("\0");
@@ -50,6 +72,16 @@ export function adapterImageDigest(sourceHash: string, variant: ImageVariant): s
   return `sha256:${createHash("sha256").update(`${ADAPTER_REPOSITORY}:${variant}\n${sourceHash}`).digest("hex")}`;
 }
 
+/** The stand-in of one DLC variant: its own sources and the adapter's, which it runs. */
+function dlcStandInDigest(repoRoot: string, variant: ImageVariant): { digest: string; bytes: number } {
+  const adapter = adapterSourceHash(repoRoot);
+  const standIn = treeHash(repoRoot, listFiles(path.join(repoRoot, STAND_IN_DIR)));
+  const digest = createHash("sha256").update(
+    `${LLAMA_CPP_DLC_REPOSITORY}:${variant}\n${adapter.hash}\n${standIn.hash}`,
+  );
+  return { digest: `sha256:${digest.digest("hex")}`, bytes: adapter.bytes + standIn.bytes };
+}
+
 /** Local ECR: images by digest and mutable tags pointing at them. */
 export class ImageRegistry {
   constructor(
@@ -63,32 +95,43 @@ export class ImageRegistry {
    */
   recordAdapterImage(variant: ImageVariant, tags: string[], sourceRoot = this.repoRoot): LocalImage {
     const { hash, bytes } = adapterSourceHash(sourceRoot);
-    const digest = adapterImageDigest(hash, variant);
+    return this.record(ADAPTER_REPOSITORY, adapterImageDigest(hash, variant), variant, bytes, tags);
+  }
+
+  private record(repository: string, digest: string, variant: ImageVariant, bytes: number, tags: string[]) {
     this.db.transaction(() => {
       this.db
         .prepare(
           "INSERT OR IGNORE INTO ecr_images (repository, digest, variant, size, pushed_at) VALUES (?, ?, ?, ?, ?)",
         )
-        .run(ADAPTER_REPOSITORY, digest, variant, bytes, Date.now() / 1000);
+        .run(repository, digest, variant, bytes, Date.now() / 1000);
       for (const tag of tags) {
         this.db
           .prepare(
             "INSERT INTO ecr_tags (repository, tag, digest) VALUES (?, ?, ?) ON CONFLICT (repository, tag) DO UPDATE SET digest = excluded.digest",
           )
-          .run(ADAPTER_REPOSITORY, tag, digest);
+          .run(repository, tag, digest);
       }
     })();
-    return this.image(ADAPTER_REPOSITORY, digest)!;
+    return this.image(repository, digest)!;
   }
 
-  /** The repository always holds `cpu` and `cuda`, pointing at the adapter of the working tree. */
+  /**
+   * The adapter repository always holds `cpu` and `cuda`, pointing at the adapter of the working tree; the DLC
+   * repository its two SageMaker tags, pointing at the stand-in of the working tree.
+   */
   ensureBaseImages() {
     this.recordAdapterImage("cpu", ["cpu"]);
     this.recordAdapterImage("cuda", ["cuda"]);
+    for (const variant of ["cpu", "cuda"] as const) {
+      const { digest, bytes } = dlcStandInDigest(this.repoRoot, variant);
+      this.record(LLAMA_CPP_DLC_REPOSITORY, digest, variant, bytes, [LLAMA_CPP_DLC_TAGS[variant]]);
+    }
   }
 
-  repositories(): string[] {
-    return [ADAPTER_REPOSITORY];
+  /** A repository by name, in the given registry (default: any). */
+  repository(name: string, registryId?: string): LocalRepository | undefined {
+    return LOCAL_REPOSITORIES.find((r) => r.name === name && (registryId === undefined || r.registryId === registryId));
   }
 
   image(repository: string, digest: string): LocalImage | undefined {
@@ -123,14 +166,18 @@ export class ImageRegistry {
   }
 
   /**
-   * Resolves an image URI (`<registry>/<repo>@sha256:<hex>` or `<registry>/<repo>:<tag>`) the way SageMaker
-   * pulls it; undefined when this registry does not hold it.
+   * Resolves an image URI (`<account>.dkr.ecr.<region>.amazonaws.com/<repo>@sha256:<hex>` or `...:<tag>`) the way
+   * SageMaker pulls it; undefined when no repository of that account holds it.
    */
-  resolve(imageUri: string): LocalImage | undefined {
-    const match = /^[^/]+\/([^@:]+)(?:@(sha256:[0-9a-f]{64})|:([\w][\w.-]{0,127}))$/.exec(imageUri);
-    if (!match?.[1]) return undefined;
-    const repository = match[1];
-    const digest = match[2] ?? (match[3] ? this.digestForTag(repository, match[3]) : undefined);
-    return digest ? this.image(repository, digest) : undefined;
+  resolve(imageUri: string): (LocalImage & { registryId: string }) | undefined {
+    const match =
+      /^(\d{12})\.dkr\.ecr\.[a-z0-9-]+\.amazonaws\.com(?:\.cn)?\/([^@:]+)(?:@(sha256:[0-9a-f]{64})|:([\w][\w.-]{0,127}))$/.exec(
+        imageUri,
+      );
+    const repository = match?.[2] ? this.repository(match[2], match[1]) : undefined;
+    if (!match || !repository) return undefined;
+    const digest = match[3] ?? (match[4] ? this.digestForTag(repository.name, match[4]) : undefined);
+    const image = digest ? this.image(repository.name, digest) : undefined;
+    return image ? { ...image, registryId: repository.registryId } : undefined;
   }
 }

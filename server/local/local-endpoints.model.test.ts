@@ -13,6 +13,7 @@ import * as tar from "tar";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StartBuildRequest } from "../../contract/builds/builds.ts";
 import { deployRequestSchema } from "../../contract/endpoints/deploy.ts";
+import { endpointLogsQuerySchema } from "../../contract/endpoints/logs.ts";
 import { metricsQuerySchema } from "../../contract/endpoints/metrics.ts";
 import { configureAutoscaling, describeAutoscaling } from "../autoscaling/variant-scaling.ts";
 import { buildSourceFiles } from "../builds/build-sources.ts";
@@ -20,6 +21,7 @@ import { getBuild, startBuild } from "../builds/builds.ts";
 import { uploadBuildSources } from "../builds/source-upload.ts";
 import { deployEndpoint } from "../endpoints/deploy.ts";
 import { invokeEndpoint, invokeEndpointStream } from "../invoke/invoke.ts";
+import { endpointLogs } from "../logs/endpoint-logs.ts";
 import { endpointMetrics } from "../metrics/endpoint-metrics.ts";
 import { LOCAL_ARTIFACT_BUCKET } from "./builds/build-runner.ts";
 import { type ControlPlane, startControlPlane } from "./control-plane.ts";
@@ -94,6 +96,7 @@ function clients() {
     s3: new S3Client({ ...config, forcePathStyle: true }),
     cloudWatch: new CloudWatchClient(config),
     autoScaling: new ApplicationAutoScalingClient(config),
+    logs: new CloudWatchLogsClient(config),
   };
 }
 
@@ -209,6 +212,16 @@ describe("local endpoints end to end", { timeout: 120_000 }, () => {
     expect(result.invokedVariant).toBe("AllTraffic");
     expect(answer.option_ids).toEqual(["billing", "tech"]);
     expect(answer.probabilities.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 6);
+
+    // The adapter's own output lands in the endpoint's log group, one stream per instance, where the console's
+    // log viewer finds it with the console's credentials.
+    const view = await endpointLogs(
+      clients().logs,
+      ENDPOINT,
+      endpointLogsQuerySchema.parse({ filterPattern: '"ready"' }),
+    );
+    expect(view.events.map((event) => event.stream)).toEqual([expect.stringMatching(/^AllTraffic\//)]);
+    expect(JSON.parse(view.events[0]?.message ?? "{}")).toMatchObject({ event: "ready" });
   });
 
   it("starts the adapter with only its documented variables and listening on 127.0.0.1 only", async () => {

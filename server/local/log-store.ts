@@ -65,6 +65,16 @@ export class LogStore {
     return options.fromHead ? rows : rows.reverse();
   }
 
+  /** Up to `limit` events of the group with ids above `after`, in the time range, oldest first. */
+  scan(group: string, options: { after: number; from?: number; to?: number; limit: number }): LogEvent[] {
+    return this.db
+      .prepare(
+        `SELECT id, stream_name AS stream, timestamp, message FROM log_events
+         WHERE group_name = ? AND id > ? AND timestamp >= ? AND timestamp < ? ORDER BY id ASC LIMIT ?`,
+      )
+      .all(group, options.after, options.from ?? 0, options.to ?? Number.MAX_SAFE_INTEGER, options.limit) as LogEvent[];
+  }
+
   streams(group: string): { stream: string; first: number; last: number; created: number }[] {
     return this.db
       .prepare(

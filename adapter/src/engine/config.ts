@@ -11,6 +11,8 @@ export type AdapterConfig = {
   host: string;
   port: number;
   modelPath: string | null;
+  /** ADAPTER_MODEL_SHA256: the sha256 the deployment pinned; the GGUF must hash to it or start-up fails. */
+  modelSha256: string | null;
   /** What a relative ADAPTER_MODEL_PATH is resolved against: where the command was typed (npm's INIT_CWD). */
   modelPathBase: string;
   modelDir: string;
@@ -51,6 +53,13 @@ function port(env: Env): number {
     throw new Error(`SAGEMAKER_BIND_TO_PORT must be a port number (0 picks a free one), got "${raw}"`);
   }
   return value;
+}
+
+function modelSha256(env: Env): string | null {
+  const raw = env.ADAPTER_MODEL_SHA256 ?? "";
+  if (raw === "") return null;
+  if (!/^[0-9a-fA-F]{64}$/.test(raw)) throw new Error(`ADAPTER_MODEL_SHA256 must be 64 hex characters, got "${raw}"`);
+  return raw.toLowerCase();
 }
 
 function host(env: Env): string {
@@ -102,6 +111,7 @@ export function readConfig(env: Env = process.env): AdapterConfig {
     host: host(env),
     port: port(env),
     modelPath: env.ADAPTER_MODEL_PATH || null,
+    modelSha256: modelSha256(env),
     modelPathBase: env.INIT_CWD || process.cwd(),
     modelDir: env.SM_MODEL_DIR || "/opt/ml/model",
     gpu: gpu === "cuda" ? "cuda" : false,

@@ -53,7 +53,7 @@ async function loadLlama(gpu: AdapterConfig["gpu"]): Promise<Llama> {
 
 export async function loadModel(config: AdapterConfig): Promise<LoadedModel> {
   const modelPath = locateModel(config.modelPath, config.modelDir, config.modelPathBase);
-  const file = await verifyModelFile(modelPath);
+  const file = await verifyModelFile(modelPath, config.modelSha256);
   const llama = await loadLlama(config.gpu);
   const model = await llama.loadModel({ modelPath, gpuLayers: config.gpu === "cuda" ? "max" : 0 });
   const contextSize = Math.min(config.maxTokens, model.trainContextSize);

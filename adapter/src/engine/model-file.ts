@@ -51,10 +51,18 @@ function readManifest(file: string): ModelManifest | null {
   return parsed.data;
 }
 
-/** Hashes the GGUF and, when a manifest sits beside it, refuses a file whose sha256 differs from the pinned one. */
-export async function verifyModelFile(file: string): Promise<ModelFile> {
+/**
+ * Hashes the GGUF once (streamed) and refuses a file whose sha256 differs from a pin: the deployment's
+ * (`ADAPTER_MODEL_SHA256`) and, when a manifest sits beside it, the manifest's.
+ */
+export async function verifyModelFile(file: string, deployedSha256: string | null = null): Promise<ModelFile> {
   const manifest = readManifest(file);
   const sha256 = await sha256File(file);
+  if (deployedSha256 !== null && deployedSha256 !== sha256) {
+    throw new Error(
+      `model sha256 mismatch: ${path.basename(file)} is ${sha256}, the deployment pins ${deployedSha256} (ADAPTER_MODEL_SHA256)`,
+    );
+  }
   if (manifest && manifest.gguf.sha256.toLowerCase() !== sha256) {
     throw new Error(
       `model sha256 mismatch: ${path.basename(file)} is ${sha256}, model-manifest.json pins ${manifest.gguf.sha256}`,

@@ -11,6 +11,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Build, BuildList, BuildLogs } from "@/contract/builds/builds.ts";
 import type { EndpointDetail, EndpointList } from "@/contract/endpoints/endpoint.ts";
+import type { EndpointLogs } from "@/contract/endpoints/logs.ts";
 import type { ImageList } from "@/contract/images/images.ts";
 import { type ControlPlane, startControlPlane } from "@/server/local/control-plane.ts";
 import { freePort } from "@/server/local/free-port.ts";
@@ -30,6 +31,7 @@ const saved = { ...process.env };
 let plane: ControlPlane;
 let endpoints: typeof import("./route.ts");
 let endpoint: typeof import("./[name]/route.ts");
+let endpointLogs: typeof import("./[name]/logs/route.ts");
 let images: typeof import("../images/route.ts");
 let builds: typeof import("../builds/route.ts");
 let build: typeof import("../builds/[id]/route.ts");
@@ -61,6 +63,7 @@ beforeAll(async () => {
   Object.assign(process.env, localAwsEnvironment(plane), { CONSOLE_DATA_DIR: path.join(dataDir, "console") });
   endpoints = await import("./route.ts");
   endpoint = await import("./[name]/route.ts");
+  endpointLogs = await import("./[name]/logs/route.ts");
   images = await import("../images/route.ts");
   builds = await import("../builds/route.ts");
   build = await import("../builds/[id]/route.ts");
@@ -84,6 +87,26 @@ describe("console routes on the local control plane", () => {
     const cpu = list.images.find((image) => image.tags.includes("cpu"));
     expect(cpu?.imageUri).toMatch(/\/decision-adapter@sha256:[0-9a-f]{64}$/);
     expect(cpu).toMatchObject({ apiMode: "decision", source: "ecr", variant: "cpu" });
+    const dlc = list.images.filter((image) => image.source === "dlc");
+    expect(dlc.map((image) => [image.variant, image.apiMode])).toEqual([
+      ["cpu", "chat"],
+      ["cuda", "chat"],
+    ]);
+    expect(dlc[0]?.imageUri).toMatch(/^763104351884\.dkr\.ecr\.us-east-1\.amazonaws\.com\/llama-cpp@sha256:/);
+  });
+
+  it("refuses an image SageMaker cannot pull (400), naming the regional DLC repository", async () => {
+    const refused = await endpoints.POST(
+      send("/api/endpoints", {
+        name: "dc-public-dlc",
+        apiMode: "chat",
+        imageUri: `public.ecr.aws/deep-learning-containers/llama-cpp@sha256:${"a".repeat(64)}`,
+        modelDataUrl: "s3://decision-console-local/models/none/model.tar.gz",
+        compute: { kind: "cpu", instanceType: "ml.c6i.2xlarge", threads: 1 },
+      }),
+    );
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(await refused.json())).toContain("763104351884.dkr.ecr.us-east-1.amazonaws.com/llama-cpp");
   });
 
   it("runs an image build and reads its phases, exported digest and log", async () => {
@@ -128,6 +151,17 @@ describe("console routes on the local control plane", () => {
     expect(detail.variants[0]).toMatchObject({ instanceType: "ml.c6i.2xlarge", startupTimeoutSeconds: 900 });
     const table = (await (await endpoints.GET(get("/api/endpoints"))).json()) as EndpointList;
     expect(table.endpoints.map((e) => [e.name, e.status])).toEqual([["dc-missing-model", "Failed"]]);
+    // The endpoint's log group holds why it failed, and the console's log viewer reads it with its own policy.
+    const logs = (await (
+      await endpointLogs.GET(get("/api/endpoints/dc-missing-model/logs?minutes=15"), named("dc-missing-model"))
+    ).json()) as EndpointLogs;
+    expect(logs).toMatchObject({ logGroupName: "/aws/sagemaker/Endpoints/dc-missing-model", logGroupExists: true });
+    expect(logs.events.map((e) => e.message).join("\n")).toContain(detail.failureReason ?? "?");
+    const badPattern = await endpointLogs.GET(
+      get(`/api/endpoints/dc-missing-model/logs?filterPattern=${encodeURIComponent("{ $.status = 500 }")}`),
+      named("dc-missing-model"),
+    );
+    expect(badPattern.status).toBe(400);
 
     const deleted = await endpoint.DELETE(
       send("/api/endpoints/dc-missing-model", {}, "DELETE"),

@@ -5,7 +5,7 @@ import { readQuery, reply, route } from "@/server/http/route.ts";
 import { listDeployableImages, resolveImageTag } from "@/server/images/images.ts";
 
 /**
- * ImageList: the adapter repository's images by digest, and the DLC tags still to be pinned.
+ * ImageList: the adapter repository's and the Region's llama.cpp DLC images by digest, and DLC tags not resolved.
  * With `?tag=cpu`: that one tag resolved to its digest-pinned DeployableImage (404 when the tag is unknown).
  */
 export const GET = route(async (request) => {

@@ -8,8 +8,13 @@ import { exitWithParentArgs } from "../exit-with-parent.mjs";
 import { freePort } from "../free-port.ts";
 import { instanceEnvironment } from "./container-environment.ts";
 
+/** What an instance runs: the adapter image, or local mode's stand-in for a llama.cpp DLC image of a variant. */
+export type InstanceProgram = { kind: "adapter" } | { kind: "llama-server-stand-in"; variant: "cpu" | "cuda" };
+
 export interface AdapterLaunch {
   repoRoot: string;
+  /** Default: the adapter. */
+  program?: InstanceProgram;
   modelDir: string;
   /** The instance's own directory (its HOME), not the console's. */
   home: string;
@@ -22,13 +27,17 @@ export interface AdapterLaunch {
 const TAIL_LINES = 30;
 
 /**
- * The command that starts the adapter as the container would (`<image> serve`): the built `adapter/dist/cli.js`
- * when `LOCAL_ADAPTER_ENTRY=dist`, else the TypeScript sources through tsx (always current with the tree).
+ * The command that starts the program as the container would (`<image> serve`): for the adapter the built
+ * `adapter/dist/cli.js` when `LOCAL_ADAPTER_ENTRY=dist`, else the TypeScript sources through tsx (always current
+ * with the tree); the DLC stand-in always from its sources.
  */
-function adapterCommand(repoRoot: string): string[] {
-  if (process.env.LOCAL_ADAPTER_ENTRY === "dist") return [path.join(repoRoot, "adapter", "dist", "cli.js"), "serve"];
+function instanceCommand(repoRoot: string, program: InstanceProgram): string[] {
+  if (program.kind === "adapter" && process.env.LOCAL_ADAPTER_ENTRY === "dist") {
+    return [path.join(repoRoot, "adapter", "dist", "cli.js"), "serve"];
+  }
   const tsx = pathToFileURL(createRequire(path.join(repoRoot, "package.json")).resolve("tsx/esm")).href;
-  return ["--import", tsx, path.join(repoRoot, "adapter", "src", "cli.ts"), "serve"];
+  if (program.kind === "adapter") return ["--import", tsx, path.join(repoRoot, "adapter", "src", "cli.ts"), "serve"];
+  return ["--import", tsx, path.join(repoRoot, "server", "local", "llama-server", "main.ts"), program.variant];
 }
 
 /** One local instance of an endpoint variant: the adapter running as a child process on a loopback port. */
@@ -63,9 +72,11 @@ export class AdapterProcess {
     this.port = await freePort();
     fs.mkdirSync(this.launch.home, { recursive: true });
     // Nothing of the console's own environment: the instance sees what a container would, and exits with its parent.
-    const child = spawn(process.execPath, [...exitWithParentArgs(), ...adapterCommand(this.launch.repoRoot)], {
-      cwd: path.join(this.launch.repoRoot, "adapter"),
+    const { repoRoot, program = { kind: "adapter" } } = this.launch;
+    const child = spawn(process.execPath, [...exitWithParentArgs(), ...instanceCommand(repoRoot, program)], {
+      cwd: path.join(repoRoot, "adapter"),
       env: instanceEnvironment(this.launch.environment, {
+        image: program.kind,
         modelDir: this.launch.modelDir,
         port: this.port,
         home: this.launch.home,

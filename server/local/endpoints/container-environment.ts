@@ -7,7 +7,10 @@ export const DOCUMENTED_PREFIXES = ["ADAPTER_", "SEMIF_", "SM_", "SAGEMAKER_"] a
 export const CONTAINER_MODEL_DIR = "/opt/ml/model";
 
 /** Variables local mode sets itself for each instance; a model's own value is replaced. */
-const SET_BY_LOCAL_MODE = ["SM_MODEL_DIR", "SAGEMAKER_BIND_TO_PORT", "ADAPTER_HOST"] as const;
+const SET_BY_LOCAL_MODE = ["SM_MODEL_DIR", "SAGEMAKER_BIND_TO_PORT", "SM_LLAMA_CPP_PORT", "ADAPTER_HOST"] as const;
+
+/** Variables that name a place in the container's model directory: the adapter's model file, the DLC's file and directory. */
+const CONTAINER_PATHS = ["ADAPTER_MODEL_PATH", "SM_LLAMA_CPP_MODEL", "SM_LLAMA_CPP_MODEL_DIR"] as const;
 
 export interface ScreenedEnvironment {
   /** The model's variables the adapter documents, container paths translated to the local model directory. */
@@ -23,7 +26,7 @@ export class ContainerEnvironmentError extends Error {}
 /**
  * Screens a CreateModel `Environment` for a local instance. AWS accepts any variable and the container sees it;
  * locally the container is a process of this machine, so only the adapter's documented variables pass, and a
- * model path must name a file under `/opt/ml/model` (mapped to the local model directory).
+ * model path must name a place under `/opt/ml/model` (mapped to the local model directory).
  */
 export function screenEnvironment(model: Record<string, string>, modelDir: string): ScreenedEnvironment {
   const environment: Record<string, string> = {};
@@ -34,12 +37,15 @@ export function screenEnvironment(model: Record<string, string>, modelDir: strin
     else if ((SET_BY_LOCAL_MODE as readonly string[]).includes(name)) replaced.push(name);
     else environment[name] = value;
   }
-  const modelPath = environment.ADAPTER_MODEL_PATH;
-  if (modelPath) environment.ADAPTER_MODEL_PATH = localModelPath(modelPath, modelDir);
+  for (const name of CONTAINER_PATHS) {
+    const value = environment[name];
+    if (value) environment[name] = localModelPath(name, value, modelDir);
+  }
   return { environment, dropped: dropped.sort(), replaced: replaced.sort() };
 }
 
-function localModelPath(containerPath: string, modelDir: string): string {
+function localModelPath(name: string, containerPath: string, modelDir: string): string {
+  if (containerPath === CONTAINER_MODEL_DIR && name.endsWith("_DIR")) return modelDir;
   const prefix = `${CONTAINER_MODEL_DIR}/`;
   const relative = containerPath.startsWith(prefix) ? containerPath.slice(prefix.length) : undefined;
   try {
@@ -47,27 +53,37 @@ function localModelPath(containerPath: string, modelDir: string): string {
     return containedPath(modelDir, ...relative.split("/"));
   } catch {
     throw new ContainerEnvironmentError(
-      `ADAPTER_MODEL_PATH=${containerPath} does not name a file under ${CONTAINER_MODEL_DIR}, the only place the model data is in the container.`,
+      `${name}=${containerPath} does not name a ${name.endsWith("_DIR") ? "directory" : "file"} under ${CONTAINER_MODEL_DIR}, the only place the model data is in the container.`,
     );
   }
 }
 
 /**
- * The whole environment of one local instance: what the adapter image sets (`infra/docker/Dockerfile.*`), the
- * screened model variables, and what SageMaker and local mode set for each instance.
+ * The whole environment of one local instance: what the image sets (`infra/docker/Dockerfile.*`; the DLC stand-in
+ * the same), local mode's default thread count in the image's own variable, the screened model variables, and what
+ * SageMaker and local mode set for each instance: the port, in the variable the image's server reads (the adapter
+ * SAGEMAKER_BIND_TO_PORT, the DLC's entrypoint SM_LLAMA_CPP_PORT), and the adapter's loopback host.
  */
 export function instanceEnvironment(
   screened: Record<string, string>,
-  local: { modelDir: string; port: number; home: string; defaultThreads: string },
+  local: {
+    image: "adapter" | "llama-server-stand-in";
+    modelDir: string;
+    port: number;
+    home: string;
+    defaultThreads: string;
+  },
 ): NodeJS.ProcessEnv {
+  const adapter = local.image === "adapter";
+  const port = String(local.port);
   return {
     NODE_ENV: "production",
     NODE_LLAMA_CPP_SKIP_DOWNLOAD: "true",
-    ADAPTER_THREADS: local.defaultThreads,
+    [adapter ? "ADAPTER_THREADS" : "SM_LLAMA_CPP_THREADS"]: local.defaultThreads,
     ...screened,
     SM_MODEL_DIR: local.modelDir,
-    SAGEMAKER_BIND_TO_PORT: String(local.port),
-    ADAPTER_HOST: "127.0.0.1",
+    SAGEMAKER_BIND_TO_PORT: port,
+    ...(adapter ? { ADAPTER_HOST: "127.0.0.1" } : { SM_LLAMA_CPP_PORT: port }),
     HOME: local.home,
   };
 }

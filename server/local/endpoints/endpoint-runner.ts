@@ -1,12 +1,14 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { LLAMA_CPP_DLC_REPOSITORY } from "../../../infra/cdk/llama-cpp-dlc.ts";
 import { containedPath } from "../contained-path.ts";
 import type { ImageRegistry } from "../image-registry.ts";
 import type { LogStore } from "../log-store.ts";
 import type { ObjectStore } from "../object-store.ts";
 import type { EndpointConfigDoc, ProductionVariantDoc, SageMakerStore, VariantState } from "../sagemaker-store.ts";
-import { AdapterProcess } from "./adapter-process.ts";
+import { DEFAULT_REGION } from "../wire/request.ts";
+import { AdapterProcess, type InstanceProgram } from "./adapter-process.ts";
 import { ContainerEnvironmentError, DOCUMENTED_PREFIXES, screenEnvironment } from "./container-environment.ts";
 import { hasNvidiaGpu } from "./gpu.ts";
 import { choosePool, EMULATE_GPU_ENV, SHORT_CAPACITY_TAG, shortCapacityTypes } from "./instance-pools.ts";
@@ -22,6 +24,7 @@ interface Instance {
 
 interface RunningVariant {
   name: string;
+  program: InstanceProgram;
   modelDir: string;
   home: string;
   environment: Record<string, string>;
@@ -42,6 +45,12 @@ export interface LocalCapacity {
    */
   gpuEmulation: GpuEmulation;
 }
+
+/**
+ * Whether the model's execution role may pull from the image's repository (ecr:BatchGetImage), under the stack's
+ * policy for that role; undefined for a role local mode has no policy of (any role but the stack's execution role).
+ */
+export type ExecutionRolePull = (roleArn: string, repositoryArn: string) => boolean | undefined;
 
 export interface PickedInstance {
   variant: string;
@@ -89,6 +98,7 @@ export class EndpointRunner {
     private readonly dataDir: string,
     private readonly repoRoot: string,
     private readonly capacity: LocalCapacity,
+    private readonly executionRoleMayPull: ExecutionRolePull = () => undefined,
   ) {}
 
   /** Resolves when every queued change to this endpoint has finished (tests and restart use it). */
@@ -179,11 +189,18 @@ export class EndpointRunner {
         `Failed to pull the container image "${imageUri}" for ${label}: the image does not exist in the registry or cannot be accessed.`,
       );
     }
+    const repositoryArn = `arn:aws:ecr:${DEFAULT_REGION}:${image.registryId}:repository/${image.repository}`;
+    if (model.ExecutionRoleArn && this.executionRoleMayPull(model.ExecutionRoleArn, repositoryArn) === false) {
+      throw new ProvisioningError(
+        `The role '${model.ExecutionRoleArn}' does not have BatchGetImage permission for the image: '${imageUri}'.`,
+      );
+    }
     const variantDir = containedPath(this.dataDir, "endpoints", endpoint, variant.VariantName);
     const modelDir = path.join(variantDir, "model");
     const environment = this.screen(endpoint, label, container.Environment ?? {}, modelDir);
-    const wantsCuda = image.variant === "cuda" || environment.ADAPTER_GPU === "cuda";
-    if (wantsCuda && !hasNvidiaGpu()) {
+    const standIn = image.repository === LLAMA_CPP_DLC_REPOSITORY;
+    let runsCuda = image.variant === "cuda" || (!standIn && environment.ADAPTER_GPU === "cuda");
+    if (runsCuda && !hasNvidiaGpu()) {
       const emulated =
         this.capacity.gpuEmulation === "all" || (this.capacity.gpuEmulation === "cpu-image" && image.variant === "cpu");
       if (!emulated) {
@@ -191,22 +208,24 @@ export class EndpointRunner {
           `${label} asks for CUDA (${image.variant === "cuda" ? `the cuda image ${image.digest}` : "ADAPTER_GPU=cuda"}), but this machine has no NVIDIA GPU. Deploy the cpu image locally, set ${EMULATE_GPU_ENV}=1 to run GPU deployments on the CPU, or deploy to a GPU instance on AWS.`,
         );
       }
+      runsCuda = false;
       delete environment.ADAPTER_GPU;
       this.logs.append(
         endpointLogGroup(endpoint),
         "local-control-plane",
-        `${label}: this machine has no GPU, so the ${instanceType} instance is emulated on the CPU (ADAPTER_GPU=cuda dropped).`,
+        `${label}: this machine has no GPU, so the ${instanceType} instance is emulated on the CPU (${standIn ? "the stand-in runs as the cpu image" : "ADAPTER_GPU=cuda dropped"}).`,
       );
-    } else if (image.variant === "cuda") environment.ADAPTER_GPU ??= "cuda";
+    } else if (!standIn && image.variant === "cuda") environment.ADAPTER_GPU ??= "cuda";
+    const threadsVariable = standIn ? "SM_LLAMA_CPP_THREADS" : "ADAPTER_THREADS";
     const cpus = os.availableParallelism();
-    if (Number(environment.ADAPTER_THREADS) > cpus) {
+    if (Number(environment[threadsVariable]) > cpus) {
       // The instance type's vCPUs are not this machine's: more threads than cores would only make every instance slower.
       this.logs.append(
         endpointLogGroup(endpoint),
         "local-control-plane",
-        `${label}: ADAPTER_THREADS=${environment.ADAPTER_THREADS} lowered to this machine's ${cpus} CPUs.`,
+        `${label}: ${threadsVariable}=${environment[threadsVariable]} lowered to this machine's ${cpus} CPUs.`,
       );
-      environment.ADAPTER_THREADS = String(cpus);
+      environment[threadsVariable] = String(cpus);
     }
     try {
       await layOutModel(this.objects, container, modelDir);
@@ -215,6 +234,7 @@ export class EndpointRunner {
     }
     const running: RunningVariant = {
       name: variant.VariantName,
+      program: standIn ? { kind: "llama-server-stand-in", variant: runsCuda ? "cuda" : "cpu" } : { kind: "adapter" },
       modelDir,
       home: path.join(variantDir, "home"),
       environment,
@@ -310,6 +330,7 @@ export class EndpointRunner {
     const group = endpointLogGroup(endpoint);
     const adapter = new AdapterProcess({
       repoRoot: this.repoRoot,
+      program: variant.program,
       modelDir: variant.modelDir,
       home: variant.home,
       environment: variant.environment,

@@ -187,3 +187,19 @@ describe("other principals", () => {
     );
   });
 });
+
+describe("the execution role's image pulls", () => {
+  const role = localExecutionRoleArn(ACCOUNT);
+  const repository = (account: string, name: string) => `arn:aws:ecr:${REGION}:${account}:repository/${name}`;
+
+  it("may pull the adapter repository and the Region's llama.cpp DLC repository, and nothing else", () => {
+    expect(iam.executionRoleMayPull(role, repository(ACCOUNT, "decision-adapter"))).toBe(true);
+    expect(iam.executionRoleMayPull(role, repository("763104351884", "llama-cpp"))).toBe(true);
+    expect(iam.executionRoleMayPull(role, repository("763104351884", "vllm"))).toBe(false);
+    expect(iam.executionRoleMayPull(role, repository(ACCOUNT, "other-team"))).toBe(false);
+  });
+
+  it("knows no policy of another role", () => {
+    expect(iam.executionRoleMayPull(`arn:aws:iam::${ACCOUNT}:role/other`, repository(ACCOUNT, "x"))).toBeUndefined();
+  });
+});

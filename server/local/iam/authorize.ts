@@ -107,6 +107,15 @@ export class LocalAuthorizer {
     return undefined;
   }
 
+  /**
+   * Whether the stack's SageMaker execution role may perform the query (SageMaker acting as the role, e.g. pulling
+   * a model image); undefined for any other role, of which local mode has no policy.
+   */
+  executionRoleAllows(roleArn: string, query: AuthorizationQuery): boolean | undefined {
+    if (roleArn !== this.policies.executionRole.arn) return undefined;
+    return evaluate(this.policies.executionRole.policies, query).decision === "Allowed";
+  }
+
   /** Throws AWS's AccessDenied error for the protocol when any query is not allowed, after telling `denied`. */
   authorize(
     principal: LocalPrincipal,

@@ -36,6 +36,15 @@ export class RequestAuthorizer {
     this.authorizer.authorize(principal, region, queries, "rest-json", this.denied);
   }
 
+  /** Whether the stack's execution role may pull the repository's images (undefined: a role of no known policy). */
+  executionRoleMayPull(roleArn: string, repositoryArn: string): boolean | undefined {
+    return this.authorizer.executionRoleAllows(roleArn, {
+      action: "ecr:BatchGetImage",
+      resource: repositoryArn,
+      context: {},
+    });
+  }
+
   s3(principal: LocalPrincipal, region: string, request: S3Request) {
     this.authorizer.authorize(principal, region, s3Authorization(request), "s3", this.denied);
   }

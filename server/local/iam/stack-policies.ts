@@ -90,6 +90,12 @@ function resolver(stack: SynthesisedPolicies, placement: LocalStackPlacement) {
       if (attribute !== "Arn") throw new Error(`Fn::GetAtt ${id}.${attribute} is not resolved locally`);
       return arnOf(id);
     }
+    if ("Fn::FindInMap" in object) {
+      const [map, key, attribute] = object["Fn::FindInMap"] as [string, unknown, string];
+      const value = stack.mappings[map]?.[String(resolve(key))]?.[attribute];
+      if (value === undefined) throw new Error(`Fn::FindInMap ${map} has no ${String(resolve(key))}.${attribute}`);
+      return value;
+    }
     if ("Fn::Join" in object) {
       const [separator, parts] = object["Fn::Join"] as [string, unknown[]];
       return parts.map((part) => String(resolve(part))).join(separator);

@@ -1,7 +1,11 @@
-import type { LogStore } from "../log-store.ts";
+import type { LogEvent, LogStore } from "../log-store.ts";
 import { AwsError } from "../wire/aws-error.ts";
 import type { JsonService } from "../wire/json-rpc.ts";
 import { LOCAL_ACCOUNT_ID } from "../wire/request.ts";
+import { logFilter } from "./log-filter-pattern.ts";
+
+/** How many events of a group one FilterLogEvents call searches at most. */
+const FILTER_SCAN_EVENTS = 10_000;
 
 function groupName(input: Record<string, unknown>): string {
   const name = input.logGroupName ?? input.logGroupIdentifier;
@@ -69,28 +73,44 @@ export function cloudWatchLogsService(logs: LogStore): JsonService {
         };
       },
       FilterLogEvents(input) {
+        if (input.logGroupName !== undefined && input.logGroupIdentifier !== undefined) {
+          throw new AwsError(
+            "InvalidParameterException",
+            "LogGroup name and LogGroup ARN are mutually exclusive parameters.",
+          );
+        }
+        const names = Array.isArray(input.logStreamNames) ? (input.logStreamNames as string[]) : undefined;
+        const prefix = typeof input.logStreamNamePrefix === "string" ? input.logStreamNamePrefix : undefined;
+        if (names && prefix !== undefined) {
+          throw new AwsError("InvalidParameterException", "Cannot specify both logStreamNames and logStreamNamePrefix");
+        }
         const group = groupName(input);
         requireGroup(group);
-        const streams = Array.isArray(input.logStreamNames) ? (input.logStreamNames as string[]) : [null];
-        const after = typeof input.nextToken === "string" ? Number(input.nextToken) || 0 : 0;
         const limit = limitOf(input, 10_000);
-        const pattern =
-          typeof input.filterPattern === "string" && input.filterPattern.trim() !== ""
-            ? input.filterPattern.replaceAll('"', "")
-            : undefined;
-        const events = streams
-          .flatMap((stream) =>
-            logs.read(group, stream, {
-              after,
-              from: optionalNumber(input.startTime),
-              to: optionalNumber(input.endTime),
-              limit: limit + 1,
-              fromHead: true,
-              contains: pattern,
-            }),
-          )
-          .sort((a, b) => a.id - b.id);
-        const page = events.slice(0, limit);
+        const matches = logFilter(typeof input.filterPattern === "string" ? input.filterPattern : undefined);
+        const inStreams = (stream: string) =>
+          names ? names.includes(stream) : prefix === undefined || stream.startsWith(prefix);
+        const token = typeof input.nextToken === "string" ? input.nextToken : undefined;
+        if (token !== undefined && !/^\d+$/.test(token)) {
+          throw new AwsError("InvalidParameterException", "The specified nextToken is invalid.");
+        }
+        // Like AWS, one call searches a bounded slice of the group: a page may hold fewer than `limit` events (even
+        // none) and still carry a nextToken to go on from.
+        const scanned = logs.scan(group, {
+          after: Number(token ?? 0),
+          from: optionalNumber(input.startTime),
+          to: optionalNumber(input.endTime),
+          limit: FILTER_SCAN_EVENTS,
+        });
+        const page: LogEvent[] = [];
+        let searched = 0;
+        for (const event of scanned) {
+          if (page.length === limit) break;
+          searched++;
+          if (inStreams(event.stream) && matches(event.message)) page.push(event);
+        }
+        const more = searched < scanned.length || scanned.length === FILTER_SCAN_EVENTS;
+        const last = scanned[searched - 1]?.id;
         return {
           events: page.map((event) => ({
             logStreamName: event.stream,
@@ -99,7 +119,7 @@ export function cloudWatchLogsService(logs: LogStore): JsonService {
             ingestionTime: event.timestamp,
             eventId: String(event.id),
           })),
-          nextToken: events.length > limit ? String(page.at(-1)?.id) : undefined,
+          nextToken: more && last !== undefined ? String(last) : undefined,
         };
       },
       DescribeLogStreams(input, request) {

@@ -1,4 +1,5 @@
-import type { ImageRegistry, LocalImage } from "../image-registry.ts";
+import { ecrRegistryHost } from "../../../infra/cdk/llama-cpp-dlc.ts";
+import { type ImageRegistry, LOCAL_REPOSITORIES, type LocalImage } from "../image-registry.ts";
 import { AwsError } from "../wire/aws-error.ts";
 import type { JsonService } from "../wire/json-rpc.ts";
 import { LOCAL_ACCOUNT_ID } from "../wire/request.ts";
@@ -12,14 +13,23 @@ function describeImageId(id: ImageId): string {
   return `{imageDigest:'${id.imageDigest ?? "null"}', imageTag:'${id.imageTag ?? "null"}'}`;
 }
 
-/** ECR (AWS JSON 1.1): DescribeRepositories, DescribeImages, ListImages, BatchGetImage over the local registry. */
+/** The registry a request names (`registryId`), else the caller's own, as ECR defaults it. */
+function registryOf(input: Record<string, unknown>): string {
+  return typeof input.registryId === "string" && input.registryId !== "" ? input.registryId : LOCAL_ACCOUNT_ID;
+}
+
+/**
+ * ECR (AWS JSON 1.1): DescribeRepositories, DescribeImages, ListImages, BatchGetImage over the local registry, whose
+ * repositories belong to the local account or, for the llama.cpp DLC, to the DLC's account (`registryId`).
+ */
 export function ecrService(registry: ImageRegistry): JsonService {
   function repositoryOf(input: Record<string, unknown>): string {
     const name = String(input.repositoryName ?? "");
-    if (!registry.repositories().includes(name)) {
+    const registryId = registryOf(input);
+    if (!registry.repository(name, registryId)) {
       throw new AwsError(
         "RepositoryNotFoundException",
-        `The repository with name '${name}' does not exist in the registry with id '${LOCAL_ACCOUNT_ID}'`,
+        `The repository with name '${name}' does not exist in the registry with id '${registryId}'`,
       );
     }
     return name;
@@ -36,17 +46,18 @@ export function ecrService(registry: ImageRegistry): JsonService {
     version: "1.1",
     operations: {
       DescribeRepositories(input, request) {
+        const registryId = registryOf(input);
         const names = Array.isArray(input.repositoryNames)
           ? (input.repositoryNames as string[])
-          : registry.repositories();
+          : LOCAL_REPOSITORIES.filter((r) => r.registryId === registryId).map((r) => r.name);
         return {
           repositories: names.map((name) => {
-            repositoryOf({ repositoryName: name });
+            repositoryOf({ repositoryName: name, registryId });
             return {
-              repositoryArn: `arn:aws:ecr:${request.region}:${LOCAL_ACCOUNT_ID}:repository/${name}`,
-              registryId: LOCAL_ACCOUNT_ID,
+              repositoryArn: `arn:aws:ecr:${request.region}:${registryId}:repository/${name}`,
+              registryId,
               repositoryName: name,
-              repositoryUri: `${LOCAL_ACCOUNT_ID}.dkr.ecr.${request.region}.amazonaws.com/${name}`,
+              repositoryUri: `${ecrRegistryHost(registryId, request.region)}/${name}`,
               imageTagMutability: "MUTABLE",
               imageScanningConfiguration: { scanOnPush: false },
               encryptionConfiguration: { encryptionType: "AES256" },
@@ -63,7 +74,7 @@ export function ecrService(registry: ImageRegistry): JsonService {
             if (!image) {
               throw new AwsError(
                 "ImageNotFoundException",
-                `The image with imageId ${describeImageId(id)} does not exist within the repository with name '${repository}' in the registry with id '${LOCAL_ACCOUNT_ID}'`,
+                `The image with imageId ${describeImageId(id)} does not exist within the repository with name '${repository}' in the registry with id '${registryOf(input)}'`,
               );
             }
             return image;
@@ -76,7 +87,7 @@ export function ecrService(registry: ImageRegistry): JsonService {
         }
         return {
           imageDetails: images.map((image) => ({
-            registryId: LOCAL_ACCOUNT_ID,
+            registryId: registryOf(input),
             repositoryName: repository,
             imageDigest: image.digest,
             imageTags: image.tags.length > 0 ? image.tags : undefined,
@@ -110,7 +121,7 @@ export function ecrService(registry: ImageRegistry): JsonService {
             continue;
           }
           images.push({
-            registryId: LOCAL_ACCOUNT_ID,
+            registryId: registryOf(input),
             repositoryName: repository,
             imageId: { imageDigest: image.digest, imageTag: id.imageTag },
             imageManifest: JSON.stringify({ schemaVersion: 2, local: true, variant: image.variant }),

@@ -5,6 +5,7 @@ import {
   ProductionVariantInferenceAmiVersion,
   ProductionVariantInstanceType,
 } from "@aws-sdk/client-sagemaker";
+import { hasInstanceStorage } from "../../../contract/endpoints/storage-volume.ts";
 import { validation } from "../wire/aws-error.ts";
 import type { Shape, StructureShape } from "../wire/input-shapes.ts";
 
@@ -12,7 +13,8 @@ import type { Shape, StructureShape } from "../wire/input-shapes.ts";
  * SageMaker's rules for every operation local mode serves, in one place: the model's constraint traits (from the
  * service model: lengths, patterns as SageMaker's messages print them, ranges; enums from the SDK), then the
  * rules the API reference states in prose (one of InstanceType or InstancePools, InitialInstanceCount for
- * instance-based variants, unique variant names and pool priorities).
+ * instance-based variants, unique variant names and pool priorities, no VolumeSizeInGB on an instance type with
+ * instance storage, names unique regardless of case).
  */
 
 const name = (pattern: string): Shape => ({ type: "string", max: 63, pattern });
@@ -240,8 +242,9 @@ interface VariantInput {
   ModelName?: string;
   InitialInstanceCount?: number;
   InstanceType?: string;
-  InstancePools?: { Priority: number }[];
+  InstancePools?: { Priority: number; InstanceType?: string }[];
   ServerlessConfig?: unknown;
+  VolumeSizeInGB?: number;
 }
 
 /** What CreateEndpointConfig's reference says in prose about production variants, once the shape has passed. */
@@ -272,6 +275,14 @@ export function checkProductionVariants(variants: VariantInput[]): void {
         `Variant "${variant.VariantName}" needs a ModelName (inference components are not served locally).`,
       );
     }
+    const types = variant.InstanceType ? [variant.InstanceType] : pools.map((pool) => pool.InstanceType ?? "");
+    const withInstanceStorage = types.find(hasInstanceStorage);
+    if (variant.VolumeSizeInGB !== undefined && withInstanceStorage) {
+      // Instance types with NVMe instance storage take no EBS volume (contract/endpoints/storage-volume.ts).
+      throw validation(
+        `VolumeSizeInGB is not supported for the instance type ${withInstanceStorage}, which has instance storage.`,
+      );
+    }
     const priorities = pools.map((pool) => pool.Priority);
     if (new Set(priorities).size !== priorities.length) {
       throw validation(`The instance pools of variant "${variant.VariantName}" must have unique priorities.`);
@@ -287,4 +298,14 @@ export function checkContainers(input: { PrimaryContainer?: { Image?: string }; 
     throw validation("Specify either PrimaryContainer or Containers, not both.");
   }
   for (const container of containers) if (!container.Image) throw validation("Every container needs an Image.");
+}
+
+const RESOURCE_KIND = { model: "model", "endpoint-config": "endpoint configuration", endpoint: "endpoint" } as const;
+
+/**
+ * SageMaker names are case-insensitive (its ARNs carry them in lower case): Create refuses a name that exists in
+ * any case. `existing` is the stored resource of that name, looked up ignoring case.
+ */
+export function checkNameIsFree(kind: keyof typeof RESOURCE_KIND, arn: string, existing: unknown): void {
+  if (existing !== undefined) throw validation(`Cannot create already existing ${RESOURCE_KIND[kind]} "${arn}".`);
 }

@@ -10,7 +10,7 @@ import {
 import { validation } from "../wire/aws-error.ts";
 import { withInputShapes } from "../wire/input-shapes.ts";
 import type { JsonService } from "../wire/json-rpc.ts";
-import { checkContainers, checkProductionVariants, sageMakerInputs } from "./sagemaker-rules.ts";
+import { checkContainers, checkNameIsFree, checkProductionVariants, sageMakerInputs } from "./sagemaker-rules.ts";
 
 const TRANSITIONAL = new Set(["Creating", "Updating", "Deleting"]);
 
@@ -39,7 +39,7 @@ export function sageMakerService(store: SageMakerStore, runner: EndpointRunner):
       CreateModel(input, { region }) {
         const name = String(input.ModelName);
         const arn = arnOf(region, "model", name);
-        if (store.model(name)) throw validation(`Cannot create already existing model "${arn}".`);
+        checkNameIsFree("model", arn, store.model(name));
         checkContainers(input);
         const containers = input.Containers as ContainerDefinition[] | undefined;
         const primary = input.PrimaryContainer as ContainerDefinition | undefined;
@@ -67,8 +67,7 @@ export function sageMakerService(store: SageMakerStore, runner: EndpointRunner):
       CreateEndpointConfig(input, { region }) {
         const name = String(input.EndpointConfigName);
         const arn = arnOf(region, "endpoint-config", name);
-        if (store.endpointConfig(name))
-          throw validation(`Cannot create already existing endpoint configuration "${arn}".`);
+        checkNameIsFree("endpoint-config", arn, store.endpointConfig(name));
         const variants = input.ProductionVariants as ProductionVariantDoc[];
         checkProductionVariants(variants);
         for (const variant of variants) {
@@ -99,7 +98,7 @@ export function sageMakerService(store: SageMakerStore, runner: EndpointRunner):
       CreateEndpoint(input, { region }) {
         const name = String(input.EndpointName);
         const arn = arnOf(region, "endpoint", name);
-        if (store.endpoint(name)) throw validation(`Cannot create already existing endpoint "${arn}".`);
+        checkNameIsFree("endpoint", arn, store.endpoint(name));
         const config = store.requireEndpointConfig(String(input.EndpointConfigName ?? ""), region);
         const now = Date.now() / 1000;
         store.insertEndpoint({

@@ -100,6 +100,28 @@ describe("local SageMaker validates as the API reference and the service model s
     );
   });
 
+  it("keeps VolumeSizeInGB in 1-512 and refuses it on an instance type with instance storage", async () => {
+    for (const size of [0, 513]) {
+      await expect(
+        sageMaker.send(new CreateEndpointConfigCommand(config("bad-volume", [variant({ VolumeSizeInGB: size })]))),
+      ).rejects.toMatchObject(
+        refused(
+          new RegExp(
+            `^1 validation error detected: Value '${size}' at 'productionVariants\\.1\\.member\\.volumeSizeInGB' failed to satisfy constraint: Member must have value (greater|less) than or equal to (1|512)$`,
+          ),
+        ),
+      );
+    }
+    await expect(
+      sageMaker.send(
+        new CreateEndpointConfigCommand(
+          config("nvme-volume", [variant({ InstanceType: "ml.g5.xlarge", VolumeSizeInGB: 40 })]),
+        ),
+      ),
+    ).rejects.toMatchObject(refused(/VolumeSizeInGB is not supported for the instance type ml\.g5\.xlarge/));
+    await sageMaker.send(new CreateEndpointConfigCommand(config("ebs-volume", [variant({ VolumeSizeInGB: 40 })])));
+  });
+
   it("keeps timeouts in their ranges", async () => {
     await expect(
       sageMaker.send(
@@ -175,6 +197,13 @@ describe("local SageMaker validates as the API reference and the service model s
       refused('Cannot create already existing model "arn:aws:sagemaker:us-east-1:000000000000:model/rules-model".'),
     );
     await sageMaker.send(new CreateEndpointConfigCommand(config("case-config", [variant()])));
+    await expect(
+      sageMaker.send(new CreateEndpointConfigCommand(config("Case-Config", [variant()]))),
+    ).rejects.toMatchObject(
+      refused(
+        'Cannot create already existing endpoint configuration "arn:aws:sagemaker:us-east-1:000000000000:endpoint-config/case-config".',
+      ),
+    );
     await sageMaker.send(
       new CreateEndpointCommand({ EndpointName: "case-endpoint", EndpointConfigName: "case-config" }),
     );

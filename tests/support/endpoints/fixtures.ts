@@ -108,7 +108,7 @@ export function describedModel(env: Record<string, string> = {}): DescribeModelO
       ModelDataUrl: "s3://artifacts-bucket/models/qwen/model.tar.gz",
       Environment: {
         DECISION_CONSOLE_API_MODE: "decision",
-        DECISION_CONSOLE_MODEL_SHA256: modelSha,
+        ADAPTER_MODEL_SHA256: modelSha,
         ADAPTER_THREADS: "8",
         SEMIF_MAX_IN_FLIGHT: "2",
         ...env,
