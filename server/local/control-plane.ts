@@ -1,9 +1,11 @@
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import { AlarmEngine } from "./alarms/alarm-engine.ts";
 import { BuildRunner, LOCAL_ARTIFACT_BUCKET } from "./builds/build-runner.ts";
 import { BuildStore } from "./builds/build-store.ts";
 import { openLocalDatabase } from "./database.ts";
+import { EndpointDeployments } from "./endpoints/endpoint-deployment.ts";
 import { EndpointRunner, type GpuEmulation } from "./endpoints/endpoint-runner.ts";
 import { EMULATE_GPU_ENV, SHORT_CAPACITY_ENV, shortCapacityTypes } from "./endpoints/instance-pools.ts";
 import { DEFAULT_LOCAL_PREFIX, localIam } from "./iam/local-iam.ts";
@@ -90,6 +92,8 @@ export interface ControlPlane {
   objects: ObjectStore;
   registry: ImageRegistry;
   endpoints: EndpointRunner;
+  /** Local CloudWatch's alarms; `alarms.actions` is where other services register alarm-action handlers. */
+  alarms: AlarmEngine;
   builds: BuildRunner;
   logs: LogStore;
   /** The keys issued at this start and the shared credentials file that holds them. */
@@ -137,6 +141,8 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     shortCapacity: options.shortCapacity ?? [...shortCapacityTypes(undefined, process.env[SHORT_CAPACITY_ENV])],
     gpuEmulation: options.gpuEmulation ?? gpuEmulationFrom(process.env[EMULATE_GPU_ENV]),
   });
+  const alarms = new AlarmEngine(db, metrics);
+  const deployments = new EndpointDeployments(sageMaker, endpoints, alarms, logs);
   const buildStore = new BuildStore(db);
   let url = "";
   const builds = new BuildRunner(
@@ -154,11 +160,11 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   builds.failInterrupted();
 
   const services: JsonService[] = [
-    sageMakerService(sageMaker, endpoints),
+    sageMakerService(sageMaker, endpoints, deployments, alarms),
     codeBuildService(buildStore, builds),
     ecrService(registry),
     cloudWatchLogsService(logs),
-    cloudWatchService(metrics),
+    cloudWatchService(metrics, alarms),
     applicationAutoScalingService(db, sageMaker, endpoints),
   ];
   const clock = options.clock ?? Date.now;
@@ -284,6 +290,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     objects,
     registry,
     endpoints,
+    alarms,
     builds,
     logs,
     credentials,
@@ -295,6 +302,8 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
         server.closeAllConnections();
       });
       await builds.close();
+      deployments.close();
+      alarms.close();
       await endpoints.close();
       db.close();
     },

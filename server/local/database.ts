@@ -57,6 +57,14 @@ const localMigrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: "cloudwatch alarms and endpoint deployments",
+    sql: `
+      CREATE TABLE cw_alarms (name TEXT PRIMARY KEY, doc TEXT NOT NULL);
+      ALTER TABLE sm_endpoints ADD COLUMN deployment TEXT;
+    `,
+  },
 ];
 
 export const LOCAL_DATABASE_FILE = "local-aws.sqlite";

@@ -7,6 +7,7 @@ import {
 } from "@aws-sdk/client-sagemaker";
 import { validation } from "../wire/aws-error.ts";
 import type { Shape, StructureShape } from "../wire/input-shapes.ts";
+import { deploymentConfigShape, excludedVariantPropertiesShape } from "./deployment-config-rules.ts";
 
 /**
  * SageMaker's rules for every operation local mode serves, in one place: the model's constraint traits (from the
@@ -174,6 +175,18 @@ export const sageMakerInputs: Record<string, StructureShape> = {
           },
         },
       },
+    },
+  },
+  UpdateEndpoint: {
+    type: "structure",
+    required: ["EndpointName", "EndpointConfigName"],
+    members: {
+      EndpointName: ENTITY_NAME,
+      EndpointConfigName: ENTITY_NAME,
+      RetainAllVariantProperties: { type: "boolean" },
+      ExcludeRetainedVariantProperties: excludedVariantPropertiesShape,
+      DeploymentConfig: deploymentConfigShape,
+      RetainDeploymentConfig: { type: "boolean" },
     },
   },
   AddTags: { type: "structure", required: ["ResourceArn", "Tags"], members: { ResourceArn: resourceArn, Tags: tags } },

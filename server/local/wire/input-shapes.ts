@@ -160,13 +160,20 @@ function checkStructure(shape: StructureShape, value: Record<string, unknown>, p
   }
 }
 
-/** Throws AWS's ValidationException listing every constraint the input breaks (members not in the shape pass). */
-export function validateInput(shape: StructureShape, input: Record<string, unknown>): void {
+/**
+ * Throws AWS's validation error listing every constraint the input breaks (members not in the shape pass):
+ * `ValidationException`, or the code a query-compatible service answers with (CloudWatch's `ValidationError`).
+ */
+export function validateInput(
+  shape: StructureShape,
+  input: Record<string, unknown>,
+  errorCode = "ValidationException",
+): void {
   const problems: string[] = [];
   checkStructure(shape, input, "", problems);
   if (problems.length === 0) return;
   const count = problems.length === 1 ? "1 validation error detected" : `${problems.length} validation errors detected`;
-  throw new AwsError("ValidationException", `${count}: ${problems.join("; ")}`);
+  throw new AwsError(errorCode, `${count}: ${problems.join("; ")}`);
 }
 
 /** Wraps a service's operations so that each checks its input against its shape first (a missing shape is a bug). */
@@ -174,13 +181,14 @@ export function withInputShapes(
   service: string,
   shapes: Record<string, StructureShape>,
   operations: Record<string, JsonOperation>,
+  errorCode?: string,
 ): Record<string, JsonOperation> {
   return Object.fromEntries(
     Object.entries(operations).map(([name, operation]) => {
       const shape = shapes[name];
       if (!shape) throw new Error(`${service}.${name} has no input shape`);
       const checked: JsonOperation = (input, request) => {
-        validateInput(shape, input);
+        validateInput(shape, input, errorCode);
         return operation(input, request);
       };
       return [name, checked];
