@@ -104,6 +104,7 @@ describe("deploying with a fitted temperature", () => {
     instanceCount: 2,
     hourlyPriceUsd: null,
     autoscaling: null,
+    deployment: { pending: null, lastDeploymentConfig: null, alarms: [] },
   };
 
   it("copies what the endpoint runs and takes the fitted temperature over the deployed one", () => {

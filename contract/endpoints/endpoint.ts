@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { autoscalingSchema } from "./autoscaling.ts";
+import { endpointDeploymentSchema } from "./deployment-status.ts";
 import { MAX_RESOURCE_NAME_LENGTH, resourceNamePattern, resourceNameRule } from "./resource-name.ts";
 import { endpointStatuses } from "./status.ts";
 
@@ -110,6 +111,8 @@ export const endpointDetailSchema = z.object({
   hourlyPriceUsd: z.number().nullable(),
   /** Null when no scalable target is registered for the variant. */
   autoscaling: autoscalingSchema.nullable(),
+  /** The update in progress and the last one's configuration and rollback alarms. */
+  deployment: endpointDeploymentSchema,
 });
 export type EndpointDetail = z.infer<typeof endpointDetailSchema>;
 

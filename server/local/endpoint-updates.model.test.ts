@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { ApplicationAutoScalingClient } from "@aws-sdk/client-application-auto-scaling";
 import { CloudWatchClient, DescribeAlarmsCommand, PutMetricAlarmCommand } from "@aws-sdk/client-cloudwatch";
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import {
@@ -16,6 +17,8 @@ import {
 import { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import * as tar from "tar";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeEndpoint as describeForConsole } from "../endpoints/describe.ts";
+import { updateEndpoint } from "../endpoints/update.ts";
 import { invokeEndpoint } from "../invoke/invoke.ts";
 import { LOCAL_ARTIFACT_BUCKET } from "./builds/build-runner.ts";
 import { type ControlPlane, startControlPlane } from "./control-plane.ts";
@@ -31,7 +34,7 @@ import { LOCAL_ACCOUNT_ID } from "./wire/request.ts";
  * while the canary bakes and no invocation fails, then a second update that a real alarm (on the 4XX errors the
  * local endpoint reports) rolls back to the serving configuration.
  */
-const ENDPOINT = "updates";
+const ENDPOINT = "dc-updates";
 const decision = routeDecision;
 
 let dataDir: string;
@@ -87,6 +90,16 @@ async function until(done: (endpoint: DescribeEndpointOutput) => boolean, timeou
 const lastStage = (endpoint: DescribeEndpointOutput) =>
   endpoint.PendingDeploymentSummary?.ProductionVariants?.[0]?.VariantStatus?.at(-1);
 
+/** What the console's server functions sign with: its own profile, held to the stack's console policy. */
+function consoleClients() {
+  const config = localClientConfig(plane, "console");
+  return {
+    sageMaker: new SageMakerClient(config),
+    cloudWatch: new CloudWatchClient(config),
+    autoScaling: new ApplicationAutoScalingClient(config),
+  };
+}
+
 /** Pids of the endpoint's adapters, by picking every instance a few times over (both fleets during an update). */
 async function servingPids(picks = 40): Promise<Set<number>> {
   const pids = new Set<number>();
@@ -141,10 +154,9 @@ beforeAll(async () => {
   );
   modelDataUrl = `s3://${LOCAL_ARTIFACT_BUCKET}/models/updates/model.tar.gz`;
   imageUri = `000000000000.dkr.ecr.us-east-1.amazonaws.com/decision-adapter@${plane.registry.digestForTag("decision-adapter", "cpu")}`;
-  await createConfig("updates-t1", "1");
-  await createConfig("updates-t3", "3");
-  await createConfig("updates-t6", "6");
-  await sageMaker.send(new CreateEndpointCommand({ EndpointName: ENDPOINT, EndpointConfigName: "updates-t1" }));
+  await createConfig("dc-updates-t1", "1");
+  await createConfig("dc-updates-t3", "3");
+  await sageMaker.send(new CreateEndpointCommand({ EndpointName: ENDPOINT, EndpointConfigName: "dc-updates-t1" }));
   await plane.endpoints.settled(ENDPOINT);
 });
 
@@ -158,7 +170,7 @@ describe("UpdateEndpoint on local endpoints", { timeout: 180_000 }, () => {
     expect((await describeEndpoint()).EndpointStatus).toBe("InService");
     const update = (DeploymentConfig: UpdateEndpointInput["DeploymentConfig"]) =>
       sageMaker.send(
-        new UpdateEndpointCommand({ EndpointName: ENDPOINT, EndpointConfigName: "updates-t3", DeploymentConfig }),
+        new UpdateEndpointCommand({ EndpointName: ENDPOINT, EndpointConfigName: "dc-updates-t3", DeploymentConfig }),
       );
     const routing = (config: Record<string, unknown>) => ({
       BlueGreenUpdatePolicy: { TrafficRoutingConfiguration: { WaitIntervalInSeconds: 0, ...config } as never },
@@ -217,15 +229,15 @@ describe("UpdateEndpoint on local endpoints", { timeout: 180_000 }, () => {
     await sageMaker.send(
       new UpdateEndpointCommand({
         EndpointName: ENDPOINT,
-        EndpointConfigName: "updates-t3",
+        EndpointConfigName: "dc-updates-t3",
         DeploymentConfig: deploymentConfig,
       }),
     );
     const updating = await describeEndpoint();
     expect(updating.EndpointStatus).toBe("Updating");
-    expect(updating.PendingDeploymentSummary?.EndpointConfigName).toBe("updates-t3");
+    expect(updating.PendingDeploymentSummary?.EndpointConfigName).toBe("dc-updates-t3");
     await expect(
-      sageMaker.send(new UpdateEndpointCommand({ EndpointName: ENDPOINT, EndpointConfigName: "updates-t6" })),
+      sageMaker.send(new UpdateEndpointCommand({ EndpointName: ENDPOINT, EndpointConfigName: "dc-updates-t1" })),
     ).rejects.toMatchObject({ name: "ValidationException", message: expect.stringContaining("in-progress endpoint") });
 
     const traffic = trafficFrom(1);
@@ -249,7 +261,7 @@ describe("UpdateEndpoint on local endpoints", { timeout: 180_000 }, () => {
     const after = await answer();
     expect(after).not.toBe(before);
     for (let i = 0; i < 10; i++) expect(await answer()).toBe(after);
-    expect(done.EndpointConfigName).toBe("updates-t3");
+    expect(done.EndpointConfigName).toBe("dc-updates-t3");
     expect(done.FailureReason).toBeUndefined();
     expect(done.PendingDeploymentSummary).toBeUndefined();
     expect(done.LastDeploymentConfig).toEqual(deploymentConfig);
@@ -258,7 +270,7 @@ describe("UpdateEndpoint on local endpoints", { timeout: 180_000 }, () => {
   });
 
   it("rolls back to the serving fleet when a rollback alarm on the endpoint's real metrics goes into ALARM", async () => {
-    const alarm = "updates-rollback-4xx";
+    const alarm = "dc-updates-rollback-4xx";
     await cloudWatch.send(
       new PutMetricAlarmCommand({
         AlarmName: alarm,
@@ -278,24 +290,21 @@ describe("UpdateEndpoint on local endpoints", { timeout: 180_000 }, () => {
     );
     const serving = await answer();
     const servingPidsBefore = await servingPids();
-    await sageMaker.send(
-      new UpdateEndpointCommand({
-        EndpointName: ENDPOINT,
-        EndpointConfigName: "updates-t6",
-        DeploymentConfig: {
-          BlueGreenUpdatePolicy: {
-            TrafficRoutingConfiguration: {
-              Type: "CANARY",
-              CanarySize: { Type: "CAPACITY_PERCENT", Value: 50 },
-              WaitIntervalInSeconds: 120,
-            },
-            MaximumExecutionTimeoutInSeconds: 600,
-          },
-          AutoRollbackConfiguration: { Alarms: [{ AlarmName: alarm }] },
-        },
-      }),
-    );
+    // The console's own update, signed as the console (held to the stack's policy), with the alarm named.
+    const update = await updateEndpoint(consoleClients(), ENDPOINT, {
+      change: { temperature: 6 },
+      strategy: { kind: "canary", size: { unit: "percent", value: 50 }, waitSeconds: 120 },
+      terminationWaitSeconds: 0,
+      maxExecutionSeconds: 600,
+      alarms: { kind: "existing", names: [alarm] },
+    });
+    expect(update).toMatchObject({ previousEndpointConfigName: "dc-updates-t3", alarms: [alarm], status: "Updating" });
+    expect(update.endpointConfigName).toMatch(/^dc-updates-[0-9a-f]{8}$/);
     await until((e) => lastStage(e)?.Status === "Baking");
+    const progress = (await describeForConsole(consoleClients(), ENDPOINT)).deployment;
+    expect(progress.pending).toMatchObject({ configName: update.endpointConfigName, newFleetShare: 0.5 });
+    expect(progress.pending?.stages.map((stage) => stage.status)).toEqual(["Creating", "ActivatingTraffic", "Baking"]);
+    expect(progress.alarms).toMatchObject([{ name: alarm, state: "OK" }]);
     const newPids = [...(await servingPids())].filter((pid) => !servingPidsBefore.has(pid));
     expect(newPids).toHaveLength(1);
     // A request the model refuses (one option): a 4XX the endpoint reports as Invocation4XXErrors.
@@ -303,7 +312,7 @@ describe("UpdateEndpoint on local endpoints", { timeout: 180_000 }, () => {
     await expect(invokeEndpoint(runtime, ENDPOINT, broken)).rejects.toMatchObject({ status: 400 });
 
     const rolledBack = await until((e) => e.EndpointStatus === "InService", 60_000);
-    expect(rolledBack.EndpointConfigName).toBe("updates-t3");
+    expect(rolledBack.EndpointConfigName).toBe("dc-updates-t3");
     expect(rolledBack.FailureReason).toContain(`the CloudWatch alarm ${alarm} went into ALARM`);
     expect(rolledBack.PendingDeploymentSummary).toBeUndefined();
     expect(rolledBack.LastDeploymentConfig?.AutoRollbackConfiguration?.Alarms).toEqual([{ AlarmName: alarm }]);
@@ -312,6 +321,9 @@ describe("UpdateEndpoint on local endpoints", { timeout: 180_000 }, () => {
     expect(MetricAlarms?.[0]?.StateReason).toContain("1 out of the last 1 datapoints");
     expect(await allExit(newPids, 10_000)).toBe(true);
     for (let i = 0; i < 10; i++) expect(await answer()).toBe(serving);
+    const detail = await describeForConsole(consoleClients(), ENDPOINT);
+    expect(detail.failureReason).toContain(alarm);
+    expect(detail.deployment).toMatchObject({ pending: null, alarms: [{ name: alarm, state: "ALARM" }] });
   });
 
   it("moves traffic in linear steps under concurrent load without failing a request", async () => {
@@ -320,7 +332,7 @@ describe("UpdateEndpoint on local endpoints", { timeout: 180_000 }, () => {
     await sageMaker.send(
       new UpdateEndpointCommand({
         EndpointName: ENDPOINT,
-        EndpointConfigName: "updates-t1",
+        EndpointConfigName: "dc-updates-t1",
         DeploymentConfig: {
           BlueGreenUpdatePolicy: {
             TrafficRoutingConfiguration: {
@@ -338,7 +350,7 @@ describe("UpdateEndpoint on local endpoints", { timeout: 180_000 }, () => {
     console.log(`linear update under load: ${traffic.answers.length} requests, ${traffic.failures.length} failed`);
     expect(traffic.failures).toEqual([]);
     expect(traffic.answers.length).toBeGreaterThan(20);
-    expect(done.EndpointConfigName).toBe("updates-t1");
+    expect(done.EndpointConfigName).toBe("dc-updates-t1");
     expect(await answer()).not.toBe(before);
   });
 
@@ -347,7 +359,7 @@ describe("UpdateEndpoint on local endpoints", { timeout: 180_000 }, () => {
     await sageMaker.send(
       new UpdateEndpointCommand({
         EndpointName: ENDPOINT,
-        EndpointConfigName: "updates-t3",
+        EndpointConfigName: "dc-updates-t3",
         RetainAllVariantProperties: true,
         DeploymentConfig: {
           RollingUpdatePolicy: { MaximumBatchSize: { Type: "INSTANCE_COUNT", Value: 1 }, WaitIntervalInSeconds: 1 },
@@ -357,7 +369,7 @@ describe("UpdateEndpoint on local endpoints", { timeout: 180_000 }, () => {
     const done = await until((e) => e.EndpointStatus === "InService");
     await traffic.stop();
     expect(traffic.failures).toEqual([]);
-    expect(done.EndpointConfigName).toBe("updates-t3");
+    expect(done.EndpointConfigName).toBe("dc-updates-t3");
     expect(done.ProductionVariants?.[0]?.CurrentInstanceCount).toBe(2);
     expect((await servingPids()).size).toBe(2);
   });

@@ -87,6 +87,7 @@ const expectedAccess: Record<string, Access> = {
   "PATCH /api/endpoints/[name]": "operator",
   "DELETE /api/endpoints/[name]": "operator",
   "GET /api/endpoints/[name]/metrics": "viewer",
+  "POST /api/endpoints/[name]/update": "operator",
   "GET /api/endpoints/[name]/autoscaling": "viewer",
   "PUT /api/endpoints/[name]/autoscaling": "operator",
   "DELETE /api/endpoints/[name]/autoscaling": "operator",
