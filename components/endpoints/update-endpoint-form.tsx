@@ -137,7 +137,7 @@ export function UpdateEndpointForm({
         </SelectField>
         {form.alarms === "standard" && (
           <>
-            {numberField("latencyP90Ms", "ModelLatency p90 above (ms)", { min: 1 })}
+            {numberField("latencyP90Ms", "ModelLatency p90 above (ms)", { min: 0, step: "any" })}
             {numberField("max5xxPerMinute", "5XX errors per minute above", { min: 0 })}
             {numberField("maxModelErrorsPerMinute", "Model errors per minute above", { min: 0 })}
           </>
