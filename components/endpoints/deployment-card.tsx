@@ -2,8 +2,10 @@
 
 import { useState } from "react";
 import type { EndpointDetail } from "@/contract/endpoints/endpoint.ts";
+import { ErrorAlert } from "../api/error-text.tsx";
 import { Button } from "../ui/button.tsx";
 import { Card } from "../ui/card.tsx";
+import { useUpdateEndpoint } from "./endpoint-queries.ts";
 import { UpdateEndpointForm } from "./update-endpoint-form.tsx";
 import type { UpdateForm } from "./update-form.ts";
 
@@ -25,6 +27,39 @@ function TrafficSplit({ share }: { share: number }) {
         Old fleet {100 - percent}% · new fleet {percent}% of traffic
       </p>
     </div>
+  );
+}
+
+/** The configuration the serving one replaced, and a roll back to it (all traffic at once, no alarms). */
+function PreviousConfig({ endpoint }: { endpoint: EndpointDetail }) {
+  const rollBack = useUpdateEndpoint(endpoint.name);
+  const { previousConfig, historyRule } = endpoint.deployment;
+  if (!previousConfig) return null;
+  return (
+    <section aria-label="Previous configuration" className="flex flex-col gap-2">
+      <p>
+        Before this configuration the endpoint served <span className="font-mono">{previousConfig}</span>.{" "}
+        <span className="text-slate-700">{historyRule}</span>
+      </p>
+      <div>
+        <Button
+          variant="secondary"
+          size="sm"
+          disabled={endpoint.status !== "InService" || rollBack.isPending}
+          onClick={() =>
+            rollBack.mutate({
+              change: {},
+              rollBackTo: previousConfig,
+              strategy: { kind: "all-at-once", waitSeconds: 0 },
+              alarms: { kind: "none" },
+            })
+          }
+        >
+          Roll back to {previousConfig}
+        </Button>
+      </div>
+      {rollBack.error && <ErrorAlert title="The roll back was not started" error={rollBack.error} />}
+    </section>
   );
 }
 
@@ -90,7 +125,8 @@ export function DeploymentCard({ endpoint, initial }: { endpoint: EndpointDetail
             </ul>
           </section>
         )}
-        {!pending && !editing && deployment.alarms.length === 0 && (
+        {!pending && !editing && <PreviousConfig endpoint={endpoint} />}
+        {!pending && !editing && deployment.alarms.length === 0 && !deployment.previousConfig && (
           <p className="text-slate-700">
             Change the image, model or settings in place, with canary or linear traffic shifting and alarm rollback.
           </p>

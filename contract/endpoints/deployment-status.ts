@@ -29,5 +29,9 @@ export const endpointDeploymentSchema = z.object({
   /** LastDeploymentConfig as SageMaker returns it. */
   lastDeploymentConfig: z.unknown().nullable(),
   alarms: z.array(rollbackAlarmStateSchema),
+  /** The configuration the serving one replaced, kept for a roll back; null when there is none. */
+  previousConfig: z.string().nullable(),
+  /** Which earlier configurations the console keeps, in words. */
+  historyRule: z.string(),
 });
 export type EndpointDeployment = z.infer<typeof endpointDeploymentSchema>;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { imageUriSchema, s3UrlSchema, sha256Schema } from "./deploy.ts";
 import type { CapacitySize, DeploymentConfig, DeploymentPlan } from "./deployment-plan.ts";
+import { resourceNameSchema } from "./endpoint.ts";
 
 /** A canary, linear step or rolling batch: whole instances or a share of the fleet. */
 export const stepSizeSchema = z.strictObject({
@@ -69,6 +70,8 @@ export const updateRequestSchema = z.strictObject({
   /** MaximumExecutionTimeoutInSeconds: 600-28800 s; absent: SageMaker's default. */
   maxExecutionSeconds: z.number().int().min(600).max(28800).optional(),
   alarms: rollbackAlarmsSchema,
+  /** Back to an earlier configuration of this endpoint (the deployment's previous one) instead of a change. */
+  rollBackTo: resourceNameSchema.optional(),
 });
 export type UpdateRequest = z.infer<typeof updateRequestSchema>;
 export type UpdateRequestInput = z.input<typeof updateRequestSchema>;

@@ -6,6 +6,8 @@ import { AppError } from "../http/app-error.ts";
 /** Console metadata kept on the model itself, so list and detail need no second store. Containers ignore them. */
 export const apiModeVariable = "DECISION_CONSOLE_API_MODE";
 export const modelSha256Variable = "DECISION_CONSOLE_MODEL_SHA256";
+/** On a model an update created: the endpoint configuration the endpoint served before (for a roll back). */
+export const previousConfigVariable = "DECISION_CONSOLE_PREVIOUS_CONFIG";
 
 /** llama-server's "all layers" value, as the DLC's SM_LLAMA_CPP_N_GPU_LAYERS passes it through. */
 const allGpuLayers = 999;

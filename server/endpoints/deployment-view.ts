@@ -1,6 +1,7 @@
 import type { CloudWatchClient } from "@aws-sdk/client-cloudwatch";
-import type { DescribeEndpointOutput } from "@aws-sdk/client-sagemaker";
+import type { DescribeEndpointOutput, DescribeModelOutput } from "@aws-sdk/client-sagemaker";
 import type { EndpointDeployment } from "../../contract/endpoints/deployment-status.ts";
+import { configHistoryRule, previousConfigOf } from "./config-history.ts";
 import { alarmStates } from "./rollback-alarms.ts";
 
 const iso = (date: Date | undefined) => (date ? date.toISOString() : null);
@@ -11,6 +12,7 @@ const iso = (date: Date | undefined) => (date ? date.toISOString() : null);
  */
 export async function deploymentOf(
   endpoint: DescribeEndpointOutput,
+  model: DescribeModelOutput | null,
   cloudWatch: CloudWatchClient,
 ): Promise<EndpointDeployment> {
   const pending = endpoint.PendingDeploymentSummary;
@@ -36,5 +38,7 @@ export async function deploymentOf(
       : null,
     lastDeploymentConfig: endpoint.LastDeploymentConfig ?? null,
     alarms: await alarmStates(cloudWatch, names),
+    previousConfig: previousConfigOf(model),
+    historyRule: configHistoryRule,
   };
 }

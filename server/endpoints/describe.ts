@@ -40,7 +40,7 @@ export async function describeEndpoint(
   const source = container?.ModelDataSource?.S3DataSource;
   const [autoscaling, deployment] = await Promise.all([
     autoscalingOrNull(clients.autoScaling, name, variants[0]?.name ?? variantName),
-    deploymentOf(resources.endpoint, clients.cloudWatch),
+    deploymentOf(resources.endpoint, resources.model, clients.cloudWatch),
   ]);
   return {
     name: summary.name,

@@ -139,4 +139,68 @@ describe("updating an endpoint in place", () => {
     await expect(updateEndpoint(clients, "demo", request())).rejects.toMatchObject({ status: 409 });
     expect(sageMaker).not.toHaveReceivedCommand(CreateModelCommand);
   });
+
+  it("records the configuration it replaces on the new model, and rolls back to it by name", async () => {
+    const result = await updateEndpoint(clients, "demo", request({ alarms: { kind: "none" } }));
+    const model = sageMaker.commandCalls(CreateModelCommand)[0]!.args[0].input;
+    expect(model.PrimaryContainer?.Environment?.DECISION_CONSOLE_PREVIOUS_CONFIG).toBe("demo");
+
+    sageMaker
+      .on(DescribeEndpointCommand)
+      .resolves(describedEndpoint({ EndpointConfigName: result.endpointConfigName }));
+    const back = await updateEndpoint(
+      clients,
+      "demo",
+      request({
+        change: {},
+        rollBackTo: "demo",
+        strategy: { kind: "all-at-once", waitSeconds: 0 },
+        alarms: { kind: "none" },
+      }),
+    );
+    expect(back).toMatchObject({ endpointConfigName: "demo", previousEndpointConfigName: result.endpointConfigName });
+    expect(sageMaker.commandCalls(UpdateEndpointCommand)[1]!.args[0].input).toMatchObject({
+      EndpointConfigName: "demo",
+      RetainAllVariantProperties: true,
+    });
+    expect(sageMaker.commandCalls(CreateModelCommand)).toHaveLength(1);
+    await expect(
+      updateEndpoint(clients, "demo", request({ change: {}, rollBackTo: "other-endpoint", alarms: { kind: "none" } })),
+    ).rejects.toMatchObject({ status: 400, message: expect.stringContaining("not an earlier configuration") });
+  });
+
+  it("keeps two configurations before the serving one and deletes the one before those", async () => {
+    // Serving demo-33333333, which replaced demo-22222222, which replaced demo-11111111, which replaced demo.
+    const history: Record<string, string | undefined> = {
+      "demo-33333333": "demo-22222222",
+      "demo-22222222": "demo-11111111",
+      "demo-11111111": "demo",
+    };
+    sageMaker.on(DescribeEndpointCommand).resolves(describedEndpoint({ EndpointConfigName: "demo-33333333" }));
+    sageMaker.on(DescribeEndpointConfigCommand).callsFake(({ EndpointConfigName }) => ({
+      ...describedCpuConfig(),
+      EndpointConfigName,
+      ProductionVariants: [{ ...describedCpuConfig().ProductionVariants![0]!, ModelName: EndpointConfigName }],
+    }));
+    sageMaker.on(DescribeModelCommand).callsFake(({ ModelName }) => {
+      const model = describedModel();
+      const previous = history[ModelName];
+      return {
+        ...model,
+        ModelName,
+        PrimaryContainer: {
+          ...model.PrimaryContainer,
+          Environment: {
+            ...model.PrimaryContainer?.Environment,
+            ...(previous ? { DECISION_CONSOLE_PREVIOUS_CONFIG: previous } : {}),
+          },
+        },
+      };
+    });
+    await updateEndpoint(clients, "demo", request({ alarms: { kind: "none" } }));
+    expect(sageMaker.commandCalls(DeleteEndpointConfigCommand).map((c) => c.args[0].input.EndpointConfigName)).toEqual([
+      "demo-11111111",
+    ]);
+    expect(sageMaker.commandCalls(DeleteModelCommand).map((c) => c.args[0].input.ModelName)).toEqual(["demo-11111111"]);
+  });
 });

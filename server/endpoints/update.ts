@@ -21,7 +21,8 @@ import {
 } from "../../contract/endpoints/update.ts";
 import { awsCall, toAwsAppError } from "../aws/errors.ts";
 import { AppError } from "../http/app-error.ts";
-import { apiModeOf, modelSha256Variable } from "./container-env.ts";
+import { collectOldConfigs, isUpdateTarget } from "./config-history.ts";
+import { apiModeOf, modelSha256Variable, previousConfigVariable } from "./container-env.ts";
 import { bestEffort } from "./deploy.ts";
 import { type EndpointResources, loadEndpointResources } from "./resources.ts";
 import { putStandardAlarms } from "./rollback-alarms.ts";
@@ -87,7 +88,11 @@ export function updatedResources(resources: EndpointResources, change: EndpointC
       `Endpoint "${name}" has no single-variant configuration and model the console can update in place.`,
     );
   }
-  const newContainer = changedContainer(container, change);
+  const withoutHistory = (c: ContainerDefinition) => {
+    const { [previousConfigVariable]: _previous, ...environment } = c.Environment ?? {};
+    return { ...c, Environment: environment };
+  };
+  const newContainer = changedContainer(withoutHistory(container), change);
   const newVariant = {
     ...variant,
     ...(change.instanceCount === undefined ? {} : { InitialInstanceCount: change.instanceCount }),
@@ -99,7 +104,7 @@ export function updatedResources(resources: EndpointResources, change: EndpointC
     variant: { ...newVariant, ModelName: undefined },
   };
   const unchanged = {
-    container,
+    container: withoutHistory(container),
     role: model.ExecutionRoleArn,
     isolation: model.EnableNetworkIsolation,
     variant: { ...variant, ModelName: undefined },
@@ -107,6 +112,10 @@ export function updatedResources(resources: EndpointResources, change: EndpointC
   if (JSON.stringify(definition) === JSON.stringify(unchanged)) {
     throw new AppError("bad_request", "change: nothing differs from what the endpoint runs now.");
   }
+  newContainer.Environment = {
+    ...newContainer.Environment,
+    [previousConfigVariable]: endpoint.EndpointConfigName ?? "",
+  };
   const newName = derivedName(name, definition);
   const modelInput: CreateModelInput = {
     ModelName: newName,
@@ -124,11 +133,61 @@ export function updatedResources(resources: EndpointResources, change: EndpointC
   return { modelInput, configInput, variantName: variant.VariantName ?? "" };
 }
 
+async function rollbackAlarmNames(
+  cloudWatch: CloudWatchClient,
+  name: string,
+  variant: string,
+  alarms: UpdateRequest["alarms"],
+): Promise<string[]> {
+  if (alarms.kind === "standard") return putStandardAlarms(cloudWatch, name, variant, alarms);
+  return alarms.kind === "existing" ? alarms.names : [];
+}
+
+/** Back to an earlier configuration of this endpoint (kept by the updates that replaced it), by the same strategy. */
+async function rollBack(
+  clients: { sageMaker: SageMakerClient; cloudWatch: CloudWatchClient },
+  resources: EndpointResources,
+  target: string,
+  request: UpdateRequest,
+): Promise<UpdateResult> {
+  const name = resources.endpoint.EndpointName ?? "";
+  if (Object.keys(request.change).length > 0) {
+    throw new AppError("bad_request", "rollBackTo: a roll back changes nothing else; leave change empty.");
+  }
+  if (!isUpdateTarget(name, target) || target === resources.endpoint.EndpointConfigName) {
+    throw new AppError("bad_request", `rollBackTo: "${target}" is not an earlier configuration of endpoint "${name}".`);
+  }
+  const variant = resources.config?.ProductionVariants?.[0]?.VariantName ?? "";
+  const alarms = await rollbackAlarmNames(clients.cloudWatch, name, variant, request.alarms);
+  const deploymentConfig = deploymentConfigOf(request, alarms);
+  await awsCall(`endpoint "${name}"`, () =>
+    clients.sageMaker.send(
+      new UpdateEndpointCommand({
+        EndpointName: name,
+        EndpointConfigName: target,
+        RetainAllVariantProperties: true,
+        DeploymentConfig: deploymentConfig,
+      }),
+    ),
+  );
+  return {
+    name,
+    endpointConfigName: target,
+    modelName: target,
+    previousEndpointConfigName: resources.endpoint.EndpointConfigName ?? "",
+    alarms,
+    deploymentConfig,
+    status: "Updating",
+  };
+}
+
 /**
  * Changes what an InService endpoint runs without a new name: CreateModel and CreateEndpointConfig with the change
  * (named `<endpoint>-<short sha>`, so the same change reuses them), the rollback alarms (PutMetricAlarm for the
  * standard ones), then UpdateEndpoint with the DeploymentConfig. The instance count the endpoint serves with now
- * (autoscaling's included) is kept unless the change sets one. The old configuration and model stay, for a rollback.
+ * (autoscaling's included) is kept unless the change sets one. The new model records the configuration it replaces
+ * (DECISION_CONSOLE_PREVIOUS_CONFIG), which is kept for a roll back (`rollBackTo`); older ones go by the rule in
+ * config-history.ts.
  */
 export async function updateEndpoint(
   clients: { sageMaker: SageMakerClient; cloudWatch: CloudWatchClient },
@@ -143,14 +202,10 @@ export async function updateEndpoint(
       status,
     });
   }
+  if (request.rollBackTo !== undefined) return rollBack(clients, resources, request.rollBackTo, request);
   const { modelInput, configInput, variantName } = updatedResources(resources, request.change);
   const newName = modelInput.ModelName ?? "";
-  const alarms =
-    request.alarms.kind === "standard"
-      ? await putStandardAlarms(clients.cloudWatch, name, variantName, request.alarms)
-      : request.alarms.kind === "existing"
-        ? request.alarms.names
-        : [];
+  const alarms = await rollbackAlarmNames(clients.cloudWatch, name, variantName, request.alarms);
   const createdModel = await createUnlessPresent(`model "${newName}"`, () =>
     sageMaker.send(new CreateModelCommand(modelInput)),
   );
@@ -170,6 +225,7 @@ export async function updateEndpoint(
         }),
       ),
     );
+    await collectOldConfigs(sageMaker, resources, newName);
     return {
       name,
       endpointConfigName: newName,

@@ -40,6 +40,6 @@ export function cpuEndpointDetail(image: string): EndpointDetail {
     instanceCount: 2,
     hourlyPriceUsd: null,
     autoscaling: null,
-    deployment: { pending: null, lastDeploymentConfig: null, alarms: [] },
+    deployment: { pending: null, lastDeploymentConfig: null, alarms: [], previousConfig: null, historyRule: "" },
   };
 }
