@@ -128,6 +128,22 @@ test("an update whose rollback alarm goes off is rolled back, and the page says 
   for (let i = 0; i < 6; i++) expect(await answer(page.request)).toBe(serving);
 });
 
+test("one click rolls back to the configuration before the update", async ({ page }) => {
+  const detail = new EndpointDetailPage(page);
+  await detail.goto(endpoint);
+  const previous = page.getByRole("region", { name: "Previous configuration" });
+  await expect(previous).toContainText(`served ${endpoint}.`);
+  await previous.getByRole("button", { name: `Roll back to ${endpoint}` }).click();
+  await expect.poll(() => status(page.request), { timeout: 120_000 }).toBe("Updating");
+  await expect.poll(() => status(page.request), { timeout: 120_000 }).toBe("InService");
+  const detailJson = (await (await page.request.get(`/api/endpoints/${endpoint}`)).json()) as {
+    config: { name: string };
+    settings: { temperature: number | null };
+  };
+  expect(detailJson.config.name).toBe(endpoint);
+  expect(detailJson.settings.temperature).toBe(1);
+});
+
 test("the updated endpoint is deleted", async ({ page }) => {
   const detail = new EndpointDetailPage(page);
   await detail.goto(endpoint);
