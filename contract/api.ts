@@ -20,6 +20,7 @@ import {
 } from "./endpoints/endpoint.ts";
 import { endpointLogsQuerySchema, endpointLogsSchema } from "./endpoints/logs.ts";
 import { endpointMetricsSchema, metricsQuerySchema } from "./endpoints/metrics.ts";
+import { updateRequestSchema, updateResultSchema } from "./endpoints/update.ts";
 import {
   datasetDetailSchema,
   datasetListSchema,
@@ -161,6 +162,15 @@ export const consoleApi = {
     summary: "Set the variant's instance count (409 unless InService).",
     body: scaleRequestSchema,
     response: scaleResultSchema,
+    status: 202,
+  },
+  updateEndpoint: {
+    method: "POST",
+    path: "/api/endpoints/[name]/update",
+    summary:
+      "Update in place: a new model and endpoint config (`<endpoint>-<short sha>`) with the change, the rollback alarms (PutMetricAlarm for the standard ones), then UpdateEndpoint with blue/green (all at once, canary, linear) or rolling traffic shifting (409 unless InService).",
+    body: updateRequestSchema,
+    response: updateResultSchema,
     status: 202,
   },
   deleteEndpoint: {

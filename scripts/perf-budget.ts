@@ -109,6 +109,7 @@ function seedEndpoints(dataDir: string, imageDigest: string): void {
         configName: name,
         status: failed ? "Failed" : "InService",
         failureReason: failed ? "Unable to provision requested ML compute capacity." : null,
+        deployment: {},
         variants: failed
           ? []
           : [

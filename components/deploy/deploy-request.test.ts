@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { EndpointDetail } from "@/contract/endpoints/endpoint.ts";
+import { cpuEndpointDetail } from "@/tests/support/endpoints/endpoint-detail.ts";
 import {
   defaultConcurrency,
   deployFormFromEndpoint,
@@ -68,46 +68,7 @@ describe("deploy form", () => {
 });
 
 describe("deploying with a fitted temperature", () => {
-  const endpoint: EndpointDetail = {
-    name: "router-cpu",
-    arn: "arn:aws:sagemaker:us-east-1:1:endpoint/router-cpu",
-    status: "InService",
-    apiMode: "decision",
-    failureReason: null,
-    createdAt: "2026-11-30T10:00:00.000Z",
-    lastModifiedAt: "2026-11-30T10:05:00.000Z",
-    config: { name: "router-cpu", createdAt: null },
-    model: {
-      name: "router-cpu",
-      imageUri: image,
-      modelDataUrl: "s3://bucket/models/qwen/",
-      compression: "None",
-      modelSha256: "c".repeat(64),
-      networkIsolation: true,
-      executionRoleArn: null,
-      environment: {},
-    },
-    settings: { threads: 32, gpuLayers: null, parallel: null, temperature: 1.3, limits: { SEMIF_MAX_IN_FLIGHT: "2" } },
-    variants: [
-      {
-        name: "AllTraffic",
-        instanceType: "ml.c6i.8xlarge",
-        pools: [],
-        desiredInstanceCount: 2,
-        currentInstanceCount: 2,
-        provisioningTimeoutSeconds: null,
-        startupTimeoutSeconds: 900,
-        downloadTimeoutSeconds: 900,
-        resolvedImage: image,
-        statusMessages: [],
-      },
-    ],
-    instanceType: "ml.c6i.8xlarge",
-    instanceCount: 2,
-    hourlyPriceUsd: null,
-    autoscaling: null,
-    asyncInference: null,
-  };
+  const endpoint = cpuEndpointDetail(image);
 
   it("copies what the endpoint runs and takes the fitted temperature over the deployed one", () => {
     const form = deployFormFromEndpoint(endpoint, "0.72");

@@ -8,6 +8,7 @@ import { Alert } from "../ui/alert.tsx";
 import { Button } from "../ui/button.tsx";
 import { Card } from "../ui/card.tsx";
 import { TextField } from "../ui/field.tsx";
+import { FormActions } from "../ui/form-actions.tsx";
 import { useUpdateAutoscaling } from "./endpoint-queries.ts";
 
 export function AutoscalingCard({
@@ -130,14 +131,7 @@ function AutoscalingForm({ name, initial, onDone }: { name: string; initial: Aut
       </label>
       {update.error && <ErrorAlert title="Autoscaling not saved" error={update.error} />}
       {update.isSuccess && <Alert tone="info">Saved.</Alert>}
-      <div className="flex gap-2">
-        <Button type="submit" disabled={update.isPending}>
-          {update.isPending ? "Saving…" : "Save autoscaling"}
-        </Button>
-        <Button variant="secondary" onClick={onDone}>
-          Cancel
-        </Button>
-      </div>
+      <FormActions label="Save autoscaling" pendingLabel="Saving…" pending={update.isPending} onCancel={onDone} />
     </form>
   );
 }

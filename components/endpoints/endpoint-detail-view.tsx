@@ -7,6 +7,7 @@ import { buttonClasses } from "../ui/button.tsx";
 import { Card, PageHeader } from "../ui/card.tsx";
 import { AutoscalingCard } from "./autoscaling-card.tsx";
 import { DeleteEndpoint } from "./delete-endpoint.tsx";
+import { DeploymentCard } from "./deployment-card.tsx";
 import { EndpointLogsPanel } from "./endpoint-logs-panel.tsx";
 import { useEndpoint } from "./endpoint-queries.ts";
 import { InvocationsTable } from "./invocations-table.tsx";
@@ -16,7 +17,7 @@ import { SettingsCard } from "./settings-card.tsx";
 import { StatusBadge } from "./status-badge.tsx";
 import { VariantsCard } from "./variants-card.tsx";
 
-export function EndpointDetailView({ name }: { name: string }) {
+export function EndpointDetailView({ name, updateTemperature }: { name: string; updateTemperature?: string }) {
   const { data: endpoint, error, isPending } = useEndpoint(name);
   if (isPending) return <p className="text-sm text-slate-700">Loading {name}…</p>;
   if (error || !endpoint) {
@@ -47,7 +48,15 @@ export function EndpointDetailView({ name }: { name: string }) {
         }
       />
       <div className="flex flex-col gap-4">
-        {endpoint.failureReason && <Alert title="Failure reason">{endpoint.failureReason}</Alert>}
+        {endpoint.failureReason && (
+          <Alert title={endpoint.status === "InService" ? "Last update rolled back" : "Failure reason"}>
+            {endpoint.failureReason}
+          </Alert>
+        )}
+        <DeploymentCard
+          endpoint={endpoint}
+          initial={updateTemperature === undefined ? undefined : { temperature: updateTemperature }}
+        />
         <div className="grid gap-4 lg:grid-cols-2">
           <SettingsCard endpoint={endpoint} />
           <div className="flex flex-col gap-4">

@@ -11,6 +11,7 @@ import type {
   ScaleResult,
 } from "@/contract/endpoints/endpoint.ts";
 import { isTransitional } from "@/contract/endpoints/status.ts";
+import type { UpdateRequestInput, UpdateResult } from "@/contract/endpoints/update.ts";
 import { fetchJson } from "../api/fetch-json.ts";
 
 const pollMs = 3_000;
@@ -71,5 +72,14 @@ export function useUpdateAutoscaling(name: string) {
     mutationFn: (settings: AutoscalingRequestInput) =>
       fetchJson<AutoscalingResponse>(`${endpointPath(name)}/autoscaling`, { method: "PUT", body: settings }),
     onSuccess: () => client.invalidateQueries({ queryKey: ["endpoints", name] }),
+  });
+}
+
+export function useUpdateEndpoint(name: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (request: UpdateRequestInput) =>
+      fetchJson<UpdateResult>(`${endpointPath(name)}/update`, { method: "POST", body: request }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ["endpoints"] }),
   });
 }

@@ -3,7 +3,10 @@ import type { TemperatureFit } from "@/contract/evaluate/metrics.ts";
 import { buttonClasses } from "../ui/button.tsx";
 import { decimal } from "./format.ts";
 
-/** The fitted temperature and a link to deploy with it (the deploy form reads `temperature`, i.e. SEMIF_TEMPERATURE). */
+/**
+ * The fitted temperature, a link to deploy a new endpoint with it (the deploy form reads `temperature`, i.e.
+ * SEMIF_TEMPERATURE) and one to update this endpoint in place with it (the endpoint page opens its update form).
+ */
 export function TemperatureCard({ fit, endpointName }: { fit: TemperatureFit | null; endpointName: string }) {
   if (!fit) return <p className="text-sm text-slate-700">No temperature: nothing was scored yet.</p>;
   const temperature = Number(fit.temperature.toFixed(3));
@@ -23,17 +26,23 @@ export function TemperatureCard({ fit, endpointName }: { fit: TemperatureFit | n
           {decimal(fit.eceBefore)} → {decimal(fit.eceAfter)}
         </dd>
       </dl>
-      <div>
+      <div className="flex flex-wrap gap-2">
         <Link
           className={buttonClasses("secondary", "sm")}
           href={`/deploy?temperature=${temperature}&from=${encodeURIComponent(endpointName)}`}
         >
           Deploy with temperature {temperature}
         </Link>
+        <Link
+          className={buttonClasses("secondary", "sm")}
+          href={`/endpoints/${encodeURIComponent(endpointName)}?temperature=${temperature}`}
+        >
+          Update this endpoint with {temperature}
+        </Link>
       </div>
       <p className="text-xs text-slate-600">
-        Sets <code>SEMIF_TEMPERATURE={temperature}</code> on a new deployment; fitted on this run's items, so check it
-        on a held-out set before relying on it.
+        Sets <code>SEMIF_TEMPERATURE={temperature}</code> on a new deployment or this endpoint; fitted on this run's
+        items, so check it on a held-out set before relying on it.
       </p>
     </div>
   );

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { asyncInferenceDetailSchema } from "./async-inference.ts";
 import { autoscalingSchema } from "./autoscaling.ts";
+import { endpointDeploymentSchema } from "./deployment-status.ts";
 import { MAX_RESOURCE_NAME_LENGTH, resourceNamePattern, resourceNameRule } from "./resource-name.ts";
 import { endpointStatuses } from "./status.ts";
 
@@ -113,6 +114,8 @@ export const endpointDetailSchema = z.object({
   autoscaling: autoscalingSchema.nullable(),
   /** The AsyncInferenceConfig of an asynchronous endpoint; null for a real-time one. */
   asyncInference: asyncInferenceDetailSchema.nullable(),
+  /** The update in progress and the last one's configuration and rollback alarms. */
+  deployment: endpointDeploymentSchema,
 });
 export type EndpointDetail = z.infer<typeof endpointDetailSchema>;
 

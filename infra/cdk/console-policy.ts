@@ -58,6 +58,7 @@ export function createConsolePolicy(scope: Construct, props: ConsolePolicyProps)
         "sagemaker:DescribeEndpoint",
         "sagemaker:DeleteEndpoint",
         "sagemaker:UpdateEndpointWeightsAndCapacities",
+        "sagemaker:UpdateEndpoint",
       ],
       resources: sageMakerResources,
     }),
@@ -161,6 +162,11 @@ export function createConsolePolicy(scope: Construct, props: ConsolePolicyProps)
       resources: [regionalArn("cloudwatch", `alarm:TargetTracking-endpoint/${namePrefix}*`)],
     }),
     new PolicyStatement({
+      sid: "RollbackAlarms",
+      actions: ["cloudwatch:PutMetricAlarm", "cloudwatch:DescribeAlarms", "cloudwatch:DeleteAlarms"],
+      resources: [regionalArn("cloudwatch", `alarm:${namePrefix}*`)],
+    }),
+    new PolicyStatement({
       sid: "CreateAutoScalingServiceLinkedRole",
       actions: ["iam:CreateServiceLinkedRole"],
       resources: [
@@ -189,6 +195,7 @@ export function createConsolePolicy(scope: Construct, props: ConsolePolicyProps)
     ScaleTaggedVariantTargets:
       "scalable-target ARNs are opaque ids; limited by condition to SageMaker variant targets that carry the console's tag",
     TargetTrackingAlarms: "only the target-tracking alarms of endpoints named with the prefix",
+    RollbackAlarms: "only alarms named with the prefix: the update rollback alarms of the console's endpoints",
   });
   return policy;
 }

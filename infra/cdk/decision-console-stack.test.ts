@@ -213,6 +213,12 @@ describe("SageMaker execution role", () => {
     const granted = new Set(actionsOf(statementsOf("SageMakerExecutionRole")));
     expect(documented.filter((action) => !granted.has(action))).toEqual([]);
   });
+
+  it("reads only the console's alarms, as deployment guardrails read an update's rollback alarms", () => {
+    expect(resourcesOf(statementsOf("SageMakerExecutionRole"), "cloudwatch:DescribeAlarms")).toEqual([
+      `arn:<AWS::Partition>:cloudwatch:<AWS::Region>:<AWS::AccountId>:alarm:${PREFIX}*`,
+    ]);
+  });
 });
 
 describe("llama.cpp DLC repository", () => {
@@ -381,6 +387,18 @@ describe("console policy", () => {
     expect(consoleStatements().find((s) => list(s.Action).includes("s3:ListBucket"))?.Condition).toEqual({
       StringLike: { "s3:prefix": ["build-sources/*"] },
     });
+  });
+
+  it("updates only prefixed endpoints and manages only prefixed and target-tracking alarms", () => {
+    expect(resourcesOf(consoleStatements(), "sagemaker:UpdateEndpoint")).toContain(
+      `arn:<AWS::Partition>:sagemaker:<AWS::Region>:<AWS::AccountId>:endpoint/${PREFIX}*`,
+    );
+    for (const action of ["cloudwatch:PutMetricAlarm", "cloudwatch:DescribeAlarms", "cloudwatch:DeleteAlarms"]) {
+      expect(resourcesOf(consoleStatements(), action).sort()).toEqual([
+        `arn:<AWS::Partition>:cloudwatch:<AWS::Region>:<AWS::AccountId>:alarm:TargetTracking-endpoint/${PREFIX}*`,
+        `arn:<AWS::Partition>:cloudwatch:<AWS::Region>:<AWS::AccountId>:alarm:${PREFIX}*`,
+      ]);
+    }
   });
 
   it("changes only SageMaker variant scalable targets that carry the console's tag", () => {

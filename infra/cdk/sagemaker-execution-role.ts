@@ -78,6 +78,12 @@ export function createExecutionRole(scope: Construct, props: ExecutionRoleProps)
       actions: ["logs:CreateLogGroup", "logs:CreateLogStream", "logs:PutLogEvents", "logs:DescribeLogStreams"],
       resources: logGroupArns(endpointLogGroup(namePrefix)),
     }),
+    new PolicyStatement({
+      // Deployment guardrails: SageMaker reads an update's auto-rollback alarms with the execution role.
+      sid: "ReadRollbackAlarms",
+      actions: ["cloudwatch:DescribeAlarms"],
+      resources: [regionalArn("cloudwatch", `alarm:${namePrefix}*`)],
+    }),
   ];
   const role = new Role(scope, "SageMakerExecutionRole", {
     description: "Assumed by SageMaker to load Decision Console models and adapter images",
@@ -94,6 +100,7 @@ export function createExecutionRole(scope: Construct, props: ExecutionRoleProps)
     EcrLogin: "GetAuthorizationToken has no resource type (Service Authorization Reference)",
     PublishMetrics: "PutMetricData has no resource type for classic metrics; AWS documents it for CreateModel roles",
     WriteEndpointLogs: "the log groups and streams of endpoints named with the prefix",
+    ReadRollbackAlarms: "only alarms named with the prefix (the update rollback alarms)",
   });
   return role;
 }

@@ -90,6 +90,15 @@ export const curlExamples: Partial<Record<keyof ConsoleApi, CurlExample>> = {
     ],
   },
   scaleEndpoint: { path: "/api/endpoints/dc-demo", json: { instanceCount: 2 }, after: untilInService },
+  updateEndpoint: {
+    path: "/api/endpoints/dc-demo/update",
+    json: {
+      change: { temperature: 1.5 },
+      strategy: { kind: "canary", size: { unit: "instances", value: 1 }, waitSeconds: 30 },
+      alarms: { kind: "standard", latencyP90Ms: 2000 },
+    },
+    after: untilInService,
+  },
   putAutoscaling: {
     path: "/api/endpoints/dc-demo/autoscaling",
     json: { minCapacity: 1, maxCapacity: 2, targetInvocationsPerInstance: 100 },

@@ -9,6 +9,8 @@ export const apiModeVariable = "DECISION_CONSOLE_API_MODE";
 export const recordedModelSha256Variable = "DECISION_CONSOLE_MODEL_SHA256";
 /** The adapter hashes its GGUF at start and refuses to start unless it matches (adapter/README.md). */
 export const adapterModelSha256Variable = "ADAPTER_MODEL_SHA256";
+/** On a model an update created: the endpoint configuration the endpoint served before (for a roll back). */
+export const previousConfigVariable = "DECISION_CONSOLE_PREVIOUS_CONFIG";
 
 /** llama-server's "all layers" value, as the DLC's SM_LLAMA_CPP_N_GPU_LAYERS passes it through. */
 const allGpuLayers = 999;

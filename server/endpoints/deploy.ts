@@ -115,11 +115,12 @@ async function endpointExists(sageMaker: SageMakerClient, name: string): Promise
   }
 }
 
-async function bestEffort(call: () => Promise<unknown>): Promise<void> {
+/** Removes what a failed deploy or update created; a failure to remove is logged, never hides the first error. */
+export async function bestEffort(call: () => Promise<unknown>): Promise<void> {
   try {
     await call();
   } catch (error) {
-    console.error(JSON.stringify({ level: "warn", msg: "deploy clean-up failed", error: String(error) }));
+    console.error(JSON.stringify({ level: "warn", msg: "clean-up failed", error: String(error) }));
   }
 }
 

@@ -3,6 +3,7 @@ import {
   DescribeScalableTargetsCommand,
   DescribeScalingPoliciesCommand,
 } from "@aws-sdk/client-application-auto-scaling";
+import { CloudWatchClient } from "@aws-sdk/client-cloudwatch";
 import {
   DescribeEndpointCommand,
   DescribeEndpointConfigCommand,
@@ -26,6 +27,7 @@ const autoScaling = mockClient(ApplicationAutoScalingClient);
 const clients = {
   sageMaker: new SageMakerClient({ region: "us-east-1" }),
   autoScaling: new ApplicationAutoScalingClient({ region: "us-east-1" }),
+  cloudWatch: new CloudWatchClient({ region: "us-east-1" }),
 };
 
 describe("endpoint detail", () => {

@@ -1,4 +1,5 @@
 import type { ApplicationAutoScalingClient } from "@aws-sdk/client-application-auto-scaling";
+import type { CloudWatchClient } from "@aws-sdk/client-cloudwatch";
 import type { SageMakerClient } from "@aws-sdk/client-sagemaker";
 import type { Autoscaling } from "../../contract/endpoints/autoscaling.ts";
 import type { EndpointDetail } from "../../contract/endpoints/endpoint.ts";
@@ -7,6 +8,7 @@ import { describeAutoscaling } from "../autoscaling/variant-scaling.ts";
 import { asyncInferenceDetail } from "./async-config.ts";
 import { modelSha256Of, settingsOf } from "./container-env.ts";
 import { variantName } from "./deploy.ts";
+import { deploymentOf } from "./deployment-view.ts";
 import { loadEndpointResources } from "./resources.ts";
 import { environmentOf, imageOf, summaryOf, variantDetails } from "./view.ts";
 
@@ -27,7 +29,7 @@ async function autoscalingOrNull(
 }
 
 export async function describeEndpoint(
-  clients: { sageMaker: SageMakerClient; autoScaling: ApplicationAutoScalingClient },
+  clients: { sageMaker: SageMakerClient; autoScaling: ApplicationAutoScalingClient; cloudWatch: CloudWatchClient },
   name: string,
 ): Promise<EndpointDetail> {
   const resources = await loadEndpointResources(clients.sageMaker, name);
@@ -37,7 +39,10 @@ export async function describeEndpoint(
   const { config, model } = resources;
   const container = model?.PrimaryContainer ?? model?.Containers?.[0];
   const source = container?.ModelDataSource?.S3DataSource;
-  const autoscaling = await autoscalingOrNull(clients.autoScaling, name, variants[0]?.name ?? variantName);
+  const [autoscaling, deployment] = await Promise.all([
+    autoscalingOrNull(clients.autoScaling, name, variants[0]?.name ?? variantName),
+    deploymentOf(resources.endpoint, resources.model, clients.cloudWatch),
+  ]);
   return {
     name: summary.name,
     arn: summary.arn,
@@ -73,5 +78,6 @@ export async function describeEndpoint(
     hourlyPriceUsd: priceForInstances(summary.instanceType, summary.instanceCount),
     autoscaling,
     asyncInference: asyncInferenceDetail(config),
+    deployment,
   };
 }

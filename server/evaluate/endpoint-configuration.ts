@@ -30,7 +30,9 @@ const DESCRIBE_TIMEOUT_MS = 10_000;
  */
 export type EndpointChecker = (endpointName: string) => Promise<{ configuration: string | null }>;
 
-export function servingEndpointChecker(clients: Pick<AwsClients, "sageMaker" | "autoScaling">): EndpointChecker {
+export function servingEndpointChecker(
+  clients: Pick<AwsClients, "sageMaker" | "autoScaling" | "cloudWatch">,
+): EndpointChecker {
   return async (endpointName) => {
     const detail = await describeWithin(clients, endpointName);
     if (detail.status !== "InService") {
@@ -44,7 +46,7 @@ export function servingEndpointChecker(clients: Pick<AwsClients, "sageMaker" | "
 }
 
 async function describeWithin(
-  clients: Pick<AwsClients, "sageMaker" | "autoScaling">,
+  clients: Pick<AwsClients, "sageMaker" | "autoScaling" | "cloudWatch">,
   endpointName: string,
 ): Promise<EndpointDetail> {
   let timer: NodeJS.Timeout | undefined;

@@ -2,12 +2,14 @@ import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { normalisedResourcePrefix } from "../../infra/cdk/console-contract.ts";
+import { AlarmEngine } from "./alarms/alarm-engine.ts";
 import { AsyncInference } from "./async/async-inference.ts";
 import { AsyncRequestStore } from "./async/async-request-store.ts";
 import { BacklogMetrics } from "./async/backlog-metrics.ts";
 import { BuildRunner, LOCAL_ARTIFACT_BUCKET } from "./builds/build-runner.ts";
 import { BuildStore } from "./builds/build-store.ts";
 import { openLocalDatabase } from "./database.ts";
+import { EndpointDeployments } from "./endpoints/endpoint-deployment.ts";
 import { EndpointRunner, type GpuEmulation } from "./endpoints/endpoint-runner.ts";
 import { EMULATE_GPU_ENV, SHORT_CAPACITY_ENV, shortCapacityTypes } from "./endpoints/instance-pools.ts";
 import { DEFAULT_LOCAL_PREFIX, localIam } from "./iam/local-iam.ts";
@@ -97,6 +99,8 @@ export interface ControlPlane {
   objects: ObjectStore;
   registry: ImageRegistry;
   endpoints: EndpointRunner;
+  /** Local CloudWatch's alarms; `alarms.actions` is where other services register alarm-action handlers. */
+  alarms: AlarmEngine;
   builds: BuildRunner;
   logs: LogStore;
   /** The Asynchronous Inference queue (InvokeEndpointAsync). */
@@ -171,6 +175,8 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     region: DEFAULT_REGION,
   });
   const backlogMetrics = new BacklogMetrics(sageMaker, endpoints, asyncRequests, publishedMetrics);
+  const alarms = new AlarmEngine(db, metrics);
+  const deployments = new EndpointDeployments(sageMaker, endpoints, alarms, logs);
   const buildStore = new BuildStore(db);
   let url = "";
   const builds = new BuildRunner(
@@ -188,11 +194,11 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   builds.failInterrupted();
 
   const services: JsonService[] = [
-    sageMakerService(sageMaker, endpoints),
+    sageMakerService(sageMaker, endpoints, deployments, alarms),
     codeBuildService(buildStore, builds),
     ecrService(registry),
     cloudWatchLogsService(logs),
-    cloudWatchService(metrics, publishedMetrics),
+    cloudWatchService(metrics, publishedMetrics, alarms),
     applicationAutoScalingService(db, sageMaker, endpoints),
   ];
   const clock = options.clock ?? Date.now;
@@ -322,6 +328,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     objects,
     registry,
     endpoints,
+    alarms,
     builds,
     logs,
     asyncRequests,
@@ -337,6 +344,8 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       backlogMetrics.close();
       await builds.close();
       await asyncInference.close();
+      deployments.close();
+      alarms.close();
       await endpoints.close();
       db.close();
     },

@@ -77,6 +77,14 @@ const localMigrations: readonly Migration[] = [
       CREATE INDEX metric_datapoints_series ON metric_datapoints (namespace, metric_name, dimensions, timestamp);
     `,
   },
+  {
+    version: 3,
+    name: "cloudwatch alarms and endpoint deployments",
+    sql: `
+      CREATE TABLE cw_alarms (name TEXT PRIMARY KEY, doc TEXT NOT NULL);
+      ALTER TABLE sm_endpoints ADD COLUMN deployment TEXT;
+    `,
+  },
 ];
 
 export const LOCAL_DATABASE_FILE = "local-aws.sqlite";

@@ -30,6 +30,7 @@ import { localExecutionRoleArn } from "./iam/stack-policies.ts";
 import { generateTinyModel } from "./seed.ts";
 import { localClientConfig } from "./stack.ts";
 import { createEndpoint } from "./test-support/create-endpoint.ts";
+import { routeDecision } from "./test-support/route-decision.ts";
 import { LOCAL_ACCOUNT_ID } from "./wire/request.ts";
 
 /**
@@ -43,17 +44,7 @@ const projects = {
 /** The console's endpoint: named with the prefix the local stack's console policy allows. */
 const ENDPOINT = "dc-tiny-pools";
 const pin = { repo: "local-test/tiny", revision: "1".repeat(40), file: "tiny.gguf" };
-const decision = {
-  decision: {
-    id: "route-1",
-    state: "Customer: I was charged twice for my subscription this month.",
-    question: "Which team should handle this ticket?",
-    options: [
-      { id: "billing", description: "Billing and payments" },
-      { id: "tech", description: "Technical support" },
-    ],
-  },
-};
+const decision = routeDecision;
 
 /** Addresses with a listening TCP socket on `port`, from /proc/net/tcp and tcp6 (what `ss -ltn` reads). */
 function listeningAddresses(port: number): string[] {

@@ -1,3 +1,4 @@
+import type { DeploymentConfig } from "../../contract/endpoints/deployment-plan.ts";
 import type { Db } from "./database.ts";
 import { validation } from "./wire/aws-error.ts";
 import { LOCAL_ACCOUNT_ID } from "./wire/request.ts";
@@ -71,12 +72,31 @@ export interface VariantState {
   DeployedImages: { SpecifiedImage: string; ResolvedImage: string; ResolutionTime: number }[];
 }
 
+/** One stage of a variant in a deployment (ProductionVariantStatus). */
+export interface VariantStatusEntry {
+  Status: "Creating" | "Updating" | "ActivatingTraffic" | "Baking" | "Deleting";
+  StatusMessage?: string;
+  StartTime: number;
+}
+
+/** The new fleet's variant while an UpdateEndpoint is in progress (PendingProductionVariantSummary). */
+export interface PendingVariantState extends VariantState {
+  VariantStatus: VariantStatusEntry[];
+}
+
+/** What DescribeEndpoint reports of deployments: the last DeploymentConfig and the one in progress. */
+export interface EndpointDeployment {
+  lastDeploymentConfig?: DeploymentConfig;
+  pending?: { EndpointConfigName: string; StartTime: number; ProductionVariants: PendingVariantState[] };
+}
+
 export interface EndpointRecord {
   name: string;
   configName: string;
   status: EndpointStatus;
   failureReason: string | null;
   variants: VariantState[];
+  deployment: EndpointDeployment;
   createdAt: number;
   updatedAt: number;
 }
@@ -143,8 +163,8 @@ export class SageMakerStore {
   insertEndpoint(record: EndpointRecord) {
     this.db
       .prepare(
-        `INSERT INTO sm_endpoints (name, config_name, status, failure_reason, variants, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO sm_endpoints (name, config_name, status, failure_reason, variants, deployment, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         record.name,
@@ -152,6 +172,7 @@ export class SageMakerStore {
         record.status,
         record.failureReason,
         JSON.stringify(record.variants),
+        JSON.stringify(record.deployment),
         record.createdAt,
         record.updatedAt,
       );
@@ -176,18 +197,25 @@ export class SageMakerStore {
 
   updateEndpoint(
     name: string,
-    change: { status?: EndpointStatus; failureReason?: string | null; variants?: VariantState[]; configName?: string },
+    change: {
+      status?: EndpointStatus;
+      failureReason?: string | null;
+      variants?: VariantState[];
+      configName?: string;
+      deployment?: EndpointDeployment;
+    },
   ) {
     const current = this.requireEndpoint(name);
     this.db
       .prepare(
-        "UPDATE sm_endpoints SET status = ?, failure_reason = ?, variants = ?, config_name = ?, updated_at = ? WHERE lower(name) = lower(?)",
+        "UPDATE sm_endpoints SET status = ?, failure_reason = ?, variants = ?, config_name = ?, deployment = ?, updated_at = ? WHERE lower(name) = lower(?)",
       )
       .run(
         change.status ?? current.status,
         change.failureReason === undefined ? current.failureReason : change.failureReason,
         JSON.stringify(change.variants ?? current.variants),
         change.configName ?? current.configName,
+        JSON.stringify(change.deployment ?? current.deployment),
         now(),
         name,
       );
@@ -240,6 +268,7 @@ interface EndpointRow {
   status: EndpointStatus;
   failure_reason: string | null;
   variants: string;
+  deployment: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -251,6 +280,7 @@ function toRecord(row: EndpointRow): EndpointRecord {
     status: row.status,
     failureReason: row.failure_reason,
     variants: JSON.parse(row.variants) as VariantState[],
+    deployment: row.deployment ? (JSON.parse(row.deployment) as EndpointDeployment) : {},
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { LOCAL_ARTIFACT_BUCKET } from "../builds/build-runner.ts";
 import { type Db, openLocalDatabase } from "../database.ts";
-import type { EndpointRunner, PickedInstance } from "../endpoints/endpoint-runner.ts";
+import type { EndpointRunner, InstanceAddress } from "../endpoints/endpoint-runner.ts";
 import { localIam } from "../iam/local-iam.ts";
 import { localExecutionRoleArn } from "../iam/stack-policies.ts";
 import { LogStore } from "../log-store.ts";
@@ -39,7 +39,7 @@ let container: http.Server;
 let handler: Handler;
 let inFlight = 0;
 let peak = 0;
-let instances: PickedInstance[];
+let instances: InstanceAddress[];
 let queue: AsyncInference;
 
 function openQueue() {
@@ -83,6 +83,7 @@ function addEndpoint(maxConcurrent: number | undefined, status: "InService" | "C
     configName: ENDPOINT,
     status,
     failureReason: null,
+    deployment: {},
     variants: [
       {
         VariantName: "AllTraffic",

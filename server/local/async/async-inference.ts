@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { Readable } from "node:stream";
-import { type EndpointRunner, endpointLogGroup, type PickedInstance } from "../endpoints/endpoint-runner.ts";
+import { type EndpointRunner, endpointLogGroup, type InstanceAddress } from "../endpoints/endpoint-runner.ts";
 import type { RequestAuthorizer } from "../iam/request-authorizer.ts";
 import type { LocalPrincipal } from "../local-credentials.ts";
 import type { LogStore } from "../log-store.ts";
@@ -166,7 +166,7 @@ export class AsyncInference {
     return { kind: "execution-role", roleArn: model?.ExecutionRoleArn ?? "" };
   }
 
-  private async process(request: AsyncRequest, instance: PickedInstance): Promise<void> {
+  private async process(request: AsyncRequest, instance: InstanceAddress): Promise<void> {
     const started = Date.now();
     const role = this.executionRoleOf(request.endpoint, instance.variant);
     this.dataLog(request, instance, `Inference request started. InferenceId: ${request.inferenceId}`);
@@ -269,7 +269,7 @@ export class AsyncInference {
     request: AsyncRequest,
     reason: string,
     answer: { answer: Buffer; contentType: string } | null = null,
-    instance?: PickedInstance,
+    instance?: InstanceAddress,
   ) {
     const role = this.executionRoleOf(request.endpoint, instance?.variant ?? request.variant);
     await this.writeFailure(request, answer?.answer ?? Buffer.from(reason), answer?.contentType ?? "text/plain", role);
@@ -304,7 +304,7 @@ export class AsyncInference {
     if (variant) this.put(request.endpoint, variant, "ExpiredRequests", 1, "Count");
   }
 
-  private publish(request: AsyncRequest, instance: PickedInstance, values: Record<string, number>) {
+  private publish(request: AsyncRequest, instance: InstanceAddress, values: Record<string, number>) {
     const units: Record<string, string> = {
       ModelLatency: "Microseconds",
       TimeInBacklog: "Milliseconds",
@@ -320,7 +320,7 @@ export class AsyncInference {
   }
 
   /** The platform's per-request log: `/aws/sagemaker/Endpoints/<endpoint>`, stream `<variant>/<instance>/data-log`. */
-  private dataLog(request: AsyncRequest, instance: PickedInstance, line: string) {
+  private dataLog(request: AsyncRequest, instance: InstanceAddress, line: string) {
     this.deps.logs.append(endpointLogGroup(request.endpoint), `${instance.logStream}/data-log`, line);
   }
 

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
 import { LLAMA_CPP_DLC_REPOSITORY } from "../../../infra/cdk/llama-cpp-dlc.ts";
 import { containedPath } from "../contained-path.ts";
 import type { ImageRegistry } from "../image-registry.ts";
@@ -20,6 +21,8 @@ interface Instance {
   ready: Promise<void>;
   /** Set once /ping answered: the instance takes invocations. */
   healthy: boolean;
+  /** Invocations picked for this instance and not yet answered: an instance is stopped only once it is 0. */
+  inFlight: number;
 }
 
 interface RunningVariant {
@@ -31,6 +34,21 @@ interface RunningVariant {
   weight: number;
   instances: Instance[];
   next: number;
+}
+
+/** One fleet of an endpoint: the instances of one endpoint configuration, by variant. */
+type Fleet = Map<string, RunningVariant>;
+
+/**
+ * What an endpoint runs: the fleet that serves it and, during an UpdateEndpoint, the new fleet beside it with the
+ * share of traffic routed to it (blue/green and rolling deployments, endpoint-deployment.ts).
+ */
+interface EndpointFleets {
+  active: Fleet;
+  next?: Fleet;
+  nextShare: number;
+  /** How many instances of each new-fleet variant take that traffic (a canary's or linear step's instances). */
+  nextInstances: number;
 }
 
 export type GpuEmulation = "off" | "cpu-image" | "all";
@@ -52,7 +70,7 @@ export interface LocalCapacity {
  */
 export type ExecutionRolePull = (roleArn: string, repositoryArn: string) => boolean | undefined;
 
-export interface PickedInstance {
+export interface InstanceAddress {
   variant: string;
   instanceId: string;
   url: string;
@@ -61,7 +79,12 @@ export interface PickedInstance {
   pid: number | undefined;
 }
 
-function pickedInstance(variant: RunningVariant, instance: Instance): PickedInstance {
+export interface PickedInstance extends InstanceAddress {
+  /** Ends the invocation on this instance (until then the instance is not stopped by a deployment). */
+  release: () => void;
+}
+
+function instanceAddress(variant: RunningVariant, instance: Instance): InstanceAddress {
   return {
     variant: variant.name,
     instanceId: instance.id,
@@ -72,9 +95,16 @@ function pickedInstance(variant: RunningVariant, instance: Instance): PickedInst
 }
 
 /** Why provisioning stopped: becomes the endpoint's FailureReason verbatim. */
-class ProvisioningError extends Error {}
+export class ProvisioningError extends Error {}
 
 const DEFAULT_HEALTH_TIMEOUT_S = 300;
+/** The longest an invocation may take (the runtime's timeout): how long a retiring instance is given to finish. */
+const DRAIN_TIMEOUT_MS = 65_000;
+
+/** An endpoint's FailureReason for a provisioning error: its message as SageMaker would say it. */
+export function failureReasonOf(error: unknown): string {
+  return error instanceof ProvisioningError ? error.message : `Local provisioning failed: ${String(error)}`;
+}
 
 export function endpointLogGroup(endpoint: string): string {
   return `/aws/sagemaker/Endpoints/${endpoint}`;
@@ -86,7 +116,7 @@ export function endpointLogGroup(endpoint: string): string {
  * Work on one endpoint is serialized; different endpoints proceed independently.
  */
 export class EndpointRunner {
-  private readonly running = new Map<string, Map<string, RunningVariant>>();
+  private readonly running = new Map<string, EndpointFleets>();
   private readonly queues = new Map<string, Promise<void>>();
   private closed = false;
 
@@ -121,12 +151,23 @@ export class EndpointRunner {
     return this.enqueue(endpoint, () => this.provision(endpoint));
   }
 
-  /** Starts again, after a restart of the control plane, every endpoint that was serving or on its way. */
+  /**
+   * Starts again, after a restart of the control plane, every endpoint that was serving or on its way. An update that
+   * was in progress is not resumed: the endpoint comes back on the configuration it served, with the reason.
+   */
   restore(): Promise<void> {
     const work = this.store.endpoints().map((endpoint) => {
       if (endpoint.status === "Deleting") return this.delete(endpoint.name);
       if (endpoint.status === "Failed") return Promise.resolve();
-      return this.enqueue(endpoint.name, () => this.provision(endpoint.name, endpoint.variants));
+      const interrupted = endpoint.deployment.pending;
+      return this.enqueue(endpoint.name, async () => {
+        await this.provision(endpoint.name, endpoint.variants);
+        if (!interrupted || this.store.endpoint(endpoint.name)?.status !== "InService") return;
+        this.store.updateEndpoint(endpoint.name, {
+          failureReason: `The local control plane restarted during the update to endpoint configuration ${interrupted.EndpointConfigName}; the endpoint was rolled back to ${endpoint.configName}.`,
+          deployment: { lastDeploymentConfig: endpoint.deployment.lastDeploymentConfig },
+        });
+      });
     });
     return Promise.all(work).then(() => undefined);
   }
@@ -134,25 +175,48 @@ export class EndpointRunner {
   private async provision(endpoint: string, previous?: VariantState[]): Promise<void> {
     const record = this.store.endpoint(endpoint);
     if (!record || this.closed) return;
-    const config = this.store.endpointConfig(record.configName);
-    const variants = new Map<string, RunningVariant>();
-    this.running.set(endpoint, variants);
-    const states: VariantState[] = [];
+    const fleets: EndpointFleets = { active: new Map(), nextShare: 0, nextInstances: 0 };
+    this.running.set(endpoint, fleets);
+    const counts = new Map(previous?.map((p) => [p.VariantName, p.DesiredInstanceCount]));
     try {
-      if (!config) throw new ProvisioningError(`The endpoint configuration ${record.configName} no longer exists.`);
-      for (const variant of config.ProductionVariants) {
-        const count = previous?.find((p) => p.VariantName === variant.VariantName)?.DesiredInstanceCount;
-        states.push(await this.startVariant(endpoint, config, variant, variants, count));
-      }
+      const { fleet, states } = await this.buildFleet(endpoint, record.configName, counts, fleets.active);
+      fleets.active = fleet;
       if (this.closed) return;
       this.store.updateEndpoint(endpoint, { status: "InService", failureReason: null, variants: states });
     } catch (error) {
-      await this.stopVariants(variants);
       this.running.delete(endpoint);
       if (this.closed || !this.store.endpoint(endpoint)) return;
-      const reason = error instanceof ProvisioningError ? error.message : `Local provisioning failed: ${String(error)}`;
+      const reason = failureReasonOf(error);
       this.logs.append(endpointLogGroup(endpoint), "local-control-plane", reason);
-      this.store.updateEndpoint(endpoint, { status: "Failed", failureReason: reason, variants: states });
+      this.store.updateEndpoint(endpoint, { status: "Failed", failureReason: reason, variants: [] });
+    }
+  }
+
+  /**
+   * Starts every variant of the endpoint configuration as one fleet (its own directory, so two fleets of one
+   * endpoint can run side by side) and waits until all instances are healthy; `counts` overrides the configured
+   * instance counts by variant. On failure the fleet's instances are stopped and the ProvisioningError rethrown.
+   */
+  async buildFleet(
+    endpoint: string,
+    configName: string,
+    counts: Map<string, number>,
+    fleet: Fleet = new Map(),
+  ): Promise<{ fleet: Fleet; states: VariantState[] }> {
+    const config = this.store.endpointConfig(configName);
+    const states: VariantState[] = [];
+    const fleetDir = `fleet-${crypto.randomUUID().slice(0, 8)}`;
+    try {
+      if (!config) throw new ProvisioningError(`The endpoint configuration ${configName} no longer exists.`);
+      for (const variant of config.ProductionVariants) {
+        states.push(
+          await this.startVariant(endpoint, config, variant, fleet, fleetDir, counts.get(variant.VariantName)),
+        );
+      }
+      return { fleet, states };
+    } catch (error) {
+      await this.stopFleet(fleet);
+      throw error;
     }
   }
 
@@ -160,7 +224,8 @@ export class EndpointRunner {
     endpoint: string,
     config: EndpointConfigDoc,
     variant: ProductionVariantDoc,
-    variants: Map<string, RunningVariant>,
+    variants: Fleet,
+    fleetDir: string,
     countOverride?: number,
   ): Promise<VariantState> {
     const label = `production variant ${variant.VariantName}`;
@@ -195,7 +260,7 @@ export class EndpointRunner {
         `The role '${model.ExecutionRoleArn}' does not have BatchGetImage permission for the image: '${imageUri}'.`,
       );
     }
-    const variantDir = containedPath(this.dataDir, "endpoints", endpoint, variant.VariantName);
+    const variantDir = containedPath(this.dataDir, "endpoints", endpoint, fleetDir, variant.VariantName);
     const modelDir = path.join(variantDir, "model");
     const environment = this.screen(endpoint, label, container.Environment ?? {}, modelDir);
     const standIn = image.repository === LLAMA_CPP_DLC_REPOSITORY;
@@ -337,7 +402,13 @@ export class EndpointRunner {
       onLine: (line) => this.logs.append(group, stream, line),
     });
     await adapter.start();
-    const instance: Instance = { id, process: adapter, ready: adapter.waitUntilHealthy(timeoutMs), healthy: false };
+    const instance: Instance = {
+      id,
+      process: adapter,
+      ready: adapter.waitUntilHealthy(timeoutMs),
+      healthy: false,
+      inFlight: 0,
+    };
     instance.ready.then(
       () => {
         instance.healthy = true;
@@ -369,7 +440,7 @@ export class EndpointRunner {
   update(endpoint: string, desired: { VariantName: string; DesiredWeight?: number; DesiredInstanceCount?: number }[]) {
     return this.enqueue(endpoint, async () => {
       const record = this.store.endpoint(endpoint);
-      const variants = this.running.get(endpoint);
+      const variants = this.running.get(endpoint)?.active;
       if (!record || !variants) return;
       const states = record.variants.map((state) => ({ ...state }));
       let failure: string | null = null;
@@ -405,16 +476,108 @@ export class EndpointRunner {
 
   delete(endpoint: string): Promise<void> {
     return this.enqueue(endpoint, async () => {
-      const variants = this.running.get(endpoint);
+      const fleets = this.running.get(endpoint);
       this.running.delete(endpoint);
-      if (variants) await this.stopVariants(variants);
+      if (fleets) await Promise.all([this.stopFleet(fleets.active), fleets.next && this.stopFleet(fleets.next)]);
       fs.rmSync(containedPath(this.dataDir, "endpoints", endpoint), { recursive: true, force: true });
       this.store.deleteEndpoint(endpoint);
     });
   }
 
-  private async stopVariants(variants: Map<string, RunningVariant>) {
-    await Promise.all([...variants.values()].flatMap((variant) => variant.instances.map((i) => i.process.stop())));
+  /** Queues a deployment (or any work that must not overlap the endpoint's other changes). */
+  deploy(endpoint: string, work: () => Promise<void>): Promise<void> {
+    return this.enqueue(endpoint, work);
+  }
+
+  /** The serving fleet's instance counts by variant (what RetainAllVariantProperties keeps). */
+  activeCounts(endpoint: string): Map<string, number> {
+    const fleet = this.running.get(endpoint)?.active ?? new Map<string, RunningVariant>();
+    return new Map([...fleet.values()].map((variant) => [variant.name, variant.instances.length]));
+  }
+
+  /** Starts the new fleet of an update beside the serving one; it takes no traffic until `shiftTraffic`. */
+  async startNextFleet(endpoint: string, configName: string, counts: Map<string, number>): Promise<VariantState[]> {
+    const fleets = this.running.get(endpoint);
+    if (!fleets || this.closed) throw new ProvisioningError("The endpoint has no running fleet to update.");
+    fleets.nextShare = 0;
+    const { fleet, states } = await this.buildFleet(endpoint, configName, counts);
+    if (this.closed) {
+      await this.stopFleet(fleet);
+      throw new ProvisioningError("The local control plane is stopping.");
+    }
+    fleets.next = fleet;
+    return states;
+  }
+
+  /**
+   * Routes `share` (0..1) of the endpoint's invocations to the first `instances` instances of each new-fleet variant
+   * (all of them by default), the rest to the serving fleet.
+   */
+  shiftTraffic(endpoint: string, share: number, instances = Number.POSITIVE_INFINITY): void {
+    const fleets = this.running.get(endpoint);
+    if (!fleets?.next) return;
+    fleets.nextShare = Math.min(1, Math.max(0, share));
+    fleets.nextInstances = instances;
+  }
+
+  /**
+   * Sets a fleet's instance count of a variant (a rolling deployment's batches): starts instances and waits for
+   * them, or retires the surplus (no new invocations; stopped once their invocations are answered).
+   */
+  async resizeFleet(endpoint: string, which: "active" | "next", variantName: string, count: number): Promise<void> {
+    const variant = this.running.get(endpoint)?.[which]?.get(variantName);
+    if (!variant) return;
+    const retired = variant.instances.splice(count);
+    await this.scaleVariant(
+      endpoint,
+      variant,
+      count,
+      DEFAULT_HEALTH_TIMEOUT_S * 1000,
+      `production variant ${variantName}`,
+    );
+    await this.retire(retired);
+  }
+
+  /** The new fleet becomes the serving one; the old one is drained and stopped. */
+  async promoteNextFleet(endpoint: string): Promise<void> {
+    const fleets = this.running.get(endpoint);
+    if (!fleets?.next) return;
+    const old = fleets.active;
+    fleets.active = fleets.next;
+    fleets.next = undefined;
+    fleets.nextShare = 0;
+    await this.stopFleet(old, { drain: true });
+  }
+
+  /** Rolls traffic back to the serving fleet at once and drains and stops the new fleet. */
+  async discardNextFleet(endpoint: string): Promise<void> {
+    const fleets = this.running.get(endpoint);
+    if (!fleets?.next) return;
+    const next = fleets.next;
+    fleets.next = undefined;
+    fleets.nextShare = 0;
+    await this.stopFleet(next, { drain: true });
+  }
+
+  /** Waits (bounded) for each instance's invocations to be answered, then stops it. */
+  private async retire(instances: Instance[]): Promise<void> {
+    await Promise.all(
+      instances.map(async (instance) => {
+        const deadline = Date.now() + DRAIN_TIMEOUT_MS;
+        while (instance.inFlight > 0 && Date.now() < deadline) await delay(50);
+        await instance.process.stop();
+      }),
+    );
+  }
+
+  /**
+   * Stops every instance of the fleet: drained first when a deployment retires it (no invocation fails because of
+   * the shift), at once when the endpoint is deleted or the control plane closes.
+   */
+  private async stopFleet(fleet: Fleet, { drain = false } = {}) {
+    const instances = [...fleet.values()].flatMap((variant) => variant.instances.splice(0));
+    if (drain) await this.retire(instances);
+    else await Promise.all(instances.map((instance) => instance.process.stop()));
   }
 
   /**
@@ -422,12 +585,14 @@ export class EndpointRunner {
    * then round-robin over its instances; waits (bounded) for an instance that is still starting.
    */
   async pick(endpoint: string, targetVariant?: string): Promise<PickedInstance | undefined> {
-    const variants = this.running.get(endpoint);
-    if (!variants || variants.size === 0) return undefined;
+    const fleets = this.running.get(endpoint);
+    if (!fleets) return undefined;
+    const fleet = fleets.next && Math.random() < fleets.nextShare ? fleets.next : fleets.active;
+    if (fleet.size === 0) return undefined;
     let variant: RunningVariant | undefined;
-    if (targetVariant) variant = variants.get(targetVariant);
+    if (targetVariant) variant = fleet.get(targetVariant);
     else {
-      const all = [...variants.values()].filter((v) => v.instances.length > 0);
+      const all = [...fleet.values()].filter((v) => v.instances.length > 0);
       const total = all.reduce((sum, v) => sum + v.weight, 0);
       let draw = Math.random() * total;
       variant =
@@ -436,8 +601,16 @@ export class EndpointRunner {
           return draw < 0;
         }) ?? all[0];
     }
-    if (!variant || variant.instances.length === 0) return undefined;
-    const instance = variant.instances[variant.next++ % variant.instances.length]!;
+    const serving = fleet === fleets.next ? variant?.instances.slice(0, fleets.nextInstances) : variant?.instances;
+    if (!variant || !serving || serving.length === 0) return undefined;
+    const instance = serving[variant.next++ % serving.length]!;
+    instance.inFlight += 1;
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      instance.inFlight -= 1;
+    };
     let timer: NodeJS.Timeout | undefined;
     const ready = await Promise.race([
       instance.ready.then(() => true).catch(() => false),
@@ -446,22 +619,28 @@ export class EndpointRunner {
       }),
     ]);
     clearTimeout(timer);
-    if (!ready || !instance.process.running) return undefined;
-    return pickedInstance(variant, instance);
+    if (!ready || !instance.process.running) {
+      release();
+      return undefined;
+    }
+    return { ...instanceAddress(variant, instance), release };
   }
 
-  /** Every instance of the endpoint that passed /ping and still runs (asynchronous inference spreads work over them). */
-  healthyInstances(endpoint: string): PickedInstance[] {
-    const variants = [...(this.running.get(endpoint)?.values() ?? [])];
+  /**
+   * Every instance of the endpoint's serving fleet that passed /ping and still runs (asynchronous inference spreads
+   * work over them and counts its own in-flight requests).
+   */
+  healthyInstances(endpoint: string): InstanceAddress[] {
+    const variants = [...(this.running.get(endpoint)?.active.values() ?? [])];
     return variants.flatMap((variant) =>
       variant.instances
         .filter((instance) => instance.healthy && instance.process.running)
-        .map((instance) => pickedInstance(variant, instance)),
+        .map((instance) => instanceAddress(variant, instance)),
     );
   }
 
   hasVariant(endpoint: string, variant: string): boolean {
-    return this.running.get(endpoint)?.has(variant) ?? false;
+    return this.running.get(endpoint)?.active.has(variant) ?? false;
   }
 
   /** Stops every adapter process (the control plane is shutting down; endpoints keep their stored state). */
@@ -469,7 +648,9 @@ export class EndpointRunner {
     this.closed = true;
     const all = [...this.running.values()];
     this.running.clear();
-    await Promise.all(all.map((variants) => this.stopVariants(variants)));
+    await Promise.all(
+      all.flatMap((fleets) => [this.stopFleet(fleets.active), fleets.next && this.stopFleet(fleets.next)]),
+    );
     await Promise.all([...this.queues.values()]);
   }
 }

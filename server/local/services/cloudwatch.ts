@@ -1,8 +1,18 @@
-import { quantileOf } from "@decision-console/adapter/contract";
+import type { AlarmEngine } from "../alarms/alarm-engine.ts";
+import type { AlarmState, StoredAlarm } from "../alarms/metric-alarm.ts";
+import { periodValues, SAGEMAKER_NAMESPACE, sageMakerMetrics, statistic } from "../alarms/sagemaker-metrics.ts";
 import type { MetricDatapoints } from "../metric-datapoints.ts";
-import type { InvocationSample, MetricsStore } from "../metrics-store.ts";
+import type { MetricsStore } from "../metrics-store.ts";
 import { AwsError } from "../wire/aws-error.ts";
+import { withInputShapes } from "../wire/input-shapes.ts";
 import type { JsonService } from "../wire/json-rpc.ts";
+import { LOCAL_ACCOUNT_ID } from "../wire/request.ts";
+import {
+  CLOUDWATCH_VALIDATION_ERROR,
+  checkMetricAlarm,
+  checkStateReasonData,
+  cloudWatchAlarmInputs,
+} from "./cloudwatch-rules.ts";
 
 interface MetricQuery {
   Id?: string;
@@ -15,42 +25,114 @@ interface MetricQuery {
   };
 }
 
-/** The SageMaker endpoint invocation metrics the console charts; each maps an invocation sample to a value. */
-const metricValues: Record<string, (sample: InvocationSample) => number | null> = {
-  Invocations: () => 1,
-  Invocation4XXErrors: (s) => (s.status >= 400 && s.status < 500 ? 1 : 0),
-  Invocation5XXErrors: (s) => (s.status >= 500 ? 1 : 0),
-  InvocationModelErrors: (s) => (s.status === 424 ? 1 : 0),
-  ModelLatency: (s) => s.modelLatencyUs,
-};
-
-function statistic(values: number[], stat: string): number {
-  if (stat === "Sum") return values.reduce((a, b) => a + b, 0);
-  if (stat === "SampleCount") return values.length;
-  if (stat === "Average") return values.reduce((a, b) => a + b, 0) / values.length;
-  if (stat === "Maximum") return Math.max(...values);
-  if (stat === "Minimum") return Math.min(...values);
-  const percentile = /^p(\d+(?:\.\d+)?)$/.exec(stat);
-  if (percentile) return quantileOf(values, Number(percentile[1]) / 100) ?? 0;
-  throw new AwsError("InvalidParameterValue", `The statistic ${stat} is not supported by the local control plane.`);
-}
-
 function epochMs(value: unknown, field: string): number {
   if (typeof value !== "number") throw new AwsError("MissingParameter", `The parameter ${field} must be specified.`);
   return value * 1000;
 }
 
+/** A stored alarm as DescribeAlarms returns it (MetricAlarm; timestamps in epoch seconds). */
+function describedAlarm(alarm: StoredAlarm) {
+  return {
+    ...alarm.definition,
+    AlarmArn: alarm.arn,
+    AlarmConfigurationUpdatedTimestamp: alarm.configurationUpdatedAt / 1000,
+    StateValue: alarm.state,
+    StateReason: alarm.stateReason,
+    StateReasonData: alarm.stateReasonData,
+    StateUpdatedTimestamp: alarm.stateUpdatedAt / 1000,
+    StateTransitionedTimestamp: alarm.stateTransitionedAt / 1000,
+  };
+}
+
+const notFound = (names: string[]) =>
+  new AwsError("ResourceNotFound", `The named resource does not exist: [${names.join(", ")}].`, 404);
+
 /**
- * CloudWatch GetMetricData (AWS JSON 1.0, query-compatible) over the local invocation samples and the datapoints
- * local services publish (asynchronous endpoints' backlog and per-request metrics).
+ * CloudWatch (AWS JSON 1.0, query-compatible): GetMetricData over the local invocation samples and the datapoints
+ * local services publish (asynchronous endpoints' backlog and per-request metrics), and metric alarms
+ * (PutMetricAlarm, DescribeAlarms, SetAlarmState, DeleteAlarms) kept and evaluated by the alarm engine.
  */
-export function cloudWatchService(metrics: MetricsStore, published: MetricDatapoints): JsonService {
+export function cloudWatchService(
+  metrics: MetricsStore,
+  published: MetricDatapoints,
+  alarms: AlarmEngine,
+): JsonService {
   return {
     target: "GraniteServiceVersion20100801",
     signingName: "monitoring",
     version: "1.0",
     queryCompatible: true,
     operations: {
+      ...withInputShapes(
+        "CloudWatch",
+        cloudWatchAlarmInputs,
+        {
+          PutMetricAlarm(input, { region }) {
+            alarms.put(checkMetricAlarm(input), region, LOCAL_ACCOUNT_ID);
+            return {};
+          },
+          DescribeAlarms(input) {
+            const names = input.AlarmNames as string[] | undefined;
+            const prefix = input.AlarmNamePrefix as string | undefined;
+            if (names && prefix !== undefined) {
+              throw new AwsError(
+                "InvalidParameterCombination",
+                "AlarmNames and AlarmNamePrefix cannot be specified together.",
+              );
+            }
+            const types = input.AlarmTypes as string[] | undefined;
+            const actionPrefix = input.ActionPrefix as string | undefined;
+            const matching =
+              types && !types.includes("MetricAlarm")
+                ? []
+                : alarms
+                    .all()
+                    .filter((a) => !names || names.includes(a.definition.AlarmName))
+                    .filter((a) => prefix === undefined || a.definition.AlarmName.startsWith(prefix))
+                    .filter((a) => input.StateValue === undefined || a.state === (input.StateValue as AlarmState))
+                    .filter(
+                      (a) =>
+                        actionPrefix === undefined ||
+                        [
+                          ...a.definition.AlarmActions,
+                          ...a.definition.OKActions,
+                          ...a.definition.InsufficientDataActions,
+                        ].some((arn) => arn.startsWith(actionPrefix)),
+                    );
+            const max = typeof input.MaxRecords === "number" ? input.MaxRecords : 50;
+            const offset = typeof input.NextToken === "string" ? Number.parseInt(input.NextToken, 10) : 0;
+            if (!Number.isInteger(offset) || offset < 0) {
+              throw new AwsError("InvalidNextToken", "The service returned an invalid NextToken.");
+            }
+            const page = matching.slice(offset, offset + max);
+            return {
+              MetricAlarms: page.map(describedAlarm),
+              CompositeAlarms: [],
+              NextToken: offset + max < matching.length ? String(offset + max) : undefined,
+            };
+          },
+          SetAlarmState(input) {
+            checkStateReasonData(input.StateReasonData);
+            const name = String(input.AlarmName);
+            const set = alarms.setState(
+              name,
+              input.StateValue as AlarmState,
+              String(input.StateReason),
+              input.StateReasonData as string | undefined,
+            );
+            if (!set) throw notFound([name]);
+            return {};
+          },
+          DeleteAlarms(input) {
+            const names = input.AlarmNames as string[];
+            const absent = names.filter((name) => !alarms.get(name));
+            if (absent.length > 0) throw notFound(absent);
+            alarms.delete(names);
+            return {};
+          },
+        },
+        CLOUDWATCH_VALIDATION_ERROR,
+      ),
       GetMetricData(input) {
         const from = epochMs(input.StartTime, "StartTime");
         const to = epochMs(input.EndTime, "EndTime");
@@ -73,25 +155,34 @@ export function cloudWatchService(metrics: MetricsStore, published: MetricDatapo
               );
             }
             const dims = Object.fromEntries((metric.Dimensions ?? []).map((d) => [d.Name ?? "", d.Value ?? ""]));
-            const value = metricValues[metric.MetricName];
             const endpoint = dims.EndpointName;
-            const points = published.read(metric.Namespace ?? "", metric.MetricName, dims, from, to);
-            if (metric.Namespace === "AWS/SageMaker" && value && endpoint) {
-              for (const sample of metrics.samples(endpoint, dims.VariantName ?? null, from, to)) {
-                const v = value(sample);
-                if (v !== null) points.push({ timestamp: sample.timestamp, value: v });
-              }
+            const statName = stat.Stat;
+            if (statistic([1], statName) === null) {
+              throw new AwsError(
+                "InvalidParameterValue",
+                `The statistic ${statName} is not supported by the local control plane.`,
+              );
             }
             const period = stat.Period * 1000;
             const buckets = new Map<number, number[]>();
-            for (const point of points) {
-              const start = from + Math.floor((point.timestamp - from) / period) * period;
-              buckets.set(start, [...(buckets.get(start) ?? []), point.value]);
+            const add = (start: number, values: number[]) =>
+              buckets.set(start, [...(buckets.get(start) ?? []), ...values]);
+            for (const point of published.read(metric.Namespace ?? "", metric.MetricName, dims, from, to)) {
+              add(from + Math.floor((point.timestamp - from) / period) * period, [point.value]);
+            }
+            if (metric.Namespace === SAGEMAKER_NAMESPACE && sageMakerMetrics[metric.MetricName] && endpoint) {
+              const query = {
+                metricName: metric.MetricName,
+                endpoint,
+                variant: dims.VariantName ?? null,
+                periodMs: period,
+                alignMs: from,
+              };
+              for (const [start, values] of periodValues(metrics, query, from, to)) add(start, values);
             }
             const starts = [...buckets.keys()].sort((a, b) => (descending ? b - a : a - b));
             const timestamps = starts.map((start) => start / 1000);
-            const statName = stat.Stat;
-            const values = starts.map((start) => statistic(buckets.get(start) ?? [], statName));
+            const values = starts.map((start) => statistic(buckets.get(start) ?? [], statName) ?? 0);
             return {
               Id: query.Id,
               Label: query.Label ?? metric.MetricName,

@@ -8,6 +8,7 @@ import {
 import { hasInstanceStorage } from "../../../contract/endpoints/storage-volume.ts";
 import { validation } from "../wire/aws-error.ts";
 import type { Shape, StructureShape } from "../wire/input-shapes.ts";
+import { deploymentConfigShape, excludedVariantPropertiesShape } from "./deployment-config-rules.ts";
 
 /**
  * SageMaker's rules for every operation local mode serves, in one place: the model's constraint traits (from the
@@ -215,6 +216,18 @@ export const sageMakerInputs: Record<string, StructureShape> = {
           },
         },
       },
+    },
+  },
+  UpdateEndpoint: {
+    type: "structure",
+    required: ["EndpointName", "EndpointConfigName"],
+    members: {
+      EndpointName: ENTITY_NAME,
+      EndpointConfigName: ENTITY_NAME,
+      RetainAllVariantProperties: { type: "boolean" },
+      ExcludeRetainedVariantProperties: excludedVariantPropertiesShape,
+      DeploymentConfig: deploymentConfigShape,
+      RetainDeploymentConfig: { type: "boolean" },
     },
   },
   AddTags: { type: "structure", required: ["ResourceArn", "Tags"], members: { ResourceArn: resourceArn, Tags: tags } },

@@ -104,6 +104,8 @@ export async function handleRuntime(
       return;
     }
     sendJsonError(response, "application/json", error);
+  } finally {
+    picked?.release();
   }
 }
 

@@ -1,3 +1,6 @@
+import type { DeploymentConfig } from "../../../contract/endpoints/deployment-plan.ts";
+import type { AlarmEngine } from "../alarms/alarm-engine.ts";
+import type { EndpointDeployments } from "../endpoints/endpoint-deployment.ts";
 import type { EndpointRunner } from "../endpoints/endpoint-runner.ts";
 import {
   type AsyncInferenceConfigDoc,
@@ -10,6 +13,7 @@ import {
 import { validation } from "../wire/aws-error.ts";
 import { withInputShapes } from "../wire/input-shapes.ts";
 import type { JsonService } from "../wire/json-rpc.ts";
+import { checkUpdateEndpoint } from "./deployment-config-rules.ts";
 import { checkContainers, checkNameIsFree, checkProductionVariants, sageMakerInputs } from "./sagemaker-rules.ts";
 
 const TRANSITIONAL = new Set(["Creating", "Updating", "Deleting"]);
@@ -29,8 +33,32 @@ function page<T>(items: T[], input: Record<string, unknown>, defaultSize: number
   return { slice, nextToken: offset + max < items.length ? String(offset + max) : undefined };
 }
 
-/** SageMaker's control plane (AWS JSON 1.1) for models, endpoint configurations, endpoints and tags. */
-export function sageMakerService(store: SageMakerStore, runner: EndpointRunner): JsonService {
+/** The new fleet's instance counts: the config's, or the serving ones with RetainAllVariantProperties. */
+function newFleetCounts(input: Record<string, unknown>, endpoint: EndpointRecord, variants: ProductionVariantDoc[]) {
+  const excluded = new Set(
+    ((input.ExcludeRetainedVariantProperties ?? []) as { VariantPropertyType: string }[]).map(
+      (p) => p.VariantPropertyType,
+    ),
+  );
+  const retain = input.RetainAllVariantProperties === true && !excluded.has("DesiredInstanceCount");
+  return new Map(
+    variants.map((v) => {
+      const serving = endpoint.variants.find((s) => s.VariantName === v.VariantName)?.DesiredInstanceCount;
+      return [v.VariantName, (retain ? serving : undefined) ?? v.InitialInstanceCount ?? 1];
+    }),
+  );
+}
+
+/**
+ * SageMaker's control plane (AWS JSON 1.1) for models, endpoint configurations, endpoints and tags; UpdateEndpoint
+ * hands accepted deployments to `deployments`, which reads rollback alarms from `alarms`.
+ */
+export function sageMakerService(
+  store: SageMakerStore,
+  runner: EndpointRunner,
+  deployments: EndpointDeployments,
+  alarms: AlarmEngine,
+): JsonService {
   return {
     target: "SageMaker",
     signingName: "sagemaker",
@@ -107,6 +135,7 @@ export function sageMakerService(store: SageMakerStore, runner: EndpointRunner):
           status: "Creating",
           failureReason: null,
           variants: [],
+          deployment: {},
           createdAt: now,
           updatedAt: now,
         });
@@ -125,7 +154,47 @@ export function sageMakerService(store: SageMakerStore, runner: EndpointRunner):
           FailureReason: endpoint.failureReason ?? undefined,
           CreationTime: endpoint.createdAt,
           LastModifiedTime: endpoint.updatedAt,
+          LastDeploymentConfig: endpoint.deployment.lastDeploymentConfig,
+          PendingDeploymentSummary: endpoint.deployment.pending,
         };
+      },
+      UpdateEndpoint(input, { region }) {
+        const endpoint = store.requireEndpoint(String(input.EndpointName ?? ""));
+        const arn = arnOf(region, "endpoint", endpoint.name);
+        const config = store.requireEndpointConfig(String(input.EndpointConfigName ?? ""), region);
+        const counts = newFleetCounts(input, endpoint, config.ProductionVariants);
+        const deploymentConfig =
+          (input.DeploymentConfig as DeploymentConfig | undefined) ??
+          (input.RetainDeploymentConfig === true ? endpoint.deployment.lastDeploymentConfig : undefined);
+        const alarmNames = (deploymentConfig?.AutoRollbackConfiguration?.Alarms ?? []).flatMap((a) =>
+          a.AlarmName ? [a.AlarmName] : [],
+        );
+        checkUpdateEndpoint({
+          arn,
+          endpoint,
+          currentVariants: store.endpointConfig(endpoint.configName)?.ProductionVariants,
+          newVariants: config.ProductionVariants,
+          instanceCounts: counts,
+          deploymentConfig,
+          missingAlarms: alarmNames.filter((name) => !alarms.get(name)),
+        });
+        const now = Date.now() / 1000;
+        store.updateEndpoint(endpoint.name, {
+          status: "Updating",
+          failureReason: null,
+          deployment: {
+            lastDeploymentConfig: deploymentConfig,
+            pending: { EndpointConfigName: config.EndpointConfigName, StartTime: now, ProductionVariants: [] },
+          },
+        });
+        void deployments.start({
+          endpoint: endpoint.name,
+          fromConfig: endpoint.configName,
+          toConfig: config.EndpointConfigName,
+          deploymentConfig,
+          counts,
+        });
+        return { EndpointArn: arn };
       },
       ListEndpoints(input, { region }) {
         const sortBy = input.SortBy ?? "CreationTime";

@@ -162,7 +162,8 @@ function checkStructure(shape: StructureShape, value: Record<string, unknown>, p
 
 /**
  * Throws AWS's validation error listing every constraint the input breaks (members not in the shape pass):
- * `ValidationException` for the JSON services, SageMaker Runtime's `ValidationError` for its REST operations.
+ * `ValidationException` for the JSON services, or the code a service answers with (SageMaker Runtime's REST
+ * `ValidationError`, CloudWatch's query-compatible `ValidationError`).
  */
 export function validateInput(
   shape: StructureShape,
@@ -181,13 +182,14 @@ export function withInputShapes(
   service: string,
   shapes: Record<string, StructureShape>,
   operations: Record<string, JsonOperation>,
+  errorCode?: string,
 ): Record<string, JsonOperation> {
   return Object.fromEntries(
     Object.entries(operations).map(([name, operation]) => {
       const shape = shapes[name];
       if (!shape) throw new Error(`${service}.${name} has no input shape`);
       const checked: JsonOperation = (input, request) => {
-        validateInput(shape, input);
+        validateInput(shape, input, errorCode);
         return operation(input, request);
       };
       return [name, checked];

@@ -1,6 +1,41 @@
-import type { OperationAuthorization } from "./facts.ts";
+import type { AuthorizationQuery } from "../evaluate.ts";
+import { type OperationAuthorization, type RequestFacts, requestTagContext, str, tagListToMap } from "./facts.ts";
 
-/** CloudWatch: GetMetricData over classic metrics has no resource type. */
+/** `arn:aws:cloudwatch:<region>:<account>:alarm:<name>`. */
+export function alarmResource(facts: RequestFacts, name: string): string {
+  return `arn:aws:cloudwatch:${facts.region}:${facts.accountId}:alarm:${name}`;
+}
+
+const names = (value: unknown): string[] => (Array.isArray(value) ? (value as unknown[]).map(str) : []);
+
+/** One query per named alarm: each must be allowed (DeleteAlarms and DescribeAlarms with AlarmNames). */
+function onAlarms(action: string, alarmNames: string[], facts: RequestFacts): AuthorizationQuery[] {
+  return alarmNames.map((name) => ({ action, resource: alarmResource(facts, name), context: {} }));
+}
+
+/**
+ * CloudWatch: GetMetricData over classic metrics has no resource type; the alarm operations act on alarm ARNs. A
+ * DescribeAlarms that names no alarms asks for every alarm (`alarm:*`), one with AlarmNamePrefix for those the prefix
+ * covers (`alarm:<prefix>*`), so a policy scoped to the console's prefix allows exactly those.
+ */
 export const cloudWatchAuthorization: Record<string, OperationAuthorization> = {
   GetMetricData: () => [{ action: "cloudwatch:GetMetricData", resource: "*", context: {} }],
+  PutMetricAlarm: (input, facts) => [
+    {
+      action: "cloudwatch:PutMetricAlarm",
+      resource: alarmResource(facts, str(input.AlarmName)),
+      context: {
+        ...requestTagContext(tagListToMap(input.Tags)),
+        ...(Array.isArray(input.AlarmActions) ? { "cloudwatch:AlarmActions": names(input.AlarmActions) } : {}),
+      },
+    },
+  ],
+  DescribeAlarms(input, facts) {
+    const alarmNames = names(input.AlarmNames);
+    if (alarmNames.length > 0) return onAlarms("cloudwatch:DescribeAlarms", alarmNames, facts);
+    const prefix = typeof input.AlarmNamePrefix === "string" ? input.AlarmNamePrefix : "";
+    return [{ action: "cloudwatch:DescribeAlarms", resource: alarmResource(facts, `${prefix}*`), context: {} }];
+  },
+  SetAlarmState: (input, facts) => onAlarms("cloudwatch:SetAlarmState", [str(input.AlarmName)], facts),
+  DeleteAlarms: (input, facts) => onAlarms("cloudwatch:DeleteAlarms", names(input.AlarmNames), facts),
 };

@@ -15,11 +15,11 @@ import { runtimeAuthorization } from "./sagemaker.ts";
 /** The served operations, read from the services themselves (their stores are not touched to list them). */
 const none = undefined as never;
 const services = [
-  sageMakerService(none, none),
+  sageMakerService(none, none, none, none),
   codeBuildService(none, none),
   ecrService(none),
   cloudWatchLogsService(none),
-  cloudWatchService(none, none),
+  cloudWatchService(none, none, none),
   applicationAutoScalingService(none, none, none),
 ];
 
@@ -90,6 +90,15 @@ const inputs: Record<string, Record<string, unknown>> = {
     logGroupIdentifier: "arn:aws:logs:us-east-1:000000000000:log-group:/aws/sagemaker/Endpoints/dc-e:*",
   },
   GetMetricData: {},
+  PutMetricAlarm: {
+    AlarmName: "dc-e-rollback-5xx",
+    AlarmActions: ["arn:aws:sns:us-east-1:000000000000:topic"],
+    Tags: [{ Key: "team", Value: "blue" }],
+  },
+  DescribeAlarms: { AlarmNames: ["dc-e-rollback-5xx"] },
+  SetAlarmState: { AlarmName: "dc-e-rollback-5xx", StateValue: "ALARM", StateReason: "test" },
+  DeleteAlarms: { AlarmNames: ["dc-e-rollback-5xx"] },
+  UpdateEndpoint: { EndpointName: "dc-e", EndpointConfigName: "dc-c" },
   RegisterScalableTarget: { ...target, Tags: { team: "blue" } },
   DeregisterScalableTarget: target,
   DescribeScalableTargets: { ServiceNamespace: "sagemaker" },

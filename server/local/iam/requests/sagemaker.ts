@@ -123,6 +123,10 @@ export const sageMakerAuthorization: Record<string, OperationAuthorization> = {
     ];
   },
   DescribeEndpoint: onExisting("sagemaker:DescribeEndpoint", "endpoint", "EndpointName"),
+  UpdateEndpoint: (input, facts) => [
+    ...onExisting("sagemaker:UpdateEndpoint", "endpoint", "EndpointName")(input, facts),
+    ...onExisting("sagemaker:UpdateEndpoint", "endpoint-config", "EndpointConfigName")(input, facts),
+  ],
   DeleteEndpoint: onExisting("sagemaker:DeleteEndpoint", "endpoint", "EndpointName"),
   UpdateEndpointWeightsAndCapacities: onExisting(
     "sagemaker:UpdateEndpointWeightsAndCapacities",

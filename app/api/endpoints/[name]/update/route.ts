@@ -1,0 +1,23 @@
+import { consoleApi } from "@/contract/api.ts";
+import { requireRole } from "@/server/auth/principal.ts";
+import { audited } from "@/server/aws/audited.ts";
+import { consoleContext } from "@/server/context.ts";
+import { endpointNameParam } from "@/server/endpoints/route-params.ts";
+import { updateEndpoint } from "@/server/endpoints/update.ts";
+import { readJson, reply, route } from "@/server/http/route.ts";
+
+type Context = { params: Promise<{ name: string }> };
+
+/** Update the endpoint in place with traffic shifting and rollback alarms (409 unless InService). */
+export const POST = route(async (request, { params }: Context) => {
+  const principal = await requireRole(request, "operator");
+  const name = await endpointNameParam(params);
+  const update = await readJson(request, consoleApi.updateEndpoint.body);
+  const { aws, db } = consoleContext();
+  const result = await audited(
+    db,
+    { actor: principal.name, action: "endpoint.update", target: name, detail: update },
+    () => updateEndpoint(aws, name, update),
+  );
+  return reply(consoleApi.updateEndpoint, result);
+});

@@ -1,0 +1,204 @@
+"use client";
+
+import { type InputHTMLAttributes, useState } from "react";
+import type { EndpointDetail } from "@/contract/endpoints/endpoint.ts";
+import { describePlan } from "@/contract/endpoints/update.ts";
+import { ErrorAlert } from "../api/error-text.tsx";
+import { Alert } from "../ui/alert.tsx";
+import { SelectField, TextField } from "../ui/field.tsx";
+import { FormActions } from "../ui/form-actions.tsx";
+import { useUpdateEndpoint } from "./endpoint-queries.ts";
+import {
+  initialUpdateForm,
+  type UpdateForm,
+  updateDiff,
+  updatePlan,
+  updateProblems,
+  updateRequestOf,
+} from "./update-form.ts";
+
+type FieldOptions = InputHTMLAttributes<HTMLInputElement> & { hint?: string };
+
+const strategyHints: Record<UpdateForm["strategy"], string> = {
+  "all-at-once": "Blue/green: the new fleet takes all traffic at once, then bakes.",
+  canary: "Blue/green: a canary (at most 50% of the fleet) takes its share and bakes, then the rest moves.",
+  linear: "Blue/green: traffic moves in equal steps (10-50% of the fleet each), each step baking.",
+  rolling: "Rolling: instances are replaced in batches (5-50% of the fleet), for fleets short of quota.",
+};
+
+/**
+ * Update the endpoint in place: what changes (a diff against what it runs now), how traffic moves to the new fleet
+ * (the plan SageMaker follows), and the alarms that roll it back.
+ */
+export function UpdateEndpointForm({
+  endpoint,
+  initial,
+  onDone,
+}: {
+  endpoint: EndpointDetail;
+  initial?: Partial<UpdateForm>;
+  onDone: () => void;
+}) {
+  const [form, setForm] = useState(() => initialUpdateForm(endpoint, initial));
+  const update = useUpdateEndpoint(endpoint.name);
+  const set = (key: keyof UpdateForm) => (event: { target: { value: string } }) =>
+    setForm((current) => ({ ...current, [key]: event.target.value }));
+  const diff = updateDiff(endpoint, form);
+  const problems = updateProblems(endpoint, form);
+  const plan = updatePlan(endpoint, form);
+  const sized = form.strategy !== "all-at-once";
+  const textField = (key: keyof UpdateForm, label: string, props: FieldOptions = {}) => (
+    <TextField label={label} value={form[key]} onChange={set(key)} {...props} />
+  );
+  const numberField = (key: keyof UpdateForm, label: string, props: FieldOptions = {}) =>
+    textField(key, label, { type: "number", ...props });
+  return (
+    <form
+      aria-label="Update endpoint"
+      className="flex flex-col gap-4"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (problems.length > 0) return;
+        update.mutate(updateRequestOf(endpoint, form), { onSuccess: onDone });
+      }}
+    >
+      <fieldset className="grid gap-3 sm:grid-cols-2">
+        <legend className="mb-2 text-sm font-semibold">What changes</legend>
+        {textField("imageUri", "Image (pinned by digest)")}
+        {textField("modelDataUrl", "Model artifact (S3)")}
+        {textField("modelSha256", "Model sha256")}
+        {numberField("temperature", "Temperature", {
+          step: "any",
+          min: 0,
+          hint: "SEMIF_TEMPERATURE; empty: the adapter's default (1).",
+        })}
+        {numberField("threads", "Threads", { min: 1 })}
+        {numberField("parallel", "Parallel decisions", {
+          min: 1,
+          hint: "ADAPTER_PARALLEL; empty: the adapter's default.",
+        })}
+        {numberField("instanceCount", "Instance count", { min: 1, max: 20 })}
+      </fieldset>
+
+      <fieldset className="grid gap-3 sm:grid-cols-2">
+        <legend className="mb-2 text-sm font-semibold">How traffic moves</legend>
+        <SelectField
+          label="Strategy"
+          value={form.strategy}
+          onChange={set("strategy")}
+          hint={strategyHints[form.strategy]}
+        >
+          <option value="all-at-once">All at once</option>
+          <option value="canary">Canary</option>
+          <option value="linear">Linear</option>
+          <option value="rolling">Rolling</option>
+        </SelectField>
+        {sized && (
+          <>
+            {numberField(
+              "sizeValue",
+              form.strategy === "canary" ? "Canary size" : form.strategy === "linear" ? "Step size" : "Batch size",
+              { min: 1 },
+            )}
+            <SelectField label="Size in" value={form.sizeUnit} onChange={set("sizeUnit")}>
+              <option value="instances">instances</option>
+              <option value="percent">percent of the fleet</option>
+            </SelectField>
+          </>
+        )}
+        {numberField("waitSeconds", form.strategy === "rolling" ? "Wait between batches (s)" : "Baking time (s)", {
+          min: 0,
+          max: 3600,
+          hint: "0-3600 s; the rollback alarms are watched meanwhile.",
+        })}
+        {form.strategy === "rolling"
+          ? numberField("rollbackSizeValue", "Rollback batch size", {
+              min: 1,
+              hint: "Same unit as the batch size; empty: all at once.",
+            })
+          : numberField("terminationWaitSeconds", "Keep the old fleet after the shift (s)", {
+              min: 0,
+              max: 3600,
+              hint: "TerminationWaitInSeconds, 0-3600.",
+            })}
+        {numberField("maxExecutionSeconds", "Execution timeout (s)", {
+          min: 600,
+          max: 28800,
+          hint: "600-28800 s; empty: SageMaker's default. A longer update rolls back.",
+        })}
+      </fieldset>
+
+      <fieldset className="grid gap-3 sm:grid-cols-2">
+        <legend className="mb-2 text-sm font-semibold">Rollback alarms</legend>
+        <SelectField label="Alarms" value={form.alarms} onChange={set("alarms")}>
+          <option value="standard">Create the standard alarms</option>
+          <option value="existing">Use existing alarms</option>
+          <option value="none">None (no automatic rollback)</option>
+        </SelectField>
+        {form.alarms === "standard" && (
+          <>
+            {numberField("latencyP90Ms", "ModelLatency p90 above (ms)", { min: 0, step: "any" })}
+            {numberField("max5xxPerMinute", "5XX errors per minute above", { min: 0 })}
+            {numberField("maxModelErrorsPerMinute", "Model errors per minute above", { min: 0 })}
+          </>
+        )}
+        {form.alarms === "existing" &&
+          textField("existingAlarms", "Alarm names", { hint: "1-10 CloudWatch alarm names, separated by commas." })}
+      </fieldset>
+
+      <section aria-label="Review" className="flex flex-col gap-2 text-sm">
+        <h3 className="font-semibold">Review</h3>
+        {diff.length === 0 ? (
+          <p className="text-slate-700">Nothing changes yet.</p>
+        ) : (
+          <table className="w-full text-left text-xs">
+            <thead>
+              <tr>
+                <th className="py-1 pr-2">Setting</th>
+                <th className="py-1 pr-2">Now</th>
+                <th className="py-1">After the update</th>
+              </tr>
+            </thead>
+            <tbody>
+              {diff.map((row) => (
+                <tr key={row.setting} className="border-t border-slate-200">
+                  <td className="py-1 pr-2">{row.setting}</td>
+                  <td className="break-all py-1 pr-2 font-mono">{row.from}</td>
+                  <td className="break-all py-1 font-mono">{row.to}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        {plan && (
+          <ol className="list-decimal pl-5 text-slate-800">
+            {describePlan(plan).map((step) => (
+              <li key={step}>{step}</li>
+            ))}
+            {plan.terminationWaitSeconds > 0 && (
+              <li>The old fleet is kept {plan.terminationWaitSeconds} s, then stopped</li>
+            )}
+          </ol>
+        )}
+      </section>
+
+      {problems.length > 0 && diff.length > 0 && (
+        <Alert tone="warning" title="Fix before updating">
+          <ul className="list-disc pl-4">
+            {problems.map((problem) => (
+              <li key={problem}>{problem}</li>
+            ))}
+          </ul>
+        </Alert>
+      )}
+      {update.error && <ErrorAlert title="The update was not started" error={update.error} />}
+      <FormActions
+        label="Update endpoint"
+        pendingLabel="Starting the update…"
+        pending={update.isPending}
+        disabled={problems.length > 0}
+        onCancel={onDone}
+      />
+    </form>
+  );
+}

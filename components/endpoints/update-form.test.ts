@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { cpuEndpointDetail } from "@/tests/support/endpoints/endpoint-detail.ts";
+import { initialUpdateForm, updateDiff, updatePlan, updateProblems, updateRequestOf } from "./update-form.ts";
+
+const image = `123456789012.dkr.ecr.us-east-1.amazonaws.com/decision-adapter@sha256:${"a".repeat(64)}`;
+const endpoint = cpuEndpointDetail(image);
+
+describe("update form", () => {
+  it("starts at what the endpoint runs, so nothing changes until a setting does", () => {
+    const form = initialUpdateForm(endpoint);
+    expect(updateDiff(endpoint, form)).toEqual([]);
+    expect(updateProblems(endpoint, form)).toContain("Change at least one setting.");
+    expect(form.strategy).toBe("canary");
+  });
+
+  it("sends only what changed, shows it against what runs now, and plans the canary", () => {
+    const form = initialUpdateForm(endpoint, { temperature: "0.72", waitSeconds: "300" });
+    expect(updateDiff(endpoint, form)).toEqual([
+      { setting: "Temperature (SEMIF_TEMPERATURE)", from: "1.3", to: "0.72" },
+    ]);
+    expect(updateRequestOf(endpoint, form)).toMatchObject({
+      change: { temperature: 0.72 },
+      strategy: { kind: "canary", size: { unit: "instances", value: 1 }, waitSeconds: 300 },
+      alarms: { kind: "standard", latencyP90Ms: 2000 },
+    });
+    expect(updateProblems(endpoint, form)).toEqual([]);
+    expect(updatePlan(endpoint, form)?.steps.map((step) => step.newFleetShare)).toEqual([0.5, 1]);
+  });
+
+  it("names the API reference's limits before anything is sent", () => {
+    const tooBig = initialUpdateForm(endpoint, { threads: "16", sizeValue: "2" });
+    expect(updateProblems(endpoint, tooBig).join(" ")).toContain("less than or equal to 50%");
+    const linear = initialUpdateForm(endpoint, {
+      threads: "16",
+      strategy: "linear",
+      sizeUnit: "percent",
+      sizeValue: "5",
+    });
+    expect(updateProblems(endpoint, linear).join(" ")).toContain("between 10% and 50%");
+    const shortTimeout = initialUpdateForm(endpoint, { threads: "16", waitSeconds: "900", maxExecutionSeconds: "600" });
+    expect(updateProblems(endpoint, shortTimeout).join(" ")).toContain("longer than the waits (900 s)");
+    const badWait = initialUpdateForm(endpoint, { threads: "16", waitSeconds: "4000" });
+    expect(updateProblems(endpoint, badWait).join(" ")).toContain("strategy.waitSeconds: must be 0-3600 seconds");
+  });
+
+  it("names existing alarms and removes a temperature when the field is emptied", () => {
+    const form = initialUpdateForm(endpoint, {
+      temperature: "",
+      alarms: "existing",
+      existingAlarms: "dc-a, dc-b\ndc-c",
+    });
+    expect(updateRequestOf(endpoint, form)).toMatchObject({
+      change: { temperature: null },
+      alarms: { kind: "existing", names: ["dc-a", "dc-b", "dc-c"] },
+    });
+  });
+});

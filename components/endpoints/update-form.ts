@@ -1,0 +1,194 @@
+import {
+  type CapacityRule,
+  capacityProblem,
+  type DeploymentPlan,
+  deploymentPlan,
+} from "@/contract/endpoints/deployment-plan.ts";
+import type { EndpointDetail } from "@/contract/endpoints/endpoint.ts";
+import {
+  deploymentConfigOf,
+  type EndpointChange,
+  type UpdateRequest,
+  type UpdateRequestInput,
+  updateRequestSchema,
+} from "@/contract/endpoints/update.ts";
+
+/** The update form as typed: every field a string, the changeable ones starting at what the endpoint runs now. */
+export interface UpdateForm {
+  imageUri: string;
+  modelDataUrl: string;
+  modelSha256: string;
+  temperature: string;
+  threads: string;
+  parallel: string;
+  instanceCount: string;
+  strategy: UpdateRequest["strategy"]["kind"];
+  sizeUnit: "instances" | "percent";
+  sizeValue: string;
+  waitSeconds: string;
+  terminationWaitSeconds: string;
+  /** Empty: SageMaker's default. */
+  maxExecutionSeconds: string;
+  /** Rolling only; empty: all at once. */
+  rollbackSizeValue: string;
+  alarms: UpdateRequest["alarms"]["kind"];
+  latencyP90Ms: string;
+  max5xxPerMinute: string;
+  maxModelErrorsPerMinute: string;
+  /** Existing alarm names, separated by commas or lines. */
+  existingAlarms: string;
+}
+
+const text = (value: number | string | null | undefined) =>
+  value === null || value === undefined ? "" : String(value);
+
+/** The form for an endpoint: its current image, model and settings; a canary of one instance baking 10 minutes. */
+export function initialUpdateForm(endpoint: EndpointDetail, overrides: Partial<UpdateForm> = {}): UpdateForm {
+  return {
+    imageUri: text(endpoint.model.imageUri),
+    modelDataUrl: text(endpoint.model.modelDataUrl),
+    modelSha256: text(endpoint.model.modelSha256),
+    temperature: text(endpoint.settings.temperature),
+    threads: text(endpoint.settings.threads),
+    parallel: text(endpoint.settings.parallel),
+    instanceCount: text(endpoint.instanceCount ?? 1),
+    strategy: (endpoint.instanceCount ?? 1) > 1 ? "canary" : "all-at-once",
+    sizeUnit: "instances",
+    sizeValue: "1",
+    waitSeconds: "600",
+    terminationWaitSeconds: "0",
+    maxExecutionSeconds: "",
+    rollbackSizeValue: "",
+    alarms: "standard",
+    latencyP90Ms: "2000",
+    max5xxPerMinute: "0",
+    maxModelErrorsPerMinute: "0",
+    existingAlarms: "",
+    ...overrides,
+  };
+}
+
+const numberOr = (value: string) => (value.trim() === "" ? undefined : Number(value));
+
+/** What differs from the endpoint, as the request's `change`. */
+function changeOf(endpoint: EndpointDetail, form: UpdateForm): EndpointChange {
+  const initial = initialUpdateForm(endpoint);
+  const change: EndpointChange = {};
+  if (form.imageUri !== initial.imageUri) change.imageUri = form.imageUri.trim();
+  if (form.modelDataUrl !== initial.modelDataUrl) {
+    change.modelDataUrl = form.modelDataUrl.trim();
+    if (form.modelSha256.trim()) change.modelSha256 = form.modelSha256.trim();
+  }
+  if (form.temperature !== initial.temperature) {
+    change.temperature = form.temperature.trim() === "" ? null : Number(form.temperature);
+  }
+  if (form.threads !== initial.threads) change.threads = numberOr(form.threads);
+  if (form.parallel !== initial.parallel) change.parallel = numberOr(form.parallel);
+  if (form.instanceCount !== initial.instanceCount) change.instanceCount = numberOr(form.instanceCount);
+  return change;
+}
+
+/** The review's rows: each changed setting with what the endpoint runs now and what it will run. */
+export function updateDiff(
+  endpoint: EndpointDetail,
+  form: UpdateForm,
+): { setting: string; from: string; to: string }[] {
+  const initial = initialUpdateForm(endpoint);
+  const rows: [string, keyof UpdateForm][] = [
+    ["Image", "imageUri"],
+    ["Model artifact", "modelDataUrl"],
+    ["Model sha256", "modelSha256"],
+    ["Temperature (SEMIF_TEMPERATURE)", "temperature"],
+    ["Threads", "threads"],
+    ["Parallel decisions (ADAPTER_PARALLEL)", "parallel"],
+    ["Instance count", "instanceCount"],
+  ];
+  return rows
+    .filter(([, key]) => form[key] !== initial[key])
+    .map(([setting, key]) => ({ setting, from: initial[key] || "(default)", to: form[key] || "(default)" }));
+}
+
+/** The request the form stands for (validated by the server with the same schema). */
+export function updateRequestOf(endpoint: EndpointDetail, form: UpdateForm): UpdateRequestInput {
+  const size = { unit: form.sizeUnit, value: Number(form.sizeValue) };
+  const waitSeconds = Number(form.waitSeconds);
+  const strategy: UpdateRequestInput["strategy"] =
+    form.strategy === "all-at-once"
+      ? { kind: "all-at-once", waitSeconds }
+      : form.strategy === "rolling"
+        ? {
+            kind: "rolling",
+            size,
+            waitSeconds,
+            ...(form.rollbackSizeValue.trim()
+              ? { rollbackSize: { unit: form.sizeUnit, value: Number(form.rollbackSizeValue) } }
+              : {}),
+          }
+        : { kind: form.strategy, size, waitSeconds };
+  const alarms: UpdateRequestInput["alarms"] =
+    form.alarms === "standard"
+      ? {
+          kind: "standard",
+          latencyP90Ms: Number(form.latencyP90Ms),
+          max5xxPerMinute: Number(form.max5xxPerMinute),
+          maxModelErrorsPerMinute: Number(form.maxModelErrorsPerMinute),
+        }
+      : form.alarms === "existing"
+        ? {
+            kind: "existing",
+            names: form.existingAlarms
+              .split(/[\s,]+/)
+              .map((name) => name.trim())
+              .filter(Boolean),
+          }
+        : { kind: "none" };
+  return {
+    change: changeOf(endpoint, form),
+    strategy,
+    terminationWaitSeconds: Number(form.terminationWaitSeconds),
+    ...(form.maxExecutionSeconds.trim() ? { maxExecutionSeconds: Number(form.maxExecutionSeconds) } : {}),
+    alarms,
+  };
+}
+
+/** The plan the review shows: the steps SageMaker will take for the new fleet's instance count. */
+export function updatePlan(endpoint: EndpointDetail, form: UpdateForm): DeploymentPlan | null {
+  const parsed = updateRequestSchema.safeParse(updateRequestOf(endpoint, form));
+  if (!parsed.success) return null;
+  const count = parsed.data.change.instanceCount ?? endpoint.instanceCount ?? 1;
+  return deploymentPlan(deploymentConfigOf(parsed.data, []), count);
+}
+
+const capacityRuleOf: Partial<Record<UpdateForm["strategy"], CapacityRule>> = {
+  canary: "canary",
+  linear: "linear",
+  rolling: "rolling",
+};
+
+/** What a person must fix before the update can be sent, in words (the API reference's limits among them). */
+export function updateProblems(endpoint: EndpointDetail, form: UpdateForm): string[] {
+  const request = updateRequestOf(endpoint, form);
+  const problems: string[] = [];
+  if (Object.keys(request.change).length === 0) problems.push("Change at least one setting.");
+  const parsed = updateRequestSchema.safeParse(request);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) problems.push(`${issue.path.join(".")}: ${issue.message}`);
+    return problems;
+  }
+  const count = parsed.data.change.instanceCount ?? endpoint.instanceCount ?? 1;
+  const rule = capacityRuleOf[form.strategy];
+  const strategy = parsed.data.strategy;
+  if (rule && "size" in strategy) {
+    const problem = capacityProblem(
+      rule,
+      { Type: strategy.size.unit === "instances" ? "INSTANCE_COUNT" : "CAPACITY_PERCENT", Value: strategy.size.value },
+      count,
+    );
+    if (problem) problems.push(problem);
+  }
+  const waits = strategy.waitSeconds + (form.strategy === "rolling" ? 0 : parsed.data.terminationWaitSeconds);
+  if (parsed.data.maxExecutionSeconds !== undefined && parsed.data.maxExecutionSeconds <= waits) {
+    problems.push(`The execution timeout must be longer than the waits (${waits} s).`);
+  }
+  return problems;
+}

@@ -1,0 +1,140 @@
+import { z } from "zod";
+import { imageUriSchema, s3UrlSchema, sha256Schema } from "./deploy.ts";
+import type { CapacitySize, DeploymentConfig, DeploymentPlan } from "./deployment-plan.ts";
+import { resourceNameSchema } from "./endpoint.ts";
+
+/** A canary, linear step or rolling batch: whole instances or a share of the fleet. */
+export const stepSizeSchema = z.strictObject({
+  unit: z.enum(["instances", "percent"]),
+  value: z.number().int().min(1).max(100),
+});
+export type StepSize = z.infer<typeof stepSizeSchema>;
+
+/** WaitIntervalInSeconds and TerminationWaitInSeconds: 0-3600 s (API reference). */
+const waitSeconds = z.number().int().min(0, "must be 0-3600 seconds").max(3600, "must be 0-3600 seconds");
+
+export const updateStrategySchema = z.discriminatedUnion("kind", [
+  z.strictObject({ kind: z.literal("all-at-once"), waitSeconds }),
+  z.strictObject({ kind: z.literal("canary"), size: stepSizeSchema, waitSeconds }),
+  z.strictObject({ kind: z.literal("linear"), size: stepSizeSchema, waitSeconds }),
+  z.strictObject({
+    kind: z.literal("rolling"),
+    size: stepSizeSchema,
+    waitSeconds,
+    rollbackSize: stepSizeSchema.optional(),
+  }),
+]);
+export type UpdateStrategy = z.infer<typeof updateStrategySchema>;
+
+/**
+ * The rollback alarms: the console's standard three on the endpoint (5XX errors, ModelLatency p90, model errors,
+ * per minute), alarms that already exist, or none.
+ */
+export const rollbackAlarmsSchema = z.discriminatedUnion("kind", [
+  z.strictObject({
+    kind: z.literal("standard"),
+    /** ModelLatency p90 above this (milliseconds) in a minute is an alarm. */
+    latencyP90Ms: z.number().positive().max(3_600_000),
+    /** Invocation5XXErrors above this in a minute is an alarm (0: any). */
+    max5xxPerMinute: z.number().int().min(0).default(0),
+    /** InvocationModelErrors above this in a minute is an alarm. */
+    maxModelErrorsPerMinute: z.number().int().min(0).default(0),
+  }),
+  z.strictObject({ kind: z.literal("existing"), names: z.array(z.string().min(1).max(255)).min(1).max(10) }),
+  z.strictObject({ kind: z.literal("none") }),
+]);
+export type RollbackAlarms = z.infer<typeof rollbackAlarmsSchema>;
+
+/** What changes; each absent field stays as the endpoint runs it now. */
+export const endpointChangeSchema = z.strictObject({
+  imageUri: imageUriSchema.optional(),
+  modelDataUrl: s3UrlSchema.optional(),
+  /** The new model's sha256 (kept on the model as DECISION_CONSOLE_MODEL_SHA256); with modelDataUrl only. */
+  modelSha256: sha256Schema.optional(),
+  /** SEMIF_TEMPERATURE; null removes it (the adapter's default). */
+  temperature: z.number().positive().max(100).nullable().optional(),
+  /** ADAPTER_THREADS. */
+  threads: z.number().int().min(1).max(256).optional(),
+  /** ADAPTER_PARALLEL. */
+  parallel: z.number().int().min(1).max(64).optional(),
+  instanceCount: z.number().int().min(1).max(20).optional(),
+});
+export type EndpointChange = z.infer<typeof endpointChangeSchema>;
+
+/** `POST /api/endpoints/[name]/update` body. */
+export const updateRequestSchema = z.strictObject({
+  change: endpointChangeSchema,
+  strategy: updateStrategySchema,
+  /** Blue/green only: how long the old fleet is kept after all traffic moved (0-3600 s). */
+  terminationWaitSeconds: waitSeconds.default(0),
+  /** MaximumExecutionTimeoutInSeconds: 600-28800 s; absent: SageMaker's default. */
+  maxExecutionSeconds: z.number().int().min(600).max(28800).optional(),
+  alarms: rollbackAlarmsSchema,
+  /** Back to an earlier configuration of this endpoint (the deployment's previous one) instead of a change. */
+  rollBackTo: resourceNameSchema.optional(),
+});
+export type UpdateRequest = z.infer<typeof updateRequestSchema>;
+export type UpdateRequestInput = z.input<typeof updateRequestSchema>;
+
+export const updateResultSchema = z.object({
+  name: z.string(),
+  /** The endpoint configuration and model the update moves to (named `<endpoint>-<short sha of the change>`). */
+  endpointConfigName: z.string(),
+  modelName: z.string(),
+  previousEndpointConfigName: z.string(),
+  alarms: z.array(z.string()),
+  deploymentConfig: z.unknown(),
+  status: z.literal("Updating"),
+});
+export type UpdateResult = z.infer<typeof updateResultSchema>;
+
+function capacity(size: StepSize): CapacitySize {
+  return { Type: size.unit === "instances" ? "INSTANCE_COUNT" : "CAPACITY_PERCENT", Value: size.value };
+}
+
+/** The request's strategy as UpdateEndpoint's DeploymentConfig, with the rollback alarms by name. */
+export function deploymentConfigOf(
+  request: Pick<UpdateRequest, "strategy" | "terminationWaitSeconds" | "maxExecutionSeconds">,
+  alarmNames: readonly string[],
+): DeploymentConfig {
+  const { strategy } = request;
+  const timeout =
+    request.maxExecutionSeconds === undefined ? {} : { MaximumExecutionTimeoutInSeconds: request.maxExecutionSeconds };
+  const rollback =
+    alarmNames.length > 0
+      ? { AutoRollbackConfiguration: { Alarms: alarmNames.map((AlarmName) => ({ AlarmName })) } }
+      : {};
+  if (strategy.kind === "rolling") {
+    return {
+      RollingUpdatePolicy: {
+        MaximumBatchSize: capacity(strategy.size),
+        WaitIntervalInSeconds: strategy.waitSeconds,
+        ...timeout,
+        ...(strategy.rollbackSize ? { RollbackMaximumBatchSize: capacity(strategy.rollbackSize) } : {}),
+      },
+      ...rollback,
+    };
+  }
+  const routing =
+    strategy.kind === "canary"
+      ? { Type: "CANARY" as const, CanarySize: capacity(strategy.size) }
+      : strategy.kind === "linear"
+        ? { Type: "LINEAR" as const, LinearStepSize: capacity(strategy.size) }
+        : { Type: "ALL_AT_ONCE" as const };
+  return {
+    BlueGreenUpdatePolicy: {
+      TrafficRoutingConfiguration: { ...routing, WaitIntervalInSeconds: strategy.waitSeconds },
+      TerminationWaitInSeconds: request.terminationWaitSeconds,
+      ...timeout,
+    },
+    ...rollback,
+  };
+}
+
+/** Words for a plan step's share of traffic, as the review and the progress show it. */
+export function describePlan(plan: DeploymentPlan): string[] {
+  return plan.steps.map(
+    (step, index) =>
+      `Step ${index + 1}: ${Math.round(step.newFleetShare * 100)}% of traffic on the new fleet (${step.newInstances} of ${plan.totalInstances} instances), then ${step.bakeSeconds} s baking`,
+  );
+}

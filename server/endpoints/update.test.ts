@@ -1,0 +1,206 @@
+import { CloudWatchClient, PutMetricAlarmCommand } from "@aws-sdk/client-cloudwatch";
+import {
+  CreateEndpointConfigCommand,
+  CreateModelCommand,
+  DeleteEndpointConfigCommand,
+  DeleteModelCommand,
+  DescribeEndpointCommand,
+  DescribeEndpointConfigCommand,
+  DescribeModelCommand,
+  SageMakerClient,
+  UpdateEndpointCommand,
+} from "@aws-sdk/client-sagemaker";
+import { mockClient } from "aws-sdk-client-mock";
+import "aws-sdk-client-mock-vitest/extend";
+import { beforeEach, describe, expect, it } from "vitest";
+import { type UpdateRequestInput, updateRequestSchema } from "../../contract/endpoints/update.ts";
+import {
+  describedCpuConfig,
+  describedEndpoint,
+  describedModel,
+  imageUri,
+} from "../../tests/support/endpoints/fixtures.ts";
+import { updateEndpoint } from "./update.ts";
+
+const sageMaker = mockClient(SageMakerClient);
+const cloudWatch = mockClient(CloudWatchClient);
+const clients = {
+  sageMaker: new SageMakerClient({ region: "us-east-1" }),
+  cloudWatch: new CloudWatchClient({ region: "us-east-1" }),
+};
+const request = (overrides: Partial<UpdateRequestInput> = {}) =>
+  updateRequestSchema.parse({
+    change: { temperature: 1.4 },
+    strategy: { kind: "canary", size: { unit: "percent", value: 25 }, waitSeconds: 300 },
+    alarms: { kind: "standard", latencyP90Ms: 1500 },
+    ...overrides,
+  });
+
+describe("updating an endpoint in place", () => {
+  beforeEach(() => {
+    sageMaker.reset();
+    cloudWatch.reset();
+    sageMaker.on(DescribeEndpointCommand).resolves(describedEndpoint());
+    sageMaker.on(DescribeEndpointConfigCommand).resolves(describedCpuConfig());
+    sageMaker.on(DescribeModelCommand).resolves(describedModel());
+    sageMaker.on(UpdateEndpointCommand).resolves({ EndpointArn: "arn" });
+  });
+
+  it("creates the changed model and config under derived names, the standard alarms, then a canary UpdateEndpoint", async () => {
+    const result = await updateEndpoint(clients, "demo", request());
+    expect(result.endpointConfigName).toMatch(/^demo-[0-9a-f]{8}$/);
+    expect(result.previousEndpointConfigName).toBe("demo");
+    const model = sageMaker.commandCalls(CreateModelCommand)[0]!.args[0].input;
+    expect(model.ModelName).toBe(result.modelName);
+    expect(model.PrimaryContainer?.Environment).toMatchObject({ SEMIF_TEMPERATURE: "1.4", ADAPTER_THREADS: "8" });
+    expect(model.PrimaryContainer?.Image).toBe(imageUri);
+    expect(model.EnableNetworkIsolation).toBe(true);
+    const config = sageMaker.commandCalls(CreateEndpointConfigCommand)[0]!.args[0].input;
+    expect(config.ProductionVariants?.[0]).toMatchObject({ ModelName: result.modelName, VariantName: "AllTraffic" });
+
+    const alarms = cloudWatch.commandCalls(PutMetricAlarmCommand).map((call) => call.args[0].input);
+    expect(alarms.map((a) => [a.AlarmName, a.MetricName, a.Threshold])).toEqual([
+      ["demo-rollback-5xx", "Invocation5XXErrors", 0],
+      ["demo-rollback-latency-p90", "ModelLatency", 1_500_000],
+      ["demo-rollback-model-errors", "InvocationModelErrors", 0],
+    ]);
+    expect(sageMaker).toHaveReceivedCommandWith(UpdateEndpointCommand, {
+      EndpointName: "demo",
+      EndpointConfigName: result.endpointConfigName,
+      RetainAllVariantProperties: true,
+      DeploymentConfig: {
+        BlueGreenUpdatePolicy: {
+          TrafficRoutingConfiguration: {
+            Type: "CANARY",
+            CanarySize: { Type: "CAPACITY_PERCENT", Value: 25 },
+            WaitIntervalInSeconds: 300,
+          },
+          TerminationWaitInSeconds: 0,
+        },
+        AutoRollbackConfiguration: { Alarms: alarms.map((a) => ({ AlarmName: a.AlarmName })) },
+      },
+    });
+  });
+
+  it("derives the same names for the same change, and reuses what already exists", async () => {
+    const first = await updateEndpoint(clients, "demo", request());
+    sageMaker
+      .on(CreateModelCommand)
+      .rejects({ name: "ValidationException", message: "Cannot create already existing model" });
+    sageMaker
+      .on(CreateEndpointConfigCommand)
+      .rejects({ name: "ValidationException", message: "Cannot create already existing endpoint configuration" });
+    const second = await updateEndpoint(clients, "demo", request({ alarms: { kind: "none" } }));
+    expect(second.endpointConfigName).toBe(first.endpointConfigName);
+    expect(sageMaker.commandCalls(UpdateEndpointCommand)[1]!.args[0].input.DeploymentConfig).not.toHaveProperty(
+      "AutoRollbackConfiguration",
+    );
+  });
+
+  it("sets the instance count instead of keeping the serving one, and rolls in batches", async () => {
+    await updateEndpoint(
+      clients,
+      "demo",
+      request({
+        change: { instanceCount: 4, threads: 2 },
+        strategy: { kind: "rolling", size: { unit: "instances", value: 1 }, waitSeconds: 60 },
+      }),
+    );
+    const config = sageMaker.commandCalls(CreateEndpointConfigCommand)[0]!.args[0].input;
+    expect(config.ProductionVariants?.[0]?.InitialInstanceCount).toBe(4);
+    const update = sageMaker.commandCalls(UpdateEndpointCommand)[0]!.args[0].input;
+    expect(update.RetainAllVariantProperties).toBe(false);
+    expect(update.DeploymentConfig?.RollingUpdatePolicy).toEqual({
+      MaximumBatchSize: { Type: "INSTANCE_COUNT", Value: 1 },
+      WaitIntervalInSeconds: 60,
+    });
+  });
+
+  it("removes what it created when SageMaker refuses the update, and says why", async () => {
+    sageMaker.on(UpdateEndpointCommand).rejects({
+      name: "ValidationException",
+      message: "CanarySize (25%) of the variant's total instance count (1) is less than one instance.",
+      $metadata: { httpStatusCode: 400 },
+    });
+    await expect(updateEndpoint(clients, "demo", request())).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringContaining("less than one instance"),
+    });
+    expect(sageMaker).toHaveReceivedCommandTimes(DeleteEndpointConfigCommand, 1);
+    expect(sageMaker).toHaveReceivedCommandTimes(DeleteModelCommand, 1);
+  });
+
+  it("refuses an endpoint that is not InService, and a change that changes nothing", async () => {
+    await expect(updateEndpoint(clients, "demo", request({ change: { threads: 8 } }))).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringContaining("nothing differs"),
+    });
+    sageMaker.on(DescribeEndpointCommand).resolves(describedEndpoint({ EndpointStatus: "Updating" }));
+    await expect(updateEndpoint(clients, "demo", request())).rejects.toMatchObject({ status: 409 });
+    expect(sageMaker).not.toHaveReceivedCommand(CreateModelCommand);
+  });
+
+  it("records the configuration it replaces on the new model, and rolls back to it by name", async () => {
+    const result = await updateEndpoint(clients, "demo", request({ alarms: { kind: "none" } }));
+    const model = sageMaker.commandCalls(CreateModelCommand)[0]!.args[0].input;
+    expect(model.PrimaryContainer?.Environment?.DECISION_CONSOLE_PREVIOUS_CONFIG).toBe("demo");
+
+    sageMaker
+      .on(DescribeEndpointCommand)
+      .resolves(describedEndpoint({ EndpointConfigName: result.endpointConfigName }));
+    const back = await updateEndpoint(
+      clients,
+      "demo",
+      request({
+        change: {},
+        rollBackTo: "demo",
+        strategy: { kind: "all-at-once", waitSeconds: 0 },
+        alarms: { kind: "none" },
+      }),
+    );
+    expect(back).toMatchObject({ endpointConfigName: "demo", previousEndpointConfigName: result.endpointConfigName });
+    expect(sageMaker.commandCalls(UpdateEndpointCommand)[1]!.args[0].input).toMatchObject({
+      EndpointConfigName: "demo",
+      RetainAllVariantProperties: true,
+    });
+    expect(sageMaker.commandCalls(CreateModelCommand)).toHaveLength(1);
+    await expect(
+      updateEndpoint(clients, "demo", request({ change: {}, rollBackTo: "other-endpoint", alarms: { kind: "none" } })),
+    ).rejects.toMatchObject({ status: 400, message: expect.stringContaining("not an earlier configuration") });
+  });
+
+  it("keeps two configurations before the serving one and deletes the one before those", async () => {
+    // Serving demo-33333333, which replaced demo-22222222, which replaced demo-11111111, which replaced demo.
+    const history: Record<string, string | undefined> = {
+      "demo-33333333": "demo-22222222",
+      "demo-22222222": "demo-11111111",
+      "demo-11111111": "demo",
+    };
+    sageMaker.on(DescribeEndpointCommand).resolves(describedEndpoint({ EndpointConfigName: "demo-33333333" }));
+    sageMaker.on(DescribeEndpointConfigCommand).callsFake(({ EndpointConfigName }) => ({
+      ...describedCpuConfig(),
+      EndpointConfigName,
+      ProductionVariants: [{ ...describedCpuConfig().ProductionVariants![0]!, ModelName: EndpointConfigName }],
+    }));
+    sageMaker.on(DescribeModelCommand).callsFake(({ ModelName }) => {
+      const model = describedModel();
+      const previous = history[ModelName];
+      return {
+        ...model,
+        ModelName,
+        PrimaryContainer: {
+          ...model.PrimaryContainer,
+          Environment: {
+            ...model.PrimaryContainer?.Environment,
+            ...(previous ? { DECISION_CONSOLE_PREVIOUS_CONFIG: previous } : {}),
+          },
+        },
+      };
+    });
+    await updateEndpoint(clients, "demo", request({ alarms: { kind: "none" } }));
+    expect(sageMaker.commandCalls(DeleteEndpointConfigCommand).map((c) => c.args[0].input.EndpointConfigName)).toEqual([
+      "demo-11111111",
+    ]);
+    expect(sageMaker.commandCalls(DeleteModelCommand).map((c) => c.args[0].input.ModelName)).toEqual(["demo-11111111"]);
+  });
+});

@@ -1,0 +1,253 @@
+import { createHash } from "node:crypto";
+import type { CloudWatchClient } from "@aws-sdk/client-cloudwatch";
+import {
+  type ContainerDefinition,
+  CreateEndpointConfigCommand,
+  type CreateEndpointConfigInput,
+  CreateModelCommand,
+  type CreateModelInput,
+  DeleteEndpointConfigCommand,
+  DeleteModelCommand,
+  type SageMakerClient,
+  UpdateEndpointCommand,
+} from "@aws-sdk/client-sagemaker";
+import { semifVariables } from "@decision-console/adapter/contract";
+import { MAX_RESOURCE_NAME_LENGTH } from "../../contract/endpoints/resource-name.ts";
+import {
+  deploymentConfigOf,
+  type EndpointChange,
+  type UpdateRequest,
+  type UpdateResult,
+} from "../../contract/endpoints/update.ts";
+import { awsCall, toAwsAppError } from "../aws/errors.ts";
+import { AppError } from "../http/app-error.ts";
+import { collectOldConfigs, isUpdateTarget } from "./config-history.ts";
+import {
+  adapterModelSha256Variable,
+  apiModeOf,
+  previousConfigVariable,
+  recordedModelSha256Variable,
+} from "./container-env.ts";
+import { bestEffort } from "./deploy.ts";
+import { type EndpointResources, loadEndpointResources } from "./resources.ts";
+import { putStandardAlarms } from "./rollback-alarms.ts";
+
+/** The model's container with the change applied: image, model data and the adapter's variables. */
+function changedContainer(container: ContainerDefinition, change: EndpointChange): ContainerDefinition {
+  const environment = { ...(container.Environment ?? {}) };
+  const chat = apiModeOf(environment, container.Image ?? null) === "chat";
+  if (chat && (change.temperature !== undefined || change.parallel !== undefined)) {
+    throw new AppError(
+      "bad_request",
+      "change: temperature and parallel are decision-adapter settings; this is a chat endpoint.",
+    );
+  }
+  if (change.threads !== undefined)
+    environment[chat ? "SM_LLAMA_CPP_THREADS" : "ADAPTER_THREADS"] = String(change.threads);
+  if (change.parallel !== undefined) environment.ADAPTER_PARALLEL = String(change.parallel);
+  if (change.temperature === null) delete environment[semifVariables.temperature];
+  else if (change.temperature !== undefined) environment[semifVariables.temperature] = String(change.temperature);
+  const next: ContainerDefinition = { ...container, Environment: environment };
+  if (change.imageUri) next.Image = change.imageUri;
+  if (change.modelDataUrl) {
+    if (container.ModelDataSource?.S3DataSource) {
+      const uri = change.modelDataUrl.endsWith("/") ? change.modelDataUrl : `${change.modelDataUrl}/`;
+      next.ModelDataSource = { S3DataSource: { ...container.ModelDataSource.S3DataSource, S3Uri: uri } };
+    } else next.ModelDataUrl = change.modelDataUrl;
+    // The adapter refuses to start unless its GGUF matches; the llama.cpp DLC cannot check, so there it is recorded.
+    const pin = chat ? recordedModelSha256Variable : adapterModelSha256Variable;
+    delete environment[recordedModelSha256Variable];
+    delete environment[adapterModelSha256Variable];
+    if (change.modelSha256) environment[pin] = change.modelSha256;
+  } else if (change.modelSha256) {
+    throw new AppError("bad_request", "change.modelSha256: give it with the new modelDataUrl it describes.");
+  }
+  return next;
+}
+
+/** `<endpoint>-<8 hex of the new model and variant>`, within SageMaker's 63 characters. */
+function derivedName(endpoint: string, definition: unknown): string {
+  const sha = createHash("sha256").update(JSON.stringify(definition)).digest("hex").slice(0, 8);
+  return `${endpoint.slice(0, MAX_RESOURCE_NAME_LENGTH - sha.length - 1)}-${sha}`;
+}
+
+const alreadyExists = (error: unknown) => /already exist/i.test((error as Error).message ?? "");
+
+/** Creates a resource unless one of the same (content-derived) name exists; true when this call created it. */
+async function createUnlessPresent(what: string, create: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await create();
+    return true;
+  } catch (error) {
+    if (alreadyExists(error)) return false;
+    throw toAwsAppError(error, what);
+  }
+}
+
+/** The new model and endpoint configuration: the serving ones with the change, under derived names. */
+export function updatedResources(resources: EndpointResources, change: EndpointChange) {
+  const { endpoint, config, model } = resources;
+  const name = endpoint.EndpointName ?? "";
+  const container = model?.PrimaryContainer;
+  const variant = config?.ProductionVariants?.[0];
+  if (!config || !model || !container || !variant || (config.ProductionVariants?.length ?? 0) > 1) {
+    throw new AppError(
+      "conflict",
+      `Endpoint "${name}" has no single-variant configuration and model the console can update in place.`,
+    );
+  }
+  const withoutHistory = (c: ContainerDefinition) => {
+    const { [previousConfigVariable]: _previous, ...environment } = c.Environment ?? {};
+    return { ...c, Environment: environment };
+  };
+  const newContainer = changedContainer(withoutHistory(container), change);
+  const newVariant = {
+    ...variant,
+    ...(change.instanceCount === undefined ? {} : { InitialInstanceCount: change.instanceCount }),
+  };
+  const definition = {
+    container: newContainer,
+    role: model.ExecutionRoleArn,
+    isolation: model.EnableNetworkIsolation,
+    variant: { ...newVariant, ModelName: undefined },
+  };
+  const unchanged = {
+    container: withoutHistory(container),
+    role: model.ExecutionRoleArn,
+    isolation: model.EnableNetworkIsolation,
+    variant: { ...variant, ModelName: undefined },
+  };
+  if (JSON.stringify(definition) === JSON.stringify(unchanged)) {
+    throw new AppError("bad_request", "change: nothing differs from what the endpoint runs now.");
+  }
+  newContainer.Environment = {
+    ...newContainer.Environment,
+    [previousConfigVariable]: endpoint.EndpointConfigName ?? "",
+  };
+  const newName = derivedName(name, definition);
+  const modelInput: CreateModelInput = {
+    ModelName: newName,
+    ExecutionRoleArn: model.ExecutionRoleArn,
+    EnableNetworkIsolation: model.EnableNetworkIsolation,
+    PrimaryContainer: newContainer,
+  };
+  const configInput: CreateEndpointConfigInput = {
+    EndpointConfigName: newName,
+    ProductionVariants: [{ ...newVariant, ModelName: newName }],
+    ...(config.AsyncInferenceConfig ? { AsyncInferenceConfig: config.AsyncInferenceConfig } : {}),
+    ...(config.DataCaptureConfig ? { DataCaptureConfig: config.DataCaptureConfig } : {}),
+    ...(config.KmsKeyId ? { KmsKeyId: config.KmsKeyId } : {}),
+  };
+  return { modelInput, configInput, variantName: variant.VariantName ?? "" };
+}
+
+async function rollbackAlarmNames(
+  cloudWatch: CloudWatchClient,
+  name: string,
+  variant: string,
+  alarms: UpdateRequest["alarms"],
+): Promise<string[]> {
+  if (alarms.kind === "standard") return putStandardAlarms(cloudWatch, name, variant, alarms);
+  return alarms.kind === "existing" ? alarms.names : [];
+}
+
+/** Back to an earlier configuration of this endpoint (kept by the updates that replaced it), by the same strategy. */
+async function rollBack(
+  clients: { sageMaker: SageMakerClient; cloudWatch: CloudWatchClient },
+  resources: EndpointResources,
+  target: string,
+  request: UpdateRequest,
+): Promise<UpdateResult> {
+  const name = resources.endpoint.EndpointName ?? "";
+  if (Object.keys(request.change).length > 0) {
+    throw new AppError("bad_request", "rollBackTo: a roll back changes nothing else; leave change empty.");
+  }
+  if (!isUpdateTarget(name, target) || target === resources.endpoint.EndpointConfigName) {
+    throw new AppError("bad_request", `rollBackTo: "${target}" is not an earlier configuration of endpoint "${name}".`);
+  }
+  const variant = resources.config?.ProductionVariants?.[0]?.VariantName ?? "";
+  const alarms = await rollbackAlarmNames(clients.cloudWatch, name, variant, request.alarms);
+  const deploymentConfig = deploymentConfigOf(request, alarms);
+  await awsCall(`endpoint "${name}"`, () =>
+    clients.sageMaker.send(
+      new UpdateEndpointCommand({
+        EndpointName: name,
+        EndpointConfigName: target,
+        RetainAllVariantProperties: true,
+        DeploymentConfig: deploymentConfig,
+      }),
+    ),
+  );
+  return {
+    name,
+    endpointConfigName: target,
+    modelName: target,
+    previousEndpointConfigName: resources.endpoint.EndpointConfigName ?? "",
+    alarms,
+    deploymentConfig,
+    status: "Updating",
+  };
+}
+
+/**
+ * Changes what an InService endpoint runs without a new name: CreateModel and CreateEndpointConfig with the change
+ * (named `<endpoint>-<short sha>`, so the same change reuses them), the rollback alarms (PutMetricAlarm for the
+ * standard ones), then UpdateEndpoint with the DeploymentConfig. The instance count the endpoint serves with now
+ * (autoscaling's included) is kept unless the change sets one. The new model records the configuration it replaces
+ * (DECISION_CONSOLE_PREVIOUS_CONFIG), which is kept for a roll back (`rollBackTo`); older ones go by the rule in
+ * config-history.ts.
+ */
+export async function updateEndpoint(
+  clients: { sageMaker: SageMakerClient; cloudWatch: CloudWatchClient },
+  name: string,
+  request: UpdateRequest,
+): Promise<UpdateResult> {
+  const { sageMaker } = clients;
+  const resources = await loadEndpointResources(sageMaker, name);
+  const status = resources.endpoint.EndpointStatus;
+  if (status !== "InService") {
+    throw new AppError("conflict", `Endpoint "${name}" is ${status}; it can be updated once it is InService.`, {
+      status,
+    });
+  }
+  if (request.rollBackTo !== undefined) return rollBack(clients, resources, request.rollBackTo, request);
+  const { modelInput, configInput, variantName } = updatedResources(resources, request.change);
+  const newName = modelInput.ModelName ?? "";
+  const alarms = await rollbackAlarmNames(clients.cloudWatch, name, variantName, request.alarms);
+  const createdModel = await createUnlessPresent(`model "${newName}"`, () =>
+    sageMaker.send(new CreateModelCommand(modelInput)),
+  );
+  let createdConfig = false;
+  try {
+    createdConfig = await createUnlessPresent(`endpoint config "${newName}"`, () =>
+      sageMaker.send(new CreateEndpointConfigCommand(configInput)),
+    );
+    const deploymentConfig = deploymentConfigOf(request, alarms);
+    await awsCall(`endpoint "${name}"`, () =>
+      sageMaker.send(
+        new UpdateEndpointCommand({
+          EndpointName: name,
+          EndpointConfigName: newName,
+          RetainAllVariantProperties: request.change.instanceCount === undefined,
+          DeploymentConfig: deploymentConfig,
+        }),
+      ),
+    );
+    await collectOldConfigs(sageMaker, resources, newName);
+    return {
+      name,
+      endpointConfigName: newName,
+      modelName: newName,
+      previousEndpointConfigName: resources.endpoint.EndpointConfigName ?? "",
+      alarms: [...alarms],
+      deploymentConfig,
+      status: "Updating",
+    };
+  } catch (error) {
+    if (createdConfig) {
+      await bestEffort(() => sageMaker.send(new DeleteEndpointConfigCommand({ EndpointConfigName: newName })));
+    }
+    if (createdModel) await bestEffort(() => sageMaker.send(new DeleteModelCommand({ ModelName: newName })));
+    throw error;
+  }
+}

@@ -1,0 +1,156 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type Db, openLocalDatabase } from "../database.ts";
+import { MetricsStore } from "../metrics-store.ts";
+import type { AlarmActionEvent } from "./alarm-actions.ts";
+import { AlarmEngine } from "./alarm-engine.ts";
+import { evaluateAlarm } from "./alarm-evaluation.ts";
+import type { MetricAlarmDefinition } from "./metric-alarm.ts";
+
+const alarm = (overrides: Partial<MetricAlarmDefinition> = {}): MetricAlarmDefinition => ({
+  AlarmName: "dc-e-5xx",
+  ActionsEnabled: true,
+  OKActions: [],
+  AlarmActions: [],
+  InsufficientDataActions: [],
+  Namespace: "AWS/SageMaker",
+  MetricName: "Invocation5XXErrors",
+  Dimensions: [{ Name: "EndpointName", Value: "dc-e" }],
+  Statistic: "Sum",
+  Period: 10,
+  EvaluationPeriods: 3,
+  DatapointsToAlarm: 2,
+  Threshold: 0,
+  ComparisonOperator: "GreaterThanThreshold",
+  ...overrides,
+});
+
+describe("evaluateAlarm", () => {
+  const period = (start: number, values: number[]) => ({ start: start * 10_000, values });
+
+  it("goes to ALARM when M of the N data points breach, and says which", () => {
+    const result = evaluateAlarm(alarm(), [period(0, [1]), period(1, [0]), period(2, [2, 1])], 30_000);
+    expect(result.state).toBe("ALARM");
+    expect(result.reason).toContain("2 out of the last 3 datapoints");
+    expect(evaluateAlarm(alarm(), [period(0, [1]), period(1, [0]), period(2, [0])], 30_000).state).toBe("OK");
+  });
+
+  it("follows TreatMissingData for periods without data", () => {
+    const empty = [period(0, []), period(1, []), period(2, [])];
+    expect(evaluateAlarm(alarm(), empty, 30_000).state).toBe("INSUFFICIENT_DATA");
+    expect(evaluateAlarm(alarm({ TreatMissingData: "breaching" }), empty, 30_000).state).toBe("ALARM");
+    expect(evaluateAlarm(alarm({ TreatMissingData: "notBreaching" }), empty, 30_000).state).toBe("OK");
+    expect(evaluateAlarm(alarm({ TreatMissingData: "ignore" }), empty, 30_000).state).toBeUndefined();
+  });
+
+  it("computes a percentile of ModelLatency and ignores low-sample periods when asked to", () => {
+    const latency = alarm({
+      MetricName: "ModelLatency",
+      Statistic: undefined,
+      ExtendedStatistic: "p90",
+      EvaluationPeriods: 1,
+      DatapointsToAlarm: 1,
+      Threshold: 500_000,
+    });
+    const slowTail = [period(0, [...Array(8).fill(1000), 900_000, 900_000])];
+    expect(evaluateAlarm(latency, slowTail, 10_000).state).toBe("ALARM");
+    const few = [period(0, [900_000])];
+    expect(
+      evaluateAlarm({ ...latency, EvaluateLowSampleCountPercentile: "ignore" }, few, 10_000).state,
+    ).toBeUndefined();
+  });
+});
+
+describe("AlarmEngine", () => {
+  let dir: string;
+  let db: Db;
+  let now: number;
+  let engine: AlarmEngine;
+  let metrics: MetricsStore;
+
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "alarm-engine-"));
+    db = openLocalDatabase(dir);
+    metrics = new MetricsStore(db);
+    now = Date.now();
+    engine = new AlarmEngine(db, metrics, { clock: () => now, evaluationIntervalMs: 0 });
+  });
+
+  afterEach(() => {
+    engine.close();
+    db.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("evaluates the endpoint's recorded invocations and runs the new state's actions through registered handlers", async () => {
+    const scaling = "arn:aws:autoscaling:us-east-1:000000000000:scalingPolicy:x:resource/sagemaker/y:policyName/z";
+    const events: AlarmActionEvent[] = [];
+    engine.actions.register({
+      matches: (arn) => arn.startsWith("arn:aws:autoscaling:"),
+      handle: (e) => void events.push(e),
+    });
+    const transitions: string[] = [];
+    engine.onTransition(({ alarm: changed, previousState }) => transitions.push(`${previousState}->${changed.state}`));
+    const put = engine.put(
+      alarm({ EvaluationPeriods: 1, DatapointsToAlarm: 1, AlarmActions: [scaling, "arn:aws:sns:us-east-1:0:t"] }),
+      "us-east-1",
+      "000000000000",
+    );
+    expect(put.state).toBe("INSUFFICIENT_DATA");
+    expect(put.arn).toBe("arn:aws:cloudwatch:us-east-1:000000000000:alarm:dc-e-5xx");
+
+    metrics.recordInvocation("dc-e", "AllTraffic", 200, 1000);
+    metrics.recordInvocation("dc-e", "AllTraffic", 502, 1000);
+    metrics.recordInvocation("other", "AllTraffic", 500, 1000);
+    // The period of these invocations is complete.
+    now += 10_000;
+    engine.evaluateAll();
+    expect(engine.get("dc-e-5xx")?.state).toBe("ALARM");
+    expect(engine.get("dc-e-5xx")?.stateReason).toContain("[1.0 (");
+    expect(transitions).toEqual(["INSUFFICIENT_DATA->ALARM"]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(events).toMatchObject([
+      { actionArn: scaling, state: "ALARM", previousState: "INSUFFICIENT_DATA", repeated: false },
+    ]);
+
+    // A later period without data: missing (the default) leaves nothing to evaluate.
+    now += 10_000;
+    engine.evaluateAll();
+    expect(engine.get("dc-e-5xx")?.state).toBe("INSUFFICIENT_DATA");
+  });
+
+  it("repeats the actions of handlers that ask for it once per period while the alarm stays in ALARM", async () => {
+    const events: AlarmActionEvent[] = [];
+    engine.actions.register({
+      matches: (arn) => arn === "arn:aws:autoscaling:policy",
+      repeatWhileInState: true,
+      handle: (e) => void events.push(e),
+    });
+    engine.put(
+      alarm({ AlarmActions: ["arn:aws:autoscaling:policy"], TreatMissingData: "breaching" }),
+      "us-east-1",
+      "000000000000",
+    );
+    now += 5_000;
+    engine.evaluateAll();
+    now += 10_000;
+    engine.evaluateAll();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(events.map((e) => e.repeated)).toEqual([false, true]);
+  });
+
+  it("holds a SetAlarmState until the next evaluation and keeps alarms across a reopen of the database", () => {
+    engine.put(alarm(), "us-east-1", "000000000000");
+    engine.setState("dc-e-5xx", "ALARM", "forced by the operator");
+    expect(engine.get("dc-e-5xx")).toMatchObject({ state: "ALARM", stateReason: "forced by the operator" });
+    engine.close();
+    db.close();
+    db = openLocalDatabase(dir);
+    engine = new AlarmEngine(db, new MetricsStore(db), { clock: () => now, evaluationIntervalMs: 0 });
+    expect(engine.get("dc-e-5xx")?.state).toBe("ALARM");
+    engine.evaluateAll();
+    expect(engine.get("dc-e-5xx")?.state).toBe("INSUFFICIENT_DATA");
+  });
+});

@@ -1,0 +1,50 @@
+/** CloudWatch's alarm states. */
+export type AlarmState = "OK" | "ALARM" | "INSUFFICIENT_DATA";
+
+export type ComparisonOperator =
+  | "GreaterThanOrEqualToThreshold"
+  | "GreaterThanThreshold"
+  | "LessThanThreshold"
+  | "LessThanOrEqualToThreshold";
+
+export type TreatMissingData = "breaching" | "notBreaching" | "ignore" | "missing";
+
+/** A metric alarm's definition, as PutMetricAlarm takes it and DescribeAlarms returns it (MetricAlarm). */
+export interface MetricAlarmDefinition {
+  AlarmName: string;
+  AlarmDescription?: string;
+  ActionsEnabled: boolean;
+  OKActions: string[];
+  AlarmActions: string[];
+  InsufficientDataActions: string[];
+  MetricName: string;
+  Namespace: string;
+  Statistic?: string;
+  ExtendedStatistic?: string;
+  Dimensions: { Name: string; Value: string }[];
+  Period: number;
+  Unit?: string;
+  EvaluationPeriods: number;
+  DatapointsToAlarm?: number;
+  Threshold: number;
+  ComparisonOperator: ComparisonOperator;
+  TreatMissingData?: TreatMissingData;
+  EvaluateLowSampleCountPercentile?: "evaluate" | "ignore";
+}
+
+/** An alarm with its state, as the local store keeps it. Times are epoch milliseconds. */
+export interface StoredAlarm {
+  definition: MetricAlarmDefinition;
+  arn: string;
+  configurationUpdatedAt: number;
+  state: AlarmState;
+  stateReason: string;
+  stateReasonData?: string;
+  stateUpdatedAt: number;
+  /** When the state last changed (StateTransitionedTimestamp); an update that keeps the state leaves it. */
+  stateTransitionedAt: number;
+}
+
+export function alarmArn(region: string, accountId: string, name: string): string {
+  return `arn:aws:cloudwatch:${region}:${accountId}:alarm:${name}`;
+}

@@ -1,0 +1,60 @@
+import { quantileOf } from "@decision-console/adapter/contract";
+import type { InvocationSample, MetricsStore } from "../metrics-store.ts";
+
+/** A SageMaker endpoint invocation metric as local CloudWatch derives it from one invocation sample. */
+interface SageMakerMetric {
+  unit: "Count" | "Microseconds";
+  value: (sample: InvocationSample) => number | null;
+}
+
+const isError = (low: number, high: number) => (s: InvocationSample) => (s.status >= low && s.status <= high ? 1 : 0);
+
+/**
+ * The `AWS/SageMaker` invocation metrics local mode records, as AWS defines them: every invocation counts once in
+ * Invocations; 4XX and 5XX count the model's answers by class; InvocationModelErrors counts every invocation whose
+ * model did not answer 2XX (an unreachable container included); ModelLatency is in microseconds.
+ */
+export const sageMakerMetrics: Record<string, SageMakerMetric> = {
+  Invocations: { unit: "Count", value: () => 1 },
+  Invocation4XXErrors: { unit: "Count", value: isError(400, 499) },
+  Invocation5XXErrors: { unit: "Count", value: isError(500, 599) },
+  InvocationModelErrors: { unit: "Count", value: (s) => (s.status < 200 || s.status > 299 ? 1 : 0) },
+  ModelLatency: { unit: "Microseconds", value: (s) => s.modelLatencyUs },
+};
+
+export const SAGEMAKER_NAMESPACE = "AWS/SageMaker";
+
+/** `p90`, `p99.9`: the percentile statistics local CloudWatch computes (nearest rank). */
+export const PERCENTILE_PATTERN = /^p(\d{1,2}(\.\d{1,2})?|100)$/;
+
+/** A statistic over one period's values, or null when `stat` is not one local CloudWatch computes. */
+export function statistic(values: readonly number[], stat: string): number | null {
+  if (stat === "Sum") return values.reduce((a, b) => a + b, 0);
+  if (stat === "SampleCount") return values.length;
+  if (stat === "Average") return values.reduce((a, b) => a + b, 0) / values.length;
+  if (stat === "Maximum") return Math.max(...values);
+  if (stat === "Minimum") return Math.min(...values);
+  if (PERCENTILE_PATTERN.test(stat)) return quantileOf(values, Number(stat.slice(1)) / 100);
+  return null;
+}
+
+/** The values of one metric in [fromMs, toMs), bucketed by periods that start at `alignMs` + k × period. */
+export function periodValues(
+  metrics: MetricsStore,
+  query: { metricName: string; endpoint: string; variant: string | null; periodMs: number; alignMs: number },
+  fromMs: number,
+  toMs: number,
+): Map<number, number[]> {
+  const metric = sageMakerMetrics[query.metricName];
+  const buckets = new Map<number, number[]>();
+  if (!metric) return buckets;
+  for (const sample of metrics.samples(query.endpoint, query.variant, fromMs, toMs)) {
+    const value = metric.value(sample);
+    if (value === null) continue;
+    const start = query.alignMs + Math.floor((sample.timestamp - query.alignMs) / query.periodMs) * query.periodMs;
+    const bucket = buckets.get(start);
+    if (bucket) bucket.push(value);
+    else buckets.set(start, [value]);
+  }
+  return buckets;
+}

@@ -1,0 +1,176 @@
+import { CapacitySizeType, TrafficRoutingConfigType, VariantPropertyType } from "@aws-sdk/client-sagemaker";
+import {
+  capacityProblem,
+  type DeploymentConfig,
+  type TrafficRoutingConfig,
+} from "../../../contract/endpoints/deployment-plan.ts";
+import type { EndpointRecord, ProductionVariantDoc } from "../sagemaker-store.ts";
+import { validation } from "../wire/aws-error.ts";
+import type { Shape, StructureShape } from "../wire/input-shapes.ts";
+
+/**
+ * UpdateEndpoint's rules, once: the DeploymentConfig shape of the service model (ranges from the API reference:
+ * waits 0-3600 s, execution timeouts 600-28800 s, capacity values from 1, 1-10 alarms of 1-255 characters), then
+ * what the reference and the deployment-guardrails guide say in prose (one update policy, the size each strategy
+ * allows, the same variant names, no rolling deployment of several variants, no update of an endpoint that is not
+ * InService).
+ */
+
+const capacitySize: StructureShape = {
+  type: "structure",
+  required: ["Type", "Value"],
+  members: {
+    Type: { type: "string", enum: Object.values(CapacitySizeType) },
+    Value: { type: "integer", min: 1 },
+  },
+};
+const waitInterval: Shape = { type: "integer", min: 0, max: 3600 };
+const executionTimeout: Shape = { type: "integer", min: 600, max: 28800 };
+
+export const deploymentConfigShape: StructureShape = {
+  type: "structure",
+  members: {
+    BlueGreenUpdatePolicy: {
+      type: "structure",
+      required: ["TrafficRoutingConfiguration"],
+      members: {
+        TrafficRoutingConfiguration: {
+          type: "structure",
+          required: ["Type", "WaitIntervalInSeconds"],
+          members: {
+            Type: { type: "string", enum: Object.values(TrafficRoutingConfigType) },
+            WaitIntervalInSeconds: waitInterval,
+            CanarySize: capacitySize,
+            LinearStepSize: capacitySize,
+          },
+        },
+        TerminationWaitInSeconds: { type: "integer", min: 0, max: 3600 },
+        MaximumExecutionTimeoutInSeconds: executionTimeout,
+      },
+    },
+    RollingUpdatePolicy: {
+      type: "structure",
+      required: ["MaximumBatchSize", "WaitIntervalInSeconds"],
+      members: {
+        MaximumBatchSize: capacitySize,
+        WaitIntervalInSeconds: waitInterval,
+        MaximumExecutionTimeoutInSeconds: executionTimeout,
+        RollbackMaximumBatchSize: capacitySize,
+      },
+    },
+    AutoRollbackConfiguration: {
+      type: "structure",
+      members: {
+        Alarms: {
+          type: "list",
+          min: 1,
+          max: 10,
+          member: {
+            type: "structure",
+            members: { AlarmName: { type: "string", min: 1, max: 255, pattern: "(?!\\s*$).+" } },
+          },
+        },
+      },
+    },
+  },
+};
+
+export const excludedVariantPropertiesShape: Shape = {
+  type: "list",
+  max: 3,
+  member: {
+    type: "structure",
+    required: ["VariantPropertyType"],
+    members: { VariantPropertyType: { type: "string", enum: Object.values(VariantPropertyType) } },
+  },
+};
+
+function checkRouting(routing: TrafficRoutingConfig, total: number): void {
+  const sizes = { CANARY: "CanarySize", LINEAR: "LinearStepSize" } as const;
+  for (const [type, field] of Object.entries(sizes)) {
+    const given = routing[field] !== undefined;
+    if (routing.Type === type && !given) {
+      throw validation(`${field} must be specified when the TrafficRoutingConfiguration Type is ${type}.`);
+    }
+    if (routing.Type !== type && given) {
+      throw validation(`${field} can be specified only when the TrafficRoutingConfiguration Type is ${type}.`);
+    }
+  }
+  const problem =
+    routing.Type === "CANARY" && routing.CanarySize
+      ? capacityProblem("canary", routing.CanarySize, total)
+      : routing.Type === "LINEAR" && routing.LinearStepSize
+        ? capacityProblem("linear", routing.LinearStepSize, total)
+        : null;
+  if (problem) throw validation(problem);
+}
+
+function checkTimeout(timeout: number | undefined, waits: number): void {
+  if (timeout !== undefined && timeout <= waits) {
+    throw validation(
+      `MaximumExecutionTimeoutInSeconds (${timeout}) must be larger than the total waiting time specified in TerminationWaitInSeconds and WaitIntervalInSeconds (${waits} s).`,
+    );
+  }
+}
+
+/** What UpdateEndpoint checks once its input has the right shape; `instanceCounts` are the new fleet's per variant. */
+export function checkUpdateEndpoint(args: {
+  arn: string;
+  endpoint: EndpointRecord;
+  currentVariants: ProductionVariantDoc[] | undefined;
+  newVariants: ProductionVariantDoc[];
+  instanceCounts: Map<string, number>;
+  deploymentConfig: DeploymentConfig | undefined;
+  missingAlarms: string[];
+}): void {
+  const { arn, endpoint, deploymentConfig: config } = args;
+  if (endpoint.status === "Failed") {
+    throw validation(`Cannot update endpoint "${arn}" in Failed status; delete it and create it again.`);
+  }
+  if (endpoint.status !== "InService") throw validation(`Cannot update in-progress endpoint "${arn}".`);
+  if (!config) return;
+  const blueGreen = config.BlueGreenUpdatePolicy;
+  const rolling = config.RollingUpdatePolicy;
+  if (blueGreen && rolling) {
+    throw validation("Only one of BlueGreenUpdatePolicy and RollingUpdatePolicy can be specified in DeploymentConfig.");
+  }
+  const names = (variants: ProductionVariantDoc[] = []) =>
+    variants
+      .map((v) => v.VariantName.toLowerCase())
+      .sort()
+      .join(",");
+  if (names(args.currentVariants) !== names(args.newVariants)) {
+    throw validation(
+      "For a blue/green or rolling deployment the new endpoint configuration must have the same production variant names as the endpoint's current configuration.",
+    );
+  }
+  if (rolling && args.newVariants.length > 1) {
+    throw validation("Rolling deployments are not supported for endpoints with multiple production variants.");
+  }
+  for (const [variant, total] of args.instanceCounts) {
+    if (blueGreen) checkRouting(blueGreen.TrafficRoutingConfiguration, total);
+    if (rolling) {
+      const problem =
+        capacityProblem("rolling", rolling.MaximumBatchSize, total) ??
+        (rolling.RollbackMaximumBatchSize &&
+        (rolling.RollbackMaximumBatchSize.Type === "CAPACITY_PERCENT"
+          ? rolling.RollbackMaximumBatchSize.Value > 100
+          : rolling.RollbackMaximumBatchSize.Value > total)
+          ? `RollbackMaximumBatchSize must not exceed the variant's total instance count (${total}).`
+          : null);
+      if (problem) throw validation(`${problem} (variant ${variant})`);
+    }
+  }
+  if (blueGreen) {
+    checkTimeout(
+      blueGreen.MaximumExecutionTimeoutInSeconds,
+      (blueGreen.TerminationWaitInSeconds ?? 0) + blueGreen.TrafficRoutingConfiguration.WaitIntervalInSeconds,
+    );
+  }
+  if (rolling) checkTimeout(rolling.MaximumExecutionTimeoutInSeconds, rolling.WaitIntervalInSeconds);
+  if (args.missingAlarms.length > 0) {
+    throw validation(
+      `The CloudWatch alarm(s) [${args.missingAlarms.join(", ")}] of AutoRollbackConfiguration do not exist.`,
+    );
+  }
+}
