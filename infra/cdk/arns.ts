@@ -1,4 +1,5 @@
 import { Aws } from "aws-cdk-lib";
+import { TRANSFORM_JOB_LOG_GROUP } from "./console-contract.ts";
 
 /** An ARN in this stack's partition, region and account: `arn:<partition>:<service>:<region>:<account>:<resource>`. */
 export function regionalArn(service: string, resource: string): string {
@@ -17,4 +18,9 @@ export function endpointLogGroup(namePrefix: string): string {
 
 export function codeBuildLogGroup(projectName: string): string {
   return `/aws/codebuild/${projectName}`;
+}
+
+/** The log streams of the transform jobs named with the prefix. */
+export function transformJobLogStreams(namePrefix: string): string {
+  return regionalArn("logs", `log-group:${TRANSFORM_JOB_LOG_GROUP}:log-stream:${namePrefix}*`);
 }

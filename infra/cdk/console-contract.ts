@@ -18,7 +18,12 @@ export const ARTIFACT_PREFIXES = {
   models: "models/",
   /** Source archives the console uploads for CodeBuild (`build-sources/<sha256>.zip`). */
   buildSources: "build-sources/",
+  /** Batch transform inputs the console writes and the outputs SageMaker writes beside them. */
+  batch: "batch/",
 } as const;
+
+/** SageMaker writes every transform job's logs to this one group, in streams named `<job>/<instance id>`. */
+export const TRANSFORM_JOB_LOG_GROUP = "/aws/sagemaker/TransformJobs";
 
 /** What the console scales: SageMaker endpoint variants' instance counts. */
 export const SAGEMAKER_VARIANT_SCALING = {

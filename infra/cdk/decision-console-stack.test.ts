@@ -158,20 +158,25 @@ describe("SageMaker execution role", () => {
     });
   });
 
-  it("reads only the model prefix, pulls only the adapter repository and writes only its endpoints' logs", () => {
+  it("reads models, reads and writes batch data, pulls only the adapter repository, writes only its jobs' logs", () => {
     const statements = statementsOf("SageMakerExecutionRole");
-    expect(resourcesOf(statements, "s3:GetObject")).toEqual(["<ArtifactBucket.Arn>/models/*"]);
-    expect(statements.find((s) => list(s.Action).includes("s3:ListBucket"))?.Condition).toEqual({
-      StringLike: { "s3:prefix": ["models/*"] },
-    });
+    expect(resourcesOf(statements, "s3:GetObject")).toEqual([
+      "<ArtifactBucket.Arn>/models/*",
+      "<ArtifactBucket.Arn>/batch/*",
+    ]);
+    expect(resourcesOf(statements, "s3:PutObject")).toEqual(["<ArtifactBucket.Arn>/batch/*"]);
+    expect(statements.filter((s) => list(s.Action).includes("s3:ListBucket")).map((s) => s.Condition)).toEqual([
+      { StringLike: { "s3:prefix": ["models/*"] } },
+      { StringLike: { "s3:prefix": ["batch/*"] } },
+    ]);
     expect(resourcesOf(statements, "ecr:BatchGetImage")).toEqual(["<AdapterRepository.Arn>"]);
     expect(resourcesOf(statements, "logs:PutLogEvents")).toEqual([
       `arn:<AWS::Partition>:logs:<AWS::Region>:<AWS::AccountId>:log-group:/aws/sagemaker/Endpoints/${PREFIX}*`,
       `arn:<AWS::Partition>:logs:<AWS::Region>:<AWS::AccountId>:log-group:/aws/sagemaker/Endpoints/${PREFIX}*:*`,
+      "arn:<AWS::Partition>:logs:<AWS::Region>:<AWS::AccountId>:log-group:/aws/sagemaker/TransformJobs",
+      `arn:<AWS::Partition>:logs:<AWS::Region>:<AWS::AccountId>:log-group:/aws/sagemaker/TransformJobs:log-stream:${PREFIX}*`,
     ]);
-    expect(actionsOf(statements).some((action) => action.startsWith("s3:Put") || action.startsWith("ecr:Put"))).toBe(
-      false,
-    );
+    expect(actionsOf(statements).some((action) => action.startsWith("ecr:Put"))).toBe(false);
   });
 
   it("has every permission AWS documents for a CreateModel execution role, for what the console deploys", () => {

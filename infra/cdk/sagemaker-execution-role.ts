@@ -3,8 +3,8 @@ import type { IRepository } from "aws-cdk-lib/aws-ecr";
 import { Effect, PolicyDocument, PolicyStatement, Role, ServicePrincipal } from "aws-cdk-lib/aws-iam";
 import type { IBucket } from "aws-cdk-lib/aws-s3";
 import type { Construct } from "constructs";
-import { endpointLogGroup, logGroupArns } from "./arns.ts";
-import { ARTIFACT_PREFIXES } from "./console-contract.ts";
+import { endpointLogGroup, logGroupArns, regionalArn, transformJobLogStreams } from "./arns.ts";
+import { ARTIFACT_PREFIXES, TRANSFORM_JOB_LOG_GROUP } from "./console-contract.ts";
 import { acknowledgeWildcardResources } from "./nag-acknowledgements.ts";
 
 export interface ExecutionRoleProps {
@@ -15,7 +15,7 @@ export interface ExecutionRoleProps {
 
 /**
  * The role SageMaker assumes for the console's models, as AWS documents it for CreateModel (CloudWatch metrics,
- * CloudWatch Logs, ECR pull, S3 read), narrowed to this stack: read the packaged models, pull the adapter
+ * CloudWatch Logs, ECR pull, S3 read), narrowed to this stack: read the packaged models, read and write transform jobs' data under batch/, pull the adapter
  * repository's images, write the endpoints' own log groups. The container itself runs with network isolation.
  */
 export function createExecutionRole(scope: Construct, props: ExecutionRoleProps): Role {
@@ -31,6 +31,17 @@ export function createExecutionRole(scope: Construct, props: ExecutionRoleProps)
       actions: ["s3:ListBucket"],
       resources: [bucket.bucketArn],
       conditions: { StringLike: { "s3:prefix": [`${ARTIFACT_PREFIXES.models}*`] } },
+    }),
+    new PolicyStatement({
+      sid: "ReadWriteBatchData",
+      actions: ["s3:GetObject", "s3:PutObject", "s3:AbortMultipartUpload"],
+      resources: [bucket.arnForObjects(`${ARTIFACT_PREFIXES.batch}*`)],
+    }),
+    new PolicyStatement({
+      sid: "ListBatchPrefix",
+      actions: ["s3:ListBucket"],
+      resources: [bucket.bucketArn],
+      conditions: { StringLike: { "s3:prefix": [`${ARTIFACT_PREFIXES.batch}*`] } },
     }),
     new PolicyStatement({
       sid: "PullAdapterImages",
@@ -53,6 +64,11 @@ export function createExecutionRole(scope: Construct, props: ExecutionRoleProps)
       actions: ["logs:CreateLogGroup", "logs:CreateLogStream", "logs:PutLogEvents", "logs:DescribeLogStreams"],
       resources: logGroupArns(endpointLogGroup(namePrefix)),
     }),
+    new PolicyStatement({
+      sid: "WriteTransformJobLogs",
+      actions: ["logs:CreateLogGroup", "logs:CreateLogStream", "logs:PutLogEvents", "logs:DescribeLogStreams"],
+      resources: [regionalArn("logs", `log-group:${TRANSFORM_JOB_LOG_GROUP}`), transformJobLogStreams(namePrefix)],
+    }),
   ];
   const role = new Role(scope, "SageMakerExecutionRole", {
     description: "Assumed by SageMaker to load Decision Console models and adapter images",
@@ -66,6 +82,8 @@ export function createExecutionRole(scope: Construct, props: ExecutionRoleProps)
     EcrLogin: "GetAuthorizationToken has no resource type (Service Authorization Reference)",
     PublishMetrics: "PutMetricData has no resource type for classic metrics; AWS documents it for CreateModel roles",
     WriteEndpointLogs: "the log groups and streams of endpoints named with the prefix",
+    ReadWriteBatchData: "transform job inputs and outputs under batch/ only",
+    WriteTransformJobLogs: "the streams of transform jobs named with the prefix",
   });
   return role;
 }

@@ -4,7 +4,8 @@ import path from "node:path";
 import { BuildRunner, LOCAL_ARTIFACT_BUCKET } from "./builds/build-runner.ts";
 import { BuildStore } from "./builds/build-store.ts";
 import { openLocalDatabase } from "./database.ts";
-import { EndpointRunner, type GpuEmulation } from "./endpoints/endpoint-runner.ts";
+import type { GpuEmulation } from "./endpoints/container-launch.ts";
+import { EndpointRunner } from "./endpoints/endpoint-runner.ts";
 import { EMULATE_GPU_ENV, SHORT_CAPACITY_ENV, shortCapacityTypes } from "./endpoints/instance-pools.ts";
 import { DEFAULT_LOCAL_PREFIX, localIam } from "./iam/local-iam.ts";
 import { ImageRegistry } from "./image-registry.ts";
@@ -21,6 +22,8 @@ import { ecrService } from "./services/ecr.ts";
 import { handleS3 } from "./services/s3.ts";
 import { sageMakerService } from "./services/sagemaker.ts";
 import { handleRuntime } from "./services/sagemaker-runtime.ts";
+import { TransformRunner } from "./transform/transform-runner.ts";
+import { TransformStore } from "./transform/transform-store.ts";
 import { authenticate } from "./wire/authenticate.ts";
 import { AwsError } from "./wire/aws-error.ts";
 import { handleJsonRpc, type JsonService, sendJsonError } from "./wire/json-rpc.ts";
@@ -90,6 +93,7 @@ export interface ControlPlane {
   objects: ObjectStore;
   registry: ImageRegistry;
   endpoints: EndpointRunner;
+  transforms: TransformRunner;
   builds: BuildRunner;
   logs: LogStore;
   /** The keys issued at this start and the shared credentials file that holds them. */
@@ -133,9 +137,22 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   const sageMaker = new SageMakerStore(db);
   const resourcePrefix = options.resourcePrefix ?? (process.env.CONSOLE_RESOURCE_PREFIX || DEFAULT_LOCAL_PREFIX);
   const iam = localIam(sageMaker, db, resourcePrefix);
-  const endpoints = new EndpointRunner(sageMaker, objects, registry, logs, dataDir, REPO_ROOT, {
+  const capacity = {
     shortCapacity: options.shortCapacity ?? [...shortCapacityTypes(undefined, process.env[SHORT_CAPACITY_ENV])],
     gpuEmulation: options.gpuEmulation ?? gpuEmulationFrom(process.env[EMULATE_GPU_ENV]),
+  };
+  const endpoints = new EndpointRunner(sageMaker, objects, registry, logs, dataDir, REPO_ROOT, capacity);
+  const transformJobs = new TransformStore(db);
+  const transforms = new TransformRunner({
+    jobs: transformJobs,
+    sageMaker,
+    objects,
+    registry,
+    logs,
+    iam,
+    capacity,
+    dataDir,
+    repoRoot: REPO_ROOT,
   });
   const buildStore = new BuildStore(db);
   let url = "";
@@ -154,7 +171,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   builds.failInterrupted();
 
   const services: JsonService[] = [
-    sageMakerService(sageMaker, endpoints),
+    sageMakerService(sageMaker, endpoints, transformJobs, transforms),
     codeBuildService(buildStore, builds),
     ecrService(registry),
     cloudWatchLogsService(logs),
@@ -274,6 +291,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   const port = (server.address() as AddressInfo).port;
   url = `http://127.0.0.1:${port}`;
 
+  transforms.restore();
   const restored = endpoints.restore();
   if (options.waitForEndpoints !== false) await restored;
 
@@ -284,6 +302,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     objects,
     registry,
     endpoints,
+    transforms,
     builds,
     logs,
     credentials,
@@ -295,6 +314,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
         server.closeAllConnections();
       });
       await builds.close();
+      await transforms.close();
       await endpoints.close();
       db.close();
     },

@@ -1,5 +1,4 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { containedPath } from "../contained-path.ts";
 import type { ImageRegistry } from "../image-registry.ts";
@@ -7,10 +6,8 @@ import type { LogStore } from "../log-store.ts";
 import type { ObjectStore } from "../object-store.ts";
 import type { EndpointConfigDoc, ProductionVariantDoc, SageMakerStore, VariantState } from "../sagemaker-store.ts";
 import { AdapterProcess } from "./adapter-process.ts";
-import { ContainerEnvironmentError, DOCUMENTED_PREFIXES, screenEnvironment } from "./container-environment.ts";
-import { hasNvidiaGpu } from "./gpu.ts";
-import { choosePool, EMULATE_GPU_ENV, SHORT_CAPACITY_TAG, shortCapacityTypes } from "./instance-pools.ts";
-import { layOutModel } from "./model-layout.ts";
+import { type LocalCapacity, ProvisioningError, prepareContainer } from "./container-launch.ts";
+import { choosePool, SHORT_CAPACITY_TAG, shortCapacityTypes } from "./instance-pools.ts";
 
 interface Instance {
   id: string;
@@ -28,19 +25,6 @@ interface RunningVariant {
   next: number;
 }
 
-export type GpuEmulation = "off" | "cpu-image" | "all";
-
-/** How this machine stands in for SageMaker's instances. */
-export interface LocalCapacity {
-  /** Instance types treated as short of capacity for every endpoint (besides the config's tag). */
-  shortCapacity: string[];
-  /**
-   * On a machine without a GPU: `off` fails every CUDA request; `cpu-image` (default) runs the cpu image on the CPU
-   * even when a GPU pool set ADAPTER_GPU=cuda, and fails the cuda image; `all` runs the cuda image on the CPU too.
-   */
-  gpuEmulation: GpuEmulation;
-}
-
 export interface PickedInstance {
   variant: string;
   url: string;
@@ -48,9 +32,6 @@ export interface PickedInstance {
   /** The adapter process standing in for the instance. */
   pid: number | undefined;
 }
-
-/** Why provisioning stopped: becomes the endpoint's FailureReason verbatim. */
-class ProvisioningError extends Error {}
 
 const DEFAULT_HEALTH_TIMEOUT_S = 300;
 
@@ -158,48 +139,18 @@ export class EndpointRunner {
     }
     const model = this.store.model(modelName);
     if (!model) throw new ProvisioningError(`The model ${modelName} of ${label} no longer exists.`);
-    const container = model.PrimaryContainer ?? model.Containers?.[0];
-    const imageUri = container?.Image ?? "";
-    const image = this.registry.resolve(imageUri);
-    if (!container || !image) {
-      throw new ProvisioningError(
-        `Failed to pull the container image "${imageUri}" for ${label}: the image does not exist in the registry or cannot be accessed.`,
-      );
-    }
     const variantDir = containedPath(this.dataDir, "endpoints", endpoint, variant.VariantName);
     const modelDir = path.join(variantDir, "model");
-    const environment = this.screen(endpoint, label, container.Environment ?? {}, modelDir);
-    const wantsCuda = image.variant === "cuda" || environment.ADAPTER_GPU === "cuda";
-    if (wantsCuda && !hasNvidiaGpu()) {
-      const emulated =
-        this.capacity.gpuEmulation === "all" || (this.capacity.gpuEmulation === "cpu-image" && image.variant === "cpu");
-      if (!emulated) {
-        throw new ProvisioningError(
-          `${label} asks for CUDA (${image.variant === "cuda" ? `the cuda image ${image.digest}` : "ADAPTER_GPU=cuda"}), but this machine has no NVIDIA GPU. Deploy the cpu image locally, set ${EMULATE_GPU_ENV}=1 to run GPU deployments on the CPU, or deploy to a GPU instance on AWS.`,
-        );
-      }
-      delete environment.ADAPTER_GPU;
-      this.logs.append(
-        endpointLogGroup(endpoint),
-        "local-control-plane",
-        `${label}: this machine has no GPU, so the ${instanceType} instance is emulated on the CPU (ADAPTER_GPU=cuda dropped).`,
-      );
-    } else if (image.variant === "cuda") environment.ADAPTER_GPU ??= "cuda";
-    const cpus = os.availableParallelism();
-    if (Number(environment.ADAPTER_THREADS) > cpus) {
-      // The instance type's vCPUs are not this machine's: more threads than cores would only make every instance slower.
-      this.logs.append(
-        endpointLogGroup(endpoint),
-        "local-control-plane",
-        `${label}: ADAPTER_THREADS=${environment.ADAPTER_THREADS} lowered to this machine's ${cpus} CPUs.`,
-      );
-      environment.ADAPTER_THREADS = String(cpus);
-    }
-    try {
-      await layOutModel(this.objects, container, modelDir);
-    } catch (error) {
-      throw new ProvisioningError(`${(error as Error).message} (${label})`);
-    }
+    const { imageUri, image, environment } = await prepareContainer(
+      { registry: this.registry, objects: this.objects, capacity: this.capacity },
+      {
+        model,
+        label,
+        instanceType,
+        modelDir,
+        note: (line) => this.logs.append(endpointLogGroup(endpoint), "local-control-plane", line),
+      },
+    );
     const running: RunningVariant = {
       name: variant.VariantName,
       modelDir,
@@ -237,32 +188,6 @@ export class EndpointRunner {
         },
       ],
     };
-  }
-
-  /**
-   * The model's Environment as a local instance gets it (`container-environment.ts`), with what was left out said in
-   * the endpoint's log.
-   */
-  private screen(endpoint: string, label: string, model: Record<string, string>, modelDir: string) {
-    let screened: ReturnType<typeof screenEnvironment>;
-    try {
-      screened = screenEnvironment(model, modelDir);
-    } catch (error) {
-      if (error instanceof ContainerEnvironmentError) throw new ProvisioningError(`${error.message} (${label})`);
-      throw error;
-    }
-    const note = (line: string) => this.logs.append(endpointLogGroup(endpoint), "local-control-plane", line);
-    if (screened.dropped.length > 0) {
-      note(
-        `${label}: environment variables not passed to the container: ${screened.dropped.join(", ")}. Local instances get only the variables the adapter documents (${DOCUMENTED_PREFIXES.map((prefix) => `${prefix}*`).join(", ")}).`,
-      );
-    }
-    if (screened.replaced.length > 0) {
-      note(
-        `${label}: ${screened.replaced.join(", ")} set by local mode for each instance; the model's value is not used.`,
-      );
-    }
-    return screened.environment;
   }
 
   /** Brings a variant to `count` healthy instances: starts the missing ones and waits for their /ping. */

@@ -71,7 +71,18 @@ export function cloudWatchLogsService(logs: LogStore): JsonService {
       FilterLogEvents(input) {
         const group = groupName(input);
         requireGroup(group);
-        const streams = Array.isArray(input.logStreamNames) ? (input.logStreamNames as string[]) : [null];
+        const prefix = typeof input.logStreamNamePrefix === "string" ? input.logStreamNamePrefix : undefined;
+        if (prefix !== undefined && input.logStreamNames !== undefined) {
+          throw new AwsError("InvalidParameterException", "Cannot specify both logStreamNames and logStreamNamePrefix");
+        }
+        const streams = Array.isArray(input.logStreamNames)
+          ? (input.logStreamNames as string[])
+          : prefix !== undefined
+            ? logs
+                .streams(group)
+                .map((s) => s.stream)
+                .filter((stream) => stream.startsWith(prefix))
+            : [null];
         const after = typeof input.nextToken === "string" ? Number(input.nextToken) || 0 : 0;
         const limit = limitOf(input, 10_000);
         const pattern =

@@ -6,10 +6,14 @@ import {
   type ProductionVariantDoc,
   type SageMakerStore,
 } from "../sagemaker-store.ts";
+import type { TransformRunner } from "../transform/transform-runner.ts";
+import type { TransformStore } from "../transform/transform-store.ts";
 import { validation } from "../wire/aws-error.ts";
 import { withInputShapes } from "../wire/input-shapes.ts";
 import type { JsonService } from "../wire/json-rpc.ts";
+import { page } from "./paging.ts";
 import { checkContainers, checkProductionVariants, sageMakerInputs } from "./sagemaker-rules.ts";
+import { transformOperations } from "./sagemaker-transform.ts";
 
 const TRANSITIONAL = new Set(["Creating", "Updating", "Deleting"]);
 
@@ -20,21 +24,19 @@ function describeVariants(endpoint: EndpointRecord) {
   }));
 }
 
-function page<T>(items: T[], input: Record<string, unknown>, defaultSize: number) {
-  const max = input.MaxResults === undefined ? defaultSize : Number(input.MaxResults);
-  const offset = typeof input.NextToken === "string" ? Number.parseInt(input.NextToken, 10) : 0;
-  if (!Number.isInteger(offset) || offset < 0) throw validation("Invalid pagination token.");
-  const slice = items.slice(offset, offset + max);
-  return { slice, nextToken: offset + max < items.length ? String(offset + max) : undefined };
-}
-
-/** SageMaker's control plane (AWS JSON 1.1) for models, endpoint configurations, endpoints and tags. */
-export function sageMakerService(store: SageMakerStore, runner: EndpointRunner): JsonService {
+/** SageMaker's control plane (AWS JSON 1.1) for models, endpoint configurations, endpoints, transform jobs and tags. */
+export function sageMakerService(
+  store: SageMakerStore,
+  runner: EndpointRunner,
+  jobs: TransformStore,
+  transforms: TransformRunner,
+): JsonService {
   return {
     target: "SageMaker",
     signingName: "sagemaker",
     version: "1.1",
     operations: withInputShapes("SageMaker", sageMakerInputs, {
+      ...transformOperations(store, jobs, transforms),
       CreateModel(input, { region }) {
         const name = String(input.ModelName);
         const arn = arnOf(region, "model", name);
