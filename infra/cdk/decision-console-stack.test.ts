@@ -293,18 +293,21 @@ describe("console policy", () => {
     expect(extra.filter((action) => !(action in indirectConsoleActions))).toEqual([]);
   });
 
-  it("limits SageMaker models, endpoint configs and endpoints to names with the console's prefix", () => {
+  it("limits SageMaker models, endpoint configs, endpoints and transform jobs to names with the console's prefix", () => {
     const sageMaker = consoleStatements().filter((s) => list(s.Action).some((a) => a.startsWith("sagemaker:")));
     const arns = sageMaker.flatMap((s) => list(s.Resource).map(render)).filter((r) => r !== "*");
     expect(arns.length).toBeGreaterThan(0);
     for (const arn of arns) {
       expect(arn).toMatch(
         new RegExp(
-          `^arn:<AWS::Partition>:sagemaker:<AWS::Region>:<AWS::AccountId>:(model|endpoint-config|endpoint)/${PREFIX}\\*$`,
+          `^arn:<AWS::Partition>:sagemaker:<AWS::Region>:<AWS::AccountId>:(model|endpoint-config|endpoint|transform-job)/${PREFIX}\\*$`,
         ),
       );
     }
-    expect(resourcesOf(consoleStatements(), "sagemaker:CreateEndpoint")).toHaveLength(3);
+    expect(resourcesOf(consoleStatements(), "sagemaker:CreateEndpoint")).toHaveLength(4);
+    expect(resourcesOf(consoleStatements(), "sagemaker:CreateTransformJob")).toContain(
+      `arn:<AWS::Partition>:sagemaker:<AWS::Region>:<AWS::AccountId>:transform-job/${PREFIX}*`,
+    );
   });
 
   it("passes only the execution role, and only to SageMaker", () => {
@@ -324,25 +327,38 @@ describe("console policy", () => {
     expect(buildLogs.every((arn) => /log-group:\/aws\/codebuild\/decision-console-/.test(arn))).toBe(true);
     const endpointLogs = resourcesOf(consoleStatements(), "logs:FilterLogEvents");
     expect(endpointLogs.length).toBeGreaterThan(0);
-    expect(endpointLogs.every((arn) => arn.includes(`log-group:/aws/sagemaker/Endpoints/${PREFIX}*`))).toBe(true);
+    expect(
+      endpointLogs.every(
+        (arn) =>
+          arn.includes(`log-group:/aws/sagemaker/Endpoints/${PREFIX}*`) ||
+          arn.includes("log-group:/aws/sagemaker/TransformJobs"),
+      ),
+    ).toBe(true);
   });
 
   it("grants no sagemaker:AddTags, since the console sends no tags to SageMaker", () => {
     expect(actionsOf(consoleStatements())).not.toContain("sagemaker:AddTags");
   });
 
-  it("writes only build sources to the bucket and lists only that prefix", () => {
-    expect(actionsOf(consoleStatements()).filter((action) => action.startsWith("s3:"))).toEqual([
+  it("writes only build sources and batch data to the bucket, reads only batch data, lists only those prefixes", () => {
+    expect([...new Set(actionsOf(consoleStatements()).filter((action) => action.startsWith("s3:")))]).toEqual([
       "s3:AbortMultipartUpload",
+      "s3:GetObject",
       "s3:ListBucket",
       "s3:PutObject",
     ]);
     for (const action of ["s3:PutObject", "s3:AbortMultipartUpload"]) {
-      expect(resourcesOf(consoleStatements(), action)).toEqual(["<ArtifactBucket.Arn>/build-sources/*"]);
+      expect(resourcesOf(consoleStatements(), action)).toEqual([
+        "<ArtifactBucket.Arn>/batch/*",
+        "<ArtifactBucket.Arn>/build-sources/*",
+      ]);
     }
-    expect(consoleStatements().find((s) => list(s.Action).includes("s3:ListBucket"))?.Condition).toEqual({
-      StringLike: { "s3:prefix": ["build-sources/*"] },
-    });
+    expect(resourcesOf(consoleStatements(), "s3:GetObject")).toEqual(["<ArtifactBucket.Arn>/batch/*"]);
+    expect(
+      consoleStatements()
+        .filter((s) => list(s.Action).includes("s3:ListBucket"))
+        .map((s) => s.Condition),
+    ).toEqual([{ StringLike: { "s3:prefix": ["batch/*"] } }, { StringLike: { "s3:prefix": ["build-sources/*"] } }]);
   });
 
   it("changes only SageMaker variant scalable targets that carry the console's tag", () => {
@@ -371,6 +387,7 @@ describe("console policy", () => {
 const actionsWithoutResourceTypes: Record<string, string> = {
   "ecr:GetAuthorizationToken": "docker login to ECR (execution role pulls, image build pushes)",
   "sagemaker:ListEndpoints": "the endpoints page lists endpoints",
+  "sagemaker:ListTransformJobs": "the batch jobs page lists transform jobs",
   "cloudwatch:GetMetricData": "endpoint metrics charts",
   "cloudwatch:PutMetricData": "the execution role publishes endpoint metrics (AWS's CreateModel role policy)",
   "application-autoscaling:DescribeScalableTargets": "Describe* has no resource type",

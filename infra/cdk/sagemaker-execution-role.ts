@@ -4,6 +4,7 @@ import { Effect, PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 
 import type { IBucket } from "aws-cdk-lib/aws-s3";
 import type { Construct } from "constructs";
 import { endpointLogGroup, logGroupArns, regionalArn, transformJobLogStreams } from "./arns.ts";
+import { batchDataStatements } from "./batch-data.ts";
 import { ARTIFACT_PREFIXES, TRANSFORM_JOB_LOG_GROUP } from "./console-contract.ts";
 import { acknowledgeWildcardResources } from "./nag-acknowledgements.ts";
 
@@ -32,17 +33,7 @@ export function createExecutionRole(scope: Construct, props: ExecutionRoleProps)
       resources: [bucket.bucketArn],
       conditions: { StringLike: { "s3:prefix": [`${ARTIFACT_PREFIXES.models}*`] } },
     }),
-    new PolicyStatement({
-      sid: "ReadWriteBatchData",
-      actions: ["s3:GetObject", "s3:PutObject", "s3:AbortMultipartUpload"],
-      resources: [bucket.arnForObjects(`${ARTIFACT_PREFIXES.batch}*`)],
-    }),
-    new PolicyStatement({
-      sid: "ListBatchPrefix",
-      actions: ["s3:ListBucket"],
-      resources: [bucket.bucketArn],
-      conditions: { StringLike: { "s3:prefix": [`${ARTIFACT_PREFIXES.batch}*`] } },
-    }),
+    ...batchDataStatements(bucket),
     new PolicyStatement({
       sid: "PullAdapterImages",
       actions: ["ecr:BatchGetImage", "ecr:GetDownloadUrlForLayer", "ecr:BatchCheckLayerAvailability"],

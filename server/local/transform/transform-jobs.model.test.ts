@@ -3,7 +3,6 @@ import os from "node:os";
 import path from "node:path";
 import { CloudWatchLogsClient, FilterLogEventsCommand } from "@aws-sdk/client-cloudwatch-logs";
 import {
-  CreateModelCommand,
   CreateTransformJobCommand,
   type CreateTransformJobCommandInput,
   DescribeTransformJobCommand,
@@ -11,15 +10,12 @@ import {
   SageMakerClient,
   StopTransformJobCommand,
 } from "@aws-sdk/client-sagemaker";
-import * as tar from "tar";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TRANSFORM_JOB_LOG_GROUP } from "../../../infra/cdk/console-contract.ts";
 import { LOCAL_ARTIFACT_BUCKET } from "../builds/build-runner.ts";
 import { type ControlPlane, startControlPlane } from "../control-plane.ts";
-import { localExecutionRoleArn } from "../iam/stack-policies.ts";
-import { generateTinyModel } from "../seed.ts";
 import { localClientConfig } from "../stack.ts";
-import { LOCAL_ACCOUNT_ID } from "../wire/request.ts";
+import { createTinyAdapterModel } from "../test-support/batch-model.ts";
 
 /**
  * Local batch transform with real adapter processes, through the SDK as the console signs: outputs in input order
@@ -47,7 +43,7 @@ const decision = (index: number, optionCount = 3) => ({
 const jsonLines = (rows: unknown[]) => `${rows.map((row) => JSON.stringify(row)).join("\n")}\n`;
 
 function sageMaker() {
-  return new SageMakerClient(localClientConfig(plane, "admin"));
+  return new SageMakerClient(localClientConfig(plane, "console"));
 }
 
 async function put(key: string, text: string) {
@@ -109,27 +105,8 @@ type Answer = {
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "local-transform-"));
-  const staging = path.join(dataDir, "staging");
-  await generateTinyModel(path.join(staging, "model.gguf"));
-  await tar.c({ gzip: true, file: path.join(dataDir, "model.tar.gz"), cwd: staging }, ["model.gguf"]);
   plane = await startControlPlane({ dataDir: path.join(dataDir, "plane"), port: 0 });
-  await plane.objects.putObject(
-    bucket,
-    "models/batch/model.tar.gz",
-    fs.readFileSync(path.join(dataDir, "model.tar.gz")),
-  );
-  const digest = plane.registry.digestForTag("decision-adapter", "cpu");
-  await sageMaker().send(
-    new CreateModelCommand({
-      ModelName: MODEL,
-      ExecutionRoleArn: localExecutionRoleArn(LOCAL_ACCOUNT_ID),
-      PrimaryContainer: {
-        Image: `${LOCAL_ACCOUNT_ID}.dkr.ecr.us-east-1.amazonaws.com/decision-adapter@${digest}`,
-        ModelDataUrl: `s3://${bucket}/models/batch/model.tar.gz`,
-        Environment: { ADAPTER_READING_CACHE: "0", UNDOCUMENTED_SETTING: "x" },
-      },
-    }),
-  );
+  await createTinyAdapterModel(plane, MODEL, dataDir, { UNDOCUMENTED_SETTING: "x" });
   await put("batch/in/tickets/a.jsonl", jsonLines(Array.from({ length: 9 }, (_, i) => decision(i))));
   await put("batch/in/tickets/sub/b.jsonl", jsonLines(Array.from({ length: 4 }, (_, i) => decision(100 + i))));
 });
