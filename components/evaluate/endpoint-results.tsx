@@ -114,7 +114,7 @@ export function EndpointResults({ result, targetAccuracy }: { result: EndpointEv
           </div>
         </div>
         <div className="grid gap-6 md:grid-cols-2 xl:grid-cols-3">
-          <ConfusionMatrix matrix={metrics.confusion} caption="Confusion matrix" />
+          <ConfusionMatrix matrix={metrics.confusion} />
           <div className="flex flex-col gap-3">
             <GroupTable title="By category" groups={metrics.byCategory} />
             <GroupTable title="By tier" groups={metrics.byTier} />

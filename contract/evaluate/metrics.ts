@@ -29,12 +29,19 @@ export const calibrationSchema = z.object({
 export type Calibration = z.infer<typeof calibrationSchema>;
 
 export const confusionMatrixSchema = z.object({
-  /** Every option id seen as an answer or a prediction, sorted. */
+  /**
+   * `option` when every item offers the same option set; `position` otherwise (each item its own options), where
+   * labels are option positions (A, B, ...).
+   */
+  by: z.enum(["option", "position"]),
+  /** Every option id (or position) seen as an answer or a prediction, sorted. */
   labels: z.array(z.string()),
   /** counts[i][j]: items whose answer is labels[i] and whose chosen option is labels[j]. */
   counts: z.array(z.array(z.number().int())),
   /** Items without a prediction (errors), per answer label. */
   unscored: z.record(z.string(), z.number().int()),
+  /** The most frequent wrong choices by option id (answer, chosen), at most ten. */
+  topConfusions: z.array(z.object({ answer: z.string(), chosen: z.string(), count: z.number().int() })),
 });
 export type ConfusionMatrix = z.infer<typeof confusionMatrixSchema>;
 

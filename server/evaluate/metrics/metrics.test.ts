@@ -67,7 +67,31 @@ describe("confusion matrix", () => {
 
   it("has a single row and column when every answer and prediction is the same class", () => {
     const matrix = confusionMatrix([item("a", [0.6, 0.4]), item("a", [0.7, 0.3])]);
-    expect(matrix).toEqual({ labels: ["a"], counts: [[2]], unscored: {} });
+    expect(matrix).toEqual({ by: "option", labels: ["a"], counts: [[2]], unscored: {}, topConfusions: [] });
+  });
+
+  it("uses option positions when the items do not share one option set, and lists the frequent confusions", () => {
+    const own = (answer: string, optionIds: string[], probabilities: number[] | null) =>
+      item(answer, probabilities, { optionIds });
+    const matrix = confusionMatrix([
+      own("yes", ["no", "yes"], [0.8, 0.2]),
+      own("refund", ["refund", "deny", "escalate"], [0.1, 0.2, 0.7]),
+      own("refund", ["refund", "deny", "escalate"], [0.1, 0.1, 0.8]),
+      own("go", ["go", "stop"], [0.9, 0.1]),
+      own("stop", ["go", "stop"], null),
+    ]);
+    expect(matrix.by).toBe("position");
+    expect(matrix.labels).toEqual(["A", "B", "C"]);
+    expect(matrix.counts).toEqual([
+      [1, 0, 2],
+      [1, 0, 0],
+      [0, 0, 0],
+    ]);
+    expect(matrix.unscored).toEqual({ B: 1 });
+    expect(matrix.topConfusions).toEqual([
+      { answer: "refund", chosen: "escalate", count: 2 },
+      { answer: "yes", chosen: "no", count: 1 },
+    ]);
   });
 });
 
