@@ -85,6 +85,14 @@ export const temperatureFitSchema = z.object({
 });
 export type TemperatureFit = z.infer<typeof temperatureFitSchema>;
 
+export const errorDetailSchema = z.object({
+  kind: z.string(),
+  count: z.number().int(),
+  /** By message (numbers aside), most frequent first: the first item's message, the count, up to 50 item ids. */
+  messages: z.array(z.object({ message: z.string(), count: z.number().int(), itemIds: z.array(z.string()) })),
+});
+export type ErrorDetail = z.infer<typeof errorDetailSchema>;
+
 export const evaluationMetricsSchema = z.object({
   accuracy: accuracyCellSchema,
   byCategory: z.record(z.string(), accuracyCellSchema),
@@ -96,6 +104,7 @@ export const evaluationMetricsSchema = z.object({
   latencyHistogram: z.array(histogramBinSchema),
   /** Failed items by error kind (`busy`, `rejected`, `timeout`, ...), most frequent first. */
   errors: z.record(z.string(), z.number().int()),
+  errorDetails: z.array(errorDetailSchema),
   coverage: z.array(coveragePointSchema),
   threshold: z.object({ targetAccuracy: z.number(), point: coveragePointSchema.nullable() }),
   temperature: temperatureFitSchema.nullable(),

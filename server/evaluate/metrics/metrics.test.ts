@@ -6,7 +6,7 @@ import { brierScore } from "./brier.ts";
 import { calibration } from "./calibration.ts";
 import { confusionMatrix } from "./confusion.ts";
 import { coverageCurve } from "./coverage.ts";
-import { errorCounts } from "./errors.ts";
+import { errorCounts, errorDetails } from "./errors.ts";
 import { latencyHistogram, latencySummary } from "./latency.ts";
 import type { DecisionOutcome } from "./outcome.ts";
 import { evaluationMetrics } from "./summary.ts";
@@ -91,6 +91,22 @@ describe("confusion matrix", () => {
     expect(matrix.topConfusions).toEqual([
       { answer: "refund", chosen: "escalate", count: 2 },
       { answer: "yes", chosen: "no", count: 1 },
+    ]);
+  });
+});
+
+describe("error details", () => {
+  it("groups failed items by kind and by message with the numbers aside, listing the items", () => {
+    const budget = (tokens: number) => `the decision has ${tokens} prompt tokens, at most 4096 are allowed`;
+    const details = errorDetails([
+      item("a", null, { itemId: "x1", errorKind: "rejected", errorMessage: budget(5782) }),
+      item("a", null, { itemId: "x2", errorKind: "rejected", errorMessage: budget(4100) }),
+      item("b", null, { itemId: "x3", errorKind: "timeout", errorMessage: "no answer within 60 s" }),
+      item("a", [0.9, 0.1], { itemId: "x4" }),
+    ]);
+    expect(details).toEqual([
+      { kind: "rejected", count: 2, messages: [{ message: budget(5782), count: 2, itemIds: ["x1", "x2"] }] },
+      { kind: "timeout", count: 1, messages: [{ message: "no answer within 60 s", count: 1, itemIds: ["x3"] }] },
     ]);
   });
 });
