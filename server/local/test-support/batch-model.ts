@@ -9,18 +9,32 @@ import { generateTinyModel } from "../seed.ts";
 import { localClientConfig } from "../stack.ts";
 import { LOCAL_ACCOUNT_ID } from "../wire/request.ts";
 
-/**
- * A SageMaker model of the cpu adapter image on a generated tiny GGUF (`models/<name>/model.tar.gz`), with the
- * stack's execution role, created as the admin (as the console's deploy would have).
- */
+/** createAdapterModel on the adapter's generated tiny GGUF. */
 export async function createTinyAdapterModel(
   plane: ControlPlane,
   name: string,
   scratch: string,
   environment: Record<string, string> = {},
 ) {
+  const gguf = path.join(scratch, "tiny.gguf");
+  await generateTinyModel(gguf);
+  await createAdapterModel(plane, name, gguf, scratch, environment);
+}
+
+/**
+ * A SageMaker model of the cpu adapter image on `gguf` (packed as `models/<name>/model.tar.gz`), with the stack's
+ * execution role, created as the admin (as the console's deploy would have).
+ */
+export async function createAdapterModel(
+  plane: ControlPlane,
+  name: string,
+  gguf: string,
+  scratch: string,
+  environment: Record<string, string> = {},
+) {
   const staging = path.join(scratch, "staging");
-  await generateTinyModel(path.join(staging, "model.gguf"));
+  fs.mkdirSync(staging, { recursive: true });
+  fs.copyFileSync(gguf, path.join(staging, "model.gguf"));
   const archive = path.join(scratch, "model.tar.gz");
   await tar.c({ gzip: true, file: archive, cwd: staging }, ["model.gguf"]);
   const key = `models/${name}/model.tar.gz`;

@@ -370,7 +370,7 @@ export class TransformRunner {
         if (response.ok) return text;
         let message = errorMessageOf(text);
         const inBatch = /^line (\d+): ([\s\S]*)$/.exec(message);
-        if (inBatch && batch.records.length > 1) {
+        if (inBatch) {
           line = batch.first + Number(inBatch[1]) - 1;
           message = inBatch[2] ?? message;
         }
