@@ -42,7 +42,13 @@ export function JobDetailView({ name }: { name: string }) {
           {job.logs.length === 0 ? (
             <p className="text-sm text-slate-700">No log lines yet.</p>
           ) : (
-            <pre className="max-h-[32rem] overflow-auto rounded bg-slate-950 p-3 text-xs text-slate-100">
+            <pre
+              // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable log must be reachable by keyboard
+              tabIndex={0}
+              role="log"
+              aria-label={`Logs of ${job.name}`}
+              className="max-h-[32rem] overflow-auto rounded bg-slate-950 p-3 text-xs text-slate-100"
+            >
               {job.logs.map((line) => `${line.timestamp} ${line.stream}  ${line.message}`).join("\n")}
             </pre>
           )}
