@@ -379,7 +379,8 @@ export const consoleApi = {
   exportDataset: {
     method: "POST",
     path: "/api/datasets/[id]/export",
-    summary: "Write a stored dataset's decisions to S3 (batch/inputs/<id>/items.jsonl) as a transform job's input.",
+    summary:
+      "Write a stored dataset's decisions to S3 (batch/inputs/<id>/items-NNNNN.jsonl, 100 a file) as a transform job's input.",
     response: datasetExportSchema,
     status: 200,
   },

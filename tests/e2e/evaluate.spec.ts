@@ -155,6 +155,6 @@ test("a two-instance batch job on the endpoint's model transforms the stored dat
   await page.waitForURL(/\/batch\/dc-e2e-batch$/);
   await expect(page.getByText("Completed", { exact: true })).toBeVisible({ timeout: 180_000 });
   await expect(page.getByText("1 of 1 input object(s) written, 6 output line(s).")).toBeVisible();
-  await expect(page.getByRole("listitem").filter({ hasText: /items\.jsonl\.out/ })).toBeVisible();
+  await expect(page.getByRole("listitem").filter({ hasText: /items-00001\.jsonl\.out/ })).toBeVisible();
   await checkPage(page, testInfo, "batch-job-detail");
 });

@@ -33,7 +33,7 @@ const send = (url: string, body?: unknown) =>
   });
 const named = (name: string) => ({ params: Promise.resolve({ name }) });
 
-const items = Array.from({ length: 12 }, (_, index) => ({
+const items = Array.from({ length: 112 }, (_, index) => ({
   decision: {
     id: `item-${index}`,
     state: `Ticket ${index}: the customer asks about invoice ${index}.`,
@@ -101,7 +101,7 @@ describe("batch transform routes in local mode", { timeout: 180_000 }, () => {
     });
     expect(response.status).toBe(200);
     input = await response.json();
-    expect(input).toEqual({ inputS3Uri: `s3://decision-console-local/batch/inputs/${dataset.id}/`, records: 12 });
+    expect(input).toEqual({ inputS3Uri: `s3://decision-console-local/batch/inputs/${dataset.id}/`, records: 112 });
   });
 
   it("runs a two-instance job and reports its outputs, records, cost estimate and logs", async () => {
@@ -109,10 +109,13 @@ describe("batch transform routes in local mode", { timeout: 180_000 }, () => {
     expect(started.status, await started.clone().text()).toBe(202);
     const ended = await untilEnded("dc-routes-job");
     expect(ended.status, ended.failureReason ?? "").toBe("Completed");
-    expect(ended.inputObjects).toBe(1);
-    expect(ended.outputs).toHaveLength(1);
-    expect(ended.outputs[0]?.s3Uri).toBe("s3://decision-console-local/batch/outputs/dc-routes-job/items.jsonl.out");
-    expect(ended.recordsDone).toBe(12);
+    // 100 items an object: two objects, each with its .out.
+    expect(ended.inputObjects).toBe(2);
+    expect(ended.outputs.map((output) => output.s3Uri)).toEqual([
+      "s3://decision-console-local/batch/outputs/dc-routes-job/items-00001.jsonl.out",
+      "s3://decision-console-local/batch/outputs/dc-routes-job/items-00002.jsonl.out",
+    ]);
+    expect(ended.recordsDone).toBe(112);
     expect(ended.costEstimateUsd).toBeGreaterThanOrEqual(0);
     expect(ended.logs.some((line) => line.message.includes("Completed"))).toBe(true);
     const listed: TransformJobList = await (await jobs.GET(new Request(`${base}/api/batch`))).json();
