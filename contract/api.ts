@@ -2,6 +2,14 @@ import type { z } from "zod";
 import { auditPageSchema, auditQuerySchema } from "./audit/audit.ts";
 import { loginRequestSchema, loginResponseSchema, logoutResponseSchema, meResponseSchema } from "./auth/session.ts";
 import {
+  datasetExportSchema,
+  startTransformJobSchema,
+  stopTransformJobResultSchema,
+  transformJobDetailSchema,
+  transformJobListSchema,
+  transformJobSummarySchema,
+} from "./batch/transform-jobs.ts";
+import {
   buildListSchema,
   buildLogsQuerySchema,
   buildLogsSchema,
@@ -376,6 +384,45 @@ export const consoleApi = {
     response: null,
     status: 200,
     note: "`text/csv` (one row per endpoint and item; text cells starting with = + - @ are neutralised) or `application/json`, as an attachment.",
+  },
+  listTransformJobs: {
+    method: "GET",
+    path: "/api/batch",
+    summary: "The console's batch transform jobs (names with its prefix), newest first, with status and duration.",
+    response: transformJobListSchema,
+    status: 200,
+  },
+  startTransformJob: {
+    method: "POST",
+    path: "/api/batch",
+    summary:
+      "CreateTransformJob on a model the console deployed: JSON Lines in, SplitType Line, AssembleWith Line, JoinSource Input; CPU instances and the cpu image only.",
+    body: startTransformJobSchema,
+    response: transformJobSummarySchema,
+    status: 202,
+  },
+  describeTransformJob: {
+    method: "GET",
+    path: "/api/batch/[name]",
+    summary:
+      "One job: definition, status, failure reason, outputs written so far and their lines, cost estimate, logs.",
+    response: transformJobDetailSchema,
+    status: 200,
+  },
+  stopTransformJob: {
+    method: "POST",
+    path: "/api/batch/[name]/stop",
+    summary: "StopTransformJob (409 once the job has ended).",
+    response: stopTransformJobResultSchema,
+    status: 202,
+  },
+  exportDataset: {
+    method: "POST",
+    path: "/api/datasets/[id]/export",
+    summary:
+      "Write a stored dataset's decisions to S3 (batch/inputs/<id>/items-NNNNN.jsonl, 100 a file) as a transform job's input.",
+    response: datasetExportSchema,
+    status: 200,
   },
 } as const satisfies Record<string, ApiRoute>;
 

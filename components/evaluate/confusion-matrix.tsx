@@ -1,7 +1,12 @@
 import type { ConfusionMatrix as Matrix } from "@/contract/evaluate/metrics.ts";
 
-/** Rows: the right answer; columns: the chosen option. The diagonal is correct. */
-export function ConfusionMatrix({ matrix, caption }: { matrix: Matrix; caption: string }) {
+/**
+ * Rows: the right answer; columns: the chosen option (by id when the items share one option set, else by position).
+ * The diagonal is correct. The most frequent confusions follow, by option id.
+ */
+export function ConfusionMatrix({ matrix }: { matrix: Matrix }) {
+  const caption =
+    matrix.by === "option" ? "Confusion matrix" : "Confusion by option position (the items have different options)";
   const max = Math.max(1, ...matrix.counts.flat());
   const hasUnscored = Object.keys(matrix.unscored).length > 0;
   return (
@@ -47,6 +52,19 @@ export function ConfusionMatrix({ matrix, caption }: { matrix: Matrix; caption: 
           ))}
         </tbody>
       </table>
+      {matrix.topConfusions.length > 0 && (
+        <div className="mt-3">
+          <h4 className="text-sm font-medium text-slate-800">Most frequent confusions</h4>
+          <ol className="mt-1 list-decimal pl-5 text-xs" data-testid="top-confusions">
+            {matrix.topConfusions.map((confusion) => (
+              <li key={`${confusion.answer}→${confusion.chosen}`}>
+                <span className="font-mono">{confusion.answer}</span> chosen as{" "}
+                <span className="font-mono">{confusion.chosen}</span>: {confusion.count}
+              </li>
+            ))}
+          </ol>
+        </div>
+      )}
     </div>
   );
 }

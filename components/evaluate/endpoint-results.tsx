@@ -80,9 +80,26 @@ export function EndpointResults({ result, targetAccuracy }: { result: EndpointEv
           nearest-rank (always an observed value). Brier is the multi-class sum of squared errors (0 to 2).
         </p>
         {errorEntries.length > 0 && (
-          <p className="text-sm text-red-800" role="status">
-            Failed requests: {errorEntries.map(([kind, count]) => `${kind} ${count}`).join(", ")}
-          </p>
+          <div className="text-sm text-red-800" role="status">
+            <p>Failed requests: {errorEntries.map(([kind, count]) => `${kind} ${count}`).join(", ")}</p>
+            <ul className="mt-1 flex flex-col gap-1 text-xs" data-testid="error-messages">
+              {metrics.errorDetails.flatMap((detail) =>
+                detail.messages.map((entry) => (
+                  <li key={`${detail.kind}:${entry.message}`}>
+                    <details>
+                      <summary>
+                        {entry.count} {detail.kind}: {entry.message}
+                      </summary>
+                      <p className="break-all font-mono text-slate-800">
+                        {entry.itemIds.join(", ")}
+                        {entry.count > entry.itemIds.length && ` and ${entry.count - entry.itemIds.length} more`}
+                      </p>
+                    </details>
+                  </li>
+                )),
+              )}
+            </ul>
+          </div>
         )}
         <div className="grid gap-6 md:grid-cols-2 xl:grid-cols-3">
           <ReliabilityDiagram
@@ -114,7 +131,7 @@ export function EndpointResults({ result, targetAccuracy }: { result: EndpointEv
           </div>
         </div>
         <div className="grid gap-6 md:grid-cols-2 xl:grid-cols-3">
-          <ConfusionMatrix matrix={metrics.confusion} caption="Confusion matrix" />
+          <ConfusionMatrix matrix={metrics.confusion} />
           <div className="flex flex-col gap-3">
             <GroupTable title="By category" groups={metrics.byCategory} />
             <GroupTable title="By tier" groups={metrics.byTier} />

@@ -29,12 +29,19 @@ export const calibrationSchema = z.object({
 export type Calibration = z.infer<typeof calibrationSchema>;
 
 export const confusionMatrixSchema = z.object({
-  /** Every option id seen as an answer or a prediction, sorted. */
+  /**
+   * `option` when every item offers the same option set; `position` otherwise (each item its own options), where
+   * labels are option positions (A, B, ...).
+   */
+  by: z.enum(["option", "position"]),
+  /** Every option id (or position) seen as an answer or a prediction, sorted. */
   labels: z.array(z.string()),
   /** counts[i][j]: items whose answer is labels[i] and whose chosen option is labels[j]. */
   counts: z.array(z.array(z.number().int())),
   /** Items without a prediction (errors), per answer label. */
   unscored: z.record(z.string(), z.number().int()),
+  /** The most frequent wrong choices by option id (answer, chosen), at most ten. */
+  topConfusions: z.array(z.object({ answer: z.string(), chosen: z.string(), count: z.number().int() })),
 });
 export type ConfusionMatrix = z.infer<typeof confusionMatrixSchema>;
 
@@ -78,6 +85,14 @@ export const temperatureFitSchema = z.object({
 });
 export type TemperatureFit = z.infer<typeof temperatureFitSchema>;
 
+export const errorDetailSchema = z.object({
+  kind: z.string(),
+  count: z.number().int(),
+  /** By message (numbers aside), most frequent first: the first item's message, the count, up to 50 item ids. */
+  messages: z.array(z.object({ message: z.string(), count: z.number().int(), itemIds: z.array(z.string()) })),
+});
+export type ErrorDetail = z.infer<typeof errorDetailSchema>;
+
 export const evaluationMetricsSchema = z.object({
   accuracy: accuracyCellSchema,
   byCategory: z.record(z.string(), accuracyCellSchema),
@@ -89,6 +104,7 @@ export const evaluationMetricsSchema = z.object({
   latencyHistogram: z.array(histogramBinSchema),
   /** Failed items by error kind (`busy`, `rejected`, `timeout`, ...), most frequent first. */
   errors: z.record(z.string(), z.number().int()),
+  errorDetails: z.array(errorDetailSchema),
   coverage: z.array(coveragePointSchema),
   threshold: z.object({ targetAccuracy: z.number(), point: coveragePointSchema.nullable() }),
   temperature: temperatureFitSchema.nullable(),

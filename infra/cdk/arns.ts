@@ -1,6 +1,11 @@
 import { Aws } from "aws-cdk-lib";
 import type { IBucket } from "aws-cdk-lib/aws-s3";
-import { ARTIFACT_PREFIXES, ASYNC_INFERENCE_FOLDERS, type AsyncInferenceFolder } from "./console-contract.ts";
+import {
+  ARTIFACT_PREFIXES,
+  ASYNC_INFERENCE_FOLDERS,
+  type AsyncInferenceFolder,
+  TRANSFORM_JOB_LOG_GROUP,
+} from "./console-contract.ts";
 
 /** An ARN in this stack's partition, region and account: `arn:<partition>:<service>:<region>:<account>:<resource>`. */
 export function regionalArn(service: string, resource: string): string {
@@ -24,4 +29,9 @@ export function codeBuildLogGroup(projectName: string): string {
 /** The objects of one asynchronous-inference folder (in, out or failed) of every endpoint under `async/`. */
 export function asyncFolderObjects(bucket: IBucket, folder: AsyncInferenceFolder): string {
   return bucket.arnForObjects(`${ARTIFACT_PREFIXES.async}*/${ASYNC_INFERENCE_FOLDERS[folder]}/*`);
+}
+
+/** The log streams of the transform jobs named with the prefix. */
+export function transformJobLogStreams(namePrefix: string): string {
+  return regionalArn("logs", `log-group:${TRANSFORM_JOB_LOG_GROUP}:log-stream:${namePrefix}*`);
 }

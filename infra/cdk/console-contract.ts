@@ -20,6 +20,8 @@ export const ARTIFACT_PREFIXES = {
   buildSources: "build-sources/",
   /** Asynchronous Inference, per endpoint: `async/<endpoint>/in/`, `.../out/` and `.../failed/` (asyncInferenceFolder). */
   async: "async/",
+  /** Batch transform inputs the console writes and the outputs SageMaker writes beside them. */
+  batch: "batch/",
 } as const;
 
 /**
@@ -34,6 +36,9 @@ export type AsyncInferenceFolder = keyof typeof ASYNC_INFERENCE_FOLDERS;
 export function asyncInferenceFolder(endpoint: string, folder: AsyncInferenceFolder): string {
   return `${ARTIFACT_PREFIXES.async}${endpoint}/${ASYNC_INFERENCE_FOLDERS[folder]}/`;
 }
+
+/** SageMaker writes every transform job's logs to this one group, in streams named `<job>/<instance id>`. */
+export const TRANSFORM_JOB_LOG_GROUP = "/aws/sagemaker/TransformJobs";
 
 /** What the console scales: SageMaker endpoint variants' instance counts. */
 export const SAGEMAKER_VARIANT_SCALING = {

@@ -5,6 +5,7 @@ import { type IRole, ManagedPolicy, PolicyStatement } from "aws-cdk-lib/aws-iam"
 import type { IBucket } from "aws-cdk-lib/aws-s3";
 import type { Construct } from "constructs";
 import { asyncFolderObjects, codeBuildLogGroup, endpointLogGroup, logGroupArns, regionalArn } from "./arns.ts";
+import { batchDataStatements } from "./batch-data.ts";
 import {
   ARTIFACT_PREFIXES,
   type AsyncInferenceFolder,
@@ -12,6 +13,7 @@ import {
   IMAGE_BUILD_PROJECT,
   MODEL_PACKAGE_PROJECT,
   SAGEMAKER_VARIANT_SCALING,
+  TRANSFORM_JOB_LOG_GROUP,
 } from "./console-contract.ts";
 import { acknowledgeWildcardResources } from "./nag-acknowledgements.ts";
 
@@ -32,7 +34,7 @@ export interface ConsolePolicyProps {
  */
 export function createConsolePolicy(scope: Construct, props: ConsolePolicyProps): ManagedPolicy {
   const { namePrefix, executionRole, bucket, repository, dlcRepositoryArn, projects } = props;
-  const sageMakerResources = ["model", "endpoint-config", "endpoint"].map((type) =>
+  const sageMakerResources = ["model", "endpoint-config", "endpoint", "transform-job"].map((type) =>
     regionalArn("sagemaker", `${type}/${namePrefix}*`),
   );
   const endpoints = regionalArn("sagemaker", `endpoint/${namePrefix}*`);
@@ -59,8 +61,18 @@ export function createConsolePolicy(scope: Construct, props: ConsolePolicyProps)
         "sagemaker:DeleteEndpoint",
         "sagemaker:UpdateEndpointWeightsAndCapacities",
         "sagemaker:UpdateEndpoint",
+        "sagemaker:CreateTransformJob",
+        "sagemaker:DescribeTransformJob",
+        "sagemaker:StopTransformJob",
       ],
       resources: sageMakerResources,
+    }),
+    new PolicyStatement({ sid: "ListTransformJobs", actions: ["sagemaker:ListTransformJobs"], resources: ["*"] }),
+    ...batchDataStatements(bucket),
+    new PolicyStatement({
+      sid: "ReadTransformJobLogs",
+      actions: ["logs:FilterLogEvents"],
+      resources: logGroupArns(TRANSFORM_JOB_LOG_GROUP),
     }),
     new PolicyStatement({
       sid: "InvokePrefixedEndpoints",
@@ -180,7 +192,11 @@ export function createConsolePolicy(scope: Construct, props: ConsolePolicyProps)
     statements,
   });
   acknowledgeWildcardResources(policy, statements, {
-    ManagePrefixedSageMakerResources: `only models, endpoint configs and endpoints named with the prefix "${namePrefix}"`,
+    ManagePrefixedSageMakerResources: `only models, endpoint configs, endpoints and transform jobs named with the prefix "${namePrefix}"`,
+    ListTransformJobs: "ListTransformJobs has no resource type (Service Authorization Reference)",
+    ReadWriteBatchData: "transform job inputs and outputs under batch/ only",
+    ReadTransformJobLogs:
+      "SageMaker writes every transform job to one log group; FilterLogEvents authorises on the group, and the console asks only for its jobs' streams",
     InvokePrefixedEndpoints: "only endpoints named with the prefix",
     ListEndpoints: "ListEndpoints has no resource type (Service Authorization Reference)",
     ReadBuildLogs: "the streams of the two build projects' own log groups",

@@ -161,15 +161,17 @@ describe("SageMaker execution role", () => {
     });
   });
 
-  it("reads only the model prefix, pulls only the adapter and DLC repositories and writes only its endpoints' logs", () => {
+  it("reads models, async requests and batch data, pulls only the adapter and DLC repositories, writes only its logs", () => {
     const statements = statementsOf("SageMakerExecutionRole");
     expect(resourcesOf(statements, "s3:GetObject")).toEqual([
       "<ArtifactBucket.Arn>/models/*",
+      "<ArtifactBucket.Arn>/batch/*",
       "<ArtifactBucket.Arn>/async/*/in/*",
     ]);
-    expect(statements.find((s) => list(s.Action).includes("s3:ListBucket"))?.Condition).toEqual({
-      StringLike: { "s3:prefix": ["models/*"] },
-    });
+    expect(statements.filter((s) => list(s.Action).includes("s3:ListBucket")).map((s) => s.Condition)).toEqual([
+      { StringLike: { "s3:prefix": ["models/*"] } },
+      { StringLike: { "s3:prefix": ["batch/*"] } },
+    ]);
     expect(resourcesOf(statements, "ecr:BatchGetImage")).toEqual([
       "<AdapterRepository.Arn>",
       `arn:<AWS::Partition>:ecr:<AWS::Region>:${dlcAccount}:repository/llama-cpp`,
@@ -177,18 +179,19 @@ describe("SageMaker execution role", () => {
     expect(resourcesOf(statements, "logs:PutLogEvents")).toEqual([
       `arn:<AWS::Partition>:logs:<AWS::Region>:<AWS::AccountId>:log-group:/aws/sagemaker/Endpoints/${PREFIX}*`,
       `arn:<AWS::Partition>:logs:<AWS::Region>:<AWS::AccountId>:log-group:/aws/sagemaker/Endpoints/${PREFIX}*:*`,
+      "arn:<AWS::Partition>:logs:<AWS::Region>:<AWS::AccountId>:log-group:/aws/sagemaker/TransformJobs",
+      `arn:<AWS::Partition>:logs:<AWS::Region>:<AWS::AccountId>:log-group:/aws/sagemaker/TransformJobs:log-stream:${PREFIX}*`,
     ]);
-    expect(
-      actionsOf(statements).filter((action) => action.startsWith("s3:Put") || action.startsWith("ecr:Put")),
-    ).toEqual(["s3:PutObject"]);
-  });
-
-  it("writes asynchronous answers and failures only under async/*/out/ and failed/, and notifies only prefixed topics", () => {
-    const statements = statementsOf("SageMakerExecutionRole");
+    expect(actionsOf(statements).some((action) => action.startsWith("ecr:Put"))).toBe(false);
     expect(resourcesOf(statements, "s3:PutObject")).toEqual([
+      "<ArtifactBucket.Arn>/batch/*",
       "<ArtifactBucket.Arn>/async/*/out/*",
       "<ArtifactBucket.Arn>/async/*/failed/*",
     ]);
+  });
+
+  it("notifies only prefixed topics", () => {
+    const statements = statementsOf("SageMakerExecutionRole");
     expect(resourcesOf(statements, "sns:Publish")).toEqual([
       `arn:<AWS::Partition>:sns:<AWS::Region>:<AWS::AccountId>:${PREFIX}*`,
     ]);
@@ -334,18 +337,21 @@ describe("console policy", () => {
     expect(extra.filter((action) => !(action in indirectConsoleActions))).toEqual([]);
   });
 
-  it("limits SageMaker models, endpoint configs and endpoints to names with the console's prefix", () => {
+  it("limits SageMaker models, endpoint configs, endpoints and transform jobs to names with the console's prefix", () => {
     const sageMaker = consoleStatements().filter((s) => list(s.Action).some((a) => a.startsWith("sagemaker:")));
     const arns = sageMaker.flatMap((s) => list(s.Resource).map(render)).filter((r) => r !== "*");
     expect(arns.length).toBeGreaterThan(0);
     for (const arn of arns) {
       expect(arn).toMatch(
         new RegExp(
-          `^arn:<AWS::Partition>:sagemaker:<AWS::Region>:<AWS::AccountId>:(model|endpoint-config|endpoint)/${PREFIX}\\*$`,
+          `^arn:<AWS::Partition>:sagemaker:<AWS::Region>:<AWS::AccountId>:(model|endpoint-config|endpoint|transform-job)/${PREFIX}\\*$`,
         ),
       );
     }
-    expect(resourcesOf(consoleStatements(), "sagemaker:CreateEndpoint")).toHaveLength(3);
+    expect(resourcesOf(consoleStatements(), "sagemaker:CreateEndpoint")).toHaveLength(4);
+    expect(resourcesOf(consoleStatements(), "sagemaker:CreateTransformJob")).toContain(
+      `arn:<AWS::Partition>:sagemaker:<AWS::Region>:<AWS::AccountId>:transform-job/${PREFIX}*`,
+    );
   });
 
   it("passes only the execution role, and only to SageMaker", () => {
@@ -365,28 +371,44 @@ describe("console policy", () => {
     expect(buildLogs.every((arn) => /log-group:\/aws\/codebuild\/decision-console-/.test(arn))).toBe(true);
     const endpointLogs = resourcesOf(consoleStatements(), "logs:FilterLogEvents");
     expect(endpointLogs.length).toBeGreaterThan(0);
-    expect(endpointLogs.every((arn) => arn.includes(`log-group:/aws/sagemaker/Endpoints/${PREFIX}*`))).toBe(true);
+    expect(
+      endpointLogs.every(
+        (arn) =>
+          arn.includes(`log-group:/aws/sagemaker/Endpoints/${PREFIX}*`) ||
+          arn.includes("log-group:/aws/sagemaker/TransformJobs"),
+      ),
+    ).toBe(true);
   });
 
   it("grants no sagemaker:AddTags, since the console sends no tags to SageMaker", () => {
     expect(actionsOf(consoleStatements())).not.toContain("sagemaker:AddTags");
   });
 
-  it("writes only build sources and asynchronous requests to the bucket, reads only async/ and lists only build sources", () => {
-    expect(new Set(actionsOf(consoleStatements()).filter((action) => action.startsWith("s3:")))).toEqual(
-      new Set(["s3:AbortMultipartUpload", "s3:GetObject", "s3:ListBucket", "s3:PutObject"]),
-    );
+  it("writes only build sources, async requests and batch data to the bucket, reads only those, lists only its prefixes", () => {
+    expect([...new Set(actionsOf(consoleStatements()).filter((action) => action.startsWith("s3:")))].sort()).toEqual([
+      "s3:AbortMultipartUpload",
+      "s3:GetObject",
+      "s3:ListBucket",
+      "s3:PutObject",
+    ]);
     expect(resourcesOf(consoleStatements(), "s3:PutObject")).toEqual([
+      "<ArtifactBucket.Arn>/batch/*",
       "<ArtifactBucket.Arn>/build-sources/*",
       "<ArtifactBucket.Arn>/async/*/in/*",
     ]);
     expect(resourcesOf(consoleStatements(), "s3:AbortMultipartUpload")).toEqual([
+      "<ArtifactBucket.Arn>/batch/*",
       "<ArtifactBucket.Arn>/build-sources/*",
     ]);
-    expect(resourcesOf(consoleStatements(), "s3:GetObject")).toEqual(["<ArtifactBucket.Arn>/async/*"]);
-    expect(consoleStatements().find((s) => list(s.Action).includes("s3:ListBucket"))?.Condition).toEqual({
-      StringLike: { "s3:prefix": ["build-sources/*"] },
-    });
+    expect(resourcesOf(consoleStatements(), "s3:GetObject")).toEqual([
+      "<ArtifactBucket.Arn>/batch/*",
+      "<ArtifactBucket.Arn>/async/*",
+    ]);
+    expect(
+      consoleStatements()
+        .filter((s) => list(s.Action).includes("s3:ListBucket"))
+        .map((s) => s.Condition),
+    ).toEqual([{ StringLike: { "s3:prefix": ["batch/*"] } }, { StringLike: { "s3:prefix": ["build-sources/*"] } }]);
   });
 
   it("updates only prefixed endpoints and manages only prefixed and target-tracking alarms", () => {
@@ -427,6 +449,7 @@ describe("console policy", () => {
 const actionsWithoutResourceTypes: Record<string, string> = {
   "ecr:GetAuthorizationToken": "docker login to ECR (execution role pulls, image build pushes)",
   "sagemaker:ListEndpoints": "the endpoints page lists endpoints",
+  "sagemaker:ListTransformJobs": "the batch jobs page lists transform jobs",
   "cloudwatch:GetMetricData": "endpoint metrics charts",
   "cloudwatch:PutMetricData": "the execution role publishes endpoint metrics (AWS's CreateModel role policy)",
   "application-autoscaling:DescribeScalableTargets": "Describe* has no resource type",

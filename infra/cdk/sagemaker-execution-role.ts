@@ -3,8 +3,9 @@ import type { IRepository } from "aws-cdk-lib/aws-ecr";
 import { Effect, PolicyDocument, PolicyStatement, Role, ServicePrincipal } from "aws-cdk-lib/aws-iam";
 import type { IBucket } from "aws-cdk-lib/aws-s3";
 import type { Construct } from "constructs";
-import { asyncFolderObjects, endpointLogGroup, logGroupArns, regionalArn } from "./arns.ts";
-import { ARTIFACT_PREFIXES, type AsyncInferenceFolder } from "./console-contract.ts";
+import { asyncFolderObjects, endpointLogGroup, logGroupArns, regionalArn, transformJobLogStreams } from "./arns.ts";
+import { batchDataStatements } from "./batch-data.ts";
+import { ARTIFACT_PREFIXES, type AsyncInferenceFolder, TRANSFORM_JOB_LOG_GROUP } from "./console-contract.ts";
 import { acknowledgeWildcardResources } from "./nag-acknowledgements.ts";
 
 export interface ExecutionRoleProps {
@@ -17,10 +18,10 @@ export interface ExecutionRoleProps {
 
 /**
  * The role SageMaker assumes for the console's models, as AWS documents it for CreateModel (CloudWatch metrics,
- * CloudWatch Logs, ECR pull, S3 read), narrowed to this stack: read the packaged models, pull the images of the
- * adapter repository and of the llama.cpp DLC's repository in this Region, write the endpoints' own log groups; for
- * asynchronous endpoints, read the requests, write the answers and failures, and publish notifications to the
- * console's topics. The container itself runs with network isolation.
+ * CloudWatch Logs, ECR pull, S3 read), narrowed to this stack: read the packaged models, read and write transform
+ * jobs' data under batch/, pull the images of the adapter repository and of the llama.cpp DLC's repository in this
+ * Region, write the endpoints' own log groups; for asynchronous endpoints, read the requests, write the answers and
+ * failures, and publish notifications to the console's topics. The container itself runs with network isolation.
  */
 export function createExecutionRole(scope: Construct, props: ExecutionRoleProps): Role {
   const { bucket, repository, dlcRepositoryArn, namePrefix } = props;
@@ -37,6 +38,7 @@ export function createExecutionRole(scope: Construct, props: ExecutionRoleProps)
       resources: [bucket.bucketArn],
       conditions: { StringLike: { "s3:prefix": [`${ARTIFACT_PREFIXES.models}*`] } },
     }),
+    ...batchDataStatements(bucket),
     new PolicyStatement({
       sid: "ReadAsyncRequests",
       actions: ["s3:GetObject"],
@@ -84,6 +86,11 @@ export function createExecutionRole(scope: Construct, props: ExecutionRoleProps)
       actions: ["cloudwatch:DescribeAlarms"],
       resources: [regionalArn("cloudwatch", `alarm:${namePrefix}*`)],
     }),
+    new PolicyStatement({
+      sid: "WriteTransformJobLogs",
+      actions: ["logs:CreateLogGroup", "logs:CreateLogStream", "logs:PutLogEvents", "logs:DescribeLogStreams"],
+      resources: [regionalArn("logs", `log-group:${TRANSFORM_JOB_LOG_GROUP}`), transformJobLogStreams(namePrefix)],
+    }),
   ];
   const role = new Role(scope, "SageMakerExecutionRole", {
     description: "Assumed by SageMaker to load Decision Console models and adapter images",
@@ -101,6 +108,8 @@ export function createExecutionRole(scope: Construct, props: ExecutionRoleProps)
     PublishMetrics: "PutMetricData has no resource type for classic metrics; AWS documents it for CreateModel roles",
     WriteEndpointLogs: "the log groups and streams of endpoints named with the prefix",
     ReadRollbackAlarms: "only alarms named with the prefix (the update rollback alarms)",
+    ReadWriteBatchData: "transform job inputs and outputs under batch/ only",
+    WriteTransformJobLogs: "the streams of transform jobs named with the prefix",
   });
   return role;
 }

@@ -114,6 +114,17 @@ export const curlExamples: Partial<Record<keyof ConsoleApi, CurlExample>> = {
     json: { datasetId: "$DATASET", endpoints: ["dc-demo"], concurrency: 1 },
     capture: { variable: "RUN", field: "id" },
   },
+  exportDataset: { path: "/api/datasets/$DATASET/export" },
+  startTransformJob: {
+    path: "/api/batch",
+    json: {
+      name: "dc-demo-batch",
+      modelName: "dc-demo",
+      inputS3Uri: "s3://decision-console-local/batch/inputs/$DATASET/",
+      instanceType: "ml.c6i.large",
+    },
+  },
+  stopTransformJob: { path: "/api/batch/dc-demo-batch/stop" },
   cancelEvaluation: { path: "/api/evaluations/$RUN/cancel" },
   deleteEvaluation: { path: "/api/evaluations/$RUN" },
   deleteDataset: { path: "/api/datasets/$DATASET" },

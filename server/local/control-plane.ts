@@ -9,8 +9,9 @@ import { BacklogMetrics } from "./async/backlog-metrics.ts";
 import { BuildRunner, LOCAL_ARTIFACT_BUCKET } from "./builds/build-runner.ts";
 import { BuildStore } from "./builds/build-store.ts";
 import { openLocalDatabase } from "./database.ts";
+import type { GpuEmulation } from "./endpoints/container-launch.ts";
 import { EndpointDeployments } from "./endpoints/endpoint-deployment.ts";
-import { EndpointRunner, type GpuEmulation } from "./endpoints/endpoint-runner.ts";
+import { EndpointRunner } from "./endpoints/endpoint-runner.ts";
 import { EMULATE_GPU_ENV, SHORT_CAPACITY_ENV, shortCapacityTypes } from "./endpoints/instance-pools.ts";
 import { DEFAULT_LOCAL_PREFIX, localIam } from "./iam/local-iam.ts";
 import { ImageRegistry } from "./image-registry.ts";
@@ -29,6 +30,8 @@ import { handleS3 } from "./services/s3.ts";
 import { sageMakerService } from "./services/sagemaker.ts";
 import { handleRuntime } from "./services/sagemaker-runtime.ts";
 import { handleAsyncInvocation } from "./services/sagemaker-runtime-async.ts";
+import { TransformRunner } from "./transform/transform-runner.ts";
+import { TransformStore } from "./transform/transform-store.ts";
 import { authenticate } from "./wire/authenticate.ts";
 import { AwsError } from "./wire/aws-error.ts";
 import { handleJsonRpc, type JsonService, sendJsonError } from "./wire/json-rpc.ts";
@@ -101,6 +104,7 @@ export interface ControlPlane {
   endpoints: EndpointRunner;
   /** Local CloudWatch's alarms; `alarms.actions` is where other services register alarm-action handlers. */
   alarms: AlarmEngine;
+  transforms: TransformRunner;
   builds: BuildRunner;
   logs: LogStore;
   /** The Asynchronous Inference queue (InvokeEndpointAsync). */
@@ -149,6 +153,11 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   const resourcePrefix =
     options.resourcePrefix ?? normalisedResourcePrefix(process.env.CONSOLE_RESOURCE_PREFIX) ?? DEFAULT_LOCAL_PREFIX;
   const iam = localIam(sageMaker, db, resourcePrefix);
+  const capacity = {
+    shortCapacity: options.shortCapacity ?? [...shortCapacityTypes(undefined, process.env[SHORT_CAPACITY_ENV])],
+    gpuEmulation: options.gpuEmulation ?? gpuEmulationFrom(process.env[EMULATE_GPU_ENV]),
+  };
+  const executionRoleMayPull = (role: string, repository: string) => iam.executionRoleMayPull(role, repository);
   const endpoints = new EndpointRunner(
     sageMaker,
     objects,
@@ -156,12 +165,22 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     logs,
     dataDir,
     REPO_ROOT,
-    {
-      shortCapacity: options.shortCapacity ?? [...shortCapacityTypes(undefined, process.env[SHORT_CAPACITY_ENV])],
-      gpuEmulation: options.gpuEmulation ?? gpuEmulationFrom(process.env[EMULATE_GPU_ENV]),
-    },
-    (role, repository) => iam.executionRoleMayPull(role, repository),
+    capacity,
+    executionRoleMayPull,
   );
+  const transformJobs = new TransformStore(db);
+  const transforms = new TransformRunner({
+    jobs: transformJobs,
+    sageMaker,
+    objects,
+    registry,
+    logs,
+    iam,
+    capacity,
+    executionRoleMayPull,
+    dataDir,
+    repoRoot: REPO_ROOT,
+  });
   const publishedMetrics = new MetricDatapoints(db);
   const asyncRequests = new AsyncRequestStore(db);
   const asyncInference = new AsyncInference({
@@ -194,7 +213,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   builds.failInterrupted();
 
   const services: JsonService[] = [
-    sageMakerService(sageMaker, endpoints, deployments, alarms),
+    sageMakerService(sageMaker, endpoints, deployments, alarms, transformJobs, transforms),
     codeBuildService(buildStore, builds),
     ecrService(registry),
     cloudWatchLogsService(logs),
@@ -316,6 +335,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   const port = (server.address() as AddressInfo).port;
   url = `http://127.0.0.1:${port}`;
 
+  transforms.restore();
   const restored = endpoints.restore();
   asyncInference.start();
   backlogMetrics.start();
@@ -329,6 +349,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     registry,
     endpoints,
     alarms,
+    transforms,
     builds,
     logs,
     asyncRequests,
@@ -346,6 +367,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       await asyncInference.close();
       deployments.close();
       alarms.close();
+      await transforms.close();
       await endpoints.close();
       db.close();
     },

@@ -85,6 +85,20 @@ const localMigrations: readonly Migration[] = [
       ALTER TABLE sm_endpoints ADD COLUMN deployment TEXT;
     `,
   },
+  {
+    version: 4,
+    name: "transform jobs",
+    sql: `
+      CREATE TABLE sm_transform_jobs (
+        name TEXT PRIMARY KEY, doc TEXT NOT NULL, status TEXT NOT NULL, failure_reason TEXT,
+        created_at REAL NOT NULL, started_at REAL, ended_at REAL, updated_at REAL NOT NULL
+      );
+      CREATE TABLE sm_transform_progress (
+        job TEXT NOT NULL, input_key TEXT NOT NULL, records_done INTEGER NOT NULL, bytes_written INTEGER NOT NULL,
+        completed INTEGER NOT NULL, PRIMARY KEY (job, input_key)
+      );
+    `,
+  },
 ];
 
 export const LOCAL_DATABASE_FILE = "local-aws.sqlite";

@@ -101,7 +101,9 @@ export interface EndpointRecord {
   updatedAt: number;
 }
 
-export function arnOf(region: string, kind: "model" | "endpoint-config" | "endpoint", name: string): string {
+export type SageMakerKind = "model" | "endpoint-config" | "endpoint" | "transform-job";
+
+export function arnOf(region: string, kind: SageMakerKind, name: string): string {
   return `arn:aws:sagemaker:${region}:${LOCAL_ACCOUNT_ID}:${kind}/${name.toLowerCase()}`;
 }
 
@@ -253,11 +255,14 @@ export class SageMakerStore {
 
   /** Whether an ARN names a resource that exists (AddTags/ListTags refuse unknown ones). */
   exists(arn: string): boolean {
-    const match = /:(model|endpoint-config|endpoint)\/(.+)$/.exec(arn);
+    const match = /:(model|endpoint-config|endpoint|transform-job)\/(.+)$/.exec(arn);
     if (!match) return false;
-    const table = { model: "sm_models", "endpoint-config": "sm_endpoint_configs", endpoint: "sm_endpoints" }[
-      match[1] as "model"
-    ];
+    const table = {
+      model: "sm_models",
+      "endpoint-config": "sm_endpoint_configs",
+      endpoint: "sm_endpoints",
+      "transform-job": "sm_transform_jobs",
+    }[match[1] as SageMakerKind];
     return this.db.prepare(`SELECT 1 FROM ${table} WHERE lower(name) = ?`).get(match[2]) !== undefined;
   }
 }

@@ -1,7 +1,7 @@
 import { resolveDataDir } from "../store/database.ts";
 import { LOCAL_ARTIFACT_BUCKET } from "./builds/build-runner.ts";
 import { type ControlPlane, DEFAULT_LOCAL_AWS_PORT, startControlPlane } from "./control-plane.ts";
-import type { GpuEmulation } from "./endpoints/endpoint-runner.ts";
+import type { GpuEmulation } from "./endpoints/container-launch.ts";
 import { localExecutionRoleArn } from "./iam/stack-policies.ts";
 import type { LocalProfile } from "./local-credentials.ts";
 import { type SeedModel, seedModels } from "./seed.ts";

@@ -139,3 +139,22 @@ test("a second run is compared side by side with the first", async ({ page }, te
   expect((await csv.text()).trim().split("\r\n")).toHaveLength(7);
   await checkPage(page, testInfo, "evaluation-comparison");
 });
+
+test("a two-instance batch job on the endpoint's model transforms the stored dataset", async ({ page }, testInfo) => {
+  await page.goto("/batch");
+  await expect(page.getByRole("heading", { name: "Batch jobs", level: 1 })).toBeVisible();
+  await checkPage(page, testInfo, "batch-jobs");
+  await page.getByLabel("Job name").fill("dc-e2e-batch");
+  await page.getByLabel("Model", { exact: true }).selectOption({ value: endpoint });
+  await page.getByLabel("Stored dataset").selectOption({ label: `${datasetName} (6 items)` });
+  await page.getByRole("button", { name: "Export to S3 as input" }).click();
+  await expect(page.getByText("Wrote 6 decisions.")).toBeVisible();
+  await expect(page.getByLabel("Input S3 prefix")).toHaveValue(/^s3:\/\/.+\/batch\/inputs\/.+\/$/);
+  await page.getByLabel("Instance count").fill("2");
+  await page.getByRole("button", { name: "Start job" }).click();
+  await page.waitForURL(/\/batch\/dc-e2e-batch$/);
+  await expect(page.getByText("Completed", { exact: true })).toBeVisible({ timeout: 180_000 });
+  await expect(page.getByText("1 of 1 input object(s) written, 6 output line(s).")).toBeVisible();
+  await expect(page.getByRole("listitem").filter({ hasText: /items-00001\.jsonl\.out/ })).toBeVisible();
+  await checkPage(page, testInfo, "batch-job-detail");
+});

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import os from "node:os";
 import { defaultParallel } from "../contract/parallel-default.ts";
 import { readSemifEnvironment } from "../contract/semif-environment.ts";
+import { type BatchSettings, MIB, readBatchSettings } from "./batch-settings.ts";
 import { readingCacheEntries } from "./reading-cache-settings.ts";
 import { readSystemOneSettings, type SystemOneSettings } from "./systemone-settings.ts";
 
@@ -24,8 +25,11 @@ export type AdapterConfig = {
   maxTokens: number;
   maxRequestTokens: number;
   maxSharedDecisions: number;
+  /** SEMIF_MAX_BODY_BYTES, raised in a transform job to its MaxPayloadInMB (SAGEMAKER_MAX_PAYLOAD_IN_MB). */
   maxBodyBytes: number;
   maxInFlight: number;
+  /** Set in a SageMaker Batch Transform job (SAGEMAKER_BATCH=true), else null. */
+  batch: BatchSettings | null;
   temperature: number;
   /** ADAPTER_BODY_TIMEOUT_MS: how long a request body may take to arrive after its headers (else 408). */
   bodyTimeoutMs: number;
@@ -107,6 +111,7 @@ export function readConfig(env: Env = process.env): AdapterConfig {
   const { maxInFlight } = semif;
   const parallel = positiveInteger(env, "ADAPTER_PARALLEL", defaultParallel(gpu === "cuda" ? "cuda" : "cpu"));
   const maxBodyReaders = Math.max(8, 4 * Math.max(maxInFlight, parallel));
+  const batch = readBatchSettings(env, semif.maxBodyBytes);
   return {
     host: host(env),
     port: port(env),
@@ -120,6 +125,8 @@ export function readConfig(env: Env = process.env): AdapterConfig {
     readingCacheEntries: readingCacheEntries(env),
     promptTemplate,
     ...semif,
+    maxBodyBytes: batch ? Math.max(semif.maxBodyBytes, batch.maxPayloadMb * MIB) : semif.maxBodyBytes,
+    batch,
     bodyTimeoutMs: positiveInteger(env, "ADAPTER_BODY_TIMEOUT_MS", 5000),
     maxBodyReaders,
     maxBodyReadersPerPeer: Math.min(

@@ -3,6 +3,7 @@ import { BUSY_ERROR, type ErrorBody } from "../contract/common.ts";
 import type { Engine } from "../engine/engine.ts";
 import { BodyReaders } from "./body-readers.ts";
 import type { Exchange } from "./exchange.ts";
+import { JSON_LINES_TYPE } from "./json-lines.ts";
 
 export const LOADING_ERROR: ErrorBody = { error: "model is loading; retry the request", retryable: true };
 
@@ -38,6 +39,9 @@ export class Admission {
 
 export type PostLimits = { maxBodyBytes: number; maxBodyReaders: number; maxBodyReadersPerPeer: number };
 
+/** How a POST body is read: one JSON value, or JSON Lines (one request body per line, /invocations only). */
+export type BodyKind = "json" | "jsonlines";
+
 /**
  * The checks a POST passes before its body is read, in SemIf's order: 415 unless JSON, 400 unless Content-Length
  * is 1..SEMIF_MAX_BODY_BYTES, 503 while loading, when the model is busy, or when every body slot (or this client
@@ -53,10 +57,14 @@ export class PostAdmission {
     this.bodyReaders = new BodyReaders(limits.maxBodyReaders, limits.maxBodyReadersPerPeer);
   }
 
-  /** The engine and the release of the body slot taken, or null when the request was answered with a refusal. */
-  admit(exchange: Exchange, engine: Engine | null): { engine: Engine; leaveBodySlot: () => void } | null {
+  /** The engine, the body's kind and the release of the body slot taken, or null once a refusal was answered. */
+  admit(
+    exchange: Exchange,
+    engine: Engine | null,
+  ): { engine: Engine; kind: BodyKind; leaveBodySlot: () => void } | null {
     const { headers } = exchange.request;
-    if (!isJsonContentType(headers["content-type"])) {
+    const kind = bodyKindOf(headers["content-type"], exchange.path);
+    if (!kind) {
       exchange.respond(415, { error: "Content-Type must be application/json" });
       return null;
     }
@@ -70,12 +78,16 @@ export class PostAdmission {
       exchange.respond(503, engine ? BUSY_ERROR : LOADING_ERROR);
       return null;
     }
-    return { engine, leaveBodySlot };
+    return { engine, kind, leaveBodySlot };
   }
 }
 
-function isJsonContentType(header: string | undefined): boolean {
-  return (header ?? "").split(";")[0]!.trim().toLowerCase() === "application/json";
+/** `application/json` anywhere; `application/jsonlines` (SageMaker Batch Transform's JSON Lines) on /invocations. */
+function bodyKindOf(header: string | undefined, path: string): BodyKind | null {
+  const type = (header ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type === "application/json") return "json";
+  if (type === JSON_LINES_TYPE && path === "/invocations") return "jsonlines";
+  return null;
 }
 
 function peerOf(request: IncomingMessage): string {

@@ -1,15 +1,21 @@
 import type { IncomingMessage } from "node:http";
 import { JsonTooDeepError, MAX_JSON_DEPTH, parseJsonWithinDepth } from "../contract/json-depth.ts";
 import { RequestError } from "../engine/request-error.ts";
+import type { BodyKind } from "./admission.ts";
 import type { Exchange } from "./exchange.ts";
 
-/** The request's JSON body, or `ok: false` once its refusal (408, 400) has been answered. */
-export async function receiveJson(
+/**
+ * The request's JSON body (for JSON Lines, the list of its records), or `ok: false` once its refusal (408, 400) has
+ * been answered.
+ */
+export async function receiveBody(
   exchange: Exchange,
+  kind: BodyKind,
   deadlineMs: number,
 ): Promise<{ ok: true; body: unknown } | { ok: false }> {
   try {
-    return { ok: true, body: parseJsonBody(await readBody(exchange.request, deadlineMs)) };
+    const bytes = await readBody(exchange.request, deadlineMs);
+    return { ok: true, body: kind === "json" ? parseJsonBody(bytes) : parseJsonLines(bytes.toString("utf8")) };
   } catch (error) {
     exchange.fail(error);
     return { ok: false };
@@ -44,12 +50,30 @@ function readBody(request: IncomingMessage, deadlineMs: number): Promise<Buffer>
 
 /** The body as JSON; 400 for text that is not JSON or nests deeper than MAX_JSON_DEPTH. */
 function parseJsonBody(body: Buffer): unknown {
+  return parseJsonText(body.toString("utf8"), "Request body");
+}
+
+function parseJsonText(text: string, what: string): unknown {
   try {
-    return parseJsonWithinDepth(body.toString("utf8"));
+    return parseJsonWithinDepth(text);
   } catch (error) {
     if (error instanceof JsonTooDeepError) {
-      throw new RequestError(`Request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`);
+      throw new RequestError(`${what} nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`);
     }
-    throw new RequestError(`Request body is not valid JSON: ${(error as Error).message}`);
+    throw new RequestError(`${what} is not valid JSON: ${(error as Error).message}`);
   }
+}
+
+/**
+ * A JSON Lines body's records: one JSON request body per line (`\n` ends a line, a `\r` before it is dropped, the
+ * last line may end without one). 400 naming the line when one is empty or not JSON.
+ */
+function parseJsonLines(text: string): unknown[] {
+  const lines = text.split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  return lines.map((line, index) => {
+    const record = line.endsWith("\r") ? line.slice(0, -1) : line;
+    if (record.trim() === "") throw new RequestError(`line ${index + 1}: the record is empty`);
+    return parseJsonText(record, `line ${index + 1}: the record`);
+  });
 }

@@ -68,12 +68,21 @@ export class Exchange {
     }
   }
 
+  /** A complete text answer of another media type (JSON Lines). */
+  sendText(status: number, text: string, contentType: string, route: string): void {
+    this.writeText(status, text, contentType, {});
+    this.finish(status, route);
+  }
+
   private sendJson(status: number, body: unknown, headers: Record<string, string>): void {
-    const text = JSON.stringify(body);
+    this.writeText(status, JSON.stringify(body), "application/json", headers);
+  }
+
+  private writeText(status: number, text: string, contentType: string, headers: Record<string, string>): void {
     const all = {
       ...headers,
       "x-request-id": this.requestId,
-      "content-type": "application/json",
+      "content-type": contentType,
       "content-length": Buffer.byteLength(text),
     };
     if (this.request.complete || this.request.destroyed) {

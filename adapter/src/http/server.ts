@@ -3,9 +3,10 @@ import { BUSY_ERROR } from "../contract/common.ts";
 import type { AdapterConfig } from "../engine/config.ts";
 import type { Engine } from "../engine/engine.ts";
 import { Admission, LOADING_ERROR, PostAdmission } from "./admission.ts";
-import { receiveJson } from "./body.ts";
+import { receiveBody } from "./body.ts";
 import { RouteTable, runRoute } from "./dispatch.ts";
 import { Exchange, type LogLine } from "./exchange.ts";
+import { runJsonLines } from "./json-lines.ts";
 import type { Route } from "./route.ts";
 
 export type ServerOptions = {
@@ -25,8 +26,8 @@ const HEADERS_TIMEOUT_MS = 10_000;
 const writeLogLine: LogLine = (line) => process.stdout.write(`${JSON.stringify(line)}\n`);
 
 /**
- * The SageMaker container surface (DESIGN §3, §4): GET /ping, POST /invocations (routed by body shape) and the
- * routes' own paths. A POST goes through three steps: admission (`admission.ts`: 415 -> Content-Length 400 ->
+ * The SageMaker container surface (DESIGN §3, §4): GET /ping, POST /invocations (routed by body shape; JSON Lines
+ * bodies record by record, `json-lines.ts`) and the routes' own paths. A POST goes through three steps: admission (`admission.ts`: 415 -> Content-Length 400 ->
  * 503 before the body is read when loading, busy or out of body slots), the body (`body.ts`: 408 unless it
  * arrives within ADAPTER_BODY_TIMEOUT_MS, 400 unless JSON) and dispatch (`dispatch.ts`: the model's slot, taken
  * only now so a client still sending never holds it, 503 if it filled up meanwhile; then the route, whose errors
@@ -60,7 +61,7 @@ export function createAdapterServer({ routes, config, engine, log = writeLogLine
     }
     const admitted = admission.admit(exchange, engine());
     if (!admitted) return;
-    const received = await receiveJson(exchange, config.bodyTimeoutMs).finally(admitted.leaveBodySlot);
+    const received = await receiveBody(exchange, admitted.kind, config.bodyTimeoutMs).finally(admitted.leaveBodySlot);
     if (!received.ok) return;
     const leave = model.tryEnter();
     if (!leave) {
@@ -68,7 +69,9 @@ export function createAdapterServer({ routes, config, engine, log = writeLogLine
       return;
     }
     try {
-      await runRoute(exchange, direct ?? table.forInvocation(received.body), received.body, admitted.engine);
+      if (admitted.kind === "jsonlines")
+        await runJsonLines(exchange, table, received.body as unknown[], admitted.engine);
+      else await runRoute(exchange, direct ?? table.forInvocation(received.body), received.body, admitted.engine);
     } catch (error) {
       exchange.fail(error);
     } finally {

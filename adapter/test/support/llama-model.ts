@@ -96,7 +96,20 @@ export function closedFormLogits(spec: ModelSpec, lastToken: number): number[] {
   );
 }
 
-export function modelSpec(kind: ModelKind, options: { extraText?: string; weightType?: TensorType } = {}): ModelSpec {
+export type ModelOptions = {
+  extraText?: string;
+  weightType?: TensorType;
+  /** The training context length written into the GGUF, instead of the kind's own. */
+  contextLength?: number;
+};
+
+/** The kind's model, with its training context replaced when `options.contextLength` is given. */
+export function modelSpec(kind: ModelKind, options: ModelOptions = {}): ModelSpec {
+  const spec = kindSpec(kind, options);
+  return options.contextLength ? { ...spec, shape: { ...spec.shape, contextLength: options.contextLength } } : spec;
+}
+
+function kindSpec(kind: ModelKind, options: ModelOptions): ModelSpec {
   if (kind === "bench-0.5b") {
     return {
       name: "synthetic-qwen2.5-0.5b-shape",
@@ -126,11 +139,11 @@ export function modelSpec(kind: ModelKind, options: { extraText?: string; weight
     };
   }
   if (kind === "tiny-bpe") {
-    return { ...modelSpec("tiny", options), name: "synthetic-tiny-bpe", vocabulary: buildBpeVocabulary(options) };
+    return { ...kindSpec("tiny", options), name: "synthetic-tiny-bpe", vocabulary: buildBpeVocabulary(options) };
   }
   if (kind === "tiny-mamba") {
     return {
-      ...modelSpec("tiny", options),
+      ...kindSpec("tiny", options),
       name: "synthetic-tiny-mamba",
       mamba: { stateSize: 16, convKernel: 4, timeStepRank: 4, hybrid: false },
       seed: 17,
@@ -138,7 +151,7 @@ export function modelSpec(kind: ModelKind, options: { extraText?: string; weight
   }
   if (kind === "tiny-hybrid") {
     return {
-      ...modelSpec("tiny", options),
+      ...kindSpec("tiny", options),
       name: "synthetic-tiny-hybrid",
       mamba: { stateSize: 16, convKernel: 4, timeStepRank: 4, hybrid: true },
       seed: 19,

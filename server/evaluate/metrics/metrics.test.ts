@@ -6,7 +6,7 @@ import { brierScore } from "./brier.ts";
 import { calibration } from "./calibration.ts";
 import { confusionMatrix } from "./confusion.ts";
 import { coverageCurve } from "./coverage.ts";
-import { errorCounts } from "./errors.ts";
+import { errorCounts, errorDetails } from "./errors.ts";
 import { latencyHistogram, latencySummary } from "./latency.ts";
 import type { DecisionOutcome } from "./outcome.ts";
 import { evaluationMetrics } from "./summary.ts";
@@ -67,7 +67,47 @@ describe("confusion matrix", () => {
 
   it("has a single row and column when every answer and prediction is the same class", () => {
     const matrix = confusionMatrix([item("a", [0.6, 0.4]), item("a", [0.7, 0.3])]);
-    expect(matrix).toEqual({ labels: ["a"], counts: [[2]], unscored: {} });
+    expect(matrix).toEqual({ by: "option", labels: ["a"], counts: [[2]], unscored: {}, topConfusions: [] });
+  });
+
+  it("uses option positions when the items do not share one option set, and lists the frequent confusions", () => {
+    const own = (answer: string, optionIds: string[], probabilities: number[] | null) =>
+      item(answer, probabilities, { optionIds });
+    const matrix = confusionMatrix([
+      own("yes", ["no", "yes"], [0.8, 0.2]),
+      own("refund", ["refund", "deny", "escalate"], [0.1, 0.2, 0.7]),
+      own("refund", ["refund", "deny", "escalate"], [0.1, 0.1, 0.8]),
+      own("go", ["go", "stop"], [0.9, 0.1]),
+      own("stop", ["go", "stop"], null),
+    ]);
+    expect(matrix.by).toBe("position");
+    expect(matrix.labels).toEqual(["A", "B", "C"]);
+    expect(matrix.counts).toEqual([
+      [1, 0, 2],
+      [1, 0, 0],
+      [0, 0, 0],
+    ]);
+    expect(matrix.unscored).toEqual({ B: 1 });
+    expect(matrix.topConfusions).toEqual([
+      { answer: "refund", chosen: "escalate", count: 2 },
+      { answer: "yes", chosen: "no", count: 1 },
+    ]);
+  });
+});
+
+describe("error details", () => {
+  it("groups failed items by kind and by message with the numbers aside, listing the items", () => {
+    const budget = (tokens: number) => `the decision has ${tokens} prompt tokens, at most 4096 are allowed`;
+    const details = errorDetails([
+      item("a", null, { itemId: "x1", errorKind: "rejected", errorMessage: budget(5782) }),
+      item("a", null, { itemId: "x2", errorKind: "rejected", errorMessage: budget(4100) }),
+      item("b", null, { itemId: "x3", errorKind: "timeout", errorMessage: "no answer within 60 s" }),
+      item("a", [0.9, 0.1], { itemId: "x4" }),
+    ]);
+    expect(details).toEqual([
+      { kind: "rejected", count: 2, messages: [{ message: budget(5782), count: 2, itemIds: ["x1", "x2"] }] },
+      { kind: "timeout", count: 1, messages: [{ message: "no answer within 60 s", count: 1, itemIds: ["x3"] }] },
+    ]);
   });
 });
 

@@ -10,6 +10,7 @@ export interface DecisionOutcome {
   logits?: readonly number[] | null;
   latencyMs?: number | null;
   errorKind?: string | null;
+  errorMessage?: string | null;
   category?: string | null;
   tier?: string | null;
 }

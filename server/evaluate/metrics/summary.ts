@@ -5,7 +5,7 @@ import { brierScore } from "./brier.ts";
 import { calibration } from "./calibration.ts";
 import { confusionMatrix } from "./confusion.ts";
 import { coverageCurve } from "./coverage.ts";
-import { errorCounts } from "./errors.ts";
+import { errorCounts, errorDetails } from "./errors.ts";
 import { latencyHistogram, latencySummary } from "./latency.ts";
 import type { DecisionOutcome } from "./outcome.ts";
 import { fitTemperature } from "./temperature.ts";
@@ -26,6 +26,7 @@ export function evaluationMetrics(outcomes: readonly DecisionOutcome[], targetAc
     latency: latencySummary(latencies),
     latencyHistogram: latencyHistogram(latencies),
     errors: errorCounts(outcomes),
+    errorDetails: errorDetails(outcomes),
     coverage,
     threshold: { targetAccuracy, point: thresholdForAccuracy(coverage, targetAccuracy) },
     temperature: fitTemperature(outcomes),

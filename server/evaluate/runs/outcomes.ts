@@ -21,6 +21,7 @@ export function outcomesOf(
       logits: result.logits,
       latencyMs: result.latencyMs,
       errorKind: result.errorKind,
+      errorMessage: result.errorMessage,
       category: item.category,
       tier: item.tier,
     });

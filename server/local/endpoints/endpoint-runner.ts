@@ -1,19 +1,14 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
-import { LLAMA_CPP_DLC_REPOSITORY } from "../../../infra/cdk/llama-cpp-dlc.ts";
 import { containedPath } from "../contained-path.ts";
 import type { ImageRegistry } from "../image-registry.ts";
 import type { LogStore } from "../log-store.ts";
 import type { ObjectStore } from "../object-store.ts";
 import type { EndpointConfigDoc, ProductionVariantDoc, SageMakerStore, VariantState } from "../sagemaker-store.ts";
-import { DEFAULT_REGION } from "../wire/request.ts";
 import { AdapterProcess, type InstanceProgram } from "./adapter-process.ts";
-import { ContainerEnvironmentError, DOCUMENTED_PREFIXES, screenEnvironment } from "./container-environment.ts";
-import { hasNvidiaGpu } from "./gpu.ts";
-import { choosePool, EMULATE_GPU_ENV, SHORT_CAPACITY_TAG, shortCapacityTypes } from "./instance-pools.ts";
-import { layOutModel } from "./model-layout.ts";
+import { type ExecutionRolePull, type LocalCapacity, ProvisioningError, prepareContainer } from "./container-launch.ts";
+import { choosePool, SHORT_CAPACITY_TAG, shortCapacityTypes } from "./instance-pools.ts";
 
 interface Instance {
   id: string;
@@ -51,25 +46,6 @@ interface EndpointFleets {
   nextInstances: number;
 }
 
-export type GpuEmulation = "off" | "cpu-image" | "all";
-
-/** How this machine stands in for SageMaker's instances. */
-export interface LocalCapacity {
-  /** Instance types treated as short of capacity for every endpoint (besides the config's tag). */
-  shortCapacity: string[];
-  /**
-   * On a machine without a GPU: `off` fails every CUDA request; `cpu-image` (default) runs the cpu image on the CPU
-   * even when a GPU pool set ADAPTER_GPU=cuda, and fails the cuda image; `all` runs the cuda image on the CPU too.
-   */
-  gpuEmulation: GpuEmulation;
-}
-
-/**
- * Whether the model's execution role may pull from the image's repository (ecr:BatchGetImage), under the stack's
- * policy for that role; undefined for a role local mode has no policy of (any role but the stack's execution role).
- */
-export type ExecutionRolePull = (roleArn: string, repositoryArn: string) => boolean | undefined;
-
 export interface InstanceAddress {
   variant: string;
   instanceId: string;
@@ -93,9 +69,6 @@ function instanceAddress(variant: RunningVariant, instance: Instance): InstanceA
     pid: instance.process.pid,
   };
 }
-
-/** Why provisioning stopped: becomes the endpoint's FailureReason verbatim. */
-export class ProvisioningError extends Error {}
 
 const DEFAULT_HEALTH_TIMEOUT_S = 300;
 /** The longest an invocation may take (the runtime's timeout): how long a retiring instance is given to finish. */
@@ -246,60 +219,26 @@ export class EndpointRunner {
     }
     const model = this.store.model(modelName);
     if (!model) throw new ProvisioningError(`The model ${modelName} of ${label} no longer exists.`);
-    const container = model.PrimaryContainer ?? model.Containers?.[0];
-    const imageUri = container?.Image ?? "";
-    const image = this.registry.resolve(imageUri);
-    if (!container || !image) {
-      throw new ProvisioningError(
-        `Failed to pull the container image "${imageUri}" for ${label}: the image does not exist in the registry or cannot be accessed.`,
-      );
-    }
-    const repositoryArn = `arn:aws:ecr:${DEFAULT_REGION}:${image.registryId}:repository/${image.repository}`;
-    if (model.ExecutionRoleArn && this.executionRoleMayPull(model.ExecutionRoleArn, repositoryArn) === false) {
-      throw new ProvisioningError(
-        `The role '${model.ExecutionRoleArn}' does not have BatchGetImage permission for the image: '${imageUri}'.`,
-      );
-    }
     const variantDir = containedPath(this.dataDir, "endpoints", endpoint, fleetDir, variant.VariantName);
     const modelDir = path.join(variantDir, "model");
-    const environment = this.screen(endpoint, label, container.Environment ?? {}, modelDir);
-    const standIn = image.repository === LLAMA_CPP_DLC_REPOSITORY;
-    let runsCuda = image.variant === "cuda" || (!standIn && environment.ADAPTER_GPU === "cuda");
-    if (runsCuda && !hasNvidiaGpu()) {
-      const emulated =
-        this.capacity.gpuEmulation === "all" || (this.capacity.gpuEmulation === "cpu-image" && image.variant === "cpu");
-      if (!emulated) {
-        throw new ProvisioningError(
-          `${label} asks for CUDA (${image.variant === "cuda" ? `the cuda image ${image.digest}` : "ADAPTER_GPU=cuda"}), but this machine has no NVIDIA GPU. Deploy the cpu image locally, set ${EMULATE_GPU_ENV}=1 to run GPU deployments on the CPU, or deploy to a GPU instance on AWS.`,
-        );
-      }
-      runsCuda = false;
-      delete environment.ADAPTER_GPU;
-      this.logs.append(
-        endpointLogGroup(endpoint),
-        "local-control-plane",
-        `${label}: this machine has no GPU, so the ${instanceType} instance is emulated on the CPU (${standIn ? "the stand-in runs as the cpu image" : "ADAPTER_GPU=cuda dropped"}).`,
-      );
-    } else if (!standIn && image.variant === "cuda") environment.ADAPTER_GPU ??= "cuda";
-    const threadsVariable = standIn ? "SM_LLAMA_CPP_THREADS" : "ADAPTER_THREADS";
-    const cpus = os.availableParallelism();
-    if (Number(environment[threadsVariable]) > cpus) {
-      // The instance type's vCPUs are not this machine's: more threads than cores would only make every instance slower.
-      this.logs.append(
-        endpointLogGroup(endpoint),
-        "local-control-plane",
-        `${label}: ${threadsVariable}=${environment[threadsVariable]} lowered to this machine's ${cpus} CPUs.`,
-      );
-      environment[threadsVariable] = String(cpus);
-    }
-    try {
-      await layOutModel(this.objects, container, modelDir);
-    } catch (error) {
-      throw new ProvisioningError(`${(error as Error).message} (${label})`);
-    }
+    const { imageUri, image, program, environment } = await prepareContainer(
+      {
+        registry: this.registry,
+        objects: this.objects,
+        capacity: this.capacity,
+        executionRoleMayPull: this.executionRoleMayPull,
+      },
+      {
+        model,
+        label,
+        instanceType,
+        modelDir,
+        note: (line) => this.logs.append(endpointLogGroup(endpoint), "local-control-plane", line),
+      },
+    );
     const running: RunningVariant = {
       name: variant.VariantName,
-      program: standIn ? { kind: "llama-server-stand-in", variant: runsCuda ? "cuda" : "cpu" } : { kind: "adapter" },
+      program,
       modelDir,
       home: path.join(variantDir, "home"),
       environment,
@@ -335,32 +274,6 @@ export class EndpointRunner {
         },
       ],
     };
-  }
-
-  /**
-   * The model's Environment as a local instance gets it (`container-environment.ts`), with what was left out said in
-   * the endpoint's log.
-   */
-  private screen(endpoint: string, label: string, model: Record<string, string>, modelDir: string) {
-    let screened: ReturnType<typeof screenEnvironment>;
-    try {
-      screened = screenEnvironment(model, modelDir);
-    } catch (error) {
-      if (error instanceof ContainerEnvironmentError) throw new ProvisioningError(`${error.message} (${label})`);
-      throw error;
-    }
-    const note = (line: string) => this.logs.append(endpointLogGroup(endpoint), "local-control-plane", line);
-    if (screened.dropped.length > 0) {
-      note(
-        `${label}: environment variables not passed to the container: ${screened.dropped.join(", ")}. Local instances get only the variables the adapter documents (${DOCUMENTED_PREFIXES.map((prefix) => `${prefix}*`).join(", ")}).`,
-      );
-    }
-    if (screened.replaced.length > 0) {
-      note(
-        `${label}: ${screened.replaced.join(", ")} set by local mode for each instance; the model's value is not used.`,
-      );
-    }
-    return screened.environment;
   }
 
   /** Brings a variant to `count` healthy instances: starts the missing ones and waits for their /ping. */

@@ -98,7 +98,27 @@ export class LocalAuthorizer {
   /** The first query the principal may not perform, or undefined when all are allowed. */
   check(principal: LocalPrincipal, region: string, queries: readonly AuthorizationQuery[]): Denial | undefined {
     const identity = this.identity(principal);
-    if (!identity) return undefined;
+    return identity ? this.checkIdentity(identity, region, queries) : undefined;
+  }
+
+  /**
+   * SageMaker acting with a model's execution role (a transform job reading its input and writing its output):
+   * held to the role's policies. `unknown` when the role is not the stack's execution role, the only one local mode has.
+   */
+  checkExecutionRole(
+    roleArn: string,
+    session: string,
+    region: string,
+    queries: readonly AuthorizationQuery[],
+  ): Denial | "unknown" | undefined {
+    const role = this.policies.executionRole;
+    if (roleArn !== role.arn) return "unknown";
+    const roleName = role.arn.split("/").at(-1);
+    const arn = `arn:aws:sts::${this.accountId}:assumed-role/${roleName}/${session}`;
+    return this.checkIdentity({ arn, type: "AssumedRole", policies: role.policies }, region, queries);
+  }
+
+  private checkIdentity(identity: Identity, region: string, queries: readonly AuthorizationQuery[]) {
     const global = this.globalContext(identity, region);
     for (const query of queries) {
       const { decision } = evaluate(identity.policies, { ...query, context: { ...global, ...query.context } });

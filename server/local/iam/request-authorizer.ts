@@ -45,6 +45,13 @@ export class RequestAuthorizer {
     });
   }
 
+  /** An S3 request SageMaker makes with a model's execution role; the denial (logged) or `unknown`, else undefined. */
+  executionRoleS3(roleArn: string, session: string, region: string, request: S3Request) {
+    const denial = this.authorizer.checkExecutionRole(roleArn, session, region, s3Authorization(request));
+    if (denial && denial !== "unknown") this.denied(denial);
+    return denial;
+  }
+
   s3(principal: LocalPrincipal, region: string, request: S3Request) {
     this.authorizer.authorize(principal, region, s3Authorization(request), "s3", this.denied);
   }

@@ -1,9 +1,19 @@
 import {
+  AssemblyType,
+  BatchStrategy,
+  CompressionType,
   EndpointSortKey,
   EndpointStatus,
+  JoinSource,
   OrderKey,
   ProductionVariantInferenceAmiVersion,
   ProductionVariantInstanceType,
+  S3DataType,
+  SortBy,
+  SortOrder,
+  SplitType,
+  TransformInstanceType,
+  TransformJobStatus,
 } from "@aws-sdk/client-sagemaker";
 import { hasInstanceStorage } from "../../../contract/endpoints/storage-volume.ts";
 import { validation } from "../wire/aws-error.ts";
@@ -144,6 +154,34 @@ const byName = (member: string, shape: Shape): StructureShape => ({
   members: { [member]: shape },
 });
 
+const kmsKey: Shape = { type: "string", max: 2048, pattern: "^[a-zA-Z0-9:/_-]*" };
+const s3Uri: Shape = { type: "string", max: 1024, pattern: "^(https|s3)://([^/]+)/?(.*)$" };
+const mediaType: Shape = { type: "string", max: 256, pattern: ".*" };
+const transformInput: StructureShape = {
+  type: "structure",
+  required: ["DataSource"],
+  members: {
+    DataSource: {
+      type: "structure",
+      required: ["S3DataSource"],
+      members: {
+        S3DataSource: {
+          type: "structure",
+          required: ["S3DataType", "S3Uri"],
+          members: { S3DataType: { type: "string", enum: Object.values(S3DataType) }, S3Uri: s3Uri },
+        },
+      },
+    },
+    ContentType: mediaType,
+    CompressionType: { type: "string", enum: Object.values(CompressionType) },
+    SplitType: { type: "string", enum: Object.values(SplitType) },
+  },
+};
+const timeRange = (prefix: string): Record<string, Shape> => ({
+  [`${prefix}After`]: { type: "timestamp" },
+  [`${prefix}Before`]: { type: "timestamp" },
+});
+
 /** Each operation's input shape, as the service model defines the members local mode reads. */
 export const sageMakerInputs: Record<string, StructureShape> = {
   CreateModel: {
@@ -228,6 +266,74 @@ export const sageMakerInputs: Record<string, StructureShape> = {
       ExcludeRetainedVariantProperties: excludedVariantPropertiesShape,
       DeploymentConfig: deploymentConfigShape,
       RetainDeploymentConfig: { type: "boolean" },
+    },
+  },
+  CreateTransformJob: {
+    type: "structure",
+    required: ["TransformJobName", "ModelName", "TransformInput", "TransformOutput", "TransformResources"],
+    members: {
+      TransformJobName: ENTITY_NAME,
+      ModelName: MODEL_NAME,
+      MaxConcurrentTransforms: { type: "integer", min: 0 },
+      ModelClientConfig: {
+        type: "structure",
+        members: {
+          InvocationsTimeoutInSeconds: { type: "integer", min: 1, max: 3600 },
+          InvocationsMaxRetries: { type: "integer", min: 0, max: 3 },
+        },
+      },
+      MaxPayloadInMB: { type: "integer", min: 0 },
+      BatchStrategy: { type: "string", enum: Object.values(BatchStrategy) },
+      Environment: {
+        type: "map",
+        max: 16,
+        key: { type: "string", max: 1024, pattern: "^[a-zA-Z_][a-zA-Z0-9_]{0,1023}" },
+        value: { type: "string", max: 10240, pattern: "^[\\S\\s]*" },
+      },
+      TransformInput: transformInput,
+      TransformOutput: {
+        type: "structure",
+        required: ["S3OutputPath"],
+        members: {
+          S3OutputPath: s3Uri,
+          Accept: mediaType,
+          AssembleWith: { type: "string", enum: Object.values(AssemblyType) },
+          KmsKeyId: kmsKey,
+        },
+      },
+      TransformResources: {
+        type: "structure",
+        required: ["InstanceType", "InstanceCount"],
+        members: {
+          InstanceType: { type: "string", enum: Object.values(TransformInstanceType) },
+          InstanceCount: { type: "integer", min: 1 },
+          VolumeKmsKeyId: kmsKey,
+        },
+      },
+      DataProcessing: {
+        type: "structure",
+        members: {
+          InputFilter: { type: "string", max: 63 },
+          OutputFilter: { type: "string", max: 63 },
+          JoinSource: { type: "string", enum: Object.values(JoinSource) },
+        },
+      },
+      Tags: tags,
+    },
+  },
+  DescribeTransformJob: byName("TransformJobName", ENTITY_NAME),
+  StopTransformJob: byName("TransformJobName", ENTITY_NAME),
+  ListTransformJobs: {
+    type: "structure",
+    members: {
+      ...timeRange("CreationTime"),
+      ...timeRange("LastModifiedTime"),
+      NameContains: { type: "string", max: 63, pattern: "[a-zA-Z0-9\\-]+" },
+      StatusEquals: { type: "string", enum: Object.values(TransformJobStatus) },
+      SortBy: { type: "string", enum: Object.values(SortBy) },
+      SortOrder: { type: "string", enum: Object.values(SortOrder) },
+      NextToken: { type: "string", max: 8192 },
+      MaxResults: { type: "integer", min: 1, max: 100 },
     },
   },
   AddTags: { type: "structure", required: ["ResourceArn", "Tags"], members: { ResourceArn: resourceArn, Tags: tags } },
@@ -321,4 +427,47 @@ const RESOURCE_KIND = { model: "model", "endpoint-config": "endpoint configurati
  */
 export function checkNameIsFree(kind: keyof typeof RESOURCE_KIND, arn: string, existing: unknown): void {
   if (existing !== undefined) throw validation(`Cannot create already existing ${RESOURCE_KIND[kind]} "${arn}".`);
+}
+
+interface TransformJobInput {
+  MaxConcurrentTransforms?: number;
+  MaxPayloadInMB?: number;
+  TransformInput: { DataSource: { S3DataSource: { S3DataType: string; S3Uri: string } }; SplitType?: string };
+  TransformOutput: { S3OutputPath: string };
+  DataProcessing?: { InputFilter?: string; OutputFilter?: string };
+  DataCaptureConfig?: unknown;
+}
+
+const notLocal = (what: string) => validation(`${what} is not served by the local control plane.`);
+
+/**
+ * What CreateTransformJob's reference says in prose once the shape has passed (MaxPayloadInMB at most 100 MB, and
+ * MaxConcurrentTransforms × MaxPayloadInMB too), then what local mode does not run, refused rather than ignored.
+ */
+export function checkTransformJob(input: TransformJobInput): void {
+  const payload = input.MaxPayloadInMB;
+  if (payload !== undefined && payload > 100) {
+    throw validation(`MaxPayloadInMB (${payload}) cannot be greater than 100 MB.`);
+  }
+  const concurrency = input.MaxConcurrentTransforms;
+  if (payload && concurrency && concurrency * payload > 100) {
+    throw validation(
+      `The value of MaxConcurrentTransforms * MaxPayloadInMB (${concurrency} * ${payload}) cannot exceed 100 MB.`,
+    );
+  }
+  const source = input.TransformInput.DataSource.S3DataSource;
+  if (source.S3DataType !== "S3Prefix" && source.S3DataType !== "ManifestFile") {
+    throw notLocal(`S3DataType ${source.S3DataType}`);
+  }
+  for (const uri of [source.S3Uri, input.TransformOutput.S3OutputPath]) {
+    if (!uri.startsWith("s3://")) throw notLocal(`The HTTPS location ${uri} (use its s3:// URI)`);
+  }
+  const split = input.TransformInput.SplitType;
+  if (split === "RecordIO" || split === "TFRecord") throw notLocal(`SplitType ${split}`);
+  for (const [name, filter] of Object.entries({ ...input.DataProcessing })) {
+    if ((name === "InputFilter" || name === "OutputFilter") && filter !== "$") {
+      throw notLocal(`DataProcessing.${name} other than "$" (JSONPath ${filter})`);
+    }
+  }
+  if (input.DataCaptureConfig !== undefined) throw notLocal("DataCaptureConfig");
 }

@@ -10,11 +10,15 @@ import {
   type ProductionVariantDoc,
   type SageMakerStore,
 } from "../sagemaker-store.ts";
+import type { TransformRunner } from "../transform/transform-runner.ts";
+import type { TransformStore } from "../transform/transform-store.ts";
 import { validation } from "../wire/aws-error.ts";
 import { withInputShapes } from "../wire/input-shapes.ts";
 import type { JsonService } from "../wire/json-rpc.ts";
 import { checkUpdateEndpoint } from "./deployment-config-rules.ts";
+import { page } from "./paging.ts";
 import { checkContainers, checkNameIsFree, checkProductionVariants, sageMakerInputs } from "./sagemaker-rules.ts";
+import { transformOperations } from "./sagemaker-transform.ts";
 
 const TRANSITIONAL = new Set(["Creating", "Updating", "Deleting"]);
 
@@ -23,14 +27,6 @@ function describeVariants(endpoint: EndpointRecord) {
     ...variant,
     VariantStatus: endpoint.status === "Updating" ? [{ Status: "Updating", StartTime: endpoint.updatedAt }] : undefined,
   }));
-}
-
-function page<T>(items: T[], input: Record<string, unknown>, defaultSize: number) {
-  const max = input.MaxResults === undefined ? defaultSize : Number(input.MaxResults);
-  const offset = typeof input.NextToken === "string" ? Number.parseInt(input.NextToken, 10) : 0;
-  if (!Number.isInteger(offset) || offset < 0) throw validation("Invalid pagination token.");
-  const slice = items.slice(offset, offset + max);
-  return { slice, nextToken: offset + max < items.length ? String(offset + max) : undefined };
 }
 
 /** The new fleet's instance counts: the config's, or the serving ones with RetainAllVariantProperties. */
@@ -50,7 +46,8 @@ function newFleetCounts(input: Record<string, unknown>, endpoint: EndpointRecord
 }
 
 /**
- * SageMaker's control plane (AWS JSON 1.1) for models, endpoint configurations, endpoints and tags; UpdateEndpoint
+ * SageMaker's control plane (AWS JSON 1.1) for models, endpoint configurations, endpoints, transform jobs and tags;
+ * UpdateEndpoint
  * hands accepted deployments to `deployments`, which reads rollback alarms from `alarms`.
  */
 export function sageMakerService(
@@ -58,12 +55,15 @@ export function sageMakerService(
   runner: EndpointRunner,
   deployments: EndpointDeployments,
   alarms: AlarmEngine,
+  jobs: TransformStore,
+  transforms: TransformRunner,
 ): JsonService {
   return {
     target: "SageMaker",
     signingName: "sagemaker",
     version: "1.1",
     operations: withInputShapes("SageMaker", sageMakerInputs, {
+      ...transformOperations(store, jobs, transforms),
       CreateModel(input, { region }) {
         const name = String(input.ModelName);
         const arn = arnOf(region, "model", name);

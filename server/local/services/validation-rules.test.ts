@@ -7,8 +7,12 @@ import {
   CreateEndpointConfigCommand,
   type CreateEndpointConfigInput,
   CreateModelCommand,
+  CreateTransformJobCommand,
+  type CreateTransformJobCommandInput,
+  DescribeTransformJobCommand,
   type ProductionVariant,
   SageMakerClient,
+  StopTransformJobCommand,
 } from "@aws-sdk/client-sagemaker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ControlPlane, startControlPlane } from "../control-plane.ts";
@@ -251,6 +255,85 @@ describe("local Application Auto Scaling validates as its API reference says", (
     await expect(
       autoScaling.send(new RegisterScalableTargetCommand({ ...target, MinCapacity: 3, MaxCapacity: 2 })),
     ).rejects.toMatchObject(refused("MaxCapacity (2) must be greater than or equal to MinCapacity (3)."));
+  });
+});
+
+const transformJob = (extra: Partial<CreateTransformJobCommandInput> = {}): CreateTransformJobCommandInput => ({
+  TransformJobName: "rules-job",
+  ModelName: "rules-model",
+  TransformInput: {
+    DataSource: { S3DataSource: { S3DataType: "S3Prefix", S3Uri: "s3://decision-console-local/batch/in/" } },
+    SplitType: "Line",
+  },
+  TransformOutput: { S3OutputPath: "s3://decision-console-local/batch/out/" },
+  TransformResources: { InstanceType: "ml.c5.xlarge", InstanceCount: 1 },
+  ...extra,
+});
+
+describe("local SageMaker validates transform jobs as CreateTransformJob's reference says", () => {
+  it("checks the service model's constraints, with the member paths AWS prints", async () => {
+    await expect(
+      sageMaker.send(
+        new CreateTransformJobCommand(
+          transformJob({
+            TransformResources: { InstanceType: "ml.c99.huge" as never, InstanceCount: 0 },
+            ModelClientConfig: { InvocationsMaxRetries: 4 },
+          }),
+        ),
+      ),
+    ).rejects.toMatchObject(
+      refused(
+        /^3 validation errors detected: Value '4' at 'modelClientConfig\.invocationsMaxRetries' failed to satisfy constraint: Member must have value less than or equal to 3; Value 'ml\.c99\.huge' at 'transformResources\.instanceType' .*; Value '0' at 'transformResources\.instanceCount' failed to satisfy constraint: Member must have value greater than or equal to 1$/,
+      ),
+    );
+  });
+
+  it("keeps MaxPayloadInMB, and its product with MaxConcurrentTransforms, at 100 MB or less", async () => {
+    await expect(
+      sageMaker.send(new CreateTransformJobCommand(transformJob({ MaxPayloadInMB: 101 }))),
+    ).rejects.toMatchObject(refused("MaxPayloadInMB (101) cannot be greater than 100 MB."));
+    await expect(
+      sageMaker.send(new CreateTransformJobCommand(transformJob({ MaxPayloadInMB: 6, MaxConcurrentTransforms: 17 }))),
+    ).rejects.toMatchObject(
+      refused("The value of MaxConcurrentTransforms * MaxPayloadInMB (17 * 6) cannot exceed 100 MB."),
+    );
+  });
+
+  it("refuses what local mode does not run instead of ignoring it", async () => {
+    await expect(
+      sageMaker.send(new CreateTransformJobCommand(transformJob({ DataProcessing: { InputFilter: "$.features" } }))),
+    ).rejects.toMatchObject(
+      refused(/DataProcessing\.InputFilter other than "\$" .* is not served by the local control plane/),
+    );
+  });
+
+  it("refuses an unknown model, a duplicate name, an unknown job and stopping a job that has ended", async () => {
+    await expect(
+      sageMaker.send(new CreateTransformJobCommand(transformJob({ ModelName: "no-such-model" }))),
+    ).rejects.toMatchObject(
+      refused('Could not find model "arn:aws:sagemaker:us-east-1:000000000000:model/no-such-model".'),
+    );
+    // The model's role is not the stack's execution role: the job fails before any instance starts.
+    await sageMaker.send(new CreateTransformJobCommand(transformJob()));
+    await plane.transforms.settled("rules-job");
+    const failed = await sageMaker.send(new DescribeTransformJobCommand({ TransformJobName: "rules-job" }));
+    expect(failed.TransformJobStatus).toBe("Failed");
+    expect(failed.FailureReason).toMatch(
+      /^ClientError: SageMaker could not assume the model's execution role arn:aws:iam::000000000000:role\/test/,
+    );
+    await expect(sageMaker.send(new CreateTransformJobCommand(transformJob()))).rejects.toMatchObject({
+      name: "ResourceInUse",
+      message: expect.stringContaining("transform-job/rules-job"),
+    });
+    await expect(sageMaker.send(new StopTransformJobCommand({ TransformJobName: "rules-job" }))).rejects.toMatchObject(
+      refused(/transform job is in status Failed/),
+    );
+    await expect(
+      sageMaker.send(new DescribeTransformJobCommand({ TransformJobName: "no-such-job" })),
+    ).rejects.toMatchObject({
+      name: "ResourceNotFound",
+      message: "Could not find requested job with name no-such-job",
+    });
   });
 });
 

@@ -15,7 +15,7 @@ import { runtimeAuthorization } from "./sagemaker.ts";
 /** The served operations, read from the services themselves (their stores are not touched to list them). */
 const none = undefined as never;
 const services = [
-  sageMakerService(none, none, none, none),
+  sageMakerService(none, none, none, none, none, none),
   codeBuildService(none, none),
   ecrService(none),
   cloudWatchLogsService(none),
@@ -74,6 +74,16 @@ const inputs: Record<string, Record<string, unknown>> = {
   AddTags: { ResourceArn: "arn:aws:sagemaker:us-east-1:000000000000:endpoint/dc-e", Tags: tags },
   DeleteTags: { ResourceArn: "arn:aws:sagemaker:us-east-1:000000000000:endpoint/dc-e", TagKeys: ["team"] },
   ListTags: { ResourceArn: "arn:aws:sagemaker:us-east-1:000000000000:endpoint/dc-e" },
+  CreateTransformJob: {
+    TransformJobName: "dc-t",
+    ModelName: "dc-m",
+    TransformResources: { InstanceType: "ml.c5.xlarge", InstanceCount: 2, VolumeKmsKeyId: "k" },
+    TransformOutput: { S3OutputPath: "s3://b/batch/out/", KmsKeyId: "arn:aws:kms:us-east-1:000000000000:key/k" },
+    Tags: tags,
+  },
+  DescribeTransformJob: { TransformJobName: "dc-t" },
+  ListTransformJobs: {},
+  StopTransformJob: { TransformJobName: "dc-t" },
   StartBuild: { projectName: "decision-console-model-package" },
   StopBuild: { id: "decision-console-model-package:1" },
   BatchGetBuilds: { ids: ["decision-console-model-package:1", "decision-console-image-build:2"] },

@@ -8,7 +8,7 @@ import {
   tagListToMap,
 } from "./facts.ts";
 
-type SageMakerKind = "model" | "endpoint-config" | "endpoint";
+type SageMakerKind = "model" | "endpoint-config" | "endpoint" | "transform-job";
 
 /** `arn:aws:sagemaker:<region>:<account>:<kind>/<name>`, the name lower-cased as SageMaker's ARNs are. */
 export function sageMakerArn(facts: RequestFacts, kind: SageMakerKind, name: string): string {
@@ -134,6 +134,32 @@ export const sageMakerAuthorization: Record<string, OperationAuthorization> = {
     "EndpointName",
   ),
   ListEndpoints: () => [{ action: "sagemaker:ListEndpoints", resource: "*", context: {} }],
+  CreateTransformJob(input, facts) {
+    const job = sageMakerArn(facts, "transform-job", str(input.TransformJobName));
+    const resources = input.TransformResources as { InstanceType?: unknown; VolumeKmsKeyId?: unknown } | undefined;
+    const output = input.TransformOutput as { KmsKeyId?: unknown } | undefined;
+    return [
+      {
+        action: "sagemaker:CreateTransformJob",
+        resource: job,
+        context: {
+          ...requestTagContext(tagListToMap(input.Tags)),
+          "sagemaker:ModelArn": sageMakerArn(facts, "model", str(input.ModelName)),
+          ...(typeof resources?.InstanceType === "string"
+            ? { "sagemaker:InstanceTypes": [resources.InstanceType] }
+            : {}),
+          ...(typeof resources?.VolumeKmsKeyId === "string"
+            ? { "sagemaker:VolumeKmsKeyArn": resources.VolumeKmsKeyId }
+            : {}),
+          ...(typeof output?.KmsKeyId === "string" ? { "sagemaker:OutputKmsKeyArn": output.KmsKeyId } : {}),
+        },
+      },
+      ...tagOnCreate("sagemaker:CreateTransformJob", job, input),
+    ];
+  },
+  DescribeTransformJob: onExisting("sagemaker:DescribeTransformJob", "transform-job", "TransformJobName"),
+  StopTransformJob: onExisting("sagemaker:StopTransformJob", "transform-job", "TransformJobName"),
+  ListTransformJobs: () => [{ action: "sagemaker:ListTransformJobs", resource: "*", context: {} }],
   AddTags(input, facts) {
     const resource = str(input.ResourceArn);
     return [

@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readConfig } from "../src/engine/config.ts";
+import {
+  decision,
+  type GeneratedModel,
+  generateModel,
+  postJson,
+  rawRequest,
+  startTestAdapter,
+  type TestAdapter,
+} from "./support/adapter-harness.ts";
+
+/**
+ * What a SageMaker Batch Transform job sends the container: GET /execution-parameters, and with BatchStrategy
+ * MultiRecord a JSON Lines body of several records (`application/jsonlines`), answered one line per record.
+ */
+let model: GeneratedModel;
+let adapter: TestAdapter;
+
+beforeAll(async () => {
+  model = generateModel("tiny");
+  adapter = await startTestAdapter(model.file, { ADAPTER_PARALLEL: "3", SEMIF_MAX_IN_FLIGHT: "2" });
+});
+
+afterAll(async () => {
+  await adapter?.close();
+  model?.cleanup();
+});
+
+const jsonLines = (records: unknown[]) => `${records.map((record) => JSON.stringify(record)).join("\n")}\n`;
+const postLines = (text: string) =>
+  rawRequest(adapter.url, {
+    body: text,
+    headers: { "content-type": "application/jsonlines", "content-length": Buffer.byteLength(text) },
+  });
+
+describe("Batch Transform's container contract", () => {
+  it("announces its admission limit, single records and its body limit on GET /execution-parameters", async () => {
+    const answer = await rawRequest(adapter.url, { method: "GET", path: "/execution-parameters" });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ MaxConcurrentTransforms: 3, BatchStrategy: "SINGLE_RECORD", MaxPayloadInMB: 1 });
+  });
+
+  it("answers a JSON Lines body with one line per record, each what the record gets alone, in order", async () => {
+    const records = [
+      { decision: decision({ id: "a" }) },
+      { decision: decision({ id: "b", state: "Policy: no refunds after 30 days. Bought 45 days ago." }) },
+      { decisions: [decision({ id: "c1" }), decision({ id: "c2", question: "Should we escalate?" })] },
+    ];
+    const answer = await postLines(jsonLines(records));
+    expect(answer.status).toBe(200);
+    expect(answer.headers["content-type"]).toBe("application/jsonlines");
+    expect(answer.text.endsWith("\n")).toBe(true);
+    const lines = answer.text
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(lines).toHaveLength(3);
+    expect(lines.map((line) => line.result?.id ?? line.results.map((r: { id: string }) => r.id))).toEqual([
+      "a",
+      "b",
+      ["c1", "c2"],
+    ]);
+    const probabilities = (body: { result?: { probabilities: number[] }; results?: { probabilities: number[] }[] }) =>
+      body.result ? [body.result.probabilities] : (body.results ?? []).map((result) => result.probabilities);
+    for (const [index, record] of records.entries()) {
+      const alone = probabilities((await postJson(adapter.url, record)).body as never).flat();
+      const batched = probabilities(lines[index]).flat();
+      expect(batched).toHaveLength(alone.length);
+      expect(Math.max(...batched.map((p, k) => Math.abs(p - alone[k]!)))).toBeLessThan(1e-6);
+    }
+  });
+
+  it("refuses the whole body naming the line when a record is refused, and answers nothing for the others", async () => {
+    const bad = { decision: decision({ id: "x", options: [{ id: "only", description: "one" }] }) };
+    const answer = await postLines(jsonLines([{ decision: decision() }, bad]));
+    expect(answer.status).toBe(400);
+    expect((answer.body as { error: string }).error).toMatch(/^line 2: options must contain 2-/);
+    const notJson = await postLines(`${JSON.stringify({ decision: decision() })}\n{"decision":\n`);
+    expect(notJson.status).toBe(400);
+    expect((notJson.body as { error: string }).error).toMatch(/^line 2: the record is not valid JSON/);
+  });
+
+  it("takes JSON Lines on /invocations only, and keeps SemIf's 415 for other types", async () => {
+    const text = jsonLines([{ decision: decision() }]);
+    const elsewhere = await rawRequest(adapter.url, {
+      path: "/v1/systemone",
+      body: text,
+      headers: { "content-type": "application/jsonlines", "content-length": Buffer.byteLength(text) },
+    });
+    expect(elsewhere.status).toBe(415);
+    expect(elsewhere.body).toEqual({ error: "Content-Type must be application/json" });
+  });
+});
+
+describe("the body limit in a transform job", () => {
+  it("is raised to MaxPayloadInMB, and a payload size it cannot bound stops start-up", () => {
+    expect(readConfig({ SAGEMAKER_BATCH: "true", SAGEMAKER_MAX_PAYLOAD_IN_MB: "6" }).maxBodyBytes).toBe(6 * 1024 ** 2);
+    expect(readConfig({ SAGEMAKER_BATCH: "true" }).maxBodyBytes).toBe(1024 ** 2);
+    expect(readConfig({}).maxBodyBytes).toBe(262_144);
+    expect(readConfig({ SAGEMAKER_MAX_PAYLOAD_IN_MB: "6" }).maxBodyBytes).toBe(262_144);
+    expect(() => readConfig({ SAGEMAKER_BATCH: "true", SAGEMAKER_MAX_PAYLOAD_IN_MB: "0" })).toThrow(
+      /SAGEMAKER_MAX_PAYLOAD_IN_MB must be an integer from 1 to 100/,
+    );
+  });
+});

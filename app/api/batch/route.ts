@@ -1,0 +1,26 @@
+import { consoleApi } from "@/contract/api.ts";
+import { requireRole } from "@/server/auth/principal.ts";
+import { audited } from "@/server/aws/audited.ts";
+import { listTransformJobs, startTransformJob } from "@/server/batch/transform-jobs.ts";
+import { consoleContext } from "@/server/context.ts";
+import { readJson, reply, route } from "@/server/http/route.ts";
+
+/** TransformJobList: the console's batch transform jobs, newest first. */
+export const GET = route(async (request) => {
+  await requireRole(request, "viewer");
+  const { aws, settings } = consoleContext();
+  return reply(consoleApi.listTransformJobs, { jobs: await listTransformJobs(aws, settings) });
+});
+
+/** StartTransformJobRequest -> TransformJobSummary (202): CreateTransformJob on a model the console deployed. */
+export const POST = route(async (request) => {
+  const principal = await requireRole(request, "operator");
+  const start = await readJson(request, consoleApi.startTransformJob.body);
+  const { aws, db, settings } = consoleContext();
+  const job = await audited(
+    db,
+    { actor: principal.name, action: "transform-job.start", target: start.name, detail: start },
+    () => startTransformJob(aws, settings, start),
+  );
+  return reply(consoleApi.startTransformJob, job);
+});

@@ -1,0 +1,92 @@
+import { z } from "zod";
+import { resourceNameSchema } from "../endpoints/endpoint.ts";
+
+/**
+ * Batch Transform jobs as the console runs them: JSON Lines in, one output line per input line (SplitType Line,
+ * AssembleWith Line, JoinSource Input, so each output line carries its input), in both modes.
+ */
+
+export const transformJobStatuses = ["InProgress", "Completed", "Failed", "Stopping", "Stopped"] as const;
+export const transformJobStatusSchema = z.enum(transformJobStatuses);
+export type TransformJobStatus = z.infer<typeof transformJobStatusSchema>;
+
+/**
+ * CPU instance types a job may use. Batch Transform offers no choice of inference AMI, so the NVIDIA driver the cuda
+ * image (CUDA 13) needs is not guaranteed there: jobs run the cpu image on CPU instances only.
+ */
+export const batchInstanceTypes = [
+  "ml.c6i.large",
+  "ml.c6i.xlarge",
+  "ml.c6i.2xlarge",
+  "ml.c6i.4xlarge",
+  "ml.c6i.8xlarge",
+  "ml.c7i.2xlarge",
+  "ml.m5.large",
+  "ml.m5.xlarge",
+] as const;
+
+const s3Uri = z.string().regex(/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]\/.+/, "must be an s3://bucket/prefix URI");
+
+export const startTransformJobSchema = z.object({
+  name: resourceNameSchema,
+  /** A SageMaker model the console deployed (an endpoint's model carries the endpoint's name). */
+  modelName: resourceNameSchema,
+  /** A prefix (every object under it) of JSON Lines files: decision request bodies, one a line. */
+  inputS3Uri: s3Uri,
+  /** Where `<input file>.out` goes; defaults to `<artifact bucket>/batch/outputs/<name>/`. */
+  outputS3Uri: s3Uri.optional(),
+  instanceType: z.enum(batchInstanceTypes, {
+    error: `must be one of ${batchInstanceTypes.join(", ")} (Batch Transform runs the cpu image only)`,
+  }),
+  instanceCount: z.number().int().min(1).max(20).default(1),
+  /** Requests in flight per instance; unset: the adapter's GET /execution-parameters (ADAPTER_PARALLEL). */
+  maxConcurrentTransforms: z.number().int().min(1).max(100).optional(),
+  batchStrategy: z.enum(["SingleRecord", "MultiRecord"]).default("SingleRecord"),
+  /** Largest request body; unset: the adapter's announced limit. */
+  maxPayloadInMB: z.number().int().min(1).max(100).optional(),
+  invocationsTimeoutSeconds: z.number().int().min(1).max(3600).default(600),
+});
+export type StartTransformJobRequest = z.output<typeof startTransformJobSchema>;
+export type StartTransformJobInput = z.input<typeof startTransformJobSchema>;
+
+export const transformJobSummarySchema = z.object({
+  name: z.string(),
+  status: transformJobStatusSchema,
+  createdAt: z.iso.datetime(),
+  endedAt: z.iso.datetime().nullable(),
+  failureReason: z.string().nullable(),
+  /** Seconds from start to end (or to now while in progress). */
+  durationSeconds: z.number().nullable(),
+});
+export type TransformJobSummary = z.infer<typeof transformJobSummarySchema>;
+
+export const transformJobListSchema = z.object({ jobs: z.array(transformJobSummarySchema) });
+export type TransformJobList = z.infer<typeof transformJobListSchema>;
+
+export const transformOutputSchema = z.object({ s3Uri: z.string(), bytes: z.number().int() });
+
+export const transformJobDetailSchema = transformJobSummarySchema.extend({
+  modelName: z.string(),
+  inputS3Uri: z.string(),
+  outputS3Uri: z.string(),
+  instanceType: z.string(),
+  instanceCount: z.number().int(),
+  maxConcurrentTransforms: z.number().int().nullable(),
+  batchStrategy: z.string().nullable(),
+  maxPayloadInMB: z.number().int().nullable(),
+  /** Input objects and the `.out` objects written so far (SageMaker writes each when its input is done). */
+  inputObjects: z.number().int().nullable(),
+  outputs: z.array(transformOutputSchema),
+  /** Output lines written so far (one per input record), read from the outputs' sizes where they are small. */
+  recordsDone: z.number().int().nullable(),
+  costEstimateUsd: z.number().nullable(),
+  /** The job's log lines (all instances), oldest first, the last 200. */
+  logs: z.array(z.object({ stream: z.string(), timestamp: z.iso.datetime(), message: z.string() })),
+});
+export type TransformJobDetail = z.infer<typeof transformJobDetailSchema>;
+
+export const stopTransformJobResultSchema = z.object({ name: z.string(), status: transformJobStatusSchema });
+
+/** A stored dataset written to S3 as a job's input: one decision request body a line, in item order. */
+export const datasetExportSchema = z.object({ inputS3Uri: z.string(), records: z.number().int() });
+export type DatasetExport = z.infer<typeof datasetExportSchema>;

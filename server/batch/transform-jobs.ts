@@ -1,0 +1,267 @@
+import { FilterLogEventsCommand } from "@aws-sdk/client-cloudwatch-logs";
+import { GetObjectCommand, ListObjectsV2Command } from "@aws-sdk/client-s3";
+import {
+  CreateTransformJobCommand,
+  DescribeModelCommand,
+  DescribeTransformJobCommand,
+  type DescribeTransformJobCommandOutput,
+  ListTransformJobsCommand,
+  type TransformJobSummary as SdkSummary,
+  StopTransformJobCommand,
+  type TransformInstanceType,
+} from "@aws-sdk/client-sagemaker";
+import type {
+  StartTransformJobRequest,
+  TransformJobDetail,
+  TransformJobStatus,
+  TransformJobSummary,
+} from "../../contract/batch/transform-jobs.ts";
+import { priceForInstances } from "../../contract/pricing/prices.ts";
+import { ARTIFACT_PREFIXES, TRANSFORM_JOB_LOG_GROUP } from "../../infra/cdk/console-contract.ts";
+import type { AwsClients } from "../aws/clients.ts";
+import { awsCall, toAwsAppError } from "../aws/errors.ts";
+import type { ConsoleSettings } from "../context.ts";
+import { AppError } from "../http/app-error.ts";
+import { listAdapterImages } from "../images/images.ts";
+
+/** Every line of a job's input is a decision request body; every output line carries its input (JoinSource). */
+const JSON_LINES = "application/jsonlines";
+const LOG_LINES = 200;
+/** Outputs larger than this in total are not read to count their lines. */
+const COUNTED_OUTPUT_BYTES = 16 * 1024 * 1024;
+const LISTED_PAGES = 5;
+
+function parseS3(uri: string): { bucket: string; prefix: string } {
+  const match = /^s3:\/\/([^/]+)\/(.*)$/.exec(uri);
+  return { bucket: match?.[1] ?? "", prefix: match?.[2] ?? "" };
+}
+
+function requirePrefix(settings: ConsoleSettings, name: string) {
+  const prefix = settings.resourceNamePrefix;
+  if (prefix && !name.startsWith(prefix)) {
+    throw new AppError(
+      "bad_request",
+      `name: must start with "${prefix}", the prefix the console's IAM policy allows (CONSOLE_RESOURCE_PREFIX).`,
+    );
+  }
+}
+
+/** Where a job's outputs go unless the request says: `<artifact bucket>/batch/outputs/<job>/`. */
+export function defaultOutputS3Uri(settings: ConsoleSettings, name: string): string {
+  if (!settings.artifactBucket) {
+    throw new AppError(
+      "unavailable",
+      "Batch jobs need the artifact bucket for their data: set CONSOLE_ARTIFACT_BUCKET (the stack's ArtifactBucketName).",
+    );
+  }
+  return `s3://${settings.artifactBucket}/${ARTIFACT_PREFIXES.batch}outputs/${name}/`;
+}
+
+/**
+ * CreateTransformJob for a model the console deployed, after DescribeModel: a model that asks for CUDA is refused
+ * (Batch Transform chooses no inference AMI, so the driver the cuda image needs is not guaranteed).
+ */
+export async function startTransformJob(
+  aws: Pick<AwsClients, "sageMaker" | "ecr">,
+  settings: ConsoleSettings,
+  request: StartTransformJobRequest,
+): Promise<TransformJobSummary> {
+  requirePrefix(settings, request.name);
+  requirePrefix(settings, request.modelName);
+  const model = await awsCall(`model "${request.modelName}"`, () =>
+    aws.sageMaker.send(new DescribeModelCommand({ ModelName: request.modelName })),
+  );
+  const container = model.PrimaryContainer ?? model.Containers?.[0];
+  const digest = container?.Image?.split("@")[1];
+  const images = digest ? await listAdapterImages(aws.ecr, settings.adapterRepository) : [];
+  const variant = images.find((image) => image.digest === digest)?.variant;
+  if (container?.Environment?.ADAPTER_GPU === "cuda" || variant === "cuda") {
+    throw new AppError(
+      "bad_request",
+      `modelName: "${request.modelName}" runs the cuda image; Batch Transform jobs run the cpu image on CPU instances only (SageMaker picks no inference AMI for them, so the CUDA 13 driver is not guaranteed). Deploy the cpu image for batch jobs.`,
+    );
+  }
+  const output = request.outputS3Uri ?? defaultOutputS3Uri(settings, request.name);
+  try {
+    await aws.sageMaker.send(
+      new CreateTransformJobCommand({
+        TransformJobName: request.name,
+        ModelName: request.modelName,
+        MaxConcurrentTransforms: request.maxConcurrentTransforms,
+        MaxPayloadInMB: request.maxPayloadInMB,
+        BatchStrategy: request.batchStrategy,
+        ModelClientConfig: { InvocationsTimeoutInSeconds: request.invocationsTimeoutSeconds, InvocationsMaxRetries: 1 },
+        TransformInput: {
+          DataSource: { S3DataSource: { S3DataType: "S3Prefix", S3Uri: request.inputS3Uri } },
+          ContentType: JSON_LINES,
+          SplitType: "Line",
+        },
+        TransformOutput: { S3OutputPath: output, Accept: JSON_LINES, AssembleWith: "Line" },
+        TransformResources: {
+          InstanceType: request.instanceType as TransformInstanceType,
+          InstanceCount: request.instanceCount,
+        },
+        DataProcessing: { JoinSource: "Input" },
+      }),
+    );
+  } catch (error) {
+    throw toAwsAppError(error, `transform job "${request.name}"`);
+  }
+  return {
+    name: request.name,
+    status: "InProgress",
+    createdAt: new Date().toISOString(),
+    endedAt: null,
+    failureReason: null,
+    durationSeconds: 0,
+  };
+}
+
+function durationOf(start: Date | undefined, end: Date | undefined): number | null {
+  if (!start) return null;
+  return Math.max(0, Math.round(((end ?? new Date()).getTime() - start.getTime()) / 1000));
+}
+
+function summaryOf(job: SdkSummary | DescribeTransformJobCommandOutput): TransformJobSummary {
+  const created = job.CreationTime ?? new Date(0);
+  return {
+    name: job.TransformJobName ?? "",
+    status: (job.TransformJobStatus ?? "InProgress") as TransformJobStatus,
+    createdAt: created.toISOString(),
+    endedAt: job.TransformEndTime?.toISOString() ?? null,
+    failureReason: job.FailureReason ?? null,
+    durationSeconds: durationOf(
+      "TransformStartTime" in job ? (job.TransformStartTime ?? created) : created,
+      job.TransformEndTime,
+    ),
+  };
+}
+
+/** The console's jobs (names with its prefix), newest first, from up to five pages of ListTransformJobs. */
+export async function listTransformJobs(
+  aws: Pick<AwsClients, "sageMaker">,
+  settings: ConsoleSettings,
+): Promise<TransformJobSummary[]> {
+  const jobs: TransformJobSummary[] = [];
+  let token: string | undefined;
+  for (let page = 0; page < LISTED_PAGES; page++) {
+    const listed = await awsCall("transform jobs", () =>
+      aws.sageMaker.send(
+        new ListTransformJobsCommand({
+          SortBy: "CreationTime",
+          SortOrder: "Descending",
+          MaxResults: 100,
+          NextToken: token,
+        }),
+      ),
+    );
+    for (const job of listed.TransformJobSummaries ?? []) {
+      if (!settings.resourceNamePrefix || job.TransformJobName?.startsWith(settings.resourceNamePrefix)) {
+        jobs.push(summaryOf(job));
+      }
+    }
+    token = listed.NextToken;
+    if (!token) break;
+  }
+  return jobs;
+}
+
+/** Objects under a prefix, or null when the console may not list it (an input outside batch/). */
+async function listObjects(aws: Pick<AwsClients, "s3">, uri: string) {
+  const { bucket, prefix } = parseS3(uri);
+  try {
+    const listed = await aws.s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, MaxKeys: 1000 }));
+    return (listed.Contents ?? []).filter((object) => !object.Key?.endsWith("/"));
+  } catch {
+    return null;
+  }
+}
+
+async function countLines(aws: Pick<AwsClients, "s3">, bucket: string, keys: string[]): Promise<number> {
+  let lines = 0;
+  for (const key of keys) {
+    const object = await aws.s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+    const bytes = (await object.Body?.transformToByteArray()) ?? new Uint8Array();
+    for (const byte of bytes) if (byte === 10) lines += 1;
+  }
+  return lines;
+}
+
+async function jobLogs(aws: Pick<AwsClients, "logs">, name: string): Promise<TransformJobDetail["logs"]> {
+  try {
+    const { events = [] } = await aws.logs.send(
+      new FilterLogEventsCommand({ logGroupName: TRANSFORM_JOB_LOG_GROUP, logStreamNamePrefix: `${name}/` }),
+    );
+    return events.slice(-LOG_LINES).map((event) => ({
+      stream: event.logStreamName ?? "",
+      timestamp: new Date(event.timestamp ?? 0).toISOString(),
+      message: event.message ?? "",
+    }));
+  } catch (error) {
+    // A job that has not started writes no log group yet.
+    if ((error as { name?: string }).name === "ResourceNotFoundException") return [];
+    throw toAwsAppError(error, `logs of transform job "${name}"`);
+  }
+}
+
+/** One job: its definition, failure reason, the outputs written so far (progress), a cost estimate and its logs. */
+export async function describeTransformJob(
+  aws: Pick<AwsClients, "sageMaker" | "s3" | "logs">,
+  settings: ConsoleSettings,
+  name: string,
+): Promise<TransformJobDetail> {
+  requirePrefix(settings, name);
+  const job = await awsCall(`transform job "${name}"`, () =>
+    aws.sageMaker.send(new DescribeTransformJobCommand({ TransformJobName: name })),
+  );
+  const inputUri = job.TransformInput?.DataSource?.S3DataSource?.S3Uri ?? "";
+  const outputUri = job.TransformOutput?.S3OutputPath ?? "";
+  const [inputs, outputs] = await Promise.all([listObjects(aws, inputUri), listObjects(aws, outputUri)]);
+  const written = (outputs ?? []).filter((object) => object.Key?.endsWith(".out"));
+  const { bucket: outputBucket } = parseS3(outputUri);
+  const bytes = written.reduce((sum, object) => sum + (object.Size ?? 0), 0);
+  const recordsDone =
+    outputs && bytes <= COUNTED_OUTPUT_BYTES
+      ? await countLines(
+          aws,
+          outputBucket,
+          written.map((object) => object.Key ?? ""),
+        ).catch(() => null)
+      : null;
+  const summary = summaryOf(job);
+  const instanceType = job.TransformResources?.InstanceType ?? "";
+  const instanceCount = job.TransformResources?.InstanceCount ?? 1;
+  const hourly = priceForInstances(instanceType, instanceCount);
+  return {
+    ...summary,
+    modelName: job.ModelName ?? "",
+    inputS3Uri: inputUri,
+    outputS3Uri: outputUri,
+    instanceType,
+    instanceCount,
+    maxConcurrentTransforms: job.MaxConcurrentTransforms ?? null,
+    batchStrategy: job.BatchStrategy ?? null,
+    maxPayloadInMB: job.MaxPayloadInMB ?? null,
+    inputObjects: inputs?.length ?? null,
+    outputs: written.map((object) => ({ s3Uri: `s3://${outputBucket}/${object.Key}`, bytes: object.Size ?? 0 })),
+    recordsDone,
+    costEstimateUsd:
+      hourly === null || summary.durationSeconds === null
+        ? null
+        : Math.round(((hourly * summary.durationSeconds) / 3600) * 10_000) / 10_000,
+    logs: await jobLogs(aws, name),
+  };
+}
+
+export async function stopTransformJob(aws: Pick<AwsClients, "sageMaker">, settings: ConsoleSettings, name: string) {
+  requirePrefix(settings, name);
+  try {
+    await aws.sageMaker.send(new StopTransformJobCommand({ TransformJobName: name }));
+  } catch (error) {
+    const mapped = toAwsAppError(error, `transform job "${name}"`);
+    // StopTransformJob refuses a job that has ended: that is a state conflict, not bad input.
+    if (mapped.status === 400 && /status/.test(mapped.message)) throw new AppError("conflict", mapped.message);
+    throw mapped;
+  }
+  return { name, status: "Stopping" as const };
+}

@@ -1,0 +1,97 @@
+import { arnOf, type SageMakerStore } from "../sagemaker-store.ts";
+import type { TransformRunner } from "../transform/transform-runner.ts";
+import type { TransformJobDoc, TransformJobRecord, TransformStore } from "../transform/transform-store.ts";
+import { AwsError, validation } from "../wire/aws-error.ts";
+import type { JsonOperation } from "../wire/json-rpc.ts";
+import { page } from "./paging.ts";
+import { checkTransformJob } from "./sagemaker-rules.ts";
+
+function described(job: TransformJobRecord) {
+  return {
+    ...job.doc,
+    TransformJobStatus: job.status,
+    FailureReason: job.failureReason ?? undefined,
+    CreationTime: job.createdAt,
+    TransformStartTime: job.startedAt ?? undefined,
+    TransformEndTime: job.endedAt ?? undefined,
+  };
+}
+
+function sortOf(sortBy: unknown): (a: TransformJobRecord, b: TransformJobRecord) => number {
+  if (sortBy === "Name") return (a, b) => a.doc.TransformJobName.localeCompare(b.doc.TransformJobName);
+  if (sortBy === "Status") return (a, b) => a.status.localeCompare(b.status);
+  return (a, b) => a.createdAt - b.createdAt || a.doc.TransformJobName.localeCompare(b.doc.TransformJobName);
+}
+
+const after = (value: number | null, bound: unknown) => typeof bound !== "number" || (value ?? 0) > bound;
+const before = (value: number | null, bound: unknown) => typeof bound !== "number" || (value ?? 0) < bound;
+
+/** CreateTransformJob, DescribeTransformJob, ListTransformJobs and StopTransformJob (SageMaker's JSON 1.1 API). */
+export function transformOperations(
+  store: SageMakerStore,
+  jobs: TransformStore,
+  runner: TransformRunner,
+): Record<string, JsonOperation> {
+  return {
+    CreateTransformJob(input, { region }) {
+      const name = String(input.TransformJobName);
+      const arn = arnOf(region, "transform-job", name);
+      if (jobs.job(name)) {
+        throw new AwsError(
+          "ResourceInUse",
+          `Transform job names must be unique within an AWS account and region, and a transform job with this name already exists (${arn})`,
+        );
+      }
+      checkTransformJob(input as never);
+      store.requireModel(String(input.ModelName), region);
+      const { Tags: _tags, ...definition } = input;
+      jobs.insert({ ...(definition as unknown as TransformJobDoc), TransformJobArn: arn });
+      store.addTags(arn, input.Tags);
+      runner.start(name);
+      return { TransformJobArn: arn };
+    },
+    DescribeTransformJob(input) {
+      return described(jobs.requireJob(String(input.TransformJobName ?? "")));
+    },
+    ListTransformJobs(input) {
+      const nameContains = typeof input.NameContains === "string" ? input.NameContains.toLowerCase() : "";
+      const order = sortOf(input.SortBy);
+      const direction = input.SortOrder === "Ascending" ? 1 : -1;
+      const matching = jobs
+        .jobs()
+        .filter((job) => job.doc.TransformJobName.toLowerCase().includes(nameContains))
+        .filter((job) => input.StatusEquals === undefined || job.status === input.StatusEquals)
+        .filter(
+          (job) => after(job.createdAt, input.CreationTimeAfter) && before(job.createdAt, input.CreationTimeBefore),
+        )
+        .filter(
+          (job) =>
+            after(job.updatedAt, input.LastModifiedTimeAfter) && before(job.updatedAt, input.LastModifiedTimeBefore),
+        )
+        .sort((a, b) => direction * order(a, b));
+      const { slice, nextToken } = page(matching, input, 10);
+      return {
+        TransformJobSummaries: slice.map((job) => ({
+          TransformJobName: job.doc.TransformJobName,
+          TransformJobArn: job.doc.TransformJobArn,
+          CreationTime: job.createdAt,
+          TransformEndTime: job.endedAt ?? undefined,
+          LastModifiedTime: job.updatedAt,
+          TransformJobStatus: job.status,
+          FailureReason: job.failureReason ?? undefined,
+        })),
+        NextToken: nextToken,
+      };
+    },
+    StopTransformJob(input) {
+      const job = jobs.requireJob(String(input.TransformJobName ?? ""));
+      if (job.status !== "InProgress") {
+        throw validation(
+          `The request was rejected because the transform job is in status ${job.status}; only a job InProgress can be stopped.`,
+        );
+      }
+      runner.stop(job.doc.TransformJobName);
+      return {};
+    },
+  };
+}

@@ -1,0 +1,55 @@
+import fs from "node:fs";
+import path from "node:path";
+import { CreateModelCommand, SageMakerClient } from "@aws-sdk/client-sagemaker";
+import * as tar from "tar";
+import { LOCAL_ARTIFACT_BUCKET } from "../builds/build-runner.ts";
+import type { ControlPlane } from "../control-plane.ts";
+import { localExecutionRoleArn } from "../iam/stack-policies.ts";
+import { generateTinyModel } from "../seed.ts";
+import { localClientConfig } from "../stack.ts";
+import { LOCAL_ACCOUNT_ID } from "../wire/request.ts";
+
+/** createAdapterModel on the adapter's generated tiny GGUF. */
+export async function createTinyAdapterModel(
+  plane: ControlPlane,
+  name: string,
+  scratch: string,
+  environment: Record<string, string> = {},
+) {
+  const gguf = path.join(scratch, "tiny.gguf");
+  await generateTinyModel(gguf);
+  await createAdapterModel(plane, name, gguf, scratch, environment);
+}
+
+/**
+ * A SageMaker model of the cpu adapter image on `gguf` (packed as `models/<name>/model.tar.gz`), with the stack's
+ * execution role, created as the admin (as the console's deploy would have).
+ */
+export async function createAdapterModel(
+  plane: ControlPlane,
+  name: string,
+  gguf: string,
+  scratch: string,
+  environment: Record<string, string> = {},
+) {
+  const staging = path.join(scratch, "staging");
+  fs.mkdirSync(staging, { recursive: true });
+  fs.copyFileSync(gguf, path.join(staging, "model.gguf"));
+  const archive = path.join(scratch, "model.tar.gz");
+  await tar.c({ gzip: true, file: archive, cwd: staging }, ["model.gguf"]);
+  const key = `models/${name}/model.tar.gz`;
+  await plane.objects.putObject(LOCAL_ARTIFACT_BUCKET, key, fs.readFileSync(archive));
+  const digest = plane.registry.digestForTag("decision-adapter", "cpu");
+  await new SageMakerClient(localClientConfig(plane, "admin")).send(
+    new CreateModelCommand({
+      ModelName: name,
+      ExecutionRoleArn: localExecutionRoleArn(LOCAL_ACCOUNT_ID),
+      EnableNetworkIsolation: true,
+      PrimaryContainer: {
+        Image: `${LOCAL_ACCOUNT_ID}.dkr.ecr.us-east-1.amazonaws.com/decision-adapter@${digest}`,
+        ModelDataUrl: `s3://${LOCAL_ARTIFACT_BUCKET}/${key}`,
+        Environment: { ADAPTER_READING_CACHE: "0", ...environment },
+      },
+    }),
+  );
+}
