@@ -3,14 +3,17 @@ import os from "node:os";
 import path from "node:path";
 import {
   ApplicationAutoScalingClient,
+  DescribeScalingPoliciesCommand,
   PutScalingPolicyCommand,
-  RegisterScalableTargetCommand,
 } from "@aws-sdk/client-application-auto-scaling";
-import { CloudWatchClient, DescribeAlarmsCommand, PutMetricAlarmCommand } from "@aws-sdk/client-cloudwatch";
+import { CloudWatchClient, DescribeAlarmsCommand } from "@aws-sdk/client-cloudwatch";
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { DescribeEndpointCommand, SageMakerClient } from "@aws-sdk/client-sagemaker";
 import { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { autoscalingRequestSchema } from "../../../contract/endpoints/autoscaling.ts";
+import { wakeAlarmName } from "../../autoscaling/scale-to-zero.ts";
+import { configureAutoscaling, describeAutoscaling } from "../../autoscaling/variant-scaling.ts";
 import { invokeEndpointAsync } from "../../invoke/invoke-async.ts";
 import { LOCAL_ARTIFACT_BUCKET } from "../builds/build-runner.ts";
 import { type ControlPlane, startControlPlane } from "../control-plane.ts";
@@ -20,9 +23,9 @@ import { awaitAsyncOutcome } from "../test-support/await-async-outcome.ts";
 import { createEndpoint } from "../test-support/create-endpoint.ts";
 
 /**
- * Scale to zero and wake-up of an asynchronous endpoint on real adapter processes, configured as SageMaker's guide
- * "Autoscale an asynchronous endpoint" does it: MinCapacity 0, target tracking on ApproximateBacklogSizePerInstance,
- * and a step policy acting on a HasBacklogWithoutCapacity alarm. The metric clock runs ahead of real time (alarm
+ * Scale to zero and wake-up of an asynchronous endpoint on real adapter processes, configured by the console's own
+ * code with its credentials, as SageMaker's guide "Autoscale an asynchronous endpoint" does it: MinCapacity 0, target
+ * tracking on ApproximateBacklogSizePerInstance, and a step policy acting on a HasBacklogWithoutCapacity alarm. The metric clock runs ahead of real time (alarm
  * periods of a minute pass in a loop); requests, adapter starts and the queue run in real time.
  */
 const ENDPOINT = "dc-async-s2z";
@@ -128,72 +131,46 @@ afterAll(async () => {
 });
 
 describe("an asynchronous endpoint scaled to zero on real adapter processes", { timeout: 240_000 }, () => {
-  let stepPolicyArn = "";
+  it("takes the console's scale-to-zero setup, signed as the console: target tracking alarms, step policy, wake alarm", async () => {
+    const config = localClientConfig(plane, "console");
+    const consoleClients = {
+      autoScaling: new ApplicationAutoScalingClient(config),
+      cloudWatch: new CloudWatchClient(config),
+    };
+    const request = autoscalingRequestSchema.parse({
+      minCapacity: 0,
+      maxCapacity: 1,
+      scaleToZero: true,
+      scaleInCooldownSeconds: 60,
+      scaleOutCooldownSeconds: 60,
+    });
+    await configureAutoscaling(consoleClients, ENDPOINT, "AllTraffic", request);
+    expect(await describeAutoscaling(consoleClients.autoScaling, ENDPOINT, "AllTraffic")).toMatchObject({
+      minCapacity: 0,
+      scaleToZero: true,
+      targetBacklogPerInstance: 5,
+    });
 
-  it("creates the target-tracking alarms for a customized-metric policy and takes the step policy", async () => {
     const { autoScaling, cloudWatch } = clients();
-    await autoScaling.send(new RegisterScalableTargetCommand({ ...target, MinCapacity: 0, MaxCapacity: 1 }));
-    const tracking = await autoScaling.send(
-      new PutScalingPolicyCommand({
-        ...target,
-        PolicyName: `${ENDPOINT}-backlog-per-instance`,
-        PolicyType: "TargetTrackingScaling",
-        TargetTrackingScalingPolicyConfiguration: {
-          TargetValue: 5,
-          CustomizedMetricSpecification: {
-            MetricName: "ApproximateBacklogSizePerInstance",
-            Namespace: "AWS/SageMaker",
-            Dimensions: [{ Name: "EndpointName", Value: ENDPOINT }],
-            Statistic: "Average",
-          },
-          ScaleInCooldown: 60,
-          ScaleOutCooldown: 60,
-        },
-      }),
+    const policies = await autoScaling.send(
+      new DescribeScalingPoliciesCommand({ ServiceNamespace: "sagemaker", ResourceId: target.ResourceId }),
     );
-    expect(tracking.Alarms?.map((a) => a.AlarmName)).toEqual([
+    const tracking = policies.ScalingPolicies?.find((p) => p.PolicyType === "TargetTrackingScaling");
+    const step = policies.ScalingPolicies?.find((p) => p.PolicyType === "StepScaling");
+    expect(tracking?.Alarms?.map((a) => a.AlarmName)).toEqual([
       expect.stringMatching(new RegExp(`^TargetTracking-${target.ResourceId}-AlarmHigh-[0-9a-f-]{36}$`)),
       expect.stringMatching(new RegExp(`^TargetTracking-${target.ResourceId}-AlarmLow-[0-9a-f-]{36}$`)),
     ]);
-    const described = await cloudWatch.send(
-      new DescribeAlarmsCommand({ AlarmNames: tracking.Alarms?.map((a) => a.AlarmName ?? "") }),
+    const alarms = await cloudWatch.send(
+      new DescribeAlarmsCommand({
+        AlarmNames: [...(tracking?.Alarms ?? []).map((a) => a.AlarmName ?? ""), wakeAlarmName(ENDPOINT)],
+      }),
     );
-    expect(described.MetricAlarms?.map((a) => [a.Threshold, a.EvaluationPeriods, a.AlarmActions])).toEqual([
-      [5, 3, [tracking.PolicyARN]],
-      [4.5, 15, [tracking.PolicyARN]],
+    expect(alarms.MetricAlarms?.map((a) => [a.MetricName, a.Threshold, a.EvaluationPeriods, a.AlarmActions])).toEqual([
+      ["ApproximateBacklogSizePerInstance", 5, 3, [tracking?.PolicyARN]],
+      ["ApproximateBacklogSizePerInstance", 4.5, 15, [tracking?.PolicyARN]],
+      ["HasBacklogWithoutCapacity", 1, 2, [step?.PolicyARN]],
     ]);
-
-    const step = await autoScaling.send(
-      new PutScalingPolicyCommand({
-        ...target,
-        PolicyName: `${ENDPOINT}-wake-on-backlog`,
-        PolicyType: "StepScaling",
-        StepScalingPolicyConfiguration: {
-          AdjustmentType: "ChangeInCapacity",
-          MetricAggregationType: "Average",
-          Cooldown: 60,
-          StepAdjustments: [{ MetricIntervalLowerBound: 0, ScalingAdjustment: 1 }],
-        },
-      }),
-    );
-    stepPolicyArn = step.PolicyARN ?? "";
-    expect(step.Alarms).toEqual([]);
-    await cloudWatch.send(
-      new PutMetricAlarmCommand({
-        AlarmName: `${ENDPOINT}-has-backlog-without-capacity`,
-        MetricName: "HasBacklogWithoutCapacity",
-        Namespace: "AWS/SageMaker",
-        Statistic: "Average",
-        Dimensions: [{ Name: "EndpointName", Value: ENDPOINT }],
-        Period: 60,
-        EvaluationPeriods: 2,
-        DatapointsToAlarm: 2,
-        Threshold: 1,
-        ComparisonOperator: "GreaterThanOrEqualToThreshold",
-        TreatMissingData: "missing",
-        AlarmActions: [stepPolicyArn],
-      }),
-    );
   });
 
   it("refuses step adjustments that overlap and MinAdjustmentMagnitude without PercentChangeInCapacity", async () => {
