@@ -137,57 +137,14 @@ function AutoscalingForm({
         {scaleToZero ? (
           <TextField label="Minimum instances" type="number" value="0" disabled readOnly />
         ) : (
-          <TextField
-            label="Minimum instances"
-            type="number"
-            min={1}
-            required
-            value={min}
-            onChange={(e) => setMin(e.target.value)}
-          />
+          numberField("Minimum instances", min, setMin, 1)
         )}
-        <TextField
-          label="Maximum instances"
-          type="number"
-          min={1}
-          required
-          value={max}
-          onChange={(e) => setMax(e.target.value)}
-          error={invalid}
-        />
-        {scaleToZero ? (
-          <TextField
-            label="Target queued requests per instance"
-            type="number"
-            min={1}
-            required
-            value={backlog}
-            onChange={(e) => setBacklog(e.target.value)}
-          />
-        ) : (
-          <TextField
-            label="Target invocations per instance per minute"
-            type="number"
-            min={1}
-            required
-            value={target}
-            onChange={(e) => setTarget(e.target.value)}
-          />
-        )}
-        <TextField
-          label="Scale-in cooldown (s)"
-          type="number"
-          min={0}
-          value={scaleIn}
-          onChange={(e) => setScaleIn(e.target.value)}
-        />
-        <TextField
-          label="Scale-out cooldown (s)"
-          type="number"
-          min={0}
-          value={scaleOut}
-          onChange={(e) => setScaleOut(e.target.value)}
-        />
+        {numberField("Maximum instances", max, setMax, 1, invalid)}
+        {scaleToZero
+          ? numberField("Target queued requests per instance", backlog, setBacklog, 1)
+          : numberField("Target invocations per instance per minute", target, setTarget, 1)}
+        {numberField("Scale-in cooldown (s)", scaleIn, setScaleIn, 0)}
+        {numberField("Scale-out cooldown (s)", scaleOut, setScaleOut, 0)}
       </div>
       {!scaleToZero && (
         <label className="flex items-center gap-2 text-sm">
@@ -199,5 +156,20 @@ function AutoscalingForm({
       {update.isSuccess && <Alert tone="info">Saved.</Alert>}
       <FormActions label="Save autoscaling" pendingLabel="Saving…" pending={update.isPending} onCancel={onDone} />
     </form>
+  );
+}
+
+/** A number input of the form; a minimum of 1 makes it required. */
+function numberField(label: string, value: string, set: (value: string) => void, min: number, error?: string) {
+  return (
+    <TextField
+      label={label}
+      type="number"
+      min={min}
+      required={min > 0}
+      value={value}
+      onChange={(e) => set(e.target.value)}
+      error={error}
+    />
   );
 }
