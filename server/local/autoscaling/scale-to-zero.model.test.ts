@@ -205,7 +205,7 @@ describe("an asynchronous endpoint scaled to zero on real adapter processes", { 
     });
   });
 
-  it("scales in to 0 instances when the queue stays empty, then wakes for a request and answers it", async () => {
+  it("scales in to 0 instances when the queue stays empty, keeps 0 across a restart, then wakes for a request and answers it", async () => {
     const [instance] = plane.endpoints.healthyInstances(ENDPOINT);
     expect(instance?.pid).toBeDefined();
 
@@ -218,6 +218,11 @@ describe("an asynchronous endpoint scaled to zero on real adapter processes", { 
     expect(await instanceCount()).toBe(0);
     expect(plane.endpoints.healthyInstances(ENDPOINT)).toEqual([]);
     expect(running(instance?.pid ?? 0)).toBe(false);
+
+    // A restart of the control plane keeps the variant at 0 instances (and its policies and alarms).
+    await plane.close();
+    plane = await startControlPlane({ dataDir, port: 0, metricClock: () => Date.now() + ahead });
+    expect(await instanceCount()).toBe(0);
 
     // A request while scaled in: it waits in the queue; HasBacklogWithoutCapacity alarms; the step policy adds one.
     const { s3, runtime } = clients();
