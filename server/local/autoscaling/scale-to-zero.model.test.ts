@@ -5,6 +5,7 @@ import {
   ApplicationAutoScalingClient,
   DescribeScalingPoliciesCommand,
   PutScalingPolicyCommand,
+  RegisterScalableTargetCommand,
 } from "@aws-sdk/client-application-auto-scaling";
 import { CloudWatchClient, DescribeAlarmsCommand } from "@aws-sdk/client-cloudwatch";
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
@@ -222,6 +223,10 @@ describe("an asynchronous endpoint scaled to zero on real adapter processes", { 
     // A restart of the control plane keeps the variant at 0 instances (and its policies and alarms).
     await plane.close();
     plane = await startControlPlane({ dataDir, port: 0, metricClock: () => Date.now() + ahead });
+    expect(await instanceCount()).toBe(0);
+    // Registering the target again (the card saved once more) leaves a count inside the bounds where it is.
+    await clients().autoScaling.send(new RegisterScalableTargetCommand({ ...target, MinCapacity: 0, MaxCapacity: 1 }));
+    await plane.endpoints.settled(ENDPOINT);
     expect(await instanceCount()).toBe(0);
 
     // A request while scaled in: it waits in the queue; HasBacklogWithoutCapacity alarms; the step policy adds one.

@@ -98,7 +98,7 @@ export function applicationAutoScalingService(
         db.prepare(
           "INSERT INTO aas_targets (namespace, resource_id, dimension, doc) VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET doc = excluded.doc",
         ).run(...k, JSON.stringify(doc));
-        const clamped = Math.min(Math.max(variant.DesiredInstanceCount, Math.max(min, 1)), max);
+        const clamped = Math.min(Math.max(variant.DesiredInstanceCount, min), max);
         if (endpoint.status === "InService" && clamped !== variant.DesiredInstanceCount) {
           store.updateEndpoint(endpoint.name, { status: "Updating" });
           void runner.update(endpoint.name, [{ VariantName: variant.VariantName, DesiredInstanceCount: clamped }]);
