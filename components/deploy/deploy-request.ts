@@ -175,7 +175,7 @@ export function invocationCostAndLatency(
     };
   }
   return {
-    idle: `${hourlyPrice} while its instances run; an asynchronous endpoint may scale to 0 instances when its queue is empty, and then costs nothing but S3 storage.`,
+    idle: `${hourlyPrice} while its instances run; an asynchronous endpoint may scale to 0 instances when its queue is empty, and then costs nothing but S3 storage (turn on "Scale to zero when idle" on its autoscaling card once it is InService).`,
     latency:
       "InvokeEndpointAsync answers at once; the decision lands in S3 after the time in the queue plus the model time, " +
       "and after a scale to zero also a cold start (instance provisioning, model download and load: minutes on SageMaker).",

@@ -64,7 +64,13 @@ export function EndpointDetailView({ name, updateTemperature }: { name: string; 
             <Card title="Scale">
               <ScaleForm name={endpoint.name} status={endpoint.status} current={endpoint.instanceCount} />
             </Card>
-            <AutoscalingCard name={endpoint.name} status={endpoint.status} autoscaling={endpoint.autoscaling} />
+            <AutoscalingCard
+              name={endpoint.name}
+              status={endpoint.status}
+              autoscaling={endpoint.autoscaling}
+              asynchronous={endpoint.asyncInference !== null}
+              instanceCount={endpoint.instanceCount}
+            />
           </div>
         </div>
         <MetricsPanel name={endpoint.name} asynchronous={endpoint.asyncInference !== null} />

@@ -3,9 +3,16 @@ import {
   DeleteScalingPolicyCommand,
   DeregisterScalableTargetCommand,
   DescribeScalableTargetsCommand,
+  DescribeScalingPoliciesCommand,
   PutScalingPolicyCommand,
   RegisterScalableTargetCommand,
 } from "@aws-sdk/client-application-auto-scaling";
+import {
+  CloudWatchClient,
+  DeleteAlarmsCommand,
+  DescribeAlarmsCommand,
+  PutMetricAlarmCommand,
+} from "@aws-sdk/client-cloudwatch";
 import { mockClient } from "aws-sdk-client-mock";
 import "aws-sdk-client-mock-vitest/extend";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -13,18 +20,27 @@ import { autoscalingRequestSchema } from "../../contract/endpoints/autoscaling.t
 import { configureAutoscaling, removeAutoscaling } from "./variant-scaling.ts";
 
 const autoScaling = mockClient(ApplicationAutoScalingClient);
-const client = new ApplicationAutoScalingClient({ region: "us-east-1" });
+const cloudWatch = mockClient(CloudWatchClient);
+const client = {
+  autoScaling: new ApplicationAutoScalingClient({ region: "us-east-1" }),
+  cloudWatch: new CloudWatchClient({ region: "us-east-1" }),
+};
 const target = {
   ServiceNamespace: "sagemaker",
   ResourceId: "endpoint/demo/variant/AllTraffic",
   ScalableDimension: "sagemaker:variant:DesiredInstanceCount",
 } as const;
 
+const policyBase = { ...target, CreationTime: new Date() };
+
 describe("variant autoscaling", () => {
   beforeEach(() => {
     autoScaling.reset();
+    cloudWatch.reset();
     autoScaling.on(RegisterScalableTargetCommand).resolves({});
     autoScaling.on(PutScalingPolicyCommand).resolves({ PolicyARN: "arn:policy", Alarms: [] });
+    autoScaling.on(DescribeScalingPoliciesCommand).resolves({ ScalingPolicies: [] });
+    cloudWatch.on(DescribeAlarmsCommand).resolves({ MetricAlarms: [] });
   });
 
   it("registers the desired instance count with min/max and tracks invocations per instance", async () => {
@@ -78,16 +94,93 @@ describe("variant autoscaling", () => {
     });
   });
 
-  it("removes policy and target, and treats an absent policy as already removed", async () => {
+  it("removes the policies there are, the target and the wake-up alarm", async () => {
     autoScaling.on(DescribeScalableTargetsCommand).resolves({
-      ScalableTargets: [{ ...target, MinCapacity: 1, MaxCapacity: 2, RoleARN: "r", CreationTime: new Date() }],
+      ScalableTargets: [{ ...target, MinCapacity: 0, MaxCapacity: 2, RoleARN: "r", CreationTime: new Date() }],
     });
-    autoScaling
-      .on(DeleteScalingPolicyCommand)
-      .rejects(Object.assign(new Error("No policy"), { name: "ObjectNotFoundException" }));
+    autoScaling.on(DescribeScalingPoliciesCommand).resolves({
+      ScalingPolicies: [
+        { PolicyName: "demo-wake-on-backlog", PolicyARN: "arn:wake", PolicyType: "StepScaling", ...policyBase },
+      ],
+    });
+    cloudWatch
+      .on(DescribeAlarmsCommand)
+      .resolves({ MetricAlarms: [{ AlarmName: "demo-has-backlog-without-capacity" }] });
     autoScaling.on(DeregisterScalableTargetCommand).resolves({});
     await removeAutoscaling(client, "demo", "AllTraffic");
+    expect(autoScaling).toHaveReceivedCommandExactlyOnceWith(DeleteScalingPolicyCommand, {
+      ...target,
+      PolicyName: "demo-wake-on-backlog",
+    });
     expect(autoScaling).toHaveReceivedCommandWith(DeregisterScalableTargetCommand, target);
+    expect(cloudWatch).toHaveReceivedCommandWith(DeleteAlarmsCommand, {
+      AlarmNames: ["demo-has-backlog-without-capacity"],
+    });
+  });
+
+  it("scales to zero: MinCapacity 0, backlog target tracking, the step policy and its HasBacklogWithoutCapacity alarm", async () => {
+    autoScaling.on(PutScalingPolicyCommand, { PolicyName: "demo-wake-on-backlog" }).resolves({ PolicyARN: "arn:wake" });
+    autoScaling.on(DescribeScalingPoliciesCommand).resolves({
+      ScalingPolicies: [
+        {
+          PolicyName: "demo-invocations-per-instance",
+          PolicyARN: "arn:inv",
+          PolicyType: "TargetTrackingScaling",
+          ...policyBase,
+        },
+      ],
+    });
+    const request = autoscalingRequestSchema.parse({ minCapacity: 0, maxCapacity: 2, scaleToZero: true });
+    const saved = await configureAutoscaling(client, "demo", "AllTraffic", request);
+    expect(saved).toMatchObject({ minCapacity: 0, scaleToZero: true, targetBacklogPerInstance: 5 });
+    expect(autoScaling).toHaveReceivedCommandWith(RegisterScalableTargetCommand, { ...target, MinCapacity: 0 });
+    expect(autoScaling).toHaveReceivedCommandWith(PutScalingPolicyCommand, {
+      PolicyName: "demo-backlog-per-instance",
+      PolicyType: "TargetTrackingScaling",
+      TargetTrackingScalingPolicyConfiguration: {
+        TargetValue: 5,
+        CustomizedMetricSpecification: {
+          MetricName: "ApproximateBacklogSizePerInstance",
+          Namespace: "AWS/SageMaker",
+          Dimensions: [{ Name: "EndpointName", Value: "demo" }],
+          Statistic: "Average",
+        },
+        ScaleInCooldown: 300,
+        ScaleOutCooldown: 60,
+      },
+    });
+    expect(autoScaling).toHaveReceivedCommandWith(PutScalingPolicyCommand, {
+      PolicyName: "demo-wake-on-backlog",
+      PolicyType: "StepScaling",
+      StepScalingPolicyConfiguration: expect.objectContaining({
+        AdjustmentType: "ChangeInCapacity",
+        StepAdjustments: [{ MetricIntervalLowerBound: 0, ScalingAdjustment: 1 }],
+      }),
+    });
+    expect(cloudWatch).toHaveReceivedCommandWith(PutMetricAlarmCommand, {
+      AlarmName: "demo-has-backlog-without-capacity",
+      MetricName: "HasBacklogWithoutCapacity",
+      Threshold: 1,
+      ComparisonOperator: "GreaterThanOrEqualToThreshold",
+      AlarmActions: ["arn:wake"],
+    });
+    // The invocations policy of the real-time mode goes.
+    expect(autoScaling).toHaveReceivedCommandWith(DeleteScalingPolicyCommand, {
+      PolicyName: "demo-invocations-per-instance",
+    });
+  });
+
+  it("ties minCapacity 0 to scaleToZero, which needs scale-in", () => {
+    const issues = (input: object) => autoscalingRequestSchema.safeParse(input).error?.issues.map((i) => i.message);
+    expect(issues({ minCapacity: 0, maxCapacity: 2, targetInvocationsPerInstance: 10 })).toEqual([
+      "minCapacity 0 goes with scaleToZero, and scaleToZero with minCapacity 0",
+    ]);
+    expect(issues({ minCapacity: 0, maxCapacity: 2, scaleToZero: true, scaleInDisabled: true })).toEqual([
+      "scale to zero needs scale-in",
+    ]);
+    expect(issues({ minCapacity: 1, maxCapacity: 2 })).toEqual([
+      "targetInvocationsPerInstance is required unless scaleToZero",
+    ]);
   });
 
   it("changes nothing when the variant has no scalable target, which the console's policy could not touch", async () => {

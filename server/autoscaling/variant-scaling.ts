@@ -7,9 +7,17 @@ import {
   PutScalingPolicyCommand,
   RegisterScalableTargetCommand,
 } from "@aws-sdk/client-application-auto-scaling";
+import type { CloudWatchClient } from "@aws-sdk/client-cloudwatch";
 import type { Autoscaling, AutoscalingRequest } from "../../contract/endpoints/autoscaling.ts";
 import { CONSOLE_SCALABLE_TARGET_TAG, SAGEMAKER_VARIANT_SCALING } from "../../infra/cdk/console-contract.ts";
 import { awsCall, toAwsAppError } from "../aws/errors.ts";
+import {
+  backlogPolicyName,
+  deleteWakeAlarm,
+  putScaleToZeroPolicies,
+  scaleToZeroOf,
+  wakePolicyName,
+} from "./scale-to-zero.ts";
 
 const { serviceNamespace, scalableDimension } = SAGEMAKER_VARIANT_SCALING;
 
@@ -21,21 +29,32 @@ export function invocationsPolicyName(endpointName: string): string {
   return `${endpointName}-invocations-per-instance`;
 }
 
-/**
- * Registers the variant's instance count as a scalable target, tagged as the console's (its IAM policy lets it
- * change only tagged targets), and tracks invocations per instance.
- */
-export async function configureAutoscaling(
-  autoScaling: ApplicationAutoScalingClient,
-  endpointName: string,
-  variant: string,
-  request: AutoscalingRequest,
-): Promise<Autoscaling> {
-  const target = {
+export interface ScalingClients {
+  autoScaling: ApplicationAutoScalingClient;
+  cloudWatch: CloudWatchClient;
+}
+
+function targetOf(endpointName: string, variant: string) {
+  return {
     ServiceNamespace: serviceNamespace,
     ResourceId: variantResourceId(endpointName, variant),
     ScalableDimension: scalableDimension,
   } as const;
+}
+
+/**
+ * Registers the variant's instance count as a scalable target, tagged as the console's (its IAM policy lets it
+ * change only tagged targets), then either tracks invocations per instance or, with scaleToZero, puts the
+ * scale-to-zero policies and alarm (scale-to-zero.ts); the other mode's policies and alarm are removed.
+ */
+export async function configureAutoscaling(
+  clients: ScalingClients,
+  endpointName: string,
+  variant: string,
+  request: AutoscalingRequest,
+): Promise<Autoscaling> {
+  const { autoScaling } = clients;
+  const target = targetOf(endpointName, variant);
   await awsCall(`autoscaling of "${endpointName}"`, () =>
     autoScaling.send(
       new RegisterScalableTargetCommand({
@@ -46,30 +65,72 @@ export async function configureAutoscaling(
       }),
     ),
   );
-  await awsCall(`autoscaling policy of "${endpointName}"`, () =>
-    autoScaling.send(
-      new PutScalingPolicyCommand({
-        ...target,
-        PolicyName: invocationsPolicyName(endpointName),
-        PolicyType: "TargetTrackingScaling",
-        TargetTrackingScalingPolicyConfiguration: {
-          TargetValue: request.targetInvocationsPerInstance,
-          PredefinedMetricSpecification: { PredefinedMetricType: "SageMakerVariantInvocationsPerInstance" },
-          ScaleInCooldown: request.scaleInCooldownSeconds,
-          ScaleOutCooldown: request.scaleOutCooldownSeconds,
-          DisableScaleIn: request.scaleInDisabled,
-        },
-      }),
-    ),
-  );
+  if (request.scaleToZero) {
+    await putScaleToZeroPolicies(clients, endpointName, target, request);
+    await deletePolicies(autoScaling, endpointName, variant, [invocationsPolicyName(endpointName)]);
+  } else {
+    await awsCall(`autoscaling policy of "${endpointName}"`, () =>
+      autoScaling.send(
+        new PutScalingPolicyCommand({
+          ...target,
+          PolicyName: invocationsPolicyName(endpointName),
+          PolicyType: "TargetTrackingScaling",
+          TargetTrackingScalingPolicyConfiguration: {
+            TargetValue: request.targetInvocationsPerInstance,
+            PredefinedMetricSpecification: { PredefinedMetricType: "SageMakerVariantInvocationsPerInstance" },
+            ScaleInCooldown: request.scaleInCooldownSeconds,
+            ScaleOutCooldown: request.scaleOutCooldownSeconds,
+            DisableScaleIn: request.scaleInDisabled,
+          },
+        }),
+      ),
+    );
+    await deletePolicies(autoScaling, endpointName, variant, [
+      backlogPolicyName(endpointName),
+      wakePolicyName(endpointName),
+    ]);
+    await deleteWakeAlarm(clients.cloudWatch, endpointName);
+  }
   return {
     minCapacity: request.minCapacity,
     maxCapacity: request.maxCapacity,
-    targetInvocationsPerInstance: request.targetInvocationsPerInstance,
+    targetInvocationsPerInstance: request.scaleToZero ? null : (request.targetInvocationsPerInstance ?? null),
     scaleInDisabled: request.scaleInDisabled,
     scaleInCooldownSeconds: request.scaleInCooldownSeconds,
     scaleOutCooldownSeconds: request.scaleOutCooldownSeconds,
+    scaleToZero: request.scaleToZero,
+    targetBacklogPerInstance: request.scaleToZero ? request.targetBacklogPerInstance : null,
   };
+}
+
+function describePolicies(autoScaling: ApplicationAutoScalingClient, endpointName: string, variant: string) {
+  return awsCall(`autoscaling policy of "${endpointName}"`, () =>
+    autoScaling.send(
+      new DescribeScalingPoliciesCommand({
+        ServiceNamespace: serviceNamespace,
+        ResourceId: variantResourceId(endpointName, variant),
+        ScalableDimension: scalableDimension,
+      }),
+    ),
+  );
+}
+
+/** Deletes those of the named policies that exist (Describe first: a Delete of nothing could read as AccessDenied). */
+async function deletePolicies(
+  autoScaling: ApplicationAutoScalingClient,
+  endpointName: string,
+  variant: string,
+  names: string[],
+) {
+  const described = await describePolicies(autoScaling, endpointName, variant);
+  const present = (described.ScalingPolicies ?? []).filter((p) => p.PolicyName && names.includes(p.PolicyName));
+  for (const policy of present) {
+    await awsCall(`autoscaling policy of "${endpointName}"`, () =>
+      autoScaling.send(
+        new DeleteScalingPolicyCommand({ ...targetOf(endpointName, variant), PolicyName: policy.PolicyName }),
+      ),
+    );
+  }
 }
 
 /** The variant's scalable target and target-tracking policy, or null when none is registered. */
@@ -90,28 +151,23 @@ export async function describeAutoscaling(
   );
   const target = targets.ScalableTargets?.[0];
   if (!target) return null;
-  const policies = await awsCall(`autoscaling policy of "${endpointName}"`, () =>
-    autoScaling.send(
-      new DescribeScalingPoliciesCommand({
-        ServiceNamespace: serviceNamespace,
-        ResourceId: resourceId,
-        ScalableDimension: scalableDimension,
-      }),
-    ),
-  );
+  const policies = await describePolicies(autoScaling, endpointName, variant);
   const tracking = policies.ScalingPolicies?.find(
     (p) =>
       p.PolicyType === "TargetTrackingScaling" &&
       p.TargetTrackingScalingPolicyConfiguration?.PredefinedMetricSpecification?.PredefinedMetricType ===
         "SageMakerVariantInvocationsPerInstance",
   )?.TargetTrackingScalingPolicyConfiguration;
+  const zero = scaleToZeroOf(endpointName, policies.ScalingPolicies ?? []);
   return {
     minCapacity: target.MinCapacity ?? 0,
     maxCapacity: target.MaxCapacity ?? 0,
     targetInvocationsPerInstance: tracking?.TargetValue ?? null,
     scaleInDisabled: tracking?.DisableScaleIn ?? false,
-    scaleInCooldownSeconds: tracking?.ScaleInCooldown ?? null,
-    scaleOutCooldownSeconds: tracking?.ScaleOutCooldown ?? null,
+    scaleInCooldownSeconds: tracking?.ScaleInCooldown ?? zero.tracking?.ScaleInCooldown ?? null,
+    scaleOutCooldownSeconds: tracking?.ScaleOutCooldown ?? zero.tracking?.ScaleOutCooldown ?? null,
+    scaleToZero: zero.scaleToZero,
+    targetBacklogPerInstance: zero.targetBacklogPerInstance,
   };
 }
 
@@ -120,16 +176,9 @@ export async function describeAutoscaling(
  * "*"), because the console's policy lets it change only targets that exist and carry its tag: a Delete on a target
  * that is not there could be refused as AccessDenied rather than answered "not found".
  */
-export async function removeAutoscaling(
-  autoScaling: ApplicationAutoScalingClient,
-  endpointName: string,
-  variant: string,
-): Promise<void> {
-  const target = {
-    ServiceNamespace: serviceNamespace,
-    ResourceId: variantResourceId(endpointName, variant),
-    ScalableDimension: scalableDimension,
-  } as const;
+export async function removeAutoscaling(clients: ScalingClients, endpointName: string, variant: string): Promise<void> {
+  const { autoScaling } = clients;
+  const target = targetOf(endpointName, variant);
   const registered = await awsCall(`autoscaling of "${endpointName}"`, () =>
     autoScaling.send(
       new DescribeScalableTargetsCommand({
@@ -139,17 +188,18 @@ export async function removeAutoscaling(
       }),
     ),
   );
-  if (!registered.ScalableTargets?.length) return;
-  for (const send of [
-    () =>
-      autoScaling.send(new DeleteScalingPolicyCommand({ ...target, PolicyName: invocationsPolicyName(endpointName) })),
-    () => autoScaling.send(new DeregisterScalableTargetCommand(target)),
-  ]) {
+  if (registered.ScalableTargets?.length) {
+    await deletePolicies(autoScaling, endpointName, variant, [
+      invocationsPolicyName(endpointName),
+      backlogPolicyName(endpointName),
+      wakePolicyName(endpointName),
+    ]);
     try {
-      await send();
+      await autoScaling.send(new DeregisterScalableTargetCommand(target));
     } catch (error) {
       const mapped = toAwsAppError(error, `autoscaling of "${endpointName}"`);
       if (mapped.status !== 404) throw mapped;
     }
   }
+  await deleteWakeAlarm(clients.cloudWatch, endpointName);
 }

@@ -114,6 +114,8 @@ describe("endpoint detail", () => {
       scaleInDisabled: true,
       scaleInCooldownSeconds: 300,
       scaleOutCooldownSeconds: 60,
+      scaleToZero: false,
+      targetBacklogPerInstance: null,
     });
     expect(autoScaling).toHaveReceivedCommandWith(DescribeScalableTargetsCommand, {
       ServiceNamespace: "sagemaker",

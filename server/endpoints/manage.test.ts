@@ -3,6 +3,7 @@ import {
   DeleteScalingPolicyCommand,
   DeregisterScalableTargetCommand,
 } from "@aws-sdk/client-application-auto-scaling";
+import { CloudWatchClient, DescribeAlarmsCommand } from "@aws-sdk/client-cloudwatch";
 import {
   DeleteEndpointCommand,
   DeleteEndpointConfigCommand,
@@ -21,7 +22,9 @@ import { deleteEndpoint, updateInstanceCount } from "./manage.ts";
 
 const sageMaker = mockClient(SageMakerClient);
 const autoScaling = mockClient(ApplicationAutoScalingClient);
+const cloudWatch = mockClient(CloudWatchClient);
 const clients = {
+  cloudWatch: new CloudWatchClient({ region: "us-east-1" }),
   sageMaker: new SageMakerClient({ region: "us-east-1" }),
   autoScaling: new ApplicationAutoScalingClient({ region: "us-east-1" }),
 };
@@ -30,6 +33,8 @@ describe("delete and scale", () => {
   beforeEach(() => {
     sageMaker.reset();
     autoScaling.reset();
+    cloudWatch.reset();
+    cloudWatch.on(DescribeAlarmsCommand).resolves({ MetricAlarms: [] });
     sageMaker
       .on(DescribeEndpointConfigCommand)
       .resolves({ ...describedCpuConfig(), EndpointConfigName: "demo-config-7" });

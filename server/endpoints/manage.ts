@@ -1,4 +1,3 @@
-import type { ApplicationAutoScalingClient } from "@aws-sdk/client-application-auto-scaling";
 import {
   DeleteEndpointCommand,
   DeleteEndpointConfigCommand,
@@ -8,7 +7,7 @@ import {
 } from "@aws-sdk/client-sagemaker";
 import type { DeletedResources, ScaleResult } from "../../contract/endpoints/endpoint.ts";
 import { type EndpointStatus, isTransitional } from "../../contract/endpoints/status.ts";
-import { removeAutoscaling } from "../autoscaling/variant-scaling.ts";
+import { removeAutoscaling, type ScalingClients } from "../autoscaling/variant-scaling.ts";
 import { awsCall, toAwsAppError } from "../aws/errors.ts";
 import { AppError } from "../http/app-error.ts";
 import { loadEndpointResources } from "./resources.ts";
@@ -66,14 +65,14 @@ async function deleteIfPresent(what: string, call: () => Promise<unknown>): Prom
  * match. Refused while the endpoint is Creating or Updating (SageMaker would leave a half-deleted deployment).
  */
 export async function deleteEndpoint(
-  clients: { sageMaker: SageMakerClient; autoScaling: ApplicationAutoScalingClient },
+  clients: { sageMaker: SageMakerClient } & ScalingClients,
   name: string,
 ): Promise<DeletedResources> {
   const { sageMaker } = clients;
   const { endpoint, config } = await loadEndpointResources(sageMaker, name);
   refuseWhileTransitional(name, endpoint.EndpointStatus as EndpointStatus | undefined, "deleted");
   const variant = endpoint.ProductionVariants?.[0]?.VariantName ?? config?.ProductionVariants?.[0]?.VariantName;
-  if (variant) await removeAutoscalingQuietly(clients.autoScaling, name, variant);
+  if (variant) await removeAutoscalingQuietly(clients, name, variant);
   await awsCall(`endpoint "${name}"`, () => sageMaker.send(new DeleteEndpointCommand({ EndpointName: name })));
   const configName = endpoint.EndpointConfigName ?? null;
   const modelName = config?.ProductionVariants?.[0]?.ModelName ?? null;
@@ -91,13 +90,9 @@ export async function deleteEndpoint(
 }
 
 /** A scalable target left behind would keep trying to scale a deleted endpoint, but it must not block the delete. */
-async function removeAutoscalingQuietly(
-  autoScaling: ApplicationAutoScalingClient,
-  name: string,
-  variant: string,
-): Promise<void> {
+async function removeAutoscalingQuietly(clients: ScalingClients, name: string, variant: string): Promise<void> {
   try {
-    await removeAutoscaling(autoScaling, name, variant);
+    await removeAutoscaling(clients, name, variant);
   } catch (error) {
     console.error(
       JSON.stringify({ level: "warn", msg: "autoscaling not removed", endpoint: name, error: String(error) }),

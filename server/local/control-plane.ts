@@ -3,9 +3,11 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { normalisedResourcePrefix } from "../../infra/cdk/console-contract.ts";
 import { AlarmEngine } from "./alarms/alarm-engine.ts";
+import { MetricSource } from "./alarms/metric-source.ts";
 import { AsyncInference } from "./async/async-inference.ts";
 import { AsyncRequestStore } from "./async/async-request-store.ts";
 import { BacklogMetrics } from "./async/backlog-metrics.ts";
+import { registerScalingPolicyActions } from "./autoscaling/policy-actions.ts";
 import { BuildRunner, LOCAL_ARTIFACT_BUCKET } from "./builds/build-runner.ts";
 import { BuildStore } from "./builds/build-store.ts";
 import { openLocalDatabase } from "./database.ts";
@@ -83,6 +85,11 @@ export interface ControlPlaneOptions {
   resourcePrefix?: string;
   /** Milliseconds since the epoch, for signature freshness and throttling windows (default Date.now; tests hold it). */
   clock?: () => number;
+  /**
+   * Epoch milliseconds for metric publishing, alarm evaluation and scaling cooldowns only (default Date.now): tests
+   * move it ahead to watch minutes of alarm periods pass in seconds. Requests keep the real clock.
+   */
+  metricClock?: () => number;
 }
 
 /** What the control plane answered since it started, counted by outcome. */
@@ -193,8 +200,11 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     metrics: publishedMetrics,
     region: DEFAULT_REGION,
   });
-  const backlogMetrics = new BacklogMetrics(sageMaker, endpoints, asyncRequests, publishedMetrics);
-  const alarms = new AlarmEngine(db, metrics);
+  const metricClock = options.metricClock ?? Date.now;
+  const backlogMetrics = new BacklogMetrics(sageMaker, endpoints, asyncRequests, publishedMetrics, metricClock);
+  const metricSource = new MetricSource(metrics, publishedMetrics);
+  const alarms = new AlarmEngine(db, metricSource, { clock: metricClock });
+  registerScalingPolicyActions({ db, store: sageMaker, runner: endpoints, alarms, clock: metricClock });
   const deployments = new EndpointDeployments(sageMaker, endpoints, alarms, logs);
   const buildStore = new BuildStore(db);
   let url = "";
@@ -217,8 +227,8 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     codeBuildService(buildStore, builds),
     ecrService(registry),
     cloudWatchLogsService(logs),
-    cloudWatchService(metrics, publishedMetrics, alarms),
-    applicationAutoScalingService(db, sageMaker, endpoints),
+    cloudWatchService(metricSource, alarms),
+    applicationAutoScalingService(db, sageMaker, endpoints, alarms),
   ];
   const clock = options.clock ?? Date.now;
   const throttle = new Throttle(

@@ -345,14 +345,16 @@ describe("local endpoints end to end", { timeout: 120_000 }, () => {
   });
 
   it("stores autoscaling and raises the instance count to the target's minimum", async () => {
-    const { autoScaling } = clients();
-    await configureAutoscaling(autoScaling, ENDPOINT, "AllTraffic", {
+    const { autoScaling, cloudWatch } = clients();
+    await configureAutoscaling({ autoScaling, cloudWatch }, ENDPOINT, "AllTraffic", {
       minCapacity: 2,
       maxCapacity: 3,
       targetInvocationsPerInstance: 100,
       scaleInDisabled: true,
       scaleInCooldownSeconds: 300,
       scaleOutCooldownSeconds: 60,
+      scaleToZero: false,
+      targetBacklogPerInstance: 5,
     });
     expect(await describeAutoscaling(autoScaling, ENDPOINT, "AllTraffic")).toMatchObject({
       minCapacity: 2,

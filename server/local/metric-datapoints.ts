@@ -5,6 +5,7 @@ export type Dimensions = Record<string, string>;
 export interface Datapoint {
   timestamp: number;
   value: number;
+  unit: string;
 }
 
 /** CloudWatch keeps 1-minute data 15 days; local mode keeps published datapoints that long too. */
@@ -34,7 +35,7 @@ export class MetricDatapoints {
   read(namespace: string, metricName: string, dimensions: Dimensions, fromMs: number, toMs: number): Datapoint[] {
     return this.db
       .prepare(
-        `SELECT timestamp, value FROM metric_datapoints WHERE namespace = ? AND metric_name = ? AND dimensions = ?
+        `SELECT timestamp, value, unit FROM metric_datapoints WHERE namespace = ? AND metric_name = ? AND dimensions = ?
          AND timestamp >= ? AND timestamp < ? ORDER BY timestamp`,
       )
       .all(namespace, metricName, dimensionKey(dimensions), fromMs, toMs) as Datapoint[];

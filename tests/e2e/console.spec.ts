@@ -153,6 +153,22 @@ test("an asynchronous deployment queues playground decisions and shows the answe
   await checkPage(page, testInfo, "playground-async");
 });
 
+test("an asynchronous endpoint's autoscaling card turns on scale to zero when idle", async ({ page }) => {
+  const detail = new EndpointDetailPage(page);
+  await detail.goto(asyncEndpoint);
+  await page.getByRole("button", { name: "Configure autoscaling" }).click();
+  await page.getByLabel(/Scale to zero when idle/).check();
+  await expect(page.getByLabel("Minimum instances")).toHaveValue("0");
+  await page.getByLabel("Maximum instances").fill("1");
+  await page.getByLabel("Target queued requests per instance").fill("5");
+  await page.getByRole("button", { name: "Save autoscaling" }).click();
+  const card = page.locator("section", { has: page.getByRole("heading", { name: "Autoscaling" }) });
+  await expect(card).toContainText("0 to 1", { timeout: 30_000 });
+  await expect(card).toContainText("on, target 5 queued requests per instance");
+  await expect(card.getByTestId("autoscaling-instances")).toHaveText("1");
+  await expect(card).toContainText("waits in the queue for a cold start first");
+});
+
 test("shared decisions answer every decision on one state", async ({ page }) => {
   const playground = new PlaygroundPage(page);
   await playground.goto(cpuEndpoint);

@@ -3,11 +3,13 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type Db, openLocalDatabase } from "../database.ts";
+import { MetricDatapoints } from "../metric-datapoints.ts";
 import { MetricsStore } from "../metrics-store.ts";
 import type { AlarmActionEvent } from "./alarm-actions.ts";
 import { AlarmEngine } from "./alarm-engine.ts";
 import { evaluateAlarm } from "./alarm-evaluation.ts";
 import type { MetricAlarmDefinition } from "./metric-alarm.ts";
+import { MetricSource } from "./metric-source.ts";
 
 const alarm = (overrides: Partial<MetricAlarmDefinition> = {}): MetricAlarmDefinition => ({
   AlarmName: "dc-e-5xx",
@@ -75,7 +77,10 @@ describe("AlarmEngine", () => {
     db = openLocalDatabase(dir);
     metrics = new MetricsStore(db);
     now = Date.now();
-    engine = new AlarmEngine(db, metrics, { clock: () => now, evaluationIntervalMs: 0 });
+    engine = new AlarmEngine(db, new MetricSource(metrics, new MetricDatapoints(db)), {
+      clock: () => now,
+      evaluationIntervalMs: 0,
+    });
   });
 
   afterEach(() => {
@@ -141,6 +146,32 @@ describe("AlarmEngine", () => {
     expect(events.map((e) => e.repeated)).toEqual([false, true]);
   });
 
+  it("evaluates datapoints local services publish, as GetMetricData shows them (one metric source)", () => {
+    const published = new MetricDatapoints(db);
+    engine.put(
+      alarm({
+        AlarmName: "dc-e-wake",
+        MetricName: "HasBacklogWithoutCapacity",
+        Statistic: "Average",
+        Threshold: 1,
+        ComparisonOperator: "GreaterThanOrEqualToThreshold",
+        EvaluationPeriods: 2,
+        DatapointsToAlarm: 2,
+        Dimensions: [{ Name: "EndpointName", Value: "dc-e" }],
+      }),
+      "us-east-1",
+      "000000000000",
+    );
+    const start = Math.floor(now / 10_000) * 10_000;
+    published.put("AWS/SageMaker", "HasBacklogWithoutCapacity", { EndpointName: "dc-e" }, 1, "Count", start);
+    published.put("AWS/SageMaker", "HasBacklogWithoutCapacity", { EndpointName: "dc-e" }, 1, "Count", start + 10_000);
+    published.put("AWS/SageMaker", "HasBacklogWithoutCapacity", { EndpointName: "other" }, 0, "Count", start + 10_000);
+    now = start + 20_000;
+    engine.evaluateAll();
+    expect(engine.get("dc-e-wake")).toMatchObject({ state: "ALARM" });
+    expect(engine.get("dc-e-wake")?.stateReason).toContain("2 out of the last 2 datapoints");
+  });
+
   it("holds a SetAlarmState until the next evaluation and keeps alarms across a reopen of the database", () => {
     engine.put(alarm(), "us-east-1", "000000000000");
     engine.setState("dc-e-5xx", "ALARM", "forced by the operator");
@@ -148,7 +179,10 @@ describe("AlarmEngine", () => {
     engine.close();
     db.close();
     db = openLocalDatabase(dir);
-    engine = new AlarmEngine(db, new MetricsStore(db), { clock: () => now, evaluationIntervalMs: 0 });
+    engine = new AlarmEngine(db, new MetricSource(new MetricsStore(db), new MetricDatapoints(db)), {
+      clock: () => now,
+      evaluationIntervalMs: 0,
+    });
     expect(engine.get("dc-e-5xx")?.state).toBe("ALARM");
     engine.evaluateAll();
     expect(engine.get("dc-e-5xx")?.state).toBe("INSUFFICIENT_DATA");

@@ -1,10 +1,9 @@
 import type { Db } from "../database.ts";
-import type { MetricsStore } from "../metrics-store.ts";
 import { AlarmActions } from "./alarm-actions.ts";
 import { evaluateAlarm, evaluationRange, type PeriodData } from "./alarm-evaluation.ts";
 import { AlarmStore } from "./alarm-store.ts";
 import { type AlarmState, alarmArn, type MetricAlarmDefinition, type StoredAlarm } from "./metric-alarm.ts";
-import { periodValues, SAGEMAKER_NAMESPACE, sageMakerMetrics } from "./sagemaker-metrics.ts";
+import type { MetricSource } from "./metric-source.ts";
 
 /** A state change of one alarm, told to `onTransition` listeners (local SageMaker's deployments watch these). */
 export interface AlarmTransition {
@@ -20,8 +19,9 @@ export interface AlarmEngineOptions {
 }
 
 /**
- * Local CloudWatch's metric alarms: stored definitions and states, evaluated against the invocation metrics the
- * control plane records (alarm-evaluation.ts), on a timer and whenever an alarm is put.
+ * Local CloudWatch's metric alarms: stored definitions and states, evaluated (alarm-evaluation.ts) against the metrics
+ * GetMetricData shows (metric-source.ts: published datapoints and invocation samples), on a timer and whenever an
+ * alarm is put.
  *
  * Two seams for other parts of local mode:
  * - `actions` (alarm-actions.ts): each state change runs the ARNs of the alarm's OKActions, AlarmActions or
@@ -41,7 +41,7 @@ export class AlarmEngine {
 
   constructor(
     db: Db,
-    private readonly metrics: MetricsStore,
+    private readonly metrics: MetricSource,
     options: AlarmEngineOptions = {},
   ) {
     this.store = new AlarmStore(db);
@@ -116,27 +116,18 @@ export class AlarmEngine {
     const period = definition.Period * 1000;
     const starts = Array.from({ length: definition.EvaluationPeriods }, (_, i) => from + i * period);
     const dims = Object.fromEntries(definition.Dimensions.map((d) => [d.Name, d.Value]));
-    const metric = sageMakerMetrics[definition.MetricName];
-    // Only the SageMaker endpoint metrics exist locally; an alarm on anything else (or another unit) sees no data.
-    const served =
-      definition.Namespace === SAGEMAKER_NAMESPACE &&
-      metric !== undefined &&
-      dims.EndpointName !== undefined &&
-      (definition.Unit === undefined || definition.Unit === metric.unit);
-    const buckets = served
-      ? periodValues(
-          this.metrics,
-          {
-            metricName: definition.MetricName,
-            endpoint: dims.EndpointName!,
-            variant: dims.VariantName ?? null,
-            periodMs: period,
-            alignMs: 0,
-          },
-          from,
-          to,
-        )
-      : new Map<number, number[]>();
+    const buckets = this.metrics.periodValues(
+      {
+        namespace: definition.Namespace,
+        metricName: definition.MetricName,
+        dimensions: dims,
+        unit: definition.Unit,
+        periodMs: period,
+        alignMs: 0,
+      },
+      from,
+      to,
+    );
     return starts.map((start) => ({ start, values: buckets.get(start) ?? [] }));
   }
 

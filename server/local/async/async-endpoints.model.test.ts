@@ -17,11 +17,12 @@ import {
   SageMakerRuntimeClient,
 } from "@aws-sdk/client-sagemaker-runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { asyncOutcome, asyncResultLocations, invokeEndpointAsync } from "../../invoke/invoke-async.ts";
+import { invokeEndpointAsync } from "../../invoke/invoke-async.ts";
 import { LOCAL_ARTIFACT_BUCKET } from "../builds/build-runner.ts";
 import { type ControlPlane, startControlPlane } from "../control-plane.ts";
 import { generateTinyModel } from "../seed.ts";
 import { localClientConfig } from "../stack.ts";
+import { awaitAsyncOutcome } from "../test-support/await-async-outcome.ts";
 import { createEndpoint } from "../test-support/create-endpoint.ts";
 import type { AsyncRequest } from "./async-request-store.ts";
 
@@ -65,18 +66,7 @@ const asyncConfig = (endpoint: string): AsyncInferenceConfig => ({
   ClientConfig: { MaxConcurrentInvocationsPerInstance: PER_INSTANCE },
 });
 
-/** What the console's playground does: poll the outcome until the answer or the failure is there. */
-async function outcome(inferenceId: string, timeoutMs = 60_000) {
-  const { s3, sageMaker } = clients();
-  const locations = await asyncResultLocations(sageMaker, ASYNC, inferenceId);
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const seen = await asyncOutcome(s3, locations);
-    if (seen.status !== "pending") return seen;
-    if (Date.now() > deadline) throw new Error(`no outcome for ${inferenceId}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+const outcome = (inferenceId: string) => awaitAsyncOutcome(clients(), ASYNC, inferenceId);
 
 function submit(body: unknown) {
   const { s3, runtime } = clients();

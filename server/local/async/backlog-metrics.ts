@@ -21,6 +21,7 @@ export class BacklogMetrics {
     private readonly runner: EndpointRunner,
     private readonly requests: AsyncRequestStore,
     private readonly metrics: MetricDatapoints,
+    private readonly clock: () => number = Date.now,
   ) {}
 
   start() {
@@ -28,7 +29,7 @@ export class BacklogMetrics {
     this.timer.unref();
   }
 
-  publish(now = Date.now()) {
+  publish(now = this.clock()) {
     for (const endpoint of this.sageMaker.endpoints()) {
       if (endpoint.status === "Deleting") continue;
       if (!this.sageMaker.endpointConfig(endpoint.configName)?.AsyncInferenceConfig) continue;

@@ -136,6 +136,20 @@ describe("the console principal under the policy the stack synthesises (prefix d
     });
     expect(aas("DeregisterScalableTarget", ecs)?.code).toBe("AccessDeniedException");
     expect(aas("DescribeScalableTargets", { ServiceNamespace: "sagemaker" })).toBeUndefined();
+
+    // A target-tracking policy also needs CloudWatch on the alarms it gets (TargetTracking-<resource id>-...).
+    const tracking = { PolicyName: "p", PolicyType: "TargetTrackingScaling" };
+    targets.set(key, { arn: `arn:aws:application-autoscaling:${REGION}:${ACCOUNT}:scalable-target/0ours`, tags: tag });
+    expect(aas("PutScalingPolicy", { ...target, ...tracking })).toBeUndefined();
+    const unprefixed = { ...target, ResourceId: "endpoint/team-b/variant/AllTraffic" };
+    targets.set(`${unprefixed.ServiceNamespace} ${unprefixed.ResourceId} ${unprefixed.ScalableDimension}`, {
+      arn: `arn:aws:application-autoscaling:${REGION}:${ACCOUNT}:scalable-target/0tagged`,
+      tags: tag,
+    });
+    expect(aas("PutScalingPolicy", { ...unprefixed, PolicyName: "p", PolicyType: "StepScaling" })).toBeUndefined();
+    expect(aas("PutScalingPolicy", { ...unprefixed, ...tracking })?.message).toMatch(
+      /cloudwatch:DescribeAlarms on resource: .*alarm:TargetTracking-endpoint\/team-b\/variant\/AllTraffic-AlarmHigh/,
+    );
   });
 
   it("invokes only prefixed endpoints", () => {

@@ -1,5 +1,13 @@
-import { PolicyType, ScalableDimension, ServiceNamespace } from "@aws-sdk/client-application-auto-scaling";
+import {
+  AdjustmentType,
+  MetricAggregationType,
+  MetricStatistic,
+  PolicyType,
+  ScalableDimension,
+  ServiceNamespace,
+} from "@aws-sdk/client-application-auto-scaling";
 import { SAGEMAKER_VARIANT_SCALING } from "../../../infra/cdk/console-contract.ts";
+import type { StepAdjustment, StepScalingConfiguration } from "../autoscaling/scaling-adjustment.ts";
 import { AwsError } from "../wire/aws-error.ts";
 import type { Shape, StructureShape } from "../wire/input-shapes.ts";
 
@@ -57,9 +65,47 @@ export const applicationAutoScalingInputs: Record<string, StructureShape> = {
         required: ["TargetValue"],
         members: {
           TargetValue: { type: "float" },
+          CustomizedMetricSpecification: {
+            type: "structure",
+            members: {
+              MetricName: { type: "string" },
+              Namespace: { type: "string" },
+              Dimensions: {
+                type: "list",
+                member: {
+                  type: "structure",
+                  required: ["Name", "Value"],
+                  members: { Name: { type: "string" }, Value: { type: "string" } },
+                },
+              },
+              Statistic: { type: "string", enum: Object.values(MetricStatistic) },
+              Unit: { type: "string" },
+            },
+          },
           ScaleOutCooldown: { type: "integer" },
           ScaleInCooldown: { type: "integer" },
           DisableScaleIn: { type: "boolean" },
+        },
+      },
+      StepScalingPolicyConfiguration: {
+        type: "structure",
+        members: {
+          AdjustmentType: { type: "string", enum: Object.values(AdjustmentType) },
+          StepAdjustments: {
+            type: "list",
+            member: {
+              type: "structure",
+              required: ["ScalingAdjustment"],
+              members: {
+                MetricIntervalLowerBound: { type: "float" },
+                MetricIntervalUpperBound: { type: "float" },
+                ScalingAdjustment: { type: "integer" },
+              },
+            },
+          },
+          MinAdjustmentMagnitude: { type: "integer" },
+          Cooldown: { type: "integer" },
+          MetricAggregationType: { type: "string", enum: Object.values(MetricAggregationType) },
         },
       },
     },
@@ -125,12 +171,60 @@ export function registeredCapacity(
   return { min, max };
 }
 
-/** TargetTrackingScaling needs its configuration (StepScaling is the model's default type). */
-export function checkScalingPolicy(input: { PolicyType?: string; TargetTrackingScalingPolicyConfiguration?: unknown }) {
-  if (
-    (input.PolicyType ?? "StepScaling") === "TargetTrackingScaling" &&
-    !input.TargetTrackingScalingPolicyConfiguration
-  ) {
-    throw invalid("TargetTrackingScalingPolicyConfiguration is required for TargetTrackingScaling policies.");
+interface PolicyInput {
+  PolicyType?: string;
+  TargetTrackingScalingPolicyConfiguration?: {
+    PredefinedMetricSpecification?: unknown;
+    CustomizedMetricSpecification?: { MetricName?: string; Namespace?: string; Statistic?: string };
+  };
+  StepScalingPolicyConfiguration?: StepScalingConfiguration;
+}
+
+/**
+ * A policy's configuration as the API reference describes it: each type needs its own configuration; target tracking
+ * names exactly one metric (a customized metric by MetricName, Namespace and Statistic: local mode evaluates no
+ * metric math); step adjustments do not overlap or leave gaps, at most one has no lower bound and one no upper
+ * bound; MinAdjustmentMagnitude goes with PercentChangeInCapacity only; ExactCapacity is never negative.
+ */
+export function checkScalingPolicy(input: PolicyInput) {
+  const type = input.PolicyType ?? "StepScaling";
+  if (type === "TargetTrackingScaling") {
+    const tracking = input.TargetTrackingScalingPolicyConfiguration;
+    if (!tracking) {
+      throw invalid("TargetTrackingScalingPolicyConfiguration is required for TargetTrackingScaling policies.");
+    }
+    const customized = tracking.CustomizedMetricSpecification;
+    if (Boolean(tracking.PredefinedMetricSpecification) === Boolean(customized)) {
+      throw invalid(
+        "Exactly one of PredefinedMetricSpecification and CustomizedMetricSpecification must be specified.",
+      );
+    }
+    if (customized && (!customized.MetricName || !customized.Namespace || !customized.Statistic)) {
+      throw invalid("CustomizedMetricSpecification needs MetricName, Namespace and Statistic.");
+    }
+    return;
+  }
+  if (type !== "StepScaling") return;
+  const step = input.StepScalingPolicyConfiguration;
+  if (!step) throw invalid("StepScalingPolicyConfiguration is required for StepScaling policies.");
+  const steps = [...(step.StepAdjustments ?? [])];
+  if (steps.length === 0) throw invalid("StepScalingPolicyConfiguration needs at least one step adjustment.");
+  if (step.MinAdjustmentMagnitude !== undefined && step.AdjustmentType !== "PercentChangeInCapacity") {
+    throw invalid("MinAdjustmentMagnitude is only supported with the PercentChangeInCapacity adjustment type.");
+  }
+  if (step.AdjustmentType === "ExactCapacity" && steps.some((s) => s.ScalingAdjustment < 0)) {
+    throw invalid("The scaling adjustment of an ExactCapacity step must not be negative.");
+  }
+  const lower = (s: StepAdjustment) => s.MetricIntervalLowerBound ?? Number.NEGATIVE_INFINITY;
+  const upper = (s: StepAdjustment) => s.MetricIntervalUpperBound ?? Number.POSITIVE_INFINITY;
+  steps.sort((a, b) => lower(a) - lower(b));
+  for (const [i, s] of steps.entries()) {
+    if (lower(s) >= upper(s)) {
+      throw invalid("The lower bound of a step adjustment must be less than its upper bound.");
+    }
+    const next = steps[i + 1];
+    if (next && upper(s) !== lower(next)) {
+      throw invalid("Step adjustments must not overlap or leave gaps between their intervals.");
+    }
   }
 }

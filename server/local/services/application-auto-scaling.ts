@@ -1,3 +1,13 @@
+import type { AlarmEngine } from "../alarms/alarm-engine.ts";
+import {
+  type PolicyDoc,
+  readPolicies,
+  readPolicy,
+  readTarget,
+  type TargetDoc,
+  type TargetKey,
+} from "../autoscaling/scaling-store.ts";
+import { createTargetTrackingAlarms, deleteTargetTrackingAlarms } from "../autoscaling/target-tracking-alarms.ts";
 import type { Db } from "../database.ts";
 import type { EndpointRunner } from "../endpoints/endpoint-runner.ts";
 import { scalableTargetArn } from "../iam/requests/application-auto-scaling.ts";
@@ -14,35 +24,10 @@ import {
   variantOfTarget,
 } from "./application-auto-scaling-rules.ts";
 
-interface TargetDoc {
-  ServiceNamespace: string;
-  ResourceId: string;
-  ScalableDimension: string;
-  MinCapacity: number;
-  MaxCapacity: number;
-  RoleARN?: string;
-  SuspendedState?: unknown;
-  CreationTime: number;
-  ScalableTargetARN: string;
-  /** The target's tags (ListTagsForResource's `Tags`), kept for IAM's aws:ResourceTag. */
-  Tags?: Record<string, string>;
-}
-
-function key(input: Record<string, unknown>): [string, string, string] {
-  const k: [string, string, string] = [
-    String(input.ServiceNamespace),
-    String(input.ResourceId),
-    String(input.ScalableDimension),
-  ];
+function key(input: Record<string, unknown>): TargetKey {
+  const k: TargetKey = [String(input.ServiceNamespace), String(input.ResourceId), String(input.ScalableDimension)];
   variantOfTarget(...k);
   return k;
-}
-
-function readTarget(db: Db, k: [string, string, string]): TargetDoc | undefined {
-  const row = db
-    .prepare("SELECT doc FROM aas_targets WHERE namespace = ? AND resource_id = ? AND dimension = ?")
-    .get(...k) as { doc: string } | undefined;
-  return row ? (JSON.parse(row.doc) as TargetDoc) : undefined;
 }
 
 /** A registered target's ARN and tags, for IAM decisions on it. */
@@ -56,7 +41,7 @@ export function scalableTargetFacts(
   return doc ? { arn: doc.ScalableTargetARN, tags: doc.Tags ?? {} } : undefined;
 }
 
-function notRegistered([namespace, resourceId, dimension]: [string, string, string]): AwsError {
+function notRegistered([namespace, resourceId, dimension]: TargetKey): AwsError {
   return new AwsError(
     "ObjectNotFoundException",
     `No scalable target registered for service namespace: ${namespace}, resource ID: ${resourceId}, scalable dimension: ${dimension}`,
@@ -65,10 +50,17 @@ function notRegistered([namespace, resourceId, dimension]: [string, string, stri
 
 /**
  * Application Auto Scaling (AWS JSON 1.1) for endpoint variants: targets and policies are stored; registering a
- * target whose bounds exclude the current instance count moves the count into them, as the service does.
+ * target whose bounds exclude the current instance count moves the count into them, as the service does. A
+ * target-tracking policy on a customized metric gets its CloudWatch alarms (target-tracking-alarms.ts); policies act
+ * when their alarms do (autoscaling/policy-actions.ts).
  */
-export function applicationAutoScalingService(db: Db, store: SageMakerStore, runner: EndpointRunner): JsonService {
-  const target = (k: [string, string, string]) => readTarget(db, k);
+export function applicationAutoScalingService(
+  db: Db,
+  store: SageMakerStore,
+  runner: EndpointRunner,
+  alarms: AlarmEngine,
+): JsonService {
+  const target = (k: TargetKey) => readTarget(db, k);
   return {
     target: "AnyScaleFrontendService",
     signingName: "application-autoscaling",
@@ -106,7 +98,7 @@ export function applicationAutoScalingService(db: Db, store: SageMakerStore, run
         db.prepare(
           "INSERT INTO aas_targets (namespace, resource_id, dimension, doc) VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET doc = excluded.doc",
         ).run(...k, JSON.stringify(doc));
-        const clamped = Math.min(Math.max(variant.DesiredInstanceCount, Math.max(min, 1)), max);
+        const clamped = Math.min(Math.max(variant.DesiredInstanceCount, min), max);
         if (endpoint.status === "InService" && clamped !== variant.DesiredInstanceCount) {
           store.updateEndpoint(endpoint.name, { status: "Updating" });
           void runner.update(endpoint.name, [{ VariantName: variant.VariantName, DesiredInstanceCount: clamped }]);
@@ -129,6 +121,7 @@ export function applicationAutoScalingService(db: Db, store: SageMakerStore, run
       DeregisterScalableTarget(input) {
         const k = key(input);
         if (!target(k)) throw notRegistered(k);
+        for (const policy of readPolicies(db, k)) deleteTargetTrackingAlarms(alarms, policy);
         db.prepare("DELETE FROM aas_targets WHERE namespace = ? AND resource_id = ? AND dimension = ?").run(...k);
         db.prepare("DELETE FROM aas_policies WHERE namespace = ? AND resource_id = ? AND dimension = ?").run(...k);
         return {};
@@ -137,17 +130,10 @@ export function applicationAutoScalingService(db: Db, store: SageMakerStore, run
         const k = key(input);
         if (!target(k)) throw notRegistered(k);
         const name = String(input.PolicyName);
-        checkScalingPolicy(input as { PolicyType?: string });
-        const policyType = input.PolicyType ?? "StepScaling";
-        const existing = db
-          .prepare(
-            "SELECT doc FROM aas_policies WHERE namespace = ? AND resource_id = ? AND dimension = ? AND name = ?",
-          )
-          .get(...k, name) as { doc: string } | undefined;
-        const previous = existing
-          ? (JSON.parse(existing.doc) as { PolicyARN: string; CreationTime: number })
-          : undefined;
-        const doc = {
+        checkScalingPolicy(input);
+        const policyType = String(input.PolicyType ?? "StepScaling");
+        const previous = readPolicy(db, k, name);
+        const doc: PolicyDoc = {
           PolicyARN:
             previous?.PolicyARN ??
             `arn:aws:autoscaling:${region}:${LOCAL_ACCOUNT_ID}:scalingPolicy:${crypto.randomUUID()}:resource/sagemaker/${k[1]}:policyName/${name}`,
@@ -156,15 +142,23 @@ export function applicationAutoScalingService(db: Db, store: SageMakerStore, run
           ResourceId: k[1],
           ScalableDimension: k[2],
           PolicyType: policyType,
-          TargetTrackingScalingPolicyConfiguration: input.TargetTrackingScalingPolicyConfiguration,
-          StepScalingPolicyConfiguration: input.StepScalingPolicyConfiguration,
+          TargetTrackingScalingPolicyConfiguration:
+            policyType === "TargetTrackingScaling"
+              ? (input.TargetTrackingScalingPolicyConfiguration as PolicyDoc["TargetTrackingScalingPolicyConfiguration"])
+              : undefined,
+          StepScalingPolicyConfiguration:
+            policyType === "StepScaling"
+              ? (input.StepScalingPolicyConfiguration as PolicyDoc["StepScalingPolicyConfiguration"])
+              : undefined,
           Alarms: [],
           CreationTime: previous?.CreationTime ?? Date.now() / 1000,
         };
+        deleteTargetTrackingAlarms(alarms, previous);
+        doc.Alarms = createTargetTrackingAlarms(alarms, doc, region, LOCAL_ACCOUNT_ID);
         db.prepare(
           "INSERT INTO aas_policies (namespace, resource_id, dimension, name, doc) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET doc = excluded.doc",
         ).run(...k, name, JSON.stringify(doc));
-        return { PolicyARN: doc.PolicyARN, Alarms: [] };
+        return { PolicyARN: doc.PolicyARN, Alarms: doc.Alarms };
       },
       DescribeScalingPolicies(input) {
         const namespace = String(input.ServiceNamespace ?? "");
@@ -182,9 +176,11 @@ export function applicationAutoScalingService(db: Db, store: SageMakerStore, run
       DeleteScalingPolicy(input) {
         const k = key(input);
         const name = String(input.PolicyName ?? "");
+        const policy = readPolicy(db, k, name);
         const result = db
           .prepare("DELETE FROM aas_policies WHERE namespace = ? AND resource_id = ? AND dimension = ? AND name = ?")
           .run(...k, name);
+        deleteTargetTrackingAlarms(alarms, policy);
         if (result.changes === 0) {
           throw new AwsError(
             "ObjectNotFoundException",

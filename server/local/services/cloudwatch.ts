@@ -1,8 +1,7 @@
 import type { AlarmEngine } from "../alarms/alarm-engine.ts";
 import type { AlarmState, StoredAlarm } from "../alarms/metric-alarm.ts";
-import { periodValues, SAGEMAKER_NAMESPACE, sageMakerMetrics, statistic } from "../alarms/sagemaker-metrics.ts";
-import type { MetricDatapoints } from "../metric-datapoints.ts";
-import type { MetricsStore } from "../metrics-store.ts";
+import type { MetricSource } from "../alarms/metric-source.ts";
+import { statistic } from "../alarms/sagemaker-metrics.ts";
 import { AwsError } from "../wire/aws-error.ts";
 import { withInputShapes } from "../wire/input-shapes.ts";
 import type { JsonService } from "../wire/json-rpc.ts";
@@ -52,11 +51,7 @@ const notFound = (names: string[]) =>
  * local services publish (asynchronous endpoints' backlog and per-request metrics), and metric alarms
  * (PutMetricAlarm, DescribeAlarms, SetAlarmState, DeleteAlarms) kept and evaluated by the alarm engine.
  */
-export function cloudWatchService(
-  metrics: MetricsStore,
-  published: MetricDatapoints,
-  alarms: AlarmEngine,
-): JsonService {
+export function cloudWatchService(metrics: MetricSource, alarms: AlarmEngine): JsonService {
   return {
     target: "GraniteServiceVersion20100801",
     signingName: "monitoring",
@@ -155,7 +150,6 @@ export function cloudWatchService(
               );
             }
             const dims = Object.fromEntries((metric.Dimensions ?? []).map((d) => [d.Name ?? "", d.Value ?? ""]));
-            const endpoint = dims.EndpointName;
             const statName = stat.Stat;
             if (statistic([1], statName) === null) {
               throw new AwsError(
@@ -163,23 +157,17 @@ export function cloudWatchService(
                 `The statistic ${statName} is not supported by the local control plane.`,
               );
             }
-            const period = stat.Period * 1000;
-            const buckets = new Map<number, number[]>();
-            const add = (start: number, values: number[]) =>
-              buckets.set(start, [...(buckets.get(start) ?? []), ...values]);
-            for (const point of published.read(metric.Namespace ?? "", metric.MetricName, dims, from, to)) {
-              add(from + Math.floor((point.timestamp - from) / period) * period, [point.value]);
-            }
-            if (metric.Namespace === SAGEMAKER_NAMESPACE && sageMakerMetrics[metric.MetricName] && endpoint) {
-              const query = {
+            const buckets = metrics.periodValues(
+              {
+                namespace: metric.Namespace ?? "",
                 metricName: metric.MetricName,
-                endpoint,
-                variant: dims.VariantName ?? null,
-                periodMs: period,
+                dimensions: dims,
+                periodMs: stat.Period * 1000,
                 alignMs: from,
-              };
-              for (const [start, values] of periodValues(metrics, query, from, to)) add(start, values);
-            }
+              },
+              from,
+              to,
+            );
             const starts = [...buckets.keys()].sort((a, b) => (descending ? b - a : a - b));
             const timestamps = starts.map((start) => start / 1000);
             const values = starts.map((start) => statistic(buckets.get(start) ?? [], statName) ?? 0);

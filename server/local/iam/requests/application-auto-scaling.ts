@@ -26,6 +26,21 @@ const tagsOf = (value: unknown): Record<string, string> | undefined =>
   typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, string>) : undefined;
 
 /**
+ * A target-tracking policy's caller needs the CloudWatch permissions for the alarms Application Auto Scaling
+ * creates for it ("Permissions required for Application Auto Scaling API actions": DescribeAlarms, PutMetricAlarm,
+ * DeleteAlarms), asked on the alarms' ARN, whose names begin `TargetTracking-<resource id>-`.
+ */
+function targetTrackingAlarmQueries(input: Record<string, unknown>, facts: RequestFacts): AuthorizationQuery[] {
+  if (input.PolicyType !== "TargetTrackingScaling") return [];
+  const resource = `arn:aws:cloudwatch:${facts.region}:${facts.accountId}:alarm:TargetTracking-${str(input.ResourceId)}-AlarmHigh`;
+  return ["cloudwatch:DescribeAlarms", "cloudwatch:PutMetricAlarm", "cloudwatch:DeleteAlarms"].map((action) => ({
+    action,
+    resource,
+    context: {},
+  }));
+}
+
+/**
  * Application Auto Scaling: target actions on the scalable target's ARN (an opaque id, known once registered),
  * with the namespace and dimension keys; a registration's Tags as aws:RequestTag.
  */
@@ -48,7 +63,10 @@ export const applicationAutoScalingAuthorization: Record<string, OperationAuthor
   },
   DeregisterScalableTarget: (input, facts) =>
     onTarget("application-autoscaling:DeregisterScalableTarget", input, facts),
-  PutScalingPolicy: (input, facts) => onTarget("application-autoscaling:PutScalingPolicy", input, facts),
+  PutScalingPolicy: (input, facts) => [
+    ...onTarget("application-autoscaling:PutScalingPolicy", input, facts),
+    ...targetTrackingAlarmQueries(input, facts),
+  ],
   DeleteScalingPolicy: (input, facts) => onTarget("application-autoscaling:DeleteScalingPolicy", input, facts),
   DescribeScalableTargets: () => [
     { action: "application-autoscaling:DescribeScalableTargets", resource: "*", context: {} },

@@ -19,8 +19,8 @@ const services = [
   codeBuildService(none, none),
   ecrService(none),
   cloudWatchLogsService(none),
-  cloudWatchService(none, none, none),
-  applicationAutoScalingService(none, none, none),
+  cloudWatchService(none, none),
+  applicationAutoScalingService(none, none, none, none),
 ];
 
 const facts: RequestFacts = {

@@ -19,7 +19,7 @@ export const GET = route(async (request, { params }: Context) => {
   });
 });
 
-/** AutoscalingRequest: register the scalable target and put the target-tracking policy. */
+/** AutoscalingRequest: register the scalable target and put its policies (scale to zero: and the wake-up alarm). */
 export const PUT = route(async (request, { params }: Context) => {
   const principal = await requireRole(request, "operator");
   const name = await endpointNameParam(params);
@@ -28,18 +28,18 @@ export const PUT = route(async (request, { params }: Context) => {
   const autoscaling = await audited(
     db,
     { actor: principal.name, action: "endpoint.autoscaling", target: name, detail: settings },
-    () => configureAutoscaling(aws.autoScaling, name, variantName, settings),
+    () => configureAutoscaling(aws, name, variantName, settings),
   );
   return reply(consoleApi.putAutoscaling, { autoscaling });
 });
 
-/** Turns autoscaling off: deletes the policy and deregisters the target (the instance count stays as it is). */
+/** Turns autoscaling off: deletes the policies, the target and a wake-up alarm (the instance count stays as it is). */
 export const DELETE = route(async (request, { params }: Context) => {
   const principal = await requireRole(request, "operator");
   const name = await endpointNameParam(params);
   const { aws, db } = consoleContext();
   await audited(db, { actor: principal.name, action: "endpoint.autoscaling.remove", target: name }, () =>
-    removeAutoscaling(aws.autoScaling, name, variantName),
+    removeAutoscaling(aws, name, variantName),
   );
   return reply(consoleApi.deleteAutoscaling, { autoscaling: null });
 });

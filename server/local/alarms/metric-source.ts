@@ -1,0 +1,44 @@
+import type { MetricDatapoints } from "../metric-datapoints.ts";
+import type { MetricsStore } from "../metrics-store.ts";
+import { periodValues, SAGEMAKER_NAMESPACE, sageMakerMetrics } from "./sagemaker-metrics.ts";
+
+export interface MetricSeriesQuery {
+  namespace: string;
+  metricName: string;
+  dimensions: Record<string, string>;
+  /** Undefined: any unit. */
+  unit?: string;
+  periodMs: number;
+  /** Periods start at alignMs + k × periodMs. */
+  alignMs: number;
+}
+
+/**
+ * Local CloudWatch's one view of a metric: the datapoints local services publish (asynchronous endpoints' backlog and
+ * per-request metrics) and the SageMaker invocation metrics derived from recorded invocation samples. GetMetricData
+ * and the alarm engine both read through it, so an alarm sees exactly what a metric query shows.
+ */
+export class MetricSource {
+  constructor(
+    private readonly samples: MetricsStore,
+    private readonly published: MetricDatapoints,
+  ) {}
+
+  /** The values of one metric in [fromMs, toMs), by period start. */
+  periodValues(query: MetricSeriesQuery, fromMs: number, toMs: number): Map<number, number[]> {
+    const buckets = new Map<number, number[]>();
+    const add = (start: number, values: number[]) => buckets.set(start, [...(buckets.get(start) ?? []), ...values]);
+    const { namespace, metricName, dimensions, unit, periodMs, alignMs } = query;
+    for (const point of this.published.read(namespace, metricName, dimensions, fromMs, toMs)) {
+      if (unit !== undefined && point.unit !== unit) continue;
+      add(alignMs + Math.floor((point.timestamp - alignMs) / periodMs) * periodMs, [point.value]);
+    }
+    const derived = sageMakerMetrics[metricName];
+    const endpoint = dimensions.EndpointName;
+    if (namespace === SAGEMAKER_NAMESPACE && derived && endpoint && (unit === undefined || unit === derived.unit)) {
+      const sampleQuery = { metricName, endpoint, variant: dimensions.VariantName ?? null, periodMs, alignMs };
+      for (const [start, values] of periodValues(this.samples, sampleQuery, fromMs, toMs)) add(start, values);
+    }
+    return buckets;
+  }
+}

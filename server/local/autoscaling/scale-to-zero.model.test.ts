@@ -1,0 +1,255 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import {
+  ApplicationAutoScalingClient,
+  DescribeScalingPoliciesCommand,
+  PutScalingPolicyCommand,
+  RegisterScalableTargetCommand,
+} from "@aws-sdk/client-application-auto-scaling";
+import { CloudWatchClient, DescribeAlarmsCommand } from "@aws-sdk/client-cloudwatch";
+import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { DescribeEndpointCommand, SageMakerClient } from "@aws-sdk/client-sagemaker";
+import { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { autoscalingRequestSchema } from "../../../contract/endpoints/autoscaling.ts";
+import { wakeAlarmName } from "../../autoscaling/scale-to-zero.ts";
+import { configureAutoscaling, describeAutoscaling } from "../../autoscaling/variant-scaling.ts";
+import { invokeEndpointAsync } from "../../invoke/invoke-async.ts";
+import { LOCAL_ARTIFACT_BUCKET } from "../builds/build-runner.ts";
+import { type ControlPlane, startControlPlane } from "../control-plane.ts";
+import { generateTinyModel } from "../seed.ts";
+import { localClientConfig } from "../stack.ts";
+import { awaitAsyncOutcome } from "../test-support/await-async-outcome.ts";
+import { createEndpoint } from "../test-support/create-endpoint.ts";
+
+/**
+ * Scale to zero and wake-up of an asynchronous endpoint on real adapter processes, configured by the console's own
+ * code with its credentials, as SageMaker's guide "Autoscale an asynchronous endpoint" does it: MinCapacity 0, target
+ * tracking on ApproximateBacklogSizePerInstance, and a step policy acting on a HasBacklogWithoutCapacity alarm. The metric clock runs ahead of real time (alarm
+ * periods of a minute pass in a loop); requests, adapter starts and the queue run in real time.
+ */
+const ENDPOINT = "dc-async-s2z";
+const bucket = LOCAL_ARTIFACT_BUCKET;
+const target = {
+  ServiceNamespace: "sagemaker",
+  ResourceId: `endpoint/${ENDPOINT}/variant/AllTraffic`,
+  ScalableDimension: "sagemaker:variant:DesiredInstanceCount",
+} as const;
+const decision = (id: string) => ({
+  decision: {
+    id,
+    state: "Customer: I was charged twice for my subscription this month.",
+    question: "Which team should handle this ticket?",
+    options: [
+      { id: "billing", description: "The billing team" },
+      { id: "tech", description: "The tech team" },
+    ],
+  },
+});
+
+let dataDir: string;
+let plane: ControlPlane;
+let ahead = 0;
+
+function clients() {
+  const config = localClientConfig(plane, "admin");
+  return {
+    sageMaker: new SageMakerClient(config),
+    runtime: new SageMakerRuntimeClient(config),
+    s3: new S3Client({ ...config, forcePathStyle: true }),
+    cloudWatch: new CloudWatchClient(config),
+    autoScaling: new ApplicationAutoScalingClient(config),
+  };
+}
+
+async function instanceCount(): Promise<number | undefined> {
+  const described = await clients().sageMaker.send(new DescribeEndpointCommand({ EndpointName: ENDPOINT }));
+  return described.ProductionVariants?.[0]?.CurrentInstanceCount;
+}
+
+/**
+ * Moves the metric clock on in 10 s steps (publishing the backlog metrics and evaluating the alarms at each, as the
+ * local services do on their timers) until a scaling activity starts; answers the simulated seconds it took.
+ */
+async function advanceUntilScaling(limitSeconds: number): Promise<number> {
+  for (let seconds = 10; seconds <= limitSeconds; seconds += 10) {
+    ahead += 10_000;
+    plane.backlogMetrics.publish();
+    plane.alarms.evaluateAll();
+    await new Promise((resolve) => setImmediate(resolve));
+    const described = await clients().sageMaker.send(new DescribeEndpointCommand({ EndpointName: ENDPOINT }));
+    if (described.EndpointStatus === "Updating") {
+      await plane.endpoints.settled(ENDPOINT);
+      return seconds;
+    }
+  }
+  throw new Error(`no scaling activity within ${limitSeconds} simulated seconds`);
+}
+
+const answered = (inferenceId: string) => awaitAsyncOutcome(clients(), ENDPOINT, inferenceId, 120_000);
+
+const running = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+beforeAll(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "local-s2z-"));
+  const gguf = path.join(dataDir, "tiny.gguf");
+  await generateTinyModel(gguf);
+  plane = await startControlPlane({ dataDir, port: 0, metricClock: () => Date.now() + ahead });
+  const { s3, sageMaker } = clients();
+  await s3.send(new PutObjectCommand({ Bucket: bucket, Key: "models/s2z/model.gguf", Body: fs.readFileSync(gguf) }));
+  const image = `000000000000.dkr.ecr.us-east-1.amazonaws.com/decision-adapter@${plane.registry.digestForTag("decision-adapter", "cpu")}`;
+  await createEndpoint(
+    sageMaker,
+    ENDPOINT,
+    {
+      Image: image,
+      ModelDataSource: {
+        S3DataSource: { S3Uri: `s3://${bucket}/models/s2z/`, S3DataType: "S3Prefix", CompressionType: "None" },
+      },
+      Environment: { ADAPTER_THREADS: "1", ADAPTER_PARALLEL: "2", ADAPTER_READING_CACHE: "0" },
+    },
+    {
+      OutputConfig: {
+        S3OutputPath: `s3://${bucket}/async/${ENDPOINT}/out/`,
+        S3FailurePath: `s3://${bucket}/async/${ENDPOINT}/failed/`,
+      },
+    },
+  );
+  await plane.endpoints.settled(ENDPOINT);
+});
+
+afterAll(async () => {
+  await plane?.close();
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("an asynchronous endpoint scaled to zero on real adapter processes", { timeout: 240_000 }, () => {
+  it("takes the console's scale-to-zero setup, signed as the console: target tracking alarms, step policy, wake alarm", async () => {
+    const config = localClientConfig(plane, "console");
+    const consoleClients = {
+      autoScaling: new ApplicationAutoScalingClient(config),
+      cloudWatch: new CloudWatchClient(config),
+    };
+    const request = autoscalingRequestSchema.parse({
+      minCapacity: 0,
+      maxCapacity: 1,
+      scaleToZero: true,
+      scaleInCooldownSeconds: 60,
+      scaleOutCooldownSeconds: 60,
+    });
+    await configureAutoscaling(consoleClients, ENDPOINT, "AllTraffic", request);
+    expect(await describeAutoscaling(consoleClients.autoScaling, ENDPOINT, "AllTraffic")).toMatchObject({
+      minCapacity: 0,
+      scaleToZero: true,
+      targetBacklogPerInstance: 5,
+    });
+
+    const { autoScaling, cloudWatch } = clients();
+    const policies = await autoScaling.send(
+      new DescribeScalingPoliciesCommand({ ServiceNamespace: "sagemaker", ResourceId: target.ResourceId }),
+    );
+    const tracking = policies.ScalingPolicies?.find((p) => p.PolicyType === "TargetTrackingScaling");
+    const step = policies.ScalingPolicies?.find((p) => p.PolicyType === "StepScaling");
+    expect(tracking?.Alarms?.map((a) => a.AlarmName)).toEqual([
+      expect.stringMatching(new RegExp(`^TargetTracking-${target.ResourceId}-AlarmHigh-[0-9a-f-]{36}$`)),
+      expect.stringMatching(new RegExp(`^TargetTracking-${target.ResourceId}-AlarmLow-[0-9a-f-]{36}$`)),
+    ]);
+    const alarms = await cloudWatch.send(
+      new DescribeAlarmsCommand({
+        AlarmNames: [...(tracking?.Alarms ?? []).map((a) => a.AlarmName ?? ""), wakeAlarmName(ENDPOINT)],
+      }),
+    );
+    expect(alarms.MetricAlarms?.map((a) => [a.MetricName, a.Threshold, a.EvaluationPeriods, a.AlarmActions])).toEqual([
+      ["ApproximateBacklogSizePerInstance", 5, 3, [tracking?.PolicyARN]],
+      ["ApproximateBacklogSizePerInstance", 4.5, 15, [tracking?.PolicyARN]],
+      ["HasBacklogWithoutCapacity", 1, 2, [step?.PolicyARN]],
+    ]);
+  });
+
+  it("refuses step adjustments that overlap and MinAdjustmentMagnitude without PercentChangeInCapacity", async () => {
+    const { autoScaling } = clients();
+    const put = (StepScalingPolicyConfiguration: object) =>
+      autoScaling.send(
+        new PutScalingPolicyCommand({
+          ...target,
+          PolicyName: "bad",
+          PolicyType: "StepScaling",
+          StepScalingPolicyConfiguration,
+        }),
+      );
+    await expect(
+      put({
+        AdjustmentType: "ChangeInCapacity",
+        StepAdjustments: [
+          { MetricIntervalLowerBound: 0, ScalingAdjustment: 1 },
+          { MetricIntervalLowerBound: 5, ScalingAdjustment: 2 },
+        ],
+      }),
+    ).rejects.toMatchObject({ name: "ValidationException", message: expect.stringContaining("overlap") });
+    await expect(
+      put({
+        AdjustmentType: "ChangeInCapacity",
+        MinAdjustmentMagnitude: 2,
+        StepAdjustments: [{ MetricIntervalLowerBound: 0, ScalingAdjustment: 1 }],
+      }),
+    ).rejects.toMatchObject({
+      name: "ValidationException",
+      message: expect.stringContaining("PercentChangeInCapacity"),
+    });
+  });
+
+  it("scales in to 0 instances when the queue stays empty, keeps 0 across a restart, then wakes for a request and answers it", async () => {
+    const [instance] = plane.endpoints.healthyInstances(ENDPOINT);
+    expect(instance?.pid).toBeDefined();
+
+    // Empty queue: AlarmLow needs 15 one-minute datapoints below 4.5 requests per instance.
+    const idle = await advanceUntilScaling(20 * 60);
+    const low = plane.alarms.all().find((alarm) => alarm.definition.AlarmName.includes("-AlarmLow-"));
+    expect(low).toMatchObject({ state: "ALARM", stateReason: expect.stringContaining("15 out of the last 15") });
+    // Backlog datapoints published before the clock moved on count too: at least 14 of the 15 minutes pass here.
+    expect(idle).toBeGreaterThanOrEqual(14 * 60);
+    expect(await instanceCount()).toBe(0);
+    expect(plane.endpoints.healthyInstances(ENDPOINT)).toEqual([]);
+    expect(running(instance?.pid ?? 0)).toBe(false);
+
+    // A restart of the control plane keeps the variant at 0 instances (and its policies and alarms).
+    await plane.close();
+    plane = await startControlPlane({ dataDir, port: 0, metricClock: () => Date.now() + ahead });
+    expect(await instanceCount()).toBe(0);
+    // Registering the target again (the card saved once more) leaves a count inside the bounds where it is.
+    await clients().autoScaling.send(new RegisterScalableTargetCommand({ ...target, MinCapacity: 0, MaxCapacity: 1 }));
+    await plane.endpoints.settled(ENDPOINT);
+    expect(await instanceCount()).toBe(0);
+
+    // A request while scaled in: it waits in the queue; HasBacklogWithoutCapacity alarms; the step policy adds one.
+    const { s3, runtime } = clients();
+    const submittedAt = performance.now();
+    const queued = await invokeEndpointAsync({ s3, runtime }, bucket, ENDPOINT, decision("wake"));
+    const wakeAlarm = await advanceUntilScaling(5 * 60);
+    expect(wakeAlarm).toBeLessThanOrEqual(3 * 60);
+    const result = await answered(queued.inferenceId);
+    const coldMs = performance.now() - submittedAt;
+    expect(result.status).toBe("completed");
+    expect(await instanceCount()).toBe(1);
+    const [woken] = plane.endpoints.healthyInstances(ENDPOINT);
+    expect(woken?.pid).not.toBe(instance?.pid);
+
+    const warmAt = performance.now();
+    const warm = await invokeEndpointAsync({ s3, runtime }, bucket, ENDPOINT, decision("warm"));
+    expect((await answered(warm.inferenceId)).status).toBe("completed");
+    const warmMs = performance.now() - warmAt;
+    console.log(
+      JSON.stringify({
+        scaleToZero: { simulatedIdleSeconds: idle, simulatedAlarmSeconds: wakeAlarm, coldMs, warmMs },
+      }),
+    );
+  });
+});
