@@ -111,16 +111,24 @@ export function UpdateEndpointForm({
           max: 3600,
           hint: "0-3600 s; the rollback alarms are watched meanwhile.",
         })}
-        {form.strategy === "rolling"
-          ? numberField("rollbackSizeValue", "Rollback batch size", {
+        {form.strategy === "rolling" ? (
+          <>
+            {numberField("rollbackSizeValue", "Rollback batch size", {
               min: 1,
-              hint: "Same unit as the batch size; empty: all at once.",
-            })
-          : numberField("terminationWaitSeconds", "Keep the old fleet after the shift (s)", {
-              min: 0,
-              max: 3600,
-              hint: "TerminationWaitInSeconds, 0-3600.",
+              hint: "RollbackMaximumBatchSize; empty: all at once.",
             })}
+            <SelectField label="Rollback size in" value={form.rollbackSizeUnit} onChange={set("rollbackSizeUnit")}>
+              <option value="instances">instances</option>
+              <option value="percent">percent of the fleet</option>
+            </SelectField>
+          </>
+        ) : (
+          numberField("terminationWaitSeconds", "Keep the old fleet after the shift (s)", {
+            min: 0,
+            max: 3600,
+            hint: "TerminationWaitInSeconds, 0-3600.",
+          })
+        )}
         {numberField("maxExecutionSeconds", "Execution timeout (s)", {
           min: 600,
           max: 28800,
@@ -170,8 +178,12 @@ export function UpdateEndpointForm({
             </tbody>
           </table>
         )}
+        {form.strategy === "rolling" && <RollingBatchReview form={form} />}
         {plan && (
-          <ol className="list-decimal pl-5 text-slate-800">
+          <ol
+            aria-label={form.strategy === "rolling" ? "Batches" : "Steps"}
+            className="list-decimal pl-5 text-slate-800"
+          >
             {describePlan(plan).map((step) => (
               <li key={step}>{step}</li>
             ))}
@@ -200,5 +212,32 @@ export function UpdateEndpointForm({
         onCancel={onDone}
       />
     </form>
+  );
+}
+
+const sizeWords = (value: string, unit: UpdateForm["sizeUnit"]) =>
+  unit === "percent" ? `${value}% of the fleet (CAPACITY_PERCENT)` : `${value} instances (INSTANCE_COUNT)`;
+
+/** The rolling policy as RollingUpdatePolicy will carry it. */
+function RollingBatchReview({ form }: { form: UpdateForm }) {
+  const rows: [string, string][] = [
+    ["Batch size (MaximumBatchSize)", sizeWords(form.sizeValue, form.sizeUnit)],
+    ["Wait between batches (WaitIntervalInSeconds)", `${form.waitSeconds} s`],
+    [
+      "Rollback batch size (RollbackMaximumBatchSize)",
+      form.rollbackSizeValue.trim()
+        ? sizeWords(form.rollbackSizeValue, form.rollbackSizeUnit)
+        : "the whole fleet at once (not set)",
+    ],
+  ];
+  return (
+    <dl aria-label="Rolling batches" className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-xs">
+      {rows.map(([term, value]) => (
+        <div key={term} className="contents">
+          <dt className="text-slate-700">{term}</dt>
+          <dd className="font-mono">{value}</dd>
+        </div>
+      ))}
+    </dl>
   );
 }

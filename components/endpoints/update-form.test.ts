@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { describePlan } from "@/contract/endpoints/update.ts";
 import { cpuEndpointDetail } from "@/tests/support/endpoints/endpoint-detail.ts";
 import { initialUpdateForm, updateDiff, updatePlan, updateProblems, updateRequestOf } from "./update-form.ts";
 
@@ -41,6 +42,35 @@ describe("update form", () => {
     expect(updateProblems(endpoint, shortTimeout).join(" ")).toContain("longer than the waits (900 s)");
     const badWait = initialUpdateForm(endpoint, { threads: "16", waitSeconds: "4000" });
     expect(updateProblems(endpoint, badWait).join(" ")).toContain("strategy.waitSeconds: must be 0-3600 seconds");
+  });
+
+  it("previews a rolling update's batches and its rollback batch size, with the sizes' own units", () => {
+    const form = initialUpdateForm(endpoint, {
+      instanceCount: "4",
+      strategy: "rolling",
+      sizeUnit: "percent",
+      sizeValue: "50",
+      waitSeconds: "60",
+      rollbackSizeValue: "1",
+      rollbackSizeUnit: "instances",
+    });
+    expect(updateRequestOf(endpoint, form).strategy).toEqual({
+      kind: "rolling",
+      size: { unit: "percent", value: 50 },
+      waitSeconds: 60,
+      rollbackSize: { unit: "instances", value: 1 },
+    });
+    expect(updateProblems(endpoint, form)).toEqual([]);
+    const plan = updatePlan(endpoint, form);
+    expect(plan && describePlan(plan)).toEqual([
+      "Batch 1: 2 of 4 instances replaced, 50% of traffic on the new fleet, then 60 s waiting",
+      "Batch 2: 4 of 4 instances replaced, 100% of traffic on the new fleet, then 60 s waiting",
+      "On a rollback: 1 instance back on the old configuration at a time",
+    ]);
+    const tooLarge = { ...form, rollbackSizeValue: "5" };
+    expect(updateProblems(endpoint, tooLarge).join(" ")).toContain(
+      "RollbackMaximumBatchSize must not exceed the variant's total instance count (4)",
+    );
   });
 
   it("names existing alarms and removes a temperature when the field is emptied", () => {

@@ -3,9 +3,11 @@ import {
   capacityProblem,
   type DeploymentPlan,
   deploymentPlan,
+  rollbackBatchProblem,
 } from "@/contract/endpoints/deployment-plan.ts";
 import type { EndpointDetail } from "@/contract/endpoints/endpoint.ts";
 import {
+  capacitySizeOf,
   deploymentConfigOf,
   type EndpointChange,
   type UpdateRequest,
@@ -29,8 +31,9 @@ export interface UpdateForm {
   terminationWaitSeconds: string;
   /** Empty: SageMaker's default. */
   maxExecutionSeconds: string;
-  /** Rolling only; empty: all at once. */
+  /** Rolling only (RollbackMaximumBatchSize); empty: all at once. */
   rollbackSizeValue: string;
+  rollbackSizeUnit: "instances" | "percent";
   alarms: UpdateRequest["alarms"]["kind"];
   latencyP90Ms: string;
   max5xxPerMinute: string;
@@ -59,6 +62,7 @@ export function initialUpdateForm(endpoint: EndpointDetail, overrides: Partial<U
     terminationWaitSeconds: "0",
     maxExecutionSeconds: "",
     rollbackSizeValue: "",
+    rollbackSizeUnit: "instances",
     alarms: "standard",
     latencyP90Ms: "2000",
     max5xxPerMinute: "0",
@@ -121,7 +125,7 @@ export function updateRequestOf(endpoint: EndpointDetail, form: UpdateForm): Upd
             size,
             waitSeconds,
             ...(form.rollbackSizeValue.trim()
-              ? { rollbackSize: { unit: form.sizeUnit, value: Number(form.rollbackSizeValue) } }
+              ? { rollbackSize: { unit: form.rollbackSizeUnit, value: Number(form.rollbackSizeValue) } }
               : {}),
           }
         : { kind: form.strategy, size, waitSeconds };
@@ -179,11 +183,11 @@ export function updateProblems(endpoint: EndpointDetail, form: UpdateForm): stri
   const rule = capacityRuleOf[form.strategy];
   const strategy = parsed.data.strategy;
   if (rule && "size" in strategy) {
-    const problem = capacityProblem(
-      rule,
-      { Type: strategy.size.unit === "instances" ? "INSTANCE_COUNT" : "CAPACITY_PERCENT", Value: strategy.size.value },
-      count,
-    );
+    const problem = capacityProblem(rule, capacitySizeOf(strategy.size), count);
+    if (problem) problems.push(problem);
+  }
+  if (strategy.kind === "rolling" && strategy.rollbackSize) {
+    const problem = rollbackBatchProblem(capacitySizeOf(strategy.rollbackSize), count);
     if (problem) problems.push(problem);
   }
   const waits = strategy.waitSeconds + (form.strategy === "rolling" ? 0 : parsed.data.terminationWaitSeconds);

@@ -88,7 +88,8 @@ export const updateResultSchema = z.object({
 });
 export type UpdateResult = z.infer<typeof updateResultSchema>;
 
-function capacity(size: StepSize): CapacitySize {
+/** A step size as the SDK's CapacitySize. */
+export function capacitySizeOf(size: StepSize): CapacitySize {
   return { Type: size.unit === "instances" ? "INSTANCE_COUNT" : "CAPACITY_PERCENT", Value: size.value };
 }
 
@@ -107,19 +108,19 @@ export function deploymentConfigOf(
   if (strategy.kind === "rolling") {
     return {
       RollingUpdatePolicy: {
-        MaximumBatchSize: capacity(strategy.size),
+        MaximumBatchSize: capacitySizeOf(strategy.size),
         WaitIntervalInSeconds: strategy.waitSeconds,
         ...timeout,
-        ...(strategy.rollbackSize ? { RollbackMaximumBatchSize: capacity(strategy.rollbackSize) } : {}),
+        ...(strategy.rollbackSize ? { RollbackMaximumBatchSize: capacitySizeOf(strategy.rollbackSize) } : {}),
       },
       ...rollback,
     };
   }
   const routing =
     strategy.kind === "canary"
-      ? { Type: "CANARY" as const, CanarySize: capacity(strategy.size) }
+      ? { Type: "CANARY" as const, CanarySize: capacitySizeOf(strategy.size) }
       : strategy.kind === "linear"
-        ? { Type: "LINEAR" as const, LinearStepSize: capacity(strategy.size) }
+        ? { Type: "LINEAR" as const, LinearStepSize: capacitySizeOf(strategy.size) }
         : { Type: "ALL_AT_ONCE" as const };
   return {
     BlueGreenUpdatePolicy: {
@@ -133,8 +134,16 @@ export function deploymentConfigOf(
 
 /** Words for a plan step's share of traffic, as the review and the progress show it. */
 export function describePlan(plan: DeploymentPlan): string[] {
-  return plan.steps.map(
-    (step, index) =>
-      `Step ${index + 1}: ${Math.round(step.newFleetShare * 100)}% of traffic on the new fleet (${step.newInstances} of ${plan.totalInstances} instances), then ${step.bakeSeconds} s baking`,
-  );
+  const steps = plan.steps.map((step, index) => {
+    const share = `${Math.round(step.newFleetShare * 100)}% of traffic`;
+    return plan.strategy === "rolling"
+      ? `Batch ${index + 1}: ${step.newInstances} of ${plan.totalInstances} instances replaced, ${share} on the new fleet, then ${step.bakeSeconds} s waiting`
+      : `Step ${index + 1}: ${share} on the new fleet (${step.newInstances} of ${plan.totalInstances} instances), then ${step.bakeSeconds} s baking`;
+  });
+  if (plan.strategy === "rolling") {
+    steps.push(
+      `On a rollback: ${plan.rollbackBatchInstances} instance${plan.rollbackBatchInstances === 1 ? "" : "s"} back on the old configuration at a time`,
+    );
+  }
+  return steps;
 }
