@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { imageUriSchema, s3UrlSchema, sha256Schema } from "./deploy.ts";
+import { autoscalingSchema } from "./autoscaling.ts";
+import { imageUriSchema, instanceTypeSchema, s3UrlSchema, sha256Schema } from "./deploy.ts";
 import type { CapacitySize, DeploymentConfig, DeploymentPlan } from "./deployment-plan.ts";
 import { resourceNameSchema } from "./endpoint.ts";
 
@@ -58,6 +59,15 @@ export const endpointChangeSchema = z.strictObject({
   /** ADAPTER_PARALLEL. */
   parallel: z.number().int().min(1).max(64).optional(),
   instanceCount: z.number().int().min(1).max(20).optional(),
+  /** One instance type instead of the variant's type or pools. */
+  instanceType: instanceTypeSchema.optional(),
+  /** Instance pools (InstancePools), highest priority first, instead of the variant's type or pools. */
+  instancePools: z
+    .array(instanceTypeSchema)
+    .min(1, "give at least one instance pool")
+    .max(5, "SageMaker accepts at most 5 instance pools")
+    .refine((types) => new Set(types).size === types.length, "instance types must be unique")
+    .optional(),
 });
 export type EndpointChange = z.infer<typeof endpointChangeSchema>;
 
@@ -84,6 +94,11 @@ export const updateResultSchema = z.object({
   previousEndpointConfigName: z.string(),
   alarms: z.array(z.string()),
   deploymentConfig: z.unknown(),
+  /**
+   * The variant's autoscaling when the update changes its instance type: Application Auto Scaling refuses such an
+   * update of a scalable target, so it was deregistered and is registered again, the same, once the update is over.
+   */
+  autoscalingReRegistered: autoscalingSchema.nullable(),
   status: z.literal("Updating"),
 });
 export type UpdateResult = z.infer<typeof updateResultSchema>;

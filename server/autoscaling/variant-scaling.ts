@@ -7,7 +7,11 @@ import {
   PutScalingPolicyCommand,
   RegisterScalableTargetCommand,
 } from "@aws-sdk/client-application-auto-scaling";
-import type { Autoscaling, AutoscalingRequest } from "../../contract/endpoints/autoscaling.ts";
+import {
+  type Autoscaling,
+  type AutoscalingRequest,
+  autoscalingRequestSchema,
+} from "../../contract/endpoints/autoscaling.ts";
 import { CONSOLE_SCALABLE_TARGET_TAG, SAGEMAKER_VARIANT_SCALING } from "../../infra/cdk/console-contract.ts";
 import { awsCall, toAwsAppError } from "../aws/errors.ts";
 
@@ -21,6 +25,32 @@ export function invocationsPolicyName(endpointName: string): string {
   return `${endpointName}-invocations-per-instance`;
 }
 
+/** Registers the variant's instance count as a scalable target, tagged as the console's; the target's key. */
+async function registerTarget(
+  autoScaling: ApplicationAutoScalingClient,
+  endpointName: string,
+  variant: string,
+  minCapacity: number,
+  maxCapacity: number,
+) {
+  const target = {
+    ServiceNamespace: serviceNamespace,
+    ResourceId: variantResourceId(endpointName, variant),
+    ScalableDimension: scalableDimension,
+  } as const;
+  await awsCall(`autoscaling of "${endpointName}"`, () =>
+    autoScaling.send(
+      new RegisterScalableTargetCommand({
+        ...target,
+        MinCapacity: minCapacity,
+        MaxCapacity: maxCapacity,
+        Tags: { [CONSOLE_SCALABLE_TARGET_TAG.key]: CONSOLE_SCALABLE_TARGET_TAG.value },
+      }),
+    ),
+  );
+  return target;
+}
+
 /**
  * Registers the variant's instance count as a scalable target, tagged as the console's (its IAM policy lets it
  * change only tagged targets), and tracks invocations per instance.
@@ -31,21 +61,7 @@ export async function configureAutoscaling(
   variant: string,
   request: AutoscalingRequest,
 ): Promise<Autoscaling> {
-  const target = {
-    ServiceNamespace: serviceNamespace,
-    ResourceId: variantResourceId(endpointName, variant),
-    ScalableDimension: scalableDimension,
-  } as const;
-  await awsCall(`autoscaling of "${endpointName}"`, () =>
-    autoScaling.send(
-      new RegisterScalableTargetCommand({
-        ...target,
-        MinCapacity: request.minCapacity,
-        MaxCapacity: request.maxCapacity,
-        Tags: { [CONSOLE_SCALABLE_TARGET_TAG.key]: CONSOLE_SCALABLE_TARGET_TAG.value },
-      }),
-    ),
-  );
+  const target = await registerTarget(autoScaling, endpointName, variant, request.minCapacity, request.maxCapacity);
   await awsCall(`autoscaling policy of "${endpointName}"`, () =>
     autoScaling.send(
       new PutScalingPolicyCommand({
@@ -152,4 +168,30 @@ export async function removeAutoscaling(
       if (mapped.status !== 404) throw mapped;
     }
   }
+}
+
+/** Registers again what `describeAutoscaling` read before a removal: the same bounds and target-tracking policy. */
+export async function restoreAutoscaling(
+  autoScaling: ApplicationAutoScalingClient,
+  endpointName: string,
+  variant: string,
+  saved: Autoscaling,
+): Promise<void> {
+  if (saved.targetInvocationsPerInstance === null) {
+    await registerTarget(autoScaling, endpointName, variant, saved.minCapacity, saved.maxCapacity);
+    return;
+  }
+  await configureAutoscaling(
+    autoScaling,
+    endpointName,
+    variant,
+    autoscalingRequestSchema.parse({
+      minCapacity: saved.minCapacity,
+      maxCapacity: saved.maxCapacity,
+      targetInvocationsPerInstance: saved.targetInvocationsPerInstance,
+      scaleInDisabled: saved.scaleInDisabled,
+      scaleInCooldownSeconds: saved.scaleInCooldownSeconds ?? undefined,
+      scaleOutCooldownSeconds: saved.scaleOutCooldownSeconds ?? undefined,
+    }),
+  );
 }

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { ApplicationAutoScalingClient } from "@aws-sdk/client-application-auto-scaling";
 import type { CloudWatchClient } from "@aws-sdk/client-cloudwatch";
 import {
   type ContainerDefinition,
@@ -8,10 +9,14 @@ import {
   type CreateModelInput,
   DeleteEndpointConfigCommand,
   DeleteModelCommand,
+  type ProductionVariant,
+  type ProductionVariantInstanceType,
   type SageMakerClient,
   UpdateEndpointCommand,
+  waitUntilEndpointInService,
 } from "@aws-sdk/client-sagemaker";
 import { semifVariables } from "@decision-console/adapter/contract";
+import type { Autoscaling } from "../../contract/endpoints/autoscaling.ts";
 import { MAX_RESOURCE_NAME_LENGTH } from "../../contract/endpoints/resource-name.ts";
 import {
   deploymentConfigOf,
@@ -19,6 +24,7 @@ import {
   type UpdateRequest,
   type UpdateResult,
 } from "../../contract/endpoints/update.ts";
+import { describeAutoscaling, removeAutoscaling, restoreAutoscaling } from "../autoscaling/variant-scaling.ts";
 import { awsCall, toAwsAppError } from "../aws/errors.ts";
 import { AppError } from "../http/app-error.ts";
 import { collectOldConfigs, isUpdateTarget } from "./config-history.ts";
@@ -65,6 +71,34 @@ function changedContainer(container: ContainerDefinition, change: EndpointChange
   return next;
 }
 
+/** The variant with the change's instance count, and its instance type or pools (one replaces the other). */
+function changedVariant(variant: ProductionVariant, change: EndpointChange): ProductionVariant {
+  if (change.instanceType !== undefined && change.instancePools !== undefined) {
+    throw new AppError("bad_request", "change: give an instance type or instance pools, not both.");
+  }
+  const counted = {
+    ...variant,
+    ...(change.instanceCount === undefined ? {} : { InitialInstanceCount: change.instanceCount }),
+  };
+  if (change.instanceType === undefined && change.instancePools === undefined) return counted;
+  const { InstanceType: _type, InstancePools: _pools, ...rest } = counted;
+  return change.instanceType !== undefined
+    ? { ...rest, InstanceType: change.instanceType as ProductionVariantInstanceType }
+    : {
+        ...rest,
+        InstancePools: (change.instancePools ?? []).map((type, index) => ({
+          InstanceType: type as ProductionVariantInstanceType,
+          Priority: index + 1,
+        })),
+      };
+}
+
+/** A variant's instance type as autoscaling sees it: the type, or the pools' types by priority. */
+const instanceTypesOf = (variant: ProductionVariant | undefined) =>
+  variant?.InstancePools?.length
+    ? [...variant.InstancePools].sort((a, b) => (a.Priority ?? 0) - (b.Priority ?? 0)).map((p) => p.InstanceType)
+    : [variant?.InstanceType];
+
 /** `<endpoint>-<8 hex of the new model and variant>`, within SageMaker's 63 characters. */
 function derivedName(endpoint: string, definition: unknown): string {
   const sha = createHash("sha256").update(JSON.stringify(definition)).digest("hex").slice(0, 8);
@@ -101,10 +135,7 @@ export function updatedResources(resources: EndpointResources, change: EndpointC
     return { ...c, Environment: environment };
   };
   const newContainer = changedContainer(withoutHistory(container), change);
-  const newVariant = {
-    ...variant,
-    ...(change.instanceCount === undefined ? {} : { InitialInstanceCount: change.instanceCount }),
-  };
+  const newVariant = changedVariant(variant, change);
   const definition = {
     container: newContainer,
     role: model.ExecutionRoleArn,
@@ -138,8 +169,52 @@ export function updatedResources(resources: EndpointResources, change: EndpointC
     ...(config.DataCaptureConfig ? { DataCaptureConfig: config.DataCaptureConfig } : {}),
     ...(config.KmsKeyId ? { KmsKeyId: config.KmsKeyId } : {}),
   };
-  return { modelInput, configInput, variantName: variant.VariantName ?? "" };
+  return {
+    modelInput,
+    configInput,
+    variantName: variant.VariantName ?? "",
+    changesInstanceType: JSON.stringify(instanceTypesOf(variant)) !== JSON.stringify(instanceTypesOf(newVariant)),
+  };
 }
+
+type UpdateClients = {
+  sageMaker: SageMakerClient;
+  cloudWatch: CloudWatchClient;
+  autoScaling: ApplicationAutoScalingClient;
+};
+
+export interface UpdateOptions {
+  /** Seconds between DescribeEndpoint calls while waiting for the update to end (to register autoscaling again). */
+  pollSeconds?: number;
+  /** Receives the wait-and-register-again that follows an update which had to deregister autoscaling. */
+  afterUpdate?: (task: Promise<void>) => void;
+}
+
+/** The longest an update may run (MaximumExecutionTimeoutInSeconds' upper bound), and a margin for the rollback. */
+const LONGEST_UPDATE_SECONDS = 28800 + 3600;
+
+/** Once the endpoint is InService again (updated or rolled back), its variant gets `saved` autoscaling back. */
+async function reRegisterAfterUpdate(
+  clients: UpdateClients,
+  name: string,
+  variant: string,
+  saved: Autoscaling,
+  pollSeconds: number,
+): Promise<void> {
+  await waitUntilEndpointInService(
+    { client: clients.sageMaker, maxWaitTime: LONGEST_UPDATE_SECONDS, minDelay: pollSeconds, maxDelay: pollSeconds },
+    { EndpointName: name },
+  ).catch(() => undefined);
+  await restoreAutoscaling(clients.autoScaling, name, variant, saved);
+}
+
+const logFailure = (task: Promise<void>) => {
+  task.catch((error: unknown) =>
+    console.error(
+      JSON.stringify({ level: "error", msg: "autoscaling not registered again after an update", error: String(error) }),
+    ),
+  );
+};
 
 async function rollbackAlarmNames(
   cloudWatch: CloudWatchClient,
@@ -153,7 +228,7 @@ async function rollbackAlarmNames(
 
 /** Back to an earlier configuration of this endpoint (kept by the updates that replaced it), by the same strategy. */
 async function rollBack(
-  clients: { sageMaker: SageMakerClient; cloudWatch: CloudWatchClient },
+  clients: UpdateClients,
   resources: EndpointResources,
   target: string,
   request: UpdateRequest,
@@ -185,6 +260,7 @@ async function rollBack(
     previousEndpointConfigName: resources.endpoint.EndpointConfigName ?? "",
     alarms,
     deploymentConfig,
+    autoscalingReRegistered: null,
     status: "Updating",
   };
 }
@@ -195,12 +271,15 @@ async function rollBack(
  * standard ones), then UpdateEndpoint with the DeploymentConfig. The instance count the endpoint serves with now
  * (autoscaling's included) is kept unless the change sets one. The new model records the configuration it replaces
  * (DECISION_CONSOLE_PREVIOUS_CONFIG), which is kept for a roll back (`rollBackTo`); older ones go by the rule in
- * config-history.ts.
+ * config-history.ts. A change of instance type or pools on a variant with autoscaling deregisters its scalable target
+ * first and registers it again, with the same bounds and policy, once the endpoint is InService (the developer
+ * guide's "Update endpoints that use auto scaling").
  */
 export async function updateEndpoint(
-  clients: { sageMaker: SageMakerClient; cloudWatch: CloudWatchClient },
+  clients: UpdateClients,
   name: string,
   request: UpdateRequest,
+  options: UpdateOptions = {},
 ): Promise<UpdateResult> {
   const { sageMaker } = clients;
   const resources = await loadEndpointResources(sageMaker, name);
@@ -211,7 +290,9 @@ export async function updateEndpoint(
     });
   }
   if (request.rollBackTo !== undefined) return rollBack(clients, resources, request.rollBackTo, request);
-  const { modelInput, configInput, variantName } = updatedResources(resources, request.change);
+  const { modelInput, configInput, variantName, changesInstanceType } = updatedResources(resources, request.change);
+  // Application Auto Scaling refuses an UpdateEndpoint that changes a scalable target's instance type.
+  const scaling = changesInstanceType ? await describeAutoscaling(clients.autoScaling, name, variantName) : null;
   const newName = modelInput.ModelName ?? "";
   const alarms = await rollbackAlarmNames(clients.cloudWatch, name, variantName, request.alarms);
   const createdModel = await createUnlessPresent(`model "${newName}"`, () =>
@@ -223,6 +304,7 @@ export async function updateEndpoint(
       sageMaker.send(new CreateEndpointConfigCommand(configInput)),
     );
     const deploymentConfig = deploymentConfigOf(request, alarms);
+    if (scaling) await removeAutoscaling(clients.autoScaling, name, variantName);
     await awsCall(`endpoint "${name}"`, () =>
       sageMaker.send(
         new UpdateEndpointCommand({
@@ -232,7 +314,15 @@ export async function updateEndpoint(
           DeploymentConfig: deploymentConfig,
         }),
       ),
-    );
+    ).catch(async (error: unknown) => {
+      if (scaling) await restoreAutoscaling(clients.autoScaling, name, variantName, scaling);
+      throw error;
+    });
+    if (scaling) {
+      (options.afterUpdate ?? logFailure)(
+        reRegisterAfterUpdate(clients, name, variantName, scaling, options.pollSeconds ?? 30),
+      );
+    }
     await collectOldConfigs(sageMaker, resources, newName);
     return {
       name,
@@ -241,6 +331,7 @@ export async function updateEndpoint(
       previousEndpointConfigName: resources.endpoint.EndpointConfigName ?? "",
       alarms: [...alarms],
       deploymentConfig,
+      autoscalingReRegistered: scaling,
       status: "Updating",
     };
   } catch (error) {

@@ -1,5 +1,6 @@
 import { PolicyType, ScalableDimension, ServiceNamespace } from "@aws-sdk/client-application-auto-scaling";
 import { SAGEMAKER_VARIANT_SCALING } from "../../../infra/cdk/console-contract.ts";
+import type { ProductionVariantDoc } from "../sagemaker-store.ts";
 import { AwsError } from "../wire/aws-error.ts";
 import type { Shape, StructureShape } from "../wire/input-shapes.ts";
 
@@ -132,5 +133,37 @@ export function checkScalingPolicy(input: { PolicyType?: string; TargetTrackingS
     !input.TargetTrackingScalingPolicyConfiguration
   ) {
     throw invalid("TargetTrackingScalingPolicyConfiguration is required for TargetTrackingScaling policies.");
+  }
+}
+
+/** What "instance type" means for a variant: its InstanceType, or its pools' types in priority order. */
+function instanceTypesOf(variant: ProductionVariantDoc): string {
+  if (!variant.InstancePools?.length) return variant.InstanceType ?? "";
+  return [...variant.InstancePools]
+    .sort((a, b) => a.Priority - b.Priority)
+    .map((pool) => pool.InstanceType)
+    .join(",");
+}
+
+/**
+ * "Update endpoints that use auto scaling" (SageMaker developer guide): Application Auto Scaling fails an
+ * UpdateEndpoint that would change the instance type of a variant registered as a scalable target, or remove such a
+ * variant; a new model for it is allowed. The variants must be deregistered first and registered again after.
+ */
+export function checkUpdateOfScaledVariants(
+  endpoint: string,
+  scaledVariants: readonly string[],
+  current: readonly ProductionVariantDoc[],
+  next: readonly ProductionVariantDoc[],
+): void {
+  const refused = scaledVariants.filter((name) => {
+    const before = current.find((v) => v.VariantName === name);
+    const after = next.find((v) => v.VariantName === name);
+    return before !== undefined && (after === undefined || instanceTypesOf(after) !== instanceTypesOf(before));
+  });
+  if (refused.length > 0) {
+    throw invalid(
+      `The variant(s) "[${refused.join(", ")}]" of endpoint "${endpoint}" are configured for automatic scaling; an update that changes their instance type or removes them is not allowed. Deregister the scalable target(s) with DeregisterScalableTarget before the update and register them again after it.`,
+    );
   }
 }
