@@ -9,6 +9,7 @@ import { SelectField, TextField } from "../ui/field.tsx";
 import { FormActions } from "../ui/form-actions.tsx";
 import { useUpdateEndpoint } from "./endpoint-queries.ts";
 import {
+  autoscalingToReRegister,
   initialUpdateForm,
   type UpdateForm,
   updateDiff,
@@ -46,6 +47,7 @@ export function UpdateEndpointForm({
   const diff = updateDiff(endpoint, form);
   const problems = updateProblems(endpoint, form);
   const plan = updatePlan(endpoint, form);
+  const reRegistered = autoscalingToReRegister(endpoint, form);
   const sized = form.strategy !== "all-at-once";
   const textField = (key: keyof UpdateForm, label: string, props: FieldOptions = {}) => (
     <TextField label={label} value={form[key]} onChange={set(key)} {...props} />
@@ -78,6 +80,10 @@ export function UpdateEndpointForm({
           hint: "ADAPTER_PARALLEL; empty: the adapter's default.",
         })}
         {numberField("instanceCount", "Instance count", { min: 1, max: 20 })}
+        {textField("instanceType", "Instance type", { hint: "One type, e.g. ml.c6i.4xlarge; empty it to use pools." })}
+        {textField("instancePools", "Instance pools", {
+          hint: "Up to 5 types, highest priority first, separated by commas; empty them to use one type.",
+        })}
       </fieldset>
 
       <fieldset className="grid gap-3 sm:grid-cols-2">
@@ -177,6 +183,13 @@ export function UpdateEndpointForm({
               ))}
             </tbody>
           </table>
+        )}
+        {reRegistered && (
+          <p className="text-slate-800">
+            Autoscaling ({reRegistered.minCapacity}-{reRegistered.maxCapacity} instances) is deregistered before the
+            update, because Application Auto Scaling refuses to change a scaled variant's instance type, and registered
+            again with the same bounds and policy once the endpoint is InService.
+          </p>
         )}
         {form.strategy === "rolling" && <RollingBatchReview form={form} />}
         {plan && (

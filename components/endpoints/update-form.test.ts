@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { describePlan } from "@/contract/endpoints/update.ts";
 import { cpuEndpointDetail } from "@/tests/support/endpoints/endpoint-detail.ts";
-import { initialUpdateForm, updateDiff, updatePlan, updateProblems, updateRequestOf } from "./update-form.ts";
+import {
+  autoscalingToReRegister,
+  initialUpdateForm,
+  updateDiff,
+  updatePlan,
+  updateProblems,
+  updateRequestOf,
+} from "./update-form.ts";
 
 const image = `123456789012.dkr.ecr.us-east-1.amazonaws.com/decision-adapter@sha256:${"a".repeat(64)}`;
 const endpoint = cpuEndpointDetail(image);
@@ -70,6 +77,34 @@ describe("update form", () => {
     const tooLarge = { ...form, rollbackSizeValue: "5" };
     expect(updateProblems(endpoint, tooLarge).join(" ")).toContain(
       "RollbackMaximumBatchSize must not exceed the variant's total instance count (4)",
+    );
+  });
+
+  it("changes the instance type or moves to pools, and says autoscaling is registered again around it", () => {
+    const scaling = {
+      minCapacity: 1,
+      maxCapacity: 4,
+      targetInvocationsPerInstance: 100,
+      scaleInDisabled: false,
+      scaleInCooldownSeconds: 300,
+      scaleOutCooldownSeconds: 60,
+    };
+    const scaled = { ...endpoint, autoscaling: scaling };
+    const larger = initialUpdateForm(scaled, { instanceType: "ml.c6i.16xlarge" });
+    expect(updateRequestOf(scaled, larger).change).toEqual({ instanceType: "ml.c6i.16xlarge" });
+    expect(updateDiff(scaled, larger)).toEqual([
+      { setting: "Instance type", from: "ml.c6i.8xlarge", to: "ml.c6i.16xlarge" },
+    ]);
+    expect(autoscalingToReRegister(scaled, larger)).toEqual(scaling);
+    expect(autoscalingToReRegister(endpoint, larger)).toBeNull();
+    expect(autoscalingToReRegister(scaled, initialUpdateForm(scaled, { threads: "4" }))).toBeNull();
+
+    const pools = initialUpdateForm(scaled, { instanceType: "", instancePools: "ml.c7i.8xlarge, ml.c6i.8xlarge" });
+    expect(updateRequestOf(scaled, pools).change).toEqual({ instancePools: ["ml.c7i.8xlarge", "ml.c6i.8xlarge"] });
+    expect(updateProblems(scaled, pools)).toEqual([]);
+    const both = { ...pools, instanceType: "ml.c6i.16xlarge" };
+    expect(updateProblems(scaled, both)).toContain(
+      "Give an instance type or instance pools, not both (empty the other).",
     );
   });
 

@@ -24,6 +24,10 @@ export interface UpdateForm {
   threads: string;
   parallel: string;
   instanceCount: string;
+  /** The variant's instance type (empty for a pool variant). */
+  instanceType: string;
+  /** The variant's instance pools, highest priority first, separated by commas. */
+  instancePools: string;
   strategy: UpdateRequest["strategy"]["kind"];
   sizeUnit: "instances" | "percent";
   sizeValue: string;
@@ -55,6 +59,11 @@ export function initialUpdateForm(endpoint: EndpointDetail, overrides: Partial<U
     threads: text(endpoint.settings.threads),
     parallel: text(endpoint.settings.parallel),
     instanceCount: text(endpoint.instanceCount ?? 1),
+    instanceType: text(endpoint.variants[0]?.instanceType),
+    instancePools: [...(endpoint.variants[0]?.pools ?? [])]
+      .sort((a, b) => a.priority - b.priority)
+      .map((pool) => pool.instanceType)
+      .join(", "),
     strategy: (endpoint.instanceCount ?? 1) > 1 ? "canary" : "all-at-once",
     sizeUnit: "instances",
     sizeValue: "1",
@@ -73,6 +82,11 @@ export function initialUpdateForm(endpoint: EndpointDetail, overrides: Partial<U
 }
 
 const numberOr = (value: string) => (value.trim() === "" ? undefined : Number(value));
+const poolsOf = (value: string) =>
+  value
+    .split(/[\s,]+/)
+    .map((type) => type.trim())
+    .filter(Boolean);
 
 /** What differs from the endpoint, as the request's `change`. */
 function changeOf(endpoint: EndpointDetail, form: UpdateForm): EndpointChange {
@@ -89,6 +103,11 @@ function changeOf(endpoint: EndpointDetail, form: UpdateForm): EndpointChange {
   if (form.threads !== initial.threads) change.threads = numberOr(form.threads);
   if (form.parallel !== initial.parallel) change.parallel = numberOr(form.parallel);
   if (form.instanceCount !== initial.instanceCount) change.instanceCount = numberOr(form.instanceCount);
+  if (form.instanceType !== initial.instanceType && form.instanceType.trim()) {
+    change.instanceType = form.instanceType.trim();
+  }
+  const pools = poolsOf(form.instancePools);
+  if (pools.join() !== poolsOf(initial.instancePools).join() && pools.length > 0) change.instancePools = pools;
   return change;
 }
 
@@ -106,6 +125,8 @@ export function updateDiff(
     ["Threads", "threads"],
     ["Parallel decisions (ADAPTER_PARALLEL)", "parallel"],
     ["Instance count", "instanceCount"],
+    ["Instance type", "instanceType"],
+    ["Instance pools (by priority)", "instancePools"],
   ];
   return rows
     .filter(([, key]) => form[key] !== initial[key])
@@ -174,6 +195,9 @@ export function updateProblems(endpoint: EndpointDetail, form: UpdateForm): stri
   const request = updateRequestOf(endpoint, form);
   const problems: string[] = [];
   if (Object.keys(request.change).length === 0) problems.push("Change at least one setting.");
+  if (request.change.instanceType !== undefined && request.change.instancePools !== undefined) {
+    problems.push("Give an instance type or instance pools, not both (empty the other).");
+  }
   const parsed = updateRequestSchema.safeParse(request);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) problems.push(`${issue.path.join(".")}: ${issue.message}`);
@@ -195,4 +219,13 @@ export function updateProblems(endpoint: EndpointDetail, form: UpdateForm): stri
     problems.push(`The execution timeout must be longer than the waits (${waits} s).`);
   }
   return problems;
+}
+
+/**
+ * The variant's autoscaling when the update changes its instance type or pools: Application Auto Scaling refuses
+ * that update of a scalable target, so the console deregisters it and registers it again after; null otherwise.
+ */
+export function autoscalingToReRegister(endpoint: EndpointDetail, form: UpdateForm): EndpointDetail["autoscaling"] {
+  const { change } = updateRequestOf(endpoint, form);
+  return change.instanceType !== undefined || change.instancePools !== undefined ? endpoint.autoscaling : null;
 }
