@@ -47,6 +47,15 @@ const request = (overrides: Partial<UpdateRequestInput> = {}) =>
     ...overrides,
   });
 
+/** A roll back to the endpoint's first configuration, "demo". */
+const backToDemo = () =>
+  request({
+    change: {},
+    rollBackTo: "demo",
+    strategy: { kind: "all-at-once", waitSeconds: 0 },
+    alarms: { kind: "none" },
+  });
+
 /** Fresh mocks of an InService single-variant CPU endpoint "demo" that accepts updates. */
 function serveTheDemoEndpoint() {
   sageMaker.reset();
@@ -165,16 +174,7 @@ describe("updating an endpoint in place", () => {
     sageMaker
       .on(DescribeEndpointCommand)
       .resolves(describedEndpoint({ EndpointConfigName: result.endpointConfigName }));
-    const back = await updateEndpoint(
-      clients,
-      "demo",
-      request({
-        change: {},
-        rollBackTo: "demo",
-        strategy: { kind: "all-at-once", waitSeconds: 0 },
-        alarms: { kind: "none" },
-      }),
-    );
+    const back = await updateEndpoint(clients, "demo", backToDemo());
     expect(back).toMatchObject({ endpointConfigName: "demo", previousEndpointConfigName: result.endpointConfigName });
     expect(sageMaker.commandCalls(UpdateEndpointCommand)[1]!.args[0].input).toMatchObject({
       EndpointConfigName: "demo",
@@ -293,6 +293,33 @@ describe("an update that changes the instance type of a variant with autoscaling
       PolicyName: "demo-invocations-per-instance",
       TargetTrackingScalingPolicyConfiguration: tracking,
     });
+  });
+
+  it("does the same when rolling back to a configuration of another instance type", async () => {
+    sageMaker.on(DescribeEndpointCommand).resolves(describedEndpoint({ EndpointConfigName: "demo-aaaaaaaa" }));
+    sageMaker.on(DescribeEndpointConfigCommand).callsFake(({ EndpointConfigName }) => {
+      const config = describedCpuConfig();
+      const variant = { ...config.ProductionVariants![0]!, InstanceType: undefined };
+      return EndpointConfigName === "demo"
+        ? {
+            ...config,
+            ProductionVariants: [{ ...variant, InstancePools: [{ InstanceType: "ml.c7i.2xlarge", Priority: 1 }] }],
+          }
+        : config;
+    });
+    const tasks: Promise<void>[] = [];
+    const back = await updateEndpoint(clients, "demo", backToDemo(), {
+      pollSeconds: 1,
+      afterUpdate: (task) => tasks.push(task),
+    });
+    expect(back.autoscalingReRegistered).toMatchObject({ minCapacity: 2, maxCapacity: 6 });
+    expect(
+      autoScaling
+        .commandCalls(DeregisterScalableTargetCommand)[0]!
+        .calledBefore(sageMaker.commandCalls(UpdateEndpointCommand)[0]!),
+    ).toBe(true);
+    await Promise.all(tasks);
+    expect(autoScaling).toHaveReceivedCommandWith(RegisterScalableTargetCommand, { MinCapacity: 2, MaxCapacity: 6 });
   });
 
   it("registers the target again at once when SageMaker refuses the update", async () => {

@@ -9,10 +9,12 @@ import {
   type CreateModelInput,
   DeleteEndpointConfigCommand,
   DeleteModelCommand,
+  DescribeEndpointConfigCommand,
   type ProductionVariant,
   type ProductionVariantInstanceType,
   type SageMakerClient,
   UpdateEndpointCommand,
+  type UpdateEndpointCommandInput,
   waitUntilEndpointInService,
 } from "@aws-sdk/client-sagemaker";
 import { semifVariables } from "@decision-console/adapter/contract";
@@ -216,6 +218,35 @@ const logFailure = (task: Promise<void>) => {
   );
 };
 
+/**
+ * UpdateEndpoint. When it changes the variant's instance type and the variant has autoscaling, which Application
+ * Auto Scaling refuses, the scalable target is deregistered first and registered again after (at once when the
+ * update is refused); the autoscaling registered again, or null.
+ */
+async function sendUpdate(
+  clients: UpdateClients,
+  input: UpdateEndpointCommandInput,
+  variant: string,
+  changesInstanceType: boolean,
+  options: UpdateOptions,
+): Promise<Autoscaling | null> {
+  const name = input.EndpointName ?? "";
+  const scaling = changesInstanceType ? await describeAutoscaling(clients.autoScaling, name, variant) : null;
+  if (scaling) await removeAutoscaling(clients.autoScaling, name, variant);
+  await awsCall(`endpoint "${name}"`, () => clients.sageMaker.send(new UpdateEndpointCommand(input))).catch(
+    async (error: unknown) => {
+      if (scaling) await restoreAutoscaling(clients.autoScaling, name, variant, scaling);
+      throw error;
+    },
+  );
+  if (scaling) {
+    (options.afterUpdate ?? logFailure)(
+      reRegisterAfterUpdate(clients, name, variant, scaling, options.pollSeconds ?? 30),
+    );
+  }
+  return scaling;
+}
+
 async function rollbackAlarmNames(
   cloudWatch: CloudWatchClient,
   name: string,
@@ -232,6 +263,7 @@ async function rollBack(
   resources: EndpointResources,
   target: string,
   request: UpdateRequest,
+  options: UpdateOptions,
 ): Promise<UpdateResult> {
   const name = resources.endpoint.EndpointName ?? "";
   if (Object.keys(request.change).length > 0) {
@@ -240,18 +272,26 @@ async function rollBack(
   if (!isUpdateTarget(name, target) || target === resources.endpoint.EndpointConfigName) {
     throw new AppError("bad_request", `rollBackTo: "${target}" is not an earlier configuration of endpoint "${name}".`);
   }
-  const variant = resources.config?.ProductionVariants?.[0]?.VariantName ?? "";
+  const current = resources.config?.ProductionVariants?.[0];
+  const variant = current?.VariantName ?? "";
+  const earlier = await awsCall(`endpoint config "${target}"`, () =>
+    clients.sageMaker.send(new DescribeEndpointConfigCommand({ EndpointConfigName: target })),
+  );
+  const back = earlier.ProductionVariants?.find((v) => v.VariantName === variant);
+  const changesInstanceType = JSON.stringify(instanceTypesOf(current)) !== JSON.stringify(instanceTypesOf(back));
   const alarms = await rollbackAlarmNames(clients.cloudWatch, name, variant, request.alarms);
   const deploymentConfig = deploymentConfigOf(request, alarms);
-  await awsCall(`endpoint "${name}"`, () =>
-    clients.sageMaker.send(
-      new UpdateEndpointCommand({
-        EndpointName: name,
-        EndpointConfigName: target,
-        RetainAllVariantProperties: true,
-        DeploymentConfig: deploymentConfig,
-      }),
-    ),
+  const autoscalingReRegistered = await sendUpdate(
+    clients,
+    {
+      EndpointName: name,
+      EndpointConfigName: target,
+      RetainAllVariantProperties: true,
+      DeploymentConfig: deploymentConfig,
+    },
+    variant,
+    changesInstanceType,
+    options,
   );
   return {
     name,
@@ -260,7 +300,7 @@ async function rollBack(
     previousEndpointConfigName: resources.endpoint.EndpointConfigName ?? "",
     alarms,
     deploymentConfig,
-    autoscalingReRegistered: null,
+    autoscalingReRegistered,
     status: "Updating",
   };
 }
@@ -289,10 +329,8 @@ export async function updateEndpoint(
       status,
     });
   }
-  if (request.rollBackTo !== undefined) return rollBack(clients, resources, request.rollBackTo, request);
+  if (request.rollBackTo !== undefined) return rollBack(clients, resources, request.rollBackTo, request, options);
   const { modelInput, configInput, variantName, changesInstanceType } = updatedResources(resources, request.change);
-  // Application Auto Scaling refuses an UpdateEndpoint that changes a scalable target's instance type.
-  const scaling = changesInstanceType ? await describeAutoscaling(clients.autoScaling, name, variantName) : null;
   const newName = modelInput.ModelName ?? "";
   const alarms = await rollbackAlarmNames(clients.cloudWatch, name, variantName, request.alarms);
   const createdModel = await createUnlessPresent(`model "${newName}"`, () =>
@@ -304,25 +342,18 @@ export async function updateEndpoint(
       sageMaker.send(new CreateEndpointConfigCommand(configInput)),
     );
     const deploymentConfig = deploymentConfigOf(request, alarms);
-    if (scaling) await removeAutoscaling(clients.autoScaling, name, variantName);
-    await awsCall(`endpoint "${name}"`, () =>
-      sageMaker.send(
-        new UpdateEndpointCommand({
-          EndpointName: name,
-          EndpointConfigName: newName,
-          RetainAllVariantProperties: request.change.instanceCount === undefined,
-          DeploymentConfig: deploymentConfig,
-        }),
-      ),
-    ).catch(async (error: unknown) => {
-      if (scaling) await restoreAutoscaling(clients.autoScaling, name, variantName, scaling);
-      throw error;
-    });
-    if (scaling) {
-      (options.afterUpdate ?? logFailure)(
-        reRegisterAfterUpdate(clients, name, variantName, scaling, options.pollSeconds ?? 30),
-      );
-    }
+    const autoscalingReRegistered = await sendUpdate(
+      clients,
+      {
+        EndpointName: name,
+        EndpointConfigName: newName,
+        RetainAllVariantProperties: request.change.instanceCount === undefined,
+        DeploymentConfig: deploymentConfig,
+      },
+      variantName,
+      changesInstanceType,
+      options,
+    );
     await collectOldConfigs(sageMaker, resources, newName);
     return {
       name,
@@ -331,7 +362,7 @@ export async function updateEndpoint(
       previousEndpointConfigName: resources.endpoint.EndpointConfigName ?? "",
       alarms: [...alarms],
       deploymentConfig,
-      autoscalingReRegistered: scaling,
+      autoscalingReRegistered,
       status: "Updating",
     };
   } catch (error) {
