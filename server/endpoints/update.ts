@@ -95,11 +95,15 @@ function changedVariant(variant: ProductionVariant, change: EndpointChange): Pro
       };
 }
 
-/** A variant's instance type as autoscaling sees it: the type, or the pools' types by priority. */
+/** A variant's instance type as autoscaling sees it: the type, or the pools' types by priority (a move counts). */
 const instanceTypesOf = (variant: ProductionVariant | undefined) =>
   variant?.InstancePools?.length
-    ? [...variant.InstancePools].sort((a, b) => (a.Priority ?? 0) - (b.Priority ?? 0)).map((p) => p.InstanceType)
-    : [variant?.InstanceType];
+    ? {
+        pools: [...variant.InstancePools]
+          .sort((a, b) => (a.Priority ?? 0) - (b.Priority ?? 0))
+          .map((p) => p.InstanceType),
+      }
+    : { type: variant?.InstanceType };
 
 /** `<endpoint>-<8 hex of the new model and variant>`, within SageMaker's 63 characters. */
 function derivedName(endpoint: string, definition: unknown): string {

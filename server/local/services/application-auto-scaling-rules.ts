@@ -136,13 +136,14 @@ export function checkScalingPolicy(input: { PolicyType?: string; TargetTrackingS
   }
 }
 
-/** What "instance type" means for a variant: its InstanceType, or its pools' types in priority order. */
+/**
+ * What "instance type" means for a variant: its InstanceType, or its pools' types in priority order (a move between
+ * the two counts as a change: the guide does not say otherwise, and local mode is never more lenient than AWS).
+ */
 function instanceTypesOf(variant: ProductionVariantDoc): string {
-  if (!variant.InstancePools?.length) return variant.InstanceType ?? "";
-  return [...variant.InstancePools]
-    .sort((a, b) => a.Priority - b.Priority)
-    .map((pool) => pool.InstanceType)
-    .join(",");
+  if (!variant.InstancePools?.length) return `type:${variant.InstanceType ?? ""}`;
+  const types = [...variant.InstancePools].sort((a, b) => a.Priority - b.Priority).map((pool) => pool.InstanceType);
+  return `pools:${types.join(",")}`;
 }
 
 /**
