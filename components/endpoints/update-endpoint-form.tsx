@@ -9,6 +9,7 @@ import { SelectField, TextField } from "../ui/field.tsx";
 import { FormActions } from "../ui/form-actions.tsx";
 import { useUpdateEndpoint } from "./endpoint-queries.ts";
 import {
+  autoscalingToReRegister,
   initialUpdateForm,
   type UpdateForm,
   updateDiff,
@@ -46,6 +47,7 @@ export function UpdateEndpointForm({
   const diff = updateDiff(endpoint, form);
   const problems = updateProblems(endpoint, form);
   const plan = updatePlan(endpoint, form);
+  const reRegistered = autoscalingToReRegister(endpoint, form);
   const sized = form.strategy !== "all-at-once";
   const textField = (key: keyof UpdateForm, label: string, props: FieldOptions = {}) => (
     <TextField label={label} value={form[key]} onChange={set(key)} {...props} />
@@ -78,6 +80,10 @@ export function UpdateEndpointForm({
           hint: "ADAPTER_PARALLEL; empty: the adapter's default.",
         })}
         {numberField("instanceCount", "Instance count", { min: 1, max: 20 })}
+        {textField("instanceType", "Instance type", { hint: "One type, e.g. ml.c6i.4xlarge; empty it to use pools." })}
+        {textField("instancePools", "Instance pools", {
+          hint: "Up to 5 types, highest priority first, separated by commas; empty them to use one type.",
+        })}
       </fieldset>
 
       <fieldset className="grid gap-3 sm:grid-cols-2">
@@ -111,16 +117,24 @@ export function UpdateEndpointForm({
           max: 3600,
           hint: "0-3600 s; the rollback alarms are watched meanwhile.",
         })}
-        {form.strategy === "rolling"
-          ? numberField("rollbackSizeValue", "Rollback batch size", {
+        {form.strategy === "rolling" ? (
+          <>
+            {numberField("rollbackSizeValue", "Rollback batch size", {
               min: 1,
-              hint: "Same unit as the batch size; empty: all at once.",
-            })
-          : numberField("terminationWaitSeconds", "Keep the old fleet after the shift (s)", {
-              min: 0,
-              max: 3600,
-              hint: "TerminationWaitInSeconds, 0-3600.",
+              hint: "RollbackMaximumBatchSize; empty: all at once.",
             })}
+            <SelectField label="Rollback size in" value={form.rollbackSizeUnit} onChange={set("rollbackSizeUnit")}>
+              <option value="instances">instances</option>
+              <option value="percent">percent of the fleet</option>
+            </SelectField>
+          </>
+        ) : (
+          numberField("terminationWaitSeconds", "Keep the old fleet after the shift (s)", {
+            min: 0,
+            max: 3600,
+            hint: "TerminationWaitInSeconds, 0-3600.",
+          })
+        )}
         {numberField("maxExecutionSeconds", "Execution timeout (s)", {
           min: 600,
           max: 28800,
@@ -170,8 +184,19 @@ export function UpdateEndpointForm({
             </tbody>
           </table>
         )}
+        {reRegistered && (
+          <p className="text-slate-800">
+            Autoscaling ({reRegistered.minCapacity}-{reRegistered.maxCapacity} instances) is deregistered before the
+            update, because Application Auto Scaling refuses to change a scaled variant's instance type, and registered
+            again with the same bounds and policy once the endpoint is InService.
+          </p>
+        )}
+        {form.strategy === "rolling" && <RollingBatchReview form={form} />}
         {plan && (
-          <ol className="list-decimal pl-5 text-slate-800">
+          <ol
+            aria-label={form.strategy === "rolling" ? "Batches" : "Steps"}
+            className="list-decimal pl-5 text-slate-800"
+          >
             {describePlan(plan).map((step) => (
               <li key={step}>{step}</li>
             ))}
@@ -200,5 +225,32 @@ export function UpdateEndpointForm({
         onCancel={onDone}
       />
     </form>
+  );
+}
+
+const sizeWords = (value: string, unit: UpdateForm["sizeUnit"]) =>
+  unit === "percent" ? `${value}% of the fleet (CAPACITY_PERCENT)` : `${value} instances (INSTANCE_COUNT)`;
+
+/** The rolling policy as RollingUpdatePolicy will carry it. */
+function RollingBatchReview({ form }: { form: UpdateForm }) {
+  const rows: [string, string][] = [
+    ["Batch size (MaximumBatchSize)", sizeWords(form.sizeValue, form.sizeUnit)],
+    ["Wait between batches (WaitIntervalInSeconds)", `${form.waitSeconds} s`],
+    [
+      "Rollback batch size (RollbackMaximumBatchSize)",
+      form.rollbackSizeValue.trim()
+        ? sizeWords(form.rollbackSizeValue, form.rollbackSizeUnit)
+        : "the whole fleet at once (not set)",
+    ],
+  ];
+  return (
+    <dl aria-label="Rolling batches" className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-xs">
+      {rows.map(([term, value]) => (
+        <div key={term} className="contents">
+          <dt className="text-slate-700">{term}</dt>
+          <dd className="font-mono">{value}</dd>
+        </div>
+      ))}
+    </dl>
   );
 }

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
+import { describePlan } from "@/contract/endpoints/update.ts";
 import { cpuEndpointDetail } from "@/tests/support/endpoints/endpoint-detail.ts";
-import { initialUpdateForm, updateDiff, updatePlan, updateProblems, updateRequestOf } from "./update-form.ts";
+import {
+  autoscalingToReRegister,
+  initialUpdateForm,
+  updateDiff,
+  updatePlan,
+  updateProblems,
+  updateRequestOf,
+} from "./update-form.ts";
 
 const image = `123456789012.dkr.ecr.us-east-1.amazonaws.com/decision-adapter@sha256:${"a".repeat(64)}`;
 const endpoint = cpuEndpointDetail(image);
@@ -41,6 +49,65 @@ describe("update form", () => {
     expect(updateProblems(endpoint, shortTimeout).join(" ")).toContain("longer than the waits (900 s)");
     const badWait = initialUpdateForm(endpoint, { threads: "16", waitSeconds: "4000" });
     expect(updateProblems(endpoint, badWait).join(" ")).toContain("strategy.waitSeconds: must be 0-3600 seconds");
+  });
+
+  it("previews a rolling update's batches and its rollback batch size, with the sizes' own units", () => {
+    const form = initialUpdateForm(endpoint, {
+      instanceCount: "4",
+      strategy: "rolling",
+      sizeUnit: "percent",
+      sizeValue: "50",
+      waitSeconds: "60",
+      rollbackSizeValue: "1",
+      rollbackSizeUnit: "instances",
+    });
+    expect(updateRequestOf(endpoint, form).strategy).toEqual({
+      kind: "rolling",
+      size: { unit: "percent", value: 50 },
+      waitSeconds: 60,
+      rollbackSize: { unit: "instances", value: 1 },
+    });
+    expect(updateProblems(endpoint, form)).toEqual([]);
+    const plan = updatePlan(endpoint, form);
+    expect(plan && describePlan(plan)).toEqual([
+      "Batch 1: 2 of 4 instances replaced, 50% of traffic on the new fleet, then 60 s waiting",
+      "Batch 2: 4 of 4 instances replaced, 100% of traffic on the new fleet, then 60 s waiting",
+      "On a rollback: 1 instance back on the old configuration at a time",
+    ]);
+    const tooLarge = { ...form, rollbackSizeValue: "5" };
+    expect(updateProblems(endpoint, tooLarge).join(" ")).toContain(
+      "RollbackMaximumBatchSize must not exceed the variant's total instance count (4)",
+    );
+  });
+
+  it("changes the instance type or moves to pools, and says autoscaling is registered again around it", () => {
+    const scaling = {
+      minCapacity: 1,
+      maxCapacity: 4,
+      targetInvocationsPerInstance: 100,
+      scaleInDisabled: false,
+      scaleInCooldownSeconds: 300,
+      scaleOutCooldownSeconds: 60,
+      scaleToZero: false,
+      targetBacklogPerInstance: null,
+    };
+    const scaled = { ...endpoint, autoscaling: scaling };
+    const larger = initialUpdateForm(scaled, { instanceType: "ml.c6i.16xlarge" });
+    expect(updateRequestOf(scaled, larger).change).toEqual({ instanceType: "ml.c6i.16xlarge" });
+    expect(updateDiff(scaled, larger)).toEqual([
+      { setting: "Instance type", from: "ml.c6i.8xlarge", to: "ml.c6i.16xlarge" },
+    ]);
+    expect(autoscalingToReRegister(scaled, larger)).toEqual(scaling);
+    expect(autoscalingToReRegister(endpoint, larger)).toBeNull();
+    expect(autoscalingToReRegister(scaled, initialUpdateForm(scaled, { threads: "4" }))).toBeNull();
+
+    const pools = initialUpdateForm(scaled, { instanceType: "", instancePools: "ml.c7i.8xlarge, ml.c6i.8xlarge" });
+    expect(updateRequestOf(scaled, pools).change).toEqual({ instancePools: ["ml.c7i.8xlarge", "ml.c6i.8xlarge"] });
+    expect(updateProblems(scaled, pools)).toEqual([]);
+    const both = { ...pools, instanceType: "ml.c6i.16xlarge" };
+    expect(updateProblems(scaled, both)).toContain(
+      "Give an instance type or instance pools, not both (empty the other).",
+    );
   });
 
   it("names existing alarms and removes a temperature when the field is emptied", () => {

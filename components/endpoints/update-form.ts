@@ -3,9 +3,11 @@ import {
   capacityProblem,
   type DeploymentPlan,
   deploymentPlan,
+  rollbackBatchProblem,
 } from "@/contract/endpoints/deployment-plan.ts";
 import type { EndpointDetail } from "@/contract/endpoints/endpoint.ts";
 import {
+  capacitySizeOf,
   deploymentConfigOf,
   type EndpointChange,
   type UpdateRequest,
@@ -22,6 +24,10 @@ export interface UpdateForm {
   threads: string;
   parallel: string;
   instanceCount: string;
+  /** The variant's instance type (empty for a pool variant). */
+  instanceType: string;
+  /** The variant's instance pools, highest priority first, separated by commas. */
+  instancePools: string;
   strategy: UpdateRequest["strategy"]["kind"];
   sizeUnit: "instances" | "percent";
   sizeValue: string;
@@ -29,8 +35,9 @@ export interface UpdateForm {
   terminationWaitSeconds: string;
   /** Empty: SageMaker's default. */
   maxExecutionSeconds: string;
-  /** Rolling only; empty: all at once. */
+  /** Rolling only (RollbackMaximumBatchSize); empty: all at once. */
   rollbackSizeValue: string;
+  rollbackSizeUnit: "instances" | "percent";
   alarms: UpdateRequest["alarms"]["kind"];
   latencyP90Ms: string;
   max5xxPerMinute: string;
@@ -52,6 +59,11 @@ export function initialUpdateForm(endpoint: EndpointDetail, overrides: Partial<U
     threads: text(endpoint.settings.threads),
     parallel: text(endpoint.settings.parallel),
     instanceCount: text(endpoint.instanceCount ?? 1),
+    instanceType: text(endpoint.variants[0]?.instanceType),
+    instancePools: [...(endpoint.variants[0]?.pools ?? [])]
+      .sort((a, b) => a.priority - b.priority)
+      .map((pool) => pool.instanceType)
+      .join(", "),
     strategy: (endpoint.instanceCount ?? 1) > 1 ? "canary" : "all-at-once",
     sizeUnit: "instances",
     sizeValue: "1",
@@ -59,6 +71,7 @@ export function initialUpdateForm(endpoint: EndpointDetail, overrides: Partial<U
     terminationWaitSeconds: "0",
     maxExecutionSeconds: "",
     rollbackSizeValue: "",
+    rollbackSizeUnit: "instances",
     alarms: "standard",
     latencyP90Ms: "2000",
     max5xxPerMinute: "0",
@@ -69,6 +82,11 @@ export function initialUpdateForm(endpoint: EndpointDetail, overrides: Partial<U
 }
 
 const numberOr = (value: string) => (value.trim() === "" ? undefined : Number(value));
+const poolsOf = (value: string) =>
+  value
+    .split(/[\s,]+/)
+    .map((type) => type.trim())
+    .filter(Boolean);
 
 /** What differs from the endpoint, as the request's `change`. */
 function changeOf(endpoint: EndpointDetail, form: UpdateForm): EndpointChange {
@@ -85,6 +103,11 @@ function changeOf(endpoint: EndpointDetail, form: UpdateForm): EndpointChange {
   if (form.threads !== initial.threads) change.threads = numberOr(form.threads);
   if (form.parallel !== initial.parallel) change.parallel = numberOr(form.parallel);
   if (form.instanceCount !== initial.instanceCount) change.instanceCount = numberOr(form.instanceCount);
+  if (form.instanceType !== initial.instanceType && form.instanceType.trim()) {
+    change.instanceType = form.instanceType.trim();
+  }
+  const pools = poolsOf(form.instancePools);
+  if (pools.join() !== poolsOf(initial.instancePools).join() && pools.length > 0) change.instancePools = pools;
   return change;
 }
 
@@ -102,6 +125,8 @@ export function updateDiff(
     ["Threads", "threads"],
     ["Parallel decisions (ADAPTER_PARALLEL)", "parallel"],
     ["Instance count", "instanceCount"],
+    ["Instance type", "instanceType"],
+    ["Instance pools (by priority)", "instancePools"],
   ];
   return rows
     .filter(([, key]) => form[key] !== initial[key])
@@ -121,7 +146,7 @@ export function updateRequestOf(endpoint: EndpointDetail, form: UpdateForm): Upd
             size,
             waitSeconds,
             ...(form.rollbackSizeValue.trim()
-              ? { rollbackSize: { unit: form.sizeUnit, value: Number(form.rollbackSizeValue) } }
+              ? { rollbackSize: { unit: form.rollbackSizeUnit, value: Number(form.rollbackSizeValue) } }
               : {}),
           }
         : { kind: form.strategy, size, waitSeconds };
@@ -170,6 +195,9 @@ export function updateProblems(endpoint: EndpointDetail, form: UpdateForm): stri
   const request = updateRequestOf(endpoint, form);
   const problems: string[] = [];
   if (Object.keys(request.change).length === 0) problems.push("Change at least one setting.");
+  if (request.change.instanceType !== undefined && request.change.instancePools !== undefined) {
+    problems.push("Give an instance type or instance pools, not both (empty the other).");
+  }
   const parsed = updateRequestSchema.safeParse(request);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) problems.push(`${issue.path.join(".")}: ${issue.message}`);
@@ -179,11 +207,11 @@ export function updateProblems(endpoint: EndpointDetail, form: UpdateForm): stri
   const rule = capacityRuleOf[form.strategy];
   const strategy = parsed.data.strategy;
   if (rule && "size" in strategy) {
-    const problem = capacityProblem(
-      rule,
-      { Type: strategy.size.unit === "instances" ? "INSTANCE_COUNT" : "CAPACITY_PERCENT", Value: strategy.size.value },
-      count,
-    );
+    const problem = capacityProblem(rule, capacitySizeOf(strategy.size), count);
+    if (problem) problems.push(problem);
+  }
+  if (strategy.kind === "rolling" && strategy.rollbackSize) {
+    const problem = rollbackBatchProblem(capacitySizeOf(strategy.rollbackSize), count);
     if (problem) problems.push(problem);
   }
   const waits = strategy.waitSeconds + (form.strategy === "rolling" ? 0 : parsed.data.terminationWaitSeconds);
@@ -191,4 +219,13 @@ export function updateProblems(endpoint: EndpointDetail, form: UpdateForm): stri
     problems.push(`The execution timeout must be longer than the waits (${waits} s).`);
   }
   return problems;
+}
+
+/**
+ * The variant's autoscaling when the update changes its instance type or pools: Application Auto Scaling refuses
+ * that update of a scalable target, so the console deregisters it and registers it again after; null otherwise.
+ */
+export function autoscalingToReRegister(endpoint: EndpointDetail, form: UpdateForm): EndpointDetail["autoscaling"] {
+  const { change } = updateRequestOf(endpoint, form);
+  return change.instanceType !== undefined || change.instancePools !== undefined ? endpoint.autoscaling : null;
 }

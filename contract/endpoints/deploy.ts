@@ -24,11 +24,13 @@ export const s3UrlSchema = z
 
 export const sha256Schema = z.string().regex(/^[0-9a-f]{64}$/, "must be 64 lowercase hex characters");
 
+export const instanceTypeSchema = z
+  .string()
+  .regex(/^ml\.[a-z0-9-]+\.[a-z0-9]+$/, "must be a SageMaker instance type such as ml.c6i.2xlarge");
+
 export const cpuComputeSchema = z.strictObject({
   kind: z.literal("cpu"),
-  instanceType: z
-    .string()
-    .regex(/^ml\.[a-z0-9-]+\.[a-z0-9]+$/, "must be a SageMaker instance type such as ml.c6i.2xlarge"),
+  instanceType: instanceTypeSchema,
   threads: z.number().int().min(1).max(256),
 });
 

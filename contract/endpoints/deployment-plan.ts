@@ -73,6 +73,12 @@ export function capacityProblem(rule: CapacityRule, size: CapacitySize, total: n
   return null;
 }
 
+/** Why a RollbackMaximumBatchSize cannot serve a fleet of `total` instances, or null when it fits. */
+export function rollbackBatchProblem(size: CapacitySize, total: number): string | null {
+  const tooLarge = size.Type === "CAPACITY_PERCENT" ? size.Value > 100 : size.Value > total;
+  return tooLarge ? `RollbackMaximumBatchSize must not exceed the variant's total instance count (${total}).` : null;
+}
+
 export interface PlanStep {
   /** `canary`, a `linear` step, `all` traffic at once, a rolling `batch`. */
   kind: "canary" | "linear" | "all" | "batch";

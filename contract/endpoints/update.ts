@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { imageUriSchema, s3UrlSchema, sha256Schema } from "./deploy.ts";
+import { autoscalingSchema } from "./autoscaling.ts";
+import { imageUriSchema, instanceTypeSchema, s3UrlSchema, sha256Schema } from "./deploy.ts";
 import type { CapacitySize, DeploymentConfig, DeploymentPlan } from "./deployment-plan.ts";
 import { resourceNameSchema } from "./endpoint.ts";
 
@@ -58,6 +59,15 @@ export const endpointChangeSchema = z.strictObject({
   /** ADAPTER_PARALLEL. */
   parallel: z.number().int().min(1).max(64).optional(),
   instanceCount: z.number().int().min(1).max(20).optional(),
+  /** One instance type instead of the variant's type or pools. */
+  instanceType: instanceTypeSchema.optional(),
+  /** Instance pools (InstancePools), highest priority first, instead of the variant's type or pools. */
+  instancePools: z
+    .array(instanceTypeSchema)
+    .min(1, "give at least one instance pool")
+    .max(5, "SageMaker accepts at most 5 instance pools")
+    .refine((types) => new Set(types).size === types.length, "instance types must be unique")
+    .optional(),
 });
 export type EndpointChange = z.infer<typeof endpointChangeSchema>;
 
@@ -84,11 +94,17 @@ export const updateResultSchema = z.object({
   previousEndpointConfigName: z.string(),
   alarms: z.array(z.string()),
   deploymentConfig: z.unknown(),
+  /**
+   * The variant's autoscaling when the update changes its instance type: Application Auto Scaling refuses such an
+   * update of a scalable target, so it was deregistered and is registered again, the same, once the update is over.
+   */
+  autoscalingReRegistered: autoscalingSchema.nullable(),
   status: z.literal("Updating"),
 });
 export type UpdateResult = z.infer<typeof updateResultSchema>;
 
-function capacity(size: StepSize): CapacitySize {
+/** A step size as the SDK's CapacitySize. */
+export function capacitySizeOf(size: StepSize): CapacitySize {
   return { Type: size.unit === "instances" ? "INSTANCE_COUNT" : "CAPACITY_PERCENT", Value: size.value };
 }
 
@@ -107,19 +123,19 @@ export function deploymentConfigOf(
   if (strategy.kind === "rolling") {
     return {
       RollingUpdatePolicy: {
-        MaximumBatchSize: capacity(strategy.size),
+        MaximumBatchSize: capacitySizeOf(strategy.size),
         WaitIntervalInSeconds: strategy.waitSeconds,
         ...timeout,
-        ...(strategy.rollbackSize ? { RollbackMaximumBatchSize: capacity(strategy.rollbackSize) } : {}),
+        ...(strategy.rollbackSize ? { RollbackMaximumBatchSize: capacitySizeOf(strategy.rollbackSize) } : {}),
       },
       ...rollback,
     };
   }
   const routing =
     strategy.kind === "canary"
-      ? { Type: "CANARY" as const, CanarySize: capacity(strategy.size) }
+      ? { Type: "CANARY" as const, CanarySize: capacitySizeOf(strategy.size) }
       : strategy.kind === "linear"
-        ? { Type: "LINEAR" as const, LinearStepSize: capacity(strategy.size) }
+        ? { Type: "LINEAR" as const, LinearStepSize: capacitySizeOf(strategy.size) }
         : { Type: "ALL_AT_ONCE" as const };
   return {
     BlueGreenUpdatePolicy: {
@@ -133,8 +149,16 @@ export function deploymentConfigOf(
 
 /** Words for a plan step's share of traffic, as the review and the progress show it. */
 export function describePlan(plan: DeploymentPlan): string[] {
-  return plan.steps.map(
-    (step, index) =>
-      `Step ${index + 1}: ${Math.round(step.newFleetShare * 100)}% of traffic on the new fleet (${step.newInstances} of ${plan.totalInstances} instances), then ${step.bakeSeconds} s baking`,
-  );
+  const steps = plan.steps.map((step, index) => {
+    const share = `${Math.round(step.newFleetShare * 100)}% of traffic`;
+    return plan.strategy === "rolling"
+      ? `Batch ${index + 1}: ${step.newInstances} of ${plan.totalInstances} instances replaced, ${share} on the new fleet, then ${step.bakeSeconds} s waiting`
+      : `Step ${index + 1}: ${share} on the new fleet (${step.newInstances} of ${plan.totalInstances} instances), then ${step.bakeSeconds} s baking`;
+  });
+  if (plan.strategy === "rolling") {
+    steps.push(
+      `On a rollback: ${plan.rollbackBatchInstances} instance${plan.rollbackBatchInstances === 1 ? "" : "s"} back on the old configuration at a time`,
+    );
+  }
+  return steps;
 }

@@ -8,7 +8,11 @@ import {
   RegisterScalableTargetCommand,
 } from "@aws-sdk/client-application-auto-scaling";
 import type { CloudWatchClient } from "@aws-sdk/client-cloudwatch";
-import type { Autoscaling, AutoscalingRequest } from "../../contract/endpoints/autoscaling.ts";
+import {
+  type Autoscaling,
+  type AutoscalingRequest,
+  autoscalingRequestSchema,
+} from "../../contract/endpoints/autoscaling.ts";
 import { CONSOLE_SCALABLE_TARGET_TAG, SAGEMAKER_VARIANT_SCALING } from "../../infra/cdk/console-contract.ts";
 import { awsCall, toAwsAppError } from "../aws/errors.ts";
 import {
@@ -42,6 +46,28 @@ function targetOf(endpointName: string, variant: string) {
   } as const;
 }
 
+/** Registers the variant's instance count as a scalable target, tagged as the console's; the target's key. */
+async function registerTarget(
+  autoScaling: ApplicationAutoScalingClient,
+  endpointName: string,
+  variant: string,
+  minCapacity: number,
+  maxCapacity: number,
+) {
+  const target = targetOf(endpointName, variant);
+  await awsCall(`autoscaling of "${endpointName}"`, () =>
+    autoScaling.send(
+      new RegisterScalableTargetCommand({
+        ...target,
+        MinCapacity: minCapacity,
+        MaxCapacity: maxCapacity,
+        Tags: { [CONSOLE_SCALABLE_TARGET_TAG.key]: CONSOLE_SCALABLE_TARGET_TAG.value },
+      }),
+    ),
+  );
+  return target;
+}
+
 /**
  * Registers the variant's instance count as a scalable target, tagged as the console's (its IAM policy lets it
  * change only tagged targets), then either tracks invocations per instance or, with scaleToZero, puts the
@@ -54,17 +80,7 @@ export async function configureAutoscaling(
   request: AutoscalingRequest,
 ): Promise<Autoscaling> {
   const { autoScaling } = clients;
-  const target = targetOf(endpointName, variant);
-  await awsCall(`autoscaling of "${endpointName}"`, () =>
-    autoScaling.send(
-      new RegisterScalableTargetCommand({
-        ...target,
-        MinCapacity: request.minCapacity,
-        MaxCapacity: request.maxCapacity,
-        Tags: { [CONSOLE_SCALABLE_TARGET_TAG.key]: CONSOLE_SCALABLE_TARGET_TAG.value },
-      }),
-    ),
-  );
+  const target = await registerTarget(autoScaling, endpointName, variant, request.minCapacity, request.maxCapacity);
   if (request.scaleToZero) {
     await putScaleToZeroPolicies(clients, endpointName, target, request);
     await deletePolicies(autoScaling, endpointName, variant, [invocationsPolicyName(endpointName)]);
@@ -202,4 +218,32 @@ export async function removeAutoscaling(clients: ScalingClients, endpointName: s
     }
   }
   await deleteWakeAlarm(clients.cloudWatch, endpointName);
+}
+
+/** Registers again what `describeAutoscaling` read before a removal: the same bounds and the console's policies. */
+export async function restoreAutoscaling(
+  clients: ScalingClients,
+  endpointName: string,
+  variant: string,
+  saved: Autoscaling,
+): Promise<void> {
+  if (saved.targetInvocationsPerInstance === null && !saved.scaleToZero) {
+    await registerTarget(clients.autoScaling, endpointName, variant, saved.minCapacity, saved.maxCapacity);
+    return;
+  }
+  await configureAutoscaling(
+    clients,
+    endpointName,
+    variant,
+    autoscalingRequestSchema.parse({
+      minCapacity: saved.minCapacity,
+      maxCapacity: saved.maxCapacity,
+      targetInvocationsPerInstance: saved.targetInvocationsPerInstance ?? undefined,
+      scaleInDisabled: saved.scaleInDisabled,
+      scaleInCooldownSeconds: saved.scaleInCooldownSeconds ?? undefined,
+      scaleOutCooldownSeconds: saved.scaleOutCooldownSeconds ?? undefined,
+      scaleToZero: saved.scaleToZero,
+      targetBacklogPerInstance: saved.targetBacklogPerInstance ?? undefined,
+    }),
+  );
 }

@@ -1,4 +1,13 @@
-import { CloudWatchClient, PutMetricAlarmCommand } from "@aws-sdk/client-cloudwatch";
+import {
+  ApplicationAutoScalingClient,
+  DeleteScalingPolicyCommand,
+  DeregisterScalableTargetCommand,
+  DescribeScalableTargetsCommand,
+  DescribeScalingPoliciesCommand,
+  PutScalingPolicyCommand,
+  RegisterScalableTargetCommand,
+} from "@aws-sdk/client-application-auto-scaling";
+import { CloudWatchClient, DescribeAlarmsCommand, PutMetricAlarmCommand } from "@aws-sdk/client-cloudwatch";
 import {
   CreateEndpointConfigCommand,
   CreateModelCommand,
@@ -24,9 +33,11 @@ import { updateEndpoint } from "./update.ts";
 
 const sageMaker = mockClient(SageMakerClient);
 const cloudWatch = mockClient(CloudWatchClient);
+const autoScaling = mockClient(ApplicationAutoScalingClient);
 const clients = {
   sageMaker: new SageMakerClient({ region: "us-east-1" }),
   cloudWatch: new CloudWatchClient({ region: "us-east-1" }),
+  autoScaling: new ApplicationAutoScalingClient({ region: "us-east-1" }),
 };
 const request = (overrides: Partial<UpdateRequestInput> = {}) =>
   updateRequestSchema.parse({
@@ -36,14 +47,31 @@ const request = (overrides: Partial<UpdateRequestInput> = {}) =>
     ...overrides,
   });
 
+/** A roll back to the endpoint's first configuration, "demo". */
+const backToDemo = () =>
+  request({
+    change: {},
+    rollBackTo: "demo",
+    strategy: { kind: "all-at-once", waitSeconds: 0 },
+    alarms: { kind: "none" },
+  });
+
+/** Fresh mocks of an InService single-variant CPU endpoint "demo" that accepts updates. */
+function serveTheDemoEndpoint() {
+  sageMaker.reset();
+  cloudWatch.reset();
+  autoScaling.reset();
+  // No scale-to-zero wake-up alarm exists (removing autoscaling looks for one).
+  cloudWatch.on(DescribeAlarmsCommand).resolves({ MetricAlarms: [] });
+  sageMaker.on(DescribeEndpointCommand).resolves(describedEndpoint());
+  sageMaker.on(DescribeEndpointConfigCommand).resolves(describedCpuConfig());
+  sageMaker.on(DescribeModelCommand).resolves(describedModel());
+  sageMaker.on(UpdateEndpointCommand).resolves({ EndpointArn: "arn" });
+}
+
 describe("updating an endpoint in place", () => {
   beforeEach(() => {
-    sageMaker.reset();
-    cloudWatch.reset();
-    sageMaker.on(DescribeEndpointCommand).resolves(describedEndpoint());
-    sageMaker.on(DescribeEndpointConfigCommand).resolves(describedCpuConfig());
-    sageMaker.on(DescribeModelCommand).resolves(describedModel());
-    sageMaker.on(UpdateEndpointCommand).resolves({ EndpointArn: "arn" });
+    serveTheDemoEndpoint();
   });
 
   it("creates the changed model and config under derived names, the standard alarms, then a canary UpdateEndpoint", async () => {
@@ -148,16 +176,7 @@ describe("updating an endpoint in place", () => {
     sageMaker
       .on(DescribeEndpointCommand)
       .resolves(describedEndpoint({ EndpointConfigName: result.endpointConfigName }));
-    const back = await updateEndpoint(
-      clients,
-      "demo",
-      request({
-        change: {},
-        rollBackTo: "demo",
-        strategy: { kind: "all-at-once", waitSeconds: 0 },
-        alarms: { kind: "none" },
-      }),
-    );
+    const back = await updateEndpoint(clients, "demo", backToDemo());
     expect(back).toMatchObject({ endpointConfigName: "demo", previousEndpointConfigName: result.endpointConfigName });
     expect(sageMaker.commandCalls(UpdateEndpointCommand)[1]!.args[0].input).toMatchObject({
       EndpointConfigName: "demo",
@@ -202,5 +221,139 @@ describe("updating an endpoint in place", () => {
       "demo-11111111",
     ]);
     expect(sageMaker.commandCalls(DeleteModelCommand).map((c) => c.args[0].input.ModelName)).toEqual(["demo-11111111"]);
+  });
+});
+describe("an update that changes the instance type of a variant with autoscaling", () => {
+  const resourceId = "endpoint/demo/variant/AllTraffic";
+  const tracking = {
+    TargetValue: 120,
+    PredefinedMetricSpecification: { PredefinedMetricType: "SageMakerVariantInvocationsPerInstance" as const },
+    ScaleInCooldown: 600,
+    ScaleOutCooldown: 30,
+    DisableScaleIn: false,
+  };
+  beforeEach(() => {
+    serveTheDemoEndpoint();
+    autoScaling.on(DescribeScalableTargetsCommand).resolves({
+      ScalableTargets: [
+        {
+          ServiceNamespace: "sagemaker",
+          ResourceId: resourceId,
+          ScalableDimension: "sagemaker:variant:DesiredInstanceCount",
+          MinCapacity: 2,
+          MaxCapacity: 6,
+          RoleARN: "arn:aws:iam::123456789012:role/scaling",
+          CreationTime: new Date(),
+        },
+      ],
+    });
+    autoScaling.on(DescribeScalingPoliciesCommand).resolves({
+      ScalingPolicies: [
+        {
+          PolicyName: "demo-invocations-per-instance",
+          PolicyARN: "arn:policy",
+          ServiceNamespace: "sagemaker",
+          ResourceId: resourceId,
+          ScalableDimension: "sagemaker:variant:DesiredInstanceCount",
+          PolicyType: "TargetTrackingScaling",
+          TargetTrackingScalingPolicyConfiguration: tracking,
+          CreationTime: new Date(),
+        },
+      ],
+    });
+  });
+
+  it("deregisters the scalable target, updates, and registers it again with the same bounds and policy once InService", async () => {
+    const tasks: Promise<void>[] = [];
+    const result = await updateEndpoint(
+      clients,
+      "demo",
+      request({ change: { instancePools: ["ml.c7i.2xlarge", "ml.c6i.2xlarge"] }, alarms: { kind: "none" } }),
+      { pollSeconds: 1, afterUpdate: (task) => tasks.push(task) },
+    );
+    expect(result.autoscalingReRegistered).toMatchObject({ minCapacity: 2, maxCapacity: 6 });
+    const config = sageMaker.commandCalls(CreateEndpointConfigCommand)[0]!.args[0].input;
+    expect(config.ProductionVariants?.[0]).toMatchObject({
+      InstancePools: [
+        { InstanceType: "ml.c7i.2xlarge", Priority: 1 },
+        { InstanceType: "ml.c6i.2xlarge", Priority: 2 },
+      ],
+    });
+    expect(config.ProductionVariants?.[0]).not.toHaveProperty("InstanceType");
+    const deregistered = autoScaling.commandCalls(DeregisterScalableTargetCommand)[0]!;
+    const updated = sageMaker.commandCalls(UpdateEndpointCommand)[0]!;
+    expect(deregistered.calledBefore(updated)).toBe(true);
+    expect(autoScaling).toHaveReceivedCommand(DeleteScalingPolicyCommand);
+    expect(tasks).toHaveLength(1);
+    await tasks[0];
+    expect(autoScaling).toHaveReceivedCommandWith(RegisterScalableTargetCommand, {
+      ResourceId: resourceId,
+      MinCapacity: 2,
+      MaxCapacity: 6,
+    });
+    expect(autoScaling).toHaveReceivedCommandWith(PutScalingPolicyCommand, {
+      PolicyName: "demo-invocations-per-instance",
+      TargetTrackingScalingPolicyConfiguration: tracking,
+    });
+  });
+
+  it("does the same when rolling back to a configuration of another instance type", async () => {
+    sageMaker.on(DescribeEndpointCommand).resolves(describedEndpoint({ EndpointConfigName: "demo-aaaaaaaa" }));
+    sageMaker.on(DescribeEndpointConfigCommand).callsFake(({ EndpointConfigName }) => {
+      const config = describedCpuConfig();
+      const variant = { ...config.ProductionVariants![0]!, InstanceType: undefined };
+      return EndpointConfigName === "demo"
+        ? {
+            ...config,
+            ProductionVariants: [{ ...variant, InstancePools: [{ InstanceType: "ml.c7i.2xlarge", Priority: 1 }] }],
+          }
+        : config;
+    });
+    const tasks: Promise<void>[] = [];
+    const back = await updateEndpoint(clients, "demo", backToDemo(), {
+      pollSeconds: 1,
+      afterUpdate: (task) => tasks.push(task),
+    });
+    expect(back.autoscalingReRegistered).toMatchObject({ minCapacity: 2, maxCapacity: 6 });
+    expect(
+      autoScaling
+        .commandCalls(DeregisterScalableTargetCommand)[0]!
+        .calledBefore(sageMaker.commandCalls(UpdateEndpointCommand)[0]!),
+    ).toBe(true);
+    await Promise.all(tasks);
+    expect(autoScaling).toHaveReceivedCommandWith(RegisterScalableTargetCommand, { MinCapacity: 2, MaxCapacity: 6 });
+  });
+
+  it("registers the target again at once when SageMaker refuses the update", async () => {
+    sageMaker.on(UpdateEndpointCommand).rejects({
+      name: "ResourceLimitExceeded",
+      message: "The account-level service limit for ml.c7i.2xlarge is 0 Instances",
+      $metadata: { httpStatusCode: 400 },
+    });
+    const tasks: Promise<void>[] = [];
+    await expect(
+      updateEndpoint(
+        clients,
+        "demo",
+        request({ change: { instanceType: "ml.c7i.2xlarge" }, alarms: { kind: "none" } }),
+        { afterUpdate: (task) => tasks.push(task) },
+      ),
+    ).rejects.toMatchObject({ message: expect.stringContaining("service limit") });
+    expect(tasks).toEqual([]);
+    expect(autoScaling).toHaveReceivedCommandWith(RegisterScalableTargetCommand, { MinCapacity: 2, MaxCapacity: 6 });
+    expect(autoScaling).toHaveReceivedCommand(PutScalingPolicyCommand);
+  });
+
+  it("leaves autoscaling alone when the instance type stays, and refuses a type and pools together", async () => {
+    const result = await updateEndpoint(clients, "demo", request({ alarms: { kind: "none" } }));
+    expect(result.autoscalingReRegistered).toBeNull();
+    expect(autoScaling.calls()).toHaveLength(0);
+    await expect(
+      updateEndpoint(
+        clients,
+        "demo",
+        request({ change: { instanceType: "ml.c7i.2xlarge", instancePools: ["ml.c7i.4xlarge"] } }),
+      ),
+    ).rejects.toMatchObject({ status: 400, message: expect.stringContaining("not both") });
   });
 });

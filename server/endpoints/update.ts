@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { ApplicationAutoScalingClient } from "@aws-sdk/client-application-auto-scaling";
 import type { CloudWatchClient } from "@aws-sdk/client-cloudwatch";
 import {
   type ContainerDefinition,
@@ -8,10 +9,16 @@ import {
   type CreateModelInput,
   DeleteEndpointConfigCommand,
   DeleteModelCommand,
+  DescribeEndpointConfigCommand,
+  type ProductionVariant,
+  type ProductionVariantInstanceType,
   type SageMakerClient,
   UpdateEndpointCommand,
+  type UpdateEndpointCommandInput,
+  waitUntilEndpointInService,
 } from "@aws-sdk/client-sagemaker";
 import { semifVariables } from "@decision-console/adapter/contract";
+import type { Autoscaling } from "../../contract/endpoints/autoscaling.ts";
 import { MAX_RESOURCE_NAME_LENGTH } from "../../contract/endpoints/resource-name.ts";
 import {
   deploymentConfigOf,
@@ -19,6 +26,7 @@ import {
   type UpdateRequest,
   type UpdateResult,
 } from "../../contract/endpoints/update.ts";
+import { describeAutoscaling, removeAutoscaling, restoreAutoscaling } from "../autoscaling/variant-scaling.ts";
 import { awsCall, toAwsAppError } from "../aws/errors.ts";
 import { AppError } from "../http/app-error.ts";
 import { collectOldConfigs, isUpdateTarget } from "./config-history.ts";
@@ -65,6 +73,38 @@ function changedContainer(container: ContainerDefinition, change: EndpointChange
   return next;
 }
 
+/** The variant with the change's instance count, and its instance type or pools (one replaces the other). */
+function changedVariant(variant: ProductionVariant, change: EndpointChange): ProductionVariant {
+  if (change.instanceType !== undefined && change.instancePools !== undefined) {
+    throw new AppError("bad_request", "change: give an instance type or instance pools, not both.");
+  }
+  const counted = {
+    ...variant,
+    ...(change.instanceCount === undefined ? {} : { InitialInstanceCount: change.instanceCount }),
+  };
+  if (change.instanceType === undefined && change.instancePools === undefined) return counted;
+  const { InstanceType: _type, InstancePools: _pools, ...rest } = counted;
+  return change.instanceType !== undefined
+    ? { ...rest, InstanceType: change.instanceType as ProductionVariantInstanceType }
+    : {
+        ...rest,
+        InstancePools: (change.instancePools ?? []).map((type, index) => ({
+          InstanceType: type as ProductionVariantInstanceType,
+          Priority: index + 1,
+        })),
+      };
+}
+
+/** A variant's instance type as autoscaling sees it: the type, or the pools' types by priority (a move counts). */
+const instanceTypesOf = (variant: ProductionVariant | undefined) =>
+  variant?.InstancePools?.length
+    ? {
+        pools: [...variant.InstancePools]
+          .sort((a, b) => (a.Priority ?? 0) - (b.Priority ?? 0))
+          .map((p) => p.InstanceType),
+      }
+    : { type: variant?.InstanceType };
+
 /** `<endpoint>-<8 hex of the new model and variant>`, within SageMaker's 63 characters. */
 function derivedName(endpoint: string, definition: unknown): string {
   const sha = createHash("sha256").update(JSON.stringify(definition)).digest("hex").slice(0, 8);
@@ -101,10 +141,7 @@ export function updatedResources(resources: EndpointResources, change: EndpointC
     return { ...c, Environment: environment };
   };
   const newContainer = changedContainer(withoutHistory(container), change);
-  const newVariant = {
-    ...variant,
-    ...(change.instanceCount === undefined ? {} : { InitialInstanceCount: change.instanceCount }),
-  };
+  const newVariant = changedVariant(variant, change);
   const definition = {
     container: newContainer,
     role: model.ExecutionRoleArn,
@@ -138,7 +175,80 @@ export function updatedResources(resources: EndpointResources, change: EndpointC
     ...(config.DataCaptureConfig ? { DataCaptureConfig: config.DataCaptureConfig } : {}),
     ...(config.KmsKeyId ? { KmsKeyId: config.KmsKeyId } : {}),
   };
-  return { modelInput, configInput, variantName: variant.VariantName ?? "" };
+  return {
+    modelInput,
+    configInput,
+    variantName: variant.VariantName ?? "",
+    changesInstanceType: JSON.stringify(instanceTypesOf(variant)) !== JSON.stringify(instanceTypesOf(newVariant)),
+  };
+}
+
+type UpdateClients = {
+  sageMaker: SageMakerClient;
+  cloudWatch: CloudWatchClient;
+  autoScaling: ApplicationAutoScalingClient;
+};
+
+export interface UpdateOptions {
+  /** Seconds between DescribeEndpoint calls while waiting for the update to end (to register autoscaling again). */
+  pollSeconds?: number;
+  /** Receives the wait-and-register-again that follows an update which had to deregister autoscaling. */
+  afterUpdate?: (task: Promise<void>) => void;
+}
+
+/** The longest an update may run (MaximumExecutionTimeoutInSeconds' upper bound), and a margin for the rollback. */
+const LONGEST_UPDATE_SECONDS = 28800 + 3600;
+
+/** Once the endpoint is InService again (updated or rolled back), its variant gets `saved` autoscaling back. */
+async function reRegisterAfterUpdate(
+  clients: UpdateClients,
+  name: string,
+  variant: string,
+  saved: Autoscaling,
+  pollSeconds: number,
+): Promise<void> {
+  await waitUntilEndpointInService(
+    { client: clients.sageMaker, maxWaitTime: LONGEST_UPDATE_SECONDS, minDelay: pollSeconds, maxDelay: pollSeconds },
+    { EndpointName: name },
+  ).catch(() => undefined);
+  await restoreAutoscaling(clients, name, variant, saved);
+}
+
+const logFailure = (task: Promise<void>) => {
+  task.catch((error: unknown) =>
+    console.error(
+      JSON.stringify({ level: "error", msg: "autoscaling not registered again after an update", error: String(error) }),
+    ),
+  );
+};
+
+/**
+ * UpdateEndpoint. When it changes the variant's instance type and the variant has autoscaling, which Application
+ * Auto Scaling refuses, the scalable target is deregistered first and registered again after (at once when the
+ * update is refused); the autoscaling registered again, or null.
+ */
+async function sendUpdate(
+  clients: UpdateClients,
+  input: UpdateEndpointCommandInput,
+  variant: string,
+  changesInstanceType: boolean,
+  options: UpdateOptions,
+): Promise<Autoscaling | null> {
+  const name = input.EndpointName ?? "";
+  const scaling = changesInstanceType ? await describeAutoscaling(clients.autoScaling, name, variant) : null;
+  if (scaling) await removeAutoscaling(clients, name, variant);
+  await awsCall(`endpoint "${name}"`, () => clients.sageMaker.send(new UpdateEndpointCommand(input))).catch(
+    async (error: unknown) => {
+      if (scaling) await restoreAutoscaling(clients, name, variant, scaling);
+      throw error;
+    },
+  );
+  if (scaling) {
+    (options.afterUpdate ?? logFailure)(
+      reRegisterAfterUpdate(clients, name, variant, scaling, options.pollSeconds ?? 30),
+    );
+  }
+  return scaling;
 }
 
 async function rollbackAlarmNames(
@@ -153,10 +263,11 @@ async function rollbackAlarmNames(
 
 /** Back to an earlier configuration of this endpoint (kept by the updates that replaced it), by the same strategy. */
 async function rollBack(
-  clients: { sageMaker: SageMakerClient; cloudWatch: CloudWatchClient },
+  clients: UpdateClients,
   resources: EndpointResources,
   target: string,
   request: UpdateRequest,
+  options: UpdateOptions,
 ): Promise<UpdateResult> {
   const name = resources.endpoint.EndpointName ?? "";
   if (Object.keys(request.change).length > 0) {
@@ -165,18 +276,26 @@ async function rollBack(
   if (!isUpdateTarget(name, target) || target === resources.endpoint.EndpointConfigName) {
     throw new AppError("bad_request", `rollBackTo: "${target}" is not an earlier configuration of endpoint "${name}".`);
   }
-  const variant = resources.config?.ProductionVariants?.[0]?.VariantName ?? "";
+  const current = resources.config?.ProductionVariants?.[0];
+  const variant = current?.VariantName ?? "";
+  const earlier = await awsCall(`endpoint config "${target}"`, () =>
+    clients.sageMaker.send(new DescribeEndpointConfigCommand({ EndpointConfigName: target })),
+  );
+  const back = earlier.ProductionVariants?.find((v) => v.VariantName === variant);
+  const changesInstanceType = JSON.stringify(instanceTypesOf(current)) !== JSON.stringify(instanceTypesOf(back));
   const alarms = await rollbackAlarmNames(clients.cloudWatch, name, variant, request.alarms);
   const deploymentConfig = deploymentConfigOf(request, alarms);
-  await awsCall(`endpoint "${name}"`, () =>
-    clients.sageMaker.send(
-      new UpdateEndpointCommand({
-        EndpointName: name,
-        EndpointConfigName: target,
-        RetainAllVariantProperties: true,
-        DeploymentConfig: deploymentConfig,
-      }),
-    ),
+  const autoscalingReRegistered = await sendUpdate(
+    clients,
+    {
+      EndpointName: name,
+      EndpointConfigName: target,
+      RetainAllVariantProperties: true,
+      DeploymentConfig: deploymentConfig,
+    },
+    variant,
+    changesInstanceType,
+    options,
   );
   return {
     name,
@@ -185,6 +304,7 @@ async function rollBack(
     previousEndpointConfigName: resources.endpoint.EndpointConfigName ?? "",
     alarms,
     deploymentConfig,
+    autoscalingReRegistered,
     status: "Updating",
   };
 }
@@ -195,12 +315,15 @@ async function rollBack(
  * standard ones), then UpdateEndpoint with the DeploymentConfig. The instance count the endpoint serves with now
  * (autoscaling's included) is kept unless the change sets one. The new model records the configuration it replaces
  * (DECISION_CONSOLE_PREVIOUS_CONFIG), which is kept for a roll back (`rollBackTo`); older ones go by the rule in
- * config-history.ts.
+ * config-history.ts. A change of instance type or pools on a variant with autoscaling deregisters its scalable target
+ * first and registers it again, with the same bounds and policy, once the endpoint is InService (the developer
+ * guide's "Update endpoints that use auto scaling").
  */
 export async function updateEndpoint(
-  clients: { sageMaker: SageMakerClient; cloudWatch: CloudWatchClient },
+  clients: UpdateClients,
   name: string,
   request: UpdateRequest,
+  options: UpdateOptions = {},
 ): Promise<UpdateResult> {
   const { sageMaker } = clients;
   const resources = await loadEndpointResources(sageMaker, name);
@@ -210,8 +333,8 @@ export async function updateEndpoint(
       status,
     });
   }
-  if (request.rollBackTo !== undefined) return rollBack(clients, resources, request.rollBackTo, request);
-  const { modelInput, configInput, variantName } = updatedResources(resources, request.change);
+  if (request.rollBackTo !== undefined) return rollBack(clients, resources, request.rollBackTo, request, options);
+  const { modelInput, configInput, variantName, changesInstanceType } = updatedResources(resources, request.change);
   const newName = modelInput.ModelName ?? "";
   const alarms = await rollbackAlarmNames(clients.cloudWatch, name, variantName, request.alarms);
   const createdModel = await createUnlessPresent(`model "${newName}"`, () =>
@@ -223,15 +346,17 @@ export async function updateEndpoint(
       sageMaker.send(new CreateEndpointConfigCommand(configInput)),
     );
     const deploymentConfig = deploymentConfigOf(request, alarms);
-    await awsCall(`endpoint "${name}"`, () =>
-      sageMaker.send(
-        new UpdateEndpointCommand({
-          EndpointName: name,
-          EndpointConfigName: newName,
-          RetainAllVariantProperties: request.change.instanceCount === undefined,
-          DeploymentConfig: deploymentConfig,
-        }),
-      ),
+    const autoscalingReRegistered = await sendUpdate(
+      clients,
+      {
+        EndpointName: name,
+        EndpointConfigName: newName,
+        RetainAllVariantProperties: request.change.instanceCount === undefined,
+        DeploymentConfig: deploymentConfig,
+      },
+      variantName,
+      changesInstanceType,
+      options,
     );
     await collectOldConfigs(sageMaker, resources, newName);
     return {
@@ -241,6 +366,7 @@ export async function updateEndpoint(
       previousEndpointConfigName: resources.endpoint.EndpointConfigName ?? "",
       alarms: [...alarms],
       deploymentConfig,
+      autoscalingReRegistered,
       status: "Updating",
     };
   } catch (error) {

@@ -23,7 +23,7 @@ import { MetricDatapoints } from "./metric-datapoints.ts";
 import { MetricsStore } from "./metrics-store.ts";
 import { ObjectStore } from "./object-store.ts";
 import { SageMakerStore } from "./sagemaker-store.ts";
-import { applicationAutoScalingService } from "./services/application-auto-scaling.ts";
+import { applicationAutoScalingService, scaledVariants } from "./services/application-auto-scaling.ts";
 import { cloudWatchService } from "./services/cloudwatch.ts";
 import { cloudWatchLogsService } from "./services/cloudwatch-logs.ts";
 import { codeBuildService } from "./services/codebuild.ts";
@@ -223,7 +223,9 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   builds.failInterrupted();
 
   const services: JsonService[] = [
-    sageMakerService(sageMaker, endpoints, deployments, alarms, transformJobs, transforms),
+    sageMakerService(sageMaker, endpoints, deployments, alarms, transformJobs, transforms, (endpoint) =>
+      scaledVariants(db, endpoint),
+    ),
     codeBuildService(buildStore, builds),
     ecrService(registry),
     cloudWatchLogsService(logs),

@@ -10,6 +10,7 @@ import {
   CreateModelCommand,
   DescribeEndpointCommand,
   type DescribeEndpointOutput,
+  type ProductionVariantInstanceType,
   SageMakerClient,
   UpdateEndpointCommand,
   type UpdateEndpointInput,
@@ -17,6 +18,8 @@ import {
 import { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import * as tar from "tar";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { updateRequestSchema } from "../../contract/endpoints/update.ts";
+import { configureAutoscaling, describeAutoscaling } from "../autoscaling/variant-scaling.ts";
 import { describeEndpoint as describeForConsole } from "../endpoints/describe.ts";
 import { updateEndpoint } from "../endpoints/update.ts";
 import { invokeEndpoint } from "../invoke/invoke.ts";
@@ -46,7 +49,11 @@ let imageUri: string;
 let modelDataUrl: string;
 
 /** A model of the tiny GGUF at `temperature` and a 2-instance endpoint configuration of it, both named `name`. */
-async function createConfig(name: string, temperature: string) {
+async function createConfig(
+  name: string,
+  temperature: string,
+  instanceType: ProductionVariantInstanceType = "ml.c6i.2xlarge",
+) {
   await sageMaker.send(
     new CreateModelCommand({
       ModelName: name,
@@ -62,7 +69,7 @@ async function createConfig(name: string, temperature: string) {
     new CreateEndpointConfigCommand({
       EndpointConfigName: name,
       ProductionVariants: [
-        { VariantName: "AllTraffic", ModelName: name, InstanceType: "ml.c6i.2xlarge", InitialInstanceCount: 2 },
+        { VariantName: "AllTraffic", ModelName: name, InstanceType: instanceType, InitialInstanceCount: 2 },
       ],
     }),
   );
@@ -372,5 +379,45 @@ describe("UpdateEndpoint on local endpoints", { timeout: 180_000 }, () => {
     expect(done.EndpointConfigName).toBe("dc-updates-t3");
     expect(done.ProductionVariants?.[0]?.CurrentInstanceCount).toBe(2);
     expect((await servingPids()).size).toBe(2);
+  });
+
+  it("refuses to change a scaled variant's instance type; the console deregisters, updates and registers again", async () => {
+    const clients = consoleClients();
+    const scaling = await configureAutoscaling(clients, ENDPOINT, "AllTraffic", {
+      minCapacity: 2,
+      maxCapacity: 3,
+      targetInvocationsPerInstance: 500,
+      scaleInDisabled: false,
+      scaleInCooldownSeconds: 300,
+      scaleOutCooldownSeconds: 60,
+      scaleToZero: false,
+      targetBacklogPerInstance: 1,
+    });
+    await createConfig("dc-updates-larger", "3", "ml.c6i.4xlarge");
+    const refused = await sageMaker
+      .send(new UpdateEndpointCommand({ EndpointName: ENDPOINT, EndpointConfigName: "dc-updates-larger" }))
+      .catch((e: unknown) => e);
+    expect(refused).toMatchObject({ name: "ValidationException", $metadata: { httpStatusCode: 400 } });
+    expect((refused as Error).message).toContain('"[AllTraffic]"');
+    expect((refused as Error).message).toContain("DeregisterScalableTarget");
+
+    const reRegistered: Promise<void>[] = [];
+    const result = await updateEndpoint(
+      clients,
+      ENDPOINT,
+      updateRequestSchema.parse({
+        change: { instanceType: "ml.c6i.4xlarge" },
+        strategy: { kind: "all-at-once", waitSeconds: 0 },
+        alarms: { kind: "none" },
+      }),
+      { pollSeconds: 1, afterUpdate: (task) => reRegistered.push(task) },
+    );
+    expect(result.autoscalingReRegistered).toEqual(scaling);
+    expect(await describeAutoscaling(clients.autoScaling, ENDPOINT, "AllTraffic")).toBeNull();
+    await Promise.all(reRegistered);
+    const done = await describeEndpoint();
+    expect(done).toMatchObject({ EndpointStatus: "InService", EndpointConfigName: result.endpointConfigName });
+    expect(done.ProductionVariants?.[0]?.CurrentInstanceCount).toBe(2);
+    expect(await describeAutoscaling(clients.autoScaling, ENDPOINT, "AllTraffic")).toEqual(scaling);
   });
 });

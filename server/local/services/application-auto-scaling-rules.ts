@@ -8,6 +8,7 @@ import {
 } from "@aws-sdk/client-application-auto-scaling";
 import { SAGEMAKER_VARIANT_SCALING } from "../../../infra/cdk/console-contract.ts";
 import type { StepAdjustment, StepScalingConfiguration } from "../autoscaling/scaling-adjustment.ts";
+import type { ProductionVariantDoc } from "../sagemaker-store.ts";
 import { AwsError } from "../wire/aws-error.ts";
 import type { Shape, StructureShape } from "../wire/input-shapes.ts";
 
@@ -226,5 +227,38 @@ export function checkScalingPolicy(input: PolicyInput) {
     if (next && upper(s) !== lower(next)) {
       throw invalid("Step adjustments must not overlap or leave gaps between their intervals.");
     }
+  }
+}
+
+/**
+ * What "instance type" means for a variant: its InstanceType, or its pools' types in priority order (a move between
+ * the two counts as a change: the guide does not say otherwise, and local mode is never more lenient than AWS).
+ */
+function instanceTypesOf(variant: ProductionVariantDoc): string {
+  if (!variant.InstancePools?.length) return `type:${variant.InstanceType ?? ""}`;
+  const types = [...variant.InstancePools].sort((a, b) => a.Priority - b.Priority).map((pool) => pool.InstanceType);
+  return `pools:${types.join(",")}`;
+}
+
+/**
+ * "Update endpoints that use auto scaling" (SageMaker developer guide): Application Auto Scaling fails an
+ * UpdateEndpoint that would change the instance type of a variant registered as a scalable target, or remove such a
+ * variant; a new model for it is allowed. The variants must be deregistered first and registered again after.
+ */
+export function checkUpdateOfScaledVariants(
+  endpoint: string,
+  scaledVariants: readonly string[],
+  current: readonly ProductionVariantDoc[],
+  next: readonly ProductionVariantDoc[],
+): void {
+  const refused = scaledVariants.filter((name) => {
+    const before = current.find((v) => v.VariantName === name);
+    const after = next.find((v) => v.VariantName === name);
+    return before !== undefined && (after === undefined || instanceTypesOf(after) !== instanceTypesOf(before));
+  });
+  if (refused.length > 0) {
+    throw invalid(
+      `The variant(s) "[${refused.join(", ")}]" of endpoint "${endpoint}" are configured for automatic scaling; an update that changes their instance type or removes them is not allowed. Deregister the scalable target(s) with DeregisterScalableTarget before the update and register them again after it.`,
+    );
   }
 }

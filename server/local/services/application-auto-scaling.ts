@@ -41,6 +41,17 @@ export function scalableTargetFacts(
   return doc ? { arn: doc.ScalableTargetARN, tags: doc.Tags ?? {} } : undefined;
 }
 
+/** The variants of an endpoint registered as scalable targets. */
+export function scaledVariants(db: Db, endpoint: string): string[] {
+  const rows = db
+    .prepare("SELECT resource_id FROM aas_targets WHERE namespace = 'sagemaker' AND resource_id LIKE ?")
+    .all(`endpoint/${endpoint}/variant/%`) as { resource_id: string }[];
+  return rows.flatMap((row) => {
+    const match = /^endpoint\/([^/]+)\/variant\/([^/]+)$/.exec(row.resource_id);
+    return match && match[1] === endpoint ? [match[2] as string] : [];
+  });
+}
+
 function notRegistered([namespace, resourceId, dimension]: TargetKey): AwsError {
   return new AwsError(
     "ObjectNotFoundException",

@@ -2,6 +2,7 @@ import { CapacitySizeType, TrafficRoutingConfigType, VariantPropertyType } from 
 import {
   capacityProblem,
   type DeploymentConfig,
+  rollbackBatchProblem,
   type TrafficRoutingConfig,
 } from "../../../contract/endpoints/deployment-plan.ts";
 import type { EndpointRecord, ProductionVariantDoc } from "../sagemaker-store.ts";
@@ -152,12 +153,7 @@ export function checkUpdateEndpoint(args: {
     if (rolling) {
       const problem =
         capacityProblem("rolling", rolling.MaximumBatchSize, total) ??
-        (rolling.RollbackMaximumBatchSize &&
-        (rolling.RollbackMaximumBatchSize.Type === "CAPACITY_PERCENT"
-          ? rolling.RollbackMaximumBatchSize.Value > 100
-          : rolling.RollbackMaximumBatchSize.Value > total)
-          ? `RollbackMaximumBatchSize must not exceed the variant's total instance count (${total}).`
-          : null);
+        (rolling.RollbackMaximumBatchSize ? rollbackBatchProblem(rolling.RollbackMaximumBatchSize, total) : null);
       if (problem) throw validation(`${problem} (variant ${variant})`);
     }
   }

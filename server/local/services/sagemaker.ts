@@ -15,6 +15,7 @@ import type { TransformStore } from "../transform/transform-store.ts";
 import { validation } from "../wire/aws-error.ts";
 import { withInputShapes } from "../wire/input-shapes.ts";
 import type { JsonService } from "../wire/json-rpc.ts";
+import { checkUpdateOfScaledVariants } from "./application-auto-scaling-rules.ts";
 import { checkUpdateEndpoint } from "./deployment-config-rules.ts";
 import { page } from "./paging.ts";
 import { checkContainers, checkNameIsFree, checkProductionVariants, sageMakerInputs } from "./sagemaker-rules.ts";
@@ -48,7 +49,8 @@ function newFleetCounts(input: Record<string, unknown>, endpoint: EndpointRecord
 /**
  * SageMaker's control plane (AWS JSON 1.1) for models, endpoint configurations, endpoints, transform jobs and tags;
  * UpdateEndpoint
- * hands accepted deployments to `deployments`, which reads rollback alarms from `alarms`.
+ * hands accepted deployments to `deployments`, which reads rollback alarms from `alarms`; `scaledVariants` names an
+ * endpoint's variants registered with Application Auto Scaling.
  */
 export function sageMakerService(
   store: SageMakerStore,
@@ -57,6 +59,7 @@ export function sageMakerService(
   alarms: AlarmEngine,
   jobs: TransformStore,
   transforms: TransformRunner,
+  scaledVariants: (endpoint: string) => string[],
 ): JsonService {
   return {
     target: "SageMaker",
@@ -178,6 +181,12 @@ export function sageMakerService(
           deploymentConfig,
           missingAlarms: alarmNames.filter((name) => !alarms.get(name)),
         });
+        checkUpdateOfScaledVariants(
+          endpoint.name,
+          scaledVariants(endpoint.name),
+          store.endpointConfig(endpoint.configName)?.ProductionVariants ?? [],
+          config.ProductionVariants,
+        );
         const now = Date.now() / 1000;
         store.updateEndpoint(endpoint.name, {
           status: "Updating",
