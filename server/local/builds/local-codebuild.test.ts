@@ -310,8 +310,10 @@ describe("a local build's process", { timeout: 120_000 }, () => {
       "infra/buildspecs/model-package.yml": Buffer.from(buildspec),
     });
     const id = await startBuild(MODEL_PACKAGE_PROJECT, location, {});
+    // The shell creates the file before it writes the two pids: wait for the whole line.
+    const written = () => fs.existsSync(pidFile) && /^\d+ \d+\n$/.test(fs.readFileSync(pidFile, "utf8"));
     const deadline = Date.now() + 30_000;
-    while (!fs.existsSync(pidFile) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    while (!written() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     const pids = fs.readFileSync(pidFile, "utf8").trim().split(" ").map(Number);
     expect(pids.every(isRunning)).toBe(true);
     // The console's policy has no codebuild:StopBuild (it offers no stop); an operator stops builds as admin.
