@@ -24,10 +24,14 @@ export interface CurlExample {
 }
 
 const readField = (field: string) => `node -pe 'JSON.parse(require("fs").readFileSync(0, "utf8")).${field}'`;
-const untilServing = (endpoint: string) => [
-  "# Wait until the endpoint serves (a local adapter process starts in seconds; SageMaker takes minutes).",
-  `until [ "$(curl -sS -b cookies.txt "$CONSOLE/api/endpoints/${endpoint}" | ${readField("status")})" = InService ]; do sleep 2; done`,
-];
+const untilServing = (endpoint: string) => {
+  const read = (field: string) => `curl -sS -b cookies.txt "$CONSOLE/api/endpoints/${endpoint}" | ${readField(field)}`;
+  return [
+    "# Wait until the endpoint serves (a local adapter process starts in seconds; SageMaker takes minutes);",
+    "# an endpoint that failed prints why and ends the wait.",
+    `until [ "$(${read("status")})" = InService ]; do [ "$(${read("status")})" = Failed ] && { ${read("failureReason")} >&2; break; }; sleep 2; done`,
+  ];
+};
 const untilInService = untilServing("dc-demo");
 const asyncDeploy = JSON.stringify({
   name: "dc-demo-async",

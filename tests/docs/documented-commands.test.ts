@@ -290,7 +290,7 @@ describe("the console's own commands", () => {
 
   it.skipIf(stale)(
     `runs ${RUN.console}${stale ? " (skipped: no current next build; npm test builds one first)" : ""}`,
-    { timeout: 420_000 },
+    { timeout: 720_000 },
     async () => {
       const ports = { PORT: String(await freePort()), LOCAL_AWS_PORT: String(await freePort()) };
       const consoleUrl = `http://127.0.0.1:${ports.PORT}`;
@@ -309,7 +309,7 @@ describe("the console's own commands", () => {
         .join("\n")
         .replace(/^CONSOLE=.*$/m, `CONSOLE=${consoleUrl}`);
       const failOnHttpErrors = 'curl() { command curl --fail-with-body "$@"; }\n';
-      const run = bash(failOnHttpErrors + walkthrough, env, shell, 300_000);
+      const run = bash(failOnHttpErrors + walkthrough, env, shell, 480_000);
       expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
       expect(run.stdout).toContain('"status":"Creating"');
       expect(fs.readFileSync(path.join(shell, "cookies.txt"), "utf8")).toContain("dc_session");
