@@ -1,6 +1,6 @@
 import type { MetricDatapoints } from "../metric-datapoints.ts";
 import type { MetricsStore } from "../metrics-store.ts";
-import { periodValues, SAGEMAKER_NAMESPACE, sageMakerMetrics } from "./sagemaker-metrics.ts";
+import { periodStart, periodValues, SAGEMAKER_NAMESPACE, sageMakerMetrics } from "./sagemaker-metrics.ts";
 
 export interface MetricSeriesQuery {
   namespace: string;
@@ -27,11 +27,15 @@ export class MetricSource {
   /** The values of one metric in [fromMs, toMs), by period start. */
   periodValues(query: MetricSeriesQuery, fromMs: number, toMs: number): Map<number, number[]> {
     const buckets = new Map<number, number[]>();
-    const add = (start: number, values: number[]) => buckets.set(start, [...(buckets.get(start) ?? []), ...values]);
+    const add = (start: number, values: number[]) => {
+      const bucket = buckets.get(start);
+      if (bucket) bucket.push(...values);
+      else buckets.set(start, [...values]);
+    };
     const { namespace, metricName, dimensions, unit, periodMs, alignMs } = query;
     for (const point of this.published.read(namespace, metricName, dimensions, fromMs, toMs)) {
       if (unit !== undefined && point.unit !== unit) continue;
-      add(alignMs + Math.floor((point.timestamp - alignMs) / periodMs) * periodMs, [point.value]);
+      add(periodStart(alignMs, periodMs, point.timestamp), [point.value]);
     }
     const derived = sageMakerMetrics[metricName];
     const endpoint = dimensions.EndpointName;

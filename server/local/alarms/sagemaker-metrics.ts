@@ -38,6 +38,11 @@ export function statistic(values: readonly number[], stat: string): number | nul
   return null;
 }
 
+/** The start of the period holding `timestampMs`, for periods that start at `alignMs` + k × period. */
+export function periodStart(alignMs: number, periodMs: number, timestampMs: number): number {
+  return alignMs + Math.floor((timestampMs - alignMs) / periodMs) * periodMs;
+}
+
 /** The values of one metric in [fromMs, toMs), bucketed by periods that start at `alignMs` + k × period. */
 export function periodValues(
   metrics: MetricsStore,
@@ -51,7 +56,7 @@ export function periodValues(
   for (const sample of metrics.samples(query.endpoint, query.variant, fromMs, toMs)) {
     const value = metric.value(sample);
     if (value === null) continue;
-    const start = query.alignMs + Math.floor((sample.timestamp - query.alignMs) / query.periodMs) * query.periodMs;
+    const start = periodStart(query.alignMs, query.periodMs, sample.timestamp);
     const bucket = buckets.get(start);
     if (bucket) bucket.push(value);
     else buckets.set(start, [value]);
