@@ -29,7 +29,7 @@ const untilServing = (endpoint: string) => {
   return [
     "# Wait until the endpoint serves (a local adapter process starts in seconds; SageMaker takes minutes);",
     "# an endpoint that failed prints why and ends the wait.",
-    `until [ "$(${read("status")})" = InService ]; do [ "$(${read("status")})" = Failed ] && { ${read("failureReason")} >&2; break; }; sleep 2; done`,
+    `while STATUS=$(${read("status")}); [ "$STATUS" != InService ]; do [ "$STATUS" = Failed ] && { ${read("failureReason")} >&2; break; }; sleep 2; done`,
   ];
 };
 const untilInService = untilServing("dc-demo");
