@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
+import { compressionOfModelData } from "@/contract/builds/builds.ts";
 import { hourlyPriceUsd } from "@/contract/pricing/prices.ts";
 import { ErrorAlert } from "../api/error-text.tsx";
 import { useConsoleSettings } from "../api/settings-queries.ts";
@@ -200,7 +201,7 @@ export function DeployFormView({ prefill }: { prefill: DeployPrefill & { from?: 
                 modelDataUrl: url,
                 modelSha256: build.outputs.modelSha256 ?? "",
                 modelBytes: build.outputs.modelBytes === null ? "" : String(build.outputs.modelBytes),
-                compression: url.endsWith(".tar.gz") ? "Gzip" : "None",
+                compression: compressionOfModelData(url),
               }));
             }}
           >

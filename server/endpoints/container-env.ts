@@ -16,10 +16,21 @@ export const previousConfigVariable = "DECISION_CONSOLE_PREVIOUS_CONFIG";
 const allGpuLayers = 999;
 
 /**
+ * What a model's container is configured from: a deploy request, or a batch job's build output (a CPU model whose
+ * threads the adapter takes from the instance).
+ */
+export type ContainerRequest = Pick<
+  DeployRequest,
+  "apiMode" | "modelSha256" | "limits" | "temperature" | "parallel"
+> & {
+  compute: Exclude<DeployRequest["compute"], { kind: "cpu" }> | { kind: "cpu"; threads?: number };
+};
+
+/**
  * The container environment for a deploy request. The adapter reads ADAPTER_* and SEMIF_* (DESIGN §3, §4); the
  * llama.cpp DLC turns SM_LLAMA_CPP_FOO_BAR into --foo-bar (DESIGN §11).
  */
-export function containerEnvironment(request: DeployRequest): Record<string, string> {
+export function containerEnvironment(request: ContainerRequest): Record<string, string> {
   const env: Record<string, string> = { [apiModeVariable]: request.apiMode };
   const { compute } = request;
   if (request.apiMode === "chat") {
