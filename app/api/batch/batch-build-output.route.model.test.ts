@@ -33,12 +33,19 @@ let job: typeof import("./[name]/route.ts");
 let modelBuildId: string;
 let cpuDigest: string;
 
-function start(name: string, buildOutput: { buildId: string; imageDigest: string }) {
+function start(name: string, buildOutput: { buildId: string; imageDigest: string }, overrides: object = {}) {
   return jobs.POST(
     new Request(`${base}/api/batch`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ name, buildOutput, inputS3Uri, instanceType: "ml.c6i.large", instanceCount: 2 }),
+      body: JSON.stringify({
+        name,
+        buildOutput,
+        inputS3Uri,
+        instanceType: "ml.c6i.large",
+        instanceCount: 2,
+        ...overrides,
+      }),
     }),
   );
 }
@@ -207,6 +214,19 @@ describe("batch jobs from a build output in local mode", { timeout: 180_000 }, (
     expect(cuda.message).toContain("the CUDA 13 driver is not guaranteed");
     expect(await modelExists("dc-absent-image")).toBe(false);
     expect(await modelExists("dc-cuda-image")).toBe(false);
+  });
+
+  it("removes the model it created when SageMaker refuses the job", async () => {
+    const refused = await refusal(
+      await start(
+        "dc-refused-job",
+        { buildId: modelBuildId, imageDigest: cpuDigest },
+        { batchStrategy: "MultiRecord", maxPayloadInMB: 10, maxConcurrentTransforms: 20 },
+      ),
+    );
+    expect(refused.status).toBe(400);
+    expect(refused.message).toContain("MaxConcurrentTransforms * MaxPayloadInMB (20 * 10) cannot exceed 100 MB");
+    expect(await modelExists("dc-refused-job")).toBe(false);
   });
 
   it("refuses a request naming both a deployed model and a build output", async () => {
