@@ -2,6 +2,7 @@
 
 import { batchCudaReason, type StartTransformJobInput } from "@/contract/batch/transform-jobs.ts";
 import type { DeployableImage } from "@/contract/images/images.ts";
+import { modelOutputsOf } from "../builds/build-format.ts";
 import { useBuilds } from "../builds/build-queries.ts";
 import { useImages } from "../deploy/image-queries.ts";
 import { shortDigest } from "../endpoints/endpoint-format.ts";
@@ -55,9 +56,7 @@ export function ModelSourceFields({
   const models = useDeployedModels();
   const builds = useBuilds();
   const images = useImages();
-  const modelBuilds = (builds.data?.builds ?? []).filter(
-    (build) => build.kind === "model" && build.status === "SUCCEEDED" && build.outputs.modelDataUrl,
-  );
+  const modelBuilds = modelOutputsOf(builds.data?.builds);
   const adapterImages = (images.data?.images ?? []).filter((image) => image.source === "ecr");
   const set = (change: Partial<ModelSource>) => onChange({ ...value, ...change });
   return (

@@ -5,6 +5,7 @@ import { compressionOfModelData } from "@/contract/builds/builds.ts";
 import { hourlyPriceUsd } from "@/contract/pricing/prices.ts";
 import { ErrorAlert } from "../api/error-text.tsx";
 import { useConsoleSettings } from "../api/settings-queries.ts";
+import { modelOutputsOf } from "../builds/build-format.ts";
 import { useBuilds } from "../builds/build-queries.ts";
 import { shortDigest } from "../endpoints/endpoint-format.ts";
 import { useDeploy, useEndpoint } from "../endpoints/endpoint-queries.ts";
@@ -73,10 +74,7 @@ export function DeployFormView({ prefill }: { prefill: DeployPrefill & { from?: 
   const deploy = useDeploy();
   const images = useImages();
   const builds = useBuilds();
-  const modelOutputs =
-    builds.data?.builds.filter(
-      (build) => build.kind === "model" && build.status === "SUCCEEDED" && build.outputs.modelDataUrl,
-    ) ?? [];
+  const modelOutputs = modelOutputsOf(builds.data?.builds);
   const set = <K extends keyof DeployForm>(key: K, value: DeployForm[K]) => setForm((f) => ({ ...f, [key]: value }));
 
   if (step === "progress") return <DeployProgress name={form.name.trim()} />;
