@@ -89,6 +89,8 @@ export const transformOutputSchema = z.object({ s3Uri: z.string(), bytes: z.numb
 
 export const transformJobDetailSchema = transformJobSummarySchema.extend({
   modelName: z.string(),
+  /** The model's image, and the model build whose output it runs when the console created it for the job; null once the model is gone. */
+  model: z.object({ imageUri: z.string().nullable(), sourceBuildId: z.string().nullable() }).nullable(),
   inputS3Uri: z.string(),
   outputS3Uri: z.string(),
   instanceType: z.string(),

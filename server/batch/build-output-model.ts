@@ -4,6 +4,7 @@ import { compressionOfModelData } from "../../contract/builds/builds.ts";
 import type { AwsClients } from "../aws/clients.ts";
 import { getBuilds } from "../builds/builds.ts";
 import type { ConsoleSettings } from "../context.ts";
+import { sourceBuildVariable } from "../endpoints/container-env.ts";
 import { createModel, executionRole, modelInput } from "../endpoints/deploy.ts";
 import { AppError } from "../http/app-error.ts";
 import { listAdapterImages } from "../images/images.ts";
@@ -47,7 +48,7 @@ async function cpuAdapterImage(aws: Pick<AwsClients, "ecr">, settings: ConsoleSe
 /**
  * CreateModel named `modelName` for a job from a build output: the build's model artifact (its sha256 enforced by
  * the adapter) on a cpu adapter image, with deploy's execution role, container environment and network isolation.
- * Threads are left to the adapter, which takes the instance's CPUs.
+ * Threads are left to the adapter, which takes the instance's CPUs; the model records the build it came from.
  */
 export async function createBuildOutputModel(
   aws: Pick<AwsClients, "sageMaker" | "ecr" | "codeBuild">,
@@ -71,5 +72,7 @@ export async function createBuildOutputModel(
     },
     role,
   );
-  await createModel(aws.sageMaker, model);
+  const container = { ...model.PrimaryContainer };
+  container.Environment = { ...container.Environment, [sourceBuildVariable]: source.buildId };
+  await createModel(aws.sageMaker, { ...model, PrimaryContainer: container });
 }

@@ -24,6 +24,7 @@ import { ARTIFACT_PREFIXES, TRANSFORM_JOB_LOG_GROUP } from "../../infra/cdk/cons
 import type { AwsClients } from "../aws/clients.ts";
 import { awsCall, toAwsAppError } from "../aws/errors.ts";
 import type { ConsoleSettings } from "../context.ts";
+import { sourceBuildVariable } from "../endpoints/container-env.ts";
 import { bestEffort } from "../endpoints/deploy.ts";
 import { AppError } from "../http/app-error.ts";
 import { listAdapterImages } from "../images/images.ts";
@@ -238,6 +239,22 @@ async function jobLogs(aws: Pick<AwsClients, "logs">, name: string): Promise<Tra
   }
 }
 
+/** The job's model as the detail shows it; null once the model was deleted. */
+async function jobModel(aws: Pick<AwsClients, "sageMaker">, name: string): Promise<TransformJobDetail["model"]> {
+  try {
+    const model = await aws.sageMaker.send(new DescribeModelCommand({ ModelName: name }));
+    const container = model.PrimaryContainer ?? model.Containers?.[0];
+    return {
+      imageUri: container?.Image ?? null,
+      sourceBuildId: container?.Environment?.[sourceBuildVariable] ?? null,
+    };
+  } catch (error) {
+    const mapped = toAwsAppError(error, `model "${name}"`);
+    if (mapped.status === 404) return null;
+    throw mapped;
+  }
+}
+
 /** One job: its definition, failure reason, the outputs written so far (progress), a cost estimate and its logs. */
 export async function describeTransformJob(
   aws: Pick<AwsClients, "sageMaker" | "s3" | "logs">,
@@ -269,6 +286,7 @@ export async function describeTransformJob(
   return {
     ...summary,
     modelName: job.ModelName ?? "",
+    model: job.ModelName ? await jobModel(aws, job.ModelName) : null,
     inputS3Uri: inputUri,
     outputS3Uri: outputUri,
     instanceType,

@@ -9,6 +9,8 @@ export const apiModeVariable = "DECISION_CONSOLE_API_MODE";
 export const recordedModelSha256Variable = "DECISION_CONSOLE_MODEL_SHA256";
 /** The adapter hashes its GGUF at start and refuses to start unless it matches (adapter/README.md). */
 export const adapterModelSha256Variable = "ADAPTER_MODEL_SHA256";
+/** On a model the console created for a batch job: the model build whose output it runs. */
+export const sourceBuildVariable = "DECISION_CONSOLE_SOURCE_BUILD";
 /** On a model an update created: the endpoint configuration the endpoint served before (for a roll back). */
 export const previousConfigVariable = "DECISION_CONSOLE_PREVIOUS_CONFIG";
 

@@ -145,6 +145,7 @@ describe("batch jobs from a build output in local mode", { timeout: 180_000 }, (
     const ended = await untilEnded("dc-from-build");
     expect(ended.status, ended.failureReason ?? "").toBe("Completed");
     expect(ended.modelName).toBe("dc-from-build");
+    expect(ended.model).toEqual({ imageUri: model.PrimaryContainer?.Image, sourceBuildId: modelBuildId });
     expect(ended.instanceCount).toBe(2);
     expect(ended.outputs.map((output) => output.s3Uri)).toEqual([
       `s3://${LOCAL_ARTIFACT_BUCKET}/batch/outputs/dc-from-build/tickets.jsonl.out`,
