@@ -181,4 +181,6 @@ test("a two-instance batch job runs the packaged build's output on the cpu image
   await page.waitForURL(/\/batch\/dc-e2e-batch-build$/);
   await expect(page.getByText("Completed", { exact: true })).toBeVisible({ timeout: 180_000 });
   await expect(page.getByText("1 of 1 input object(s) written, 6 output line(s).")).toBeVisible();
+  await expect(page.getByRole("definition").filter({ hasText: /^decision-console-model-package:/ })).toBeVisible();
+  await expect(page.getByRole("definition").filter({ hasText: `decision-adapter@${cpu}` })).toBeVisible();
 });
