@@ -65,7 +65,7 @@ export function executionRole(role: string | null | undefined): string {
   if (!role) {
     throw new AppError(
       "bad_request",
-      "No SageMaker execution role: set SAGEMAKER_EXECUTION_ROLE_ARN for the console or give executionRoleArn.",
+      "No SageMaker execution role: set SAGEMAKER_EXECUTION_ROLE_ARN for the console (a deploy request may give executionRoleArn instead).",
     );
   }
   return role;
