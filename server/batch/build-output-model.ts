@@ -4,7 +4,6 @@ import { compressionOfModelData } from "../../contract/builds/builds.ts";
 import type { AwsClients } from "../aws/clients.ts";
 import { getBuilds } from "../builds/builds.ts";
 import type { ConsoleSettings } from "../context.ts";
-import { sourceBuildVariable } from "../endpoints/container-env.ts";
 import { createModel, executionRole, modelInput } from "../endpoints/deploy.ts";
 import { AppError } from "../http/app-error.ts";
 import { listAdapterImages } from "../images/images.ts";
@@ -69,10 +68,9 @@ export async function createBuildOutputModel(
       modelSha256: artifact.modelSha256,
       compute: { kind: "cpu" },
       limits: {},
+      sourceBuildId: source.buildId,
     },
     role,
   );
-  const container = { ...model.PrimaryContainer };
-  container.Environment = { ...container.Environment, [sourceBuildVariable]: source.buildId };
-  await createModel(aws.sageMaker, { ...model, PrimaryContainer: container });
+  await createModel(aws.sageMaker, model);
 }

@@ -26,6 +26,8 @@ export type ContainerRequest = Pick<
   "apiMode" | "modelSha256" | "limits" | "temperature" | "parallel"
 > & {
   compute: Exclude<DeployRequest["compute"], { kind: "cpu" }> | { kind: "cpu"; threads?: number };
+  /** For a batch job's model: the model build whose output it runs. */
+  sourceBuildId?: string;
 };
 
 /**
@@ -54,6 +56,7 @@ export function containerEnvironment(request: ContainerRequest): Record<string, 
     env.ADAPTER_GPU = "cuda";
   }
   if (request.modelSha256) env[adapterModelSha256Variable] = request.modelSha256;
+  if (request.sourceBuildId) env[sourceBuildVariable] = request.sourceBuildId;
   if (compute.threads !== undefined) env.ADAPTER_THREADS = String(compute.threads);
   if (request.parallel !== undefined) env.ADAPTER_PARALLEL = String(request.parallel);
   if (request.temperature !== undefined) env[semifVariables.temperature] = String(request.temperature);
