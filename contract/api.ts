@@ -396,7 +396,7 @@ export const consoleApi = {
     method: "POST",
     path: "/api/batch",
     summary:
-      "CreateTransformJob on a model the console deployed: JSON Lines in, SplitType Line, AssembleWith Line, JoinSource Input; CPU instances and the cpu image only.",
+      "CreateTransformJob on a model the console deployed (modelName), or on a model it creates, named as the job, from a succeeded model build's output and a cpu adapter image digest (buildOutput): JSON Lines in, SplitType Line, AssembleWith Line, JoinSource Input; CPU instances and the cpu image only.",
     body: startTransformJobSchema,
     response: transformJobSummarySchema,
     status: 202,

@@ -61,6 +61,8 @@ export function JobDetailView({ name }: { name: string }) {
 function Definition({ job }: { job: TransformJobDetail }) {
   const rows: [string, string][] = [
     ["Model", job.modelName],
+    ["Image", job.model ? (job.model.imageUri ?? "—") : "— (the model was deleted)"],
+    ["From build", job.model?.sourceBuildId ?? "—"],
     ["Input", job.inputS3Uri],
     ["Output", job.outputS3Uri],
     ["Instances", `${job.instanceCount} × ${job.instanceType}`],

@@ -2,27 +2,27 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { batchInstanceTypes } from "@/contract/batch/transform-jobs.ts";
+import { batchCudaReason, batchInstanceTypes } from "@/contract/batch/transform-jobs.ts";
 import { ErrorAlert } from "../api/error-text.tsx";
-import { useEndpoints } from "../endpoints/endpoint-queries.ts";
 import { useDatasets } from "../evaluate/evaluation-queries.ts";
 import { Alert } from "../ui/alert.tsx";
 import { Button } from "../ui/button.tsx";
 import { Card } from "../ui/card.tsx";
 import { SelectField, TextField } from "../ui/field.tsx";
 import { jobPath, useExportDataset, useStartTransformJob } from "./batch-queries.ts";
+import { ModelSourceFields, modelSourceRequest, noModelSource, useDeployedModels } from "./model-source-fields.tsx";
 
 const optionalInt = (value: string) => (value.trim() === "" ? undefined : Number(value));
 
-/** Start a job: a model the console deployed, a JSON Lines input (or a stored dataset exported in one click). */
+/** Start a job: a model the console deployed or a build output plus an image, a JSON Lines input (or a stored dataset exported in one click). */
 export function StartJobForm() {
-  const endpoints = useEndpoints();
+  const models = useDeployedModels();
   const datasets = useDatasets();
   const exporter = useExportDataset();
   const start = useStartTransformJob();
   const router = useRouter();
   const [name, setName] = useState("");
-  const [model, setModel] = useState("");
+  const [source, setSource] = useState(noModelSource);
   const [dataset, setDataset] = useState("");
   const [input, setInput] = useState("");
   const [instanceType, setInstanceType] = useState<string>(batchInstanceTypes[0]);
@@ -31,17 +31,18 @@ export function StartJobForm() {
   const [strategy, setStrategy] = useState<"SingleRecord" | "MultiRecord">("SingleRecord");
   const [payload, setPayload] = useState("");
   const [timeout, setTimeoutSeconds] = useState("600");
-  const models = (endpoints.data?.endpoints ?? []).filter((endpoint) => endpoint.managed);
+  const model = modelSourceRequest(source, models[0]?.name);
   return (
     <Card title="Start a batch transform job">
       <form
         className="flex flex-col gap-3"
         onSubmit={(event) => {
           event.preventDefault();
+          if (!model) return;
           start.mutate(
             {
               name: name.trim(),
-              modelName: model || (models[0]?.name ?? ""),
+              ...model,
               inputS3Uri: input.trim(),
               instanceType: instanceType as (typeof batchInstanceTypes)[number],
               instanceCount: Number(instanceCount),
@@ -54,21 +55,8 @@ export function StartJobForm() {
           );
         }}
       >
-        <div className="grid gap-3 sm:grid-cols-2">
-          <TextField label="Job name" required value={name} onChange={(e) => setName(e.target.value)} />
-          <SelectField
-            label="Model"
-            hint="The model of an endpoint the console deployed (it keeps the endpoint's name)."
-            value={model}
-            onChange={(e) => setModel(e.target.value)}
-          >
-            {models.map((endpoint) => (
-              <option key={endpoint.name} value={endpoint.name}>
-                {endpoint.name} ({endpoint.status})
-              </option>
-            ))}
-          </SelectField>
-        </div>
+        <TextField label="Job name" required value={name} onChange={(e) => setName(e.target.value)} />
+        <ModelSourceFields value={source} onChange={setSource} />
         <div className="grid items-end gap-3 sm:grid-cols-[minmax(0,1fr)_auto]">
           <SelectField label="Stored dataset" value={dataset} onChange={(e) => setDataset(e.target.value)}>
             <option value="">—</option>
@@ -147,14 +135,10 @@ export function StartJobForm() {
             onChange={(e) => setTimeoutSeconds(e.target.value)}
           />
         </div>
-        <Alert tone="info">
-          Batch jobs run the <strong>cpu</strong> image on CPU instances only: SageMaker chooses no inference AMI for
-          transform jobs, so the NVIDIA driver the cuda image (CUDA 13) needs is not guaranteed there. Models of the
-          cuda image are refused.
-        </Alert>
+        <Alert tone="info">{batchCudaReason} Models and images of the cuda variant are refused.</Alert>
         {start.error && <ErrorAlert title="The job did not start" error={start.error} />}
         <div>
-          <Button type="submit" disabled={start.isPending || models.length === 0}>
+          <Button type="submit" disabled={start.isPending || !model}>
             {start.isPending ? "Starting…" : "Start job"}
           </Button>
         </div>

@@ -8,6 +8,13 @@ export function buildTone(status: BuildStatus | null): Tone {
   return "danger";
 }
 
+/** Succeeded model-packaging builds that wrote a model artifact: what the deploy and batch forms offer. */
+export function modelOutputsOf(builds: Build[] | undefined): Build[] {
+  return (builds ?? []).filter(
+    (build) => build.kind === "model" && build.status === "SUCCEEDED" && build.outputs.modelDataUrl,
+  );
+}
+
 /** Deploying needs the image by digest: a tag could move between review and deploy. */
 export function pinnedImageUri(outputs: Build["outputs"]): string | null {
   const { imageUri, imageDigest } = outputs;

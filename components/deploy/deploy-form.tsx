@@ -1,9 +1,11 @@
 "use client";
 
 import { useEffect, useState } from "react";
+import { compressionOfModelData } from "@/contract/builds/builds.ts";
 import { hourlyPriceUsd } from "@/contract/pricing/prices.ts";
 import { ErrorAlert } from "../api/error-text.tsx";
 import { useConsoleSettings } from "../api/settings-queries.ts";
+import { modelOutputsOf } from "../builds/build-format.ts";
 import { useBuilds } from "../builds/build-queries.ts";
 import { shortDigest } from "../endpoints/endpoint-format.ts";
 import { useDeploy, useEndpoint } from "../endpoints/endpoint-queries.ts";
@@ -72,10 +74,7 @@ export function DeployFormView({ prefill }: { prefill: DeployPrefill & { from?: 
   const deploy = useDeploy();
   const images = useImages();
   const builds = useBuilds();
-  const modelOutputs =
-    builds.data?.builds.filter(
-      (build) => build.kind === "model" && build.status === "SUCCEEDED" && build.outputs.modelDataUrl,
-    ) ?? [];
+  const modelOutputs = modelOutputsOf(builds.data?.builds);
   const set = <K extends keyof DeployForm>(key: K, value: DeployForm[K]) => setForm((f) => ({ ...f, [key]: value }));
 
   if (step === "progress") return <DeployProgress name={form.name.trim()} />;
@@ -200,7 +199,7 @@ export function DeployFormView({ prefill }: { prefill: DeployPrefill & { from?: 
                 modelDataUrl: url,
                 modelSha256: build.outputs.modelSha256 ?? "",
                 modelBytes: build.outputs.modelBytes === null ? "" : String(build.outputs.modelBytes),
-                compression: url.endsWith(".tar.gz") ? "Gzip" : "None",
+                compression: compressionOfModelData(url),
               }));
             }}
           >

@@ -27,25 +27,47 @@ export const batchInstanceTypes = [
 
 const s3Uri = z.string().regex(/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]\/.+/, "must be an s3://bucket/prefix URI");
 
-export const startTransformJobSchema = z.object({
-  name: resourceNameSchema,
-  /** A SageMaker model the console deployed (an endpoint's model carries the endpoint's name). */
-  modelName: resourceNameSchema,
-  /** A prefix (every object under it) of JSON Lines files: decision request bodies, one a line. */
-  inputS3Uri: s3Uri,
-  /** Where `<input file>.out` goes; defaults to `<artifact bucket>/batch/outputs/<name>/`. */
-  outputS3Uri: s3Uri.optional(),
-  instanceType: z.enum(batchInstanceTypes, {
-    error: `must be one of ${batchInstanceTypes.join(", ")} (Batch Transform runs the cpu image only)`,
-  }),
-  instanceCount: z.number().int().min(1).max(20).default(1),
-  /** Requests in flight per instance; unset: the adapter's GET /execution-parameters (ADAPTER_PARALLEL). */
-  maxConcurrentTransforms: z.number().int().min(1).max(100).optional(),
-  batchStrategy: z.enum(["SingleRecord", "MultiRecord"]).default("SingleRecord"),
-  /** Largest request body; unset: the adapter's announced limit. */
-  maxPayloadInMB: z.number().int().min(1).max(100).optional(),
-  invocationsTimeoutSeconds: z.number().int().min(1).max(3600).default(600),
+/** Why a job may not run the cuda image (the GPU caveat): said in the UI and in every refusal. */
+export const batchCudaReason =
+  "Batch Transform jobs run the cpu image on CPU instances only (SageMaker picks no inference AMI for them, so the CUDA 13 driver is not guaranteed).";
+
+/** A succeeded model-packaging build's output (its model artifact in S3) run by an adapter image of the console's repository. */
+export const buildOutputSourceSchema = z.strictObject({
+  buildId: z.string().min(1).max(255),
+  /** A cpu image of the adapter repository, by digest. */
+  imageDigest: z.string().regex(/^sha256:[0-9a-f]{64}$/, "must be sha256: followed by 64 lowercase hex characters"),
 });
+export type BuildOutputSource = z.infer<typeof buildOutputSourceSchema>;
+
+export const oneModelSource =
+  "give exactly one of modelName (a model the console deployed) or buildOutput (a build's output and an image digest)";
+
+export const startTransformJobSchema = z
+  .object({
+    name: resourceNameSchema,
+    /** A SageMaker model the console deployed (an endpoint's model carries the endpoint's name). */
+    modelName: resourceNameSchema.optional(),
+    /** Or: the console creates a model named as the job from this build output and image, then the job on it. */
+    buildOutput: buildOutputSourceSchema.optional(),
+    /** A prefix (every object under it) of JSON Lines files: decision request bodies, one a line. */
+    inputS3Uri: s3Uri,
+    /** Where `<input file>.out` goes; defaults to `<artifact bucket>/batch/outputs/<name>/`. */
+    outputS3Uri: s3Uri.optional(),
+    instanceType: z.enum(batchInstanceTypes, {
+      error: `must be one of ${batchInstanceTypes.join(", ")} (Batch Transform runs the cpu image only)`,
+    }),
+    instanceCount: z.number().int().min(1).max(20).default(1),
+    /** Requests in flight per instance; unset: the adapter's GET /execution-parameters (ADAPTER_PARALLEL). */
+    maxConcurrentTransforms: z.number().int().min(1).max(100).optional(),
+    batchStrategy: z.enum(["SingleRecord", "MultiRecord"]).default("SingleRecord"),
+    /** Largest request body; unset: the adapter's announced limit. */
+    maxPayloadInMB: z.number().int().min(1).max(100).optional(),
+    invocationsTimeoutSeconds: z.number().int().min(1).max(3600).default(600),
+  })
+  .refine((request) => (request.modelName === undefined) !== (request.buildOutput === undefined), {
+    message: oneModelSource,
+    path: ["modelName"],
+  });
 export type StartTransformJobRequest = z.output<typeof startTransformJobSchema>;
 export type StartTransformJobInput = z.input<typeof startTransformJobSchema>;
 
@@ -67,6 +89,8 @@ export const transformOutputSchema = z.object({ s3Uri: z.string(), bytes: z.numb
 
 export const transformJobDetailSchema = transformJobSummarySchema.extend({
   modelName: z.string(),
+  /** The model's image, and the model build whose output it runs when the console created it for the job; null once the model is gone. */
+  model: z.object({ imageUri: z.string().nullable(), sourceBuildId: z.string().nullable() }).nullable(),
   inputS3Uri: z.string(),
   outputS3Uri: z.string(),
   instanceType: z.string(),

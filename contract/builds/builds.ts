@@ -31,6 +31,11 @@ export const buildOutputsSchema = z.object({
 });
 export type BuildOutputs = z.infer<typeof buildOutputsSchema>;
 
+/** A model build's output: a model.tar.gz object (Gzip) or an uncompressed S3 prefix (None). */
+export function compressionOfModelData(modelDataUrl: string): "Gzip" | "None" {
+  return modelDataUrl.endsWith(".tar.gz") ? "Gzip" : "None";
+}
+
 export const buildSchema = z.object({
   id: z.string(),
   kind: buildKindSchema,

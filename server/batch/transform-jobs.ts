@@ -2,6 +2,7 @@ import { FilterLogEventsCommand } from "@aws-sdk/client-cloudwatch-logs";
 import { GetObjectCommand, ListObjectsV2Command } from "@aws-sdk/client-s3";
 import {
   CreateTransformJobCommand,
+  DeleteModelCommand,
   DescribeModelCommand,
   DescribeTransformJobCommand,
   type DescribeTransformJobCommandOutput,
@@ -10,19 +11,24 @@ import {
   StopTransformJobCommand,
   type TransformInstanceType,
 } from "@aws-sdk/client-sagemaker";
-import type {
-  StartTransformJobRequest,
-  TransformJobDetail,
-  TransformJobStatus,
-  TransformJobSummary,
+import {
+  batchCudaReason,
+  oneModelSource,
+  type StartTransformJobRequest,
+  type TransformJobDetail,
+  type TransformJobStatus,
+  type TransformJobSummary,
 } from "../../contract/batch/transform-jobs.ts";
 import { priceForInstances } from "../../contract/pricing/prices.ts";
 import { ARTIFACT_PREFIXES, TRANSFORM_JOB_LOG_GROUP } from "../../infra/cdk/console-contract.ts";
 import type { AwsClients } from "../aws/clients.ts";
 import { awsCall, toAwsAppError } from "../aws/errors.ts";
 import type { ConsoleSettings } from "../context.ts";
+import { sourceBuildVariable } from "../endpoints/container-env.ts";
+import { bestEffort } from "../endpoints/deploy.ts";
 import { AppError } from "../http/app-error.ts";
 import { listAdapterImages } from "../images/images.ts";
+import { createBuildOutputModel } from "./build-output-model.ts";
 
 /** Every line of a job's input is a decision request body; every output line carries its input (JoinSource). */
 const JSON_LINES = "application/jsonlines";
@@ -58,18 +64,13 @@ export function defaultOutputS3Uri(settings: ConsoleSettings, name: string): str
 }
 
 /**
- * CreateTransformJob for a model the console deployed, after DescribeModel: a model that asks for CUDA is refused
- * (Batch Transform chooses no inference AMI, so the driver the cuda image needs is not guaranteed).
+ * A model the console deployed, after DescribeModel: a model that asks for CUDA is refused (Batch Transform chooses
+ * no inference AMI, so the driver the cuda image needs is not guaranteed).
  */
-export async function startTransformJob(
-  aws: Pick<AwsClients, "sageMaker" | "ecr">,
-  settings: ConsoleSettings,
-  request: StartTransformJobRequest,
-): Promise<TransformJobSummary> {
-  requirePrefix(settings, request.name);
-  requirePrefix(settings, request.modelName);
-  const model = await awsCall(`model "${request.modelName}"`, () =>
-    aws.sageMaker.send(new DescribeModelCommand({ ModelName: request.modelName })),
+async function checkDeployedModel(aws: Pick<AwsClients, "sageMaker" | "ecr">, settings: ConsoleSettings, name: string) {
+  requirePrefix(settings, name);
+  const model = await awsCall(`model "${name}"`, () =>
+    aws.sageMaker.send(new DescribeModelCommand({ ModelName: name })),
   );
   const container = model.PrimaryContainer ?? model.Containers?.[0];
   const digest = container?.Image?.split("@")[1];
@@ -78,15 +79,47 @@ export async function startTransformJob(
   if (container?.Environment?.ADAPTER_GPU === "cuda" || variant === "cuda") {
     throw new AppError(
       "bad_request",
-      `modelName: "${request.modelName}" runs the cuda image; Batch Transform jobs run the cpu image on CPU instances only (SageMaker picks no inference AMI for them, so the CUDA 13 driver is not guaranteed). Deploy the cpu image for batch jobs.`,
+      `modelName: "${name}" runs the cuda image. ${batchCudaReason} Deploy the cpu image for batch jobs.`,
     );
   }
+}
+
+async function refuseExistingJob(aws: Pick<AwsClients, "sageMaker">, name: string) {
+  try {
+    await aws.sageMaker.send(new DescribeTransformJobCommand({ TransformJobName: name }));
+  } catch (error) {
+    const mapped = toAwsAppError(error, `transform job "${name}"`);
+    if (mapped.status === 404) return;
+    throw mapped;
+  }
+  throw new AppError("conflict", `A transform job named "${name}" already exists; job names are never reused.`);
+}
+
+/**
+ * CreateTransformJob on a model the console deployed (`modelName`), or on a model the console creates for the job
+ * from a build output and a cpu image (`buildOutput`; the model is named as the job and removed again if the job
+ * cannot be created).
+ */
+export async function startTransformJob(
+  aws: Pick<AwsClients, "sageMaker" | "ecr" | "codeBuild">,
+  settings: ConsoleSettings,
+  request: StartTransformJobRequest,
+): Promise<TransformJobSummary> {
+  requirePrefix(settings, request.name);
+  const modelName = request.buildOutput ? request.name : request.modelName;
+  if (!modelName) throw new AppError("bad_request", `modelName: ${oneModelSource}.`);
   const output = request.outputS3Uri ?? defaultOutputS3Uri(settings, request.name);
+  if (request.buildOutput) {
+    await refuseExistingJob(aws, request.name);
+    await createBuildOutputModel(aws, settings, modelName, request.buildOutput);
+  } else {
+    await checkDeployedModel(aws, settings, modelName);
+  }
   try {
     await aws.sageMaker.send(
       new CreateTransformJobCommand({
         TransformJobName: request.name,
-        ModelName: request.modelName,
+        ModelName: modelName,
         MaxConcurrentTransforms: request.maxConcurrentTransforms,
         MaxPayloadInMB: request.maxPayloadInMB,
         BatchStrategy: request.batchStrategy,
@@ -105,6 +138,8 @@ export async function startTransformJob(
       }),
     );
   } catch (error) {
+    if (request.buildOutput)
+      await bestEffort(() => aws.sageMaker.send(new DeleteModelCommand({ ModelName: modelName })));
     throw toAwsAppError(error, `transform job "${request.name}"`);
   }
   return {
@@ -204,6 +239,22 @@ async function jobLogs(aws: Pick<AwsClients, "logs">, name: string): Promise<Tra
   }
 }
 
+/** The job's model as the detail shows it; null once the model was deleted. */
+async function jobModel(aws: Pick<AwsClients, "sageMaker">, name: string): Promise<TransformJobDetail["model"]> {
+  try {
+    const model = await aws.sageMaker.send(new DescribeModelCommand({ ModelName: name }));
+    const container = model.PrimaryContainer ?? model.Containers?.[0];
+    return {
+      imageUri: container?.Image ?? null,
+      sourceBuildId: container?.Environment?.[sourceBuildVariable] ?? null,
+    };
+  } catch (error) {
+    const mapped = toAwsAppError(error, `model "${name}"`);
+    if (mapped.status === 404) return null;
+    throw mapped;
+  }
+}
+
 /** One job: its definition, failure reason, the outputs written so far (progress), a cost estimate and its logs. */
 export async function describeTransformJob(
   aws: Pick<AwsClients, "sageMaker" | "s3" | "logs">,
@@ -235,6 +286,7 @@ export async function describeTransformJob(
   return {
     ...summary,
     modelName: job.ModelName ?? "",
+    model: job.ModelName ? await jobModel(aws, job.ModelName) : null,
     inputS3Uri: inputUri,
     outputS3Uri: outputUri,
     instanceType,

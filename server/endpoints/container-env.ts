@@ -9,6 +9,8 @@ export const apiModeVariable = "DECISION_CONSOLE_API_MODE";
 export const recordedModelSha256Variable = "DECISION_CONSOLE_MODEL_SHA256";
 /** The adapter hashes its GGUF at start and refuses to start unless it matches (adapter/README.md). */
 export const adapterModelSha256Variable = "ADAPTER_MODEL_SHA256";
+/** On a model the console created for a batch job: the model build whose output it runs. */
+export const sourceBuildVariable = "DECISION_CONSOLE_SOURCE_BUILD";
 /** On a model an update created: the endpoint configuration the endpoint served before (for a roll back). */
 export const previousConfigVariable = "DECISION_CONSOLE_PREVIOUS_CONFIG";
 
@@ -16,10 +18,23 @@ export const previousConfigVariable = "DECISION_CONSOLE_PREVIOUS_CONFIG";
 const allGpuLayers = 999;
 
 /**
+ * What a model's container is configured from: a deploy request, or a batch job's build output (a CPU model whose
+ * threads the adapter takes from the instance).
+ */
+export type ContainerRequest = Pick<
+  DeployRequest,
+  "apiMode" | "modelSha256" | "limits" | "temperature" | "parallel"
+> & {
+  compute: Exclude<DeployRequest["compute"], { kind: "cpu" }> | { kind: "cpu"; threads?: number };
+  /** For a batch job's model: the model build whose output it runs. */
+  sourceBuildId?: string;
+};
+
+/**
  * The container environment for a deploy request. The adapter reads ADAPTER_* and SEMIF_* (DESIGN §3, §4); the
  * llama.cpp DLC turns SM_LLAMA_CPP_FOO_BAR into --foo-bar (DESIGN §11).
  */
-export function containerEnvironment(request: DeployRequest): Record<string, string> {
+export function containerEnvironment(request: ContainerRequest): Record<string, string> {
   const env: Record<string, string> = { [apiModeVariable]: request.apiMode };
   const { compute } = request;
   if (request.apiMode === "chat") {
@@ -41,6 +56,7 @@ export function containerEnvironment(request: DeployRequest): Record<string, str
     env.ADAPTER_GPU = "cuda";
   }
   if (request.modelSha256) env[adapterModelSha256Variable] = request.modelSha256;
+  if (request.sourceBuildId) env[sourceBuildVariable] = request.sourceBuildId;
   if (compute.threads !== undefined) env.ADAPTER_THREADS = String(compute.threads);
   if (request.parallel !== undefined) env.ADAPTER_PARALLEL = String(request.parallel);
   if (request.temperature !== undefined) env[semifVariables.temperature] = String(request.temperature);

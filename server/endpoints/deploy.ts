@@ -16,7 +16,7 @@ import { toAwsAppError } from "../aws/errors.ts";
 import { realSleep, type Sleep } from "../aws/sleep.ts";
 import { AppError } from "../http/app-error.ts";
 import { asyncInferenceConfig } from "./async-config.ts";
-import { containerEnvironment } from "./container-env.ts";
+import { type ContainerRequest, containerEnvironment } from "./container-env.ts";
 import { assertPullableImage } from "./pullable-image.ts";
 
 /** The sample's single variant (DESIGN §11). */
@@ -36,7 +36,11 @@ export interface DeployOptions {
 
 const defaultCreateRetryDelaysMs = [1000, 2000, 4000, 8000];
 
-export function modelInput(request: DeployRequest, executionRoleArn: string): CreateModelInput {
+/** A SageMaker model as the console creates it: for an endpoint, or for a batch job from a build's output. */
+export type ModelDefinition = ContainerRequest &
+  Pick<DeployRequest, "name" | "imageUri" | "modelDataUrl" | "compression">;
+
+export function modelInput(request: ModelDefinition, executionRoleArn: string): CreateModelInput {
   const modelData =
     request.compression === "Gzip"
       ? { ModelDataUrl: request.modelDataUrl }
@@ -55,6 +59,31 @@ export function modelInput(request: DeployRequest, executionRoleArn: string): Cr
     EnableNetworkIsolation: true,
     PrimaryContainer: { Image: request.imageUri, Environment: containerEnvironment(request), ...modelData },
   };
+}
+
+export function executionRole(role: string | null | undefined): string {
+  if (!role) {
+    throw new AppError(
+      "bad_request",
+      "No SageMaker execution role: set SAGEMAKER_EXECUTION_ROLE_ARN for the console (a deploy request may give executionRoleArn instead).",
+    );
+  }
+  return role;
+}
+
+/** CreateModel; a model of that name left from an earlier deployment or job is a conflict. */
+export async function createModel(sageMaker: SageMakerClient, model: CreateModelInput): Promise<void> {
+  try {
+    await sageMaker.send(new CreateModelCommand(model));
+  } catch (error) {
+    if (/already existing model|already exists/i.test((error as Error).message ?? "")) {
+      throw new AppError(
+        "conflict",
+        `A SageMaker model named "${model.ModelName}" already exists (left from an earlier deployment or job?); delete it or choose another name.`,
+      );
+    }
+    throw toAwsAppError(error, `model "${model.ModelName}"`);
+  }
 }
 
 /** VolumeSizeInGB for a CPU instance type with EBS storage, sized for the model data (contract/endpoints/storage-volume.ts). */
@@ -141,13 +170,7 @@ export async function deployEndpoint(
     );
   }
   assertPullableImage(request.imageUri, await sageMaker.config.region().catch(() => undefined));
-  const role = request.executionRoleArn ?? options.defaultExecutionRoleArn;
-  if (!role) {
-    throw new AppError(
-      "bad_request",
-      "No SageMaker execution role: set SAGEMAKER_EXECUTION_ROLE_ARN for the console or give executionRoleArn.",
-    );
-  }
+  const role = executionRole(request.executionRoleArn ?? options.defaultExecutionRoleArn);
   const sleep = options.sleep ?? realSleep;
   const delays = options.createRetryDelaysMs ?? defaultCreateRetryDelaysMs;
   const name = request.name;
@@ -161,17 +184,7 @@ export async function deployEndpoint(
       `An endpoint named "${name}" already exists; choose another name or delete it first.`,
     );
   }
-  try {
-    await sageMaker.send(new CreateModelCommand(model));
-  } catch (error) {
-    if (/already existing model|already exists/i.test((error as Error).message ?? "")) {
-      throw new AppError(
-        "conflict",
-        `A SageMaker model named "${name}" already exists (left from an earlier deployment?); delete it or choose another name.`,
-      );
-    }
-    throw toAwsAppError(error, `model "${name}"`);
-  }
+  await createModel(sageMaker, model);
   try {
     await sageMaker.send(
       new CreateEndpointConfigCommand({

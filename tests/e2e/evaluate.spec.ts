@@ -158,3 +158,29 @@ test("a two-instance batch job on the endpoint's model transforms the stored dat
   await expect(page.getByRole("listitem").filter({ hasText: /items-00001\.jsonl\.out/ })).toBeVisible();
   await checkPage(page, testInfo, "batch-job-detail");
 });
+
+test("a two-instance batch job runs the packaged build's output on the cpu image", async ({ page }, testInfo) => {
+  await page.goto("/batch");
+  await page.getByLabel("Job name").fill("dc-e2e-batch-build");
+  await page.getByRole("radio", { name: "Build output + image" }).check();
+  await page.getByLabel("Model build").selectOption({ index: 1 });
+  const image = page.getByLabel("Adapter image");
+  // cuda images are listed with the reason and cannot be chosen.
+  await expect(image.locator("option", { hasText: "not usable for batch: the CUDA 13 driver" }).first()).toBeDisabled();
+  const cpu = await image
+    .locator("option:not([disabled])", { hasText: / cpu \(/ })
+    .first()
+    .getAttribute("value");
+  await image.selectOption(cpu ?? "");
+  await page.getByLabel("Stored dataset").selectOption({ label: `${datasetName} (6 items)` });
+  await page.getByRole("button", { name: "Export to S3 as input" }).click();
+  await expect(page.getByLabel("Input S3 prefix")).toHaveValue(/^s3:\/\/.+\/batch\/inputs\/.+\/$/);
+  await page.getByLabel("Instance count").fill("2");
+  await checkPage(page, testInfo, "batch-start-from-build");
+  await page.getByRole("button", { name: "Start job" }).click();
+  await page.waitForURL(/\/batch\/dc-e2e-batch-build$/);
+  await expect(page.getByText("Completed", { exact: true })).toBeVisible({ timeout: 180_000 });
+  await expect(page.getByText("1 of 1 input object(s) written, 6 output line(s).")).toBeVisible();
+  await expect(page.getByRole("definition").filter({ hasText: /^decision-console-model-package:/ })).toBeVisible();
+  await expect(page.getByRole("definition").filter({ hasText: `decision-adapter@${cpu}` })).toBeVisible();
+});

@@ -116,6 +116,7 @@ describe("batch transform routes in local mode", { timeout: 180_000 }, () => {
       "s3://decision-console-local/batch/outputs/dc-routes-job/items-00002.jsonl.out",
     ]);
     expect(ended.recordsDone).toBe(112);
+    expect(ended.model).toEqual({ imageUri: expect.stringMatching(/decision-adapter@sha256:/), sourceBuildId: null });
     expect(ended.costEstimateUsd).toBeGreaterThanOrEqual(0);
     expect(ended.logs.some((line) => line.message.includes("Completed"))).toBe(true);
     const listed: TransformJobList = await (await jobs.GET(new Request(`${base}/api/batch`))).json();

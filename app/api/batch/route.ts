@@ -12,7 +12,7 @@ export const GET = route(async (request) => {
   return reply(consoleApi.listTransformJobs, { jobs: await listTransformJobs(aws, settings) });
 });
 
-/** StartTransformJobRequest -> TransformJobSummary (202): CreateTransformJob on a model the console deployed. */
+/** StartTransformJobRequest -> TransformJobSummary (202): CreateTransformJob on a deployed model or a build output. */
 export const POST = route(async (request) => {
   const principal = await requireRole(request, "operator");
   const start = await readJson(request, consoleApi.startTransformJob.body);
