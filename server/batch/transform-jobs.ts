@@ -65,6 +65,8 @@ export async function startTransformJob(
   aws: Pick<AwsClients, "sageMaker" | "ecr">,
   settings: ConsoleSettings,
   request: StartTransformJobRequest,
+  /** The job's Environment for the container (e.g. an evaluation's ADAPTER_RECORD_ERRORS=inline). */
+  environment?: Record<string, string>,
 ): Promise<TransformJobSummary> {
   requirePrefix(settings, request.name);
   requirePrefix(settings, request.modelName);
@@ -102,6 +104,7 @@ export async function startTransformJob(
           InstanceCount: request.instanceCount,
         },
         DataProcessing: { JoinSource: "Input" },
+        Environment: environment,
       }),
     );
   } catch (error) {
