@@ -73,6 +73,6 @@ export function consoleContext(): ConsoleContext {
 
 /** What the evaluation routes and the start-up resume work with: the console database and the runner's calls. */
 export function evaluationDeps(): RunnerDeps & { checkEndpoint: EndpointChecker } {
-  const { db, evaluation } = consoleContext();
-  return { db, ...evaluation };
+  const { db, evaluation, aws, settings } = consoleContext();
+  return { db, ...evaluation, batch: { aws, settings } };
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { recordErrorLineSchema } from "../src/contract/record-errors.ts";
 import { readConfig } from "../src/engine/config.ts";
 import {
   decision,
@@ -90,6 +91,49 @@ describe("Batch Transform's container contract", () => {
     });
     expect(elsewhere.status).toBe(415);
     expect(elsewhere.body).toEqual({ error: "Content-Type must be application/json" });
+  });
+});
+
+describe("ADAPTER_RECORD_ERRORS=inline (a job over labelled data records refusals per item)", () => {
+  let inline: TestAdapter;
+  beforeAll(async () => {
+    inline = await startTestAdapter(model.file, { ADAPTER_RECORD_ERRORS: "inline" });
+  });
+  afterAll(async () => {
+    await inline?.close();
+  });
+
+  it("answers a refused record with the error line it would get alone, the body 200, the other records unchanged", async () => {
+    const bad = { decision: decision({ id: "x", options: [{ id: "only", description: "one" }] }) };
+    const good = { decision: decision({ id: "a" }) };
+    const text = jsonLines([good, bad, { unknown: true }, good]);
+    const answer = await rawRequest(inline.url, {
+      body: text,
+      headers: { "content-type": "application/jsonlines", "content-length": Buffer.byteLength(text) },
+    });
+    expect(answer.status).toBe(200);
+    const lines = answer.text
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(lines).toHaveLength(4);
+    const aloneBad = await postJson(inline.url, bad);
+    expect(recordErrorLineSchema.parse(lines[1])).toEqual({ status: aloneBad.status, ...(aloneBad.body as object) });
+    expect(lines[1].status).toBe(400);
+    expect(lines[2]).toMatchObject({ status: 400, error: expect.stringMatching(/^Unsupported request fields/) });
+    const aloneGood = (await postJson(inline.url, good)).body as { result: { probabilities: number[] } };
+    for (const line of [lines[0], lines[3]]) {
+      expect(line.result.id).toBe("a");
+      expect(line.result.probabilities).toEqual(aloneGood.result.probabilities);
+    }
+  });
+
+  it("leaves the default alone and refuses an unknown mode at start", () => {
+    expect(readConfig({}).recordErrors).toBe("fail");
+    expect(readConfig({ ADAPTER_RECORD_ERRORS: "inline" }).recordErrors).toBe("inline");
+    expect(() => readConfig({ ADAPTER_RECORD_ERRORS: "skip" })).toThrow(
+      'ADAPTER_RECORD_ERRORS must be "fail" or "inline", got "skip"',
+    );
   });
 });
 

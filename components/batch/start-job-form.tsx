@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { batchCudaReason, batchInstanceTypes } from "@/contract/batch/transform-jobs.ts";
+import { batchCudaReason, type batchInstanceTypes } from "@/contract/batch/transform-jobs.ts";
 import { ErrorAlert } from "../api/error-text.tsx";
 import { useDatasets } from "../evaluate/evaluation-queries.ts";
 import { Alert } from "../ui/alert.tsx";
@@ -10,6 +10,7 @@ import { Button } from "../ui/button.tsx";
 import { Card } from "../ui/card.tsx";
 import { SelectField, TextField } from "../ui/field.tsx";
 import { jobPath, useExportDataset, useStartTransformJob } from "./batch-queries.ts";
+import { BatchResourceFields, initialBatchResources } from "./batch-resource-fields.tsx";
 import { ModelSourceFields, modelSourceRequest, noModelSource, useDeployedModels } from "./model-source-fields.tsx";
 
 const optionalInt = (value: string) => (value.trim() === "" ? undefined : Number(value));
@@ -25,9 +26,7 @@ export function StartJobForm() {
   const [source, setSource] = useState(noModelSource);
   const [dataset, setDataset] = useState("");
   const [input, setInput] = useState("");
-  const [instanceType, setInstanceType] = useState<string>(batchInstanceTypes[0]);
-  const [instanceCount, setInstanceCount] = useState("1");
-  const [concurrency, setConcurrency] = useState("");
+  const [resources, setResources] = useState(initialBatchResources);
   const [strategy, setStrategy] = useState<"SingleRecord" | "MultiRecord">("SingleRecord");
   const [payload, setPayload] = useState("");
   const [timeout, setTimeoutSeconds] = useState("600");
@@ -44,9 +43,9 @@ export function StartJobForm() {
               name: name.trim(),
               ...model,
               inputS3Uri: input.trim(),
-              instanceType: instanceType as (typeof batchInstanceTypes)[number],
-              instanceCount: Number(instanceCount),
-              maxConcurrentTransforms: optionalInt(concurrency),
+              instanceType: resources.instanceType as (typeof batchInstanceTypes)[number],
+              instanceCount: Number(resources.instanceCount),
+              maxConcurrentTransforms: optionalInt(resources.maxConcurrentTransforms),
               batchStrategy: strategy,
               maxPayloadInMB: strategy === "MultiRecord" ? optionalInt(payload) : undefined,
               invocationsTimeoutSeconds: Number(timeout),
@@ -86,27 +85,7 @@ export function StartJobForm() {
           onChange={(e) => setInput(e.target.value)}
         />
         <div className="grid gap-3 sm:grid-cols-3">
-          <SelectField label="Instance type" value={instanceType} onChange={(e) => setInstanceType(e.target.value)}>
-            {batchInstanceTypes.map((type) => (
-              <option key={type}>{type}</option>
-            ))}
-          </SelectField>
-          <TextField
-            label="Instance count"
-            type="number"
-            min={1}
-            max={20}
-            value={instanceCount}
-            onChange={(e) => setInstanceCount(e.target.value)}
-          />
-          <TextField
-            label="Max concurrent transforms"
-            hint="Per instance; blank: the adapter's /execution-parameters (ADAPTER_PARALLEL)."
-            type="number"
-            min={1}
-            value={concurrency}
-            onChange={(e) => setConcurrency(e.target.value)}
-          />
+          <BatchResourceFields value={resources} onChange={setResources} />
           <SelectField
             label="Batch strategy"
             value={strategy}

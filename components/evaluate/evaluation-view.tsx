@@ -7,6 +7,7 @@ import { Alert } from "../ui/alert.tsx";
 import { Button, buttonClasses } from "../ui/button.tsx";
 import { Card, PageHeader } from "../ui/card.tsx";
 import { SelectField } from "../ui/field.tsx";
+import { BatchJobNote } from "./batch-job-note.tsx";
 import { ComparisonTable } from "./comparison-table.tsx";
 import { EndpointResults } from "./endpoint-results.tsx";
 import { useCancelEvaluation, useEvaluation, useEvaluations } from "./evaluation-queries.ts";
@@ -34,8 +35,9 @@ export function EvaluationView({ id }: { id: string }) {
         title={`Evaluation of ${run.datasetName ?? run.datasetId}`}
         description={
           <span>
-            {run.endpoints.join(" vs ")} · concurrency {run.concurrency} · started{" "}
-            {new Date(run.createdAt).toLocaleString()} <RunStatusBadge status={run.status} />
+            {run.batch ? `model ${run.batch.modelName} in a batch transform job` : run.endpoints.join(" vs ")}
+            {!run.batch && ` · concurrency ${run.concurrency}`} · started {new Date(run.createdAt).toLocaleString()}{" "}
+            <RunStatusBadge status={run.status} />
           </span>
         }
         actions={
@@ -83,6 +85,7 @@ export function EvaluationView({ id }: { id: string }) {
                 ))}
               </ul>
             )}
+            {run.batch && <BatchJobNote batch={run.batch} />}
             {run.failure && <Alert title="The run failed">{run.failure}</Alert>}
             {run.status === "running" && (
               <div>

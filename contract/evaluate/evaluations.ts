@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { batchInstanceTypes } from "../batch/transform-jobs.ts";
 import { resourceNameSchema } from "../endpoints/endpoint.ts";
 import { evaluationMetricsSchema } from "./metrics.ts";
 
@@ -7,17 +8,47 @@ export const MAX_CONCURRENCY = 16;
 export const runStatusSchema = z.enum(["running", "completed", "cancelled", "failed"]);
 export type RunStatus = z.infer<typeof runStatusSchema>;
 
-/** `POST /api/evaluations`. */
-export const createEvaluationSchema = z.strictObject({
-  datasetId: z.string().min(1),
-  endpoints: z
-    .array(resourceNameSchema)
-    .min(1, "choose an endpoint")
-    .max(2, "compare at most two endpoints")
-    .refine((names) => new Set(names).size === names.length, "choose two different endpoints"),
-  concurrency: z.number().int().min(1).max(MAX_CONCURRENCY).default(1),
-  targetAccuracy: z.number().gt(0).max(1).default(0.9),
+/**
+ * An evaluation as a Batch Transform job of a model the console deployed, instead of requests to an endpoint: the
+ * dataset goes to S3 as JSON Lines, one job scores it, and its output lines are recorded as a real-time run's
+ * answers are.
+ */
+export const batchEvaluationTargetSchema = z.strictObject({
+  modelName: resourceNameSchema,
+  instanceType: z.enum(batchInstanceTypes, {
+    error: `must be one of ${batchInstanceTypes.join(", ")} (Batch Transform runs the cpu image only)`,
+  }),
+  instanceCount: z.number().int().min(1).max(20).default(1),
+  /** Records in flight per instance; unset: the adapter's GET /execution-parameters (ADAPTER_PARALLEL). */
+  maxConcurrentTransforms: z.number().int().min(1).max(100).optional(),
 });
+export type BatchEvaluationTarget = z.output<typeof batchEvaluationTargetSchema>;
+
+/** `POST /api/evaluations`: one or two endpoints, or one model as a batch transform job. */
+export const createEvaluationSchema = z
+  .strictObject({
+    datasetId: z.string().min(1),
+    endpoints: z
+      .array(resourceNameSchema)
+      .max(2, "compare at most two endpoints")
+      .refine((names) => new Set(names).size === names.length, "choose two different endpoints")
+      .default([]),
+    batch: batchEvaluationTargetSchema.optional(),
+    concurrency: z.number().int().min(1).max(MAX_CONCURRENCY).default(1),
+    targetAccuracy: z.number().gt(0).max(1).default(0.9),
+  })
+  .superRefine((request, context) => {
+    if (request.endpoints.length === 0 && !request.batch) {
+      context.addIssue({ code: "custom", path: ["endpoints"], message: "choose an endpoint (or a model in batch)" });
+    }
+    if (request.endpoints.length > 0 && request.batch) {
+      context.addIssue({
+        code: "custom",
+        path: ["batch"],
+        message: "a run evaluates endpoints or one model in a batch transform job, not both",
+      });
+    }
+  });
 export type CreateEvaluation = z.output<typeof createEvaluationSchema>;
 export type CreateEvaluationInput = z.input<typeof createEvaluationSchema>;
 
@@ -60,6 +91,16 @@ export const evaluationSummarySchema = z.object({
   finishedAt: z.iso.datetime().nullable(),
   failure: z.string().nullable(),
   progress: evaluationProgressSchema,
+  /** The run's Batch Transform job, when it targets a model instead of endpoints (`endpoints` is that model). */
+  batch: z
+    .object({
+      jobName: z.string(),
+      modelName: z.string(),
+      instanceType: z.string(),
+      instanceCount: z.number().int(),
+      maxConcurrentTransforms: z.number().int().nullable(),
+    })
+    .nullable(),
 });
 export type EvaluationSummary = z.infer<typeof evaluationSummarySchema>;
 

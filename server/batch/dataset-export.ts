@@ -32,6 +32,17 @@ export async function exportDataset(
   db: Db,
   datasetId: string,
 ): Promise<DatasetExport> {
+  return writeDatasetJsonLines(aws, settings, db, datasetId, `${ARTIFACT_PREFIXES.batch}inputs/${datasetId}/`);
+}
+
+/** Writes a stored dataset's JSON Lines objects under `prefix` (inside batch/) of the artifact bucket. */
+export async function writeDatasetJsonLines(
+  aws: Pick<AwsClients, "s3">,
+  settings: ConsoleSettings,
+  db: Db,
+  datasetId: string,
+  prefix: string,
+): Promise<DatasetExport> {
   if (!findDataset(db, datasetId)) throw new AppError("not_found", `There is no dataset ${datasetId}.`);
   const bucket = settings.artifactBucket;
   if (!bucket) {
@@ -40,7 +51,6 @@ export async function exportDataset(
       "Exporting a dataset needs the artifact bucket: set CONSOLE_ARTIFACT_BUCKET (the stack's ArtifactBucketName).",
     );
   }
-  const prefix = `${ARTIFACT_PREFIXES.batch}inputs/${datasetId}/`;
   const objects = datasetJsonLines(db, datasetId);
   for (const object of objects) {
     await awsCall(`s3://${bucket}/${prefix}${object.key}`, () =>

@@ -104,6 +104,8 @@ export async function startTransformJob(
   aws: Pick<AwsClients, "sageMaker" | "ecr" | "codeBuild">,
   settings: ConsoleSettings,
   request: StartTransformJobRequest,
+  /** The job's Environment for the container (e.g. an evaluation's ADAPTER_RECORD_ERRORS=inline). */
+  environment?: Record<string, string>,
 ): Promise<TransformJobSummary> {
   requirePrefix(settings, request.name);
   const modelName = request.buildOutput ? request.name : request.modelName;
@@ -135,6 +137,7 @@ export async function startTransformJob(
           InstanceCount: request.instanceCount,
         },
         DataProcessing: { JoinSource: "Input" },
+        Environment: environment,
       }),
     );
   } catch (error) {

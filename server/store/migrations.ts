@@ -84,6 +84,20 @@ export const migrations: readonly Migration[] = [
     sql: "ALTER TABLE evaluation_targets ADD COLUMN configuration TEXT;",
   },
   {
+    version: 13,
+    name: "evaluation batch jobs",
+    sql: `CREATE TABLE evaluation_batch_jobs (
+      run_id TEXT PRIMARY KEY REFERENCES evaluation_runs (id) ON DELETE CASCADE,
+      job_name TEXT NOT NULL UNIQUE,
+      model_name TEXT NOT NULL,
+      instance_type TEXT NOT NULL,
+      instance_count INTEGER NOT NULL,
+      max_concurrent_transforms INTEGER,
+      input_s3_uri TEXT NOT NULL,
+      output_s3_uri TEXT NOT NULL
+    );`,
+  },
+  {
     version: 30,
     name: "console users",
     sql: `CREATE TABLE users (

@@ -3,6 +3,7 @@ export * from "./common.ts";
 export * from "./decision.ts";
 export * from "./json-depth.ts";
 export * from "./quantile.ts";
+export * from "./record-errors.ts";
 export * from "./semif-environment.ts";
 export * from "./semif-settings.ts";
 export * from "./softmax.ts";

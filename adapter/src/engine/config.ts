@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import os from "node:os";
 import { defaultParallel } from "../contract/parallel-default.ts";
+import { type RecordErrorMode, readRecordErrorMode } from "../contract/record-errors.ts";
 import { readSemifEnvironment } from "../contract/semif-environment.ts";
 import { type BatchSettings, MIB, readBatchSettings } from "./batch-settings.ts";
 import { readingCacheEntries } from "./reading-cache-settings.ts";
@@ -30,6 +31,8 @@ export type AdapterConfig = {
   maxInFlight: number;
   /** Set in a SageMaker Batch Transform job (SAGEMAKER_BATCH=true), else null. */
   batch: BatchSettings | null;
+  /** ADAPTER_RECORD_ERRORS: whether a refused record of a JSON Lines body fails the body or is answered inline. */
+  recordErrors: RecordErrorMode;
   temperature: number;
   /** ADAPTER_BODY_TIMEOUT_MS: how long a request body may take to arrive after its headers (else 408). */
   bodyTimeoutMs: number;
@@ -127,6 +130,7 @@ export function readConfig(env: Env = process.env): AdapterConfig {
     ...semif,
     maxBodyBytes: batch ? Math.max(semif.maxBodyBytes, batch.maxPayloadMb * MIB) : semif.maxBodyBytes,
     batch,
+    recordErrors: readRecordErrorMode(env.ADAPTER_RECORD_ERRORS),
     bodyTimeoutMs: positiveInteger(env, "ADAPTER_BODY_TIMEOUT_MS", 5000),
     maxBodyReaders,
     maxBodyReadersPerPeer: Math.min(

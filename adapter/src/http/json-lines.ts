@@ -1,4 +1,5 @@
 import { SCORING_FAILED_ERROR } from "../contract/common.ts";
+import type { RecordErrorLine } from "../contract/record-errors.ts";
 import type { Engine } from "../engine/engine.ts";
 import { RequestError } from "../engine/request-error.ts";
 import type { RouteTable } from "./dispatch.ts";
@@ -13,7 +14,8 @@ export const JSON_LINES_TYPE = "application/jsonlines";
  * another on this request's admission slot (records on one state reuse its prefix, as consecutive requests do).
  * The answer is one JSON line per record, in order. When a record is refused or fails, nothing is answered for
  * the others: the request gets that record's status and `{"error": "line N: <message>"}`, so the job's failure
- * names the record.
+ * names the record. With `ADAPTER_RECORD_ERRORS=inline` the refused record is answered by its error line
+ * (`{"status", "error"}`) instead, and the others as usual.
  */
 export async function runJsonLines(
   exchange: Exchange,
@@ -22,7 +24,9 @@ export async function runJsonLines(
   engine: Engine,
 ): Promise<void> {
   exchange.line.records = records.length;
+  const inline = engine.config.recordErrors === "inline";
   const answers: string[] = [];
+  const refused: number[] = [];
   for (const [index, record] of records.entries()) {
     const where = `line ${index + 1}`;
     let status: number;
@@ -35,16 +39,24 @@ export async function runJsonLines(
       ({ status, body } = result);
     } catch (error) {
       if (!(error instanceof RequestError)) {
-        exchange.line.error = error instanceof Error ? (error.stack ?? error.message) : String(error);
-        return exchange.respond(500, { error: `${where}: ${SCORING_FAILED_ERROR.error}` }, "jsonlines");
+        const cause = error instanceof Error ? (error.stack ?? error.message) : String(error);
+        exchange.line.error = `${where}: ${cause}`;
+        if (!inline) return exchange.respond(500, { error: `${where}: ${SCORING_FAILED_ERROR.error}` }, "jsonlines");
+        ({ status, body } = { status: 500, body: SCORING_FAILED_ERROR });
+      } else {
+        ({ status, body } = { status: error.status, body: { error: error.message } });
       }
-      ({ status, body } = { status: error.status, body: { error: error.message } });
     }
-    if (status !== 200) {
-      const message = (body as { error?: unknown }).error;
-      return exchange.respond(status, { error: `${where}: ${String(message ?? "refused")}` }, "jsonlines");
+    if (status === 200) {
+      answers.push(JSON.stringify(body));
+      continue;
     }
-    answers.push(JSON.stringify(body));
+    const message = String((body as { error?: unknown }).error ?? "refused");
+    if (!inline) return exchange.respond(status, { error: `${where}: ${message}` }, "jsonlines");
+    const line: RecordErrorLine = { ...(body as object), error: message, status };
+    answers.push(JSON.stringify(line));
+    refused.push(index + 1);
   }
+  if (refused.length > 0) exchange.line.refused_lines = refused;
   exchange.sendText(200, `${answers.join("\n")}\n`, JSON_LINES_TYPE, "jsonlines");
 }

@@ -173,6 +173,13 @@ describe("evaluation routes", () => {
       [{ datasetId: id, endpoints: ["a", "a"] }, /two different endpoints/],
       [{ datasetId: id, endpoints: ["no spaces"] }, /SageMaker endpoint name/],
       [{ datasetId: id, endpoints: ["a"], concurrency: 0 }, /concurrency/],
+      [{ datasetId: id }, /choose an endpoint \(or a model in batch\)/],
+      [
+        { datasetId: id, endpoints: ["a"], batch: { modelName: "m", instanceType: "ml.c6i.large" } },
+        /endpoints or one model in a batch transform job, not both/,
+      ],
+      [{ datasetId: id, batch: { modelName: "m", instanceType: "ml.g6e.xlarge" } }, /runs the cpu image only/],
+      [{ datasetId: id, batch: { modelName: "m", instanceType: "ml.c6i.large", instanceCount: 0 } }, /instanceCount/],
     ];
     for (const [body, message] of cases) {
       const response = await evaluations.POST(json("/api/evaluations", body));

@@ -1,4 +1,6 @@
 import {
+  type BatchEvaluationTarget,
+  type CreateEvaluation,
   type CreateEvaluationInput,
   createEvaluationSchema,
   type EvaluationSummary,
@@ -6,14 +8,16 @@ import {
 import { AppError } from "../../http/app-error.ts";
 import { findDataset } from "../datasets/dataset-store.ts";
 import type { EndpointChecker } from "../endpoint-configuration.ts";
+import { launchBatchJob, planBatchJob } from "./batch-run.ts";
 import { cancelRun, startRun } from "./run-registry.ts";
 import { createRun, findRun } from "./run-store.ts";
 import { evaluationSummary } from "./run-view.ts";
 import type { RunnerDeps } from "./runner.ts";
 
 /**
- * Creates a run once every endpoint is known to be InService (recording what each runs on) and starts working it
- * in this process; the answer comes at once, progress is polled.
+ * Creates a run once every endpoint is known to be InService (recording what each runs on), or once its transform
+ * job has been created for a run that targets a model, and starts working it in this process; the answer comes at
+ * once, progress is polled.
  */
 export async function startEvaluation(
   deps: RunnerDeps & { checkEndpoint: EndpointChecker },
@@ -22,13 +26,41 @@ export async function startEvaluation(
   const request = createEvaluationSchema.parse(input);
   const dataset = findDataset(deps.db, request.datasetId);
   if (!dataset) throw new AppError("bad_request", `datasetId: there is no dataset ${request.datasetId}.`);
-  const checked = await Promise.all(request.endpoints.map((name) => deps.checkEndpoint(name)));
-  const configurations = checked.map((endpoint) => endpoint.configuration);
-  const run = createRun(deps.db, { ...request, configurations });
+  const run = request.batch
+    ? await createBatchRun(deps, request, request.batch)
+    : await createEndpointRun(deps, request);
   void startRun(deps, run.id);
   const summary = evaluationSummary(deps.db, run.id);
   if (!summary) throw new AppError("internal", "The evaluation was created but cannot be read back.");
   return summary;
+}
+
+async function createEndpointRun(deps: RunnerDeps & { checkEndpoint: EndpointChecker }, request: CreateEvaluation) {
+  const checked = await Promise.all(request.endpoints.map((name) => deps.checkEndpoint(name)));
+  const configurations = checked.map((endpoint) => endpoint.configuration);
+  return createRun(deps.db, { ...request, configurations });
+}
+
+/**
+ * A run on a model: its transform job is planned and started before the answer, so a model the job cannot use is
+ * a 4xx and no run is kept; after a 5xx the run stays and its runner creates the job (or finds it created).
+ */
+async function createBatchRun(deps: RunnerDeps, request: CreateEvaluation, target: BatchEvaluationTarget) {
+  if (!deps.batch) throw new AppError("unavailable", "This console was started without batch evaluations.");
+  const run = createRun(deps.db, {
+    ...request,
+    endpoints: [target.modelName],
+    configurations: [`${target.instanceCount} x ${target.instanceType} (batch transform)`],
+  });
+  try {
+    await launchBatchJob(deps.batch, deps.db, run, planBatchJob(deps.batch.settings, run.id, target));
+  } catch (error) {
+    if (!(error instanceof AppError) || error.status < 500) {
+      deps.db.prepare("DELETE FROM evaluation_runs WHERE id = ?").run(run.id);
+      throw error;
+    }
+  }
+  return run;
 }
 
 export function cancelEvaluation(deps: Pick<RunnerDeps, "db">, id: string): void {

@@ -8,6 +8,7 @@ import type {
 import type { Db } from "../../store/database.ts";
 import { datasetItems, findDataset, type StoredItem } from "../datasets/dataset-store.ts";
 import { evaluationMetrics } from "../metrics/summary.ts";
+import { batchJobOf } from "./batch-job-store.ts";
 import { compare } from "./comparison.ts";
 import { outcomesOf } from "./outcomes.ts";
 import {
@@ -38,6 +39,18 @@ function progressOf(db: Db, run: RunRow, targets: readonly string[], itemCount: 
   return progress;
 }
 
+function batchOf(db: Db, runId: string): EvaluationSummary["batch"] {
+  const job = batchJobOf(db, runId);
+  if (!job) return null;
+  return {
+    jobName: job.job_name,
+    modelName: job.model_name,
+    instanceType: job.instance_type,
+    instanceCount: job.instance_count,
+    maxConcurrentTransforms: job.max_concurrent_transforms,
+  };
+}
+
 function summaryOf(db: Db, run: RunRow, nowMs: number): EvaluationSummary {
   const dataset = findDataset(db, run.dataset_id);
   const targets = runTargets(db, run.id);
@@ -53,6 +66,7 @@ function summaryOf(db: Db, run: RunRow, nowMs: number): EvaluationSummary {
     finishedAt: run.finished_at,
     failure: run.failure,
     progress: progressOf(db, run, targets, dataset?.itemCount ?? 0, nowMs),
+    batch: batchOf(db, run.id),
   };
 }
 

@@ -2,6 +2,8 @@ import type { RunStatus } from "../../../contract/evaluate/evaluations.ts";
 import { type BusyRetryPolicy, defaultBusyRetryPolicy } from "../../invoke/busy-retry.ts";
 import type { Db } from "../../store/database.ts";
 import { datasetItems, type StoredItem } from "../datasets/dataset-store.ts";
+import { batchJobOf } from "./batch-job-store.ts";
+import { type BatchRunDeps, workBatchRun } from "./batch-run.ts";
 import type { EndpointInvoker } from "./invoker.ts";
 import {
   claimRun,
@@ -21,12 +23,14 @@ export interface RunnerDeps {
   /** The process that owns the run while it works on it (defaults to this one). */
   pid?: number;
   retry?: BusyRetryPolicy;
+  /** Runs that target a model are scored by a transform job through these. */
+  batch?: BatchRunDeps;
 }
 
 const HEARTBEAT_EVERY_MS = 5_000;
 
 /**
- * Works a run to its end: every item not yet finished is scored on every target endpoint, `concurrency` at a
+ * Works a run to its end (a run that targets a model: `workBatchRun`): every item not yet finished is scored on every target endpoint, `concurrency` at a
  * time per endpoint, and each result is stored the moment it arrives. Safe to call again after a crash or a
  * restart: finished items are skipped, items that were in flight are asked again. Stops early when the run is
  * cancelled (in the database, so another process can cancel it) or `signal` aborts (shutdown).
@@ -45,6 +49,11 @@ export async function executeRun(
   // A timer, not per result: one item can take longer than the stale limit on a slow endpoint.
   const beat = setInterval(() => heartbeat(db, runId, pid), HEARTBEAT_EVERY_MS);
   try {
+    if (batchJobOf(db, runId)) {
+      if (!deps.batch) throw new Error("This console process was started without the clients batch evaluations need.");
+      await workBatchRun(deps.batch, db, run, signal);
+      return runStatus(db, runId) ?? "not_claimed";
+    }
     const items = datasetItems(db, run.dataset_id);
     const targets = runTargets(db, runId);
     const finished = finishedKeys(db, runId);

@@ -31,6 +31,20 @@ function errorKindOf(status: number): string {
   return "rejected";
 }
 
+function failedScore(latencyMs: number, attempts: number, errorKind: string, errorMessage: string): ItemScore {
+  return {
+    optionIds: null,
+    probabilities: null,
+    logits: null,
+    chosen: null,
+    latencyMs,
+    adapterMs: null,
+    attempts,
+    errorKind,
+    errorMessage,
+  };
+}
+
 /**
  * Scores one decision on one endpoint. Every way it can go wrong becomes a recorded error of a kind (busy after
  * retries, rejected, server_error, timeout, unreachable, invalid_response), never a thrown error, so one bad
@@ -43,17 +57,6 @@ export async function scoreItem(
   retry: BusyRetryPolicy,
   signal?: AbortSignal,
 ): Promise<ItemScore> {
-  const failed = (latencyMs: number, attempts: number, errorKind: string, errorMessage: string): ItemScore => ({
-    optionIds: null,
-    probabilities: null,
-    logits: null,
-    chosen: null,
-    latencyMs,
-    adapterMs: null,
-    attempts,
-    errorKind,
-    errorMessage,
-  });
   const started = performance.now();
   let outcome: InvokeOutcome & { attempts: number };
   try {
@@ -67,20 +70,28 @@ export async function scoreItem(
   } catch (error) {
     if (signal?.aborted) throw error;
     const timedOut = (error as Error).name === "TimeoutError";
-    return failed(performance.now() - started, 1, timedOut ? "timeout" : "unreachable", (error as Error).message);
+    return failedScore(performance.now() - started, 1, timedOut ? "timeout" : "unreachable", (error as Error).message);
   }
+  return scoreAnswer(decision, outcome);
+}
+
+/**
+ * One decision's score from the container's answer to it (status and body), whether it came from an endpoint or
+ * as a line of a transform job's output: a non-200 is an error of its kind, a 200 must be the decision's result.
+ */
+export function scoreAnswer(decision: Decision, outcome: InvokeOutcome & { attempts: number }): ItemScore {
   if (outcome.status !== 200) {
-    return failed(outcome.latencyMs, outcome.attempts, errorKindOf(outcome.status), errorText(outcome.body));
+    return failedScore(outcome.latencyMs, outcome.attempts, errorKindOf(outcome.status), errorText(outcome.body));
   }
   const parsed = singleDecisionResponseSchema.safeParse(outcome.body);
   if (!parsed.success) {
-    return failed(outcome.latencyMs, outcome.attempts, "invalid_response", "the answer is not a decision result");
+    return failedScore(outcome.latencyMs, outcome.attempts, "invalid_response", "the answer is not a decision result");
   }
   const { result, timing } = parsed.data;
   const wanted = decision.options.map((option) => option.id);
   const order = wanted.map((id) => result.option_ids.indexOf(id));
   if (order.some((index) => index < 0) || result.probabilities.length !== result.option_ids.length) {
-    return failed(
+    return failedScore(
       outcome.latencyMs,
       outcome.attempts,
       "invalid_response",
