@@ -1,7 +1,8 @@
-import { expect, type Page, test } from "@playwright/test";
-import { BuildDetailPage, BuildsPage } from "./pages/builds-page.ts";
-import { DeployPage } from "./pages/deploy-page.ts";
+import { expect, test } from "@playwright/test";
+import { packageAndOpenDeploy } from "./pages/builds-page.ts";
+import { cpuAdapterChoices, DeployPage } from "./pages/deploy-page.ts";
 import { EndpointsPage } from "./pages/endpoints-page.ts";
+import { EvaluatePage } from "./pages/evaluate-page.ts";
 import { checkPage } from "./support/a11y.ts";
 import { readModelPin } from "./support/e2e-settings.ts";
 
@@ -30,55 +31,10 @@ function decisions(count: number): string {
   ).join("\n");
 }
 
-class EvaluatePage {
-  constructor(readonly page: Page) {}
-
-  async goto(): Promise<void> {
-    await this.page.goto("/evaluate");
-    await expect(this.page.getByRole("heading", { name: "Evaluate", level: 1 })).toBeVisible();
-  }
-
-  async upload(fileName: string, text: string, name: string): Promise<void> {
-    await this.page.getByLabel("JSON Lines or CSV file").setInputFiles({
-      name: fileName,
-      mimeType: "application/x-ndjson",
-      buffer: Buffer.from(text),
-    });
-    await this.page.getByLabel("Name (optional)").fill(name);
-    await this.page.getByRole("button", { name: "Upload dataset" }).click();
-  }
-
-  async start(endpointName: string): Promise<string> {
-    const form = this.page.getByRole("form", { name: "Run an evaluation" });
-    await expect(form.getByLabel("Dataset")).not.toHaveValue("");
-    await form.getByLabel("Endpoint", { exact: true }).fill(endpointName);
-    await form.getByLabel("Concurrency per endpoint").fill("1");
-    await form.getByRole("button", { name: "Start evaluation" }).click();
-    await this.page.waitForURL(/\/evaluate\/[0-9a-f-]{36}$/);
-    return new URL(this.page.url()).pathname.split("/").at(-1) ?? "";
-  }
-
-  async waitForEnd(total: number): Promise<void> {
-    await expect(this.page.getByTestId("progress-text")).toContainText(`${total} of ${total} requests done`, {
-      timeout: 180_000,
-    });
-    await expect(this.page.getByTestId("progress-text")).toContainText("completed");
-  }
-}
-
 test("an endpoint to evaluate is packaged and deployed on a CPU instance", async ({ page }) => {
-  const builds = new BuildsPage(page);
-  await builds.goto();
-  await builds.packageCustomModel(readModelPin());
-  const detail = new BuildDetailPage(page);
-  await detail.waitForSuccess(180_000);
-  await detail.deployThis();
+  await packageAndOpenDeploy(page, readModelPin());
   const deploy = new DeployPage(page);
-  await deploy.fill({
-    name: endpoint,
-    image: { pick: /decision-adapter .*\bcpu\b/ },
-    compute: { kind: "cpu", threads: 1 },
-  });
+  await deploy.fill(cpuAdapterChoices(endpoint));
   await deploy.reviewAndDeploy();
   const endpoints = new EndpointsPage(page);
   await endpoints.goto();
