@@ -15,6 +15,18 @@ import type { UpdateRequestInput, UpdateResult } from "@/contract/endpoints/upda
 import { fetchJson } from "../api/fetch-json.ts";
 
 const pollMs = 3_000;
+/** Autoscaling changes the instance count on its own, on alarms of one-minute periods: the page looks that often. */
+const autoscaledPollMs = 10_000;
+
+/**
+ * How often an endpoint's page refreshes: quickly while it changes, slowly while autoscaling may change it (a
+ * scaling activity starts from InService, which a page polling only transitional states would never see).
+ */
+export function endpointRefreshMs(endpoint: EndpointDetail | undefined): number | false {
+  if (!endpoint) return false;
+  if (isTransitional(endpoint.status)) return pollMs;
+  return endpoint.autoscaling ? autoscaledPollMs : false;
+}
 
 export function endpointPath(name: string): string {
   return `/api/endpoints/${encodeURIComponent(name)}`;
@@ -35,7 +47,7 @@ export function useEndpoint(name: string, options: { enabled?: boolean } = {}) {
     enabled: options.enabled ?? true,
     queryKey: ["endpoints", name],
     queryFn: ({ signal }) => fetchJson<EndpointDetail>(endpointPath(name), { signal }),
-    refetchInterval: (query) => (query.state.data && isTransitional(query.state.data.status) ? pollMs : false),
+    refetchInterval: (query) => endpointRefreshMs(query.state.data),
   });
 }
 

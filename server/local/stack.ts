@@ -17,6 +17,8 @@ export interface LocalStackOptions {
   /** Passed to the control plane; defaults come from LOCAL_AWS_SHORT_CAPACITY and LOCAL_AWS_EMULATE_GPU. */
   shortCapacity?: string[];
   gpuEmulation?: GpuEmulation;
+  /** Passed to the control plane (default Date.now); the Playwright stack moves it ahead to pass alarm periods. */
+  metricClock?: () => number;
 }
 
 export interface LocalStack {
@@ -99,6 +101,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     port,
     shortCapacity: options.shortCapacity,
     gpuEmulation: options.gpuEmulation,
+    metricClock: options.metricClock,
     // The console starts at once; restored endpoints answer invocations as soon as their adapter is ready.
     waitForEndpoints: false,
   });

@@ -127,8 +127,7 @@ test("an asynchronous deployment queues playground decisions and shows the answe
   const deploy = new DeployPage(page);
   await deploy.goto(deployQuery);
   await deploy.fill({ name: asyncEndpoint, image: { pick: cpuImage }, compute: { kind: "cpu", threads: 1 } });
-  await page.getByLabel("Asynchronous: requests queue, answers land in S3").check();
-  await page.getByLabel("Concurrent requests per instance").fill("2");
+  await deploy.chooseAsynchronous(2);
   await page.getByRole("button", { name: "Review deployment" }).click();
   await expect(page.getByText(/may scale to 0 instances/)).toBeVisible();
   await expect(page.getByText(/cold start/)).toBeVisible();
@@ -156,16 +155,10 @@ test("an asynchronous deployment queues playground decisions and shows the answe
 test("an asynchronous endpoint's autoscaling card turns on scale to zero when idle", async ({ page }) => {
   const detail = new EndpointDetailPage(page);
   await detail.goto(asyncEndpoint);
-  await page.getByRole("button", { name: "Configure autoscaling" }).click();
-  await page.getByLabel(/Scale to zero when idle/).check();
-  await expect(page.getByLabel("Minimum instances")).toHaveValue("0");
-  await page.getByLabel("Maximum instances").fill("1");
-  await page.getByLabel("Target queued requests per instance").fill("5");
-  await page.getByRole("button", { name: "Save autoscaling" }).click();
-  const card = page.locator("section", { has: page.getByRole("heading", { name: "Autoscaling" }) });
-  await expect(card).toContainText("0 to 1", { timeout: 30_000 });
+  await detail.enableScaleToZero(1, 5);
+  const card = detail.autoscalingCard();
   await expect(card).toContainText("on, target 5 queued requests per instance");
-  await expect(card.getByTestId("autoscaling-instances")).toHaveText("1");
+  await expect(detail.instancesNow()).toHaveText("1");
   await expect(card).toContainText("waits in the queue for a cold start first");
 });
 

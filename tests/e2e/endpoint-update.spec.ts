@@ -1,5 +1,5 @@
 import { type APIRequestContext, expect, test } from "@playwright/test";
-import { BuildDetailPage, BuildsPage } from "./pages/builds-page.ts";
+import { packageAndOpenDeploy } from "./pages/builds-page.ts";
 import { EndpointDetailPage } from "./pages/endpoint-detail-page.ts";
 import { PlaygroundPage } from "./pages/playground-page.ts";
 import { checkPage } from "./support/a11y.ts";
@@ -37,12 +37,7 @@ async function status(request: APIRequestContext): Promise<string> {
 }
 
 test("an endpoint of two instances serves the packaged model", async ({ page }) => {
-  const builds = new BuildsPage(page);
-  await builds.goto();
-  await builds.packageCustomModel(readModelPin());
-  const build = new BuildDetailPage(page);
-  await build.waitForSuccess(180_000);
-  await build.deployThis();
+  await packageAndOpenDeploy(page, readModelPin());
   const query = new URL(page.url()).searchParams;
   const image = (await (await page.request.get("/api/images?tag=cpu")).json()) as { imageUri: string };
   const deployed = await page.request.post("/api/endpoints", {

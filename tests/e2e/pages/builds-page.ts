@@ -1,4 +1,5 @@
 import { expect, type Page } from "@playwright/test";
+import type { ModelPin } from "../support/e2e-settings.ts";
 
 export class BuildsPage {
   constructor(readonly page: Page) {}
@@ -10,7 +11,7 @@ export class BuildsPage {
   }
 
   /** Starts a model-packaging build of a custom pinned GGUF and returns the build page's id. */
-  async packageCustomModel(pin: { repo: string; revision: string; file: string; sha256: string }): Promise<string> {
+  async packageCustomModel(pin: ModelPin): Promise<string> {
     await this.page.getByLabel("Model", { exact: true }).selectOption("custom");
     await this.page.getByLabel("Repository (owner/name)").fill(pin.repo);
     await this.page.getByLabel("Revision (40-hex commit)").fill(pin.revision);
@@ -37,4 +38,14 @@ export class BuildDetailPage {
     await this.page.getByRole("link", { name: "Deploy this" }).click();
     await this.page.waitForURL(/\/deploy\?/);
   }
+}
+
+/** Packages the pinned model from the builds page, waits for its build and follows its "Deploy this" link. */
+export async function packageAndOpenDeploy(page: Page, pin: ModelPin): Promise<void> {
+  const builds = new BuildsPage(page);
+  await builds.goto();
+  await builds.packageCustomModel(pin);
+  const build = new BuildDetailPage(page);
+  await build.waitForSuccess(180_000);
+  await build.deployThis();
 }

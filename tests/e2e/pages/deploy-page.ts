@@ -6,6 +6,11 @@ export type DeployChoices = {
   compute: { kind: "cpu"; instanceType?: string; threads: number } | { kind: "gpu-pool"; pools: string[] };
 };
 
+/** The generated model on the CPU adapter image, one thread: what most specs deploy. */
+export function cpuAdapterChoices(name: string): DeployChoices {
+  return { name, image: { pick: /decision-adapter .*\bcpu\b/ }, compute: { kind: "cpu", threads: 1 } };
+}
+
 export class DeployPage {
   constructor(readonly page: Page) {}
 
@@ -47,10 +52,26 @@ export class DeployPage {
     }
   }
 
-  async reviewAndDeploy(): Promise<void> {
+  /** Invocation mode Asynchronous, with its concurrent requests per instance when given. */
+  async chooseAsynchronous(perInstance?: number): Promise<void> {
+    await this.page.getByLabel("Asynchronous: requests queue, answers land in S3").check();
+    if (perInstance !== undefined) {
+      await this.page.getByLabel("Concurrent requests per instance").fill(String(perInstance));
+    }
+  }
+
+  async review(): Promise<void> {
     await this.page.getByRole("button", { name: "Review deployment" }).click();
     await expect(this.page.getByRole("heading", { name: "Review the deployment" })).toBeVisible();
+  }
+
+  async deploy(): Promise<void> {
     await this.page.getByRole("button", { name: "Deploy", exact: true }).click();
     await expect(this.page.getByRole("heading", { name: /^Deploying / })).toBeVisible();
+  }
+
+  async reviewAndDeploy(): Promise<void> {
+    await this.review();
+    await this.deploy();
   }
 }

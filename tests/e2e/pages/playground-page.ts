@@ -37,6 +37,11 @@ export class PlaygroundPage {
       .or(this.page.locator("section", { hasText: "Answer" }).first());
   }
 
+  /** The notice an asynchronous request shows while it is queued or running. */
+  queuedNotice(): Locator {
+    return this.page.getByRole("status").filter({ hasText: "Queued on the asynchronous endpoint" });
+  }
+
   /** The raw response body the page received from the console's invoke route. */
   async rawResponse(): Promise<unknown> {
     await this.page.getByText("Raw response").click();

@@ -22,6 +22,8 @@ export function e2eSettings() {
     pinFile: path.join(stateDir, "model-pin.json"),
     /** The local control plane's URL, written by the web server for specs that act as another team (admin). */
     controlPlaneFile: path.join(stateDir, "control-plane-url"),
+    /** The URL of the web server's metric-clock control (metric-clock.ts), written once it listens. */
+    metricClockFile: path.join(stateDir, "metric-clock-url"),
     /** The control plane's data directory; its credentials file holds the admin profile. */
     controlPlaneDataDir: path.join(stateDir, "aws"),
     /** Instance type the local control plane treats as short of capacity, so the pool falls back. */

@@ -7,10 +7,11 @@ import { publishHubFile, startHubStandIn } from "../../../server/local/hf-standi
 import { generateTinyModel } from "../../../server/local/seed.ts";
 import { consoleEnvironment, startLocalStack } from "../../../server/local/stack.ts";
 import { e2eSettings, type ModelPin } from "./e2e-settings.ts";
+import { MetricClock, startMetricClockControl } from "./metric-clock.ts";
 
 /**
  * The Playwright web server: a loopback Hugging Face stand-in serving a generated GGUF, the local control plane on
- * a fresh data directory, and the console itself (`next build && next start`) pointed at both. Everything listens on
+ * a fresh data directory with a metric clock the specs may move ahead (metric-clock.ts), and the console itself (`next build && next start`) pointed at both. Everything listens on
  * 127.0.0.1 and stops when Playwright stops this process.
  */
 const settings = e2eSettings();
@@ -73,8 +74,15 @@ async function main(): Promise<void> {
   process.env.HF_ENDPOINT = hub.url;
   process.env.LOCAL_AWS_SHORT_CAPACITY = settings.shortCapacityType;
   process.env.LOCAL_ADAPTER_THREADS ??= "1";
-  const stack = await startLocalStack({ dataDir: settings.controlPlaneDataDir, port: 0, seed: false });
+  const metricClock = new MetricClock();
+  const stack = await startLocalStack({
+    dataDir: settings.controlPlaneDataDir,
+    port: 0,
+    seed: false,
+    metricClock: metricClock.now,
+  });
   closers.push(stack.close);
+  closers.push(await startMetricClockControl(metricClock, stack.controlPlane));
 
   const env: NodeJS.ProcessEnv = {
     ...consoleEnvironment(process.env, stack),
