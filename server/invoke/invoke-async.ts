@@ -12,7 +12,7 @@ import { AppError } from "../http/app-error.ts";
 import { decodeBody } from "./invoke.ts";
 
 /** An `s3://bucket/key` URI as the bucket and key the S3 client takes. */
-function s3Object(uri: string): { Bucket: string; Key: string } {
+export function s3Object(uri: string): { Bucket: string; Key: string } {
   const match = /^s3:\/\/([^/]+)\/(.+)$/.exec(uri);
   if (!match) throw new AppError("upstream", `SageMaker named ${uri} as an asynchronous result, not an s3:// object.`);
   return { Bucket: match[1] as string, Key: match[2] as string };

@@ -57,7 +57,8 @@ export async function executeRun(
           const item = next;
           let score: Awaited<ReturnType<typeof scoreItem>>;
           try {
-            score = await scoreItem(invoke, endpointName, item.decision, retry, signal);
+            const key = { runId, slot, position: item.position, itemId: item.decision.id };
+            score = await scoreItem(invoke, endpointName, item.decision, retry, { item: key, signal });
           } catch (error) {
             if (signal?.aborted) return;
             throw error;

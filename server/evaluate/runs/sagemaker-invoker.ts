@@ -3,9 +3,11 @@ import type { SageMakerClient } from "@aws-sdk/client-sagemaker";
 import type { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import { realSleep } from "../../aws/sleep.ts";
 import { AppError } from "../../http/app-error.ts";
+import { noteAsyncState, sendAsyncRequest } from "../../invoke/async-requests.ts";
 import { defaultBusyRetryPolicy } from "../../invoke/busy-retry.ts";
 import { invokeEndpoint } from "../../invoke/invoke.ts";
-import { asyncOutcome, asyncOutputPathsOf, invokeEndpointAsync } from "../../invoke/invoke-async.ts";
+import { asyncOutcome, asyncOutputPathsOf } from "../../invoke/invoke-async.ts";
+import type { Db } from "../../store/database.ts";
 import type { EndpointInvoker } from "./invoker.ts";
 
 /** One attempt per call: the runner retries busy answers itself, so it can count the attempts per item. */
@@ -16,6 +18,8 @@ const KIND_TTL_MS = 60_000;
 export interface InvokerOptions {
   /** Where asynchronous requests are written (CONSOLE_ARTIFACT_BUCKET). */
   artifactBucket: string | null;
+  /** The console database, where every asynchronous request is recorded. */
+  db: () => Db;
   /** How often an asynchronous request's outcome is looked at. */
   pollMs?: number;
 }
@@ -39,7 +43,7 @@ export function sageMakerInvoker(
     kinds.set(name, { at: Date.now(), paths });
     return paths;
   };
-  return async (endpointName, body, signal) => {
+  return async (endpointName, body, { item, signal }) => {
     const started = performance.now();
     try {
       if (!(await asyncPaths(endpointName))) {
@@ -49,9 +53,16 @@ export function sageMakerInvoker(
       if (!options.artifactBucket) {
         throw new AppError("unavailable", "Asynchronous requests need the artifact bucket (CONSOLE_ARTIFACT_BUCKET).");
       }
-      const queued = await invokeEndpointAsync(clients, options.artifactBucket, endpointName, body);
+      const db = options.db();
+      const queued = await sendAsyncRequest(clients, db, {
+        bucket: options.artifactBucket,
+        endpointName,
+        body,
+        sender: { kind: "evaluation", ...item },
+      });
       for (;;) {
         const outcome = await asyncOutcome(clients.s3, queued);
+        if (outcome.status !== "pending") noteAsyncState(db, queued.inferenceId, outcome.status);
         const latencyMs = performance.now() - started;
         if (outcome.status === "completed") return { status: 200, body: outcome.body, latencyMs };
         if (outcome.status === "failed")
