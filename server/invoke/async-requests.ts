@@ -8,7 +8,7 @@ import type {
 } from "../../contract/invoke/invoke-async.ts";
 import { awsCall } from "../aws/errors.ts";
 import type { Db } from "../store/database.ts";
-import { invokeEndpointAsync, s3Object } from "./invoke-async.ts";
+import { asyncInputKey, invokeEndpointAsync, resultLocationsUnder, s3Object } from "./invoke-async.ts";
 
 /** An evaluation item as the runner keys its results: the run, the target's slot and the item's position. */
 export interface EvaluationItemKey {
@@ -28,17 +28,26 @@ const keepFinishedPerEndpoint = 1000;
 export const refreshPerListing = 20;
 
 /**
- * Every InvokeEndpointAsync the console sends goes through here: the request is written and queued
- * (invokeEndpointAsync), then recorded with what sent it, so the endpoint page can list it and a resumed
- * evaluation can collect it instead of sending it again.
+ * Every InvokeEndpointAsync the console sends goes through here. The request is written down first, under the
+ * InferenceId the console gives it, then written to S3 and queued (invokeEndpointAsync), and marked accepted when
+ * SageMaker answers: so the endpoint page can list it, and a resumed evaluation finds every request it may have
+ * sent, even one whose answer it did not live to hear.
  */
 export async function sendAsyncRequest(
   clients: { s3: S3Client; runtime: SageMakerRuntimeClient },
   db: Db,
-  request: { bucket: string; endpointName: string; body: unknown; sender: AsyncRequestSender },
+  request: {
+    bucket: string;
+    endpointName: string;
+    /** The endpoint's AsyncInferenceConfig output paths. */
+    paths: { outputPath: string; failurePath: string | null };
+    body: unknown;
+    sender: AsyncRequestSender;
+  },
 ): Promise<AsyncInvocation> {
-  const queued = await invokeEndpointAsync(clients, request.bucket, request.endpointName, request.body);
-  const { sender } = request;
+  const { sender, endpointName } = request;
+  const inferenceId = crypto.randomUUID();
+  const expected = resultLocationsUnder(request.paths, inferenceId);
   const evaluation = sender.kind === "evaluation" ? sender : null;
   db.transaction(() => {
     db.prepare(
@@ -46,11 +55,11 @@ export async function sendAsyncRequest(
          sender_kind, user_name, run_id, slot, position, item_id, submitted_at, state)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued')`,
     ).run(
-      queued.inferenceId,
-      request.endpointName,
-      queued.inputLocation,
-      queued.outputLocation,
-      queued.failureLocation,
+      inferenceId,
+      endpointName,
+      `s3://${request.bucket}/${asyncInputKey(endpointName, inferenceId)}`,
+      expected.outputLocation,
+      expected.failureLocation,
       sender.kind,
       sender.kind === "playground" ? sender.user : null,
       evaluation?.runId ?? null,
@@ -62,9 +71,25 @@ export async function sendAsyncRequest(
     db.prepare(
       `DELETE FROM async_requests WHERE endpoint_name = ? AND state <> 'queued' AND inference_id NOT IN
          (SELECT inference_id FROM async_requests WHERE endpoint_name = ? ORDER BY submitted_at DESC LIMIT ?)`,
-    ).run(request.endpointName, request.endpointName, keepFinishedPerEndpoint);
+    ).run(endpointName, endpointName, keepFinishedPerEndpoint);
   })();
+  let queued: AsyncInvocation;
+  try {
+    queued = await invokeEndpointAsync(clients, request.bucket, endpointName, request.body, inferenceId);
+  } catch (error) {
+    forgetAsyncRequest(db, inferenceId);
+    throw error;
+  }
+  db.prepare(
+    `UPDATE async_requests SET input_location = ?, output_location = ?, failure_location = ?, accepted_at = ?
+     WHERE inference_id = ?`,
+  ).run(queued.inputLocation, queued.outputLocation, queued.failureLocation, new Date().toISOString(), inferenceId);
   return queued;
+}
+
+/** Drops a request SageMaker never took (refused, or never sent before the console stopped). */
+export function forgetAsyncRequest(db: Db, inferenceId: string): void {
+  db.prepare("DELETE FROM async_requests WHERE inference_id = ?").run(inferenceId);
 }
 
 const stateOfOutcome: Record<AsyncOutcome["status"], AsyncRequestState> = {
@@ -73,24 +98,33 @@ const stateOfOutcome: Record<AsyncOutcome["status"], AsyncRequestState> = {
   failed: "failed",
 };
 
-/** What the console just saw of a request in S3 (a request it did not send is not recorded). */
+/** What the console just saw of a request in S3 (a request it did not send is not recorded); an outcome there
+ * also proves SageMaker took the request. */
 export function noteAsyncState(db: Db, inferenceId: string, seen: AsyncOutcome["status"]): void {
-  db.prepare("UPDATE async_requests SET state = ?, checked_at = ? WHERE inference_id = ?").run(
-    stateOfOutcome[seen],
-    new Date().toISOString(),
-    inferenceId,
-  );
+  const at = new Date().toISOString();
+  db.prepare(
+    `UPDATE async_requests SET state = ?, checked_at = ?,
+       accepted_at = CASE WHEN ? = 'queued' THEN accepted_at ELSE coalesce(accepted_at, ?) END
+     WHERE inference_id = ?`,
+  ).run(stateOfOutcome[seen], at, stateOfOutcome[seen], at, inferenceId);
 }
 
-/** The newest request sent for an evaluation item, if one was: a resumed run collects it rather than sending again. */
-export function submittedForItem(db: Db, item: Omit<EvaluationItemKey, "itemId">, endpointName: string) {
+/**
+ * The newest request written down for an evaluation item, if any: a resumed run collects it rather than sending it
+ * again. `accepted` false: the console stopped before SageMaker's answer, so whether it was queued is unknown.
+ */
+export function submittedForItem(
+  db: Db,
+  item: Omit<EvaluationItemKey, "itemId">,
+  endpointName: string,
+): (AsyncRequestRecord & { accepted: boolean }) | null {
   const row = db
     .prepare(
       `SELECT * FROM async_requests WHERE run_id = ? AND slot = ? AND position = ? AND endpoint_name = ?
        ORDER BY submitted_at DESC, rowid DESC LIMIT 1`,
     )
     .get(item.runId, item.slot, item.position, endpointName) as Row | undefined;
-  return row ? recordOf(row) : null;
+  return row ? { ...recordOf(row), accepted: row.accepted_at !== null } : null;
 }
 
 interface Row {
@@ -106,6 +140,7 @@ interface Row {
   submitted_at: string;
   state: AsyncRequestState;
   checked_at: string | null;
+  accepted_at: string | null;
 }
 
 function recordOf(row: Row): AsyncRequestRecord {
@@ -146,8 +181,8 @@ async function outcomeInS3(s3: S3Client, request: AsyncRequestRecord): Promise<A
 }
 
 /**
- * The endpoint's recent asynchronous requests, newest first; the newest `refreshPerListing` still queued are
- * looked up in S3 first, so the states shown are what S3 holds now.
+ * The endpoint's recent asynchronous requests (those SageMaker took), newest first; the newest `refreshPerListing`
+ * still queued are looked up in S3 first, so the states shown are what S3 holds now.
  */
 export async function recentAsyncRequests(
   s3: S3Client,
@@ -158,7 +193,10 @@ export async function recentAsyncRequests(
   const list = () =>
     (
       db
-        .prepare("SELECT * FROM async_requests WHERE endpoint_name = ? ORDER BY submitted_at DESC, rowid DESC LIMIT ?")
+        .prepare(
+          `SELECT * FROM async_requests WHERE endpoint_name = ? AND accepted_at IS NOT NULL
+           ORDER BY submitted_at DESC, rowid DESC LIMIT ?`,
+        )
         .all(endpointName, limit) as Row[]
     ).map(recordOf);
   const queued = list()

@@ -160,6 +160,7 @@ export const migrations: readonly Migration[] = [
       submitted_at TEXT NOT NULL,
       state TEXT NOT NULL CHECK (state IN ('queued', 'done', 'failed')),
       checked_at TEXT,
+      accepted_at TEXT,
       CHECK ((sender_kind = 'evaluation') = (run_id IS NOT NULL AND slot IS NOT NULL AND position IS NOT NULL))
     );
     CREATE INDEX async_requests_endpoint ON async_requests (endpoint_name, submitted_at DESC);

@@ -38,10 +38,11 @@ export const POST = route(async (request, { params }: { params: Promise<{ name: 
       user: principal.name,
     });
   try {
-    await asyncOutputPaths(aws.sageMaker, name);
+    const paths = await asyncOutputPaths(aws.sageMaker, name);
     const queued = await sendAsyncRequest(aws, db, {
       bucket: settings.artifactBucket,
       endpointName: name,
+      paths,
       body: invoke.body,
       sender: { kind: "playground", user: principal.name },
     });
