@@ -5,6 +5,7 @@ import path from "node:path";
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { SageMakerClient } from "@aws-sdk/client-sagemaker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { workerOutcome } from "../../../tests/support/evaluate/worker-outcome.ts";
 import { LOCAL_ARTIFACT_BUCKET } from "../../local/builds/build-runner.ts";
 import { type ControlPlane, startControlPlane } from "../../local/control-plane.ts";
 import { generateTinyModel } from "../../local/seed.ts";
@@ -142,13 +143,7 @@ describe("an evaluation run on an asynchronous endpoint", { timeout: 180_000 }, 
     expect(finishedBeforeKill).toBeLessThan(ITEMS);
     expect(findRun(db, run.id)?.status).toBe("running");
 
-    const second = worker(file, run.id);
-    let output = "";
-    second.stdout?.on("data", (chunk) => {
-      output += chunk;
-    });
-    await new Promise((resolve) => second.on("exit", resolve));
-    expect(JSON.parse(output)).toEqual({ runId: run.id, status: "completed" });
+    expect(await workerOutcome(worker(file, run.id))).toEqual({ runId: run.id, status: "completed" });
 
     const results = runResults(db, run.id);
     expect(results).toHaveLength(ITEMS);
