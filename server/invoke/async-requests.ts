@@ -25,7 +25,7 @@ export type AsyncRequestSender =
 /** Finished requests kept per endpoint; queued ones are never dropped (a resumed evaluation collects them). */
 const keepFinishedPerEndpoint = 1000;
 /** Queued requests looked up in S3 per listing, so one listing costs a bounded number of HeadObject calls. */
-export const refreshPerListing = 20;
+const refreshPerListing = 20;
 
 /**
  * Every InvokeEndpointAsync the console sends goes through here. The request is written down first, under the
