@@ -52,7 +52,13 @@ import {
   invokeRequestSchema,
   invokeResultSchema,
 } from "./invoke/invoke.ts";
-import { asyncInvocationSchema, asyncInvokeRequestSchema, asyncOutcomeSchema } from "./invoke/invoke-async.ts";
+import {
+  asyncInvocationSchema,
+  asyncInvokeRequestSchema,
+  asyncOutcomeSchema,
+  asyncRequestListSchema,
+  asyncRequestsQuerySchema,
+} from "./invoke/invoke-async.ts";
 import { consoleSettingsSchema } from "./settings/settings.ts";
 
 export type ApiMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -252,6 +258,15 @@ export const consoleApi = {
     path: "/api/endpoints/[name]/invoke-async/[inferenceId]",
     summary: "One look at an asynchronous request: pending (queued or running), completed with the answer, or failed.",
     response: asyncOutcomeSchema,
+    status: 200,
+  },
+  asyncRequests: {
+    method: "GET",
+    path: "/api/endpoints/[name]/async-requests",
+    summary:
+      "Asynchronous requests this console sent (playground and evaluation runs), newest first, with their S3 locations and the state last seen; queued ones are looked up in S3 first (HeadObject, 20 a call).",
+    query: asyncRequestsQuerySchema,
+    response: asyncRequestListSchema,
     status: 200,
   },
   invocations: {

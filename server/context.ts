@@ -54,7 +54,7 @@ function build(): Omit<ConsoleContext, "db"> {
     settings,
     endpointSummaries: new EndpointSummaryCache(consoleDatabase()),
     evaluation: {
-      invoke: sageMakerInvoker(aws, { artifactBucket: settings.artifactBucket }),
+      invoke: sageMakerInvoker(aws, { artifactBucket: settings.artifactBucket, db: consoleDatabase }),
       checkEndpoint: servingEndpointChecker(aws),
     },
   };

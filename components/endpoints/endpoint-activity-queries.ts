@@ -4,6 +4,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type { EndpointLogs } from "@/contract/endpoints/logs.ts";
 import type { EndpointMetrics } from "@/contract/endpoints/metrics.ts";
 import type { InvocationList } from "@/contract/invoke/invoke.ts";
+import type { AsyncRequestList } from "@/contract/invoke/invoke-async.ts";
 import { fetchJson } from "../api/fetch-json.ts";
 import { endpointPath } from "./endpoint-queries.ts";
 
@@ -31,5 +32,15 @@ export function useEndpointLogs(name: string, minutes: number, filterPattern: st
     queryFn: ({ signal }) => fetchJson<EndpointLogs>(`${endpointPath(name)}/logs?${query}`, { signal }),
     placeholderData: keepPreviousData,
     refetchInterval: 30_000,
+  });
+}
+
+/** The asynchronous requests this console sent, polled while any is still queued (each listing asks S3 about them). */
+export function useAsyncRequests(name: string) {
+  return useQuery({
+    queryKey: ["endpoints", name, "async-requests"],
+    queryFn: ({ signal }) => fetchJson<AsyncRequestList>(`${endpointPath(name)}/async-requests`, { signal }),
+    refetchInterval: (query) =>
+      query.state.data?.requests.some((request) => request.state === "queued") ? 5_000 : 30_000,
   });
 }

@@ -35,3 +35,29 @@ export const asyncOutcomeSchema = z.object({
   failureLocation: z.string().nullable(),
 });
 export type AsyncOutcome = z.infer<typeof asyncOutcomeSchema>;
+
+/** What sent an asynchronous request: the playground (with the signed-in user) or an evaluation run's item. */
+export const asyncSenderSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("playground"), user: z.string().nullable() }),
+  z.object({ kind: z.literal("evaluation"), runId: z.string(), itemId: z.string() }),
+]);
+export type AsyncSender = z.infer<typeof asyncSenderSchema>;
+
+/** The state the console last saw: queued (neither object in S3 yet), done (the answer), failed (the failure). */
+export const asyncRequestStateSchema = z.enum(["queued", "done", "failed"]);
+export type AsyncRequestState = z.infer<typeof asyncRequestStateSchema>;
+
+/** One InvokeEndpointAsync the console sent, as `GET /api/endpoints/[name]/async-requests` lists it. */
+export const asyncRequestRecordSchema = asyncInvocationSchema.extend({
+  endpointName: z.string(),
+  sentBy: asyncSenderSchema,
+  submittedAt: z.string(),
+  state: asyncRequestStateSchema,
+  /** When the console last looked at S3 for this request (null: not since it was submitted). */
+  checkedAt: z.string().nullable(),
+});
+export type AsyncRequestRecord = z.infer<typeof asyncRequestRecordSchema>;
+
+export const asyncRequestsQuerySchema = z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) });
+export const asyncRequestListSchema = z.object({ requests: z.array(asyncRequestRecordSchema) });
+export type AsyncRequestList = z.infer<typeof asyncRequestListSchema>;

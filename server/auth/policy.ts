@@ -33,6 +33,7 @@ export const apiPolicy: readonly RouteRule[] = [
   { pattern: "/api/endpoints/[name]/invoke-async", methods: { POST: "viewer" } },
   { pattern: "/api/endpoints/[name]/invoke-async/[inferenceId]", methods: { GET: "viewer" } },
   { pattern: "/api/endpoints/[name]/invocations", methods: { GET: "viewer" } },
+  { pattern: "/api/endpoints/[name]/async-requests", methods: { GET: "viewer" } },
   { pattern: "/api/images", methods: { GET: "viewer" } },
   { pattern: "/api/model-presets", methods: { GET: "viewer" } },
   { pattern: "/api/builds", methods: { GET: "viewer", POST: "operator" } },

@@ -12,24 +12,30 @@ import { AppError } from "../http/app-error.ts";
 import { decodeBody } from "./invoke.ts";
 
 /** An `s3://bucket/key` URI as the bucket and key the S3 client takes. */
-function s3Object(uri: string): { Bucket: string; Key: string } {
+export function s3Object(uri: string): { Bucket: string; Key: string } {
   const match = /^s3:\/\/([^/]+)\/(.+)$/.exec(uri);
   if (!match) throw new AppError("upstream", `SageMaker named ${uri} as an asynchronous result, not an s3:// object.`);
   return { Bucket: match[1] as string, Key: match[2] as string };
 }
 
+/** Where the console writes the body of request `inferenceId`: `async/<endpoint>/in/<inferenceId>.json`. */
+export function asyncInputKey(name: string, inferenceId: string): string {
+  return `${asyncInferenceFolder(name, "requests")}${inferenceId}.json`;
+}
+
 /**
  * Asynchronous Inference as the console sends it: the JSON body goes to `async/<endpoint>/in/<uuid>.json` in the
- * artifact bucket, then InvokeEndpointAsync names it as InputLocation; SageMaker answers at once with the
- * InferenceId and where the answer or the failure will be written.
+ * artifact bucket, then InvokeEndpointAsync names it as InputLocation (with the uuid as InferenceId); SageMaker
+ * answers at once with the InferenceId and where the answer or the failure will be written.
  */
 export async function invokeEndpointAsync(
   clients: { s3: S3Client; runtime: SageMakerRuntimeClient },
   bucket: string,
   name: string,
   body: unknown,
+  inferenceId: string = crypto.randomUUID(),
 ): Promise<AsyncInvocation> {
-  const key = `${asyncInferenceFolder(name, "requests")}${crypto.randomUUID()}.json`;
+  const key = asyncInputKey(name, inferenceId);
   const inputLocation = `s3://${bucket}/${key}`;
   await awsCall(`the request object ${inputLocation}`, () =>
     clients.s3.send(
@@ -41,6 +47,7 @@ export async function invokeEndpointAsync(
       new InvokeEndpointAsyncCommand({
         EndpointName: name,
         InputLocation: inputLocation,
+        InferenceId: inferenceId,
         ContentType: "application/json",
         Accept: "application/json",
       }),
@@ -100,7 +107,13 @@ export async function asyncOutputPaths(sageMaker: SageMakerClient, name: string)
  * from the endpoint's own configuration (never from the browser, so only the endpoint's folders are read).
  */
 export async function asyncResultLocations(sageMaker: SageMakerClient, name: string, inferenceId: string) {
-  const { outputPath, failurePath } = await asyncOutputPaths(sageMaker, name);
+  return resultLocationsUnder(await asyncOutputPaths(sageMaker, name), inferenceId);
+}
+
+export function resultLocationsUnder(
+  { outputPath, failurePath }: { outputPath: string; failurePath: string | null },
+  inferenceId: string,
+) {
   const under = (prefix: string, file: string) => `${prefix.replace(/\/+$/, "")}/${file}`;
   return {
     outputLocation: under(outputPath, `${inferenceId}.out`),

@@ -156,4 +156,28 @@ export const migrations: readonly Migration[] = [
       stored_at TEXT NOT NULL
     );`,
   },
+  {
+    version: 52,
+    name: "asynchronous requests",
+    sql: `CREATE TABLE async_requests (
+      inference_id TEXT PRIMARY KEY,
+      endpoint_name TEXT NOT NULL,
+      input_location TEXT NOT NULL,
+      output_location TEXT NOT NULL,
+      failure_location TEXT,
+      sender_kind TEXT NOT NULL CHECK (sender_kind IN ('playground', 'evaluation')),
+      user_name TEXT,
+      run_id TEXT,
+      slot INTEGER,
+      position INTEGER,
+      item_id TEXT,
+      submitted_at TEXT NOT NULL,
+      state TEXT NOT NULL CHECK (state IN ('queued', 'done', 'failed')),
+      checked_at TEXT,
+      accepted_at TEXT,
+      CHECK ((sender_kind = 'evaluation') = (run_id IS NOT NULL AND slot IS NOT NULL AND position IS NOT NULL))
+    );
+    CREATE INDEX async_requests_endpoint ON async_requests (endpoint_name, submitted_at DESC);
+    CREATE INDEX async_requests_run_item ON async_requests (run_id, slot, position);`,
+  },
 ];

@@ -152,6 +152,20 @@ test("an asynchronous deployment queues playground decisions and shows the answe
   await checkPage(page, testInfo, "playground-async");
 });
 
+test("an asynchronous endpoint's page lists the playground's request with its S3 locations", async ({
+  page,
+}, testInfo) => {
+  await new EndpointDetailPage(page).goto(asyncEndpoint);
+  const table = page.getByRole("table", { name: "Recent asynchronous requests and their S3 locations" });
+  const row = table.getByRole("row").nth(1);
+  await expect(row).toContainText("done", { timeout: 30_000 });
+  await expect(row).toContainText(`Playground · ${e2eSettings().user.name}`);
+  for (const folder of ["in", "out", "failed"]) {
+    await expect(row).toContainText(new RegExp(`s3://[^ ]+/async/${asyncEndpoint}/${folder}/`));
+  }
+  await checkPage(page, testInfo, "endpoint-async-requests");
+});
+
 test("an asynchronous endpoint's autoscaling card turns on scale to zero when idle", async ({ page }) => {
   const detail = new EndpointDetailPage(page);
   await detail.goto(asyncEndpoint);

@@ -96,6 +96,7 @@ const expectedAccess: Record<string, Access> = {
   "POST /api/endpoints/[name]/invoke-async": "viewer",
   "GET /api/endpoints/[name]/invoke-async/[inferenceId]": "viewer",
   "GET /api/endpoints/[name]/invocations": "viewer",
+  "GET /api/endpoints/[name]/async-requests": "viewer",
   "GET /api/images": "viewer",
   "GET /api/model-presets": "viewer",
   "GET /api/builds": "viewer",

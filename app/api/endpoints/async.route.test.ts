@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { EndpointDetail } from "@/contract/endpoints/endpoint.ts";
 import type { EndpointMetrics } from "@/contract/endpoints/metrics.ts";
 import type { ImageList } from "@/contract/images/images.ts";
-import type { AsyncInvocation, AsyncOutcome } from "@/contract/invoke/invoke-async.ts";
+import type { AsyncInvocation, AsyncOutcome, AsyncRequestList } from "@/contract/invoke/invoke-async.ts";
 import { LOCAL_ARTIFACT_BUCKET } from "@/server/local/builds/build-runner.ts";
 import { type ControlPlane, startControlPlane } from "@/server/local/control-plane.ts";
 import { generateTinyModel } from "@/server/local/seed.ts";
@@ -30,6 +30,7 @@ let endpoint: typeof import("./[name]/route.ts");
 let submit: typeof import("./[name]/invoke-async/route.ts");
 let outcome: typeof import("./[name]/invoke-async/[inferenceId]/route.ts");
 let metrics: typeof import("./[name]/metrics/route.ts");
+let asyncRequests: typeof import("./[name]/async-requests/route.ts");
 
 const base = "http://127.0.0.1:3000";
 const send = (url: string, body: unknown) =>
@@ -79,6 +80,7 @@ beforeAll(async () => {
   submit = await import("./[name]/invoke-async/route.ts");
   outcome = await import("./[name]/invoke-async/[inferenceId]/route.ts");
   metrics = await import("./[name]/metrics/route.ts");
+  asyncRequests = await import("./[name]/async-requests/route.ts");
   const images = await import("../images/route.ts");
   const gguf = path.join(dataDir, "tiny.gguf");
   await generateTinyModel(gguf);
@@ -168,12 +170,13 @@ describe("asynchronous endpoints through the console's routes", { timeout: 120_0
   it("lets the evaluation runner's invoker score on an asynchronous endpoint as on a real-time one", async () => {
     const { consoleContext } = await import("@/server/context.ts");
     const { invoke } = consoleContext().evaluation;
+    const item = { runId: "run-invoker", slot: 0, position: 0, itemId: "route-async" };
     for (const name of [ASYNC, REAL_TIME]) {
-      const answered = await invoke(name, decision());
+      const answered = await invoke(name, decision(), { item });
       expect(answered.status).toBe(200);
       expect((answered.body as { result: { option_ids: string[] } }).result.option_ids).toEqual(["billing", "tech"]);
     }
-    const failed = await invoke(ASYNC, decision(["only-one"]));
+    const failed = await invoke(ASYNC, decision(["only-one"]), { item: { ...item, position: 1 } });
     expect(failed.status).toBe(500);
     expect(JSON.stringify(failed.body)).toContain("options");
   });
@@ -206,5 +209,85 @@ describe("asynchronous endpoints through the console's routes", { timeout: 120_0
     expect(traversal.status).toBe(400);
     const unknown = await look(ASYNC, "00000000-0000-4000-8000-000000000000");
     expect(unknown.status).toBe("pending");
+  });
+
+  it("lists the playground's and an evaluation's requests with their S3 locations; S3 moves them to done", async () => {
+    const listed = async () => {
+      const response = await asyncRequests.GET(
+        new Request(`${base}/api/endpoints/${ASYNC}/async-requests?limit=5`),
+        named(ASYNC),
+      );
+      expect(response.status).toBe(200);
+      return ((await response.json()) as AsyncRequestList).requests;
+    };
+    const { consoleContext } = await import("@/server/context.ts");
+    const { db, evaluation } = consoleContext();
+    const item = { runId: "run-listed", slot: 0, position: 3, itemId: "listed-item" };
+    await evaluation.invoke(ASYNC, decision(), { item });
+    const response = await submit.POST(
+      send(`/api/endpoints/${ASYNC}/invoke-async`, { body: decision() }),
+      named(ASYNC),
+    );
+    const queued = (await response.json()) as AsyncInvocation;
+    const recorded = db.prepare("SELECT state FROM async_requests WHERE inference_id = ?").get(queued.inferenceId);
+    expect(recorded).toEqual({ state: "queued" });
+
+    // Only the listing looks at S3 here (the outcome route is never asked), so "done" comes from HeadObject.
+    const deadline = Date.now() + 60_000;
+    let requests = await listed();
+    while (requests[0]?.state === "queued" && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      requests = await listed();
+    }
+    const [playground, evaluated] = requests;
+    expect(playground).toMatchObject({
+      ...queued,
+      endpointName: ASYNC,
+      sentBy: { kind: "playground" },
+      state: "done",
+    });
+    expect(playground?.checkedAt).not.toBeNull();
+    expect(evaluated).toMatchObject({
+      endpointName: ASYNC,
+      sentBy: { kind: "evaluation", runId: "run-listed", itemId: "listed-item" },
+      state: "done",
+    });
+    expect(evaluated?.inputLocation).toMatch(new RegExp(`^s3://${LOCAL_ARTIFACT_BUCKET}/async/${ASYNC}/in/`));
+    expect(evaluated?.outputLocation).toBe(
+      `s3://${LOCAL_ARTIFACT_BUCKET}/async/${ASYNC}/out/${evaluated?.inferenceId}.out`,
+    );
+    expect(evaluated?.failureLocation).toBe(
+      `s3://${LOCAL_ARTIFACT_BUCKET}/async/${ASYNC}/failed/${evaluated?.inferenceId}-error.out`,
+    );
+    expect(requests).toHaveLength(5);
+    expect(new Date(playground!.submittedAt).getTime()).toBeGreaterThanOrEqual(
+      new Date(evaluated!.submittedAt).getTime(),
+    );
+  });
+
+  it("records a failed request as failed and refuses a limit out of bounds", async () => {
+    const response = await submit.POST(
+      send(`/api/endpoints/${ASYNC}/invoke-async`, { body: decision(["only-one"]) }),
+      named(ASYNC),
+    );
+    const { inferenceId } = (await response.json()) as AsyncInvocation;
+    const deadline = Date.now() + 60_000;
+    let seen: AsyncRequestList["requests"][number] | undefined;
+    do {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const listing = await asyncRequests.GET(
+        new Request(`${base}/api/endpoints/${ASYNC}/async-requests`),
+        named(ASYNC),
+      );
+      seen = ((await listing.json()) as AsyncRequestList).requests.find(
+        (request) => request.inferenceId === inferenceId,
+      );
+    } while (seen?.state === "queued" && Date.now() < deadline);
+    expect(seen?.state).toBe("failed");
+    const tooMany = await asyncRequests.GET(
+      new Request(`${base}/api/endpoints/${ASYNC}/async-requests?limit=100000`),
+      named(ASYNC),
+    );
+    expect(tooMany.status).toBe(400);
   });
 });

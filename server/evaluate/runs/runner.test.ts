@@ -7,6 +7,7 @@ import {
   type FakeEndpoint,
   startFakeDecisionEndpoint,
 } from "../../../tests/support/evaluate/fake-decision-endpoint.ts";
+import { workerOutcome } from "../../../tests/support/evaluate/worker-outcome.ts";
 import { defaultBusyRetryPolicy } from "../../invoke/busy-retry.ts";
 import { type Db, openDatabase } from "../../store/database.ts";
 import { createDataset } from "../datasets/dataset-store.ts";
@@ -195,13 +196,7 @@ describe("evaluation runs", () => {
     expect(findRun(db, run.id)?.status).toBe("running");
     const scoredBeforeRestart = fake.scored.length;
 
-    const second = worker();
-    let output = "";
-    second.stdout?.on("data", (chunk) => {
-      output += chunk;
-    });
-    await new Promise((resolve) => second.on("exit", resolve));
-    expect(JSON.parse(output)).toEqual({ runId: run.id, status: "completed" });
+    expect(await workerOutcome(worker())).toEqual({ runId: run.id, status: "completed" });
 
     const results = runResults(db, run.id);
     expect(results).toHaveLength(60);

@@ -32,7 +32,8 @@ const HEARTBEAT_EVERY_MS = 5_000;
 /**
  * Works a run to its end (a run that targets a model: `workBatchRun`): every item not yet finished is scored on every target endpoint, `concurrency` at a
  * time per endpoint, and each result is stored the moment it arrives. Safe to call again after a crash or a
- * restart: finished items are skipped, items that were in flight are asked again. Stops early when the run is
+ * restart: finished items are skipped, items that were in flight are asked again (on an asynchronous endpoint the
+ * invoker collects the request already sent instead). Stops early when the run is
  * cancelled (in the database, so another process can cancel it) or `signal` aborts (shutdown).
  */
 export async function executeRun(
@@ -66,7 +67,8 @@ export async function executeRun(
           const item = next;
           let score: Awaited<ReturnType<typeof scoreItem>>;
           try {
-            score = await scoreItem(invoke, endpointName, item.decision, retry, signal);
+            const key = { runId, slot, position: item.position, itemId: item.decision.id };
+            score = await scoreItem(invoke, endpointName, item.decision, retry, { item: key, signal });
           } catch (error) {
             if (signal?.aborted) return;
             throw error;

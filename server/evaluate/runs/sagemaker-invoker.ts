@@ -3,9 +3,17 @@ import type { SageMakerClient } from "@aws-sdk/client-sagemaker";
 import type { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import { realSleep } from "../../aws/sleep.ts";
 import { AppError } from "../../http/app-error.ts";
+import {
+  type EvaluationItemKey,
+  forgetAsyncRequest,
+  noteAsyncState,
+  sendAsyncRequest,
+  submittedForItem,
+} from "../../invoke/async-requests.ts";
 import { defaultBusyRetryPolicy } from "../../invoke/busy-retry.ts";
 import { invokeEndpoint } from "../../invoke/invoke.ts";
-import { asyncOutcome, asyncOutputPathsOf, invokeEndpointAsync } from "../../invoke/invoke-async.ts";
+import { asyncOutcome, asyncOutputPathsOf } from "../../invoke/invoke-async.ts";
+import type { Db } from "../../store/database.ts";
 import type { EndpointInvoker } from "./invoker.ts";
 
 /** One attempt per call: the runner retries busy answers itself, so it can count the attempts per item. */
@@ -16,6 +24,8 @@ const KIND_TTL_MS = 60_000;
 export interface InvokerOptions {
   /** Where asynchronous requests are written (CONSOLE_ARTIFACT_BUCKET). */
   artifactBucket: string | null;
+  /** The console database, where every asynchronous request is recorded. */
+  db: () => Db;
   /** How often an asynchronous request's outcome is looked at. */
   pollMs?: number;
 }
@@ -25,7 +35,8 @@ export interface InvokerOptions {
  * coming back with the container's own status and message (a 503 busy stays a 503, which the runner retries with
  * jitter), any other AWS error with the status the console maps it to. Asynchronous endpoints: the request goes
  * to S3 and InvokeEndpointAsync, and the call waits for the outcome there (the runner's concurrency bounds the
- * requests in flight); a failure comes back as a 500 with what SageMaker wrote to the failure location.
+ * requests in flight); a failure comes back as a 500 with what SageMaker wrote to the failure location. An item
+ * whose request was already sent (before a restart) is collected from that request's locations, never sent again.
  */
 export function sageMakerInvoker(
   clients: { runtime: SageMakerRuntimeClient; s3: S3Client; sageMaker: SageMakerClient },
@@ -39,20 +50,44 @@ export function sageMakerInvoker(
     kinds.set(name, { at: Date.now(), paths });
     return paths;
   };
-  return async (endpointName, body, signal) => {
+  type Paths = NonNullable<Awaited<ReturnType<typeof asyncOutputPathsOf>>>;
+  const send = (db: Db, endpointName: string, paths: Paths, body: unknown, item: EvaluationItemKey) => {
+    if (!options.artifactBucket) {
+      throw new AppError("unavailable", "Asynchronous requests need the artifact bucket (CONSOLE_ARTIFACT_BUCKET).");
+    }
+    return sendAsyncRequest(clients, db, {
+      bucket: options.artifactBucket,
+      endpointName,
+      paths,
+      body,
+      sender: { kind: "evaluation", ...item },
+    });
+  };
+  /** A request written down but never heard accepted counts as sent only when S3 shows it ran; else it is forgotten. */
+  const collectable = async (db: Db, submitted: ReturnType<typeof submittedForItem>) => {
+    if (!submitted || submitted.accepted) return submitted;
+    if ((await asyncOutcome(clients.s3, submitted)).status !== "pending") return submitted;
+    forgetAsyncRequest(db, submitted.inferenceId);
+    return null;
+  };
+  return async (endpointName, body, { item, signal }) => {
     const started = performance.now();
+    const startedAt = Date.now();
     try {
-      if (!(await asyncPaths(endpointName))) {
+      const paths = await asyncPaths(endpointName);
+      if (!paths) {
         const result = await invokeEndpoint(clients.runtime, endpointName, body, singleAttempt);
         return { status: 200, body: result.body, latencyMs: result.latencyMs };
       }
-      if (!options.artifactBucket) {
-        throw new AppError("unavailable", "Asynchronous requests need the artifact bucket (CONSOLE_ARTIFACT_BUCKET).");
-      }
-      const queued = await invokeEndpointAsync(clients, options.artifactBucket, endpointName, body);
+      const db = options.db();
+      const submitted = await collectable(db, submittedForItem(db, item, endpointName));
+      const queued = submitted ?? (await send(db, endpointName, paths, body, item));
+      // A request sent before a restart has been on its way since it was submitted, not since now.
+      const since = submitted ? Date.parse(submitted.submittedAt) : startedAt;
       for (;;) {
         const outcome = await asyncOutcome(clients.s3, queued);
-        const latencyMs = performance.now() - started;
+        if (outcome.status !== "pending") noteAsyncState(db, queued.inferenceId, outcome.status);
+        const latencyMs = Date.now() - since;
         if (outcome.status === "completed") return { status: 200, body: outcome.body, latencyMs };
         if (outcome.status === "failed")
           return { status: 500, body: { error: JSON.stringify(outcome.body) }, latencyMs };

@@ -1,7 +1,7 @@
 import { type Decision, singleDecisionResponseSchema } from "@decision-console/adapter/contract";
 import { type BusyRetryPolicy, isBusyAnswer, retryWhileBusy } from "../../invoke/busy-retry.ts";
 import { chosenIndex } from "../metrics/outcome.ts";
-import type { EndpointInvoker, InvokeOutcome } from "./invoker.ts";
+import type { EndpointInvoker, InvokeContext, InvokeOutcome } from "./invoker.ts";
 
 export interface ItemScore {
   optionIds: string[] | null;
@@ -55,13 +55,14 @@ export async function scoreItem(
   endpointName: string,
   decision: Decision,
   retry: BusyRetryPolicy,
-  signal?: AbortSignal,
+  context: InvokeContext,
 ): Promise<ItemScore> {
+  const { signal } = context;
   const started = performance.now();
   let outcome: InvokeOutcome & { attempts: number };
   try {
     const { value, retries } = await retryWhileBusy(
-      () => invoke(endpointName, { decision }, signal),
+      () => invoke(endpointName, { decision }, context),
       (answer) => isBusyAnswer(answer.status, answer.body),
       retry,
       signal,

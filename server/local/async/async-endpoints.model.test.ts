@@ -10,6 +10,7 @@ import {
   DescribeEndpointCommand,
   DescribeEndpointConfigCommand,
   SageMakerClient,
+  UpdateEndpointCommand,
 } from "@aws-sdk/client-sagemaker";
 import {
   InvokeEndpointAsyncCommand,
@@ -300,5 +301,60 @@ describe("asynchronous endpoints on real adapter processes", { timeout: 120_000 
     await expect(
       s3.send(new PutObjectCommand({ Bucket: bucket, Key: `async/${ASYNC}/out/forged.out`, Body: "{}" })),
     ).rejects.toMatchObject({ name: "AccessDenied" });
+  });
+
+  it("lets an update drain the requests running on the old instance before stopping it", async () => {
+    const { sageMaker } = clients("admin");
+    await sageMaker.send(
+      new CreateEndpointConfigCommand({
+        EndpointConfigName: `${ASYNC}-v2`,
+        ProductionVariants: [
+          { VariantName: "AllTraffic", ModelName: ASYNC, InstanceType: "ml.c6i.2xlarge", InitialInstanceCount: 1 },
+        ],
+        AsyncInferenceConfig: asyncConfig(ASYNC),
+      }),
+    );
+    const oldInstances = new Set(plane.endpoints.healthyInstances(ASYNC).map((instance) => instance.instanceId));
+    expect(oldInstances.size).toBe(1);
+    await sageMaker.send(new UpdateEndpointCommand({ EndpointName: ASYNC, EndpointConfigName: `${ASYNC}-v2` }));
+    // A backlog the whole update long (of decisions slow to score), so the old instance is working when the new
+    // fleet takes over.
+    const many = Array.from({ length: 32 }, (_, i) => `team-${i}`);
+    const sent: string[] = [];
+    let updating = true;
+    const load = (async () => {
+      while (updating) {
+        if (plane.asyncRequests.withStatus(ASYNC, "queued").length >= 2 * PER_INSTANCE) {
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          continue;
+        }
+        const batch = Array.from({ length: 2 * PER_INSTANCE }, (_, i) => decision(`update-${sent.length}-${i}`, many));
+        for (const queued of await Promise.all(batch.map(submit))) sent.push(queued.inferenceId);
+      }
+    })();
+    const deadline = Date.now() + 90_000;
+    let described = await clients().sageMaker.send(new DescribeEndpointCommand({ EndpointName: ASYNC }));
+    while (described.EndpointConfigName !== `${ASYNC}-v2` || described.EndpointStatus !== "InService") {
+      if (Date.now() > deadline) throw new Error(`the update did not finish: ${JSON.stringify(described)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      described = await clients().sageMaker.send(new DescribeEndpointCommand({ EndpointName: ASYNC }));
+    }
+    updating = false;
+    await load;
+    const outcomes = await Promise.all(sent.map((id) => outcome(id)));
+    // Before the old instance counted its asynchronous requests in flight, the update stopped it under them.
+    expect(outcomes.filter((seen) => seen.status !== "completed")).toEqual([]);
+
+    const ids = new Set(sent);
+    const ran = plane.asyncRequests.withStatus(ASYNC, "completed", 10_000).filter((r) => ids.has(r.inferenceId));
+    // The new fleet takes work once it serves the endpoint: a request the old instance was still running then was
+    // in flight while the deployment retired the instance, and it was answered.
+    const onNew = ran.filter((r) => !oldInstances.has(r.instanceId ?? ""));
+    const takeover = Math.min(...onNew.map((r) => r.startedAt ?? Number.POSITIVE_INFINITY));
+    const drained = ran.filter(
+      (r) => oldInstances.has(r.instanceId ?? "") && (r.startedAt ?? 0) < takeover && (r.finishedAt ?? 0) > takeover,
+    );
+    expect(onNew.length).toBeGreaterThan(0);
+    expect(drained.length).toBeGreaterThan(0);
   });
 });

@@ -135,7 +135,12 @@ export class AsyncInference {
         .filter((i) => (this.inFlight.get(i.instanceId) ?? 0) < perInstance)
         .sort((a, b) => (this.inFlight.get(a.instanceId) ?? 0) - (this.inFlight.get(b.instanceId) ?? 0))[0];
       if (!instance) return;
-      if (!requests.claim(request.id, instance.variant, instance.instanceId)) continue;
+      const release = runner.hold(record.name, instance.instanceId);
+      if (!release) return;
+      if (!requests.claim(request.id, instance.variant, instance.instanceId)) {
+        release();
+        continue;
+      }
       this.inFlight.set(instance.instanceId, (this.inFlight.get(instance.instanceId) ?? 0) + 1);
       const work = this.process(request, instance)
         .catch((error) => {
@@ -149,6 +154,7 @@ export class AsyncInference {
           );
         })
         .finally(() => {
+          release();
           this.inFlight.set(instance.instanceId, (this.inFlight.get(instance.instanceId) ?? 1) - 1);
           this.working.delete(work);
           this.dispatch(endpoint);

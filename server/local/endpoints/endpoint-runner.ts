@@ -16,8 +16,22 @@ interface Instance {
   ready: Promise<void>;
   /** Set once /ping answered: the instance takes invocations. */
   healthy: boolean;
-  /** Invocations picked for this instance and not yet answered: an instance is stopped only once it is 0. */
+  /**
+   * Invocations picked for this instance and asynchronous requests running on it, not yet answered: a deployment
+   * stops an instance only once it is 0.
+   */
   inFlight: number;
+}
+
+/** One more invocation in flight on the instance; the returned function ends it (once). */
+function occupy(instance: Instance): () => void {
+  instance.inFlight += 1;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    instance.inFlight -= 1;
+  };
 }
 
 interface RunningVariant {
@@ -517,13 +531,7 @@ export class EndpointRunner {
     const serving = fleet === fleets.next ? variant?.instances.slice(0, fleets.nextInstances) : variant?.instances;
     if (!variant || !serving || serving.length === 0) return undefined;
     const instance = serving[variant.next++ % serving.length]!;
-    instance.inFlight += 1;
-    let released = false;
-    const release = () => {
-      if (released) return;
-      released = true;
-      instance.inFlight -= 1;
-    };
+    const release = occupy(instance);
     let timer: NodeJS.Timeout | undefined;
     const ready = await Promise.race([
       instance.ready.then(() => true).catch(() => false),
@@ -540,8 +548,19 @@ export class EndpointRunner {
   }
 
   /**
+   * Counts an asynchronous request running on an instance of the serving fleet among the instance's in-flight
+   * invocations, so a deployment that retires the instance waits for it as for an invocation. Undefined when the
+   * instance is no longer in the serving fleet; the returned function ends the request's hold.
+   */
+  hold(endpoint: string, instanceId: string): (() => void) | undefined {
+    const variants = [...(this.running.get(endpoint)?.active.values() ?? [])];
+    const instance = variants.flatMap((variant) => variant.instances).find((candidate) => candidate.id === instanceId);
+    return instance ? occupy(instance) : undefined;
+  }
+
+  /**
    * Every instance of the endpoint's serving fleet that passed /ping and still runs (asynchronous inference spreads
-   * work over them and counts its own in-flight requests).
+   * work over them at most MaxConcurrentInvocationsPerInstance each, holding each instance while it works).
    */
   healthyInstances(endpoint: string): InstanceAddress[] {
     const variants = [...(this.running.get(endpoint)?.active.values() ?? [])];

@@ -20,6 +20,7 @@ import { localClientConfig } from "../stack.ts";
 import { matchesPattern, type Shape } from "../wire/input-shapes.ts";
 import { applicationAutoScalingInputs } from "./application-auto-scaling-rules.ts";
 import { sageMakerInputs } from "./sagemaker-rules.ts";
+import { invokeEndpointAsyncInput } from "./sagemaker-runtime-rules.ts";
 
 /**
  * What local SageMaker and Application Auto Scaling refuse, with the names and wording AWS uses, through the SDK.
@@ -346,8 +347,21 @@ describe("the rules modules", () => {
       if (shape.type === "map") [shape.key, shape.value].forEach(walk);
       if (shape.type === "structure") Object.values(shape.members).forEach(walk);
     };
-    [...Object.values(sageMakerInputs), ...Object.values(applicationAutoScalingInputs)].forEach(walk);
+    [
+      ...Object.values(sageMakerInputs),
+      ...Object.values(applicationAutoScalingInputs),
+      invokeEndpointAsyncInput,
+    ].forEach(walk);
     expect(patterns.length).toBeGreaterThan(10);
     for (const pattern of patterns) expect(() => matchesPattern(pattern, "x"), pattern).not.toThrow();
+  });
+
+  it("reads Java's \\p{Print} inside a character class as in one (InferenceId: a non-space, then printable ASCII)", () => {
+    const inferenceId = "^\\A\\S[\\p{Print}]*\\z$";
+    expect(matchesPattern(inferenceId, "2f1c6a3e-1b7d-4c55-9d0e-2a8f4b1c9e77")).toBe(true);
+    expect(matchesPattern(inferenceId, "run 7 item 3")).toBe(true);
+    expect(matchesPattern(inferenceId, " leading-space")).toBe(false);
+    expect(matchesPattern(inferenceId, "tab\tinside")).toBe(false);
+    expect(matchesPattern("\\p{Print}+", "policy name")).toBe(true);
   });
 });

@@ -23,15 +23,38 @@ export interface StructureShape {
 
 const compiled = new Map<string, RegExp>();
 
-/** Java regex classes some service models use, as JavaScript writes them (for matching; messages keep the model's). */
-const javaClasses: Record<string, string> = { "\\p{Print}": "[\\x20-\\x7E]", "\\A": "", "\\z": "" };
+/**
+ * Java regex constructs some service models use, as JavaScript writes them (for matching; messages keep the
+ * model's): `\p{Print}` is ASCII printable, a range inside a character class (`[\p{Print}]`) and a class outside.
+ */
+function javaToJavaScript(source: string): string {
+  let out = "";
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const char = source[i] as string;
+    if (char === "\\") {
+      const escaped = source.slice(i, i + 2);
+      if (source.startsWith("\\p{Print}", i)) {
+        out += inClass ? "\\x20-\\x7E" : "[\\x20-\\x7E]";
+        i += "\\p{Print}".length - 1;
+      } else {
+        out += escaped === "\\A" || escaped === "\\z" ? "" : escaped;
+        i += 1;
+      }
+      continue;
+    }
+    if (char === "[") inClass = true;
+    if (char === "]") inClass = false;
+    out += char;
+  }
+  return out;
+}
 
 /** Service patterns are matched against the whole value (a leading `^` in the model is part of its wording). */
 export function matchesPattern(pattern: string, value: string): boolean {
   let regex = compiled.get(pattern);
   if (!regex) {
-    let source = pattern.replace(/^\^/, "").replace(/\$$/, "");
-    for (const [java, js] of Object.entries(javaClasses)) source = source.replaceAll(java, js);
+    const source = javaToJavaScript(pattern.replace(/^\^/, "").replace(/\$$/, ""));
     regex = new RegExp(`^(?:${source})$`, "u");
     compiled.set(pattern, regex);
   }

@@ -4,8 +4,9 @@ import { consoleContext } from "@/server/context.ts";
 import { endpointNameParam } from "@/server/endpoints/route-params.ts";
 import { AppError } from "@/server/http/app-error.ts";
 import { readJson, reply, route } from "@/server/http/route.ts";
+import { sendAsyncRequest } from "@/server/invoke/async-requests.ts";
 import { recordInvocation } from "@/server/invoke/invocation-log.ts";
-import { asyncOutputPaths, invokeEndpointAsync } from "@/server/invoke/invoke-async.ts";
+import { asyncOutputPaths } from "@/server/invoke/invoke-async.ts";
 
 /**
  * Playground proxy for asynchronous endpoints: the body goes to `async/<endpoint>/in/<uuid>.json` in the artifact
@@ -37,8 +38,14 @@ export const POST = route(async (request, { params }: { params: Promise<{ name: 
       user: principal.name,
     });
   try {
-    await asyncOutputPaths(aws.sageMaker, name);
-    const queued = await invokeEndpointAsync(aws, settings.artifactBucket, name, invoke.body);
+    const paths = await asyncOutputPaths(aws.sageMaker, name);
+    const queued = await sendAsyncRequest(aws, db, {
+      bucket: settings.artifactBucket,
+      endpointName: name,
+      paths,
+      body: invoke.body,
+      sender: { kind: "playground", user: principal.name },
+    });
     record(202, null);
     return reply(consoleApi.invokeAsync, queued);
   } catch (error) {

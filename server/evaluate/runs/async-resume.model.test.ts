@@ -1,0 +1,159 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { SageMakerClient } from "@aws-sdk/client-sagemaker";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { workerOutcome } from "../../../tests/support/evaluate/worker-outcome.ts";
+import { LOCAL_ARTIFACT_BUCKET } from "../../local/builds/build-runner.ts";
+import { type ControlPlane, startControlPlane } from "../../local/control-plane.ts";
+import { generateTinyModel } from "../../local/seed.ts";
+import { localAwsEnvironment, localClientConfig } from "../../local/stack.ts";
+import { createEndpoint } from "../../local/test-support/create-endpoint.ts";
+import { type Db, openDatabase } from "../../store/database.ts";
+import { createDataset } from "../datasets/dataset-store.ts";
+import type { LabelledDecision } from "../datasets/labelled-decision.ts";
+import { createRun, findRun, runResults } from "./run-store.ts";
+
+/**
+ * An evaluation run on an asynchronous endpoint of the local control plane, worked by a separate process that is
+ * killed while requests are in flight and started again: the requests it had sent are collected from S3, so
+ * InvokeEndpointAsync is called once per item and every item is finished once.
+ */
+const repoRoot = path.resolve(import.meta.dirname, "../../..");
+const ASYNC = "dc-eval-async";
+const ITEMS = 24;
+
+let dir: string;
+let plane: ControlPlane;
+let db: Db;
+const children: ChildProcess[] = [];
+
+function labelled(count: number): LabelledDecision[] {
+  return Array.from({ length: count }, (_, i) => ({
+    decision: {
+      id: `item-${i}`,
+      state: `Ticket ${i}: the customer wants a refund for a duplicate charge.`,
+      question: "Refund?",
+      options: [
+        { id: "no", description: "No" },
+        { id: "yes", description: "Yes" },
+      ],
+    },
+    answer: i % 3 === 0 ? "no" : "yes",
+    category: null,
+    tier: null,
+  }));
+}
+
+/** Every InvokeEndpointAsync the local control plane took for the endpoint, whatever became of it. */
+function invocationsOnPlane(): number {
+  const statuses = ["queued", "running", "completed", "failed", "expired"] as const;
+  return statuses.reduce((sum, status) => sum + plane.asyncRequests.withStatus(ASYNC, status, 10_000).length, 0);
+}
+
+function worker(file: string, runId: string) {
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", "tests/support/evaluate/run-worker.ts", file, runId, "aws"],
+    {
+      cwd: repoRoot,
+      env: { ...process.env, ...localAwsEnvironment(plane) },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  children.push(child);
+  return child;
+}
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "async-resume-"));
+  const gguf = path.join(dir, "tiny.gguf");
+  await generateTinyModel(gguf);
+  plane = await startControlPlane({ dataDir: path.join(dir, "aws"), port: 0 });
+  const admin = localClientConfig(plane, "admin");
+  await new S3Client({ ...admin, forcePathStyle: true }).send(
+    new PutObjectCommand({
+      Bucket: LOCAL_ARTIFACT_BUCKET,
+      Key: "models/eval-async/model.gguf",
+      Body: fs.readFileSync(gguf),
+    }),
+  );
+  const image = `000000000000.dkr.ecr.us-east-1.amazonaws.com/decision-adapter@${plane.registry.digestForTag("decision-adapter", "cpu")}`;
+  await createEndpoint(
+    new SageMakerClient(admin),
+    ASYNC,
+    {
+      Image: image,
+      ModelDataSource: {
+        S3DataSource: {
+          S3Uri: `s3://${LOCAL_ARTIFACT_BUCKET}/models/eval-async/`,
+          S3DataType: "S3Prefix",
+          CompressionType: "None",
+        },
+      },
+      Environment: { ADAPTER_THREADS: "1", ADAPTER_PARALLEL: "1", ADAPTER_READING_CACHE: "0" },
+    },
+    {
+      OutputConfig: {
+        S3OutputPath: `s3://${LOCAL_ARTIFACT_BUCKET}/async/${ASYNC}/out/`,
+        S3FailurePath: `s3://${LOCAL_ARTIFACT_BUCKET}/async/${ASYNC}/failed/`,
+      },
+      ClientConfig: { MaxConcurrentInvocationsPerInstance: 1 },
+    },
+  );
+  await plane.endpoints.settled(ASYNC);
+  db = openDatabase(path.join(dir, "console.db"));
+});
+
+afterAll(async () => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
+  db?.close();
+  await plane?.close();
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("an evaluation run on an asynchronous endpoint", { timeout: 180_000 }, () => {
+  it("collects the requests it sent before being killed from S3 and sends each item once", async () => {
+    const dataset = createDataset(db, { name: "set", source: "upload", format: "jsonl", items: labelled(ITEMS) });
+    const run = createRun(db, { datasetId: dataset.id, endpoints: [ASYNC], concurrency: 3, targetAccuracy: 0.8 });
+    const file = path.join(dir, "console.db");
+    const inFlight = () =>
+      (
+        db
+          .prepare(
+            `SELECT count(*) AS n FROM async_requests r WHERE r.run_id = ? AND NOT EXISTS
+               (SELECT 1 FROM evaluation_results e WHERE e.run_id = r.run_id AND e.slot = r.slot AND e.position = r.position)`,
+          )
+          .get(run.id) as { n: number }
+      ).n;
+
+    const first = worker(file, run.id);
+    const exited = new Promise((resolve) => first.on("exit", resolve));
+    const deadline = Date.now() + 120_000;
+    while ((runResults(db, run.id).length < 6 || inFlight() === 0) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    first.kill("SIGKILL");
+    await exited;
+    const sentBeforeKill = inFlight();
+    expect(sentBeforeKill).toBeGreaterThan(0);
+    const finishedBeforeKill = runResults(db, run.id).length;
+    expect(finishedBeforeKill).toBeLessThan(ITEMS);
+    expect(findRun(db, run.id)?.status).toBe("running");
+
+    expect(await workerOutcome(worker(file, run.id))).toEqual({ runId: run.id, status: "completed" });
+
+    const results = runResults(db, run.id);
+    expect(results).toHaveLength(ITEMS);
+    expect(new Set(results.map((result) => result.position)).size).toBe(ITEMS);
+    expect(results.filter((result) => result.errorKind !== null)).toEqual([]);
+    expect(invocationsOnPlane()).toBe(ITEMS);
+    const recorded = db
+      .prepare("SELECT count(*) AS n, count(DISTINCT position) AS items FROM async_requests WHERE run_id = ?")
+      .get(run.id);
+    expect(recorded).toEqual({ n: ITEMS, items: ITEMS });
+    expect(findRun(db, run.id)?.status).toBe("completed");
+  });
+});
