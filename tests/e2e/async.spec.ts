@@ -7,6 +7,7 @@ import { EndpointsPage } from "./pages/endpoints-page.ts";
 import { EvaluatePage } from "./pages/evaluate-page.ts";
 import { PlaygroundPage } from "./pages/playground-page.ts";
 import { checkPage } from "./support/a11y.ts";
+import { deleteEndpoint } from "./support/deploy-packaged-model.ts";
 import { readModelPin } from "./support/e2e-settings.ts";
 import { advanceMetricClock, resetMetricClock } from "./support/metric-clock.ts";
 
@@ -202,9 +203,5 @@ test("one more decision waits in the queue, wakes the endpoint to 1 instance and
 });
 
 test("the asynchronous endpoint is deleted", async ({ page }) => {
-  const detail = new EndpointDetailPage(page);
-  await detail.goto(endpoint);
-  await detail.delete(endpoint);
-  // Later specs in the same run start from a console without endpoints.
-  await expect(new EndpointsPage(page).row(endpoint)).toHaveCount(0, { timeout: 60_000 });
+  await deleteEndpoint(page, endpoint);
 });

@@ -4,7 +4,7 @@ import { expect, type Page, test } from "@playwright/test";
 import type { EvaluationResponse } from "../../contract/evaluate/evaluations.ts";
 import { EvaluatePage } from "./pages/evaluate-page.ts";
 import { checkPage } from "./support/a11y.ts";
-import { deployPackagedModel } from "./support/deploy-packaged-model.ts";
+import { deleteEndpoint, deployPackagedModel } from "./support/deploy-packaged-model.ts";
 
 /**
  * Evaluate with batch transform (issue 17's "Done when"): the 231 JevBench decisions are evaluated by a two-instance
@@ -115,4 +115,8 @@ test("both runs have the same metrics and per-item probabilities to 1e-6", async
   testInfo.annotations.push({ type: "measured", description: measured });
   console.log(measured);
   expect(largest).toBeLessThanOrEqual(TOLERANCE);
+});
+
+test("the evaluated endpoint is deleted", async ({ page }) => {
+  await deleteEndpoint(page, endpoint);
 });

@@ -1,6 +1,7 @@
-import type { Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import { packageAndOpenDeploy } from "../pages/builds-page.ts";
 import { cpuAdapterChoices, DeployPage } from "../pages/deploy-page.ts";
+import { EndpointDetailPage } from "../pages/endpoint-detail-page.ts";
 import { EndpointsPage } from "../pages/endpoints-page.ts";
 import { readModelPin } from "./e2e-settings.ts";
 
@@ -13,4 +14,12 @@ export async function deployPackagedModel(page: Page, endpoint: string): Promise
   const endpoints = new EndpointsPage(page);
   await endpoints.goto();
   await endpoints.waitForStatus(endpoint, "InService");
+}
+
+/** Deletes an endpoint from its page and waits until the list no longer has it: later specs expect no endpoints. */
+export async function deleteEndpoint(page: Page, endpoint: string): Promise<void> {
+  const detail = new EndpointDetailPage(page);
+  await detail.goto(endpoint);
+  await detail.delete(endpoint);
+  await expect(new EndpointsPage(page).row(endpoint)).toHaveCount(0, { timeout: 60_000 });
 }
