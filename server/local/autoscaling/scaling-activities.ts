@@ -65,20 +65,27 @@ export function scaleVariantRecorded(
   };
   save(db, activity);
   store.updateEndpoint(endpoint, { status: "Updating" });
-  return runner.update(endpoint, [{ VariantName: variant, DesiredInstanceCount: desired }]).then(() => {
-    const record = store.endpoint(endpoint);
-    const running = record?.variants.find((v) => v.VariantName === variant)?.CurrentInstanceCount;
-    const fulfilled = running === desired;
-    save(db, {
-      ...activity,
-      EndTime: clock() / 1000,
-      StatusCode: fulfilled ? "Successful" : "Failed",
-      StatusMessage: fulfilled
-        ? `Successfully set desired instance count to ${desired}. Change successfully fulfilled by sagemaker.`
-        : `Failed to set desired instance count to ${desired}. ${record?.failureReason ?? `The variant runs ${running ?? 0} instances.`}`,
-    });
-  });
+  return runner
+    .update(endpoint, [{ VariantName: variant, DesiredInstanceCount: desired }])
+    .then(() => {
+      const record = store.endpoint(endpoint);
+      const running = record?.variants.find((v) => v.VariantName === variant)?.CurrentInstanceCount;
+      const fulfilled = running === desired;
+      save(db, {
+        ...activity,
+        EndTime: clock() / 1000,
+        StatusCode: fulfilled ? "Successful" : "Failed",
+        StatusMessage: fulfilled
+          ? `Successfully set desired instance count to ${desired}. Change successfully fulfilled by sagemaker.`
+          : `Failed to set desired instance count to ${desired}. ${record?.failureReason ?? `The variant runs ${running ?? 0} instances.`}`,
+      });
+    })
+    .catch(noRecord);
 }
+
+// The control plane closed its database while the variant was changing: the activity stays InProgress.
+const noRecord = (error: unknown) =>
+  console.error(JSON.stringify({ level: "error", msg: "scaling activity not recorded", error: String(error) }));
 
 /** The activities of a namespace (optionally of one resource and dimension), newest first. */
 export function readActivities(db: Db, namespace: string, resourceId?: string, dimension?: string) {
