@@ -25,6 +25,9 @@ export interface ScalingActivityDeps {
   clock: () => number;
 }
 
+/** "Scaling activities from the previous six weeks" (API reference): older ones are forgotten. */
+const RETENTION_S = 42 * 24 * 3600;
+
 function save(db: Db, doc: ScalingActivityDoc) {
   db.prepare(
     "INSERT INTO aas_activities (activity_id, namespace, resource_id, dimension, start_time, doc) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET doc = excluded.doc",
@@ -63,6 +66,7 @@ export function scaleVariantRecorded(
     StartTime: clock() / 1000,
     StatusCode: "InProgress",
   };
+  db.prepare("DELETE FROM aas_activities WHERE start_time < ?").run(activity.StartTime - RETENTION_S);
   save(db, activity);
   store.updateEndpoint(endpoint, { status: "Updating" });
   return runner
