@@ -27,7 +27,7 @@ import {
   scaleResultSchema,
 } from "./endpoints/endpoint.ts";
 import { endpointLogsQuerySchema, endpointLogsSchema } from "./endpoints/logs.ts";
-import { endpointMetricsSchema, metricsQuerySchema } from "./endpoints/metrics.ts";
+import { endpointMetricsResponseSchema, metricsQuerySchema } from "./endpoints/metrics.ts";
 import { updateRequestSchema, updateResultSchema } from "./endpoints/update.ts";
 import {
   datasetDetailSchema,
@@ -197,9 +197,10 @@ export const consoleApi = {
   endpointMetrics: {
     method: "GET",
     path: "/api/endpoints/[name]/metrics",
-    summary: "CloudWatch Invocations, ModelLatency (microseconds), 4XX and 5XX series.",
+    summary:
+      "CloudWatch Invocations, ModelLatency (microseconds), 4XX and 5XX series (and an asynchronous endpoint's backlog); each variant's instance count over the window, from Application Auto Scaling's scaling activities.",
     query: metricsQuerySchema,
-    response: endpointMetricsSchema,
+    response: endpointMetricsResponseSchema,
     status: 200,
   },
   endpointLogs: {

@@ -2,7 +2,7 @@
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type { EndpointLogs } from "@/contract/endpoints/logs.ts";
-import type { EndpointMetrics } from "@/contract/endpoints/metrics.ts";
+import type { EndpointMetricsResponse } from "@/contract/endpoints/metrics.ts";
 import type { InvocationList } from "@/contract/invoke/invoke.ts";
 import type { AsyncRequestList } from "@/contract/invoke/invoke-async.ts";
 import { fetchJson } from "../api/fetch-json.ts";
@@ -11,7 +11,7 @@ import { endpointPath } from "./endpoint-queries.ts";
 export function useEndpointMetrics(name: string) {
   return useQuery({
     queryKey: ["endpoints", name, "metrics"],
-    queryFn: ({ signal }) => fetchJson<EndpointMetrics>(`${endpointPath(name)}/metrics`, { signal }),
+    queryFn: ({ signal }) => fetchJson<EndpointMetricsResponse>(`${endpointPath(name)}/metrics`, { signal }),
     refetchInterval: 60_000,
   });
 }

@@ -5,6 +5,7 @@ import { ErrorAlert } from "../api/error-text.tsx";
 import { LineChart } from "../charts/line-chart.tsx";
 import { Card } from "../ui/card.tsx";
 import { useEndpointMetrics } from "./endpoint-activity-queries.ts";
+import { stepCorners } from "./instance-steps.ts";
 
 const titles: Record<MetricSeries["metric"], string> = {
   Invocations: "Invocations",
@@ -22,7 +23,10 @@ function displayed(series: MetricSeries) {
   return { unit: "ms", points: series.points.map((point) => ({ at: point.at, value: point.value / 1000 })) };
 }
 
-/** The backlog charts are shown for asynchronous endpoints only (real-time endpoints publish no backlog). */
+/**
+ * The backlog charts are shown for asynchronous endpoints only (real-time endpoints publish no backlog); the
+ * instance count of each variant (from its scaling activities) for every endpoint, as steps up to now.
+ */
 export function MetricsPanel({ name, asynchronous }: { name: string; asynchronous: boolean }) {
   const { data, error, isPending } = useEndpointMetrics(name);
   return (
@@ -42,6 +46,14 @@ export function MetricsPanel({ name, asynchronous }: { name: string; asynchronou
                 const { unit, points } = displayed(series);
                 return <LineChart key={series.metric} title={titles[series.metric]} unit={unit} points={points} />;
               })}
+            {data.instances.map((series) => (
+              <LineChart
+                key={`instances-${series.variantName}`}
+                title={data.instances.length > 1 ? `Instances (${series.variantName})` : "Instances"}
+                unit="count"
+                points={stepCorners(series.points, new Date(Math.min(Date.now(), Date.parse(data.to))).toISOString())}
+              />
+            ))}
           </div>
         </>
       )}

@@ -39,3 +39,18 @@ export const endpointMetricsSchema = z.object({
   series: z.array(metricSeriesSchema),
 });
 export type EndpointMetrics = z.infer<typeof endpointMetricsSchema>;
+
+/**
+ * A variant's instance count over the charted window as a step series: each point is the count from its time on
+ * (the window's start, then the end of each successful Application Auto Scaling activity, then now if the endpoint
+ * runs another count than the last activity set).
+ */
+export const instanceSeriesSchema = z.object({
+  variantName: z.string(),
+  points: z.array(z.object({ at: z.iso.datetime(), value: z.number().int().min(0) })),
+});
+export type InstanceSeries = z.infer<typeof instanceSeriesSchema>;
+
+/** `GET /api/endpoints/[name]/metrics`: the CloudWatch series and each variant's instance count. */
+export const endpointMetricsResponseSchema = endpointMetricsSchema.extend({ instances: z.array(instanceSeriesSchema) });
+export type EndpointMetricsResponse = z.infer<typeof endpointMetricsResponseSchema>;

@@ -139,7 +139,11 @@ export function createConsolePolicy(scope: Construct, props: ConsolePolicyProps)
     new PolicyStatement({ sid: "ReadMetrics", actions: ["cloudwatch:GetMetricData"], resources: ["*"] }),
     new PolicyStatement({
       sid: "DescribeAutoScaling",
-      actions: ["application-autoscaling:DescribeScalableTargets", "application-autoscaling:DescribeScalingPolicies"],
+      actions: [
+        "application-autoscaling:DescribeScalableTargets",
+        "application-autoscaling:DescribeScalingPolicies",
+        "application-autoscaling:DescribeScalingActivities",
+      ],
       resources: ["*"],
     }),
     new PolicyStatement({

@@ -454,6 +454,7 @@ const actionsWithoutResourceTypes: Record<string, string> = {
   "cloudwatch:PutMetricData": "the execution role publishes endpoint metrics (AWS's CreateModel role policy)",
   "application-autoscaling:DescribeScalableTargets": "Describe* has no resource type",
   "application-autoscaling:DescribeScalingPolicies": "Describe* has no resource type",
+  "application-autoscaling:DescribeScalingActivities": "Describe* has no resource type",
 };
 
 describe("every IAM policy in the stack", () => {

@@ -99,6 +99,17 @@ const localMigrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 5,
+    name: "application auto scaling activities",
+    sql: `
+      CREATE TABLE aas_activities (
+        activity_id TEXT PRIMARY KEY, namespace TEXT NOT NULL, resource_id TEXT NOT NULL, dimension TEXT NOT NULL,
+        start_time REAL NOT NULL, doc TEXT NOT NULL
+      );
+      CREATE INDEX aas_activities_resource ON aas_activities (namespace, resource_id, start_time);
+    `,
+  },
 ];
 
 export const LOCAL_DATABASE_FILE = "local-aws.sqlite";

@@ -314,7 +314,7 @@ test("a deployment whose image cannot be pulled shows the failure reason", async
   await checkPage(page, testInfo, "endpoint-detail-failed");
 });
 
-test("the endpoint detail page shows settings, invocations and metrics, and delete asks for the name", async ({
+test("the endpoint detail page shows settings, invocations, metrics and instances, and delete asks for the name", async ({
   page,
 }, testInfo) => {
   const detail = new EndpointDetailPage(page);
@@ -322,6 +322,7 @@ test("the endpoint detail page shows settings, invocations and metrics, and dele
   await expect(page.getByRole("heading", { name: "Settings" })).toBeVisible();
   await expect(page.getByRole("heading", { name: "Recent invocations from this console" })).toBeVisible();
   await expect(page.getByRole("img", { name: /^Invocations:/ })).toBeVisible();
+  await expect(page.getByRole("img", { name: /^Instances: latest \d+ count/ })).toBeVisible();
   await checkPage(page, testInfo, "endpoint-detail");
   await detail.delete(cpuEndpoint);
   const endpoints = new EndpointsPage(page);

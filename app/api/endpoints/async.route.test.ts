@@ -4,7 +4,7 @@ import path from "node:path";
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { EndpointDetail } from "@/contract/endpoints/endpoint.ts";
-import type { EndpointMetrics } from "@/contract/endpoints/metrics.ts";
+import type { EndpointMetricsResponse } from "@/contract/endpoints/metrics.ts";
 import type { ImageList } from "@/contract/images/images.ts";
 import type { AsyncInvocation, AsyncOutcome, AsyncRequestList } from "@/contract/invoke/invoke-async.ts";
 import { LOCAL_ARTIFACT_BUCKET } from "@/server/local/builds/build-runner.ts";
@@ -152,7 +152,7 @@ describe("asynchronous endpoints through the console's routes", { timeout: 120_0
     expect(answer.probabilities.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 6);
   });
 
-  it("charts the backlog the local CloudWatch holds for the endpoint", async () => {
+  it("charts the backlog the local CloudWatch holds for the endpoint, and its instance count", async () => {
     const response = await submit.POST(
       send(`/api/endpoints/${ASYNC}/invoke-async`, { body: decision() }),
       named(ASYNC),
@@ -161,10 +161,14 @@ describe("asynchronous endpoints through the console's routes", { timeout: 120_0
     await poll(ASYNC, ((await response.json()) as AsyncInvocation).inferenceId);
     const charted = (await (
       await metrics.GET(new Request(`${base}/api/endpoints/${ASYNC}/metrics?minutes=60&periodSeconds=60`), named(ASYNC))
-    ).json()) as EndpointMetrics;
+    ).json()) as EndpointMetricsResponse;
     const backlog = charted.series.find((series) => series.metric === "ApproximateBacklogSize");
     expect(backlog?.points.length).toBeGreaterThan(0);
     expect(charted.series.find((series) => series.metric === "ApproximateAgeOfOldestRequest")?.unit).toBe("Seconds");
+    // No scaling activity yet: the count it was created with, from its creation on.
+    expect(charted.instances.map((series) => [series.variantName, series.points.map((p) => p.value)])).toEqual([
+      ["AllTraffic", [1]],
+    ]);
   });
 
   it("lets the evaluation runner's invoker score on an asynchronous endpoint as on a real-time one", async () => {

@@ -1,7 +1,11 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { ApplicationAutoScalingClient, RegisterScalableTargetCommand } from "@aws-sdk/client-application-auto-scaling";
+import {
+  ApplicationAutoScalingClient,
+  DescribeScalingActivitiesCommand,
+  RegisterScalableTargetCommand,
+} from "@aws-sdk/client-application-auto-scaling";
 import { CloudWatchClient, GetMetricDataCommand } from "@aws-sdk/client-cloudwatch";
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import {
@@ -275,6 +279,46 @@ describe("asynchronous endpoints on real adapter processes", { timeout: 120_000 
       name: "ValidationException",
       message: "MinCapacity 0 is not allowed for a real-time endpoint variant; the minimum is 1.",
     });
+  });
+
+  it("moves the count into newly registered bounds and records each move as a scaling activity", async () => {
+    const autoScaling = new ApplicationAutoScalingClient(localClientConfig(plane, "admin"));
+    const target = {
+      ServiceNamespace: "sagemaker",
+      ResourceId: `endpoint/${ASYNC}/variant/AllTraffic`,
+      ScalableDimension: "sagemaker:variant:DesiredInstanceCount",
+    } as const;
+    const register = async (MinCapacity: number, MaxCapacity: number) => {
+      await autoScaling.send(new RegisterScalableTargetCommand({ ...target, MinCapacity, MaxCapacity }));
+      await plane.endpoints.settled(ASYNC);
+    };
+    await register(0, 0);
+    await register(1, 2);
+    await register(0, 2);
+    const { ScalingActivities } = await autoScaling.send(new DescribeScalingActivitiesCommand(target));
+    expect(ScalingActivities?.map((a) => [a.Description, a.Cause, a.StatusCode, a.StatusMessage])).toEqual([
+      [
+        "Setting desired instance count to 1.",
+        "minimum capacity was set to 1",
+        "Successful",
+        "Successfully set desired instance count to 1. Change successfully fulfilled by sagemaker.",
+      ],
+      [
+        "Setting desired instance count to 0.",
+        "maximum capacity was set to 0",
+        "Successful",
+        "Successfully set desired instance count to 0. Change successfully fulfilled by sagemaker.",
+      ],
+    ]);
+    const paged = await autoScaling.send(new DescribeScalingActivitiesCommand({ ...target, MaxResults: 1 }));
+    expect(paged.ScalingActivities?.map((a) => a.ActivityId)).toEqual([ScalingActivities?.[0]?.ActivityId]);
+    const rest = await autoScaling.send(
+      new DescribeScalingActivitiesCommand({ ...target, MaxResults: 1, NextToken: paged.NextToken }),
+    );
+    expect([rest.ScalingActivities?.map((a) => a.ActivityId), rest.NextToken]).toEqual([
+      [ScalingActivities?.[1]?.ActivityId],
+      undefined,
+    ]);
   });
 
   it("refuses an inline Body over 128,000 bytes and queues one within the limit", async () => {

@@ -3,6 +3,7 @@ import type { Db } from "../database.ts";
 import type { EndpointRunner } from "../endpoints/endpoint-runner.ts";
 import type { SageMakerStore } from "../sagemaker-store.ts";
 import { variantOfTarget } from "../services/application-auto-scaling-rules.ts";
+import { scaleVariantRecorded } from "./scaling-activities.ts";
 import { adjustedCapacity, aggregated, stepFor, trackedCapacity } from "./scaling-adjustment.ts";
 import { type PolicyDoc, readPolicies, readTarget, type TargetKey } from "./scaling-store.ts";
 import { isScaleInAlarm } from "./target-tracking-alarms.ts";
@@ -46,7 +47,8 @@ const log = (msg: string, fields: Record<string, unknown>) =>
  * while its alarm is in ALARM (once per alarm period, as CloudWatch re-invokes Auto Scaling actions). A step policy
  * adjusts by the step that holds the breach (the aggregated datapoints minus the threshold); a target-tracking policy
  * scales out on its AlarmHigh and in on its AlarmLow, proportionally to the metric. The new count is set through the
- * endpoint runner (adapter processes stop at 0 and start again; an asynchronous queue waits meanwhile).
+ * endpoint runner (adapter processes stop at 0 and start again; an asynchronous queue waits meanwhile) and recorded
+ * as a scaling activity (scaling-activities.ts).
  *
  * Cooldowns (the policy's own): within a scale-out's cooldown, a further scale-out happens only when it asks for
  * more than that scale-out gave, counted from the capacity before it; within any activity's cooldown no scale-in
@@ -56,7 +58,7 @@ const log = (msg: string, fields: Record<string, unknown>) =>
  */
 export function registerScalingPolicyActions(deps: PolicyActionsDeps): () => void {
   const activities = new Map<string, Activity>();
-  const { db, store, runner, alarms, clock } = deps;
+  const { db, store, alarms, clock } = deps;
 
   function policyOf(arn: string): PolicyDoc | undefined {
     return readPolicies(db).find((policy) => policy.PolicyARN === arn);
@@ -122,8 +124,8 @@ export function registerScalingPolicyActions(deps: PolicyActionsDeps): () => voi
     }
     activities.set(policy.ResourceId, { at: now, direction, from });
     log("local scaling activity", { policy: policy.PolicyName, alarm: alarmName, from: current, to: wanted });
-    store.updateEndpoint(endpoint.name, { status: "Updating" });
-    void runner.update(endpoint.name, [{ VariantName: variant.VariantName, DesiredInstanceCount: wanted }]);
+    const cause = `monitor alarm ${alarmName} in state ALARM triggered policy ${policy.PolicyName}`;
+    void scaleVariantRecorded(deps, key, endpoint.name, variant.VariantName, wanted, cause);
   }
 
   return alarms.actions.register({

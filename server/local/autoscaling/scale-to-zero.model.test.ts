@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import {
   ApplicationAutoScalingClient,
+  DescribeScalingActivitiesCommand,
   DescribeScalingPoliciesCommand,
   PutScalingPolicyCommand,
   RegisterScalableTargetCommand,
@@ -16,6 +17,7 @@ import { autoscalingRequestSchema } from "../../../contract/endpoints/autoscalin
 import { wakeAlarmName } from "../../autoscaling/scale-to-zero.ts";
 import { configureAutoscaling, describeAutoscaling } from "../../autoscaling/variant-scaling.ts";
 import { invokeEndpointAsync } from "../../invoke/invoke-async.ts";
+import { instanceHistory } from "../../metrics/instance-history.ts";
 import { LOCAL_ARTIFACT_BUCKET } from "../builds/build-runner.ts";
 import { type ControlPlane, startControlPlane } from "../control-plane.ts";
 import { generateTinyModel } from "../seed.ts";
@@ -241,6 +243,43 @@ describe("an asynchronous endpoint scaled to zero on real adapter processes", { 
     expect(await instanceCount()).toBe(1);
     const [woken] = plane.endpoints.healthyInstances(ENDPOINT);
     expect(woken?.pid).not.toBe(instance?.pid);
+
+    // Both changes are scaling activities, newest first, kept across the restart; the console charts 1 -> 0 -> 1.
+    const { ScalingPolicies: policies = [] } = await clients().autoScaling.send(
+      new DescribeScalingPoliciesCommand({ ServiceNamespace: "sagemaker", ResourceId: target.ResourceId }),
+    );
+    const policyOfType = (type: string) => policies.find((p) => p.PolicyType === type)?.PolicyName;
+    const activities = await clients().autoScaling.send(new DescribeScalingActivitiesCommand(target));
+    expect(
+      activities.ScalingActivities?.map((a) => [a.Description, a.StatusCode, a.Cause?.replace(/-[0-9a-f-]{36}/, "")]),
+    ).toEqual([
+      [
+        "Setting desired instance count to 1.",
+        "Successful",
+        `monitor alarm ${wakeAlarmName(ENDPOINT)} in state ALARM triggered policy ${policyOfType("StepScaling")}`,
+      ],
+      [
+        "Setting desired instance count to 0.",
+        "Successful",
+        `monitor alarm TargetTracking-${target.ResourceId}-AlarmLow in state ALARM triggered policy ${policyOfType("TargetTrackingScaling")}`,
+      ],
+    ]);
+    const [wokeUp, scaledIn] = activities.ScalingActivities ?? [];
+    expect(scaledIn?.EndTime?.getTime()).toBeLessThan(wokeUp?.StartTime?.getTime() ?? 0);
+    const consoleConfig = localClientConfig(plane, "console");
+    const now = new Date(Date.now() + ahead);
+    const [series] = await instanceHistory(
+      { autoScaling: new ApplicationAutoScalingClient(consoleConfig), sageMaker: new SageMakerClient(consoleConfig) },
+      ENDPOINT,
+      new Date(now.getTime() - 3 * 3600_000),
+      now,
+    );
+    expect(series?.variantName).toBe("AllTraffic");
+    expect(series?.points.map((point) => point.value)).toEqual([1, 0, 1]);
+    expect(series?.points.slice(1).map((point) => point.at)).toEqual([
+      scaledIn?.EndTime?.toISOString(),
+      wokeUp?.EndTime?.toISOString(),
+    ]);
 
     const warmAt = performance.now();
     const warm = await invokeEndpointAsync({ s3, runtime }, bucket, ENDPOINT, decision("warm"));

@@ -111,6 +111,19 @@ export const applicationAutoScalingInputs: Record<string, StructureShape> = {
       },
     },
   },
+  DescribeScalingActivities: {
+    type: "structure",
+    required: ["ServiceNamespace"],
+    members: {
+      ServiceNamespace: target.ServiceNamespace,
+      ResourceId: resourceId,
+      ScalableDimension: target.ScalableDimension,
+      // "This value can be between 1 and 50. The default value is 50." (API reference)
+      MaxResults: { type: "integer", min: 1, max: 50 },
+      NextToken: { type: "string", pattern: xmlString },
+      IncludeNotScaledActivities: { type: "boolean" },
+    },
+  },
   DescribeScalingPolicies: {
     type: "structure",
     required: ["ServiceNamespace"],
@@ -150,6 +163,25 @@ export function variantOfTarget(namespace: string, resourceId: string, dimension
   if (!match)
     throw invalid(`Unsupported resource ID ${resourceId}; use endpoint/<endpoint name>/variant/<variant name>.`);
   return { endpoint: match[1] as string, variant: match[2] as string };
+}
+
+/** "If you specify a scalable dimension, you must also specify a resource ID." (DescribeScalingActivities) */
+export function checkActivitiesFilter(resourceId: string | undefined, dimension: string | undefined) {
+  if (dimension !== undefined && resourceId === undefined) {
+    throw invalid("If you specify a scalable dimension, you must also specify a resource ID.");
+  }
+}
+
+/** DescribeScalingActivities' paging: up to MaxResults (50) after the position a NextToken it returned names. */
+export function activitiesPage<T>(items: T[], input: { MaxResults?: unknown; NextToken?: unknown }) {
+  const max = typeof input.MaxResults === "number" ? input.MaxResults : 50;
+  const token = typeof input.NextToken === "string" ? input.NextToken : undefined;
+  const offset = token === undefined ? 0 : /^\d+$/.test(token) ? Number(token) : Number.NaN;
+  if (!Number.isSafeInteger(offset) || offset > items.length) {
+    throw new AwsError("InvalidNextTokenException", "The next token supplied is invalid.");
+  }
+  const slice = items.slice(offset, offset + max);
+  return { slice, nextToken: offset + max < items.length ? String(offset + max) : undefined };
 }
 
 /**

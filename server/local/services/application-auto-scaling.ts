@@ -1,4 +1,5 @@
 import type { AlarmEngine } from "../alarms/alarm-engine.ts";
+import { readActivities, scaleVariantRecorded } from "../autoscaling/scaling-activities.ts";
 import {
   type PolicyDoc,
   readPolicies,
@@ -18,7 +19,9 @@ import { withInputShapes } from "../wire/input-shapes.ts";
 import type { JsonService } from "../wire/json-rpc.ts";
 import { LOCAL_ACCOUNT_ID } from "../wire/request.ts";
 import {
+  activitiesPage,
   applicationAutoScalingInputs,
+  checkActivitiesFilter,
   checkScalingPolicy,
   registeredCapacity,
   variantOfTarget,
@@ -63,13 +66,15 @@ function notRegistered([namespace, resourceId, dimension]: TargetKey): AwsError 
  * Application Auto Scaling (AWS JSON 1.1) for endpoint variants: targets and policies are stored; registering a
  * target whose bounds exclude the current instance count moves the count into them, as the service does. A
  * target-tracking policy on a customized metric gets its CloudWatch alarms (target-tracking-alarms.ts); policies act
- * when their alarms do (autoscaling/policy-actions.ts).
+ * when their alarms do (autoscaling/policy-actions.ts). Every change of a variant's count the service makes is a
+ * scaling activity (autoscaling/scaling-activities.ts), listed newest first by DescribeScalingActivities.
  */
 export function applicationAutoScalingService(
   db: Db,
   store: SageMakerStore,
   runner: EndpointRunner,
   alarms: AlarmEngine,
+  clock: () => number,
 ): JsonService {
   const target = (k: TargetKey) => readTarget(db, k);
   return {
@@ -111,8 +116,18 @@ export function applicationAutoScalingService(
         ).run(...k, JSON.stringify(doc));
         const clamped = Math.min(Math.max(variant.DesiredInstanceCount, min), max);
         if (endpoint.status === "InService" && clamped !== variant.DesiredInstanceCount) {
-          store.updateEndpoint(endpoint.name, { status: "Updating" });
-          void runner.update(endpoint.name, [{ VariantName: variant.VariantName, DesiredInstanceCount: clamped }]);
+          const cause =
+            variant.DesiredInstanceCount < min
+              ? `minimum capacity was set to ${min}`
+              : `maximum capacity was set to ${max}`;
+          void scaleVariantRecorded(
+            { db, store, runner, clock },
+            k,
+            endpoint.name,
+            variant.VariantName,
+            clamped,
+            cause,
+          );
         }
         return { ScalableTargetARN: doc.ScalableTargetARN };
       },
@@ -170,6 +185,14 @@ export function applicationAutoScalingService(
           "INSERT INTO aas_policies (namespace, resource_id, dimension, name, doc) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET doc = excluded.doc",
         ).run(...k, name, JSON.stringify(doc));
         return { PolicyARN: doc.PolicyARN, Alarms: doc.Alarms };
+      },
+      DescribeScalingActivities(input) {
+        const resource = typeof input.ResourceId === "string" ? input.ResourceId : undefined;
+        const dimension = typeof input.ScalableDimension === "string" ? input.ScalableDimension : undefined;
+        checkActivitiesFilter(resource, dimension);
+        const activities = readActivities(db, String(input.ServiceNamespace), resource, dimension);
+        const { slice, nextToken } = activitiesPage(activities, input);
+        return { ScalingActivities: slice, NextToken: nextToken };
       },
       DescribeScalingPolicies(input) {
         const namespace = String(input.ServiceNamespace ?? "");

@@ -71,6 +71,9 @@ export const applicationAutoScalingAuthorization: Record<string, OperationAuthor
   DescribeScalableTargets: () => [
     { action: "application-autoscaling:DescribeScalableTargets", resource: "*", context: {} },
   ],
+  DescribeScalingActivities: () => [
+    { action: "application-autoscaling:DescribeScalingActivities", resource: "*", context: {} },
+  ],
   DescribeScalingPolicies: () => [
     { action: "application-autoscaling:DescribeScalingPolicies", resource: "*", context: {} },
   ],

@@ -20,7 +20,7 @@ const services = [
   ecrService(none),
   cloudWatchLogsService(none),
   cloudWatchService(none, none),
-  applicationAutoScalingService(none, none, none, none),
+  applicationAutoScalingService(none, none, none, none, Date.now),
 ];
 
 const facts: RequestFacts = {
@@ -114,6 +114,7 @@ const inputs: Record<string, Record<string, unknown>> = {
   DescribeScalableTargets: { ServiceNamespace: "sagemaker" },
   PutScalingPolicy: { ...target, PolicyName: "p" },
   DescribeScalingPolicies: { ServiceNamespace: "sagemaker" },
+  DescribeScalingActivities: { ServiceNamespace: "sagemaker", ResourceId: "endpoint/dc-x/variant/v" },
   DeleteScalingPolicy: { ...target, PolicyName: "p" },
 };
 
