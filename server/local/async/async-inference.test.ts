@@ -43,7 +43,8 @@ let instances: InstanceAddress[];
 let queue: AsyncInference;
 
 function openQueue() {
-  const runner = { healthyInstances: () => instances } as unknown as EndpointRunner;
+  // Every listed instance is in the serving fleet, so a hold always succeeds and has nothing to release.
+  const runner = { healthyInstances: () => instances, hold: () => () => undefined } as unknown as EndpointRunner;
   queue = new AsyncInference({
     sageMaker,
     runner,
