@@ -38,13 +38,12 @@ export async function runJsonLines(
       if (!("body" in result)) throw new RequestError("streaming answers cannot be sent as JSON Lines");
       ({ status, body } = result);
     } catch (error) {
-      if (!(error instanceof RequestError)) {
+      if (error instanceof RequestError) {
+        ({ status, body } = { status: error.status, body: { error: error.message } });
+      } else {
         const cause = error instanceof Error ? (error.stack ?? error.message) : String(error);
         exchange.line.error = `${where}: ${cause}`;
-        if (!inline) return exchange.respond(500, { error: `${where}: ${SCORING_FAILED_ERROR.error}` }, "jsonlines");
         ({ status, body } = { status: 500, body: SCORING_FAILED_ERROR });
-      } else {
-        ({ status, body } = { status: error.status, body: { error: error.message } });
       }
     }
     if (status === 200) {
