@@ -23,6 +23,7 @@ import { priceForInstances } from "../../contract/pricing/prices.ts";
 import { ARTIFACT_PREFIXES, TRANSFORM_JOB_LOG_GROUP } from "../../infra/cdk/console-contract.ts";
 import type { AwsClients } from "../aws/clients.ts";
 import { awsCall, toAwsAppError } from "../aws/errors.ts";
+import { parseS3Uri } from "../aws/s3-uri.ts";
 import type { ConsoleSettings } from "../context.ts";
 import { sourceBuildVariable } from "../endpoints/container-env.ts";
 import { bestEffort } from "../endpoints/deploy.ts";
@@ -36,11 +37,6 @@ const LOG_LINES = 200;
 /** Outputs larger than this in total are not read to count their lines. */
 const COUNTED_OUTPUT_BYTES = 16 * 1024 * 1024;
 const LISTED_PAGES = 5;
-
-function parseS3(uri: string): { bucket: string; prefix: string } {
-  const match = /^s3:\/\/([^/]+)\/(.*)$/.exec(uri);
-  return { bucket: match?.[1] ?? "", prefix: match?.[2] ?? "" };
-}
 
 function requirePrefix(settings: ConsoleSettings, name: string) {
   const prefix = settings.resourceNamePrefix;
@@ -84,14 +80,22 @@ async function checkDeployedModel(aws: Pick<AwsClients, "sageMaker" | "ecr">, se
   }
 }
 
-async function refuseExistingJob(aws: Pick<AwsClients, "sageMaker">, name: string) {
+/** The job, or null when SageMaker has none of that name. */
+export async function describeTransformJobIfAny(
+  aws: Pick<AwsClients, "sageMaker">,
+  name: string,
+): Promise<DescribeTransformJobCommandOutput | null> {
   try {
-    await aws.sageMaker.send(new DescribeTransformJobCommand({ TransformJobName: name }));
+    return await aws.sageMaker.send(new DescribeTransformJobCommand({ TransformJobName: name }));
   } catch (error) {
     const mapped = toAwsAppError(error, `transform job "${name}"`);
-    if (mapped.status === 404) return;
+    if (mapped.status === 404) return null;
     throw mapped;
   }
+}
+
+async function refuseExistingJob(aws: Pick<AwsClients, "sageMaker">, name: string) {
+  if (!(await describeTransformJobIfAny(aws, name))) return;
   throw new AppError("conflict", `A transform job named "${name}" already exists; job names are never reused.`);
 }
 
@@ -206,7 +210,7 @@ export async function listTransformJobs(
 
 /** Objects under a prefix, or null when the console may not list it (an input outside batch/). */
 async function listObjects(aws: Pick<AwsClients, "s3">, uri: string) {
-  const { bucket, prefix } = parseS3(uri);
+  const { bucket, prefix } = parseS3Uri(uri);
   try {
     const listed = await aws.s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, MaxKeys: 1000 }));
     return (listed.Contents ?? []).filter((object) => !object.Key?.endsWith("/"));
@@ -272,7 +276,7 @@ export async function describeTransformJob(
   const outputUri = job.TransformOutput?.S3OutputPath ?? "";
   const [inputs, outputs] = await Promise.all([listObjects(aws, inputUri), listObjects(aws, outputUri)]);
   const written = (outputs ?? []).filter((object) => object.Key?.endsWith(".out"));
-  const { bucket: outputBucket } = parseS3(outputUri);
+  const { bucket: outputBucket } = parseS3Uri(outputUri);
   const bytes = written.reduce((sum, object) => sum + (object.Size ?? 0), 0);
   const recordsDone =
     outputs && bytes <= COUNTED_OUTPUT_BYTES

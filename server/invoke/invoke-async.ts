@@ -8,14 +8,17 @@ import { InvokeEndpointAsyncCommand, type SageMakerRuntimeClient } from "@aws-sd
 import type { AsyncInvocation, AsyncOutcome } from "../../contract/invoke/invoke-async.ts";
 import { asyncInferenceFolder } from "../../infra/cdk/console-contract.ts";
 import { awsCall } from "../aws/errors.ts";
+import { parseS3Uri } from "../aws/s3-uri.ts";
 import { AppError } from "../http/app-error.ts";
 import { decodeBody } from "./invoke.ts";
 
 /** An `s3://bucket/key` URI as the bucket and key the S3 client takes. */
 export function s3Object(uri: string): { Bucket: string; Key: string } {
-  const match = /^s3:\/\/([^/]+)\/(.+)$/.exec(uri);
-  if (!match) throw new AppError("upstream", `SageMaker named ${uri} as an asynchronous result, not an s3:// object.`);
-  return { Bucket: match[1] as string, Key: match[2] as string };
+  const { bucket, prefix } = parseS3Uri(uri);
+  if (!bucket || !prefix) {
+    throw new AppError("upstream", `SageMaker named ${uri} as an asynchronous result, not an s3:// object.`);
+  }
+  return { Bucket: bucket, Key: prefix };
 }
 
 /** Where the console writes the body of request `inferenceId`: `async/<endpoint>/in/<inferenceId>.json`. */

@@ -1,13 +1,14 @@
 import { GetObjectCommand, ListObjectsV2Command } from "@aws-sdk/client-s3";
-import { DescribeTransformJobCommand, type DescribeTransformJobCommandOutput } from "@aws-sdk/client-sagemaker";
+import type { DescribeTransformJobCommandOutput } from "@aws-sdk/client-sagemaker";
 import { RECORD_ERRORS_VARIABLE, recordErrorLineSchema } from "@decision-console/adapter/contract";
 import type { BatchEvaluationTarget } from "../../../contract/evaluate/evaluations.ts";
 import { ARTIFACT_PREFIXES } from "../../../infra/cdk/console-contract.ts";
 import type { AwsClients } from "../../aws/clients.ts";
 import { toAwsAppError } from "../../aws/errors.ts";
+import { parseS3Uri } from "../../aws/s3-uri.ts";
 import { realSleep, type Sleep } from "../../aws/sleep.ts";
 import { writeDatasetJsonLines } from "../../batch/dataset-export.ts";
-import { startTransformJob, stopTransformJob } from "../../batch/transform-jobs.ts";
+import { describeTransformJobIfAny, startTransformJob, stopTransformJob } from "../../batch/transform-jobs.ts";
 import type { ConsoleSettings } from "../../context.ts";
 import { AppError } from "../../http/app-error.ts";
 import type { Db } from "../../store/database.ts";
@@ -30,11 +31,6 @@ const JOB_ENVIRONMENT = { [RECORD_ERRORS_VARIABLE]: "inline" };
 const DEFAULT_POLL_MS = 2_000;
 /** Consecutive failed looks at the job (throttling, a network fault) before the run fails. */
 const MAX_FAILED_LOOKS = 5;
-
-function parseS3(uri: string): { bucket: string; prefix: string } {
-  const match = /^s3:\/\/([^/]+)\/(.*)$/.exec(uri);
-  return { bucket: match?.[1] ?? "", prefix: match?.[2] ?? "" };
-}
 
 /**
  * Where a batch run's job and data go: the job is named after the run (so a console that stops between creating the
@@ -63,7 +59,7 @@ export function planBatchJob(settings: ConsoleSettings, runId: string, target: B
 /** Records the run's job and starts it: the dataset written as the job's JSON Lines input, then CreateTransformJob. */
 export async function launchBatchJob(deps: BatchRunDeps, db: Db, run: RunRow, job: BatchJobRow): Promise<void> {
   if (!batchJobOf(db, run.id)) saveBatchJob(db, job);
-  const { prefix } = parseS3(job.input_s3_uri);
+  const { prefix } = parseS3Uri(job.input_s3_uri);
   await writeDatasetJsonLines(deps.aws, deps.settings, db, run.dataset_id, prefix);
   await startTransformJob(
     deps.aws,
@@ -83,17 +79,6 @@ export async function launchBatchJob(deps: BatchRunDeps, db: Db, run: RunRow, jo
   );
 }
 
-/** The job, or null when SageMaker has none of that name (the console stopped before it was created). */
-async function describeJob(deps: BatchRunDeps, name: string): Promise<DescribeTransformJobCommandOutput | null> {
-  try {
-    return await deps.aws.sageMaker.send(new DescribeTransformJobCommand({ TransformJobName: name }));
-  } catch (error) {
-    const mapped = toAwsAppError(error, `transform job "${name}"`);
-    if (mapped.status === 404) return null;
-    throw mapped;
-  }
-}
-
 interface JoinedLine {
   decision?: { id?: unknown };
   SageMakerOutput?: unknown;
@@ -111,7 +96,7 @@ async function collectOutputs(
   items: Map<string, StoredItem>,
   read: Set<string>,
 ) {
-  const { bucket, prefix } = parseS3(job.output_s3_uri);
+  const { bucket, prefix } = parseS3Uri(job.output_s3_uri);
   let token: string | undefined;
   do {
     const listed = await deps.aws.s3.send(
@@ -190,7 +175,8 @@ export async function workBatchRun(deps: BatchRunDeps, db: Db, run: RunRow, sign
     if (signal?.aborted) return;
     let described: DescribeTransformJobCommandOutput | null;
     try {
-      described = await describeJob(deps, job.job_name);
+      // None: the console stopped before creating it.
+      described = await describeTransformJobIfAny(deps.aws, job.job_name);
       if (!described) {
         await launchBatchJob(deps, db, run, job);
         continue;
