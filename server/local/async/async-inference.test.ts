@@ -43,8 +43,14 @@ let instances: InstanceAddress[];
 let queue: AsyncInference;
 
 function openQueue() {
-  // Every listed instance is in the serving fleet, so a hold always succeeds and has nothing to release.
-  const runner = { healthyInstances: () => instances, hold: () => () => undefined } as unknown as EndpointRunner;
+  // Every listed instance is in the serving fleet: a hold always succeeds, and counts until it is released.
+  const held = new Map<string, number>();
+  const heldOn = (_endpoint: string, instanceId: string) => held.get(instanceId) ?? 0;
+  const hold = (endpoint: string, instanceId: string) => {
+    held.set(instanceId, heldOn(endpoint, instanceId) + 1);
+    return () => held.set(instanceId, heldOn(endpoint, instanceId) - 1);
+  };
+  const runner = { healthyInstances: () => instances, hold, inFlight: heldOn } as unknown as EndpointRunner;
   queue = new AsyncInference({
     sageMaker,
     runner,

@@ -50,7 +50,6 @@ export interface AsyncInferenceDeps {
  * is not retried: AWS documents no retry of a failed asynchronous invocation, only the failure output.
  */
 export class AsyncInference {
-  private readonly inFlight = new Map<string, number>();
   private readonly working = new Set<Promise<void>>();
   private readonly shutdown = new AbortController();
   private timer: NodeJS.Timeout | undefined;
@@ -121,19 +120,15 @@ export class AsyncInference {
       config?.AsyncInferenceConfig?.ClientConfig?.MaxConcurrentInvocationsPerInstance ??
       DEFAULT_CONCURRENCY_PER_INSTANCE;
     const instances = runner.healthyInstances(record.name);
-    const free = instances.reduce(
-      (sum, i) => sum + Math.max(0, perInstance - (this.inFlight.get(i.instanceId) ?? 0)),
-      0,
-    );
+    const busy = (instance: InstanceAddress) => runner.inFlight(record.name, instance.instanceId);
+    const free = instances.reduce((sum, i) => sum + Math.max(0, perInstance - busy(i)), 0);
     if (free === 0) return;
     for (const request of requests.withStatus(endpoint, "queued", free)) {
       if (Date.now() - request.receivedAt > request.ttlSeconds * 1000) {
         void this.expire(request);
         continue;
       }
-      const instance = instances
-        .filter((i) => (this.inFlight.get(i.instanceId) ?? 0) < perInstance)
-        .sort((a, b) => (this.inFlight.get(a.instanceId) ?? 0) - (this.inFlight.get(b.instanceId) ?? 0))[0];
+      const instance = instances.filter((i) => busy(i) < perInstance).sort((a, b) => busy(a) - busy(b))[0];
       if (!instance) return;
       const release = runner.hold(record.name, instance.instanceId);
       if (!release) return;
@@ -141,7 +136,6 @@ export class AsyncInference {
         release();
         continue;
       }
-      this.inFlight.set(instance.instanceId, (this.inFlight.get(instance.instanceId) ?? 0) + 1);
       const work = this.process(request, instance)
         .catch((error) => {
           console.error(
@@ -155,7 +149,6 @@ export class AsyncInference {
         })
         .finally(() => {
           release();
-          this.inFlight.set(instance.instanceId, (this.inFlight.get(instance.instanceId) ?? 1) - 1);
           this.working.delete(work);
           this.dispatch(endpoint);
         });

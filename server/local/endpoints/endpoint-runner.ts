@@ -553,9 +553,18 @@ export class EndpointRunner {
    * instance is no longer in the serving fleet; the returned function ends the request's hold.
    */
   hold(endpoint: string, instanceId: string): (() => void) | undefined {
-    const variants = [...(this.running.get(endpoint)?.active.values() ?? [])];
-    const instance = variants.flatMap((variant) => variant.instances).find((candidate) => candidate.id === instanceId);
+    const instance = this.servingInstance(endpoint, instanceId);
     return instance ? occupy(instance) : undefined;
+  }
+
+  /** Invocations and asynchronous requests running now on an instance of the serving fleet (0 when not in it). */
+  inFlight(endpoint: string, instanceId: string): number {
+    return this.servingInstance(endpoint, instanceId)?.inFlight ?? 0;
+  }
+
+  private servingInstance(endpoint: string, instanceId: string): Instance | undefined {
+    const variants = [...(this.running.get(endpoint)?.active.values() ?? [])];
+    return variants.flatMap((variant) => variant.instances).find((candidate) => candidate.id === instanceId);
   }
 
   /**
