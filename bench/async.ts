@@ -13,6 +13,7 @@ import { asyncOutcome, asyncResultLocations, invokeEndpointAsync } from "../serv
 import { LOCAL_ARTIFACT_BUCKET } from "../server/local/builds/build-runner.ts";
 import { startControlPlane } from "../server/local/control-plane.ts";
 import { localClientConfig } from "../server/local/stack.ts";
+import { localAdapterImageUri } from "../server/local/test-support/adapter-image.ts";
 import { createEndpoint } from "../server/local/test-support/create-endpoint.ts";
 
 /**
@@ -101,7 +102,7 @@ async function main() {
       }),
     );
     const container = {
-      Image: `000000000000.dkr.ecr.us-east-1.amazonaws.com/decision-adapter@${plane.registry.digestForTag("decision-adapter", "cpu")}`,
+      Image: localAdapterImageUri(plane),
       ModelDataSource: {
         S3DataSource: {
           S3Uri: `s3://${LOCAL_ARTIFACT_BUCKET}/models/bench-async/`,

@@ -28,6 +28,7 @@ import { type ControlPlane, startControlPlane } from "./control-plane.ts";
 import { localExecutionRoleArn } from "./iam/stack-policies.ts";
 import { generateTinyModel } from "./seed.ts";
 import { localClientConfig } from "./stack.ts";
+import { localAdapterImageUri } from "./test-support/adapter-image.ts";
 import { allExit } from "./test-support/processes.ts";
 import { routeDecision } from "./test-support/route-decision.ts";
 import { LOCAL_ACCOUNT_ID } from "./wire/request.ts";
@@ -160,7 +161,7 @@ beforeAll(async () => {
     }),
   );
   modelDataUrl = `s3://${LOCAL_ARTIFACT_BUCKET}/models/updates/model.tar.gz`;
-  imageUri = `000000000000.dkr.ecr.us-east-1.amazonaws.com/decision-adapter@${plane.registry.digestForTag("decision-adapter", "cpu")}`;
+  imageUri = localAdapterImageUri(plane);
   await createConfig("dc-updates-t1", "1");
   await createConfig("dc-updates-t3", "3");
   await sageMaker.send(new CreateEndpointCommand({ EndpointName: ENDPOINT, EndpointConfigName: "dc-updates-t1" }));

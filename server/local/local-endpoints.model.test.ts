@@ -29,6 +29,7 @@ import { type HubStandIn, publishHubFile, startHubStandIn } from "./hf-standin.t
 import { localExecutionRoleArn } from "./iam/stack-policies.ts";
 import { generateTinyModel } from "./seed.ts";
 import { localClientConfig } from "./stack.ts";
+import { localAdapterImageUri } from "./test-support/adapter-image.ts";
 import { createEndpoint } from "./test-support/create-endpoint.ts";
 import { routeDecision } from "./test-support/route-decision.ts";
 import { LOCAL_ACCOUNT_ID } from "./wire/request.ts";
@@ -106,9 +107,7 @@ async function createAdapterEndpoint(
   name: string,
   container: { ModelDataUrl: string; Environment: Record<string, string> },
 ) {
-  const digest = plane.registry.digestForTag("decision-adapter", "cpu");
-  const image = `000000000000.dkr.ecr.us-east-1.amazonaws.com/decision-adapter@${digest}`;
-  await createEndpoint(sageMaker, name, { Image: image, ...container });
+  await createEndpoint(sageMaker, name, { Image: localAdapterImageUri(plane), ...container });
   return describe_(name, sageMaker);
 }
 
@@ -175,7 +174,7 @@ describe("local endpoints end to end", { timeout: 120_000 }, () => {
     const digest = plane.registry.digestForTag("decision-adapter", "cpu");
     const request = deployRequestSchema.parse({
       name: ENDPOINT,
-      imageUri: `000000000000.dkr.ecr.us-east-1.amazonaws.com/decision-adapter@${digest}`,
+      imageUri: localAdapterImageUri(plane),
       modelDataUrl,
       modelSha256: ggufSha256,
       compute: {

@@ -8,6 +8,7 @@ import { LOCAL_ARTIFACT_BUCKET } from "./builds/build-runner.ts";
 import { type ControlPlane, startControlPlane } from "./control-plane.ts";
 import { openLocalDatabase } from "./database.ts";
 import { localClientConfig } from "./stack.ts";
+import { localAdapterImageUri } from "./test-support/adapter-image.ts";
 import { createEndpoint, type TestContainer } from "./test-support/create-endpoint.ts";
 import { type RawAnswer, s3ErrorCode, sendSigned } from "./test-support/signed-request.ts";
 
@@ -103,8 +104,7 @@ describe("object keys local mode cannot store safely", () => {
 
 describe("laying out model data and environments from user data", () => {
   const sageMaker = () => new SageMakerClient(localClientConfig(plane));
-  const image = () =>
-    `000000000000.dkr.ecr.us-east-1.amazonaws.com/decision-adapter@${plane.registry.digestForTag("decision-adapter", "cpu")}`;
+  const image = () => localAdapterImageUri(plane);
 
   async function deploy(name: string, container: Omit<TestContainer, "Image">) {
     await createEndpoint(sageMaker(), name, { Image: image(), ...container });

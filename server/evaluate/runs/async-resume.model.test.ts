@@ -10,6 +10,7 @@ import { LOCAL_ARTIFACT_BUCKET } from "../../local/builds/build-runner.ts";
 import { type ControlPlane, startControlPlane } from "../../local/control-plane.ts";
 import { generateTinyModel } from "../../local/seed.ts";
 import { localAwsEnvironment, localClientConfig } from "../../local/stack.ts";
+import { localAdapterImageUri } from "../../local/test-support/adapter-image.ts";
 import { createEndpoint } from "../../local/test-support/create-endpoint.ts";
 import { type Db, openDatabase } from "../../store/database.ts";
 import { createDataset } from "../datasets/dataset-store.ts";
@@ -80,7 +81,7 @@ beforeAll(async () => {
       Body: fs.readFileSync(gguf),
     }),
   );
-  const image = `000000000000.dkr.ecr.us-east-1.amazonaws.com/decision-adapter@${plane.registry.digestForTag("decision-adapter", "cpu")}`;
+  const image = localAdapterImageUri(plane);
   await createEndpoint(
     new SageMakerClient(admin),
     ASYNC,

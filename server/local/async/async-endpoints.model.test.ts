@@ -27,6 +27,7 @@ import { LOCAL_ARTIFACT_BUCKET } from "../builds/build-runner.ts";
 import { type ControlPlane, startControlPlane } from "../control-plane.ts";
 import { generateTinyModel } from "../seed.ts";
 import { localClientConfig } from "../stack.ts";
+import { localAdapterImageUri } from "../test-support/adapter-image.ts";
 import { awaitAsyncOutcome } from "../test-support/await-async-outcome.ts";
 import { createEndpoint } from "../test-support/create-endpoint.ts";
 import type { AsyncRequest } from "./async-request-store.ts";
@@ -101,7 +102,7 @@ beforeAll(async () => {
   await admin.s3.send(
     new PutObjectCommand({ Bucket: bucket, Key: "models/async-tiny/model.gguf", Body: fs.readFileSync(gguf) }),
   );
-  const image = `000000000000.dkr.ecr.us-east-1.amazonaws.com/decision-adapter@${plane.registry.digestForTag("decision-adapter", "cpu")}`;
+  const image = localAdapterImageUri(plane);
   const container = {
     Image: image,
     ModelDataSource: {

@@ -22,6 +22,7 @@ import { LOCAL_ARTIFACT_BUCKET } from "../builds/build-runner.ts";
 import { type ControlPlane, startControlPlane } from "../control-plane.ts";
 import { generateTinyModel } from "../seed.ts";
 import { localClientConfig } from "../stack.ts";
+import { localAdapterImageUri } from "../test-support/adapter-image.ts";
 import { awaitAsyncOutcome } from "../test-support/await-async-outcome.ts";
 import { createEndpoint } from "../test-support/create-endpoint.ts";
 
@@ -107,7 +108,7 @@ beforeAll(async () => {
   plane = await startControlPlane({ dataDir, port: 0, metricClock: () => Date.now() + ahead });
   const { s3, sageMaker } = clients();
   await s3.send(new PutObjectCommand({ Bucket: bucket, Key: "models/s2z/model.gguf", Body: fs.readFileSync(gguf) }));
-  const image = `000000000000.dkr.ecr.us-east-1.amazonaws.com/decision-adapter@${plane.registry.digestForTag("decision-adapter", "cpu")}`;
+  const image = localAdapterImageUri(plane);
   await createEndpoint(
     sageMaker,
     ENDPOINT,

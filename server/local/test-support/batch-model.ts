@@ -8,6 +8,7 @@ import { localExecutionRoleArn } from "../iam/stack-policies.ts";
 import { generateTinyModel } from "../seed.ts";
 import { localClientConfig } from "../stack.ts";
 import { LOCAL_ACCOUNT_ID } from "../wire/request.ts";
+import { localAdapterImageUri } from "./adapter-image.ts";
 
 /** createAdapterModel on the adapter's generated tiny GGUF. */
 export async function createTinyAdapterModel(
@@ -39,14 +40,13 @@ export async function createAdapterModel(
   await tar.c({ gzip: true, file: archive, cwd: staging }, ["model.gguf"]);
   const key = `models/${name}/model.tar.gz`;
   await plane.objects.putObject(LOCAL_ARTIFACT_BUCKET, key, fs.readFileSync(archive));
-  const digest = plane.registry.digestForTag("decision-adapter", "cpu");
   await new SageMakerClient(localClientConfig(plane, "admin")).send(
     new CreateModelCommand({
       ModelName: name,
       ExecutionRoleArn: localExecutionRoleArn(LOCAL_ACCOUNT_ID),
       EnableNetworkIsolation: true,
       PrimaryContainer: {
-        Image: `${LOCAL_ACCOUNT_ID}.dkr.ecr.us-east-1.amazonaws.com/decision-adapter@${digest}`,
+        Image: localAdapterImageUri(plane),
         ModelDataUrl: `s3://${LOCAL_ARTIFACT_BUCKET}/${key}`,
         Environment: { ADAPTER_READING_CACHE: "0", ...environment },
       },
