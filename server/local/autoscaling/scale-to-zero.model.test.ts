@@ -25,6 +25,7 @@ import { localClientConfig } from "../stack.ts";
 import { localAdapterImageUri } from "../test-support/adapter-image.ts";
 import { awaitAsyncOutcome } from "../test-support/await-async-outcome.ts";
 import { createEndpoint } from "../test-support/create-endpoint.ts";
+import { MetricClock } from "../test-support/metric-clock.ts";
 
 /**
  * Scale to zero and wake-up of an asynchronous endpoint on real adapter processes, configured by the console's own
@@ -53,7 +54,7 @@ const decision = (id: string) => ({
 
 let dataDir: string;
 let plane: ControlPlane;
-let ahead = 0;
+const clock = new MetricClock();
 
 function clients() {
   const config = localClientConfig(plane, "admin");
@@ -77,10 +78,7 @@ async function instanceCount(): Promise<number | undefined> {
  */
 async function advanceUntilScaling(limitSeconds: number): Promise<number> {
   for (let seconds = 10; seconds <= limitSeconds; seconds += 10) {
-    ahead += 10_000;
-    plane.backlogMetrics.publish();
-    plane.alarms.evaluateAll();
-    await new Promise((resolve) => setImmediate(resolve));
+    await clock.step(plane);
     const described = await clients().sageMaker.send(new DescribeEndpointCommand({ EndpointName: ENDPOINT }));
     if (described.EndpointStatus === "Updating") {
       await plane.endpoints.settled(ENDPOINT);
@@ -105,7 +103,7 @@ beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "local-s2z-"));
   const gguf = path.join(dataDir, "tiny.gguf");
   await generateTinyModel(gguf);
-  plane = await startControlPlane({ dataDir, port: 0, metricClock: () => Date.now() + ahead });
+  plane = await startControlPlane({ dataDir, port: 0, metricClock: clock.now });
   const { s3, sageMaker } = clients();
   await s3.send(new PutObjectCommand({ Bucket: bucket, Key: "models/s2z/model.gguf", Body: fs.readFileSync(gguf) }));
   const image = localAdapterImageUri(plane);
@@ -225,7 +223,7 @@ describe("an asynchronous endpoint scaled to zero on real adapter processes", { 
 
     // A restart of the control plane keeps the variant at 0 instances (and its policies and alarms).
     await plane.close();
-    plane = await startControlPlane({ dataDir, port: 0, metricClock: () => Date.now() + ahead });
+    plane = await startControlPlane({ dataDir, port: 0, metricClock: clock.now });
     expect(await instanceCount()).toBe(0);
     // Registering the target again (the card saved once more) leaves a count inside the bounds where it is.
     await clients().autoScaling.send(new RegisterScalableTargetCommand({ ...target, MinCapacity: 0, MaxCapacity: 1 }));
@@ -268,7 +266,7 @@ describe("an asynchronous endpoint scaled to zero on real adapter processes", { 
     const [wokeUp, scaledIn] = activities.ScalingActivities ?? [];
     expect(scaledIn?.EndTime?.getTime()).toBeLessThan(wokeUp?.StartTime?.getTime() ?? 0);
     const consoleConfig = localClientConfig(plane, "console");
-    const now = new Date(Date.now() + ahead);
+    const now = new Date(clock.now());
     const [series] = await instanceHistory(
       { autoScaling: new ApplicationAutoScalingClient(consoleConfig), sageMaker: new SageMakerClient(consoleConfig) },
       ENDPOINT,

@@ -6,8 +6,9 @@ import { exitWithParentArgs } from "../../../server/local/exit-with-parent.mjs";
 import { publishHubFile, startHubStandIn } from "../../../server/local/hf-standin.ts";
 import { generateTinyModel } from "../../../server/local/seed.ts";
 import { consoleEnvironment, startLocalStack } from "../../../server/local/stack.ts";
+import { MetricClock } from "../../../server/local/test-support/metric-clock.ts";
 import { e2eSettings, type ModelPin } from "./e2e-settings.ts";
-import { MetricClock, startMetricClockControl } from "./metric-clock.ts";
+import { startMetricClockControl } from "./metric-clock.ts";
 
 /**
  * The Playwright web server: a loopback Hugging Face stand-in serving a generated GGUF, the local control plane on

@@ -1,38 +1,9 @@
 import fs from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { BACKLOG_PUBLISH_MS } from "../../../server/local/async/backlog-metrics.ts";
 import type { ControlPlane } from "../../../server/local/control-plane.ts";
+import type { MetricClock } from "../../../server/local/test-support/metric-clock.ts";
 import { e2eSettings } from "./e2e-settings.ts";
-
-/**
- * A test-only metric clock for the Playwright stack: real time plus an offset that a spec moves ahead, so the
- * minutes of alarm periods behind scaling in pass in seconds. Requests, adapter starts and the queue keep real time.
- */
-export class MetricClock {
-  private aheadMs = 0;
-
-  readonly now = (): number => Date.now() + this.aheadMs;
-
-  /**
-   * Moves the clock on in backlog-publishing steps, publishing the backlog metrics and evaluating the alarms at each
-   * as the local services do on their timers (an alarm needs a datapoint in every period it evaluates).
-   */
-  async advance(plane: ControlPlane, seconds: number): Promise<number> {
-    for (let passed = 0; passed < seconds * 1000; passed += BACKLOG_PUBLISH_MS) {
-      this.aheadMs += BACKLOG_PUBLISH_MS;
-      plane.backlogMetrics.publish();
-      plane.alarms.evaluateAll();
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    return this.aheadMs;
-  }
-
-  /** Back to real time, so specs that follow see invocation metrics and alarms on one clock again. */
-  reset(): void {
-    this.aheadMs = 0;
-  }
-}
 
 /** The most one call may move the clock: enough for any alarm of the scale-to-zero policies, and bounded. */
 const MAX_ADVANCE_SECONDS = 3600;
