@@ -10,7 +10,7 @@ import { findDataset } from "../datasets/dataset-store.ts";
 import type { EndpointChecker } from "../endpoint-configuration.ts";
 import { launchBatchJob, planBatchJob } from "./batch-run.ts";
 import { cancelRun, startRun } from "./run-registry.ts";
-import { createRun, findRun } from "./run-store.ts";
+import { createRun, deleteRun, findRun } from "./run-store.ts";
 import { evaluationSummary } from "./run-view.ts";
 import type { RunnerDeps } from "./runner.ts";
 
@@ -56,7 +56,7 @@ async function createBatchRun(deps: RunnerDeps, request: CreateEvaluation, targe
     await launchBatchJob(deps.batch, deps.db, run, planBatchJob(deps.batch.settings, run.id, target));
   } catch (error) {
     if (!(error instanceof AppError) || error.status < 500) {
-      deps.db.prepare("DELETE FROM evaluation_runs WHERE id = ?").run(run.id);
+      deleteRun(deps.db, run.id);
       throw error;
     }
   }
@@ -74,5 +74,5 @@ export function deleteEvaluation(deps: Pick<RunnerDeps, "db">, id: string): void
   const run = findRun(deps.db, id);
   if (!run) throw new AppError("not_found", `There is no evaluation ${id}.`);
   if (run.status === "running") throw new AppError("conflict", "The evaluation is still running; cancel it first.");
-  deps.db.prepare("DELETE FROM evaluation_runs WHERE id = ?").run(id);
+  deleteRun(deps.db, id);
 }

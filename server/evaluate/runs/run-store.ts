@@ -85,6 +85,11 @@ export function createRun(
   return run;
 }
 
+/** Removes a run with its targets and results (they cascade). */
+export function deleteRun(db: Db, id: string): void {
+  db.prepare("DELETE FROM evaluation_runs WHERE id = ?").run(id);
+}
+
 export function findRun(db: Db, id: string): RunRow | null {
   return (db.prepare("SELECT * FROM evaluation_runs WHERE id = ?").get(id) as RunRow | undefined) ?? null;
 }

@@ -30,11 +30,11 @@ export interface RunnerDeps {
 const HEARTBEAT_EVERY_MS = 5_000;
 
 /**
- * Works a run to its end (a run that targets a model: `workBatchRun`): every item not yet finished is scored on every target endpoint, `concurrency` at a
- * time per endpoint, and each result is stored the moment it arrives. Safe to call again after a crash or a
- * restart: finished items are skipped, items that were in flight are asked again (on an asynchronous endpoint the
- * invoker collects the request already sent instead). Stops early when the run is
- * cancelled (in the database, so another process can cancel it) or `signal` aborts (shutdown).
+ * Works a run to its end (a run that targets a model: `workBatchRun`): every item not yet finished is scored on
+ * every target endpoint, `concurrency` at a time per endpoint, and each result is stored the moment it arrives.
+ * Safe to call again after a crash or a restart: finished items are skipped, items that were in flight are asked
+ * again (on an asynchronous endpoint the invoker collects the request already sent instead). Stops early when the
+ * run is cancelled (in the database, so another process can cancel it) or `signal` aborts (shutdown).
  */
 export async function executeRun(
   deps: RunnerDeps,
