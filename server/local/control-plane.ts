@@ -245,7 +245,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     message: SignedMessage,
     query: URLSearchParams,
   ) => {
-    const admin = await authenticate(message, query, undefined, credentials, clock()).then(
+    const admin = await authenticate(message, query, undefined, DEFAULT_REGION, credentials, clock()).then(
       (auth) => auth.principal.kind === "admin",
       () => false,
     );
@@ -283,13 +283,18 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     try {
       const limit = bodyLimitOf(protocol);
       if (limit) message.body = await readBody(raw, limit.bytes, limit.tooLarge);
-      const auth = await authenticate(message, url.searchParams, signingNameOf(protocol), credentials, clock()).catch(
-        (error: unknown) => {
-          throw error instanceof SignatureError
-            ? authErrorOf(protocol, error, accessKeyIdOf(raw.headers.authorization))
-            : error;
-        },
-      );
+      const auth = await authenticate(
+        message,
+        url.searchParams,
+        signingNameOf(protocol),
+        DEFAULT_REGION,
+        credentials,
+        clock(),
+      ).catch((error: unknown) => {
+        throw error instanceof SignatureError
+          ? authErrorOf(protocol, error, accessKeyIdOf(raw.headers.authorization))
+          : error;
+      });
       if (protocol.kind === "s3") requirePayloadHash(raw);
       if (!throttle.allow(serviceOf(protocol))) {
         traffic.throttled += 1;

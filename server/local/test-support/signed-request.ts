@@ -57,6 +57,8 @@ export interface SigningOptions {
   signingDate?: Date;
   /** The x-amz-content-sha256 to sign; default: the body's SHA-256 for S3, none for the JSON protocols; null: none. */
   payloadHash?: string | null;
+  /** Headers sent but left out of SignedHeaders, as a careless or hostile signer would leave them. */
+  unsignedHeaders?: string[];
 }
 
 /** Decoded as the SDK holds a query; a part that does not decode (a deliberately broken request) is kept as sent. */
@@ -107,7 +109,7 @@ export async function signRequest(plane: Pick<ControlPlane, "url">, request: Raw
       headers,
       body,
     }),
-    { signingDate: options.signingDate ?? new Date() },
+    { signingDate: options.signingDate ?? new Date(), unsignableHeaders: new Set(options.unsignedHeaders ?? []) },
   );
   return { headers: signed.headers as Record<string, string>, signer };
 }

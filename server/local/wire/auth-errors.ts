@@ -14,11 +14,13 @@ export function jsonAuthError(error: SignatureError): AwsError {
       return new AwsError("MissingAuthenticationTokenException", "Missing Authentication Token", 403);
     case "presigned":
     case "malformed":
+    case "unsigned-headers":
       return new AwsError("IncompleteSignatureException", error.message, 400);
     case "unknown-key":
     case "session-token":
       return new AwsError("UnrecognizedClientException", "The security token included in the request is invalid.", 400);
     case "wrong-service":
+    case "wrong-region":
     case "skewed":
       return new AwsError("InvalidSignatureException", error.message, 400);
     case "mismatch":
@@ -36,6 +38,17 @@ export function s3AuthError(error: SignatureError, accessKeyId?: string): AwsErr
     case "malformed":
     case "wrong-service":
       return new AwsError("AuthorizationHeaderMalformed", error.message, 400);
+    case "wrong-region":
+      return new AwsError(
+        "AuthorizationHeaderMalformed",
+        `The authorization header is malformed; the region '${error.details.CredentialRegion}' is wrong; expecting '${error.details.Region}'`,
+        400,
+        { Region: error.details.Region },
+      );
+    case "unsigned-headers":
+      return new AwsError("AccessDenied", "There were headers present in the request which were not signed", 403, {
+        HeadersNotSigned: error.details.HeadersNotSigned,
+      });
     case "unknown-key":
       return new AwsError(
         "InvalidAccessKeyId",

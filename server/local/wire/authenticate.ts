@@ -14,7 +14,7 @@ export interface Authenticated extends RequestAuth {
 
 /**
  * Authenticates a request as AWS does: a well-formed SigV4 Authorization header, a key this control plane issued,
- * a scope for the service being called, a signing time within 15 minutes of `now`, and a signature that
+ * a scope for the service being called in this control plane's region, a signing time within 15 minutes of `now`, and a signature that
  * `@smithy/signature-v4` recomputes to the same value with that key's secret.
  */
 export async function authenticate(
@@ -22,6 +22,8 @@ export async function authenticate(
   query: URLSearchParams,
   /** The service the request is for; undefined accepts any scope (the control plane's own health check). */
   signingName: string | undefined,
+  /** The control plane's region, the only one a credential scope may name. */
+  region: string,
   credentials: LocalCredentials,
   now: number,
 ): Promise<Authenticated> {
@@ -35,6 +37,12 @@ export async function authenticate(
       "wrong-service",
       `Credential should be scoped to correct service: '${signingName}', not '${auth.service}'.`,
     );
+  }
+  if (auth.region !== region) {
+    throw new SignatureError("wrong-region", `Credential should be scoped to a valid region, not '${auth.region}'.`, {
+      Region: region,
+      CredentialRegion: auth.region,
+    });
   }
   requireFreshSignature(auth, now);
   const sign = await verifySignature(message, auth, issued.key, decodeUriComponent);

@@ -12,7 +12,9 @@ export type SignatureFailure =
   | "malformed"
   | "unknown-key"
   | "session-token"
+  | "unsigned-headers"
   | "wrong-service"
+  | "wrong-region"
   | "skewed"
   | "mismatch";
 
@@ -103,6 +105,7 @@ export function parseAuthorization(headers: IncomingHttpHeaders, query: URLSearc
   if (!names.includes("host")) {
     throw new SignatureError("malformed", "'Host' or ':authority' must be a 'SignedHeader' in the AWS Authorization.");
   }
+  requireSignedAmzHeaders(headers, names);
   const amzDate = header(headers, "x-amz-date") ?? "";
   const parts = AMZ_DATE.exec(amzDate);
   if (!parts) {
@@ -128,6 +131,26 @@ export function parseAuthorization(headers: IncomingHttpHeaders, query: URLSearc
     amzDate,
     signedAt: new Date(Date.UTC(y!, mo! - 1, d!, h!, mi!, s!)),
   };
+}
+
+/**
+ * SigV4, "Create a canonical request": "If you include a date or x-amz-date header, you must also include that
+ * header in the list of signed headers", and "any x-amz-* headers that you plan to include in your request must
+ * also be added". That covers `X-Amz-Target` (the operation of the JSON protocols) and S3's
+ * `x-amz-content-sha256` (what the payload is): a request whose signature leaves them out could be replayed as
+ * another operation or with another body. The SDK signs every one of them.
+ */
+function requireSignedAmzHeaders(headers: IncomingHttpHeaders, signedHeaders: readonly string[]) {
+  const unsigned = Object.keys(headers)
+    .map((name) => name.toLowerCase())
+    .filter((name) => name.startsWith("x-amz-") && !signedHeaders.includes(name))
+    .sort();
+  if (unsigned.length === 0) return;
+  throw new SignatureError(
+    "unsigned-headers",
+    `There were headers present in the request which were not signed: ${unsigned.join(", ")}. Every x-amz-* header sent (X-Amz-Date, X-Amz-Target, x-amz-content-sha256, ...) must be a 'SignedHeader' in the AWS Authorization.`,
+    { HeadersNotSigned: unsigned.join(", ") },
+  );
 }
 
 const basic = (time: number) => new Date(time).toISOString().replace(/[-:]|\.\d{3}/g, "");
