@@ -230,7 +230,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     ecrService(registry),
     cloudWatchLogsService(logs),
     cloudWatchService(metricSource, alarms),
-    applicationAutoScalingService(db, sageMaker, endpoints, alarms, metricClock),
+    applicationAutoScalingService(db, sageMaker, endpoints, alarms, metricClock, iam),
   ];
   const clock = options.clock ?? Date.now;
   const throttle = new Throttle(

@@ -1,5 +1,6 @@
 import type { LocalPrincipal } from "../local-credentials.ts";
 import type { Denial, LocalAuthorizer } from "./authorize.ts";
+import type { AuthorizationQuery } from "./evaluate.ts";
 import type { RequestFacts } from "./requests/facts.ts";
 import { jsonAuthorization } from "./requests/index.ts";
 import { type S3Request, s3Authorization } from "./requests/s3.ts";
@@ -23,6 +24,20 @@ export class RequestAuthorizer {
     // Fail closed: an operation served without an authorisation rule is a bug, never an open door.
     if (!mapping) throw new Error(`No IAM authorisation rule for ${target}.${operation}`);
     this.authorizer.authorize(principal, region, mapping(input, this.factsFor(region)), "json", this.denied);
+  }
+
+  /**
+   * The queries the principal may not perform, each told to `denied`; none for `admin`. For a service that checks a
+   * caller's permissions on another service before it acts (Application Auto Scaling's permission validation).
+   */
+  missingPermissions(principal: LocalPrincipal, region: string, queries: readonly AuthorizationQuery[]): Denial[] {
+    const missing = queries.flatMap((query) => this.authorizer.check(principal, region, [query]) ?? []);
+    for (const denial of missing) this.denied(denial);
+    return missing;
+  }
+
+  facts(region: string): RequestFacts {
+    return this.factsFor(region);
   }
 
   runtime(

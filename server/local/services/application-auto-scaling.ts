@@ -8,16 +8,18 @@ import {
   type TargetDoc,
   type TargetKey,
 } from "../autoscaling/scaling-store.ts";
+import { validateTargetPermissions } from "../autoscaling/target-permissions.ts";
 import { createTargetTrackingAlarms, deleteTargetTrackingAlarms } from "../autoscaling/target-tracking-alarms.ts";
 import type { Db } from "../database.ts";
 import type { EndpointRunner } from "../endpoints/endpoint-runner.ts";
+import type { RequestAuthorizer } from "../iam/request-authorizer.ts";
 import { scalableTargetArn } from "../iam/requests/application-auto-scaling.ts";
 import type { ScalableTargetFacts } from "../iam/requests/facts.ts";
 import type { SageMakerStore } from "../sagemaker-store.ts";
 import { AwsError } from "../wire/aws-error.ts";
 import { withInputShapes } from "../wire/input-shapes.ts";
 import type { JsonService } from "../wire/json-rpc.ts";
-import { LOCAL_ACCOUNT_ID } from "../wire/request.ts";
+import { type AwsRequest, LOCAL_ACCOUNT_ID } from "../wire/request.ts";
 import {
   activitiesPage,
   applicationAutoScalingInputs,
@@ -30,6 +32,18 @@ import {
 function key(input: Record<string, unknown>): TargetKey {
   const k: TargetKey = [String(input.ServiceNamespace), String(input.ResourceId), String(input.ScalableDimension)];
   variantOfTarget(...k);
+  return k;
+}
+
+/** The target's key, once the caller is known to hold the permissions on its variant's endpoint. */
+function permittedKey(
+  iam: RequestAuthorizer,
+  store: SageMakerStore,
+  input: Record<string, unknown>,
+  request: AwsRequest,
+) {
+  const k = key(input);
+  validateTargetPermissions(iam, store, request, variantOfTarget(...k).endpoint);
   return k;
 }
 
@@ -67,7 +81,8 @@ function notRegistered([namespace, resourceId, dimension]: TargetKey): AwsError 
  * target whose bounds exclude the current instance count moves the count into them, as the service does. A
  * target-tracking policy on a customized metric gets its CloudWatch alarms (target-tracking-alarms.ts); policies act
  * when their alarms do (autoscaling/policy-actions.ts). Every change of a variant's count the service makes is a
- * scaling activity (autoscaling/scaling-activities.ts), listed newest first by DescribeScalingActivities.
+ * scaling activity (autoscaling/scaling-activities.ts), listed newest first by DescribeScalingActivities. A call that
+ * changes a target first validates the caller's permissions on the variant's endpoint (autoscaling/target-permissions.ts).
  */
 export function applicationAutoScalingService(
   db: Db,
@@ -75,15 +90,18 @@ export function applicationAutoScalingService(
   runner: EndpointRunner,
   alarms: AlarmEngine,
   clock: () => number,
+  iam: RequestAuthorizer,
 ): JsonService {
   const target = (k: TargetKey) => readTarget(db, k);
+  const permitted = (input: Record<string, unknown>, request: AwsRequest) => permittedKey(iam, store, input, request);
   return {
     target: "AnyScaleFrontendService",
     signingName: "application-autoscaling",
     version: "1.1",
     operations: withInputShapes("AnyScaleFrontendService", applicationAutoScalingInputs, {
-      RegisterScalableTarget(input, { region }) {
-        const k = key(input);
+      RegisterScalableTarget(input, request) {
+        const { region } = request;
+        const k = permitted(input, request);
         const [, resourceId, dimension] = k;
         const names = variantOfTarget(...k);
         const previous = target(k);
@@ -144,16 +162,17 @@ export function applicationAutoScalingService(
         // Tags are not part of a described target (ListTagsForResource returns them).
         return { ScalableTargets: targets.map(({ Tags: _tags, ...described }) => described) };
       },
-      DeregisterScalableTarget(input) {
-        const k = key(input);
+      DeregisterScalableTarget(input, request) {
+        const k = permitted(input, request);
         if (!target(k)) throw notRegistered(k);
         for (const policy of readPolicies(db, k)) deleteTargetTrackingAlarms(alarms, policy);
         db.prepare("DELETE FROM aas_targets WHERE namespace = ? AND resource_id = ? AND dimension = ?").run(...k);
         db.prepare("DELETE FROM aas_policies WHERE namespace = ? AND resource_id = ? AND dimension = ?").run(...k);
         return {};
       },
-      PutScalingPolicy(input, { region }) {
-        const k = key(input);
+      PutScalingPolicy(input, request) {
+        const { region } = request;
+        const k = permitted(input, request);
         if (!target(k)) throw notRegistered(k);
         const name = String(input.PolicyName);
         checkScalingPolicy(input);
@@ -207,8 +226,8 @@ export function applicationAutoScalingService(
           .filter((p) => !names || names.includes(p.PolicyName));
         return { ScalingPolicies: policies };
       },
-      DeleteScalingPolicy(input) {
-        const k = key(input);
+      DeleteScalingPolicy(input, request) {
+        const k = permitted(input, request);
         const name = String(input.PolicyName ?? "");
         const policy = readPolicy(db, k, name);
         const result = db

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { RequestContext } from "../conditions.ts";
 import type { AuthorizationQuery } from "../evaluate.ts";
 import { type OperationAuthorization, type RequestFacts, requestTagContext, resourceTagContext, str } from "./facts.ts";
+import { sageMakerArn } from "./sagemaker.ts";
 
 /** `application-autoscaling:service-namespace` and `:scalable-dimension`, which every target action sets. */
 function targetKeys(input: Record<string, unknown>): RequestContext {
@@ -38,6 +39,31 @@ function targetTrackingAlarmQueries(input: Record<string, unknown>, facts: Reque
     resource,
     context: {},
   }));
+}
+
+/**
+ * What Application Auto Scaling checks the caller may do on a SageMaker variant before it acts on the variant's
+ * target: "To successfully configure and use Application Auto Scaling with the target service, end users must be
+ * granted permissions for Amazon CloudWatch and for each target service" (Identity-based policy examples, SageMaker
+ * endpoints: sagemaker:DescribeEndpoint, sagemaker:DescribeEndpointConfig, sagemaker:UpdateEndpointWeightsAndCapacities),
+ * and "Application Auto Scaling validates permissions for requests associated with both the target service and
+ * CloudWatch before proceeding with the request" (Permissions validation for API calls on target resources). Asked on
+ * the variant's endpoint and, when it has one, the endpoint's configuration.
+ */
+export function variantTargetServiceQueries(
+  facts: RequestFacts,
+  endpointName: string,
+  endpointConfigName: string | undefined,
+): AuthorizationQuery[] {
+  const on = (action: string, kind: "endpoint" | "endpoint-config", name: string): AuthorizationQuery => {
+    const resource = sageMakerArn(facts, kind, name);
+    return { action, resource, context: resourceTagContext(facts.sageMakerTags(resource), "sagemaker") };
+  };
+  return [
+    on("sagemaker:DescribeEndpoint", "endpoint", endpointName),
+    ...(endpointConfigName ? [on("sagemaker:DescribeEndpointConfig", "endpoint-config", endpointConfigName)] : []),
+    on("sagemaker:UpdateEndpointWeightsAndCapacities", "endpoint", endpointName),
+  ];
 }
 
 /**

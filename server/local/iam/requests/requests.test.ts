@@ -20,7 +20,7 @@ const services = [
   ecrService(none),
   cloudWatchLogsService(none),
   cloudWatchService(none, none),
-  applicationAutoScalingService(none, none, none, none, Date.now),
+  applicationAutoScalingService(none, none, none, none, Date.now, none),
 ];
 
 const facts: RequestFacts = {
