@@ -53,7 +53,6 @@ export function createConsolePolicy(scope: Construct, props: ConsolePolicyProps)
         "sagemaker:CreateModel",
         "sagemaker:DescribeModel",
         "sagemaker:DeleteModel",
-        "sagemaker:CreateEndpointConfig",
         "sagemaker:DescribeEndpointConfig",
         "sagemaker:DeleteEndpointConfig",
         "sagemaker:CreateEndpoint",
@@ -61,11 +60,21 @@ export function createConsolePolicy(scope: Construct, props: ConsolePolicyProps)
         "sagemaker:DeleteEndpoint",
         "sagemaker:UpdateEndpointWeightsAndCapacities",
         "sagemaker:UpdateEndpoint",
-        "sagemaker:CreateTransformJob",
         "sagemaker:DescribeTransformJob",
         "sagemaker:StopTransformJob",
       ],
       resources: sageMakerResources,
+    }),
+    // An endpoint config or transform job runs the models it names: only the console's own. SageMaker sets
+    // sagemaker:ModelArn on these two actions (Service Authorization Reference), one ARN per model named.
+    new PolicyStatement({
+      sid: "ServePrefixedModels",
+      actions: ["sagemaker:CreateEndpointConfig", "sagemaker:CreateTransformJob"],
+      resources: [
+        regionalArn("sagemaker", `endpoint-config/${namePrefix}*`),
+        regionalArn("sagemaker", `transform-job/${namePrefix}*`),
+      ],
+      conditions: { ArnLike: { "sagemaker:ModelArn": regionalArn("sagemaker", `model/${namePrefix}*`) } },
     }),
     new PolicyStatement({ sid: "ListTransformJobs", actions: ["sagemaker:ListTransformJobs"], resources: ["*"] }),
     ...batchDataStatements(bucket),
@@ -197,6 +206,7 @@ export function createConsolePolicy(scope: Construct, props: ConsolePolicyProps)
   });
   acknowledgeWildcardResources(policy, statements, {
     ManagePrefixedSageMakerResources: `only models, endpoint configs, endpoints and transform jobs named with the prefix "${namePrefix}"`,
+    ServePrefixedModels: `only endpoint configs and transform jobs named with the prefix "${namePrefix}", of models named with it`,
     ListTransformJobs: "ListTransformJobs has no resource type (Service Authorization Reference)",
     ReadWriteBatchData: "transform job inputs and outputs under batch/ only",
     ReadTransformJobLogs:

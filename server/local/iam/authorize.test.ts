@@ -82,6 +82,24 @@ describe("the console principal under the policy the stack synthesises (prefix d
     );
   });
 
+  it("serves only prefixed models: sagemaker:ModelArn of every variant, and of a transform job", () => {
+    const config = (...models: string[]) =>
+      sageMaker("CreateEndpointConfig", {
+        EndpointConfigName: "dc-c",
+        ProductionVariants: models.map((ModelName, i) => ({ VariantName: `v${i}`, ModelName })),
+      });
+    expect(config("dc-a")).toBeUndefined();
+    expect(config("dc-a", "DC-B")).toBeUndefined();
+    expect(config("team-b-prod")?.message).toMatch(
+      /sagemaker:CreateEndpointConfig on resource: .*endpoint-config\/dc-c/,
+    );
+    expect(config("dc-a", "team-b-prod")?.code).toBe("AccessDeniedException");
+    expect(config()?.code).toBe("AccessDeniedException");
+    const job = (ModelName: string) => sageMaker("CreateTransformJob", { TransformJobName: "dc-t", ModelName });
+    expect(job("dc-a")).toBeUndefined();
+    expect(job("team-b-prod")?.code).toBe("AccessDeniedException");
+  });
+
   it("needs both the endpoint and the endpoint config to be prefixed to create an endpoint", () => {
     expect(sageMaker("CreateEndpoint", { EndpointName: "dc-e", EndpointConfigName: "dc-e" })).toBeUndefined();
     expect(sageMaker("CreateEndpoint", { EndpointName: "dc-e", EndpointConfigName: "shared-config" })?.message).toMatch(
