@@ -2,7 +2,7 @@ import { JsonTooDeepError, MAX_JSON_DEPTH, parseJsonWithinDepth } from "@decisio
 import { ZodError, type ZodType, type z } from "zod";
 import type { ApiRoute } from "../../contract/api.ts";
 import type { ConsoleErrorBody } from "../../contract/http/error-body.ts";
-import { AppError } from "./app-error.ts";
+import { AppError, isAppError } from "./app-error.ts";
 
 export function errorResponse(error: AppError): Response {
   const body: ConsoleErrorBody = { error: { code: error.code, message: error.message, details: error.details } };
@@ -23,11 +23,19 @@ export function describeZodError(error: ZodError): string {
     .join("; ");
 }
 
+/** By brand and name, not class identity: the error may come from another bundle's copy of the module (app-error.ts). */
 export function toAppError(error: unknown): AppError {
-  if (error instanceof AppError) return error;
-  if (error instanceof ZodError) return new AppError("bad_request", describeZodError(error));
+  if (isAppError(error)) return error;
+  if (isZodError(error)) return new AppError("bad_request", describeZodError(error));
   console.error(JSON.stringify({ level: "error", msg: "unhandled route error", error: String(error) }));
   return new AppError("internal", "Something went wrong on the server; the error was logged.");
+}
+
+function isZodError(error: unknown): error is ZodError {
+  return (
+    error instanceof ZodError ||
+    ((error as { name?: unknown } | null)?.name === "ZodError" && Array.isArray((error as ZodError).issues))
+  );
 }
 
 /** Wraps a route handler so every thrown error becomes a JSON `{error: {code, message}}` response. */
