@@ -172,6 +172,55 @@ describe("AlarmEngine", () => {
     expect(engine.get("dc-e-wake")?.stateReason).toContain("2 out of the last 2 datapoints");
   });
 
+  it("answers no percentile of SageMaker's ModelLatency (SageMaker lists Average, Sum, Min, Max, SampleCount)", () => {
+    const latency = (name: string, stat: Partial<MetricAlarmDefinition>) =>
+      alarm({
+        AlarmName: name,
+        MetricName: "ModelLatency",
+        Statistic: undefined,
+        ...stat,
+        Dimensions: [
+          { Name: "EndpointName", Value: "dc-e" },
+          { Name: "VariantName", Value: "AllTraffic" },
+        ],
+        Unit: "Microseconds",
+        EvaluationPeriods: 1,
+        DatapointsToAlarm: 1,
+        Threshold: 500_000,
+      });
+    engine.put(latency("dc-e-latency-p90", { ExtendedStatistic: "p90" }), "us-east-1", "000000000000");
+    engine.put(latency("dc-e-latency-average", { Statistic: "Average" }), "us-east-1", "000000000000");
+    for (let i = 0; i < 10; i++) metrics.recordInvocation("dc-e", "AllTraffic", 200, 900_000);
+    now += 10_000;
+    engine.evaluateAll();
+    expect(engine.get("dc-e-latency-average")?.state).toBe("ALARM");
+    expect(engine.get("dc-e-latency-p90")?.state).toBe("INSUFFICIENT_DATA");
+  });
+
+  it("computes percentiles of metrics published raw outside SageMaker's namespace", () => {
+    const published = new MetricDatapoints(db);
+    engine.put(
+      alarm({
+        AlarmName: "custom-p90",
+        Namespace: "DecisionConsole/Test",
+        MetricName: "Latency",
+        Statistic: undefined,
+        ExtendedStatistic: "p90",
+        EvaluationPeriods: 1,
+        DatapointsToAlarm: 1,
+        Threshold: 500,
+      }),
+      "us-east-1",
+      "000000000000",
+    );
+    const start = Math.floor(now / 10_000) * 10_000;
+    for (let i = 0; i < 10; i++)
+      published.put("DecisionConsole/Test", "Latency", { EndpointName: "dc-e" }, 900, "Milliseconds", start);
+    now = start + 10_000;
+    engine.evaluateAll();
+    expect(engine.get("custom-p90")?.state).toBe("ALARM");
+  });
+
   it("holds a SetAlarmState until the next evaluation and keeps alarms across a reopen of the database", () => {
     engine.put(alarm(), "us-east-1", "000000000000");
     engine.setState("dc-e-5xx", "ALARM", "forced by the operator");

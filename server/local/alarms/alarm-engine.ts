@@ -122,6 +122,7 @@ export class AlarmEngine {
         metricName: definition.MetricName,
         dimensions: dims,
         unit: definition.Unit,
+        statistic: definition.Statistic ?? definition.ExtendedStatistic ?? "",
         periodMs: period,
         alignMs: 0,
       },

@@ -1,5 +1,6 @@
 import type { AlarmState, ComparisonOperator, MetricAlarmDefinition } from "./metric-alarm.ts";
-import { PERCENTILE_PATTERN, statistic } from "./sagemaker-metrics.ts";
+import { PERCENTILE_PATTERN } from "./sagemaker-endpoint-metrics.ts";
+import { statistic } from "./sagemaker-metrics.ts";
 
 /** One period of the evaluation range: its start (epoch ms) and the raw values in it (none: missing). */
 export interface PeriodData {

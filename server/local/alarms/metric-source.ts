@@ -1,6 +1,7 @@
 import type { MetricDatapoints } from "../metric-datapoints.ts";
 import type { MetricsStore } from "../metrics-store.ts";
-import { periodStart, periodValues, SAGEMAKER_NAMESPACE, sageMakerMetrics } from "./sagemaker-metrics.ts";
+import { SAGEMAKER_NAMESPACE, statisticAvailable } from "./sagemaker-endpoint-metrics.ts";
+import { periodStart, periodValues, sageMakerMetrics } from "./sagemaker-metrics.ts";
 
 export interface MetricSeriesQuery {
   namespace: string;
@@ -8,6 +9,8 @@ export interface MetricSeriesQuery {
   dimensions: Record<string, string>;
   /** Undefined: any unit. */
   unit?: string;
+  /** The statistic asked for: a metric CloudWatch has no such statistic of has no values. */
+  statistic: string;
   periodMs: number;
   /** Periods start at alignMs + k × periodMs. */
   alignMs: number;
@@ -16,7 +19,8 @@ export interface MetricSeriesQuery {
 /**
  * Local CloudWatch's one view of a metric: the datapoints local services publish (asynchronous endpoints' backlog and
  * per-request metrics) and the SageMaker invocation metrics derived from recorded invocation samples. GetMetricData
- * and the alarm engine both read through it, so an alarm sees exactly what a metric query shows.
+ * and the alarm engine both read through it, so an alarm sees exactly what a metric query shows, and neither sees a
+ * statistic CloudWatch does not have (sagemaker-endpoint-metrics.ts).
  */
 export class MetricSource {
   constructor(
@@ -33,6 +37,7 @@ export class MetricSource {
       else buckets.set(start, [...values]);
     };
     const { namespace, metricName, dimensions, unit, periodMs, alignMs } = query;
+    if (!statisticAvailable(namespace, query.statistic)) return buckets;
     for (const point of this.published.read(namespace, metricName, dimensions, fromMs, toMs)) {
       if (unit !== undefined && point.unit !== unit) continue;
       add(periodStart(alignMs, periodMs, point.timestamp), [point.value]);

@@ -1,5 +1,6 @@
 import { quantileOf } from "@decision-console/adapter/contract";
 import type { InvocationSample, MetricsStore } from "../metrics-store.ts";
+import { PERCENTILE_PATTERN, type RealTimeEndpointMetric } from "./sagemaker-endpoint-metrics.ts";
 
 /** A SageMaker endpoint invocation metric as local CloudWatch derives it from one invocation sample. */
 interface SageMakerMetric {
@@ -10,22 +11,19 @@ interface SageMakerMetric {
 const isError = (low: number, high: number) => (s: InvocationSample) => (s.status >= low && s.status <= high ? 1 : 0);
 
 /**
- * The `AWS/SageMaker` invocation metrics local mode records, as AWS defines them: every invocation counts once in
- * Invocations; 4XX and 5XX count the model's answers by class; InvocationModelErrors counts every invocation whose
- * model did not answer 2XX (an unreachable container included); ModelLatency is in microseconds.
+ * The `AWS/SageMaker` invocation metrics of real-time endpoints, derived from the InvokeEndpoint calls local mode
+ * records, as AWS defines them: every invocation counts once in Invocations; 4XX and 5XX count the model's answers by
+ * class; InvocationModelErrors counts every invocation whose model did not answer 2XX (an unreachable container
+ * included); ModelLatency is in microseconds. (Asynchronous endpoints publish theirs as datapoints.)
  */
-export const sageMakerMetrics: Record<string, SageMakerMetric> = {
+export const sageMakerMetrics: Partial<Record<string, SageMakerMetric>> &
+  Record<RealTimeEndpointMetric, SageMakerMetric> = {
   Invocations: { unit: "Count", value: () => 1 },
   Invocation4XXErrors: { unit: "Count", value: isError(400, 499) },
   Invocation5XXErrors: { unit: "Count", value: isError(500, 599) },
   InvocationModelErrors: { unit: "Count", value: (s) => (s.status < 200 || s.status > 299 ? 1 : 0) },
   ModelLatency: { unit: "Microseconds", value: (s) => s.modelLatencyUs },
 };
-
-export const SAGEMAKER_NAMESPACE = "AWS/SageMaker";
-
-/** `p90`, `p99.9`: the percentile statistics local CloudWatch computes (nearest rank). */
-export const PERCENTILE_PATTERN = /^p(\d{1,2}(\.\d{1,2})?|100)$/;
 
 /** A statistic over one period's values, or null when `stat` is not one local CloudWatch computes. */
 export function statistic(values: readonly number[], stat: string): number | null {

@@ -4,6 +4,8 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { MetricSource } from "../alarms/metric-source.ts";
+import { ASYNC_ENDPOINT_METRICS } from "../alarms/sagemaker-endpoint-metrics.ts";
 import { LOCAL_ARTIFACT_BUCKET } from "../builds/build-runner.ts";
 import { type Db, openLocalDatabase } from "../database.ts";
 import type { EndpointRunner, InstanceAddress } from "../endpoints/endpoint-runner.ts";
@@ -11,6 +13,7 @@ import { localIam } from "../iam/local-iam.ts";
 import { localExecutionRoleArn } from "../iam/stack-policies.ts";
 import { LogStore } from "../log-store.ts";
 import { MetricDatapoints } from "../metric-datapoints.ts";
+import { MetricsStore } from "../metrics-store.ts";
 import { ObjectStore } from "../object-store.ts";
 import { SageMakerStore } from "../sagemaker-store.ts";
 import { LOCAL_ACCOUNT_ID } from "../wire/request.ts";
@@ -259,6 +262,53 @@ describe("the local Asynchronous Inference queue", () => {
       contains: "started",
     });
     expect(started).toHaveLength(2);
+  });
+
+  it("publishes only metrics AWS lists for asynchronous endpoints: a failure counts in InvocationFailures", async () => {
+    addEndpoint(1);
+    handler = (body, response) => {
+      const bad = JSON.parse(body).bad === true;
+      response.writeHead(bad ? 500 : 200, { "content-type": "application/json" });
+      response.end(body);
+    };
+    openQueue();
+    const failing = submit(await putInput(`async/${ENDPOINT}/in/bad.json`, { bad: true }));
+    const fine = submit(await putInput(`async/${ENDPOINT}/in/good.json`, { bad: false }));
+    await settled([failing.inferenceId, fine.inferenceId]);
+    await new BacklogMetrics(sageMaker, { healthyInstances: () => instances } as never, requests, metrics).publish();
+    const published = (
+      db
+        .prepare("SELECT DISTINCT metric_name AS name FROM metric_datapoints WHERE namespace = 'AWS/SageMaker'")
+        .all() as {
+        name: string;
+      }[]
+    ).map((row) => row.name);
+    expect(published.filter((name) => !(ASYNC_ENDPOINT_METRICS as readonly string[]).includes(name))).toEqual([]);
+    const source = new MetricSource(new MetricsStore(db), metrics);
+    const sum = (metricName: string) =>
+      [
+        ...source
+          .periodValues(
+            {
+              namespace: "AWS/SageMaker",
+              metricName,
+              dimensions: { EndpointName: ENDPOINT, VariantName: "AllTraffic" },
+              statistic: "Sum",
+              periodMs: 3_600_000,
+              alignMs: 0,
+            },
+            Date.now() - 3_600_000,
+            Date.now() + 1000,
+          )
+          .values(),
+      ]
+        .flat()
+        .reduce((a, b) => a + b, 0);
+    expect(sum("InvocationFailures")).toBe(1);
+    expect(sum("Invocation5XXErrors")).toBe(1);
+    expect(sum("InvocationsProcesssed")).toBe(1);
+    expect(published).not.toContain("InvocationModelErrors");
+    expect(sum("InvocationModelErrors")).toBe(0);
   });
 
   it("ends a request the model does not answer within InvocationTimeoutSeconds as failed", async () => {

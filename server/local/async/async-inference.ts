@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import { Readable } from "node:stream";
+import type { AsyncEndpointMetric } from "../alarms/sagemaker-endpoint-metrics.ts";
 import { type EndpointRunner, endpointLogGroup, type InstanceAddress } from "../endpoints/endpoint-runner.ts";
 import type { RequestAuthorizer } from "../iam/request-authorizer.ts";
 import type { LocalPrincipal } from "../local-credentials.ts";
@@ -303,18 +304,23 @@ export class AsyncInference {
     if (variant) this.put(request.endpoint, variant, "ExpiredRequests", 1, "Count");
   }
 
-  private publish(request: AsyncRequest, instance: InstanceAddress, values: Record<string, number>) {
-    const units: Record<string, string> = {
+  /** Only metrics AWS lists for asynchronous endpoints (sagemaker-endpoint-metrics.ts). */
+  private publish(
+    request: AsyncRequest,
+    instance: InstanceAddress,
+    values: Partial<Record<AsyncEndpointMetric, number>>,
+  ) {
+    const units: Partial<Record<AsyncEndpointMetric, string>> = {
       ModelLatency: "Microseconds",
       TimeInBacklog: "Milliseconds",
       TotalProcessingTime: "Milliseconds",
     };
-    for (const [name, value] of Object.entries(values)) {
+    for (const [name, value] of Object.entries(values) as [AsyncEndpointMetric, number][]) {
       this.put(request.endpoint, instance.variant, name, value, units[name] ?? "Count");
     }
   }
 
-  private put(endpoint: string, variant: string, name: string, value: number, unit: string) {
+  private put(endpoint: string, variant: string, name: AsyncEndpointMetric, value: number, unit: string) {
     this.deps.metrics.put(NAMESPACE, name, { EndpointName: endpoint, VariantName: variant }, value, unit);
   }
 

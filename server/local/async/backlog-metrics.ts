@@ -1,3 +1,4 @@
+import type { AsyncEndpointMetric } from "../alarms/sagemaker-endpoint-metrics.ts";
 import type { EndpointRunner } from "../endpoints/endpoint-runner.ts";
 import type { MetricDatapoints } from "../metric-datapoints.ts";
 import type { SageMakerStore } from "../sagemaker-store.ts";
@@ -36,7 +37,7 @@ export class BacklogMetrics {
       const { size, oldestReceivedAt } = this.requests.backlog(endpoint.name);
       const instances = this.runner.healthyInstances(endpoint.name).length;
       const dimensions = { EndpointName: endpoint.name };
-      const put = (name: string, value: number, unit: string) =>
+      const put = (name: AsyncEndpointMetric, value: number, unit: string) =>
         this.metrics.put("AWS/SageMaker", name, dimensions, value, unit, now);
       put("ApproximateBacklogSize", size, "Count");
       put("ApproximateBacklogSizePerInstance", size / Math.max(1, instances), "Count");

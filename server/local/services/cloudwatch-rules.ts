@@ -1,6 +1,6 @@
 import { AlarmType, ComparisonOperator, StandardUnit, StateValue, Statistic } from "@aws-sdk/client-cloudwatch";
 import type { MetricAlarmDefinition, TreatMissingData } from "../alarms/metric-alarm.ts";
-import { PERCENTILE_PATTERN } from "../alarms/sagemaker-metrics.ts";
+import { PERCENTILE_PATTERN } from "../alarms/sagemaker-endpoint-metrics.ts";
 import { AwsError } from "../wire/aws-error.ts";
 import type { Shape, StructureShape } from "../wire/input-shapes.ts";
 

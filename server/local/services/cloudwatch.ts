@@ -162,6 +162,7 @@ export function cloudWatchService(metrics: MetricSource, alarms: AlarmEngine): J
                 namespace: metric.Namespace ?? "",
                 metricName: metric.MetricName,
                 dimensions: dims,
+                statistic: statName,
                 periodMs: stat.Period * 1000,
                 alignMs: from,
               },
