@@ -151,9 +151,16 @@ export function UpdateEndpointForm({
         </SelectField>
         {form.alarms === "standard" && (
           <>
-            {numberField("latencyP90Ms", "ModelLatency p90 above (ms)", { min: 0, step: "any" })}
+            {numberField("latencyAverageMs", "ModelLatency average above (ms)", {
+              min: 0,
+              step: "any",
+              hint: "SageMaker publishes no percentile of ModelLatency.",
+            })}
             {numberField("max5xxPerMinute", "5XX errors per minute above", { min: 0 })}
-            {numberField("maxModelErrorsPerMinute", "Model errors per minute above", { min: 0 })}
+            {numberField("maxModelErrorsPerMinute", "Model errors per minute above", {
+              min: 0,
+              hint: "InvocationModelErrors; on an asynchronous endpoint, InvocationFailures.",
+            })}
           </>
         )}
         {form.alarms === "existing" &&

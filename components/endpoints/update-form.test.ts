@@ -29,7 +29,7 @@ describe("update form", () => {
     expect(updateRequestOf(endpoint, form)).toMatchObject({
       change: { temperature: 0.72 },
       strategy: { kind: "canary", size: { unit: "instances", value: 1 }, waitSeconds: 300 },
-      alarms: { kind: "standard", latencyP90Ms: 2000 },
+      alarms: { kind: "standard", latencyAverageMs: 2000 },
     });
     expect(updateProblems(endpoint, form)).toEqual([]);
     expect(updatePlan(endpoint, form)?.steps.map((step) => step.newFleetShare)).toEqual([0.5, 1]);

@@ -39,7 +39,7 @@ export interface UpdateForm {
   rollbackSizeValue: string;
   rollbackSizeUnit: "instances" | "percent";
   alarms: UpdateRequest["alarms"]["kind"];
-  latencyP90Ms: string;
+  latencyAverageMs: string;
   max5xxPerMinute: string;
   maxModelErrorsPerMinute: string;
   /** Existing alarm names, separated by commas or lines. */
@@ -73,7 +73,7 @@ export function initialUpdateForm(endpoint: EndpointDetail, overrides: Partial<U
     rollbackSizeValue: "",
     rollbackSizeUnit: "instances",
     alarms: "standard",
-    latencyP90Ms: "2000",
+    latencyAverageMs: "2000",
     max5xxPerMinute: "0",
     maxModelErrorsPerMinute: "0",
     existingAlarms: "",
@@ -154,7 +154,7 @@ export function updateRequestOf(endpoint: EndpointDetail, form: UpdateForm): Upd
     form.alarms === "standard"
       ? {
           kind: "standard",
-          latencyP90Ms: Number(form.latencyP90Ms),
+          latencyAverageMs: Number(form.latencyAverageMs),
           max5xxPerMinute: Number(form.max5xxPerMinute),
           maxModelErrorsPerMinute: Number(form.maxModelErrorsPerMinute),
         }

@@ -138,6 +138,8 @@ export const deletedResourcesSchema = z.object({
   endpoint: z.string(),
   endpointConfig: z.string().nullable(),
   model: z.string().nullable(),
+  /** The CloudWatch alarms the console had created for the endpoint (rollback guards, scale-to-zero wake-up). */
+  alarms: z.array(z.string()),
 });
 export type DeletedResources = z.infer<typeof deletedResourcesSchema>;
 export const deleteResultSchema = z.object({ deleted: deletedResourcesSchema });

@@ -28,17 +28,17 @@ export const updateStrategySchema = z.discriminatedUnion("kind", [
 export type UpdateStrategy = z.infer<typeof updateStrategySchema>;
 
 /**
- * The rollback alarms: the console's standard three on the endpoint (5XX errors, ModelLatency p90, model errors,
- * per minute), alarms that already exist, or none.
+ * The rollback alarms: the console's standard three on the endpoint (5XX errors, ModelLatency average, model errors
+ * or, on an asynchronous endpoint, failed invocations, per minute), alarms that already exist, or none.
  */
 export const rollbackAlarmsSchema = z.discriminatedUnion("kind", [
   z.strictObject({
     kind: z.literal("standard"),
-    /** ModelLatency p90 above this (milliseconds) in a minute is an alarm. */
-    latencyP90Ms: z.number().positive().max(3_600_000),
+    /** ModelLatency's average above this (milliseconds) in a minute is an alarm. */
+    latencyAverageMs: z.number().positive().max(3_600_000),
     /** Invocation5XXErrors above this in a minute is an alarm (0: any). */
     max5xxPerMinute: z.number().int().min(0).default(0),
-    /** InvocationModelErrors above this in a minute is an alarm. */
+    /** InvocationModelErrors (real-time) or InvocationFailures (asynchronous) above this in a minute is an alarm. */
     maxModelErrorsPerMinute: z.number().int().min(0).default(0),
   }),
   z.strictObject({ kind: z.literal("existing"), names: z.array(z.string().min(1).max(255)).min(1).max(10) }),

@@ -99,7 +99,7 @@ export const curlExamples: Partial<Record<keyof ConsoleApi, CurlExample>> = {
     json: {
       change: { temperature: 1.5 },
       strategy: { kind: "canary", size: { unit: "instances", value: 1 }, waitSeconds: 30 },
-      alarms: { kind: "standard", latencyP90Ms: 2000 },
+      alarms: { kind: "standard", latencyAverageMs: 2000 },
     },
     after: untilInService,
   },

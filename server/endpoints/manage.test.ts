@@ -3,7 +3,7 @@ import {
   DeleteScalingPolicyCommand,
   DeregisterScalableTargetCommand,
 } from "@aws-sdk/client-application-auto-scaling";
-import { CloudWatchClient, DescribeAlarmsCommand } from "@aws-sdk/client-cloudwatch";
+import { CloudWatchClient, DeleteAlarmsCommand, DescribeAlarmsCommand } from "@aws-sdk/client-cloudwatch";
 import {
   DeleteEndpointCommand,
   DeleteEndpointConfigCommand,
@@ -64,12 +64,42 @@ describe("delete and scale", () => {
   it("deletes exactly the endpoint, the config it names and the model that config names", async () => {
     sageMaker.on(DescribeEndpointCommand).resolves(describedEndpoint({ EndpointConfigName: "demo-config-7" }));
     const deleted = await deleteEndpoint(clients, "demo");
-    expect(deleted).toEqual({ endpoint: "demo", endpointConfig: "demo-config-7", model: "demo" });
+    expect(deleted).toEqual({ endpoint: "demo", endpointConfig: "demo-config-7", model: "demo", alarms: [] });
+    expect(cloudWatch).not.toHaveReceivedCommand(DeleteAlarmsCommand);
     expect(sageMaker).toHaveReceivedCommandExactlyOnceWith(DeleteEndpointCommand, { EndpointName: "demo" });
     expect(sageMaker).toHaveReceivedCommandExactlyOnceWith(DeleteEndpointConfigCommand, {
       EndpointConfigName: "demo-config-7",
     });
     expect(sageMaker).toHaveReceivedCommandExactlyOnceWith(DeleteModelCommand, { ModelName: "demo" });
+  });
+
+  it("deletes the console's alarms of the endpoint that exist, by exact name, before the endpoint", async () => {
+    sageMaker.on(DescribeEndpointCommand).resolves(describedEndpoint({ EndpointConfigName: "demo-config-7" }));
+    cloudWatch.on(DescribeAlarmsCommand).resolves({
+      MetricAlarms: [
+        { AlarmName: "demo-rollback-5xx" },
+        { AlarmName: "demo-rollback-invocation-failures" },
+        { AlarmName: "demo-has-backlog-without-capacity" },
+      ],
+    });
+    cloudWatch.on(DeleteAlarmsCommand).resolves({});
+    const deleted = await deleteEndpoint(clients, "demo");
+    const asked = cloudWatch.commandCalls(DescribeAlarmsCommand).at(-1)?.args[0].input;
+    expect(asked?.AlarmNamePrefix).toBeUndefined();
+    expect(asked?.AlarmNames).toEqual(
+      expect.arrayContaining(["demo-rollback-latency-average", "demo-rollback-model-errors"]),
+    );
+    const alarms = ["demo-rollback-5xx", "demo-rollback-invocation-failures", "demo-has-backlog-without-capacity"];
+    expect(cloudWatch).toHaveReceivedCommandWith(DeleteAlarmsCommand, { AlarmNames: alarms });
+    expect(deleted.alarms).toEqual(alarms);
+  });
+
+  it("keeps the endpoint when its alarms cannot be deleted", async () => {
+    sageMaker.on(DescribeEndpointCommand).resolves(describedEndpoint());
+    cloudWatch.on(DescribeAlarmsCommand).resolves({ MetricAlarms: [{ AlarmName: "demo-rollback-5xx" }] });
+    cloudWatch.on(DeleteAlarmsCommand).rejects(Object.assign(new Error("Rate exceeded"), { name: "Throttling" }));
+    await expect(deleteEndpoint(clients, "demo")).rejects.toMatchObject({ message: expect.stringContaining("Rate") });
+    expect(sageMaker).not.toHaveReceivedCommand(DeleteEndpointCommand);
   });
 
   it("deletes a Failed endpoint", async () => {

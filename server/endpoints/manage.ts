@@ -7,10 +7,12 @@ import {
 } from "@aws-sdk/client-sagemaker";
 import type { DeletedResources, ScaleResult } from "../../contract/endpoints/endpoint.ts";
 import { type EndpointStatus, isTransitional } from "../../contract/endpoints/status.ts";
+import { wakeAlarmName } from "../autoscaling/scale-to-zero.ts";
 import { removeAutoscaling, type ScalingClients } from "../autoscaling/variant-scaling.ts";
 import { awsCall, toAwsAppError } from "../aws/errors.ts";
 import { AppError } from "../http/app-error.ts";
 import { loadEndpointResources } from "./resources.ts";
+import { deleteAlarmsIfPresent, rollbackGuardAlarmNames } from "./rollback-alarms.ts";
 
 function refuseWhileTransitional(name: string, status: EndpointStatus | undefined, action: string): void {
   if (status && isTransitional(status)) {
@@ -63,6 +65,10 @@ async function deleteIfPresent(what: string, call: () => Promise<unknown>): Prom
 /**
  * Deletes the endpoint, then the config it names and the model that config names: only those, never a prefix
  * match. Refused while the endpoint is Creating or Updating (SageMaker would leave a half-deleted deployment).
+ * First its autoscaling, and every alarm the console created for it (the rollback guards of its updates, the
+ * scale-to-zero wake-up alarm; alarms outlive the endpoint and are billed): a failure there stops the delete before
+ * the endpoint goes, so nothing is left unreachable. Application Auto Scaling deletes its own target-tracking alarms
+ * with the policies.
  */
 export async function deleteEndpoint(
   clients: { sageMaker: SageMakerClient } & ScalingClients,
@@ -73,6 +79,10 @@ export async function deleteEndpoint(
   refuseWhileTransitional(name, endpoint.EndpointStatus as EndpointStatus | undefined, "deleted");
   const variant = endpoint.ProductionVariants?.[0]?.VariantName ?? config?.ProductionVariants?.[0]?.VariantName;
   if (variant) await removeAutoscalingQuietly(clients, name, variant);
+  const alarms = await deleteAlarmsIfPresent(clients.cloudWatch, [
+    ...rollbackGuardAlarmNames(name),
+    wakeAlarmName(name),
+  ]);
   await awsCall(`endpoint "${name}"`, () => sageMaker.send(new DeleteEndpointCommand({ EndpointName: name })));
   const configName = endpoint.EndpointConfigName ?? null;
   const modelName = config?.ProductionVariants?.[0]?.ModelName ?? null;
@@ -86,7 +96,12 @@ export async function deleteEndpoint(
     (await deleteIfPresent(`model "${modelName}"`, () =>
       sageMaker.send(new DeleteModelCommand({ ModelName: modelName })),
     ));
-  return { endpoint: name, endpointConfig: deletedConfig ? configName : null, model: deletedModel ? modelName : null };
+  return {
+    endpoint: name,
+    endpointConfig: deletedConfig ? configName : null,
+    model: deletedModel ? modelName : null,
+    alarms,
+  };
 }
 
 /** A scalable target left behind would keep trying to scale a deleted endpoint, but it must not block the delete. */

@@ -43,7 +43,7 @@ const request = (overrides: Partial<UpdateRequestInput> = {}) =>
   updateRequestSchema.parse({
     change: { temperature: 1.4 },
     strategy: { kind: "canary", size: { unit: "percent", value: 25 }, waitSeconds: 300 },
-    alarms: { kind: "standard", latencyP90Ms: 1500 },
+    alarms: { kind: "standard", latencyAverageMs: 1500 },
     ...overrides,
   });
 
@@ -89,7 +89,7 @@ describe("updating an endpoint in place", () => {
     const alarms = cloudWatch.commandCalls(PutMetricAlarmCommand).map((call) => call.args[0].input);
     expect(alarms.map((a) => [a.AlarmName, a.MetricName, a.Threshold])).toEqual([
       ["demo-rollback-5xx", "Invocation5XXErrors", 0],
-      ["demo-rollback-latency-p90", "ModelLatency", 1_500_000],
+      ["demo-rollback-latency-average", "ModelLatency", 1_500_000],
       ["demo-rollback-model-errors", "InvocationModelErrors", 0],
     ]);
     expect(sageMaker).toHaveReceivedCommandWith(UpdateEndpointCommand, {
@@ -108,6 +108,20 @@ describe("updating an endpoint in place", () => {
         AutoRollbackConfiguration: { Alarms: alarms.map((a) => ({ AlarmName: a.AlarmName })) },
       },
     });
+  });
+
+  it("guards an asynchronous endpoint with InvocationFailures, the failure metric SageMaker publishes for it", async () => {
+    sageMaker.on(DescribeEndpointConfigCommand).resolves({
+      ...describedCpuConfig(),
+      AsyncInferenceConfig: { OutputConfig: { S3OutputPath: "s3://bucket/async/demo/out/" } },
+    });
+    await updateEndpoint(clients, "demo", request());
+    const alarms = cloudWatch.commandCalls(PutMetricAlarmCommand).map((call) => call.args[0].input);
+    expect(alarms.map((a) => [a.AlarmName, a.MetricName, a.Statistic])).toEqual([
+      ["demo-rollback-5xx", "Invocation5XXErrors", "Sum"],
+      ["demo-rollback-latency-average", "ModelLatency", "Average"],
+      ["demo-rollback-invocation-failures", "InvocationFailures", "Sum"],
+    ]);
   });
 
   it("derives the same names for the same change, and reuses what already exists", async () => {

@@ -253,11 +253,13 @@ async function sendUpdate(
 
 async function rollbackAlarmNames(
   cloudWatch: CloudWatchClient,
-  name: string,
+  resources: EndpointResources,
   variant: string,
   alarms: UpdateRequest["alarms"],
 ): Promise<string[]> {
-  if (alarms.kind === "standard") return putStandardAlarms(cloudWatch, name, variant, alarms);
+  const name = resources.endpoint.EndpointName ?? "";
+  const kind = resources.config?.AsyncInferenceConfig ? "asynchronous" : "real-time";
+  if (alarms.kind === "standard") return putStandardAlarms(cloudWatch, name, variant, alarms, kind);
   return alarms.kind === "existing" ? alarms.names : [];
 }
 
@@ -283,7 +285,7 @@ async function rollBack(
   );
   const back = earlier.ProductionVariants?.find((v) => v.VariantName === variant);
   const changesInstanceType = JSON.stringify(instanceTypesOf(current)) !== JSON.stringify(instanceTypesOf(back));
-  const alarms = await rollbackAlarmNames(clients.cloudWatch, name, variant, request.alarms);
+  const alarms = await rollbackAlarmNames(clients.cloudWatch, resources, variant, request.alarms);
   const deploymentConfig = deploymentConfigOf(request, alarms);
   const autoscalingReRegistered = await sendUpdate(
     clients,
@@ -336,7 +338,7 @@ export async function updateEndpoint(
   if (request.rollBackTo !== undefined) return rollBack(clients, resources, request.rollBackTo, request, options);
   const { modelInput, configInput, variantName, changesInstanceType } = updatedResources(resources, request.change);
   const newName = modelInput.ModelName ?? "";
-  const alarms = await rollbackAlarmNames(clients.cloudWatch, name, variantName, request.alarms);
+  const alarms = await rollbackAlarmNames(clients.cloudWatch, resources, variantName, request.alarms);
   const createdModel = await createUnlessPresent(`model "${newName}"`, () =>
     sageMaker.send(new CreateModelCommand(modelInput)),
   );

@@ -104,7 +104,7 @@ test("an update whose rollback alarm goes off is rolled back, and the page says 
   await form.getByLabel("Temperature").fill("6");
   await form.getByLabel("Baking time (s)").fill("600");
   // The standard alarms with a latency threshold every answer exceeds: the alarm goes off on real traffic.
-  await form.getByLabel("ModelLatency p90 above (ms)").fill("0.001");
+  await form.getByLabel("ModelLatency average above (ms)").fill("0.001");
   await form.getByRole("button", { name: "Update endpoint" }).click();
   await expect(page.getByRole("region", { name: "Update in progress" })).toBeVisible({ timeout: 60_000 });
 
@@ -118,7 +118,7 @@ test("an update whose rollback alarm goes off is rolled back, and the page says 
       { timeout: 200_000, intervals: [2000] },
     )
     .toBe(1);
-  await expect(rolledBack).toContainText(`${endpoint}-rollback-latency-p90 went into ALARM`);
+  await expect(rolledBack).toContainText(`${endpoint}-rollback-latency-average went into ALARM`);
   await expect(page.getByRole("region", { name: "Rollback alarms" })).toContainText("ALARM");
   for (let i = 0; i < 6; i++) expect(await answer(page.request)).toBe(serving);
 });

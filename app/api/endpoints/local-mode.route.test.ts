@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { CloudWatchClient, DescribeAlarmsCommand } from "@aws-sdk/client-cloudwatch";
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import {
   AddTagsCommand,
@@ -13,6 +14,7 @@ import type { Build, BuildList, BuildLogs } from "@/contract/builds/builds.ts";
 import type { EndpointDetail, EndpointList } from "@/contract/endpoints/endpoint.ts";
 import type { EndpointLogs } from "@/contract/endpoints/logs.ts";
 import type { ImageList } from "@/contract/images/images.ts";
+import { putStandardAlarms } from "@/server/endpoints/rollback-alarms.ts";
 import { type ControlPlane, startControlPlane } from "@/server/local/control-plane.ts";
 import { freePort } from "@/server/local/free-port.ts";
 import { localAwsEnvironment, localClientConfig } from "@/server/local/stack.ts";
@@ -163,15 +165,29 @@ describe("console routes on the local control plane", () => {
     );
     expect(badPattern.status).toBe(400);
 
+    // The console's rollback alarms of the endpoint (from an update), and those of an endpoint whose name starts
+    // with this one's, which stay.
+    const cloudWatch = new CloudWatchClient(localClientConfig(plane));
+    const guards = { kind: "standard", latencyAverageMs: 100, max5xxPerMinute: 0, maxModelErrorsPerMinute: 0 } as const;
+    const created = await putStandardAlarms(cloudWatch, "dc-missing-model", "AllTraffic", guards, "real-time");
+    const neighbours = await putStandardAlarms(cloudWatch, "dc-missing-model-2", "AllTraffic", guards, "real-time");
     const deleted = await endpoint.DELETE(
       send("/api/endpoints/dc-missing-model", {}, "DELETE"),
       named("dc-missing-model"),
     );
     expect(await deleted.json()).toEqual({
-      deleted: { endpoint: "dc-missing-model", endpointConfig: "dc-missing-model", model: "dc-missing-model" },
+      deleted: {
+        endpoint: "dc-missing-model",
+        endpointConfig: "dc-missing-model",
+        model: "dc-missing-model",
+        alarms: created,
+      },
     });
     const gone = await endpoint.GET(get("/api/endpoints/dc-missing-model"), named("dc-missing-model"));
     expect(gone.status).toBe(404);
+    const left = await cloudWatch.send(new DescribeAlarmsCommand({ AlarmNamePrefix: "dc-missing-model" }));
+    expect(left.MetricAlarms?.map((alarm) => alarm.AlarmName)).toEqual(neighbours);
+    cloudWatch.destroy();
   });
 
   it('refuses the probe: a ".." key under an uncompressed prefix deployed with "compression": "None"', async () => {
