@@ -34,9 +34,9 @@ import { handleRuntime } from "./services/sagemaker-runtime.ts";
 import { handleAsyncInvocation } from "./services/sagemaker-runtime-async.ts";
 import { TransformRunner } from "./transform/transform-runner.ts";
 import { TransformStore } from "./transform/transform-store.ts";
+import { jsonAuthError } from "./wire/auth-errors.ts";
 import { authenticate } from "./wire/authenticate.ts";
-import { AwsError } from "./wire/aws-error.ts";
-import { handleJsonRpc, type JsonService, sendJsonError } from "./wire/json-rpc.ts";
+import { handleJsonRpc, type JsonService, sendJsonError, unservedOperation } from "./wire/json-rpc.ts";
 import {
   authErrorOf,
   bodyLimitOf,
@@ -53,6 +53,8 @@ import { SignatureError, type SignedMessage } from "./wire/sigv4.ts";
 import { Throttle } from "./wire/throttle.ts";
 
 export const DEFAULT_LOCAL_AWS_PORT = 4599;
+/** What is read of a request to a service local mode does not have, to check its payload hash. */
+const UNSERVED_BODY_LIMIT = 1024 * 1024;
 
 function gpuEmulationFrom(value: string | undefined): GpuEmulation {
   if (value === "0") return "off";
@@ -257,6 +259,25 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     response.end(text);
   };
 
+  /** A JSON service local mode does not have: authenticated first (any service's scope), then refused. */
+  const unservedService = async (
+    raw: IncomingMessage,
+    response: ServerResponse,
+    message: SignedMessage,
+    query: URLSearchParams,
+    target: string,
+  ) => {
+    try {
+      message.body = await readBody(raw, UNSERVED_BODY_LIMIT, () => unservedOperation(target));
+      await authenticate(message, query, undefined, DEFAULT_REGION, credentials, clock()).catch((error: unknown) => {
+        throw error instanceof SignatureError ? jsonAuthError(error) : error;
+      });
+      throw unservedOperation(target);
+    } catch (error) {
+      sendJsonError(response, "application/json", error);
+    }
+  };
+
   const handle = async (raw: IncomingMessage, response: ServerResponse) => {
     const method = raw.method ?? "GET";
     const rawUrl = raw.url ?? "/";
@@ -271,14 +292,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     if (method === "GET" && message.path === "/_local/health") return health(raw, response, message, url.searchParams);
     const target = String(raw.headers["x-amz-target"] ?? "");
     const service = target ? services.find((s) => target.startsWith(`${s.target}.`)) : undefined;
-    if (target && !service) {
-      raw.resume();
-      return sendJsonError(
-        response,
-        "application/json",
-        new AwsError("UnknownOperationException", `${target} is not served locally`),
-      );
-    }
+    if (target && !service) return unservedService(raw, response, message, url.searchParams, target);
     const protocol = protocolOf(service, method, message.path);
     try {
       const limit = bodyLimitOf(protocol);

@@ -1,7 +1,7 @@
 import type { LocalPrincipal } from "../local-credentials.ts";
 import { AwsError } from "../wire/aws-error.ts";
 import type { RequestContext } from "./conditions.ts";
-import { type AuthorizationQuery, type Decision, evaluate } from "./evaluate.ts";
+import { type AuthorizationQuery, type Decision, evaluate, evaluateAction } from "./evaluate.ts";
 import type { PolicyDocument } from "./policy.ts";
 import type { LocalStackPolicies } from "./stack-policies.ts";
 
@@ -99,6 +99,19 @@ export class LocalAuthorizer {
   check(principal: LocalPrincipal, region: string, queries: readonly AuthorizationQuery[]): Denial | undefined {
     const identity = this.identity(principal);
     return identity ? this.checkIdentity(identity, region, queries) : undefined;
+  }
+
+  /**
+   * An action local mode does not serve, on a resource it cannot name: the denial when no resource could allow it
+   * (a query on `*` of the action, for AWS's message), else undefined.
+   */
+  checkAction(principal: LocalPrincipal, region: string, action: string): Denial | undefined {
+    const identity = this.identity(principal);
+    if (!identity) return undefined;
+    const decision = evaluateAction(identity.policies, action);
+    if (decision === "Allowed") return undefined;
+    const query = { action, resource: "*", context: this.globalContext(identity, region) };
+    return { query, decision, principalArn: identity.arn };
   }
 
   /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RequestContext } from "./conditions.ts";
-import { evaluate } from "./evaluate.ts";
+import { evaluate, evaluateAction } from "./evaluate.ts";
 import { PolicyError, parsePolicyDocument } from "./policy.ts";
 
 const policy = (...statements: unknown[]) =>
@@ -175,5 +175,25 @@ describe("IAM policy evaluation (identity-based, one account)", () => {
     expect(load(allow({ Condition: { StringSortOf: { k: "v" } } }))).toThrow(/unknown condition operator/);
     expect(load({ Effect: "Allow", Resource: "*" })).toThrow(/exactly one of Action and NotAction/);
     expect(() => parsePolicyDocument("old", { Version: "2008-10-17", Statement: [] })).toThrow(/Version/);
+  });
+
+  it("tells an action no resource could allow from one some resource might (operations local mode does not serve)", () => {
+    const action = (statements: unknown[], name: string) => evaluateAction([policy(...statements)], name);
+    const onPrefix = allow({ Action: "sagemaker:ListModels", Resource: "arn:aws:sagemaker:*:*:model/dc-*" });
+    expect(action([onPrefix], "sagemaker:ListModels")).toBe("Allowed");
+    expect(
+      action(
+        [allow({ Action: "sagemaker:List*", Condition: { Bool: { "aws:SecureTransport": "true" } } })],
+        "sagemaker:ListModels",
+      ),
+    ).toBe("Allowed");
+    expect(action([onPrefix], "sagemaker:DeleteModel")).toBe("ImplicitlyDenied");
+    expect(action([allow({ Action: undefined, NotAction: "sagemaker:*" })], "sagemaker:ListModels")).toBe(
+      "ImplicitlyDenied",
+    );
+    const denyAll = { Effect: "Deny", Action: "sagemaker:*", Resource: "*" };
+    expect(action([onPrefix, denyAll], "sagemaker:ListModels")).toBe("ExplicitlyDenied");
+    const denySome = { Effect: "Deny", Action: "sagemaker:*", Resource: "arn:aws:sagemaker:*:*:model/secret" };
+    expect(action([onPrefix, denySome], "sagemaker:ListModels")).toBe("Allowed");
   });
 });

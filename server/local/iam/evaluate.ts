@@ -48,3 +48,20 @@ export function evaluate(policies: readonly PolicyDocument[], query: Authorizati
   if (allows.length > 0) return { decision: "Allowed", statements: allows.map(({ policy, sid }) => ({ policy, sid })) };
   return { decision: "ImplicitlyDenied", statements: [] };
 }
+
+/**
+ * Whether the action could be allowed on any resource, for an operation local mode does not serve (it knows
+ * neither its resource nor its condition keys): ImplicitlyDenied when no Allow statement lists the action,
+ * ExplicitlyDenied when a Deny lists it on every resource without condition, else Allowed (AWS might allow it).
+ */
+export function evaluateAction(policies: readonly PolicyDocument[], action: string): Decision {
+  const lists = (statement: Statement) =>
+    statement.action
+      ? statement.action.some((pattern) => actionMatches(pattern, action))
+      : !(statement.notAction ?? []).some((pattern) => actionMatches(pattern, action));
+  const statements = policies.flatMap((policy) => policy.statements).filter(lists);
+  const everywhere = (statement: Statement) =>
+    (statement.resource ?? []).includes("*") && Object.keys(statement.condition).length === 0;
+  if (statements.some((statement) => statement.effect === "Deny" && everywhere(statement))) return "ExplicitlyDenied";
+  return statements.some((statement) => statement.effect === "Allow") ? "Allowed" : "ImplicitlyDenied";
+}

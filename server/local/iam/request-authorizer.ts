@@ -1,8 +1,8 @@
 import type { LocalPrincipal } from "../local-credentials.ts";
-import type { Denial, LocalAuthorizer } from "./authorize.ts";
+import { accessDenied, type Denial, type LocalAuthorizer } from "./authorize.ts";
 import type { AuthorizationQuery } from "./evaluate.ts";
 import type { RequestFacts } from "./requests/facts.ts";
-import { jsonAuthorization } from "./requests/index.ts";
+import { jsonActionPrefix, jsonAuthorization } from "./requests/index.ts";
 import { type S3Request, s3Authorization } from "./requests/s3.ts";
 import { type RuntimeOperation, runtimeAuthorization } from "./requests/sagemaker.ts";
 
@@ -20,7 +20,8 @@ export class RequestAuthorizer {
   ) {}
 
   json(principal: LocalPrincipal, target: string, operation: string, input: Record<string, unknown>, region: string) {
-    const mapping = jsonAuthorization[target]?.[operation];
+    const rules = jsonAuthorization[target];
+    const mapping = rules && Object.hasOwn(rules, operation) ? rules[operation] : undefined;
     // Fail closed: an operation served without an authorisation rule is a bug, never an open door.
     if (!mapping) throw new Error(`No IAM authorisation rule for ${target}.${operation}`);
     this.authorizer.authorize(principal, region, mapping(input, this.factsFor(region)), "json", this.denied);
@@ -38,6 +39,19 @@ export class RequestAuthorizer {
 
   facts(region: string): RequestFacts {
     return this.factsFor(region);
+  }
+
+  /**
+   * An operation of a served service that local mode does not serve: AccessDenied, as AWS would answer it, unless
+   * the principal's policies may allow the action (then the caller learns it is not served).
+   */
+  unserved(principal: LocalPrincipal, target: string, operation: string, region: string) {
+    const prefix = jsonActionPrefix[target];
+    if (!prefix) throw new Error(`No IAM service prefix for ${target}`);
+    const denial = this.authorizer.checkAction(principal, region, `${prefix}:${operation}`);
+    if (!denial) return;
+    this.denied(denial);
+    throw accessDenied(denial, "json");
   }
 
   runtime(

@@ -27,8 +27,11 @@ export async function handleJsonRpc(
   const operationName = target.slice(service.target.length + 1);
   const contentType = `application/x-amz-json-${service.version}`;
   try {
-    const operation = service.operations[operationName];
-    if (!operation) throw new AwsError("UnknownOperationException", `Operation ${target} is not supported locally`);
+    const operation = Object.hasOwn(service.operations, operationName) ? service.operations[operationName] : undefined;
+    if (!operation) {
+      iam.unserved(request.auth.principal, service.target, operationName, request.region);
+      throw unservedOperation(target);
+    }
     const body = request.body ?? Buffer.alloc(0);
     let input: unknown = {};
     if (body.length > 0) {
@@ -47,6 +50,11 @@ export async function handleJsonRpc(
   } catch (error) {
     sendJsonError(response, contentType, error, service.queryCompatible ?? false);
   }
+}
+
+/** What local mode answers, once the caller is authenticated and authorised, for an operation it does not serve. */
+export function unservedOperation(target: string): AwsError {
+  return new AwsError("UnknownOperationException", `${target} is not served by local mode.`);
 }
 
 export function sendJson(response: ServerResponse, status: number, contentType: string, body: unknown) {

