@@ -38,6 +38,7 @@ describe("variant autoscaling", () => {
     autoScaling.reset();
     cloudWatch.reset();
     autoScaling.on(RegisterScalableTargetCommand).resolves({});
+    autoScaling.on(DescribeScalableTargetsCommand).resolves({ ScalableTargets: [] });
     autoScaling.on(PutScalingPolicyCommand).resolves({ PolicyARN: "arn:policy", Alarms: [] });
     autoScaling.on(DescribeScalingPoliciesCommand).resolves({ ScalingPolicies: [] });
     cloudWatch.on(DescribeAlarmsCommand).resolves({ MetricAlarms: [] });
@@ -181,6 +182,85 @@ describe("variant autoscaling", () => {
     expect(issues({ minCapacity: 1, maxCapacity: 2 })).toEqual([
       "targetInvocationsPerInstance is required unless scaleToZero",
     ]);
+  });
+
+  it("removes a target it registered when a later step fails, and says so", async () => {
+    const registered = { ...target, MinCapacity: 2, MaxCapacity: 2, RoleARN: "r", CreationTime: new Date() };
+    autoScaling
+      .on(DescribeScalableTargetsCommand)
+      .resolvesOnce({ ScalableTargets: [] })
+      .resolves({ ScalableTargets: [registered] });
+    autoScaling.on(DeregisterScalableTargetCommand).resolves({});
+    autoScaling
+      .on(PutScalingPolicyCommand)
+      .rejects(Object.assign(new Error("not authorized"), { name: "AccessDeniedException" }));
+    const request = autoscalingRequestSchema.parse({
+      minCapacity: 2,
+      maxCapacity: 2,
+      targetInvocationsPerInstance: 60,
+    });
+    const failed = configureAutoscaling(client, "demo", "AllTraffic", request);
+    await expect(failed).rejects.toMatchObject({
+      code: "forbidden",
+      message: expect.stringContaining("Nothing was changed: the scalable target was removed again."),
+    });
+    expect(autoScaling).toHaveReceivedCommandWith(DeregisterScalableTargetCommand, target);
+  });
+
+  it("registers the previous bounds and policy again when a later step fails", async () => {
+    const previous = { ...target, MinCapacity: 1, MaxCapacity: 3, RoleARN: "r", CreationTime: new Date() };
+    autoScaling.on(DescribeScalableTargetsCommand).resolves({ ScalableTargets: [previous] });
+    autoScaling.on(DescribeScalingPoliciesCommand).resolves({
+      ScalingPolicies: [
+        {
+          PolicyName: "demo-invocations-per-instance",
+          PolicyARN: "arn:inv",
+          PolicyType: "TargetTrackingScaling",
+          TargetTrackingScalingPolicyConfiguration: {
+            TargetValue: 60,
+            PredefinedMetricSpecification: { PredefinedMetricType: "SageMakerVariantInvocationsPerInstance" },
+          },
+          ...policyBase,
+        },
+      ],
+    });
+    autoScaling
+      .on(PutScalingPolicyCommand)
+      .rejectsOnce(Object.assign(new Error("slow down"), { name: "ThrottlingException" }))
+      .resolves({ PolicyARN: "arn:inv", Alarms: [] });
+    const request = autoscalingRequestSchema.parse({
+      minCapacity: 4,
+      maxCapacity: 8,
+      targetInvocationsPerInstance: 90,
+    });
+    await expect(configureAutoscaling(client, "demo", "AllTraffic", request)).rejects.toMatchObject({
+      code: "rate_limited",
+      message: expect.stringContaining("Nothing was changed: its previous autoscaling was registered again."),
+    });
+    const registrations = autoScaling.commandCalls(RegisterScalableTargetCommand).map((call) => call.args[0].input);
+    expect(registrations.map((r) => [r.MinCapacity, r.MaxCapacity])).toEqual([
+      [4, 8],
+      [1, 3],
+    ]);
+    const policies = autoScaling.commandCalls(PutScalingPolicyCommand).map((call) => call.args[0].input);
+    expect(policies.at(-1)?.TargetTrackingScalingPolicyConfiguration?.TargetValue).toBe(60);
+    expect(autoScaling).not.toHaveReceivedCommand(DeregisterScalableTargetCommand);
+  });
+
+  it("says what is left when undoing a failed change fails too", async () => {
+    autoScaling.on(DescribeScalableTargetsCommand).resolvesOnce({ ScalableTargets: [] }).rejects(new Error("gone"));
+    autoScaling
+      .on(PutScalingPolicyCommand)
+      .rejects(Object.assign(new Error("not authorized"), { name: "AccessDeniedException" }));
+    const request = autoscalingRequestSchema.parse({
+      minCapacity: 1,
+      maxCapacity: 2,
+      targetInvocationsPerInstance: 60,
+    });
+    await expect(configureAutoscaling(client, "demo", "AllTraffic", request)).rejects.toMatchObject({
+      code: "forbidden",
+      message: expect.stringContaining('Undoing the change failed too (autoscaling of "demo": the AWS call failed'),
+    });
   });
 
   it("changes nothing when the variant has no scalable target, which the console's policy could not touch", async () => {

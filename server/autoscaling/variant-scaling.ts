@@ -15,6 +15,7 @@ import {
 } from "../../contract/endpoints/autoscaling.ts";
 import { CONSOLE_SCALABLE_TARGET_TAG, SAGEMAKER_VARIANT_SCALING } from "../../infra/cdk/console-contract.ts";
 import { awsCall, toAwsAppError } from "../aws/errors.ts";
+import { AppError } from "../http/app-error.ts";
 import {
   backlogPolicyName,
   deleteWakeAlarm,
@@ -71,7 +72,9 @@ async function registerTarget(
 /**
  * Registers the variant's instance count as a scalable target, tagged as the console's (its IAM policy lets it
  * change only tagged targets), then either tracks invocations per instance or, with scaleToZero, puts the
- * scale-to-zero policies and alarm (scale-to-zero.ts); the other mode's policies and alarm are removed.
+ * scale-to-zero policies and alarm (scale-to-zero.ts); the other mode's policies and alarm are removed. A step that
+ * fails after the registration undoes the change (undoAutoscaling): the variant's autoscaling is as it was before,
+ * or the error says what is left.
  */
 export async function configureAutoscaling(
   clients: ScalingClients,
@@ -79,8 +82,53 @@ export async function configureAutoscaling(
   variant: string,
   request: AutoscalingRequest,
 ): Promise<Autoscaling> {
+  const before = await describeAutoscaling(clients.autoScaling, endpointName, variant);
+  let registered = false;
+  try {
+    return await applyAutoscaling(clients, endpointName, variant, request, () => {
+      registered = true;
+    });
+  } catch (error) {
+    if (!registered) throw error;
+    throw await undoAutoscaling(clients, endpointName, variant, before, toAwsAppError(error));
+  }
+}
+
+/**
+ * After `failure` part-way through a change: the autoscaling read before it registered again (or, where there was
+ * none, the target removed); the failure, saying whether the undo worked.
+ */
+async function undoAutoscaling(
+  clients: ScalingClients,
+  endpointName: string,
+  variant: string,
+  before: Autoscaling | null,
+  failure: AppError,
+): Promise<AppError> {
+  try {
+    if (before) await restoreAutoscaling(clients, endpointName, variant, before);
+    else await removeAutoscaling(clients, endpointName, variant);
+  } catch (undo) {
+    return new AppError(
+      failure.code,
+      `${failure.message} Undoing the change failed too (${toAwsAppError(undo).message}): the scalable target of "${endpointName}" may be left registered with the new bounds and only some of its policies; save the autoscaling again or turn it off.`,
+      failure.details,
+    );
+  }
+  const undone = before ? "its previous autoscaling was registered again" : "the scalable target was removed again";
+  return new AppError(failure.code, `${failure.message} Nothing was changed: ${undone}.`, failure.details);
+}
+
+async function applyAutoscaling(
+  clients: ScalingClients,
+  endpointName: string,
+  variant: string,
+  request: AutoscalingRequest,
+  onRegistered: () => void,
+): Promise<Autoscaling> {
   const { autoScaling } = clients;
   const target = await registerTarget(autoScaling, endpointName, variant, request.minCapacity, request.maxCapacity);
+  onRegistered();
   if (request.scaleToZero) {
     await putScaleToZeroPolicies(clients, endpointName, target, request);
     await deletePolicies(autoScaling, endpointName, variant, [invocationsPolicyName(endpointName)]);
@@ -231,7 +279,7 @@ export async function restoreAutoscaling(
     await registerTarget(clients.autoScaling, endpointName, variant, saved.minCapacity, saved.maxCapacity);
     return;
   }
-  await configureAutoscaling(
+  await applyAutoscaling(
     clients,
     endpointName,
     variant,
@@ -245,5 +293,6 @@ export async function restoreAutoscaling(
       scaleToZero: saved.scaleToZero,
       targetBacklogPerInstance: saved.targetBacklogPerInstance ?? undefined,
     }),
+    () => undefined,
   );
 }

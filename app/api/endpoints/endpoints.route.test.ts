@@ -11,6 +11,7 @@ import {
   CreateEndpointConfigCommand,
   CreateModelCommand,
   DescribeEndpointCommand,
+  DescribeEndpointConfigCommand,
   SageMakerClient,
   UpdateEndpointWeightsAndCapacitiesCommand,
 } from "@aws-sdk/client-sagemaker";
@@ -172,6 +173,18 @@ describe("endpoint routes' bad input", () => {
     expect(response.status).toBe(400);
     expect(autoScaling).not.toHaveReceivedCommand(RegisterScalableTargetCommand);
     expect(autoScaling).not.toHaveReceivedCommand(PutScalingPolicyCommand);
+  });
+
+  it("refuses scale to zero for a real-time endpoint (400) and registers nothing", async () => {
+    sageMaker.on(DescribeEndpointCommand).resolves({ EndpointName: "demo", EndpointConfigName: "demo" });
+    sageMaker.on(DescribeEndpointConfigCommand).resolves({ EndpointConfigName: "demo", ProductionVariants: [] });
+    const response = await autoscaling.PUT(
+      send("/api/endpoints/demo/autoscaling", { minCapacity: 0, maxCapacity: 2, scaleToZero: true }, "PUT"),
+      params("demo"),
+    );
+    expect(response.status).toBe(400);
+    expect((await errorOf(response)).message).toMatch(/^scaleToZero: "demo" is a real-time endpoint\./);
+    expect(autoScaling).not.toHaveReceivedCommand(RegisterScalableTargetCommand);
   });
 
   it("rejects a metrics window outside its bounds", async () => {

@@ -10,10 +10,13 @@ import {
   PutScalingPolicyCommand,
   RegisterScalableTargetCommand,
 } from "@aws-sdk/client-application-auto-scaling";
+import { CloudWatchClient } from "@aws-sdk/client-cloudwatch";
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { DescribeEndpointCommand, SageMakerClient } from "@aws-sdk/client-sagemaker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { autoscalingRequestSchema } from "../../../contract/endpoints/autoscaling.ts";
 import { CONSOLE_SCALABLE_TARGET_TAG } from "../../../infra/cdk/console-contract.ts";
+import { putEndpointAutoscaling } from "../../autoscaling/endpoint-autoscaling.ts";
 import { LOCAL_ARTIFACT_BUCKET } from "../builds/build-runner.ts";
 import { type ControlPlane, startControlPlane } from "../control-plane.ts";
 import { generateTinyModel } from "../seed.ts";
@@ -161,6 +164,35 @@ describe("the console and another team's scalable target", { timeout: 120_000 },
     expect(await registered(OURS)).toEqual({ bounds: [[1, 3]], policies: [stepPolicy.PolicyName] });
     await autoScaling.send(new DeleteScalingPolicyCommand({ ...ours, PolicyName: stepPolicy.PolicyName }));
     await autoScaling.send(new DeregisterScalableTargetCommand(ours));
+    expect(await registered(OURS)).toEqual({ bounds: [], policies: [] });
+  });
+
+  it("through the console's own code: refuses another team's endpoint and scale to zero of a real-time one, leaving nothing", async () => {
+    const config = localClientConfig(plane, "console");
+    const clients = {
+      sageMaker: new SageMakerClient(config),
+      autoScaling: new ApplicationAutoScalingClient(config),
+      cloudWatch: new CloudWatchClient(config),
+    };
+    const before = await registered(THEIRS);
+    const request = autoscalingRequestSchema.parse({
+      minCapacity: 2,
+      maxCapacity: 2,
+      targetInvocationsPerInstance: 60,
+    });
+    await expect(putEndpointAutoscaling(clients, THEIRS, "AllTraffic", request)).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringContaining("sagemaker:DescribeEndpoint on resource"),
+    });
+    expect(await registered(THEIRS)).toEqual(before);
+    await plane.endpoints.settled(THEIRS);
+    expect(await instances(THEIRS)).toEqual({ status: "InService", current: 1, desired: 1 });
+
+    const toZero = autoscalingRequestSchema.parse({ minCapacity: 0, maxCapacity: 1, scaleToZero: true });
+    await expect(putEndpointAutoscaling(clients, OURS, "AllTraffic", toZero)).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/^scaleToZero: "dc-own" is a real-time endpoint\./),
+    });
     expect(await registered(OURS)).toEqual({ bounds: [], policies: [] });
   });
 });

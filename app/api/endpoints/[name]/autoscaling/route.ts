@@ -1,6 +1,7 @@
 import { consoleApi } from "@/contract/api.ts";
 import { requireRole } from "@/server/auth/principal.ts";
-import { configureAutoscaling, describeAutoscaling, removeAutoscaling } from "@/server/autoscaling/variant-scaling.ts";
+import { putEndpointAutoscaling } from "@/server/autoscaling/endpoint-autoscaling.ts";
+import { describeAutoscaling, removeAutoscaling } from "@/server/autoscaling/variant-scaling.ts";
 import { audited } from "@/server/aws/audited.ts";
 import { consoleContext } from "@/server/context.ts";
 import { variantName } from "@/server/endpoints/deploy.ts";
@@ -19,7 +20,10 @@ export const GET = route(async (request, { params }: Context) => {
   });
 });
 
-/** AutoscalingRequest: register the scalable target and put its policies (scale to zero: and the wake-up alarm). */
+/**
+ * AutoscalingRequest: register the scalable target and put its policies (scale to zero, asynchronous endpoints only:
+ * and the wake-up alarm); a step that fails undoes the change.
+ */
 export const PUT = route(async (request, { params }: Context) => {
   const principal = await requireRole(request, "operator");
   const name = await endpointNameParam(params);
@@ -28,7 +32,7 @@ export const PUT = route(async (request, { params }: Context) => {
   const autoscaling = await audited(
     db,
     { actor: principal.name, action: "endpoint.autoscaling", target: name, detail: settings },
-    () => configureAutoscaling(aws, name, variantName, settings),
+    () => putEndpointAutoscaling(aws, name, variantName, settings),
   );
   return reply(consoleApi.putAutoscaling, { autoscaling });
 });
