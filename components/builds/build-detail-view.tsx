@@ -36,6 +36,7 @@ export function BuildDetailView({ id }: { id: string }) {
       <div className="grid gap-4 lg:grid-cols-[20rem_minmax(0,1fr)]">
         <div className="flex flex-col gap-4">
           <PhaseTimeline build={build} running={isRunning(build.status)} />
+          <Source build={build} />
           <Outputs build={build} />
         </div>
         <LogTail id={build.id} running={isRunning(build.status)} />
@@ -73,6 +74,28 @@ function PhaseTimeline({ build, running }: { build: Build; running: boolean }) {
           </li>
         ))}
       </ol>
+    </Card>
+  );
+}
+
+function Source({ build }: { build: Build }) {
+  const { source } = build;
+  return (
+    <Card title="Source">
+      {source ? (
+        <dl className="flex flex-col gap-1 text-sm">
+          <div>
+            <dt className="text-slate-700">Type</dt>
+            <dd className="font-mono text-xs">{source.type}</dd>
+          </div>
+          <div>
+            <dt className="text-slate-700">Location</dt>
+            <dd className="break-all font-mono text-xs">{source.location ?? "—"}</dd>
+          </div>
+        </dl>
+      ) : (
+        <p className="text-sm text-slate-700">CodeBuild reported no source.</p>
+      )}
     </Card>
   );
 }

@@ -18,6 +18,7 @@ function build(overrides: Partial<Build>): Build {
     outputs: { modelDataUrl: null, modelSha256: null, modelBytes: null, imageUri: null, imageDigest: null },
     exportedVariables: {},
     logs: { groupName: null, streamName: null, tailPath: "/api/builds/proj:1/logs" },
+    source: null,
     ...overrides,
   };
 }

@@ -56,6 +56,8 @@ export const buildSchema = z.object({
     /** Console route that tails the log. */
     tailPath: z.string(),
   }),
+  /** What the build ran: CodeBuild's source type and location (`S3`: `bucket/key.zip` of the uploaded archive). */
+  source: z.object({ type: z.string(), location: z.string().nullable() }).nullable(),
 });
 export type Build = z.infer<typeof buildSchema>;
 

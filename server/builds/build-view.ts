@@ -62,5 +62,6 @@ export function buildOf(build: SdkBuild, kind: BuildKind): Build {
       streamName: build.logs?.streamName ?? null,
       tailPath: `/api/builds/${encodeURIComponent(id)}/logs`,
     },
+    source: build.source?.type ? { type: build.source.type, location: build.source.location ?? null } : null,
   };
 }

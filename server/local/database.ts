@@ -110,6 +110,11 @@ const localMigrations: readonly Migration[] = [
       CREATE INDEX aas_activities_resource ON aas_activities (namespace, resource_id, start_time);
     `,
   },
+  {
+    version: 6,
+    name: "codebuild build sources",
+    sql: "ALTER TABLE cb_builds ADD COLUMN source TEXT;",
+  },
 ];
 
 export const LOCAL_DATABASE_FILE = "local-aws.sqlite";

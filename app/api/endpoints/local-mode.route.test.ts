@@ -122,6 +122,11 @@ describe("console routes on the local control plane", () => {
     expect(finished).toMatchObject({ kind: "image", variant: "cpu", status: "SUCCEEDED" });
     expect(finished.outputs.imageDigest).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(finished.phases.length).toBeGreaterThan(0);
+    // The source archive the console uploaded for it, as BatchGetBuilds answers it.
+    expect(finished.source).toMatchObject({
+      type: "S3",
+      location: expect.stringMatching(/^decision-console-local\/build-sources\/[0-9a-f]{64}\.zip$/),
+    });
     const logs = (await (await buildLogs.GET(get(`/api/builds/${id}/logs`), byId(id))).json()) as BuildLogs;
     expect(logs.lines.length).toBeGreaterThan(0);
     const list = (await (await builds.GET(get("/api/builds"))).json()) as BuildList;

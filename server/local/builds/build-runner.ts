@@ -108,9 +108,11 @@ export class BuildRunner {
     for (const override of overrides) env[override.name] = override.value;
     if (env.SOURCE_PATH) env.SOURCE_PATH = this.buildSource(env.SOURCE_PATH);
     const started = nowSeconds();
+    const source = sourceOverride ?? { type: definition.sourceType, location: definition.sourceLocation };
     const build: BuildRecord = {
       id,
       project,
+      source: { ...source, buildspec: definition.buildspec },
       number: this.builds.nextNumber(project),
       status: "IN_PROGRESS",
       currentPhase: "SUBMITTED",
@@ -124,7 +126,6 @@ export class BuildRunner {
     const abort = new AbortController();
     const log = (line: string) => this.logs.append(buildLogGroup(project), buildLogStream(id), line);
     log(`[Container] ${stamp()} Running on the local control plane (build ${id})`);
-    const source = sourceOverride ?? { type: definition.sourceType, location: definition.sourceLocation };
     const context: JobContext = {
       build,
       source,

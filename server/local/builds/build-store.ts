@@ -11,9 +11,18 @@ export interface BuildPhase {
   contexts?: { statusCode: string; message: string }[];
 }
 
+/** A build's source as BatchGetBuilds answers it (ProjectSource): the StartBuild override or the project's. */
+export interface BuildRecordSource {
+  type: string;
+  location: string;
+  buildspec: string;
+}
+
 export interface BuildRecord {
   id: string;
   project: string;
+  /** Null for builds recorded before local CodeBuild kept their source. */
+  source: BuildRecordSource | null;
   number: number;
   status: BuildStatus;
   currentPhase: string;
@@ -35,6 +44,7 @@ interface BuildRow {
   exported: string;
   started_at: number;
   ended_at: number | null;
+  source: string | null;
 }
 
 /** Local CodeBuild builds as rows: the phase timeline and exported variables as JSON. */
@@ -51,8 +61,8 @@ export class BuildStore {
   insert(build: BuildRecord) {
     this.db
       .prepare(
-        `INSERT INTO cb_builds (id, project, number, status, current_phase, phases, environment, exported, started_at, ended_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO cb_builds (id, project, number, status, current_phase, phases, environment, exported, started_at, ended_at, source)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         build.id,
@@ -65,6 +75,7 @@ export class BuildStore {
         JSON.stringify(build.exported),
         build.startedAt,
         build.endedAt,
+        build.source === null ? null : JSON.stringify(build.source),
       );
   }
 
@@ -115,5 +126,6 @@ function toRecord(row: BuildRow): BuildRecord {
     exported: JSON.parse(row.exported) as BuildRecord["exported"],
     startedAt: row.started_at,
     endedAt: row.ended_at,
+    source: row.source === null ? null : (JSON.parse(row.source) as BuildRecordSource),
   };
 }

@@ -13,6 +13,7 @@ import {
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BUILDSPEC_PATHS } from "../../../infra/cdk/console-contract.ts";
 import { type BuildSourceRequest, buildSourceFiles } from "../../builds/build-sources.ts";
 import { uploadBuildSources } from "../../builds/source-upload.ts";
 import { type ControlPlane, REPO_ROOT, startControlPlane } from "../control-plane.ts";
@@ -101,6 +102,7 @@ async function buildLog(done: Build): Promise<string> {
   return (events ?? []).map((event) => event.message).join("\n");
 }
 
+const MODEL_BUILDSPEC = BUILDSPEC_PATHS.model;
 const packaging = () => ({
   SOURCE_PATH: modelFile,
   ARTIFACT_PREFIX: `models/test/${crypto.randomUUID()}`,
@@ -194,6 +196,12 @@ describe("local CodeBuild runs the source archive the build names", { timeout: 1
       statusCode: "CLIENT_ERROR",
       message: `NoSuchKey: The specified key does not exist. for primary source and source version arn:aws:s3:::${LOCAL_ARTIFACT_BUCKET}/build-sources/absent.zip`,
     });
+  });
+
+  it("answers the build's source (type, location, the project's buildspec) in BatchGetBuilds, as CodeBuild does", async () => {
+    const location = `${LOCAL_ARTIFACT_BUCKET}/build-sources/answered-source.zip`;
+    const done = await build(MODEL_PACKAGE_PROJECT, location, packaging());
+    expect(done.source).toEqual({ type: "S3", location, buildspec: MODEL_BUILDSPEC });
   });
 
   it("fails DOWNLOAD_SOURCE with CLIENT_ERROR when the project's role may not read the source", async () => {

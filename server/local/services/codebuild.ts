@@ -16,6 +16,8 @@ function describeBuild(build: BuildRecord, region: string) {
     currentPhase: build.currentPhase,
     buildStatus: build.status,
     projectName: build.project,
+    // ProjectSource: what the build ran (builds recorded before local CodeBuild kept it answer none).
+    source: build.source ?? undefined,
     buildComplete: build.status !== "IN_PROGRESS",
     initiator: "local-control-plane",
     phases: build.phases,
