@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
 import { resolveDataDir } from "../server/store/database.ts";
+import { privateDirectory, privateFile, restrictProcessUmask } from "../server/store/private-files.ts";
 
 const sqliteHeader = Buffer.from("SQLite format 3\0");
 
@@ -25,7 +26,7 @@ export function isSqliteFile(file: string): boolean {
 
 export async function backupDataDir(dataDir: string, outDir: string, now = new Date()): Promise<string[]> {
   if (!fs.existsSync(dataDir)) throw new Error(`The data directory ${dataDir} does not exist; nothing to back up.`);
-  fs.mkdirSync(outDir, { recursive: true });
+  privateDirectory(outDir);
   const stamp = now
     .toISOString()
     .replace(/[-:]/g, "")
@@ -38,6 +39,8 @@ export async function backupDataDir(dataDir: string, outDir: string, now = new D
     const target = path.join(outDir, `${path.parse(entry.name).name}-${stamp}.db`);
     const db = new Database(source, { readonly: true, fileMustExist: true });
     try {
+      // A copy of the console's data is as private as the data: created 0600 before SQLite writes into it.
+      privateFile(target);
       await db.backup(target);
     } finally {
       db.close();
@@ -50,6 +53,7 @@ export async function backupDataDir(dataDir: string, outDir: string, now = new D
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({ options: { out: { type: "string" } } });
+  restrictProcessUmask();
   const dataDir = resolveDataDir();
   backupDataDir(dataDir, path.resolve(values.out ?? path.join(dataDir, "backups")))
     .then((files) => {

@@ -14,6 +14,7 @@ import { usersConfigured } from "../server/auth/users.ts";
 import { exitWithParent, exitWithParentArgs } from "../server/local/exit-with-parent.mjs";
 import { consoleEnvironment, type LocalStack, startLocalStack } from "../server/local/stack.ts";
 import { openDatabase, resolveDataDir } from "../server/store/database.ts";
+import { openPrivateDataDir } from "../server/store/private-files.ts";
 
 const REPO_ROOT = path.resolve(import.meta.dirname, "..");
 
@@ -96,6 +97,13 @@ async function main() {
   const port = process.env.PORT || "3000";
   const host = process.env.HOST || "127.0.0.1";
   const dataDir = resolveDataDir();
+  // Before anything is written: the console, the control plane and every child they start create private files.
+  const repaired = openPrivateDataDir(dataDir);
+  if (repaired.length > 0) {
+    console.log(
+      `Closed ${repaired.length} entries of ${dataDir} to other users (the data directory is 0700, its files 0600)`,
+    );
+  }
   const db = openDatabase(path.join(dataDir, "console.db"));
   try {
     assertSafeBind(host, usersConfigured(db, process.env));

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { type Db, openDatabase } from "../store/database.ts";
 import type { Migration } from "../store/migrations.ts";
+import { openPrivateDataDir } from "../store/private-files.ts";
 
 /**
  * The local control plane's own schema (its own file, its own versions). Resources are stored as the JSON
@@ -119,7 +120,9 @@ const localMigrations: readonly Migration[] = [
 
 export const LOCAL_DATABASE_FILE = "local-aws.sqlite";
 
+/** Opens the control plane's database; its data directory is made the console user's alone first. */
 export function openLocalDatabase(dataDir: string): Db {
+  openPrivateDataDir(dataDir);
   return openDatabase(path.join(dataDir, LOCAL_DATABASE_FILE), localMigrations);
 }
 

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../store/private-files.ts";
 import { containedPath } from "./contained-path.ts";
 import type { Db } from "./database.ts";
 import { AwsError } from "./wire/aws-error.ts";
@@ -55,7 +56,9 @@ export function requireStorableKey(key: string) {
   }
 }
 
-/** Local S3: object metadata in SQLite, bytes as files under `<dataDir>/s3`. */
+const PRIVATE_FILE = { mode: PRIVATE_FILE_MODE } as const;
+
+/** Local S3: object metadata in SQLite, bytes as files under `<dataDir>/s3` (0600 files in 0700 directories). */
 export class ObjectStore {
   private readonly objectsDir: string;
   private readonly uploadsDir: string;
@@ -66,8 +69,8 @@ export class ObjectStore {
   ) {
     this.objectsDir = path.join(dataDir, "s3", "objects");
     this.uploadsDir = path.join(dataDir, "s3", "uploads");
-    fs.mkdirSync(this.objectsDir, { recursive: true });
-    fs.mkdirSync(this.uploadsDir, { recursive: true });
+    fs.mkdirSync(this.objectsDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+    fs.mkdirSync(this.uploadsDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   }
 
   createBucket(name: string) {
@@ -106,7 +109,7 @@ export class ObjectStore {
       if (Buffer.isBuffer(body)) {
         md5.update(body);
         size = body.length;
-        await fs.promises.writeFile(file, body);
+        await fs.promises.writeFile(file, body, PRIVATE_FILE);
       } else {
         await pipeline(
           body,
@@ -117,7 +120,7 @@ export class ObjectStore {
               yield chunk;
             }
           },
-          fs.createWriteStream(file),
+          fs.createWriteStream(file, PRIVATE_FILE),
         );
       }
     } catch (error) {
@@ -194,7 +197,7 @@ export class ObjectStore {
     requireStorableKey(key);
     this.requireBucket(bucket);
     const uploadId = randomUUID().replaceAll("-", "");
-    fs.mkdirSync(containedPath(this.uploadsDir, uploadId));
+    fs.mkdirSync(containedPath(this.uploadsDir, uploadId), { mode: PRIVATE_DIR_MODE });
     this.db
       .prepare(
         "INSERT INTO s3_uploads (upload_id, bucket, key, content_type, metadata, created_at) VALUES (?, ?, ?, ?, ?, ?)",
@@ -236,14 +239,14 @@ export class ObjectStore {
             yield chunk;
           }
         },
-        fs.createWriteStream(partFile),
+        fs.createWriteStream(partFile, PRIVATE_FILE),
       );
     } catch (error) {
       fs.rmSync(partFile, { force: true });
       throw error;
     }
     const etag = md5.digest("hex");
-    fs.writeFileSync(path.join(dir, `${partNumber}.etag`), etag);
+    fs.writeFileSync(path.join(dir, `${partNumber}.etag`), etag, PRIVATE_FILE);
     return etag;
   }
 
@@ -279,7 +282,7 @@ export class ObjectStore {
       digests.push(Buffer.from(stored, "hex"));
     }
     const file = path.join(this.objectsDir, randomUUID());
-    const out = fs.createWriteStream(file);
+    const out = fs.createWriteStream(file, PRIVATE_FILE);
     let size = 0;
     for (const part of parts) {
       const partFile = path.join(dir, String(part.partNumber));

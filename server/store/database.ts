@@ -3,6 +3,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { AppError } from "../http/app-error.ts";
 import { migrations as consoleMigrations, type Migration } from "./migrations.ts";
+import { privateDirectory, privateFile } from "./private-files.ts";
 
 export type Db = Database.Database;
 
@@ -13,14 +14,16 @@ export function resolveDataDir(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /**
- * Opens (creating if needed) a SQLite database in WAL mode and brings it to the newest schema.
+ * Opens (creating if needed) a SQLite database in WAL mode and brings it to the newest schema. The directory is
+ * made 0700 and the database 0600 before SQLite opens it: SQLite creates its WAL and SHM files with the
+ * database's own mode.
  * A data directory that cannot be created or written, or a file that is not a database, is a start-up error
  * that names the path and what to do, never a stack trace.
  */
 export function openDatabase(file: string, migrations: readonly Migration[] = consoleMigrations): Db {
   const dir = path.dirname(file);
   try {
-    fs.mkdirSync(dir, { recursive: true });
+    privateDirectory(dir);
     fs.accessSync(dir, fs.constants.W_OK);
   } catch (error) {
     throw new AppError(
@@ -31,6 +34,10 @@ export function openDatabase(file: string, migrations: readonly Migration[] = co
   }
   let db: Db;
   try {
+    privateFile(file);
+    for (const companion of [`${file}-wal`, `${file}-shm`]) {
+      if (fs.existsSync(companion)) privateFile(companion);
+    }
     db = new Database(file);
     db.pragma("journal_mode = WAL");
     db.pragma("foreign_keys = ON");
