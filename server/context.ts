@@ -1,5 +1,5 @@
 import "server-only";
-import { normalisedResourcePrefix } from "../infra/cdk/console-contract.ts";
+import { managedScope } from "./auth/managed-names.ts";
 import { type AwsClients, createAwsClients } from "./aws/clients.ts";
 import { EndpointSummaryCache } from "./endpoints/summary-cache.ts";
 import { type EndpointChecker, servingEndpointChecker } from "./evaluate/endpoint-configuration.ts";
@@ -25,15 +25,16 @@ export interface ConsoleSettings {
 }
 
 export function consoleSettings(env: NodeJS.ProcessEnv = process.env): ConsoleSettings {
+  const scope = managedScope(env);
   return {
     mode: env.CONSOLE_MODE === "local" ? "local" : "aws",
     region: env.AWS_REGION || env.AWS_DEFAULT_REGION || null,
     executionRoleArn: env.SAGEMAKER_EXECUTION_ROLE_ARN || null,
-    modelPackageProject: env.CODEBUILD_MODEL_PROJECT || "decision-console-model-package",
-    imageBuildProject: env.CODEBUILD_IMAGE_PROJECT || "decision-console-image-build",
+    modelPackageProject: scope.buildProjects.model,
+    imageBuildProject: scope.buildProjects.image,
     adapterRepository: env.ECR_REPOSITORY || "decision-adapter",
     artifactBucket: env.CONSOLE_ARTIFACT_BUCKET || null,
-    resourceNamePrefix: normalisedResourcePrefix(env.CONSOLE_RESOURCE_PREFIX),
+    resourceNamePrefix: scope.prefix,
   };
 }
 

@@ -2,6 +2,7 @@ import type { Principal } from "../../contract/auth/session.ts";
 import { AppError } from "../http/app-error.ts";
 import { errorResponse, rateLimitedResponse } from "../http/route.ts";
 import type { Env } from "./env.ts";
+import { managedScope, pathReference, unmanagedReference } from "./managed-names.ts";
 import { isApiPath, isMutating, matchesPattern, requiredAccess } from "./policy.ts";
 import { type AuthContext, defaultAuthContext, principalOf } from "./principal.ts";
 import { playgroundMaxBodyBytes, playgroundRateLimiter, type RateLimiter } from "./rate-limit.ts";
@@ -18,8 +19,9 @@ const invokePattern = "/api/endpoints/[name]/invoke";
 /**
  * The console's front door, run by `proxy.ts` before every page and API route: refuses paths that are not valid
  * percent-encoding (400; Next.js would fail decoding a route parameter with a 500), cross-site mutations, then
- * unauthenticated (401, or a redirect to /login for pages) and under-privileged (403) callers, then playground
- * requests over the body limit (413) or the caller's rate (429). Null means: let it through.
+ * unauthenticated (401, or a redirect to /login for pages) and under-privileged (403) callers, then a path that
+ * names a resource outside the console's scope (403, managed-names.ts), then playground requests over the body
+ * limit (413) or the caller's rate (429). Null means: let it through.
  */
 export async function gate(request: Request, options: GateOptions = {}): Promise<Response | null> {
   const url = new URL(request.url);
@@ -52,6 +54,10 @@ export async function gate(request: Request, options: GateOptions = {}): Promise
     const message = `${method} ${pathname} needs the ${access} role; you are signed in as ${principal.name} (${principal.role}).`;
     return api ? refuse(new AppError("forbidden", message)) : errorPage(403, "Not allowed", message);
   }
+
+  const named = api ? pathReference(pathname) : null;
+  const unmanaged = named ? unmanagedReference([named], managedScope(context.env)) : null;
+  if (unmanaged) return refuse(unmanaged);
 
   if (method === "POST" && matchesPattern(invokePattern, pathname)) {
     return playgroundLimits(request, principal, options.invokeLimiter ?? playgroundRateLimiter(context.env));

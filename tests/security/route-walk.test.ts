@@ -46,13 +46,13 @@ function namedBodies(key: string): unknown[] {
       ];
     case "startTransformJob":
       return [
-        { name: "dc-walk-job", modelName: missing, inputS3Uri: "s3://b/in/", instanceType: "ml.m5.large" },
-        { name: "dc-walk-job", modelName: foreign, inputS3Uri: "s3://b/in/", instanceType: "ml.m5.large" },
-        { name: foreign, modelName: "dc-model", inputS3Uri: "s3://b/in/", instanceType: "ml.m5.large" },
+        { name: "dc-walk-job", modelName: missing, inputS3Uri: "s3://walk-bucket/in/", instanceType: "ml.m5.large" },
+        { name: "dc-walk-job", modelName: foreign, inputS3Uri: "s3://walk-bucket/in/", instanceType: "ml.m5.large" },
+        { name: foreign, modelName: "dc-model", inputS3Uri: "s3://walk-bucket/in/", instanceType: "ml.m5.large" },
         {
           name: "dc-walk-job",
           buildOutput: { buildId: foreignBuild, imageDigest: `sha256:${"0".repeat(64)}` },
-          inputS3Uri: "s3://b/in/",
+          inputS3Uri: "s3://walk-bucket/in/",
           instanceType: "ml.m5.large",
         },
       ];
@@ -67,7 +67,12 @@ function namedBodies(key: string): unknown[] {
       return [{ body: { state: "s", question: "q", options: [] } }];
     case "updateEndpoint":
       return [
-        { change: { threads: 2 }, strategy: { kind: "allAtOnce" }, alarms: { kind: "none" }, rollBackTo: foreign },
+        {
+          change: { threads: 2 },
+          strategy: { kind: "all-at-once", waitSeconds: 0 },
+          alarms: { kind: "none" },
+          rollBackTo: foreign,
+        },
       ];
     default:
       return [];
@@ -135,4 +140,99 @@ describe("no route answers 5xx to a request the caller could have got right", ()
     console.log(JSON.stringify({ walk: counts, awsRequests: local.plane.traffic.requests }));
     expect(failures).toEqual([]);
   }, 600_000);
+});
+
+/**
+ * Security issue 25, item 1 (console half): a name outside CONSOLE_RESOURCE_PREFIX, in a route's path or naming
+ * an existing resource in its body, is refused with a 403 that names the prefix before any AWS call.
+ */
+describe("names the console does not manage", () => {
+  const routes = Object.values(consoleApi as Record<string, ApiRoute>);
+  const named = routes.filter((route) => route.path.includes("[name]"));
+  const builds = routes.filter((route) => route.path.startsWith("/api/builds/[id]"));
+  const refusal = (name: string) =>
+    `${name} is not managed by this console: it manages names starting with ${local.prefix}.`;
+
+  async function refusedBeforeAws(method: string, path: string, body?: unknown) {
+    const before = local.plane.traffic.requests;
+    const response = await local.send(method, path, { body });
+    const answer = (await response.json()) as { error?: { code: string; message: string } };
+    expect(
+      { status: response.status, code: answer.error?.code, aws: local.plane.traffic.requests - before },
+      answer.error?.message,
+    ).toEqual({
+      status: 403,
+      code: "forbidden",
+      aws: 0,
+    });
+    return answer.error?.message ?? "";
+  }
+
+  it("covers every route with a [name] and every build route", () => {
+    expect(named.length).toBeGreaterThanOrEqual(15);
+    expect(builds.length).toBe(2);
+  });
+
+  it.each(named.map((route) => [route.method, route.path] as const))(
+    "%s %s with team-b-prod",
+    async (method, pattern) => {
+      const path = pattern.replace("[name]", foreign).replace("[inferenceId]", "0a1b2c3d");
+      const body = method === "GET" || method === "DELETE" ? undefined : {};
+      expect(await refusedBeforeAws(method, path, body)).toBe(refusal(foreign));
+    },
+  );
+
+  it("PUT /api/endpoints/team-b-prod/autoscaling as an operator, with a valid body", async () => {
+    const body = { minInstances: 1, maxInstances: 2, targetInvocationsPerInstance: 10 };
+    expect(await refusedBeforeAws("PUT", `/api/endpoints/${foreign}/autoscaling`, body)).toBe(refusal(foreign));
+  });
+
+  it("is refused whatever the case of the name (SageMaker names are case-insensitive)", async () => {
+    expect(await refusedBeforeAws("GET", "/api/endpoints/TEAM-B-PROD")).toBe(refusal("TEAM-B-PROD"));
+    const managed = await local.send("GET", `/api/endpoints/${local.prefix.toUpperCase()}no-such-xyz`);
+    expect(managed.status).toBe(404);
+  });
+
+  it.each(builds.map((route) => [route.method, route.path] as const))(
+    "%s %s of another team's build project",
+    async (method, pattern) => {
+      const message = await refusedBeforeAws(method, pattern.replace("[id]", encodeURIComponent(foreignBuild)));
+      expect(message).toBe(
+        `${foreignBuild} is not a build of this console: it runs builds of decision-console-model-package and decision-console-image-build.`,
+      );
+    },
+  );
+
+  it("in a body: the endpoints and the model of an evaluation, the model and build of a transform job", async () => {
+    const batch = { modelName: foreign, instanceType: "ml.m5.large" };
+    const job = { name: `${local.prefix}walk-job`, inputS3Uri: "s3://walk-bucket/in/", instanceType: "ml.m5.large" };
+    const digest = `sha256:${"0".repeat(64)}`;
+    expect(await refusedBeforeAws("POST", "/api/evaluations", { datasetId, endpoints: [foreign] })).toBe(
+      `endpoints: ${refusal(foreign)}`,
+    );
+    expect(
+      await refusedBeforeAws("POST", "/api/evaluations", { datasetId, endpoints: [`${local.prefix}a`, foreign] }),
+    ).toBe(`endpoints: ${refusal(foreign)}`);
+    expect(await refusedBeforeAws("POST", "/api/evaluations", { datasetId, batch })).toBe(
+      `batch.modelName: ${refusal(foreign)}`,
+    );
+    expect(await refusedBeforeAws("POST", "/api/batch", { ...job, modelName: foreign })).toBe(
+      `modelName: ${refusal(foreign)}`,
+    );
+    expect(
+      await refusedBeforeAws("POST", "/api/batch", {
+        ...job,
+        buildOutput: { buildId: foreignBuild, imageDigest: digest },
+      }),
+    ).toMatch(/^buildOutput\.buildId: team-b-builds:\S+ is not a build of this console/);
+    const update = {
+      change: {},
+      strategy: { kind: "all-at-once", waitSeconds: 0 },
+      alarms: { kind: "none" },
+      rollBackTo: foreign,
+    };
+    expect(await refusedBeforeAws("POST", `/api/endpoints/${local.prefix}x/update`, update)).toBe(
+      `rollBackTo: ${refusal(foreign)}`,
+    );
+  });
 });

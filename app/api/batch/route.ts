@@ -1,4 +1,5 @@
 import { consoleApi } from "@/contract/api.ts";
+import { requireManaged } from "@/server/auth/managed-names.ts";
 import { requireRole } from "@/server/auth/principal.ts";
 import { audited } from "@/server/aws/audited.ts";
 import { listTransformJobs, startTransformJob } from "@/server/batch/transform-jobs.ts";
@@ -16,6 +17,10 @@ export const GET = route(async (request) => {
 export const POST = route(async (request) => {
   const principal = await requireRole(request, "operator");
   const start = await readJson(request, consoleApi.startTransformJob.body);
+  requireManaged([
+    { kind: "sagemaker", name: start.modelName, field: "modelName" },
+    { kind: "build", name: start.buildOutput?.buildId, field: "buildOutput.buildId" },
+  ]);
   const { aws, db, settings } = consoleContext();
   const job = await audited(
     db,

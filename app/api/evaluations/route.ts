@@ -1,4 +1,5 @@
 import { consoleApi } from "@/contract/api.ts";
+import { requireManaged } from "@/server/auth/managed-names.ts";
 import { requireRole } from "@/server/auth/principal.ts";
 import { audited } from "@/server/aws/audited.ts";
 import { evaluationDeps } from "@/server/context.ts";
@@ -15,6 +16,10 @@ export const GET = route(async (request) => {
 export const POST = route(async (request) => {
   const principal = await requireRole(request, "viewer");
   const input = await readJson(request, consoleApi.startEvaluation.body);
+  requireManaged([
+    ...input.endpoints.map((name) => ({ kind: "sagemaker" as const, name, field: "endpoints" })),
+    { kind: "sagemaker", name: input.batch?.modelName, field: "batch.modelName" },
+  ]);
   const deps = evaluationDeps();
   const target = input.endpoints.join(", ");
   const entry = { actor: principal.name, action: "evaluation.start", target, detail: { datasetId: input.datasetId } };

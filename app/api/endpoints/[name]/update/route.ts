@@ -1,4 +1,5 @@
 import { consoleApi } from "@/contract/api.ts";
+import { requireManaged } from "@/server/auth/managed-names.ts";
 import { requireRole } from "@/server/auth/principal.ts";
 import { audited } from "@/server/aws/audited.ts";
 import { consoleContext } from "@/server/context.ts";
@@ -13,6 +14,7 @@ export const POST = route(async (request, { params }: Context) => {
   const principal = await requireRole(request, "operator");
   const name = await endpointNameParam(params);
   const update = await readJson(request, consoleApi.updateEndpoint.body);
+  requireManaged([{ kind: "sagemaker", name: update.rollBackTo, field: "rollBackTo" }]);
   const { aws, db } = consoleContext();
   const result = await audited(
     db,
