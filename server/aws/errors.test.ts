@@ -49,6 +49,25 @@ describe("AWS error mapping", () => {
     expect(error.message).not.toContain("AKIAABCDEFGHIJKLMNOP");
   });
 
+  it.each(["AccessDeniedException", "AccessDenied"])(
+    "maps %s to a 403 that says which names the console's policy allows (security issue 25, item 8)",
+    (name) => {
+      const saved = process.env.CONSOLE_RESOURCE_PREFIX;
+      process.env.CONSOLE_RESOURCE_PREFIX = "dc-";
+      try {
+        const error = toAwsAppError(sdkError(name, "not authorized to perform: sagemaker:DescribeEndpoint"), "x");
+        expect(error.status).toBe(403);
+        expect(error.message).toBe(
+          `x: AWS refused the request with the console's credentials (${name}): not authorized to perform: sagemaker:DescribeEndpoint; this console manages names starting with dc- (CONSOLE_RESOURCE_PREFIX), and its IAM policy allows no others.`,
+        );
+        expect(toAwsAppError(sdkError("ExpiredTokenException", "expired")).message).not.toContain("dc-");
+      } finally {
+        if (saved === undefined) delete process.env.CONSOLE_RESOURCE_PREFIX;
+        else process.env.CONSOLE_RESOURCE_PREFIX = saved;
+      }
+    },
+  );
+
   it("leaves AppErrors as they are in awsCall", async () => {
     const original = new AppError("conflict", "busy");
     await expect(

@@ -1,4 +1,5 @@
 import type { ErrorCode } from "../../contract/http/error-body.ts";
+import { managedScope } from "../auth/managed-names.ts";
 import { AppError } from "../http/app-error.ts";
 
 interface SdkErrorLike {
@@ -111,6 +112,10 @@ export function toAwsAppError(error: unknown, what?: string): AppError {
   if (conflictNames.has(name)) return sdkError("conflict", `${subject}${message}`, e);
   if (throttleNames.has(name))
     return sdkError("rate_limited", `AWS is throttling requests; try again shortly (${message})`, e);
+  if (name.startsWith("AccessDenied")) {
+    const denied = `${subject}AWS refused the request with the console's credentials (${name}): ${message.replace(/\.$/, "")}`;
+    return sdkError("forbidden", `${denied}; ${policyScope()}`, e);
+  }
   if (deniedNames.has(name)) {
     return sdkError("forbidden", `AWS refused the request with the console's credentials (${name}): ${message}`, e);
   }
@@ -123,6 +128,14 @@ export function toAwsAppError(error: unknown, what?: string): AppError {
   if (status !== undefined && status >= 400) return sdkError("bad_request", `${subject}${message}`, e);
   console.error(JSON.stringify({ level: "error", msg: "unmapped AWS error", name, error: redact(message) }));
   return sdkError("upstream", `${subject}the AWS call failed (${name || "unknown error"}).`, e);
+}
+
+/** What an AccessDenied most often means here: a name outside the prefix the console's IAM policy is written for. */
+function policyScope(): string {
+  const { prefix } = managedScope();
+  return prefix
+    ? `this console manages names starting with ${prefix} (CONSOLE_RESOURCE_PREFIX), and its IAM policy allows no others.`
+    : "the console's IAM policy does not allow it.";
 }
 
 /** Runs an AWS call and rethrows its failure as an AppError. */
