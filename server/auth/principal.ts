@@ -48,10 +48,39 @@ export async function requireRole(
   role: Role,
   context: AuthContext = defaultAuthContext(),
 ): Promise<Principal> {
+  return holding(request, role, context, (principal) => `This needs the ${role} role; ${describe(principal)}.`);
+}
+
+/**
+ * `requireRole` for what a request's body asks beyond its route's role; `purpose` says why in the 403, e.g.
+ * "An evaluation in a batch transform job starts paid instances".
+ */
+export async function requireRoleFor(
+  request: Request,
+  role: Role,
+  purpose: string,
+  context: AuthContext = defaultAuthContext(),
+): Promise<Principal> {
+  return holding(
+    request,
+    role,
+    context,
+    (principal) => `${purpose}: it needs the ${role} role; ${describe(principal)}.`,
+  );
+}
+
+async function holding(
+  request: Request,
+  role: Role,
+  context: AuthContext,
+  refusal: (principal: Principal) => string,
+): Promise<Principal> {
   const principal = await principalOf(request, context);
   if (!principal) throw new AppError("unauthenticated", `Sign in first: this needs the ${role} role.`);
-  if (!grants(principal.role, role)) {
-    throw new AppError("forbidden", `This needs the ${role} role; ${principal.name} is a ${principal.role}.`);
-  }
+  if (!grants(principal.role, role)) throw new AppError("forbidden", refusal(principal));
   return principal;
+}
+
+function describe(principal: Principal): string {
+  return `${principal.name} is a ${principal.role}`;
 }

@@ -1,6 +1,6 @@
 import { consoleApi } from "@/contract/api.ts";
 import { requireManaged } from "@/server/auth/managed-names.ts";
-import { requireRole } from "@/server/auth/principal.ts";
+import { requireRole, requireRoleFor } from "@/server/auth/principal.ts";
 import { audited } from "@/server/aws/audited.ts";
 import { evaluationDeps } from "@/server/context.ts";
 import { startEvaluation } from "@/server/evaluate/runs/evaluation-commands.ts";
@@ -12,16 +12,23 @@ export const GET = route(async (request) => {
   return reply(consoleApi.listEvaluations, { evaluations: evaluationSummaries(evaluationDeps().db) });
 });
 
-/** Starts an evaluation of a dataset on one or two endpoints; poll `GET /api/evaluations/[id]` for progress. */
+/**
+ * Starts an evaluation of a dataset on one or two endpoints (a viewer may), or of a model in a batch transform job,
+ * which starts paid instances (an operator only); poll `GET /api/evaluations/[id]` for progress.
+ */
 export const POST = route(async (request) => {
-  const principal = await requireRole(request, "viewer");
+  const viewer = await requireRole(request, "viewer");
   const input = await readJson(request, consoleApi.startEvaluation.body);
+  const principal = input.batch
+    ? await requireRoleFor(request, "operator", "An evaluation in a batch transform job starts paid instances")
+    : viewer;
   requireManaged([
     ...input.endpoints.map((name) => ({ kind: "sagemaker" as const, name, field: "endpoints" })),
     { kind: "sagemaker", name: input.batch?.modelName, field: "batch.modelName" },
   ]);
   const deps = evaluationDeps();
-  const target = input.endpoints.join(", ");
+  const target = input.batch ? input.batch.modelName : input.endpoints.join(", ");
   const entry = { actor: principal.name, action: "evaluation.start", target, detail: { datasetId: input.datasetId } };
-  return reply(consoleApi.startEvaluation, await audited(deps.db, entry, async () => startEvaluation(deps, input)));
+  const started = await audited(deps.db, entry, async () => startEvaluation(deps, input, principal.name));
+  return reply(consoleApi.startEvaluation, started);
 });

@@ -5,6 +5,7 @@ import {
   createEvaluationSchema,
   type EvaluationSummary,
 } from "../../../contract/evaluate/evaluations.ts";
+import { audited } from "../../aws/audited.ts";
 import { AppError } from "../../http/app-error.ts";
 import { findDataset } from "../datasets/dataset-store.ts";
 import type { EndpointChecker } from "../endpoint-configuration.ts";
@@ -16,18 +17,19 @@ import type { RunnerDeps } from "./runner.ts";
 
 /**
  * Creates a run once every endpoint is known to be InService (recording what each runs on), or once its transform
- * job has been created for a run that targets a model, and starts working it in this process; the answer comes at
- * once, progress is polled.
+ * job has been created for a run that targets a model (audited as `transform-job.start` by `actor`), and starts
+ * working it in this process; the answer comes at once, progress is polled.
  */
 export async function startEvaluation(
   deps: RunnerDeps & { checkEndpoint: EndpointChecker },
   input: CreateEvaluationInput,
+  actor = "console",
 ): Promise<EvaluationSummary> {
   const request = createEvaluationSchema.parse(input);
   const dataset = findDataset(deps.db, request.datasetId);
   if (!dataset) throw new AppError("bad_request", `datasetId: there is no dataset ${request.datasetId}.`);
   const run = request.batch
-    ? await createBatchRun(deps, request, request.batch)
+    ? await createBatchRun(deps, request, request.batch, actor)
     : await createEndpointRun(deps, request);
   void startRun(deps, run.id);
   const summary = evaluationSummary(deps.db, run.id);
@@ -45,15 +47,25 @@ async function createEndpointRun(deps: RunnerDeps & { checkEndpoint: EndpointChe
  * A run on a model: its transform job is planned and started before the answer, so a model the job cannot use is
  * a 4xx and no run is kept; after a 5xx the run stays and its runner creates the job (or finds it created).
  */
-async function createBatchRun(deps: RunnerDeps, request: CreateEvaluation, target: BatchEvaluationTarget) {
+async function createBatchRun(
+  deps: RunnerDeps,
+  request: CreateEvaluation,
+  target: BatchEvaluationTarget,
+  actor: string,
+) {
   if (!deps.batch) throw new AppError("unavailable", "This console was started without batch evaluations.");
   const run = createRun(deps.db, {
     ...request,
     endpoints: [target.modelName],
     configurations: [`${target.instanceCount} x ${target.instanceType} (batch transform)`],
   });
+  const batch = deps.batch;
   try {
-    await launchBatchJob(deps.batch, deps.db, run, planBatchJob(deps.batch.settings, run.id, target));
+    const job = planBatchJob(batch.settings, run.id, target);
+    const detail = { evaluation: run.id, ...target };
+    await audited(deps.db, { actor, action: "transform-job.start", target: job.job_name, detail }, () =>
+      launchBatchJob(batch, deps.db, run, job),
+    );
   } catch (error) {
     if (!(error instanceof AppError) || error.status < 500) {
       deleteRun(deps.db, run.id);
