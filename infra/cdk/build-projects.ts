@@ -5,6 +5,7 @@ import { PolicyDocument, PolicyStatement, Role, ServicePrincipal } from "aws-cdk
 import type { IBucket } from "aws-cdk-lib/aws-s3";
 import type { Construct } from "constructs";
 import { codeBuildLogGroup, logGroupArns } from "./arns.ts";
+import { requireCodeBuildRegion } from "./codebuild-regions.ts";
 import { ARTIFACT_PREFIXES, BUILDSPEC_PATHS, IMAGE_BUILD_PROJECT, MODEL_PACKAGE_PROJECT } from "./console-contract.ts";
 import { acknowledgeWildcardResources } from "./nag-acknowledgements.ts";
 
@@ -68,6 +69,7 @@ function readBuildSources(bucket: IBucket): PolicyStatement[] {
  * Their default source is a folder the console replaces on every StartBuild (`sourceLocationOverride`).
  */
 export function createBuildProjects(scope: Construct, props: BuildProjectsProps) {
+  requireCodeBuildRegion(scope);
   const { bucket, repository } = props;
   const source = Source.s3({ bucket, path: `${ARTIFACT_PREFIXES.buildSources}latest/` });
 
