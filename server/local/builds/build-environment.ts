@@ -66,6 +66,8 @@ export interface BuildJob {
   controlPlaneUrl: string;
   /** The build's own keys, as CodeBuild hands a build its project role's credentials. */
   credentials: AccessKey;
+  /** A path of the build's directory as its commands see it (the sandbox's, build-sandbox.ts). */
+  inside: (hostPath: string) => string;
 }
 
 /**
@@ -74,7 +76,7 @@ export interface BuildJob {
  * endpoints; nothing of the console's own environment. Returns the variables left out too, for the build log.
  */
 export function buildEnvironment(job: BuildJob): { env: Record<string, string>; dropped: string[] } {
-  const { build, buildspec, region, srcDir, scratch } = job;
+  const { build, buildspec, region, srcDir, scratch, inside } = job;
   const defaults = Object.fromEntries(
     Object.entries(buildspec.env?.variables ?? {}).map(([name, value]) => [name, String(value)]),
   );
@@ -94,14 +96,14 @@ export function buildEnvironment(job: BuildJob): { env: Record<string, string>; 
     env: {
       ...defaults,
       ...passed,
-      PATH: [toolchain.binDir, path.dirname(process.execPath), "/usr/local/bin", "/usr/bin", "/bin"].join(":"),
-      HOME: home,
-      TMPDIR: scratch,
+      PATH: [inside(toolchain.binDir), path.dirname(process.execPath), "/usr/local/bin", "/usr/bin", "/bin"].join(":"),
+      HOME: inside(home),
+      TMPDIR: inside(scratch),
       LANG: "C.UTF-8",
       CODEBUILD_BUILD_ID: build.id,
       CODEBUILD_BUILD_ARN: `arn:aws:codebuild:${region}:${LOCAL_ACCOUNT_ID}:build/${build.id}`,
       CODEBUILD_BUILD_NUMBER: String(build.number),
-      CODEBUILD_SRC_DIR: srcDir,
+      CODEBUILD_SRC_DIR: inside(srcDir),
       CODEBUILD_SOURCE_VERSION: `arn:aws:s3:::${job.sourceLocation}`,
       CODEBUILD_START_TIME: String(Math.round(build.startedAt * 1000)),
       CODEBUILD_INITIATOR: "local-control-plane",

@@ -10,6 +10,7 @@ import type { ObjectStore } from "../object-store.ts";
 import { AwsError } from "../wire/aws-error.ts";
 import { DEFAULT_REGION, LOCAL_ACCOUNT_ID } from "../wire/request.ts";
 import { buildEnvironment } from "./build-environment.ts";
+import { type BuildSandbox, buildSandbox } from "./build-sandbox.ts";
 import { downloadSource, PhaseError } from "./build-source.ts";
 import type { BuildPhase, BuildRecord, BuildStatus, BuildStore } from "./build-store.ts";
 import { type Buildspec, type PhaseType, readSourceBuildspec, runBuildspecPhases } from "./buildspec-phases.ts";
@@ -189,20 +190,38 @@ export class BuildRunner {
   private async run(context: JobContext) {
     const { build, log } = context;
     this.endPhase(build.phases[0]!, "SUCCEEDED");
-    for (const phase of LEADING_PHASES.slice(1)) {
-      this.beginPhase(build, phase);
-      this.endPhase(build.phases.at(-1)!, "SUCCEEDED");
-    }
     const workDir = containedPath(this.dataDir, "builds", buildLogStream(build.id));
     const srcDir = path.join(workDir, "src");
     const scratch = path.join(workDir, "scratch");
+    // Commands run sandboxed or not at all (build-sandbox.ts); an image build runs none.
+    let sandbox: BuildSandbox | undefined;
+    let unsandboxable: unknown;
+    if (build.project !== IMAGE_BUILD_PROJECT) {
+      try {
+        sandbox = buildSandbox(workDir, [
+          path.join(this.repoRoot, "node_modules"),
+          path.join(this.repoRoot, "package-lock.json"),
+        ]);
+      } catch (error) {
+        unsandboxable = error;
+      }
+    }
+    for (const phase of LEADING_PHASES.slice(1)) {
+      this.beginPhase(build, phase);
+      if (phase === "PROVISIONING" && unsandboxable) {
+        this.failPhase(build, phase, unsandboxable, context);
+        this.finish(build, "FAILED");
+        return;
+      }
+      this.endPhase(build.phases.at(-1)!, "SUCCEEDED");
+    }
     let status: BuildStatus = "SUCCEEDED";
     try {
       this.beginPhase(build, "DOWNLOAD_SOURCE");
       let buildspec: Buildspec;
       try {
         fs.mkdirSync(scratch, { recursive: true });
-        log(`[Container] ${stamp()} CODEBUILD_SRC_DIR=${srcDir}`);
+        log(`[Container] ${stamp()} CODEBUILD_SRC_DIR=${sandbox?.inside(srcDir) ?? srcDir}`);
         const principal = { kind: "codebuild" as const, project: build.project, buildId: build.id };
         const files = downloadSource(this.objects, context.source.location, srcDir, (request) =>
           this.iam.s3(principal, context.region, request),
@@ -218,7 +237,7 @@ export class BuildRunner {
       status =
         build.project === IMAGE_BUILD_PROJECT
           ? this.imageBuild(context, buildspec, srcDir)
-          : await this.buildspecBuild(context, buildspec, srcDir, scratch);
+          : await this.buildspecBuild(context, buildspec, srcDir, scratch, sandbox!);
     } finally {
       if (context.signal.aborted) status = "STOPPED";
       for (const phase of TRAILING_PHASES) {
@@ -231,8 +250,15 @@ export class BuildRunner {
   }
 
   /** Runs the buildspec's phases in the unpacked source; the phase timeline follows the shell's progress. */
-  private async buildspecBuild(context: JobContext, buildspec: Buildspec, srcDir: string, scratch: string) {
+  private async buildspecBuild(
+    context: JobContext,
+    buildspec: Buildspec,
+    srcDir: string,
+    scratch: string,
+    sandbox: BuildSandbox,
+  ) {
     const { build, log } = context;
+    log(`[Container] ${stamp()} ${sandbox.description}`);
     const recorded = new Set<PhaseType>();
     const catchUp = (until: PhaseType) => {
       for (const phase of BUILDSPEC_PHASE_TYPES) {
@@ -252,8 +278,9 @@ export class BuildRunner {
     const run = await runBuildspecPhases(buildspec, {
       cwd: srcDir,
       scratch,
-      env: this.childEnvironment(context, buildspec, srcDir, scratch),
+      env: this.childEnvironment(context, buildspec, srcDir, scratch, sandbox),
       signal: context.signal,
+      sandbox,
       events: {
         phaseStarted: (phase) => {
           catchUp(phase);
@@ -320,11 +347,15 @@ export class BuildRunner {
     buildspec: Buildspec,
     srcDir: string,
     scratch: string,
+    sandbox: BuildSandbox,
   ): Record<string, string> {
     const { env, dropped } = buildEnvironment({
       build: context.build,
       buildspec,
-      variables: { ...(this.hfEndpoint ? { HF_ENDPOINT: this.hfEndpoint } : {}), ...context.env },
+      variables: {
+        ...(this.hfEndpoint ? { HF_ENDPOINT: this.hfEndpoint } : {}),
+        ...ownSourceFile(context.env, path.dirname(srcDir), sandbox),
+      },
       region: context.region,
       srcDir,
       scratch,
@@ -332,6 +363,7 @@ export class BuildRunner {
       repoRoot: this.repoRoot,
       controlPlaneUrl: this.controlPlaneUrl(),
       credentials: context.credentials,
+      inside: (hostPath) => sandbox.inside(hostPath),
     });
     if (dropped.length > 0) {
       context.log(
@@ -377,4 +409,16 @@ export class BuildRunner {
     build.endedAt = nowSeconds();
     this.builds.save(build);
   }
+}
+
+/**
+ * A local SOURCE_PATH (a file under `<dataDir>/build-sources`) is copied into the build's own directory: on
+ * CodeBuild it is a file of the build's container, and the sandbox shows the build nothing of the data directory.
+ */
+function ownSourceFile(env: Record<string, string>, workDir: string, sandbox: BuildSandbox): Record<string, string> {
+  if (!env.SOURCE_PATH || !fs.statSync(env.SOURCE_PATH, { throwIfNoEntry: false })?.isFile()) return env;
+  const copy = path.join(workDir, "input", path.basename(env.SOURCE_PATH));
+  fs.mkdirSync(path.dirname(copy), { recursive: true });
+  fs.copyFileSync(env.SOURCE_PATH, copy, fs.constants.COPYFILE_FICLONE);
+  return { ...env, SOURCE_PATH: sandbox.inside(copy) };
 }

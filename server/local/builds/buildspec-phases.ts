@@ -6,6 +6,7 @@ import { createInterface } from "node:readline";
 import { parse } from "yaml";
 import type { Buildspec } from "../../builds/build-sources.ts";
 import { processGroupCommand } from "../process-group.mjs";
+import type { BuildSandbox } from "./build-sandbox.ts";
 import { PhaseError } from "./build-source.ts";
 
 /** The buildspec phases CodeBuild runs, in order, with the names its phase timeline uses. */
@@ -72,9 +73,17 @@ export interface PhaseRun {
  */
 export async function runBuildspecPhases(
   buildspec: Buildspec,
-  options: { cwd: string; scratch: string; env: Record<string, string>; signal: AbortSignal; events: PhaseEvents },
+  options: {
+    cwd: string;
+    scratch: string;
+    env: Record<string, string>;
+    signal: AbortSignal;
+    events: PhaseEvents;
+    /** Where the shell runs (build-sandbox.ts); the paths it is given are the sandbox's. */
+    sandbox: BuildSandbox;
+  },
 ): Promise<PhaseRun> {
-  const { scratch, events } = options;
+  const { scratch, events, sandbox } = options;
   const marker = `@@local-codebuild-${randomUUID()}`;
   const commands: string[] = [];
   const lines = ["set -o pipefail", "__cb_failed=", "__cb_build_failed="];
@@ -90,7 +99,7 @@ export async function runBuildspecPhases(
       fs.writeFileSync(file, command);
       const failVar = phase === "BUILD" ? "__cb_build_failed" : "__cb_failed";
       lines.push(
-        `  if [ -z "$${failVar}" ]; then echo "${marker} command ${index}"; . ${JSON.stringify(file)} || ${failVar}="${index} $?"; fi`,
+        `  if [ -z "$${failVar}" ]; then echo "${marker} command ${index}"; . ${JSON.stringify(sandbox.inside(file))} || ${failVar}="${index} $?"; fi`,
       );
     }
     const failVar = phase === "BUILD" ? "__cb_build_failed" : "__cb_failed";
@@ -101,12 +110,14 @@ export async function runBuildspecPhases(
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
       throw new PhaseError("YAML_FILE_ERROR", `invalid exported variable ${name}`);
     lines.push(
-      `if [ -n "\${${name}+set}" ]; then printf '%s=%s\\0' ${name} "$${name}" >> ${JSON.stringify(exportedFile)}; fi`,
+      `if [ -n "\${${name}+set}" ]; then printf '%s=%s\\0' ${name} "$${name}" >> ${JSON.stringify(sandbox.inside(exportedFile))}; fi`,
     );
   }
   lines.push('[ -z "$__cb_failed" ] && [ -z "$__cb_build_failed" ]');
 
-  const shell = processGroupCommand("bash", ["-c", lines.join("\n")]);
+  sandbox.handOver();
+  const sandboxed = sandbox.command("bash", ["-c", lines.join("\n")], options.cwd);
+  const shell = processGroupCommand(sandboxed.file, sandboxed.args);
   const child = spawn(shell.file, shell.args, {
     cwd: options.cwd,
     env: options.env as NodeJS.ProcessEnv,
@@ -146,10 +157,22 @@ export async function runBuildspecPhases(
     events.phaseEnded(current, options.signal.aborted ? "Build was stopped" : `Shell exited with status ${exitCode}`);
   }
   const exported: Record<string, string> = {};
-  const raw = fs.existsSync(exportedFile) ? fs.readFileSync(exportedFile, "utf8") : "";
+  const raw = readExportedFile(exportedFile);
   for (const entry of raw.split("\0").filter(Boolean)) {
     const at = entry.indexOf("=");
     exported[entry.slice(0, at)] = entry.slice(at + 1);
   }
   return { failed: failed || exitCode !== 0, exported };
+}
+
+/**
+ * The exported variables the shell wrote, read once every process of the build has ended. The build owned its
+ * scratch directory: a link put in place of the file (or of the directory) is not followed, as the control plane
+ * may read what the build could not.
+ */
+function readExportedFile(file: string): string {
+  const dir = fs.lstatSync(path.dirname(file), { throwIfNoEntry: false });
+  const entry = fs.lstatSync(file, { throwIfNoEntry: false });
+  if (!dir?.isDirectory() || !entry?.isFile()) return "";
+  return fs.readFileSync(file, "utf8");
 }

@@ -19,7 +19,7 @@ import { uploadBuildSources } from "../../builds/source-upload.ts";
 import { type ControlPlane, REPO_ROOT, startControlPlane } from "../control-plane.ts";
 import { adapterImageDigest, adapterSourceHash } from "../image-registry.ts";
 import { localClientConfig } from "../stack.ts";
-import { allExit, isRunning } from "../test-support/processes.ts";
+import { allExit, isRunning, parentOf, processesRunning } from "../test-support/processes.ts";
 import { buildSourcesDir, IMAGE_BUILD_PROJECT, LOCAL_ARTIFACT_BUCKET, MODEL_PACKAGE_PROJECT } from "./build-runner.ts";
 
 /**
@@ -306,23 +306,21 @@ describe("a local build's process", { timeout: 120_000 }, () => {
   });
 
   it("ends with every process it started when StopBuild stops it", async () => {
-    const pidFile = path.join(dataDir, "stopped-build.pids");
-    const buildspec = [
-      "version: 0.2",
-      "phases:",
-      "  build:",
-      "    commands:",
-      `      - sleep 300 & echo "$$ $!" > ${JSON.stringify(pidFile)}; wait`,
-    ].join("\n");
+    // The build runs in a PID namespace of its own (build-sandbox.ts): its processes are found by what they run.
+    const duration = `300.${Date.now()}`;
+    const buildspec = ["version: 0.2", "phases:", "  build:", "    commands:", `      - sleep ${duration} & wait`].join(
+      "\n",
+    );
     const location = await putArchive("build-sources/long.zip", {
       "infra/buildspecs/model-package.yml": Buffer.from(buildspec),
     });
     const id = await startBuild(MODEL_PACKAGE_PROJECT, location, {});
-    // The shell creates the file before it writes the two pids: wait for the whole line.
-    const written = () => fs.existsSync(pidFile) && /^\d+ \d+\n$/.test(fs.readFileSync(pidFile, "utf8"));
+    const sleeping = () => processesRunning(["sleep", duration]);
     const deadline = Date.now() + 30_000;
-    while (!written() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    const pids = fs.readFileSync(pidFile, "utf8").trim().split(" ").map(Number);
+    while (sleeping().length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    const [sleep] = sleeping();
+    // The sleep and the build's shell that waits for it.
+    const pids = [sleep!, parentOf(sleep!)];
     expect(pids.every(isRunning)).toBe(true);
     // The console's policy has no codebuild:StopBuild (it offers no stop); an operator stops builds as admin.
     await admin.codeBuild.send(new StopBuildCommand({ id }));

@@ -37,3 +37,25 @@ export async function allExit(pids: number[], timeoutMs: number): Promise<boolea
   }
   return true;
 }
+
+/** Pids of the live processes whose command line is exactly `argv` (from /proc). */
+export function processesRunning(argv: readonly string[]): number[] {
+  const wanted = `${argv.join("\0")}\0`;
+  return fs
+    .readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => {
+      try {
+        return fs.readFileSync(`/proc/${entry}/cmdline`, "utf8") === wanted && isRunning(Number(entry));
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+/** The parent of `pid` (from /proc). */
+export function parentOf(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+}
