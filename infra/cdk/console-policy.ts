@@ -164,6 +164,8 @@ export function createConsolePolicy(scope: Construct, props: ConsolePolicyProps)
           ...variantScaling,
           [`aws:RequestTag/${CONSOLE_SCALABLE_TARGET_TAG.key}`]: CONSOLE_SCALABLE_TARGET_TAG.value,
         },
+        // No other tag: RegisterScalableTarget adds a request's tags to an existing target's.
+        "ForAllValues:StringEquals": { "aws:TagKeys": [CONSOLE_SCALABLE_TARGET_TAG.key] },
       },
     }),
     new PolicyStatement({
@@ -181,6 +183,10 @@ export function createConsolePolicy(scope: Construct, props: ConsolePolicyProps)
         },
       },
     }),
+    // Application Auto Scaling's permission validation asks the caller for these on the alarms of a target-tracking
+    // policy (its service-linked role then creates them); for the variant's endpoint it asks DescribeEndpoint,
+    // DescribeEndpointConfig and UpdateEndpointWeightsAndCapacities, which ManagePrefixedSageMakerResources grants on
+    // the prefix only: that, not a condition key, keeps the console off other teams' variants.
     new PolicyStatement({
       sid: "TargetTrackingAlarms",
       actions: ["cloudwatch:PutMetricAlarm", "cloudwatch:DescribeAlarms", "cloudwatch:DeleteAlarms"],

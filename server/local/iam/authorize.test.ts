@@ -136,6 +136,9 @@ describe("the console principal under the policy the stack synthesises (prefix d
     expect(aas("RegisterScalableTarget", { ...target, MinCapacity: 1, MaxCapacity: 2 })?.code).toBe(
       "AccessDeniedException",
     );
+    // Its tag and no other: a registration's tags are added to an existing target's.
+    const tagged = { ...target, MinCapacity: 1, MaxCapacity: 2, Tags: { ...tag, team: "b" } };
+    expect(aas("RegisterScalableTarget", tagged)?.code).toBe("AccessDeniedException");
     const key = `${target.ServiceNamespace} ${target.ResourceId} ${target.ScalableDimension}`;
     targets.set(key, { arn: `arn:aws:application-autoscaling:${REGION}:${ACCOUNT}:scalable-target/0ours`, tags: tag });
     expect(aas("DeregisterScalableTarget", target)).toBeUndefined();
