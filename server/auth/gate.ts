@@ -1,4 +1,5 @@
 import type { Principal } from "../../contract/auth/session.ts";
+import { type RefusalLog, refusalLog, refusalOf } from "../audit/refusals.ts";
 import { AppError } from "../http/app-error.ts";
 import { errorResponse, rateLimitedResponse } from "../http/route.ts";
 import type { Env } from "./env.ts";
@@ -12,6 +13,8 @@ import { crossOriginReason, expectedOrigins } from "./same-origin.ts";
 export interface GateOptions {
   context?: AuthContext;
   invokeLimiter?: RateLimiter;
+  /** Where the 403s are written (the audit log, rate-limited); default: the process's. */
+  refusals?: RefusalLog;
 }
 
 const invokePattern = "/api/endpoints/[name]/invoke";
@@ -21,7 +24,8 @@ const invokePattern = "/api/endpoints/[name]/invoke";
  * percent-encoding (400; Next.js would fail decoding a route parameter with a 500), cross-site mutations, then
  * unauthenticated (401, or a redirect to /login for pages) and under-privileged (403) callers, then a path that
  * names a resource outside the console's scope (403, managed-names.ts), then playground requests over the body
- * limit (413) or the caller's rate (429). Null means: let it through.
+ * limit (413) or the caller's rate (429). Null means: let it through. Each 403 is written to the audit log
+ * (`request.refuse`, a bounded number per caller and in all).
  */
 export async function gate(request: Request, options: GateOptions = {}): Promise<Response | null> {
   const url = new URL(request.url);
@@ -29,6 +33,11 @@ export async function gate(request: Request, options: GateOptions = {}): Promise
   const api = isApiPath(pathname);
   const method = request.method.toUpperCase();
   const context = options.context ?? defaultAuthContext();
+  const forbidden = (principal: Principal | null, message: string, response: Response) => {
+    const refusal = refusalOf(request, context.env, principal?.name ?? null, 403, message);
+    (options.refusals ?? refusalLog()).record(context.db, refusal);
+    return response;
+  };
 
   if (!isDecodable(pathname)) {
     const message = `The path ${pathname} is not valid percent-encoding (a % must start a %XX byte of UTF-8).`;
@@ -37,7 +46,10 @@ export async function gate(request: Request, options: GateOptions = {}): Promise
 
   if (isMutating(method)) {
     const reason = crossOriginReason(request, context.env);
-    if (reason) return refuse(new AppError("forbidden", `Cross-site request refused: ${reason}.`));
+    if (reason) {
+      const refused = new AppError("forbidden", `Cross-site request refused: ${reason}.`);
+      return forbidden(await principalOf(request, context), refused.message, refuse(refused));
+    }
   }
 
   const access = requiredAccess(pathname, method);
@@ -52,12 +64,16 @@ export async function gate(request: Request, options: GateOptions = {}): Promise
   }
   if (!grants(principal.role, access)) {
     const message = `${method} ${pathname} needs the ${access} role; you are signed in as ${principal.name} (${principal.role}).`;
-    return api ? refuse(new AppError("forbidden", message)) : errorPage(403, "Not allowed", message);
+    return forbidden(
+      principal,
+      message,
+      api ? refuse(new AppError("forbidden", message)) : errorPage(403, "Not allowed", message),
+    );
   }
 
   const named = api ? pathReference(pathname) : null;
   const unmanaged = named ? unmanagedReference([named], managedScope(context.env)) : null;
-  if (unmanaged) return refuse(unmanaged);
+  if (unmanaged) return forbidden(principal, unmanaged.message, refuse(unmanaged));
 
   if (method === "POST" && matchesPattern(invokePattern, pathname)) {
     return playgroundLimits(request, principal, options.invokeLimiter ?? playgroundRateLimiter(context.env));

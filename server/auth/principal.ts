@@ -1,4 +1,5 @@
 import type { Principal, Role } from "../../contract/auth/session.ts";
+import { refusalLog, refusalOf } from "../audit/refusals.ts";
 import { AppError } from "../http/app-error.ts";
 import { consoleDatabase } from "../store/console-database.ts";
 import type { Db } from "../store/database.ts";
@@ -77,7 +78,11 @@ async function holding(
 ): Promise<Principal> {
   const principal = await principalOf(request, context);
   if (!principal) throw new AppError("unauthenticated", `Sign in first: this needs the ${role} role.`);
-  if (!grants(principal.role, role)) throw new AppError("forbidden", refusal(principal));
+  if (!grants(principal.role, role)) {
+    const message = refusal(principal);
+    refusalLog().record(context.db, refusalOf(request, context.env, principal.name, 403, message));
+    throw new AppError("forbidden", message);
+  }
   return principal;
 }
 
