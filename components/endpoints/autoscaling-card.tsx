@@ -9,6 +9,12 @@ import { Button } from "../ui/button.tsx";
 import { Card } from "../ui/card.tsx";
 import { TextField } from "../ui/field.tsx";
 import { FormActions } from "../ui/form-actions.tsx";
+import {
+  autoscalingRequestOf,
+  type AutoscalingForm as Form,
+  initialAutoscalingForm,
+  showsScaleToZero,
+} from "./autoscaling-form.ts";
 import { useUpdateAutoscaling } from "./endpoint-queries.ts";
 
 export function AutoscalingCard({
@@ -21,11 +27,12 @@ export function AutoscalingCard({
   name: string;
   status: EndpointStatus;
   autoscaling: Autoscaling | null;
-  /** Asynchronous endpoints may scale to zero when idle. */
+  /** Asynchronous endpoints may scale to zero when idle; a real-time endpoint's card never offers or shows it. */
   asynchronous: boolean;
   instanceCount: number | null;
 }) {
   const [editing, setEditing] = useState(false);
+  const scaledToZero = showsScaleToZero(autoscaling, asynchronous);
   return (
     <Card
       title="Autoscaling"
@@ -52,7 +59,7 @@ export function AutoscalingCard({
           <dd>
             {autoscaling.minCapacity} to {autoscaling.maxCapacity}
           </dd>
-          {autoscaling.scaleToZero ? (
+          {scaledToZero ? (
             <>
               <dt className="text-slate-700">Scale to zero when idle</dt>
               <dd>on, target {autoscaling.targetBacklogPerInstance} queued requests per instance</dd>
@@ -71,7 +78,7 @@ export function AutoscalingCard({
           </dd>
         </dl>
       ) : null}
-      {!editing && autoscaling?.scaleToZero && (
+      {!editing && scaledToZero && (
         <Alert tone="info" title={instanceCount === 0 ? "Scaled to zero" : undefined}>
           {instanceCount === 0 ? "No instance runs now (no instance cost). " : ""}A request while the endpoint is scaled
           to zero waits in the queue for a cold start first: the HasBacklogWithoutCapacity alarm (two one-minute
@@ -96,40 +103,27 @@ function AutoscalingForm({
   asynchronous: boolean;
   onDone: () => void;
 }) {
-  const [scaleToZero, setScaleToZero] = useState(initial?.scaleToZero ?? false);
-  const [min, setMin] = useState(String(initial?.minCapacity || 1));
-  const [max, setMax] = useState(String(initial?.maxCapacity ?? 2));
-  const [target, setTarget] = useState(String(initial?.targetInvocationsPerInstance ?? 60));
-  const [backlog, setBacklog] = useState(String(initial?.targetBacklogPerInstance ?? 5));
-  const [scaleInDisabled, setScaleInDisabled] = useState(initial?.scaleInDisabled ?? false);
-  const [scaleIn, setScaleIn] = useState(String(initial?.scaleInCooldownSeconds ?? 300));
-  const [scaleOut, setScaleOut] = useState(String(initial?.scaleOutCooldownSeconds ?? 60));
+  const [form, setForm] = useState(() => initialAutoscalingForm(initial, asynchronous));
+  const field =
+    <K extends keyof Form>(key: K) =>
+    (value: Form[K]) =>
+      setForm((current) => ({ ...current, [key]: value }));
+  const { scaleToZero, min, max, target, backlog, scaleInDisabled, scaleIn, scaleOut } = form;
   const update = useUpdateAutoscaling(name);
-  const minCapacity = scaleToZero ? 0 : Number(min);
-  const invalid = minCapacity > Number(max) ? "The minimum must not exceed the maximum." : undefined;
+  const body = autoscalingRequestOf(form, asynchronous);
+  const invalid = body.minCapacity > body.maxCapacity ? "The minimum must not exceed the maximum." : undefined;
   return (
     <form
       className="flex flex-col gap-3"
       onSubmit={(event) => {
         event.preventDefault();
         if (invalid) return;
-        update.mutate(
-          {
-            minCapacity,
-            maxCapacity: Number(max),
-            ...(scaleToZero
-              ? { scaleToZero: true, targetBacklogPerInstance: Number(backlog) }
-              : { targetInvocationsPerInstance: Number(target), scaleInDisabled }),
-            scaleInCooldownSeconds: Number(scaleIn),
-            scaleOutCooldownSeconds: Number(scaleOut),
-          },
-          { onSuccess: onDone },
-        );
+        update.mutate(body, { onSuccess: onDone });
       }}
     >
       {asynchronous && (
         <label className="flex items-center gap-2 text-sm">
-          <input type="checkbox" checked={scaleToZero} onChange={(e) => setScaleToZero(e.target.checked)} />
+          <input type="checkbox" checked={scaleToZero} onChange={(e) => field("scaleToZero")(e.target.checked)} />
           Scale to zero when idle (0 instances while the queue is empty; a request then waits for a cold start)
         </label>
       )}
@@ -137,18 +131,22 @@ function AutoscalingForm({
         {scaleToZero ? (
           <TextField label="Minimum instances" type="number" value="0" disabled readOnly />
         ) : (
-          numberField("Minimum instances", min, setMin, 1)
+          numberField("Minimum instances", min, field("min"), 1)
         )}
-        {numberField("Maximum instances", max, setMax, 1, invalid)}
+        {numberField("Maximum instances", max, field("max"), 1, invalid)}
         {scaleToZero
-          ? numberField("Target queued requests per instance", backlog, setBacklog, 1)
-          : numberField("Target invocations per instance per minute", target, setTarget, 1)}
-        {numberField("Scale-in cooldown (s)", scaleIn, setScaleIn, 0)}
-        {numberField("Scale-out cooldown (s)", scaleOut, setScaleOut, 0)}
+          ? numberField("Target queued requests per instance", backlog, field("backlog"), 1)
+          : numberField("Target invocations per instance per minute", target, field("target"), 1)}
+        {numberField("Scale-in cooldown (s)", scaleIn, field("scaleIn"), 0)}
+        {numberField("Scale-out cooldown (s)", scaleOut, field("scaleOut"), 0)}
       </div>
       {!scaleToZero && (
         <label className="flex items-center gap-2 text-sm">
-          <input type="checkbox" checked={scaleInDisabled} onChange={(e) => setScaleInDisabled(e.target.checked)} />
+          <input
+            type="checkbox"
+            checked={scaleInDisabled}
+            onChange={(e) => field("scaleInDisabled")(e.target.checked)}
+          />
           Protect from scale-in (never remove instances automatically)
         </label>
       )}
