@@ -12,7 +12,8 @@ interface RouteRule {
  * Who may call which API route. Every route handler under `app/api` must have its pattern and methods here:
  * `tests/security/route-policy.test.ts` walks the file system and fails on a route this table misses.
  * Viewers use endpoints, the playground and evaluations; everything that creates, changes or deletes
- * infrastructure needs an operator.
+ * infrastructure, or starts paid capacity, needs an operator. Where the body decides that (an evaluation in a batch
+ * transform job), the handler asks for the operator role itself (`requireRoleFor`).
  */
 export const apiPolicy: readonly RouteRule[] = [
   { pattern: "/api/health", methods: { GET: "anonymous" } },
