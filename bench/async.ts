@@ -8,8 +8,9 @@ import { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import { nearestRankQuantile } from "@decision-console/adapter/contract";
 import { benchModel, benchOut } from "../adapter/bench/bench-files.ts";
 import type { ModelKind } from "../adapter/test/support/llama-model.ts";
+import { asyncOutcome } from "../server/invoke/async-outcome.ts";
 import { invokeEndpoint } from "../server/invoke/invoke.ts";
-import { asyncOutcome, asyncResultLocations, invokeEndpointAsync } from "../server/invoke/invoke-async.ts";
+import { invokeEndpointAsync } from "../server/invoke/invoke-async.ts";
 import { LOCAL_ARTIFACT_BUCKET } from "../server/local/builds/build-runner.ts";
 import { startControlPlane } from "../server/local/control-plane.ts";
 import { localClientConfig } from "../server/local/stack.ts";
@@ -93,7 +94,6 @@ async function main() {
     const consoleConfig = localClientConfig(plane, "console");
     const s3 = new S3Client({ ...consoleConfig, forcePathStyle: true });
     const runtime = new SageMakerRuntimeClient(consoleConfig);
-    const sageMaker = new SageMakerClient(consoleConfig);
     await new S3Client({ ...admin, forcePathStyle: true }).send(
       new PutObjectCommand({
         Bucket: LOCAL_ARTIFACT_BUCKET,
@@ -141,9 +141,8 @@ async function main() {
     const asyncSeconds = await drive(async (index) => {
       const queued = await invokeEndpointAsync({ s3, runtime }, LOCAL_ARTIFACT_BUCKET, ASYNC, decision(index));
       inferenceIds.push(queued.inferenceId);
-      const locations = await asyncResultLocations(sageMaker, ASYNC, queued.inferenceId);
       for (;;) {
-        const outcome = await asyncOutcome(s3, locations);
+        const outcome = await asyncOutcome(s3, queued);
         if (outcome.status === "failed") failed++;
         if (outcome.status !== "pending") return;
         await new Promise((resolve) => setTimeout(resolve, POLL_MS));

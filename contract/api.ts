@@ -260,12 +260,13 @@ export const consoleApi = {
     summary: "One look at an asynchronous request: pending (queued or running), completed with the answer, or failed.",
     response: asyncOutcomeSchema,
     status: 200,
+    note: "Read at the locations InvokeEndpointAsync returned; 404 for a request this console did not send to the endpoint.",
   },
   asyncRequests: {
     method: "GET",
     path: "/api/endpoints/[name]/async-requests",
     summary:
-      "Asynchronous requests this console sent (playground and evaluation runs), newest first, with their S3 locations and the state last seen; queued ones are looked up in S3 first (HeadObject, 20 a call).",
+      "Asynchronous requests this console sent (playground and evaluation runs), newest first, with their S3 locations and the state last seen; queued ones are looked up in S3 first (a one-key ListObjectsV2 per location, 20 requests a call).",
     query: asyncRequestsQuerySchema,
     response: asyncRequestListSchema,
     status: 200,

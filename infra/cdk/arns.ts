@@ -26,9 +26,14 @@ export function codeBuildLogGroup(projectName: string): string {
   return `/aws/codebuild/${projectName}`;
 }
 
+/** The keys of one asynchronous-inference folder (in, out or failed) of every endpoint, as a StringLike pattern. */
+export function asyncFolderKeys(folder: AsyncInferenceFolder): string {
+  return `${ARTIFACT_PREFIXES.async}*/${ASYNC_INFERENCE_FOLDERS[folder]}/*`;
+}
+
 /** The objects of one asynchronous-inference folder (in, out or failed) of every endpoint under `async/`. */
 export function asyncFolderObjects(bucket: IBucket, folder: AsyncInferenceFolder): string {
-  return bucket.arnForObjects(`${ARTIFACT_PREFIXES.async}*/${ASYNC_INFERENCE_FOLDERS[folder]}/*`);
+  return bucket.arnForObjects(asyncFolderKeys(folder));
 }
 
 /** The log streams of the transform jobs named with the prefix. */

@@ -4,7 +4,14 @@ import type { IRepository } from "aws-cdk-lib/aws-ecr";
 import { type IRole, ManagedPolicy, PolicyStatement } from "aws-cdk-lib/aws-iam";
 import type { IBucket } from "aws-cdk-lib/aws-s3";
 import type { Construct } from "constructs";
-import { asyncFolderObjects, codeBuildLogGroup, endpointLogGroup, logGroupArns, regionalArn } from "./arns.ts";
+import {
+  asyncFolderKeys,
+  asyncFolderObjects,
+  codeBuildLogGroup,
+  endpointLogGroup,
+  logGroupArns,
+  regionalArn,
+} from "./arns.ts";
 import { batchDataStatements } from "./batch-data.ts";
 import {
   ARTIFACT_PREFIXES,
@@ -143,7 +150,15 @@ export function createConsolePolicy(scope: Construct, props: ConsolePolicyProps)
     new PolicyStatement({
       sid: "ReadAsyncResults",
       actions: ["s3:GetObject"],
-      resources: [bucket.arnForObjects(`${ARTIFACT_PREFIXES.async}*`)],
+      resources: [asyncFolder("responses"), asyncFolder("failures")],
+    }),
+    // A result not written yet is 404 only to a caller that may list its key (else S3 answers 403): the console
+    // asks for each result with a one-key listing.
+    new PolicyStatement({
+      sid: "ListAsyncResults",
+      actions: ["s3:ListBucket"],
+      resources: [bucket.bucketArn],
+      conditions: { StringLike: { "s3:prefix": [asyncFolderKeys("responses"), asyncFolderKeys("failures")] } },
     }),
     new PolicyStatement({ sid: "ReadMetrics", actions: ["cloudwatch:GetMetricData"], resources: ["*"] }),
     new PolicyStatement({
@@ -223,7 +238,7 @@ export function createConsolePolicy(scope: Construct, props: ConsolePolicyProps)
     SearchEndpointLogs: "the log groups of endpoints named with the prefix",
     UploadBuildSources: "objects under build-sources/ only",
     WriteAsyncRequests: "asynchronous requests under async/<endpoint>/in/ only",
-    ReadAsyncResults: "the asynchronous endpoints' requests, answers and failures under async/ only",
+    ReadAsyncResults: "asynchronous answers and failures under async/<endpoint>/out/ and failed/ only",
     ReadMetrics: "GetMetricData has no resource type for classic metrics",
     DescribeAutoScaling: "Describe* of Application Auto Scaling have no resource type",
     RegisterTaggedVariantTargets:

@@ -188,6 +188,13 @@ describe("SageMaker execution role", () => {
       "<ArtifactBucket.Arn>/async/*/out/*",
       "<ArtifactBucket.Arn>/async/*/failed/*",
     ]);
+    // https://docs.aws.amazon.com/sagemaker/latest/dg/async-inference-create-endpoint-prerequisites.html lists
+    // s3:AbortMultipartUpload beside s3:PutObject for the results.
+    expect(resourcesOf(statements, "s3:AbortMultipartUpload")).toEqual([
+      "<ArtifactBucket.Arn>/batch/*",
+      "<ArtifactBucket.Arn>/async/*/out/*",
+      "<ArtifactBucket.Arn>/async/*/failed/*",
+    ]);
   });
 
   it("notifies only prefixed topics", () => {
@@ -402,13 +409,18 @@ describe("console policy", () => {
     ]);
     expect(resourcesOf(consoleStatements(), "s3:GetObject")).toEqual([
       "<ArtifactBucket.Arn>/batch/*",
-      "<ArtifactBucket.Arn>/async/*",
+      "<ArtifactBucket.Arn>/async/*/out/*",
+      "<ArtifactBucket.Arn>/async/*/failed/*",
     ]);
     expect(
       consoleStatements()
         .filter((s) => list(s.Action).includes("s3:ListBucket"))
         .map((s) => s.Condition),
-    ).toEqual([{ StringLike: { "s3:prefix": ["batch/*"] } }, { StringLike: { "s3:prefix": ["build-sources/*"] } }]);
+    ).toEqual([
+      { StringLike: { "s3:prefix": ["batch/*"] } },
+      { StringLike: { "s3:prefix": ["build-sources/*"] } },
+      { StringLike: { "s3:prefix": ["async/*/out/*", "async/*/failed/*"] } },
+    ]);
   });
 
   it("updates only prefixed endpoints and manages only prefixed and target-tracking alarms", () => {

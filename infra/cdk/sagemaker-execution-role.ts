@@ -46,7 +46,7 @@ export function createExecutionRole(scope: Construct, props: ExecutionRoleProps)
     }),
     new PolicyStatement({
       sid: "WriteAsyncResults",
-      actions: ["s3:PutObject"],
+      actions: ["s3:PutObject", "s3:AbortMultipartUpload"],
       resources: [asyncFolder("responses"), asyncFolder("failures")],
     }),
     new PolicyStatement({

@@ -1,4 +1,4 @@
-import { HeadObjectCommand, type S3Client } from "@aws-sdk/client-s3";
+import type { S3Client } from "@aws-sdk/client-s3";
 import type { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import type {
   AsyncInvocation,
@@ -6,9 +6,9 @@ import type {
   AsyncRequestRecord,
   AsyncRequestState,
 } from "../../contract/invoke/invoke-async.ts";
-import { awsCall } from "../aws/errors.ts";
 import type { Db } from "../store/database.ts";
-import { asyncInputKey, invokeEndpointAsync, resultLocationsUnder, s3Object } from "./invoke-async.ts";
+import { resultWritten } from "./async-outcome.ts";
+import { asyncInputKey, expectedResultLocations, invokeEndpointAsync } from "./invoke-async.ts";
 
 /** An evaluation item as the runner keys its results: the run, the target's slot and the item's position. */
 export interface EvaluationItemKey {
@@ -24,7 +24,7 @@ export type AsyncRequestSender =
 
 /** Finished requests kept per endpoint; queued ones are never dropped (a resumed evaluation collects them). */
 const keepFinishedPerEndpoint = 1000;
-/** Queued requests looked up in S3 per listing, so one listing costs a bounded number of HeadObject calls. */
+/** Queued requests looked up in S3 per listing, so one listing costs a bounded number of S3 calls. */
 const refreshPerListing = 20;
 
 /**
@@ -47,7 +47,8 @@ export async function sendAsyncRequest(
 ): Promise<AsyncInvocation> {
   const { sender, endpointName } = request;
   const inferenceId = crypto.randomUUID();
-  const expected = resultLocationsUnder(request.paths, inferenceId);
+  // Replaced by the locations SageMaker returns once it takes the request.
+  const expected = expectedResultLocations(request.paths, inferenceId);
   const evaluation = sender.kind === "evaluation" ? sender : null;
   db.transaction(() => {
     db.prepare(
@@ -127,6 +128,14 @@ export function submittedForItem(
   return row ? { ...recordOf(row), accepted: row.accepted_at !== null } : null;
 }
 
+/** A request this console sent to the endpoint and SageMaker took, with the locations SageMaker returned. */
+export function acceptedAsyncRequest(db: Db, endpointName: string, inferenceId: string): AsyncRequestRecord | null {
+  const row = db
+    .prepare("SELECT * FROM async_requests WHERE inference_id = ? AND endpoint_name = ? AND accepted_at IS NOT NULL")
+    .get(inferenceId, endpointName) as Row | undefined;
+  return row ? recordOf(row) : null;
+}
+
 interface Row {
   inference_id: string;
   endpoint_name: string;
@@ -160,23 +169,10 @@ function recordOf(row: Row): AsyncRequestRecord {
   };
 }
 
-async function exists(s3: S3Client, uri: string): Promise<boolean> {
-  return awsCall(`the asynchronous result ${uri}`, async () => {
-    try {
-      await s3.send(new HeadObjectCommand(s3Object(uri)));
-      return true;
-    } catch (error) {
-      const name = (error as { name?: string }).name;
-      if (name === "NotFound" || name === "NoSuchKey") return false;
-      throw error;
-    }
-  });
-}
-
-/** HeadObject on the output location, then the failure location: which one SageMaker has written, if any. */
+/** The output location, then the failure location: which one SageMaker has written, if any. */
 async function outcomeInS3(s3: S3Client, request: AsyncRequestRecord): Promise<AsyncOutcome["status"]> {
-  if (await exists(s3, request.outputLocation)) return "completed";
-  if (request.failureLocation && (await exists(s3, request.failureLocation))) return "failed";
+  if (await resultWritten(s3, request.outputLocation)) return "completed";
+  if (request.failureLocation && (await resultWritten(s3, request.failureLocation))) return "failed";
   return "pending";
 }
 

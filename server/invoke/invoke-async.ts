@@ -1,25 +1,14 @@
-import { GetObjectCommand, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
+import { PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
 import {
   DescribeEndpointCommand,
   DescribeEndpointConfigCommand,
   type SageMakerClient,
 } from "@aws-sdk/client-sagemaker";
 import { InvokeEndpointAsyncCommand, type SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
-import type { AsyncInvocation, AsyncOutcome } from "../../contract/invoke/invoke-async.ts";
+import type { AsyncInvocation } from "../../contract/invoke/invoke-async.ts";
 import { asyncInferenceFolder } from "../../infra/cdk/console-contract.ts";
 import { awsCall } from "../aws/errors.ts";
-import { parseS3Uri } from "../aws/s3-uri.ts";
 import { AppError } from "../http/app-error.ts";
-import { decodeBody } from "./invoke.ts";
-
-/** An `s3://bucket/key` URI as the bucket and key the S3 client takes. */
-export function s3Object(uri: string): { Bucket: string; Key: string } {
-  const { bucket, prefix } = parseS3Uri(uri);
-  if (!bucket || !prefix) {
-    throw new AppError("upstream", `SageMaker named ${uri} as an asynchronous result, not an s3:// object.`);
-  }
-  return { Bucket: bucket, Key: prefix };
-}
 
 /** Where the console writes the body of request `inferenceId`: `async/<endpoint>/in/<inferenceId>.json`. */
 export function asyncInputKey(name: string, inferenceId: string): string {
@@ -70,18 +59,6 @@ export async function invokeEndpointAsync(
   };
 }
 
-/** The object's body, or null while it does not exist yet. */
-async function readIfPresent(s3: S3Client, uri: string) {
-  try {
-    const object = await s3.send(new GetObjectCommand(s3Object(uri)));
-    const bytes = (await object.Body?.transformToByteArray()) ?? new Uint8Array();
-    return decodeBody(bytes, object.ContentType);
-  } catch (error) {
-    if ((error as { name?: string }).name === "NoSuchKey") return null;
-    throw error;
-  }
-}
-
 /** The endpoint's AsyncInferenceConfig output paths, or null for a real-time endpoint. */
 export async function asyncOutputPathsOf(sageMaker: SageMakerClient, name: string) {
   const what = `endpoint "${name}"`;
@@ -106,14 +83,11 @@ export async function asyncOutputPaths(sageMaker: SageMakerClient, name: string)
 }
 
 /**
- * Where SageMaker writes one request's outcome: `<S3OutputPath>/<id>.out` and `<S3FailurePath>/<id>-error.out`,
- * from the endpoint's own configuration (never from the browser, so only the endpoint's folders are read).
+ * Where SageMaker is seen to write a request's outcome, `<S3OutputPath>/<id>.out` and `<S3FailurePath>/<id>-error.out`;
+ * AWS documents only the locations InvokeEndpointAsync returns, so this guess stands in only for a request whose
+ * answer the console never heard (it stopped mid-call), to tell whether the request ran.
  */
-export async function asyncResultLocations(sageMaker: SageMakerClient, name: string, inferenceId: string) {
-  return resultLocationsUnder(await asyncOutputPaths(sageMaker, name), inferenceId);
-}
-
-export function resultLocationsUnder(
+export function expectedResultLocations(
   { outputPath, failurePath }: { outputPath: string; failurePath: string | null },
   inferenceId: string,
 ) {
@@ -122,17 +96,4 @@ export function resultLocationsUnder(
     outputLocation: under(outputPath, `${inferenceId}.out`),
     failureLocation: failurePath ? under(failurePath, `${inferenceId}-error.out`) : null,
   };
-}
-
-/** One look at a request's outcome: the answer, the failure, or still pending (queued or running). */
-export async function asyncOutcome(
-  s3: S3Client,
-  locations: { outputLocation: string; failureLocation: string | null },
-): Promise<AsyncOutcome> {
-  const read = (uri: string) => awsCall(`the asynchronous result ${uri}`, () => readIfPresent(s3, uri));
-  const answer = await read(locations.outputLocation);
-  if (answer !== null) return { status: "completed", body: answer, ...locations };
-  const failure = locations.failureLocation ? await read(locations.failureLocation) : null;
-  if (failure !== null) return { status: "failed", body: failure, ...locations };
-  return { status: "pending", body: null, ...locations };
 }

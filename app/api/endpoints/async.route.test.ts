@@ -211,8 +211,44 @@ describe("asynchronous endpoints through the console's routes", { timeout: 120_0
       params: Promise.resolve({ name: ASYNC, inferenceId: "../../models/x" }),
     });
     expect(traversal.status).toBe(400);
-    const unknown = await look(ASYNC, "00000000-0000-4000-8000-000000000000");
-    expect(unknown.status).toBe("pending");
+  });
+
+  it("reads a request's outcome at the locations SageMaker returned, recorded when the console sent it", async () => {
+    const response = await submit.POST(
+      send(`/api/endpoints/${ASYNC}/invoke-async`, { body: decision() }),
+      named(ASYNC),
+    );
+    const queued = (await response.json()) as AsyncInvocation;
+    expect((await poll(ASYNC, queued.inferenceId)).status).toBe("completed");
+    // Were the record to name another answer, that one is read: the route never derives keys from the InferenceId.
+    const elsewhere = `async/${ASYNC}/out/elsewhere-${queued.inferenceId}.out`;
+    await new S3Client({ ...localClientConfig(plane, "admin"), forcePathStyle: true }).send(
+      new PutObjectCommand({ Bucket: LOCAL_ARTIFACT_BUCKET, Key: elsewhere, Body: '{"read":"elsewhere"}' }),
+    );
+    const { consoleContext } = await import("@/server/context.ts");
+    consoleContext()
+      .db.prepare("UPDATE async_requests SET output_location = ? WHERE inference_id = ?")
+      .run(`s3://${LOCAL_ARTIFACT_BUCKET}/${elsewhere}`, queued.inferenceId);
+    expect(await look(ASYNC, queued.inferenceId)).toMatchObject({ status: "completed", body: { read: "elsewhere" } });
+  });
+
+  it("answers 404 for an inference id this console did not send to the endpoint", async () => {
+    const lookUp = (name: string, inferenceId: string) =>
+      outcome.GET(new Request(`${base}/api/endpoints/${name}/invoke-async/${inferenceId}`), {
+        params: Promise.resolve({ name, inferenceId }),
+      });
+    const unknown = await lookUp(ASYNC, "00000000-0000-4000-8000-000000000000");
+    expect(unknown.status).toBe(404);
+    expect(((await unknown.json()) as { error: { message: string } }).error.message).toContain(
+      `No asynchronous request "00000000-0000-4000-8000-000000000000" sent by this console to endpoint "${ASYNC}"`,
+    );
+    const response = await submit.POST(
+      send(`/api/endpoints/${ASYNC}/invoke-async`, { body: decision() }),
+      named(ASYNC),
+    );
+    const { inferenceId } = (await response.json()) as AsyncInvocation;
+    expect((await lookUp(REAL_TIME, inferenceId)).status).toBe(404);
+    expect((await poll(ASYNC, inferenceId)).status).toBe("completed");
   });
 
   it("lists the playground's and an evaluation's requests with their S3 locations; S3 moves them to done", async () => {
@@ -236,7 +272,7 @@ describe("asynchronous endpoints through the console's routes", { timeout: 120_0
     const recorded = db.prepare("SELECT state FROM async_requests WHERE inference_id = ?").get(queued.inferenceId);
     expect(recorded).toEqual({ state: "queued" });
 
-    // Only the listing looks at S3 here (the outcome route is never asked), so "done" comes from HeadObject.
+    // Only the listing looks at S3 here (the outcome route is never asked), so "done" comes from its S3 listing.
     const deadline = Date.now() + 60_000;
     let requests = await listed();
     while (requests[0]?.state === "queued" && Date.now() < deadline) {

@@ -3,6 +3,7 @@ import type { SageMakerClient } from "@aws-sdk/client-sagemaker";
 import type { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import { realSleep } from "../../aws/sleep.ts";
 import { AppError } from "../../http/app-error.ts";
+import { asyncOutcome } from "../../invoke/async-outcome.ts";
 import {
   type EvaluationItemKey,
   forgetAsyncRequest,
@@ -12,7 +13,7 @@ import {
 } from "../../invoke/async-requests.ts";
 import { defaultBusyRetryPolicy } from "../../invoke/busy-retry.ts";
 import { invokeEndpoint } from "../../invoke/invoke.ts";
-import { asyncOutcome, asyncOutputPathsOf } from "../../invoke/invoke-async.ts";
+import { asyncOutputPathsOf } from "../../invoke/invoke-async.ts";
 import type { Db } from "../../store/database.ts";
 import type { EndpointInvoker } from "./invoker.ts";
 

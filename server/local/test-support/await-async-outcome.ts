@@ -1,15 +1,19 @@
 import type { S3Client } from "@aws-sdk/client-s3";
 import type { SageMakerClient } from "@aws-sdk/client-sagemaker";
-import { asyncOutcome, asyncResultLocations } from "../../invoke/invoke-async.ts";
+import { asyncOutcome } from "../../invoke/async-outcome.ts";
+import { asyncOutputPaths, expectedResultLocations } from "../../invoke/invoke-async.ts";
 
-/** What the console's playground does: poll an asynchronous request until its answer or failure is there. */
+/**
+ * What the console's playground does: poll an asynchronous request until its answer or failure is there. Tests that
+ * keep only the InferenceId find the locations where local SageMaker writes them (the names it returns).
+ */
 export async function awaitAsyncOutcome(
   clients: { s3: S3Client; sageMaker: SageMakerClient },
   endpoint: string,
   inferenceId: string,
   timeoutMs = 60_000,
 ) {
-  const locations = await asyncResultLocations(clients.sageMaker, endpoint, inferenceId);
+  const locations = expectedResultLocations(await asyncOutputPaths(clients.sageMaker, endpoint), inferenceId);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const seen = await asyncOutcome(clients.s3, locations);

@@ -1,0 +1,52 @@
+import { GetObjectCommand, ListObjectsV2Command, type S3Client } from "@aws-sdk/client-s3";
+import type { AsyncOutcome } from "../../contract/invoke/invoke-async.ts";
+import { awsCall } from "../aws/errors.ts";
+import { parseS3Uri } from "../aws/s3-uri.ts";
+import { AppError } from "../http/app-error.ts";
+import { decodeBody } from "./invoke.ts";
+
+/** An `s3://bucket/key` URI as the bucket and key the S3 client takes. */
+export function s3Object(uri: string): { Bucket: string; Key: string } {
+  const { bucket, prefix } = parseS3Uri(uri);
+  if (!bucket || !prefix) {
+    throw new AppError("upstream", `SageMaker named ${uri} as an asynchronous result, not an s3:// object.`);
+  }
+  return { Bucket: bucket, Key: prefix };
+}
+
+/**
+ * Whether SageMaker has written the result object yet, asked as a one-key listing (`Prefix` is the key): a GetObject
+ * or HeadObject of a key not written yet is 403 AccessDenied, not 404, to a caller S3 does not let list the key, and
+ * the console's policy lists only the output and failure prefixes (ListAsyncResults, an s3:prefix condition).
+ */
+export async function resultWritten(s3: S3Client, uri: string): Promise<boolean> {
+  const { Bucket, Key } = s3Object(uri);
+  const listed = await awsCall(`the asynchronous result ${uri}`, () =>
+    s3.send(new ListObjectsV2Command({ Bucket, Prefix: Key, MaxKeys: 1 })),
+  );
+  // Keys are listed in order, so a key that is there comes before every longer key it is a prefix of.
+  return listed.Contents?.[0]?.Key === Key;
+}
+
+/** The result object's body, or null while SageMaker has not written it. */
+async function readResultIfWritten(s3: S3Client, uri: string) {
+  if (!(await resultWritten(s3, uri))) return null;
+  const object = await awsCall(`the asynchronous result ${uri}`, () => s3.send(new GetObjectCommand(s3Object(uri))));
+  const bytes = (await object.Body?.transformToByteArray()) ?? new Uint8Array();
+  return decodeBody(bytes, object.ContentType);
+}
+
+/**
+ * One look at a request's outcome at the locations InvokeEndpointAsync returned: the answer, the failure, or still
+ * pending (queued or running).
+ */
+export async function asyncOutcome(
+  s3: S3Client,
+  locations: { outputLocation: string; failureLocation: string | null },
+): Promise<AsyncOutcome> {
+  const answer = await readResultIfWritten(s3, locations.outputLocation);
+  if (answer !== null) return { status: "completed", body: answer, ...locations };
+  const failure = locations.failureLocation ? await readResultIfWritten(s3, locations.failureLocation) : null;
+  if (failure !== null) return { status: "failed", body: failure, ...locations };
+  return { status: "pending", body: null, ...locations };
+}
