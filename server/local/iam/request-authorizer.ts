@@ -3,7 +3,7 @@ import { accessDenied, type Denial, type LocalAuthorizer } from "./authorize.ts"
 import type { AuthorizationQuery } from "./evaluate.ts";
 import type { RequestFacts } from "./requests/facts.ts";
 import { jsonActionPrefix, jsonAuthorization } from "./requests/index.ts";
-import { type S3Request, s3Authorization } from "./requests/s3.ts";
+import { type S3Request, s3Authorization, s3MissingKeyAuthorization } from "./requests/s3.ts";
 import { type RuntimeOperation, runtimeAuthorization } from "./requests/sagemaker.ts";
 
 /**
@@ -83,5 +83,10 @@ export class RequestAuthorizer {
 
   s3(principal: LocalPrincipal, region: string, request: S3Request) {
     this.authorizer.authorize(principal, region, s3Authorization(request), "s3", this.denied);
+  }
+
+  /** Before S3 answers that a key does not exist: AccessDenied unless the principal may list it. */
+  s3MissingKey(principal: LocalPrincipal, region: string, bucket: string, key: string) {
+    this.authorizer.authorize(principal, region, s3MissingKeyAuthorization(bucket, key), "s3", this.denied);
   }
 }

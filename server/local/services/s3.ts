@@ -109,12 +109,23 @@ async function route(store: ObjectStore, iam: RequestAuthorizer, request: AwsReq
     });
     return send(response, 200, { etag: `"${object.etag}"` });
   }
-  if (method === "GET" || method === "HEAD") return getObject(store.getObject(bucket, key), request, response);
+  if (method === "GET" || method === "HEAD") {
+    return getObject(existingObject(store, iam, request, bucket, key), request, response);
+  }
   if (method === "DELETE") {
     store.deleteObject(bucket, key);
     return send(response, 204, {});
   }
   throw new AwsError("MethodNotAllowed", "The specified method is not allowed against this resource.", 405);
+}
+
+/** The object, or S3's answer for a key that is not there: NoSuchKey only to a caller that may list the key. */
+function existingObject(store: ObjectStore, iam: RequestAuthorizer, request: AwsRequest, bucket: string, key: string) {
+  store.requireBucket(bucket);
+  const object = store.find(bucket, key);
+  if (object) return object;
+  iam.s3MissingKey(request.auth.principal, request.region, bucket, key);
+  return store.getObject(bucket, key);
 }
 
 function headerValue(request: AwsRequest, name: string): string | null {

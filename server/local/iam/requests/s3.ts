@@ -37,3 +37,13 @@ export function s3Authorization(request: S3Request): AuthorizationQuery[] {
   if (method === "DELETE") return on("DeleteObject", objectArn);
   return on("GetObject", objectArn);
 }
+
+/**
+ * What S3 checks before it tells a caller that a key does not exist (S3 API Reference, GetObject and HeadObject):
+ * "If you have the s3:ListBucket permission on the bucket, Amazon S3 returns an HTTP status code 404 Not Found
+ * error. If you don't have the s3:ListBucket permission, Amazon S3 returns an HTTP status code 403 Access Denied
+ * error." A grant limited by an s3:prefix condition is evaluated for the key itself.
+ */
+export function s3MissingKeyAuthorization(bucket: string, key: string): AuthorizationQuery[] {
+  return [{ action: "s3:ListBucket", resource: `arn:aws:s3:::${bucket}`, context: { "s3:prefix": key } }];
+}
