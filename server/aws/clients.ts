@@ -6,6 +6,7 @@ import { ECRClient } from "@aws-sdk/client-ecr";
 import { S3Client } from "@aws-sdk/client-s3";
 import { SageMakerClient } from "@aws-sdk/client-sagemaker";
 import { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
+import { captureRequests } from "./request-capture.ts";
 
 /** Every AWS client the console uses. Functions in server/ receive the ones they need; none is a module singleton. */
 export interface AwsClients {
@@ -34,7 +35,7 @@ export function createAwsClients(options: AwsClientOptions = {}, env: NodeJS.Pro
   const common = region ? { region } : {};
   // A loopback S3 cannot serve virtual-hosted bucket names (bucket.127.0.0.1), so any S3 override uses path style.
   const s3Overridden = Boolean(env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL);
-  return {
+  const clients: AwsClients = {
     sageMaker: new SageMakerClient(common),
     runtime: new SageMakerRuntimeClient(common),
     codeBuild: new CodeBuildClient(common),
@@ -44,6 +45,9 @@ export function createAwsClients(options: AwsClientOptions = {}, env: NodeJS.Pro
     logs: new CloudWatchLogsClient(common),
     autoScaling: new ApplicationAutoScalingClient(common),
   };
+  // The capture switch is the test harness's, so it is read from the process, not from `env`.
+  for (const client of Object.values(clients)) captureRequests(client);
+  return clients;
 }
 
 export function destroyAwsClients(clients: AwsClients): void {
