@@ -14,6 +14,16 @@ describe("snippets for an asynchronous endpoint", () => {
     expect(asyncSnippet("cli", "dc-a", body)).toContain("aws sagemaker-runtime invoke-endpoint-async");
   });
 
+  it("look for a result with a one-key listing before reading it, never by catching NoSuchKey", () => {
+    // Without s3:ListBucket, S3 answers GetObject of a missing key with 403 AccessDenied: a read cannot say "pending".
+    for (const language of ["typescript", "python", "cli"] as const) {
+      const snippet = asyncSnippet(language, "dc-a", body);
+      expect(snippet).not.toContain("NoSuchKey");
+      expect(snippet).toMatch(/ListObjectsV2Command|list_objects_v2|list-objects-v2/);
+      expect(snippet).toMatch(/FailureLocation/);
+    }
+  });
+
   it("give TypeScript that parses", () => {
     const { diagnostics } = ts.transpileModule(asyncSnippet("typescript", "dc-a", body), {
       reportDiagnostics: true,

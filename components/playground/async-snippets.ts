@@ -3,6 +3,8 @@ import type { SnippetLanguage } from "./snippets.ts";
 /**
  * Snippets for an asynchronous endpoint, with the same body the playground sends: write the request to S3, call
  * InvokeEndpointAsync with it as InputLocation, then poll OutputLocation (the answer) and FailureLocation.
+ * A result is looked for with a one-key ListObjectsV2 before it is read: without s3:ListBucket S3 answers a
+ * missing key with 403 AccessDenied, not NoSuchKey, so "not there yet" cannot be told from "not allowed" by a read.
  */
 export function asyncSnippet(language: SnippetLanguage, endpoint: string, body: unknown): string {
   const json = JSON.stringify(body, null, 2);
@@ -27,12 +29,13 @@ queued = runtime.invoke_endpoint_async(
 )
 
 def read(uri):
+    """The object's bytes, or None while SageMaker has not written it."""
     _, _, path = uri.partition("s3://")
     bucket, _, key = path.partition("/")
-    try:
-        return s3.get_object(Bucket=bucket, Key=key)["Body"].read()
-    except s3.exceptions.NoSuchKey:
+    listed = s3.list_objects_v2(Bucket=bucket, Prefix=key, MaxKeys=1).get("Contents", [])
+    if not listed or listed[0]["Key"] != key:
         return None
+    return s3.get_object(Bucket=bucket, Key=key)["Body"].read()
 
 while True:
     answer = read(queued["OutputLocation"])
@@ -52,16 +55,26 @@ cat > request.json <<'JSON'
 ${json}
 JSON
 aws s3 cp request.json "s3://$BUCKET/$KEY" --content-type application/json
-OUTPUT=$(aws sagemaker-runtime invoke-endpoint-async \\
+read -r OUTPUT FAILURE < <(aws sagemaker-runtime invoke-endpoint-async \\
   --endpoint-name ${endpoint} \\
   --content-type application/json \\
   --input-location "s3://$BUCKET/$KEY" \\
-  --query OutputLocation --output text)
-until aws s3 cp "$OUTPUT" response.json 2>/dev/null; do sleep 1; done
+  --query '[OutputLocation, FailureLocation]' --output text)
+# Is the object there? A one-key listing, since without s3:ListBucket a read of a missing key is 403, not 404.
+exists() {
+  local path=\${1#s3://}
+  [ "$(aws s3api list-objects-v2 --bucket "\${path%%/*}" --prefix "\${path#*/}" --max-keys 1 \\
+    --query 'Contents[0].Key' --output text)" = "\${path#*/}" ]
+}
+until exists "$OUTPUT"; do
+  if exists "$FAILURE"; then aws s3 cp "$FAILURE" - >&2; exit 1; fi
+  sleep 1
+done
+aws s3 cp "$OUTPUT" response.json
 cat response.json
 `;
   }
-  return `import { GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+  return `import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { InvokeEndpointAsyncCommand, SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 
 const s3 = new S3Client({});
@@ -82,13 +95,10 @@ const queued = await runtime.send(
 /** The object's text, or undefined while SageMaker has not written it. */
 async function read(uri: string | undefined): Promise<string | undefined> {
   const [, objectBucket, objectKey] = /^s3:\\/\\/([^/]+)\\/(.+)$/.exec(uri ?? "") ?? [];
-  try {
-    const object = await s3.send(new GetObjectCommand({ Bucket: objectBucket, Key: objectKey }));
-    return await object.Body?.transformToString();
-  } catch (error) {
-    if (error instanceof NoSuchKey) return undefined;
-    throw error;
-  }
+  const listed = await s3.send(new ListObjectsV2Command({ Bucket: objectBucket, Prefix: objectKey, MaxKeys: 1 }));
+  if (listed.Contents?.[0]?.Key !== objectKey) return undefined;
+  const object = await s3.send(new GetObjectCommand({ Bucket: objectBucket, Key: objectKey }));
+  return await object.Body?.transformToString();
 }
 
 for (;;) {
