@@ -17,7 +17,13 @@ export function parseS3Location(uri: string): S3Location | null {
     return null;
   }
   if (url.protocol !== "https:") return null;
-  const path = decodeURIComponent(url.pathname.slice(1));
+  let path: string;
+  try {
+    path = decodeURIComponent(url.pathname.slice(1));
+  } catch {
+    // A `%` not followed by two hex digits, or escapes that are not UTF-8: no key can be read from it.
+    return null;
+  }
   const hosted = virtualHosted.exec(url.hostname);
   if (hosted && path) return { bucket: hosted[1] as string, key: path };
   if (pathStyle.test(url.hostname)) {

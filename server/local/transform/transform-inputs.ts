@@ -8,10 +8,20 @@ import { AwsError } from "../wire/aws-error.ts";
 import { LOCAL_ACCOUNT_ID } from "../wire/request.ts";
 import type { TransformJobDoc } from "./transform-store.ts";
 
-/** Why a transform job failed, worded as SageMaker's FailureReason (a ClientError is the caller's to fix). */
-export class TransformJobError extends Error {}
+/**
+ * Why a transform job failed, worded as SageMaker's FailureReason (a ClientError is the caller's to fix); `line`:
+ * the 1-based line of the record it is about, when it is about one.
+ */
+export class TransformJobError extends Error {
+  constructor(
+    message: string,
+    readonly line?: number,
+  ) {
+    super(message);
+  }
+}
 
-export const clientError = (message: string) => new TransformJobError(`ClientError: ${message}`);
+export const clientError = (message: string, line?: number) => new TransformJobError(`ClientError: ${message}`, line);
 
 /** One S3 object the job transforms, and where its `.out` goes. */
 export interface TransformInputObject {
@@ -70,17 +80,19 @@ function listPrefix(objects: ObjectStore, bucket: string, prefix: string) {
 }
 
 /**
+ * Local mode parses a manifest in memory, so it reads manifests up to this size (at least 16,000 keys of S3's
+ * longest, 1,024 bytes).
+ */
+export const MAX_MANIFEST_BYTES = 16 * 1024 * 1024;
+
+/**
  * A manifest file, as the API reference defines it: a JSON array whose first element is `{"prefix": "s3://..."}`
  * and whose other elements are keys relative to it.
  */
-function readManifest(objects: ObjectStore, uri: string, access: RoleAccess): { prefix: string; relatives: string[] } {
-  const { bucket, key } = parseS3(uri);
-  access.require({ method: "GET", bucket, key });
-  const object = objects.find(bucket, key);
-  if (!object) throw clientError(`Could not read the manifest file ${uri}: the object does not exist.`);
+export function parseManifest(text: string, uri: string): { prefix: string; relatives: string[] } {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(fs.readFileSync(object.file, "utf8"));
+    parsed = JSON.parse(text);
   } catch {
     parsed = undefined;
   }
@@ -92,6 +104,25 @@ function readManifest(objects: ObjectStore, uri: string, access: RoleAccess): { 
     );
   }
   return { prefix, relatives: rest as string[] };
+}
+
+function readManifest(objects: ObjectStore, uri: string, access: RoleAccess): { prefix: string; relatives: string[] } {
+  const { bucket, key } = parseS3(uri);
+  access.require({ method: "GET", bucket, key });
+  const object = objects.find(bucket, key);
+  if (!object) throw clientError(`Could not read the manifest file ${uri}: the object does not exist.`);
+  if (object.size > MAX_MANIFEST_BYTES) {
+    throw clientError(
+      `The manifest file ${uri} is ${object.size} bytes; local mode reads manifests of up to ${MAX_MANIFEST_BYTES} bytes.`,
+    );
+  }
+  let text: string;
+  try {
+    text = fs.readFileSync(object.file, "utf8");
+  } catch (error) {
+    throw clientError(`Could not read the manifest file ${uri}: ${(error as Error).message}`);
+  }
+  return parseManifest(text, uri);
 }
 
 /**

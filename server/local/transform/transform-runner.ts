@@ -69,6 +69,17 @@ function errorMessageOf(body: string): string {
 }
 
 /**
+ * Why an object's transform failed: the refusal of its earliest record when records were refused (the other
+ * workers' requests, aborted because of it, are not the reason), else the first error that is not such an abort.
+ */
+function firstFailure(results: PromiseSettledResult<unknown>[]): unknown {
+  const reasons = results.flatMap((result) => (result.status === "rejected" ? [result.reason as unknown] : []));
+  const refusals = reasons.filter((reason): reason is TransformJobError => reason instanceof TransformJobError);
+  const earliest = refusals.sort((a, b) => (a.line ?? Number.POSITIVE_INFINITY) - (b.line ?? Number.POSITIVE_INFINITY));
+  return earliest[0] ?? reasons.find((reason) => (reason as Error)?.name !== "AbortError") ?? reasons[0];
+}
+
+/**
  * Runs local transform jobs as SageMaker does: InstanceCount adapter processes of the model's image with the job's
  * environment (SAGEMAKER_BATCH, SAGEMAKER_MAX_PAYLOAD_IN_MB), the settings left unset from /execution-parameters,
  * every input object's records split across the instances (at most MaxConcurrentTransforms requests in flight on
@@ -137,13 +148,14 @@ export class TransformRunner {
     const record = jobs.job(name);
     if (!record || this.closed) return;
     const doc = record.doc;
-    const region = doc.TransformJobArn.split(":")[3] ?? "";
-    const jobDir = containedPath(this.deps.dataDir, "transform-jobs", name.toLowerCase());
     const note = (line: string) => this.note(name, "local-control-plane", line);
     const signal = active.controller.signal;
     const instances: Instance[] = [];
+    // Whatever goes wrong from here ends the job Failed, so a restart never resumes a job that cannot start.
     try {
       jobs.markStarted(name);
+      const region = doc.TransformJobArn.split(":")[3] ?? "";
+      const jobDir = containedPath(this.deps.dataDir, "transform-jobs", name.toLowerCase());
       const model = sageMaker.model(doc.ModelName);
       if (!model) throw clientError(`Could not find model "${doc.ModelName}".`);
       const inputs = transformInputs(doc, objects, iam, model.ExecutionRoleArn, region);
@@ -332,8 +344,8 @@ export class TransformRunner {
     fs.closeSync(fd);
     await batches.return(undefined);
     jobSignal.throwIfAborted();
-    const failure = results.find((result): result is PromiseRejectedResult => result.status === "rejected");
-    if (failure) throw failure.reason;
+    const failure = firstFailure(results);
+    if (failure) throw failure;
     await objects.putObject(input.outputBucket, input.outputKey, fs.createReadStream(part), {
       contentType: doc.TransformOutput.Accept ?? null,
     });
@@ -392,7 +404,7 @@ export class TransformRunner {
       if (attempt >= settings.retries) {
         const reason = `${where(line)}: ${failure}`;
         this.note(doc.TransformJobName, `${instance.id}/data-log`, reason);
-        throw clientError(reason);
+        throw clientError(reason, line);
       }
       await sleep(500 * (attempt + 1), undefined, { signal });
     }
