@@ -53,7 +53,7 @@ try {
   await createAdapterModel(plane, "dc-bench-batch", benchModel(values.kind as ModelKind), dataDir, {
     ADAPTER_READING_CACHE: "0",
   });
-  const input = "batch/bench/input/records.jsonl";
+  const input = "batch/inputs/bench/records.jsonl";
   await plane.objects.putObject(
     LOCAL_ARTIFACT_BUCKET,
     input,
@@ -72,7 +72,7 @@ try {
           ContentType: "application/jsonlines",
           SplitType: "Line",
         },
-        TransformOutput: { S3OutputPath: `s3://${LOCAL_ARTIFACT_BUCKET}/batch/bench/${name}/`, AssembleWith: "Line" },
+        TransformOutput: { S3OutputPath: `s3://${LOCAL_ARTIFACT_BUCKET}/batch/outputs/bench/${name}/`, AssembleWith: "Line" },
         TransformResources: { InstanceType: "ml.c6i.xlarge", InstanceCount: instances },
       }),
     );

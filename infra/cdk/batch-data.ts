@@ -1,11 +1,8 @@
 import { PolicyStatement } from "aws-cdk-lib/aws-iam";
 import type { IBucket } from "aws-cdk-lib/aws-s3";
-import { ARTIFACT_PREFIXES } from "./console-contract.ts";
+import { ARTIFACT_PREFIXES, BATCH_DATA_FOLDERS } from "./console-contract.ts";
 
-/**
- * Read, write and list batch transform data (`batch/*`): the console writes inputs and reads outputs, the
- * execution role reads inputs and writes outputs, the same statements on both.
- */
+/** The console's batch data (`batch/*`): it writes jobs' inputs, reads their outputs and lists both. */
 export function batchDataStatements(bucket: IBucket): PolicyStatement[] {
   return [
     new PolicyStatement({
@@ -18,6 +15,31 @@ export function batchDataStatements(bucket: IBucket): PolicyStatement[] {
       actions: ["s3:ListBucket"],
       resources: [bucket.bucketArn],
       conditions: { StringLike: { "s3:prefix": [`${ARTIFACT_PREFIXES.batch}*`] } },
+    }),
+  ];
+}
+
+/**
+ * What a transform job does with the execution role: list and read its inputs under `batch/inputs/`, write its
+ * outputs under `batch/outputs/`; it may not overwrite an input, nor read another job's output.
+ */
+export function transformJobDataStatements(bucket: IBucket): PolicyStatement[] {
+  return [
+    new PolicyStatement({
+      sid: "ReadTransformInputs",
+      actions: ["s3:GetObject"],
+      resources: [bucket.arnForObjects(`${BATCH_DATA_FOLDERS.inputs}*`)],
+    }),
+    new PolicyStatement({
+      sid: "ListTransformInputs",
+      actions: ["s3:ListBucket"],
+      resources: [bucket.bucketArn],
+      conditions: { StringLike: { "s3:prefix": [`${BATCH_DATA_FOLDERS.inputs}*`] } },
+    }),
+    new PolicyStatement({
+      sid: "WriteTransformOutputs",
+      actions: ["s3:PutObject", "s3:AbortMultipartUpload"],
+      resources: [bucket.arnForObjects(`${BATCH_DATA_FOLDERS.outputs}*`)],
     }),
   ];
 }

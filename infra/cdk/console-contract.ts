@@ -37,6 +37,15 @@ export function asyncInferenceFolder(endpoint: string, folder: AsyncInferenceFol
   return `${ARTIFACT_PREFIXES.async}${endpoint}/${ASYNC_INFERENCE_FOLDERS[folder]}/`;
 }
 
+/**
+ * Transform jobs' data under `batch/`: the console writes inputs and SageMaker (the execution role) only reads them;
+ * SageMaker writes outputs and the console reads them. A job reads below `inputs` and writes below `outputs`.
+ */
+export const BATCH_DATA_FOLDERS = {
+  inputs: `${ARTIFACT_PREFIXES.batch}inputs/`,
+  outputs: `${ARTIFACT_PREFIXES.batch}outputs/`,
+} as const;
+
 /** SageMaker writes every transform job's logs to this one group, in streams named `<job>/<instance id>`. */
 export const TRANSFORM_JOB_LOG_GROUP = "/aws/sagemaker/TransformJobs";
 

@@ -161,16 +161,16 @@ describe("SageMaker execution role", () => {
     });
   });
 
-  it("reads models, async requests and batch data, pulls only the adapter and DLC repositories, writes only its logs", () => {
+  it("reads models, async requests and batch inputs, pulls only the adapter and DLC repositories, writes only its logs", () => {
     const statements = statementsOf("SageMakerExecutionRole");
     expect(resourcesOf(statements, "s3:GetObject")).toEqual([
       "<ArtifactBucket.Arn>/models/*",
-      "<ArtifactBucket.Arn>/batch/*",
+      "<ArtifactBucket.Arn>/batch/inputs/*",
       "<ArtifactBucket.Arn>/async/*/in/*",
     ]);
     expect(statements.filter((s) => list(s.Action).includes("s3:ListBucket")).map((s) => s.Condition)).toEqual([
       { StringLike: { "s3:prefix": ["models/*"] } },
-      { StringLike: { "s3:prefix": ["batch/*"] } },
+      { StringLike: { "s3:prefix": ["batch/inputs/*"] } },
     ]);
     expect(resourcesOf(statements, "ecr:BatchGetImage")).toEqual([
       "<AdapterRepository.Arn>",
@@ -183,15 +183,16 @@ describe("SageMaker execution role", () => {
       `arn:<AWS::Partition>:logs:<AWS::Region>:<AWS::AccountId>:log-group:/aws/sagemaker/TransformJobs:log-stream:${PREFIX}*`,
     ]);
     expect(actionsOf(statements).some((action) => action.startsWith("ecr:Put"))).toBe(false);
+    // Transform jobs write outputs only: never over their inputs, which the console wrote.
     expect(resourcesOf(statements, "s3:PutObject")).toEqual([
-      "<ArtifactBucket.Arn>/batch/*",
+      "<ArtifactBucket.Arn>/batch/outputs/*",
       "<ArtifactBucket.Arn>/async/*/out/*",
       "<ArtifactBucket.Arn>/async/*/failed/*",
     ]);
     // https://docs.aws.amazon.com/sagemaker/latest/dg/async-inference-create-endpoint-prerequisites.html lists
     // s3:AbortMultipartUpload beside s3:PutObject for the results.
     expect(resourcesOf(statements, "s3:AbortMultipartUpload")).toEqual([
-      "<ArtifactBucket.Arn>/batch/*",
+      "<ArtifactBucket.Arn>/batch/outputs/*",
       "<ArtifactBucket.Arn>/async/*/out/*",
       "<ArtifactBucket.Arn>/async/*/failed/*",
     ]);

@@ -4,7 +4,7 @@ import { Effect, PolicyDocument, PolicyStatement, Role, ServicePrincipal } from 
 import type { IBucket } from "aws-cdk-lib/aws-s3";
 import type { Construct } from "constructs";
 import { asyncFolderObjects, endpointLogGroup, logGroupArns, regionalArn, transformJobLogStreams } from "./arns.ts";
-import { batchDataStatements } from "./batch-data.ts";
+import { transformJobDataStatements } from "./batch-data.ts";
 import { ARTIFACT_PREFIXES, type AsyncInferenceFolder, TRANSFORM_JOB_LOG_GROUP } from "./console-contract.ts";
 import { acknowledgeWildcardResources } from "./nag-acknowledgements.ts";
 
@@ -18,9 +18,9 @@ export interface ExecutionRoleProps {
 
 /**
  * The role SageMaker assumes for the console's models, as AWS documents it for CreateModel (CloudWatch metrics,
- * CloudWatch Logs, ECR pull, S3 read), narrowed to this stack: read the packaged models, read and write transform
- * jobs' data under batch/, pull the images of the adapter repository and of the llama.cpp DLC's repository in this
- * Region, write the endpoints' own log groups; for asynchronous endpoints, read the requests, write the answers and
+ * CloudWatch Logs, ECR pull, S3 read), narrowed to this stack: read the packaged models, read transform jobs'
+ * inputs under batch/inputs/ and write their outputs under batch/outputs/, pull the images of the adapter
+ * repository and of the llama.cpp DLC's repository in this Region, write the endpoints' own log groups; for asynchronous endpoints, read the requests, write the answers and
  * failures, and publish notifications to the console's topics. The container itself runs with network isolation.
  */
 export function createExecutionRole(scope: Construct, props: ExecutionRoleProps): Role {
@@ -38,7 +38,7 @@ export function createExecutionRole(scope: Construct, props: ExecutionRoleProps)
       resources: [bucket.bucketArn],
       conditions: { StringLike: { "s3:prefix": [`${ARTIFACT_PREFIXES.models}*`] } },
     }),
-    ...batchDataStatements(bucket),
+    ...transformJobDataStatements(bucket),
     new PolicyStatement({
       sid: "ReadAsyncRequests",
       actions: ["s3:GetObject"],
@@ -108,7 +108,8 @@ export function createExecutionRole(scope: Construct, props: ExecutionRoleProps)
     PublishMetrics: "PutMetricData has no resource type for classic metrics; AWS documents it for CreateModel roles",
     WriteEndpointLogs: "the log groups and streams of endpoints named with the prefix",
     ReadRollbackAlarms: "only alarms named with the prefix (the update rollback alarms)",
-    ReadWriteBatchData: "transform job inputs and outputs under batch/ only",
+    ReadTransformInputs: "transform job inputs under batch/inputs/ only",
+    WriteTransformOutputs: "transform job outputs under batch/outputs/ only",
     WriteTransformJobLogs: "the streams of transform jobs named with the prefix",
   });
   return role;

@@ -125,10 +125,11 @@ describe("evaluations with batch transform in local mode", { timeout: 200_000 },
     expect(metrics?.accuracy.total).toBe(items.length);
     expect(metrics?.errors).toEqual({ rejected: 1 });
     expect(metrics?.errorDetails[0]?.messages[0]).toMatchObject({ count: 1, itemIds: ["item-7"] });
-    // The job's input and output stay under batch/evaluations/<run>/.
-    expect(batchJobOf(db, summary.id)?.output_s3_uri).toBe(
-      `s3://decision-console-local/batch/evaluations/${summary.id}/output/`,
-    );
+    // The job's input under batch/inputs/, its output under batch/outputs/, where the execution role may use them.
+    expect(batchJobOf(db, summary.id)).toMatchObject({
+      input_s3_uri: `s3://decision-console-local/batch/inputs/evaluations/${summary.id}/`,
+      output_s3_uri: `s3://decision-console-local/batch/outputs/evaluations/${summary.id}/`,
+    });
   });
 
   it("creates the job of a run whose console stopped before creating it, once, and collects it", async () => {

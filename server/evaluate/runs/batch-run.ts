@@ -2,7 +2,7 @@ import { GetObjectCommand, ListObjectsV2Command } from "@aws-sdk/client-s3";
 import type { DescribeTransformJobCommandOutput } from "@aws-sdk/client-sagemaker";
 import { RECORD_ERRORS_VARIABLE, recordErrorLineSchema } from "@decision-console/adapter/contract";
 import type { BatchEvaluationTarget } from "../../../contract/evaluate/evaluations.ts";
-import { ARTIFACT_PREFIXES } from "../../../infra/cdk/console-contract.ts";
+import { BATCH_DATA_FOLDERS } from "../../../infra/cdk/console-contract.ts";
 import type { AwsClients } from "../../aws/clients.ts";
 import { toAwsAppError } from "../../aws/errors.ts";
 import { parseS3Uri } from "../../aws/s3-uri.ts";
@@ -34,7 +34,8 @@ const MAX_FAILED_LOOKS = 5;
 
 /**
  * Where a batch run's job and data go: the job is named after the run (so a console that stops between creating the
- * job and storing it finds the job again), input and output under `batch/evaluations/<run>/`.
+ * job and storing it finds the job again), input under `batch/inputs/evaluations/<run>/` and output under
+ * `batch/outputs/evaluations/<run>/` (the execution role reads only inputs and writes only outputs).
  */
 export function planBatchJob(settings: ConsoleSettings, runId: string, target: BatchEvaluationTarget): BatchJobRow {
   if (!settings.artifactBucket) {
@@ -43,7 +44,7 @@ export function planBatchJob(settings: ConsoleSettings, runId: string, target: B
       "Batch evaluations need the artifact bucket for their data: set CONSOLE_ARTIFACT_BUCKET (the stack's ArtifactBucketName).",
     );
   }
-  const root = `s3://${settings.artifactBucket}/${ARTIFACT_PREFIXES.batch}evaluations/${runId}/`;
+  const root = (folder: string) => `s3://${settings.artifactBucket}/${folder}evaluations/${runId}/`;
   return {
     run_id: runId,
     job_name: `${settings.resourceNamePrefix ?? ""}eval-${runId.replaceAll("-", "").slice(0, 16)}`,
@@ -51,8 +52,8 @@ export function planBatchJob(settings: ConsoleSettings, runId: string, target: B
     instance_type: target.instanceType,
     instance_count: target.instanceCount,
     max_concurrent_transforms: target.maxConcurrentTransforms ?? null,
-    input_s3_uri: `${root}input/`,
-    output_s3_uri: `${root}output/`,
+    input_s3_uri: root(BATCH_DATA_FOLDERS.inputs),
+    output_s3_uri: root(BATCH_DATA_FOLDERS.outputs),
   };
 }
 

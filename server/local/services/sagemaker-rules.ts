@@ -148,6 +148,24 @@ const asyncInferenceConfig: StructureShape = {
   },
 };
 
+/**
+ * ContainerDefinition.ModelDataSource in the API reference: "Currently you cannot use ModelDataSource in conjunction
+ * with SageMaker batch transform, SageMaker serverless endpoints, SageMaker multi-model endpoints, and SageMaker
+ * Marketplace." A transform job's model must give its data as ModelDataUrl (a model.tar.gz).
+ */
+export function checkTransformModel(model: {
+  ModelArn: string;
+  PrimaryContainer?: { ModelDataSource?: unknown };
+  Containers?: { ModelDataSource?: unknown }[];
+}): void {
+  const containers = [model.PrimaryContainer, ...(model.Containers ?? [])];
+  if (containers.some((container) => container?.ModelDataSource !== undefined)) {
+    throw validation(
+      `Model "${model.ModelArn}" specifies its model data with ModelDataSource, which cannot be used with batch transform. Create the model with ModelDataUrl (a model.tar.gz) for a transform job.`,
+    );
+  }
+}
+
 const byName = (member: string, shape: Shape): StructureShape => ({
   type: "structure",
   required: [member],

@@ -4,7 +4,7 @@ import type { TransformJobDoc, TransformJobRecord, TransformStore } from "../tra
 import { AwsError, validation } from "../wire/aws-error.ts";
 import type { JsonOperation } from "../wire/json-rpc.ts";
 import { page } from "./paging.ts";
-import { checkTransformJob } from "./sagemaker-rules.ts";
+import { checkTransformJob, checkTransformModel } from "./sagemaker-rules.ts";
 
 function described(job: TransformJobRecord) {
   return {
@@ -43,7 +43,7 @@ export function transformOperations(
         );
       }
       checkTransformJob(input as never);
-      store.requireModel(String(input.ModelName), region);
+      checkTransformModel(store.requireModel(String(input.ModelName), region));
       const { Tags: _tags, ...definition } = input;
       jobs.insert({ ...(definition as unknown as TransformJobDoc), TransformJobArn: arn });
       store.addTags(arn, input.Tags);

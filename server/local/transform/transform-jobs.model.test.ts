@@ -1,10 +1,13 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { gzipSync } from "node:zlib";
 import { CloudWatchLogsClient, FilterLogEventsCommand } from "@aws-sdk/client-cloudwatch-logs";
 import {
+  CreateModelCommand,
   CreateTransformJobCommand,
   type CreateTransformJobCommandInput,
+  DescribeModelCommand,
   DescribeTransformJobCommand,
   ListTransformJobsCommand,
   SageMakerClient,
@@ -46,8 +49,8 @@ function sageMaker() {
   return new SageMakerClient(localClientConfig(plane, "console"));
 }
 
-async function put(key: string, text: string) {
-  await plane.objects.putObject(bucket, key, Buffer.from(text));
+async function put(key: string, body: string | Buffer) {
+  await plane.objects.putObject(bucket, key, Buffer.isBuffer(body) ? body : Buffer.from(body));
 }
 
 function output(key: string): string[] {
@@ -66,7 +69,7 @@ function job(name: string, input: string, overrides: Partial<CreateTransformJobC
       SplitType: "Line",
     },
     TransformOutput: {
-      S3OutputPath: `s3://${bucket}/batch/out/${name}/`,
+      S3OutputPath: `s3://${bucket}/batch/outputs/${name}/`,
       Accept: "application/jsonlines",
       AssembleWith: "Line",
     },
@@ -107,8 +110,8 @@ beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "local-transform-"));
   plane = await startControlPlane({ dataDir: path.join(dataDir, "plane"), port: 0 });
   await createTinyAdapterModel(plane, MODEL, dataDir, { UNDOCUMENTED_SETTING: "x" });
-  await put("batch/in/tickets/a.jsonl", jsonLines(Array.from({ length: 9 }, (_, i) => decision(i))));
-  await put("batch/in/tickets/sub/b.jsonl", jsonLines(Array.from({ length: 4 }, (_, i) => decision(100 + i))));
+  await put("batch/inputs/tickets/a.jsonl", jsonLines(Array.from({ length: 9 }, (_, i) => decision(i))));
+  await put("batch/inputs/tickets/sub/b.jsonl", jsonLines(Array.from({ length: 4 }, (_, i) => decision(100 + i))));
 });
 
 afterAll(async () => {
@@ -121,7 +124,7 @@ describe("local batch transform", { timeout: 180_000 }, () => {
 
   it("sends MultiRecord mini-batches and writes <key>.out per input object in input order, joined to inputs", async () => {
     const described = await run(
-      job("dc-multi", "batch/in/tickets/", {
+      job("dc-multi", "batch/inputs/tickets/", {
         BatchStrategy: "MultiRecord",
         MaxPayloadInMB: 1,
         MaxConcurrentTransforms: 2,
@@ -129,13 +132,13 @@ describe("local batch transform", { timeout: 180_000 }, () => {
     );
     expect(described.TransformJobStatus, described.FailureReason).toBe("Completed");
     expect(described.TransformStartTime).toBeInstanceOf(Date);
-    multiRecord = output("batch/out/dc-multi/a.jsonl.out").map((line) => JSON.parse(line) as Answer);
+    multiRecord = output("batch/outputs/dc-multi/a.jsonl.out").map((line) => JSON.parse(line) as Answer);
     expect(multiRecord.map((answer) => answer.decision.id)).toEqual(Array.from({ length: 9 }, (_, i) => `ticket-${i}`));
     for (const answer of multiRecord) {
       const total = answer.SageMakerOutput.result.probabilities.reduce((sum, p) => sum + p, 0);
       expect(total).toBeCloseTo(1, 6);
     }
-    expect(output("batch/out/dc-multi/sub/b.jsonl.out")).toHaveLength(4);
+    expect(output("batch/outputs/dc-multi/sub/b.jsonl.out")).toHaveLength(4);
     // Every object's records fit in 1 MiB: one request per object.
     const invocations = (await logLines("dc-multi/i-")).filter((e) => isInvocation(e.message));
     expect(invocations).toHaveLength(2);
@@ -146,7 +149,7 @@ describe("local batch transform", { timeout: 180_000 }, () => {
 
   it("takes unset settings from GET /execution-parameters, splits records across two instances, same probabilities", async () => {
     const described = await run(
-      job("dc-single", "batch/in/tickets/a.jsonl", {
+      job("dc-single", "batch/inputs/tickets/a.jsonl", {
         TransformResources: { InstanceType: "ml.c5.xlarge", InstanceCount: 2 },
       }),
     );
@@ -158,7 +161,7 @@ describe("local batch transform", { timeout: 180_000 }, () => {
     const invocations = (await logLines("dc-single/i-")).filter((e) => isInvocation(e.message));
     expect(invocations).toHaveLength(9);
     expect(new Set(invocations.map((e) => e.logStreamName)).size).toBe(2);
-    const single = output("batch/out/dc-single/a.jsonl.out").map((line) => JSON.parse(line) as Answer);
+    const single = output("batch/outputs/dc-single/a.jsonl.out").map((line) => JSON.parse(line) as Answer);
     expect(single.map((answer) => answer.decision.id)).toEqual(multiRecord.map((answer) => answer.decision.id));
     for (const [index, answer] of single.entries()) {
       const expected = multiRecord[index]!.SageMakerOutput.result.probabilities;
@@ -172,21 +175,21 @@ describe("local batch transform", { timeout: 180_000 }, () => {
 
   it("fails the job naming the object and line of a record the container refuses", async () => {
     const rows = [decision(1), decision(2), decision(3, 1), decision(4)];
-    await put("batch/in/bad/rows.jsonl", jsonLines(rows));
+    await put("batch/inputs/bad/rows.jsonl", jsonLines(rows));
     const described = await run(
-      job("dc-refused", "batch/in/bad/", {
+      job("dc-refused", "batch/inputs/bad/", {
         BatchStrategy: "MultiRecord",
         TransformResources: { InstanceType: "ml.c5.xlarge", InstanceCount: 1 },
       }),
     );
     expect(described.TransformJobStatus).toBe("Failed");
     expect(described.FailureReason).toMatch(
-      /^ClientError: s3:\/\/decision-console-local\/batch\/in\/bad\/rows\.jsonl, line 3: Bad HTTP status received from algorithm: 400\. Message: .*options/,
+      /^ClientError: s3:\/\/decision-console-local\/batch\/inputs\/bad\/rows\.jsonl, line 3: Bad HTTP status received from algorithm: 400\. Message: .*options/,
     );
-    expect(plane.objects.find(bucket, "batch/out/dc-refused/rows.jsonl.out")).toBeUndefined();
+    expect(plane.objects.find(bucket, "batch/outputs/dc-refused/rows.jsonl.out")).toBeUndefined();
   });
 
-  it("reads and writes with the execution role, which may not read outside batch/", async () => {
+  it("reads and writes with the execution role, which may not read outside batch/inputs/", async () => {
     await put("elsewhere/in/rows.jsonl", jsonLines([decision(1)]));
     const described = await run(job("dc-outside", "elsewhere/in/"));
     expect(described.TransformJobStatus).toBe("Failed");
@@ -194,9 +197,46 @@ describe("local batch transform", { timeout: 180_000 }, () => {
     expect(described.FailureReason).toContain("assumed-role/");
   });
 
+  it("may not overwrite inputs: an S3OutputPath under batch/inputs/ fails on s3:PutObject", async () => {
+    const described = await run(
+      job("dc-over-inputs", "batch/inputs/tickets/sub/", {
+        TransformOutput: { S3OutputPath: `s3://${bucket}/batch/inputs/tickets/`, AssembleWith: "Line" },
+      }),
+    );
+    expect(described.TransformJobStatus).toBe("Failed");
+    expect(described.FailureReason).toMatch(
+      /^ClientError: .*assumed-role\/.* is not authorized to perform: s3:PutObject on resource: "?arn:aws:s3:::decision-console-local\/batch\/inputs\/tickets\/b\.jsonl\.out/,
+    );
+    expect(plane.objects.find(bucket, "batch/inputs/tickets/b.jsonl.out")).toBeUndefined();
+  });
+
+  it("refuses a manifest entry the execution role may not read (another job's output), naming it", async () => {
+    await put(
+      "batch/inputs/manifests/copy.json",
+      JSON.stringify([{ prefix: `s3://${bucket}/` }, "batch/outputs/dc-multi/a.jsonl.out"]),
+    );
+    const described = await run(
+      job("dc-manifest-copy", "batch/inputs/manifests/copy.json", {
+        TransformInput: {
+          DataSource: {
+            S3DataSource: { S3DataType: "ManifestFile", S3Uri: `s3://${bucket}/batch/inputs/manifests/copy.json` },
+          },
+          SplitType: "Line",
+        },
+      }),
+    );
+    expect(described.TransformJobStatus).toBe("Failed");
+    expect(described.FailureReason).toMatch(
+      /is not authorized to perform: s3:GetObject on resource: "?arn:aws:s3:::decision-console-local\/batch\/outputs\/dc-multi\/a\.jsonl\.out/,
+    );
+    expect(plane.objects.find(bucket, "batch/outputs/dc-manifest-copy/batch/outputs/dc-multi/a.jsonl.out.out")).toBe(
+      undefined,
+    );
+  });
+
   it("refuses a second job of the same name and lists jobs with their status", async () => {
     const error = await sageMaker()
-      .send(new CreateTransformJobCommand(job("dc-single", "batch/in/tickets/a.jsonl")))
+      .send(new CreateTransformJobCommand(job("dc-single", "batch/inputs/tickets/a.jsonl")))
       .catch((e: unknown) => e);
     expect(error).toMatchObject({ name: "ResourceInUse" });
     const listed = await sageMaker().send(
@@ -207,24 +247,24 @@ describe("local batch transform", { timeout: 180_000 }, () => {
 
   it("stops a job in progress, and resumes one across a restart without repeating finished records", async () => {
     const many = jsonLines(Array.from({ length: 120 }, (_, i) => decision(i)));
-    await put("batch/in/many/rows.jsonl", many);
+    await put("batch/inputs/many/rows.jsonl", many);
     const single = { MaxConcurrentTransforms: 1, BatchStrategy: "SingleRecord" as const };
-    await sageMaker().send(new CreateTransformJobCommand(job("dc-stopped", "batch/in/many/", single)));
+    await sageMaker().send(new CreateTransformJobCommand(job("dc-stopped", "batch/inputs/many/", single)));
     await waitForProgress("dc-stopped", 5);
     await sageMaker().send(new StopTransformJobCommand({ TransformJobName: "dc-stopped" }));
     await plane.transforms.settled("dc-stopped");
     const stopped = await sageMaker().send(new DescribeTransformJobCommand({ TransformJobName: "dc-stopped" }));
     expect(stopped.TransformJobStatus).toBe("Stopped");
-    expect(plane.objects.find(bucket, "batch/out/dc-stopped/rows.jsonl.out")).toBeUndefined();
+    expect(plane.objects.find(bucket, "batch/outputs/dc-stopped/rows.jsonl.out")).toBeUndefined();
 
-    await sageMaker().send(new CreateTransformJobCommand(job("dc-resumed", "batch/in/many/", single)));
+    await sageMaker().send(new CreateTransformJobCommand(job("dc-resumed", "batch/inputs/many/", single)));
     await waitForProgress("dc-resumed", 30);
     await plane.close();
     plane = await startControlPlane({ dataDir: path.join(dataDir, "plane"), port: 0 });
     await plane.transforms.settled("dc-resumed");
     const resumed = await sageMaker().send(new DescribeTransformJobCommand({ TransformJobName: "dc-resumed" }));
     expect(resumed.TransformJobStatus, resumed.FailureReason).toBe("Completed");
-    const ids = output("batch/out/dc-resumed/rows.jsonl.out").map(
+    const ids = output("batch/outputs/dc-resumed/rows.jsonl.out").map(
       (line) => (JSON.parse(line) as { decision: { id: string } }).decision.id,
     );
     expect(ids).toEqual(Array.from({ length: 120 }, (_, i) => `ticket-${i}`));
@@ -232,6 +272,105 @@ describe("local batch transform", { timeout: 180_000 }, () => {
     // At most the one record in flight at the restart is sent again.
     expect(invocations.length).toBeGreaterThanOrEqual(120);
     expect(invocations.length).toBeLessThanOrEqual(121);
+  });
+});
+
+describe("local batch transform refusals", { timeout: 180_000 }, () => {
+  it("refuses a model given as ModelDataSource, as the API reference says batch transform cannot use it", async () => {
+    const admin = new SageMakerClient(localClientConfig(plane, "admin"));
+    const described = await admin.send(new DescribeModelCommand({ ModelName: MODEL }));
+    await admin.send(
+      new CreateModelCommand({
+        ModelName: "dc-uncompressed",
+        ExecutionRoleArn: described.ExecutionRoleArn,
+        EnableNetworkIsolation: true,
+        PrimaryContainer: {
+          Image: described.PrimaryContainer?.Image,
+          ModelDataSource: {
+            S3DataSource: {
+              S3Uri: `s3://${bucket}/models/dc-uncompressed/`,
+              S3DataType: "S3Prefix",
+              CompressionType: "None",
+            },
+          },
+        },
+      }),
+    );
+    const error = await sageMaker()
+      .send(
+        new CreateTransformJobCommand(
+          job("dc-on-uncompressed", "batch/inputs/tickets/", { ModelName: "dc-uncompressed" }),
+        ),
+      )
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      name: "ValidationException",
+      message: expect.stringMatching(/ModelDataSource, which cannot be used with batch transform/),
+    });
+    const listed = await sageMaker().send(new ListTransformJobsCommand({ NameContains: "dc-on-uncompressed" }));
+    expect(listed.TransformJobSummaries).toEqual([]);
+  });
+
+  it("refuses MaxConcurrentTransforms × MaxPayloadInMB over 100 MB", async () => {
+    const error = await sageMaker()
+      .send(
+        new CreateTransformJobCommand(
+          job("dc-too-wide", "batch/inputs/tickets/", { MaxConcurrentTransforms: 11, MaxPayloadInMB: 10 }),
+        ),
+      )
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      name: "ValidationException",
+      message: "The value of MaxConcurrentTransforms * MaxPayloadInMB (11 * 10) cannot exceed 100 MB.",
+    });
+  });
+
+  it("names the first refused record, not the requests aborted because of it", async () => {
+    const rows = Array.from({ length: 40 }, (_, i) => decision(i, i === 2 ? 1 : 3));
+    await put("batch/inputs/refused-wide/rows.jsonl", jsonLines(rows));
+    const described = await run(
+      job("dc-refused-wide", "batch/inputs/refused-wide/", {
+        MaxConcurrentTransforms: 4,
+        BatchStrategy: "SingleRecord",
+      }),
+    );
+    expect(described.TransformJobStatus).toBe("Failed");
+    expect(described.FailureReason).toMatch(
+      /^ClientError: s3:\/\/decision-console-local\/batch\/inputs\/refused-wide\/rows\.jsonl, line 3: Bad HTTP status received from algorithm: 400\. Message: .*options/,
+    );
+  });
+
+  it("fails a job on a 1 MB gzip holding one 1 GiB line, once: the control plane serves on and a restart does not resume it", async () => {
+    const member = gzipSync(Buffer.alloc(1024 * 1024, "a"), { level: 9 });
+    await put("batch/inputs/bomb/x.json.gz", Buffer.concat(Array.from({ length: 1024 }, () => member)));
+    const gzipJob = (name: string, split: "Line" | "None") =>
+      job(name, "batch/inputs/bomb/", {
+        TransformInput: {
+          DataSource: { S3DataSource: { S3DataType: "S3Prefix", S3Uri: `s3://${bucket}/batch/inputs/bomb/` } },
+          SplitType: split,
+          CompressionType: "Gzip",
+        },
+        MaxPayloadInMB: 6,
+      });
+    for (const [name, split] of [
+      ["dc-bomb-line", "Line"],
+      ["dc-bomb-whole", "None"],
+    ] as const) {
+      const described = await run(gzipJob(name, split));
+      expect(described.TransformJobStatus).toBe("Failed");
+      expect(described.FailureReason).toBe(
+        "ClientError: s3://decision-console-local/batch/inputs/bomb/x.json.gz, line 1: Too much data for max payload size (more than 6291456 bytes, MaxPayloadInMB).",
+      );
+    }
+    await plane.close();
+    plane = await startControlPlane({ dataDir: path.join(dataDir, "plane"), port: 0 });
+    await plane.transforms.settled("dc-bomb-line");
+    const after = await sageMaker().send(new DescribeTransformJobCommand({ TransformJobName: "dc-bomb-line" }));
+    expect(after.TransformJobStatus).toBe("Failed");
+    const starts = (await logLines("dc-bomb-line/local-control-plane")).filter((e) =>
+      e.message?.startsWith("Settings:"),
+    );
+    expect(starts).toHaveLength(1);
   });
 });
 
