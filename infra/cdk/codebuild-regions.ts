@@ -4,7 +4,7 @@ import type { Construct } from "constructs";
 /**
  * Regions the stack offers the llama.cpp DLC in (llama-cpp-dlc.ts) where CloudFormation has no
  * `AWS::CodeBuild::Project`, so the stack's build projects cannot be created there: the per-Region resource
- * specification cfn-lint ships (PyPI `cfn-lint` 1.51.0, `cfnlint/data/schemas/providers/<region>.py`, the types
+ * specification cfn-lint ships (PyPI `cfn-lint`, the version pinned in requirements/tests.txt, `cfnlint/data/schemas/providers/<region>.py`, the types
  * CloudFormation serves in each Region; cfn-lint's E3006 "Resource type ... does not exist in ...") lists the type
  * for every other DLC Region and not for these.
  */
