@@ -1,6 +1,11 @@
 "use client";
 
-import { batchCudaReason, type StartTransformJobInput } from "@/contract/batch/transform-jobs.ts";
+import {
+  batchCudaReason,
+  batchModelDataReason,
+  isBatchModelData,
+  type StartTransformJobInput,
+} from "@/contract/batch/transform-jobs.ts";
 import type { DeployableImage } from "@/contract/images/images.ts";
 import { modelOutputsOf } from "../builds/build-format.ts";
 import { useBuilds } from "../builds/build-queries.ts";
@@ -31,6 +36,10 @@ export function modelSourceRequest(
   }
   const modelName = source.modelName || firstModel;
   return modelName ? { modelName } : null;
+}
+
+function uncompressed(modelDataUrl: string | null): string {
+  return modelDataUrl && !isBatchModelData(modelDataUrl) ? " — not usable for batch: uncompressed model data" : "";
 }
 
 function unusable(image: DeployableImage): string {
@@ -88,15 +97,15 @@ export function ModelSourceFields({
         <div className="grid gap-3 sm:grid-cols-2">
           <SelectField
             label="Model build"
-            hint="A succeeded model-packaging build; the console creates a model named as the job from its output."
+            hint={`A succeeded model-packaging build; the console creates a model named as the job from its output. ${batchModelDataReason}`}
             required
             value={value.buildId}
             onChange={(e) => set({ buildId: e.target.value })}
           >
             <option value="">{builds.isPending ? "Loading builds…" : "Choose a model build"}</option>
             {modelBuilds.map((build) => (
-              <option key={build.id} value={build.id}>
-                {build.outputs.modelDataUrl} (build {build.id.slice(-8)})
+              <option key={build.id} value={build.id} disabled={!isBatchModelData(build.outputs.modelDataUrl ?? "")}>
+                {build.outputs.modelDataUrl} (build {build.id.slice(-8)}){uncompressed(build.outputs.modelDataUrl)}
               </option>
             ))}
           </SelectField>

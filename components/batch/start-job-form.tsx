@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { batchCudaReason, type batchInstanceTypes } from "@/contract/batch/transform-jobs.ts";
+import { batchCudaReason, type batchInstanceTypes, MAX_TRANSFORM_PAYLOAD_MB } from "@/contract/batch/transform-jobs.ts";
 import { ErrorAlert } from "../api/error-text.tsx";
 import { useDatasets } from "../evaluate/evaluation-queries.ts";
 import { Alert } from "../ui/alert.tsx";
@@ -31,6 +31,12 @@ export function StartJobForm() {
   const [payload, setPayload] = useState("");
   const [timeout, setTimeoutSeconds] = useState("600");
   const model = modelSourceRequest(source, models[0]?.name);
+  const concurrency = optionalInt(resources.maxConcurrentTransforms);
+  const payloadMb = strategy === "MultiRecord" ? optionalInt(payload) : undefined;
+  const tooWide =
+    concurrency !== undefined && payloadMb !== undefined && concurrency * payloadMb > MAX_TRANSFORM_PAYLOAD_MB
+      ? `${concurrency} requests in flight × ${payloadMb} MB is over SageMaker's ${MAX_TRANSFORM_PAYLOAD_MB} MB limit on MaxConcurrentTransforms × MaxPayloadInMB: lower one of them.`
+      : undefined;
   return (
     <Card title="Start a batch transform job">
       <form
@@ -45,9 +51,9 @@ export function StartJobForm() {
               inputS3Uri: input.trim(),
               instanceType: resources.instanceType as (typeof batchInstanceTypes)[number],
               instanceCount: Number(resources.instanceCount),
-              maxConcurrentTransforms: optionalInt(resources.maxConcurrentTransforms),
+              maxConcurrentTransforms: concurrency,
               batchStrategy: strategy,
-              maxPayloadInMB: strategy === "MultiRecord" ? optionalInt(payload) : undefined,
+              maxPayloadInMB: payloadMb,
               invocationsTimeoutSeconds: Number(timeout),
             },
             { onSuccess: (job) => router.push(jobPath(job.name).replace("/api", "")) },
@@ -81,6 +87,8 @@ export function StartJobForm() {
           hint="JSON Lines: one decision request body a line. Each output line carries its input (JoinSource Input)."
           required
           placeholder="s3://bucket/batch/inputs/…/"
+          pattern="s3://[^/]+/batch/inputs/.*"
+          title="The execution role reads transform inputs only under s3://<artifact bucket>/batch/inputs/."
           value={input}
           onChange={(e) => setInput(e.target.value)}
         />
@@ -98,6 +106,7 @@ export function StartJobForm() {
             <TextField
               label="Max payload (MB)"
               hint="Blank: the adapter's announced body limit."
+              error={tooWide}
               type="number"
               min={1}
               max={100}
@@ -117,7 +126,7 @@ export function StartJobForm() {
         <Alert tone="info">{batchCudaReason} Models and images of the cuda variant are refused.</Alert>
         {start.error && <ErrorAlert title="The job did not start" error={start.error} />}
         <div>
-          <Button type="submit" disabled={start.isPending || !model}>
+          <Button type="submit" disabled={start.isPending || !model || tooWide !== undefined}>
             {start.isPending ? "Starting…" : "Start job"}
           </Button>
         </div>

@@ -31,6 +31,24 @@ const s3Uri = z.string().regex(/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]\/.+/, "
 export const batchCudaReason =
   "Batch Transform jobs run the cpu image on CPU instances only (SageMaker picks no inference AMI for them, so the CUDA 13 driver is not guaranteed).";
 
+/**
+ * Why a job may not run a model whose data is uncompressed (SageMaker's ModelDataSource): said in the UI and in
+ * every refusal. The API reference of ContainerDefinition.ModelDataSource: "Currently you cannot use
+ * ModelDataSource in conjunction with SageMaker batch transform".
+ */
+export const batchModelDataReason =
+  "Batch Transform cannot run a model whose data is uncompressed: SageMaker gives such a model its data as ModelDataSource, which batch transform does not accept. Package the model with compression Gzip (a model.tar.gz) for batch jobs.";
+
+/** A build output batch jobs can run: a `model.tar.gz` (given to SageMaker as ModelDataUrl). */
+export const isBatchModelData = (modelDataUrl: string) => modelDataUrl.endsWith(".tar.gz");
+
+/**
+ * CreateTransformJob's reference: "The value of MaxPayloadInMB cannot be greater than 100 MB. If you specify the
+ * MaxConcurrentTransforms parameter, the value of (MaxConcurrentTransforms * MaxPayloadInMB) also cannot exceed
+ * 100 MB."
+ */
+export const MAX_TRANSFORM_PAYLOAD_MB = 100;
+
 /** A succeeded model-packaging build's output (its model artifact in S3) run by an adapter image of the console's repository. */
 export const buildOutputSourceSchema = z.strictObject({
   buildId: z.string().min(1).max(255),
@@ -67,7 +85,17 @@ export const startTransformJobSchema = z
   .refine((request) => (request.modelName === undefined) !== (request.buildOutput === undefined), {
     message: oneModelSource,
     path: ["modelName"],
-  });
+  })
+  .refine(
+    (request) =>
+      request.maxConcurrentTransforms === undefined ||
+      request.maxPayloadInMB === undefined ||
+      request.maxConcurrentTransforms * request.maxPayloadInMB <= MAX_TRANSFORM_PAYLOAD_MB,
+    {
+      message: `requests in flight per instance times the largest request body may be at most ${MAX_TRANSFORM_PAYLOAD_MB} MB (SageMaker's limit on MaxConcurrentTransforms × MaxPayloadInMB): lower one of them`,
+      path: ["maxPayloadInMB"],
+    },
+  );
 export type StartTransformJobRequest = z.output<typeof startTransformJobSchema>;
 export type StartTransformJobInput = z.input<typeof startTransformJobSchema>;
 

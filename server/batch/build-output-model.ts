@@ -1,6 +1,5 @@
 import type { BuildOutputSource } from "../../contract/batch/transform-jobs.ts";
-import { batchCudaReason } from "../../contract/batch/transform-jobs.ts";
-import { compressionOfModelData } from "../../contract/builds/builds.ts";
+import { batchCudaReason, batchModelDataReason, isBatchModelData } from "../../contract/batch/transform-jobs.ts";
 import type { AwsClients } from "../aws/clients.ts";
 import { getBuilds } from "../builds/builds.ts";
 import type { ConsoleSettings } from "../context.ts";
@@ -22,6 +21,12 @@ async function modelArtifactOf(aws: Pick<AwsClients, "codeBuild">, settings: Con
     throw new AppError(
       "bad_request",
       `buildOutput.buildId: model build "${buildId}" is ${build.status}${build.status === "SUCCEEDED" ? " without a model artifact" : ""}; only a succeeded model build's output can be transformed.`,
+    );
+  }
+  if (!isBatchModelData(build.outputs.modelDataUrl)) {
+    throw new AppError(
+      "bad_request",
+      `buildOutput.buildId: model build "${buildId}" packaged its model uncompressed (${build.outputs.modelDataUrl}). ${batchModelDataReason}`,
     );
   }
   return { modelDataUrl: build.outputs.modelDataUrl, modelSha256: build.outputs.modelSha256 ?? undefined };
@@ -64,7 +69,7 @@ export async function createBuildOutputModel(
       apiMode: "decision",
       imageUri,
       modelDataUrl: artifact.modelDataUrl,
-      compression: compressionOfModelData(artifact.modelDataUrl),
+      compression: "Gzip",
       modelSha256: artifact.modelSha256,
       compute: { kind: "cpu" },
       limits: {},

@@ -13,6 +13,7 @@ import {
 } from "@aws-sdk/client-sagemaker";
 import {
   batchCudaReason,
+  batchModelDataReason,
   oneModelSource,
   type StartTransformJobRequest,
   type TransformJobDetail,
@@ -20,7 +21,7 @@ import {
   type TransformJobSummary,
 } from "../../contract/batch/transform-jobs.ts";
 import { priceForInstances } from "../../contract/pricing/prices.ts";
-import { ARTIFACT_PREFIXES, TRANSFORM_JOB_LOG_GROUP } from "../../infra/cdk/console-contract.ts";
+import { TRANSFORM_JOB_LOG_GROUP } from "../../infra/cdk/console-contract.ts";
 import type { AwsClients } from "../aws/clients.ts";
 import { awsCall, toAwsAppError } from "../aws/errors.ts";
 import { parseS3Uri } from "../aws/s3-uri.ts";
@@ -30,6 +31,7 @@ import { bestEffort } from "../endpoints/deploy.ts";
 import { AppError } from "../http/app-error.ts";
 import { listAdapterImages } from "../images/images.ts";
 import { createBuildOutputModel } from "./build-output-model.ts";
+import { checkTransformDataLocations, defaultOutputS3Uri } from "./transform-data.ts";
 
 /** Every line of a job's input is a decision request body; every output line carries its input (JoinSource). */
 const JSON_LINES = "application/jsonlines";
@@ -48,20 +50,10 @@ function requirePrefix(settings: ConsoleSettings, name: string) {
   }
 }
 
-/** Where a job's outputs go unless the request says: `<artifact bucket>/batch/outputs/<job>/`. */
-export function defaultOutputS3Uri(settings: ConsoleSettings, name: string): string {
-  if (!settings.artifactBucket) {
-    throw new AppError(
-      "unavailable",
-      "Batch jobs need the artifact bucket for their data: set CONSOLE_ARTIFACT_BUCKET (the stack's ArtifactBucketName).",
-    );
-  }
-  return `s3://${settings.artifactBucket}/${ARTIFACT_PREFIXES.batch}outputs/${name}/`;
-}
-
 /**
  * A model the console deployed, after DescribeModel: a model that asks for CUDA is refused (Batch Transform chooses
- * no inference AMI, so the driver the cuda image needs is not guaranteed).
+ * no inference AMI, so the driver the cuda image needs is not guaranteed), and so is one whose data is uncompressed
+ * (ModelDataSource, which batch transform does not accept).
  */
 async function checkDeployedModel(aws: Pick<AwsClients, "sageMaker" | "ecr">, settings: ConsoleSettings, name: string) {
   requirePrefix(settings, name);
@@ -69,6 +61,9 @@ async function checkDeployedModel(aws: Pick<AwsClients, "sageMaker" | "ecr">, se
     aws.sageMaker.send(new DescribeModelCommand({ ModelName: name })),
   );
   const container = model.PrimaryContainer ?? model.Containers?.[0];
+  if (container?.ModelDataSource) {
+    throw new AppError("bad_request", `modelName: "${name}" has uncompressed model data. ${batchModelDataReason}`);
+  }
   const digest = container?.Image?.split("@")[1];
   const images = digest ? await listAdapterImages(aws.ecr, settings.adapterRepository) : [];
   const variant = images.find((image) => image.digest === digest)?.variant;
@@ -117,9 +112,11 @@ export async function startTransformJob(
   const output = request.outputS3Uri ?? defaultOutputS3Uri(settings, request.name);
   if (request.buildOutput) {
     await refuseExistingJob(aws, request.name);
+    checkTransformDataLocations(settings, request.inputS3Uri, output);
     await createBuildOutputModel(aws, settings, modelName, request.buildOutput);
   } else {
     await checkDeployedModel(aws, settings, modelName);
+    checkTransformDataLocations(settings, request.inputS3Uri, output);
   }
   try {
     await aws.sageMaker.send(

@@ -6,12 +6,13 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { TransformJobDetail } from "@/contract/batch/transform-jobs.ts";
 import type { ConsoleErrorBody } from "@/contract/http/error-body.ts";
 import {
+  buildSourcesDir,
   IMAGE_BUILD_PROJECT,
   LOCAL_ARTIFACT_BUCKET,
   MODEL_PACKAGE_PROJECT,
 } from "@/server/local/builds/build-runner.ts";
 import { type ControlPlane, startControlPlane } from "@/server/local/control-plane.ts";
-import { putBuildSource, seedModels } from "@/server/local/seed.ts";
+import { generateTinyModel, putBuildSource, seedModels } from "@/server/local/seed.ts";
 import { localAwsEnvironment, localClientConfig } from "@/server/local/stack.ts";
 import { DEFAULT_REGION } from "@/server/local/wire/request.ts";
 import { consoleDatabase } from "@/server/store/console-database.ts";
@@ -217,17 +218,75 @@ describe("batch jobs from a build output in local mode", { timeout: 180_000 }, (
     expect(await modelExists("dc-cuda-image")).toBe(false);
   });
 
-  it("removes the model it created when SageMaker refuses the job", async () => {
+  it("refuses MaxConcurrentTransforms × MaxPayloadInMB over 100 MB before creating anything", async () => {
     const refused = await refusal(
       await start(
-        "dc-refused-job",
+        "dc-too-wide",
         { buildId: modelBuildId, imageDigest: cpuDigest },
         { batchStrategy: "MultiRecord", maxPayloadInMB: 10, maxConcurrentTransforms: 20 },
       ),
     );
     expect(refused.status).toBe(400);
-    expect(refused.message).toContain("MaxConcurrentTransforms * MaxPayloadInMB (20 * 10) cannot exceed 100 MB");
+    expect(refused.message).toContain(
+      "requests in flight per instance times the largest request body may be at most 100 MB",
+    );
+    expect(await modelExists("dc-too-wide")).toBe(false);
+  });
+
+  it("removes the model it created when SageMaker refuses the job", async () => {
+    // S3Uri is at most 1024 characters in SageMaker's model; the console leaves that rule to SageMaker.
+    const longInput = `${inputS3Uri}${"x".repeat(1024)}/`;
+    const refused = await refusal(
+      await start("dc-refused-job", { buildId: modelBuildId, imageDigest: cpuDigest }, { inputS3Uri: longInput }),
+    );
+    expect(refused.status).toBe(400);
+    expect(refused.message).toMatch(
+      /s3Uri' failed to satisfy constraint: Member must have length less than or equal to 1024/,
+    );
     expect(await modelExists("dc-refused-job")).toBe(false);
+  });
+
+  it("refuses inputs outside batch/inputs/ and outputs outside batch/outputs/, where the execution role cannot work", async () => {
+    const source = { buildId: modelBuildId, imageDigest: cpuDigest };
+    const input = await refusal(
+      await start("dc-input-elsewhere", source, { inputS3Uri: `s3://${LOCAL_ARTIFACT_BUCKET}/batch/outputs/x/` }),
+    );
+    expect(input).toEqual({
+      status: 400,
+      message: `inputS3Uri: must be under s3://${LOCAL_ARTIFACT_BUCKET}/batch/inputs/: the SageMaker execution role reads transform inputs only there (the console keeps batch data under batch/).`,
+    });
+    const output = await refusal(
+      await start("dc-output-elsewhere", source, { outputS3Uri: `s3://${LOCAL_ARTIFACT_BUCKET}/batch/inputs/x/` }),
+    );
+    expect(output.status).toBe(400);
+    expect(output.message).toMatch(/^outputS3Uri: must be under s3:\/\/decision-console-local\/batch\/outputs\/: /);
+    for (const name of ["dc-input-elsewhere", "dc-output-elsewhere"]) expect(await modelExists(name)).toBe(false);
+  });
+
+  it("refuses an uncompressed build output, saying why, and creates no model", async () => {
+    // Local builds package only files under build-sources, as the seed's are.
+    const gguf = path.join(buildSourcesDir(plane.dataDir), "seed", "uncompressed.gguf");
+    fs.mkdirSync(path.dirname(gguf), { recursive: true });
+    await generateTinyModel(gguf);
+    const build = plane.builds.start(
+      MODEL_PACKAGE_PROJECT,
+      [
+        { name: "SOURCE_PATH", value: gguf },
+        { name: "ARTIFACT_PREFIX", value: "models/seed/uncompressed" },
+        { name: "COMPRESSION", value: "none" },
+      ],
+      DEFAULT_REGION,
+      await putBuildSource(plane),
+    );
+    await plane.builds.settled(build.id);
+    const refused = await refusal(await start("dc-uncompressed", { buildId: build.id, imageDigest: cpuDigest }));
+    expect(refused.status).toBe(400);
+    expect(refused.message).toMatch(
+      new RegExp(`^buildOutput\\.buildId: model build "${build.id}" packaged its model uncompressed \\(s3://`),
+    );
+    expect(refused.message).toContain("Batch Transform cannot run a model whose data is uncompressed");
+    expect(refused.message).toContain("Package the model with compression Gzip (a model.tar.gz)");
+    expect(await modelExists("dc-uncompressed")).toBe(false);
   });
 
   it("refuses a request naming both a deployed model and a build output", async () => {

@@ -1,12 +1,18 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { CreateModelCommand, DescribeModelCommand, SageMakerClient } from "@aws-sdk/client-sagemaker";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { DatasetExport, TransformJobDetail, TransformJobList } from "@/contract/batch/transform-jobs.ts";
+import {
+  batchModelDataReason,
+  type DatasetExport,
+  type TransformJobDetail,
+  type TransformJobList,
+} from "@/contract/batch/transform-jobs.ts";
 import type { ConsoleErrorBody } from "@/contract/http/error-body.ts";
 import { createDataset } from "@/server/evaluate/datasets/dataset-store.ts";
 import { type ControlPlane, startControlPlane } from "@/server/local/control-plane.ts";
-import { localAwsEnvironment } from "@/server/local/stack.ts";
+import { localAwsEnvironment, localClientConfig } from "@/server/local/stack.ts";
 import { createTinyAdapterModel } from "@/server/local/test-support/batch-model.ts";
 import { consoleDatabase } from "@/server/store/console-database.ts";
 
@@ -131,6 +137,34 @@ describe("batch transform routes in local mode", { timeout: 180_000 }, () => {
     expect(outside.status).toBe(400);
     const ended = await stop.POST(send("/api/batch/dc-routes-job/stop"), named("dc-routes-job"));
     expect(ended.status).toBe(409);
+  });
+
+  it("refuses a deployed model whose data is uncompressed (ModelDataSource), saying why", async () => {
+    const admin = new SageMakerClient(localClientConfig(plane, "admin"));
+    const deployed = await admin.send(new DescribeModelCommand({ ModelName: "dc-batch-routes" }));
+    await admin.send(
+      new CreateModelCommand({
+        ModelName: "dc-uncompressed-model",
+        ExecutionRoleArn: deployed.ExecutionRoleArn,
+        EnableNetworkIsolation: true,
+        PrimaryContainer: {
+          Image: deployed.PrimaryContainer?.Image,
+          ModelDataSource: {
+            S3DataSource: {
+              S3Uri: "s3://decision-console-local/models/uncompressed/",
+              S3DataType: "S3Prefix",
+              CompressionType: "None",
+            },
+          },
+        },
+      }),
+    );
+    const refused = await start("dc-uncompressed-job", { modelName: "dc-uncompressed-model" });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as ConsoleErrorBody).error.message).toBe(
+      `modelName: "dc-uncompressed-model" has uncompressed model data. ${batchModelDataReason}`,
+    );
+    expect((await detail("dc-uncompressed-job").catch(() => null))?.status).toBeUndefined();
   });
 
   it("stops a job in progress", async () => {
