@@ -78,7 +78,10 @@ function recordCase(random: Random, file: string): string {
     }
     case "gzip-bitflip": {
       body = Buffer.from(gz(jsonLines(random, 1 + random.int(100))));
-      for (let flips = 1 + random.int(8); flips > 0; flips--) body[random.int(body.length)] ^= 1 << random.int(8);
+      for (let flips = 1 + random.int(8); flips > 0; flips--) {
+        const at = random.int(body.length);
+        body[at] = (body[at] ?? 0) ^ (1 << random.int(8));
+      }
       break;
     }
     case "gzip-trailing-garbage":
