@@ -25,7 +25,13 @@ export const batchInstanceTypes = [
   "ml.m5.xlarge",
 ] as const;
 
-const s3Uri = z.string().regex(/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]\/.+/, "must be an s3://bucket/prefix URI");
+/** SageMaker's limit on TransformInput's S3Uri and TransformOutput's S3OutputPath (service model: max 1024). */
+export const MAX_TRANSFORM_S3_URI_LENGTH = 1024;
+
+const s3Uri = z
+  .string()
+  .max(MAX_TRANSFORM_S3_URI_LENGTH, `must be at most ${MAX_TRANSFORM_S3_URI_LENGTH} characters (SageMaker's limit)`)
+  .regex(/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]\/.+/, "must be an s3://bucket/prefix URI");
 
 /** Why a job may not run the cuda image (the GPU caveat): said in the UI and in every refusal. */
 export const batchCudaReason =
