@@ -101,7 +101,7 @@ function unsandboxed(description: string): BuildSandbox {
 export function buildSandbox(
   workDir: string,
   readOnly: readonly string[],
-  env: NodeJS.ProcessEnv = process.env,
+  env: Record<string, string | undefined> = process.env,
 ): BuildSandbox {
   const bwrap = onPath("bwrap", env.PATH);
   if (!bwrap) {
