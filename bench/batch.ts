@@ -72,7 +72,10 @@ try {
           ContentType: "application/jsonlines",
           SplitType: "Line",
         },
-        TransformOutput: { S3OutputPath: `s3://${LOCAL_ARTIFACT_BUCKET}/batch/outputs/bench/${name}/`, AssembleWith: "Line" },
+        TransformOutput: {
+          S3OutputPath: `s3://${LOCAL_ARTIFACT_BUCKET}/batch/outputs/bench/${name}/`,
+          AssembleWith: "Line",
+        },
         TransformResources: { InstanceType: "ml.c6i.xlarge", InstanceCount: instances },
       }),
     );

@@ -49,7 +49,7 @@ export async function requireRole(
   role: Role,
   context: AuthContext = defaultAuthContext(),
 ): Promise<Principal> {
-  return holding(request, role, context, (principal) => `This needs the ${role} role; ${describe(principal)}.`);
+  return holding(request, role, context, (principal) => `This needs the ${role} role; ${whoIs(principal)}.`);
 }
 
 /**
@@ -62,12 +62,7 @@ export async function requireRoleFor(
   purpose: string,
   context: AuthContext = defaultAuthContext(),
 ): Promise<Principal> {
-  return holding(
-    request,
-    role,
-    context,
-    (principal) => `${purpose}: it needs the ${role} role; ${describe(principal)}.`,
-  );
+  return holding(request, role, context, (principal) => `${purpose}: it needs the ${role} role; ${whoIs(principal)}.`);
 }
 
 async function holding(
@@ -86,6 +81,6 @@ async function holding(
   return principal;
 }
 
-function describe(principal: Principal): string {
+function whoIs(principal: Principal): string {
   return `${principal.name} is a ${principal.role}`;
 }

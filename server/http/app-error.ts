@@ -24,8 +24,9 @@ export class AppError extends Error {
   /** `instanceof AppError` holds for an AppError of any copy of this module; subclasses keep the usual test. */
   static override [Symbol.hasInstance](value: unknown): boolean {
     // biome-ignore lint/complexity/noThisInStatic: `this` is the class on the right of instanceof, maybe a subclass
-    const tested: object = this;
-    return tested === AppError ? isAppError(value) : Function.prototype[Symbol.hasInstance].call(tested, value);
+    if (this === AppError) return isAppError(value);
+    // biome-ignore lint/complexity/noThisInStatic: as above
+    return Function.prototype[Symbol.hasInstance].call(this, value);
   }
 }
 

@@ -8,6 +8,7 @@ import {
   DescribeScalableTargetsCommand,
   DescribeScalingPoliciesCommand,
   PutScalingPolicyCommand,
+  type PutScalingPolicyCommandInput,
   RegisterScalableTargetCommand,
 } from "@aws-sdk/client-application-auto-scaling";
 import { CloudWatchClient } from "@aws-sdk/client-cloudwatch";
@@ -39,14 +40,14 @@ const targetOf = (endpoint: string) =>
     ScalableDimension: "sagemaker:variant:DesiredInstanceCount",
   }) as const;
 const tag = { [CONSOLE_SCALABLE_TARGET_TAG.key]: CONSOLE_SCALABLE_TARGET_TAG.value };
-const stepPolicy = {
+const stepPolicy: Pick<PutScalingPolicyCommandInput, "PolicyName" | "PolicyType" | "StepScalingPolicyConfiguration"> = {
   PolicyName: "scale-out",
   PolicyType: "StepScaling",
   StepScalingPolicyConfiguration: {
     AdjustmentType: "ChangeInCapacity",
     StepAdjustments: [{ MetricIntervalLowerBound: 0, ScalingAdjustment: 1 }],
   },
-} as const;
+};
 
 let dataDir: string;
 let plane: ControlPlane;
