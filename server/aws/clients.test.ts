@@ -56,6 +56,35 @@ describe("AWS client factory", () => {
     expect(control.hostname).toBe("api.sagemaker.eu-west-1.amazonaws.com");
   });
 
+  it("sends every service to the endpoint in its options, signed with its credentials, path-style for S3", async () => {
+    vi.stubEnv("AWS_ENDPOINT_URL_SAGEMAKER", "http://127.0.0.1:4600");
+    vi.stubEnv("AWS_ENDPOINT_URL_S3", "");
+    vi.stubEnv("AWS_ENDPOINT_URL", "");
+    const credentials = { accessKeyId: "AKIDOPTIONS", secretAccessKey: "secret" };
+    const clients = createAwsClients({
+      region: "us-east-1",
+      endpoint: "http://127.0.0.1:4599",
+      credentials,
+      maxAttempts: 1,
+    });
+    const control = captureTarget(clients.sageMaker);
+    const runtime = captureTarget(clients.runtime);
+    await expect(clients.sageMaker.send(new ListEndpointsCommand({}))).rejects.toThrow("captured");
+    await expect(
+      clients.runtime.send(
+        new InvokeEndpointCommand({ EndpointName: "demo", Body: "{}", ContentType: "application/json" }),
+      ),
+    ).rejects.toThrow("captured");
+    expect(control).toMatchObject({ hostname: "127.0.0.1", port: 4599 });
+    expect(runtime).toMatchObject({ hostname: "127.0.0.1", port: 4599, path: "/endpoints/demo/invocations" });
+    for (const client of Object.values(clients)) {
+      expect(await client.config.credentials()).toMatchObject({ accessKeyId: "AKIDOPTIONS" });
+      expect(await client.config.maxAttempts()).toBe(1);
+    }
+    expect(await clients.s3.config.forcePathStyle).toBe(true);
+    destroyAwsClients(clients);
+  });
+
   it("uses path-style S3 addressing when S3 is overridden, so a loopback endpoint works", async () => {
     vi.stubEnv("AWS_ENDPOINT_URL_S3", "http://127.0.0.1:4599");
     const clients = createAwsClients({ region: "us-east-1" });

@@ -4,7 +4,7 @@ import { CloudWatchLogsClient } from "@aws-sdk/client-cloudwatch-logs";
 import { CodeBuildClient } from "@aws-sdk/client-codebuild";
 import { ECRClient } from "@aws-sdk/client-ecr";
 import { S3Client } from "@aws-sdk/client-s3";
-import { SageMakerClient } from "@aws-sdk/client-sagemaker";
+import { SageMakerClient, type SageMakerClientConfig } from "@aws-sdk/client-sagemaker";
 import { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import { captureRequests } from "./request-capture.ts";
 
@@ -23,18 +23,30 @@ export interface AwsClients {
 export interface AwsClientOptions {
   /** Defaults to AWS_REGION, then AWS_DEFAULT_REGION; the SDK reports a missing region on first use. */
   region?: string;
+  /** One endpoint for every service (tests' local control plane); by default the SDK's own resolution. */
+  endpoint?: string;
+  /** By default the SDK's credential chain. */
+  credentials?: SageMakerClientConfig["credentials"];
+  /** Attempts per command; by default the SDK's (3). */
+  maxAttempts?: number;
 }
 
 /**
- * Builds the clients with the default credential chain. Endpoint overrides need no code here: SDK v3 reads
- * `AWS_ENDPOINT_URL_<SERVICE_ID>` (e.g. AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME) and `AWS_ENDPOINT_URL` itself, which is
- * how local mode points the same code at its loopback control plane.
+ * Builds the clients, by default with the SDK's credential chain. Endpoint overrides in the environment need no code
+ * here: SDK v3 reads `AWS_ENDPOINT_URL_<SERVICE_ID>` (e.g. AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME) and `AWS_ENDPOINT_URL`
+ * itself, which is how local mode points the same code at its loopback control plane.
  */
 export function createAwsClients(options: AwsClientOptions = {}, env: NodeJS.ProcessEnv = process.env): AwsClients {
+  const { endpoint, credentials, maxAttempts } = options;
   const region = options.region ?? env.AWS_REGION ?? env.AWS_DEFAULT_REGION;
-  const common = region ? { region } : {};
+  const common = {
+    ...(region ? { region } : {}),
+    ...(endpoint ? { endpoint } : {}),
+    ...(credentials ? { credentials } : {}),
+    ...(maxAttempts ? { maxAttempts } : {}),
+  };
   // A loopback S3 cannot serve virtual-hosted bucket names (bucket.127.0.0.1), so any S3 override uses path style.
-  const s3Overridden = Boolean(env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL);
+  const s3Overridden = Boolean(endpoint || env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL);
   const clients: AwsClients = {
     sageMaker: new SageMakerClient(common),
     runtime: new SageMakerRuntimeClient(common),

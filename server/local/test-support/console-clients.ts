@@ -1,0 +1,15 @@
+import { type AwsClients, createAwsClients } from "../../aws/clients.ts";
+import type { ControlPlane } from "../control-plane.ts";
+import type { LocalProfile } from "../local-credentials.ts";
+import { localClientConfig } from "../stack.ts";
+
+/**
+ * The console's own clients (`createAwsClients`, so `npm test`'s request capture records what they send) pointed at
+ * `plane` and signing as `principal`: what a test hands to console code under server/ or app/api/.
+ */
+export function consoleClientsFor(
+  plane: Pick<ControlPlane, "url" | "credentials">,
+  principal: LocalProfile = "console",
+): AwsClients {
+  return createAwsClients(localClientConfig(plane, principal));
+}
