@@ -1,13 +1,13 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { CloudWatchClient, DescribeAlarmsCommand } from "@aws-sdk/client-cloudwatch";
+import { type CloudWatchClient, DescribeAlarmsCommand } from "@aws-sdk/client-cloudwatch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ControlPlane, startControlPlane } from "../local/control-plane.ts";
 import { openLocalDatabase } from "../local/database.ts";
 import { MetricDatapoints } from "../local/metric-datapoints.ts";
 import { MetricsStore } from "../local/metrics-store.ts";
-import { localClientConfig } from "../local/stack.ts";
+import { consoleClientsFor } from "../local/test-support/console-clients.ts";
 import { putStandardAlarms } from "./rollback-alarms.ts";
 
 /**
@@ -28,7 +28,7 @@ beforeAll(async () => {
     waitForEndpoints: false,
     metricClock: () => Date.now() + aheadMs,
   });
-  cloudWatch = new CloudWatchClient(localClientConfig(plane));
+  cloudWatch = consoleClientsFor(plane).cloudWatch;
 });
 
 afterAll(async () => {

@@ -1,13 +1,13 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { CloudWatchClient } from "@aws-sdk/client-cloudwatch";
+import type { CloudWatchClient } from "@aws-sdk/client-cloudwatch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { metricsQuerySchema } from "../../contract/endpoints/metrics.ts";
 import { type ControlPlane, startControlPlane } from "../local/control-plane.ts";
 import { openLocalDatabase } from "../local/database.ts";
 import { MetricsStore } from "../local/metrics-store.ts";
-import { localClientConfig } from "../local/stack.ts";
+import { consoleClientsFor } from "../local/test-support/console-clients.ts";
 import { endpointMetrics } from "./endpoint-metrics.ts";
 
 /**
@@ -22,7 +22,7 @@ let recorded: MetricsStore;
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "local-metrics-"));
   plane = await startControlPlane({ dataDir, port: 0, waitForEndpoints: false });
-  cloudWatch = new CloudWatchClient(localClientConfig(plane));
+  cloudWatch = consoleClientsFor(plane).cloudWatch;
   recorded = new MetricsStore(openLocalDatabase(dataDir));
 });
 
