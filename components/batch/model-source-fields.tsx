@@ -7,8 +7,8 @@ import {
   type StartTransformJobInput,
 } from "@/contract/batch/transform-jobs.ts";
 import type { DeployableImage } from "@/contract/images/images.ts";
-import { modelOutputsOf } from "../builds/build-format.ts";
-import { useBuilds } from "../builds/build-queries.ts";
+import { modelOutputLabel, modelOutputsOf } from "../builds/build-format.ts";
+import { useBuilds, useModelPresets } from "../builds/build-queries.ts";
 import { useImages } from "../deploy/image-queries.ts";
 import { shortDigest } from "../endpoints/endpoint-format.ts";
 import { useEndpoints } from "../endpoints/endpoint-queries.ts";
@@ -64,6 +64,7 @@ export function ModelSourceFields({
 }) {
   const models = useDeployedModels();
   const builds = useBuilds();
+  const presets = useModelPresets();
   const images = useImages();
   const modelBuilds = modelOutputsOf(builds.data?.builds);
   const adapterImages = (images.data?.images ?? []).filter((image) => image.source === "ecr");
@@ -105,7 +106,8 @@ export function ModelSourceFields({
             <option value="">{builds.isPending ? "Loading builds…" : "Choose a model build"}</option>
             {modelBuilds.map((build) => (
               <option key={build.id} value={build.id} disabled={!isBatchModelData(build.outputs.modelDataUrl ?? "")}>
-                {build.outputs.modelDataUrl} (build {build.id.slice(-8)}){uncompressed(build.outputs.modelDataUrl)}
+                {modelOutputLabel(build, presets.data?.presets)}
+                {uncompressed(build.outputs.modelDataUrl)}
               </option>
             ))}
           </SelectField>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Build } from "@/contract/builds/builds.ts";
-import { deployHref, pinnedImageUri } from "./build-format.ts";
+import { deployHref, modelOutputLabel, pinnedImageUri } from "./build-format.ts";
 
 const digest = `sha256:${"c".repeat(64)}`;
 
@@ -59,5 +59,38 @@ describe("build outputs", () => {
       },
     });
     expect(deployHref(running)).toBeNull();
+  });
+});
+
+describe("model output labels", () => {
+  const presets = [
+    { label: "SmolLM2-135M-Instruct (demo)", gguf: { sha256: "a".repeat(64) } },
+    { label: "Qwen3.5-4B Q4_K_M (AWS sample default)", gguf: { sha256: "b".repeat(64) } },
+  ];
+  const output = (sha256: string | null) =>
+    build({
+      id: "decision-console-model-package:0123456789abcdef",
+      outputs: {
+        modelDataUrl: "s3://decision-console-local/models/seed/SmolLM2-135M-Instruct/model.tar.gz",
+        modelSha256: sha256,
+        modelBytes: 98_362_432,
+        imageUri: null,
+        imageDigest: null,
+      },
+    });
+
+  it("names a build of a preset's GGUF by the preset's label", () => {
+    expect(modelOutputLabel(output("a".repeat(64)), presets)).toBe(
+      "SmolLM2-135M-Instruct (demo): s3://decision-console-local/models/seed/SmolLM2-135M-Instruct/model.tar.gz (build 89abcdef)",
+    );
+  });
+
+  it("shows only the artifact and build for any other GGUF", () => {
+    expect(modelOutputLabel(output("c".repeat(64)), presets)).toBe(
+      "s3://decision-console-local/models/seed/SmolLM2-135M-Instruct/model.tar.gz (build 89abcdef)",
+    );
+    expect(modelOutputLabel(output(null), undefined)).toBe(
+      "s3://decision-console-local/models/seed/SmolLM2-135M-Instruct/model.tar.gz (build 89abcdef)",
+    );
   });
 });

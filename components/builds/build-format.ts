@@ -15,6 +15,19 @@ export function modelOutputsOf(builds: Build[] | undefined): Build[] {
   );
 }
 
+/**
+ * How the deploy and batch forms list a model build's output: its artifact and build, led by the label of the
+ * preset whose GGUF it packaged (the sha256 the packager checked), e.g. "SmolLM2-135M-Instruct (demo)".
+ */
+export function modelOutputLabel(
+  build: Build,
+  presets: ReadonlyArray<{ label: string; gguf: { sha256: string } }> | undefined,
+): string {
+  const where = `${build.outputs.modelDataUrl} (build ${build.id.slice(-8)})`;
+  const preset = presets?.find((candidate) => candidate.gguf.sha256 === build.outputs.modelSha256);
+  return preset ? `${preset.label}: ${where}` : where;
+}
+
 /** Deploying needs the image by digest: a tag could move between review and deploy. */
 export function pinnedImageUri(outputs: Build["outputs"]): string | null {
   const { imageUri, imageDigest } = outputs;

@@ -5,8 +5,8 @@ import { compressionOfModelData } from "@/contract/builds/builds.ts";
 import { hourlyPriceUsd } from "@/contract/pricing/prices.ts";
 import { ErrorAlert } from "../api/error-text.tsx";
 import { useConsoleSettings } from "../api/settings-queries.ts";
-import { modelOutputsOf } from "../builds/build-format.ts";
-import { useBuilds } from "../builds/build-queries.ts";
+import { modelOutputLabel, modelOutputsOf } from "../builds/build-format.ts";
+import { useBuilds, useModelPresets } from "../builds/build-queries.ts";
 import { shortDigest } from "../endpoints/endpoint-format.ts";
 import { useDeploy, useEndpoint } from "../endpoints/endpoint-queries.ts";
 import { Alert } from "../ui/alert.tsx";
@@ -75,6 +75,7 @@ export function DeployFormView({ prefill }: { prefill: DeployPrefill & { from?: 
   const images = useImages();
   const builds = useBuilds();
   const modelOutputs = modelOutputsOf(builds.data?.builds);
+  const presets = useModelPresets();
   const set = <K extends keyof DeployForm>(key: K, value: DeployForm[K]) => setForm((f) => ({ ...f, [key]: value }));
 
   if (step === "progress") return <DeployProgress name={form.name.trim()} />;
@@ -208,7 +209,7 @@ export function DeployFormView({ prefill }: { prefill: DeployPrefill & { from?: 
             </option>
             {modelOutputs.map((build) => (
               <option key={build.id} value={build.outputs.modelDataUrl ?? ""}>
-                {build.outputs.modelDataUrl} (build {build.id.slice(-8)})
+                {modelOutputLabel(build, presets.data?.presets)}
               </option>
             ))}
           </SelectField>

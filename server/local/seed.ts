@@ -13,6 +13,7 @@ import {
 } from "./builds/build-runner.ts";
 import type { ControlPlane } from "./control-plane.ts";
 import { REPO_ROOT } from "./control-plane.ts";
+import { TRAINED_SEED_NAME, type TrainedSeedSource, trainedSeedSource } from "./trained-seed.ts";
 import { DEFAULT_REGION } from "./wire/request.ts";
 
 export interface SeedModel {
@@ -22,6 +23,13 @@ export interface SeedModel {
   /** The model-packaging build that produced it; absent when it was already there. */
   buildId?: string;
 }
+
+export type SeedOptions = {
+  /** The trained model to seed when the cache holds it (default: the pinned SmolLM2 in bench/out/models/). */
+  trainedModel?: () => Promise<TrainedSeedSource>;
+  /** Told why the trained model is not seeded (default: one line on stderr). */
+  onSkip?: (name: string, reason: string) => void;
+};
 
 /** The shared fixture, present beside the repository on the team's machines, absent in a fresh clone. */
 export const SHARED_FIXTURE_MODEL = path.join(REPO_ROOT, "..", "shared", "fixtures", "models", "stories260K.gguf");
@@ -67,14 +75,15 @@ export async function putBuildSource(
 }
 
 /**
- * Makes sure a first-run user has something to deploy: packages a generated tiny GGUF (and the shared
- * stories260K fixture when `../shared` exists) with the real packager, as model-packaging builds, into
+ * Makes sure a first-run user has something to deploy: packages a generated tiny GGUF, the shared stories260K
+ * fixture when `../shared` exists, and the trained SmolLM2-135M-Instruct when `npm run models:fetch` has cached
+ * exactly the pinned file, with the real packager, as model-packaging builds, into
  * `s3://decision-console-local/models/seed/<name>/model.tar.gz`. Models already there are left alone.
  */
-export async function seedModels(controlPlane: ControlPlane): Promise<SeedModel[]> {
+export async function seedModels(controlPlane: ControlPlane, options: SeedOptions = {}): Promise<SeedModel[]> {
   // Builds package only files under build-sources, so each seed model is placed there first.
   const seedDir = path.join(buildSourcesDir(controlPlane.dataDir), "seed");
-  const sources: { name: string; path: () => Promise<string> }[] = [
+  const sources: { name: string; path: () => Promise<string>; sha256?: string; transient?: boolean }[] = [
     {
       name: "synthetic-tiny",
       path: async () => {
@@ -94,6 +103,32 @@ export async function seedModels(controlPlane: ControlPlane): Promise<SeedModel[
         return file;
       },
     });
+  // Hashing the cached file takes a moment: only a first run, or one after the seed was deleted, does it.
+  const trainedSeeded = controlPlane.objects.find(LOCAL_ARTIFACT_BUCKET, seedUrl(TRAINED_SEED_NAME).key);
+  const trained = trainedSeeded ? null : await (options.trainedModel ?? trainedSeedSource)();
+  if (trainedSeeded) {
+    // Listed so the result names it; the loop below finds its artifact and starts no build.
+    sources.push({ name: TRAINED_SEED_NAME, path: () => Promise.reject(new Error(`${TRAINED_SEED_NAME} is seeded`)) });
+  } else if (trained?.path === null) {
+    (options.onSkip ?? ((name, reason) => process.stderr.write(`Not seeding ${name}: ${reason}\n`)))(
+      trained.name,
+      trained.skipReason,
+    );
+  } else if (trained) {
+    const cached = trained.path;
+    sources.push({
+      name: trained.name,
+      sha256: trained.sha256,
+      // A copy only for the build's time: it is 98 MB, and the seed's artifact holds the model from then on.
+      transient: true,
+      path: async () => {
+        const file = path.join(seedDir, `${trained.name}.gguf`);
+        fs.mkdirSync(seedDir, { recursive: true });
+        fs.copyFileSync(cached, file);
+        return file;
+      },
+    });
+  }
   const seeded: SeedModel[] = [];
   let buildSource: BuildSource | undefined;
   for (const source of sources) {
@@ -103,17 +138,21 @@ export async function seedModels(controlPlane: ControlPlane): Promise<SeedModel[
       continue;
     }
     buildSource ??= await putBuildSource(controlPlane);
+    const sourcePath = await source.path();
     const build = controlPlane.builds.start(
       MODEL_PACKAGE_PROJECT,
       [
-        { name: "SOURCE_PATH", value: await source.path() },
+        { name: "SOURCE_PATH", value: sourcePath },
         { name: "ARTIFACT_PREFIX", value: `models/seed/${source.name}` },
         { name: "COMPRESSION", value: "gzip" },
+        // The packager checks the copy against the pin before anything is uploaded.
+        ...(source.sha256 ? [{ name: "GGUF_SHA256", value: source.sha256 }] : []),
       ],
       DEFAULT_REGION,
       buildSource,
     );
     await controlPlane.builds.settled(build.id);
+    if (source.transient) fs.rmSync(sourcePath, { force: true });
     if (!controlPlane.objects.find(LOCAL_ARTIFACT_BUCKET, key)) {
       throw new Error(`Seeding ${source.name} failed; see the logs of build ${build.id}.`);
     }
