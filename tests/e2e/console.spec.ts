@@ -9,7 +9,7 @@ import { EndpointDetailPage } from "./pages/endpoint-detail-page.ts";
 import { EndpointsPage } from "./pages/endpoints-page.ts";
 import { PlaygroundPage } from "./pages/playground-page.ts";
 import { checkPage } from "./support/a11y.ts";
-import { e2eSettings, readModelPin } from "./support/e2e-settings.ts";
+import { e2eSettings, readModelPin, readTrainedModelPin } from "./support/e2e-settings.ts";
 
 /**
  * One operator's day, in order: package a model from the (stand-in) Hub, deploy it, use it in the playground, see
@@ -25,6 +25,15 @@ const brokenEndpoint = "dc-e2e-broken";
 const otherTeamEndpoint = "team-b-ranker";
 const cpuImage = /decision-adapter .*\bcpu\b/;
 let deployQuery = "";
+
+type DecisionResult = {
+  option_ids: string[];
+  probabilities: number[];
+  answer_token_ids: number[];
+  full_vocab_argmax_id: number;
+  allowed_token_mass: number;
+  model: { file: string; sha256: string; chat_template: string };
+};
 
 function invokeResponse(page: Page): Promise<Response> {
   return page.waitForResponse(
@@ -44,7 +53,9 @@ test("a model-packaging build fetches the pinned GGUF and offers Deploy this", a
   const builds = new BuildsPage(page);
   await builds.goto();
   await checkPage(page, testInfo, "builds");
-  const id = await builds.packageCustomModel(readModelPin());
+  // The trained model's preset when `npm run models:fetch` cached it, else the generated model by its pin.
+  const trained = readTrainedModelPin();
+  const id = trained ? await builds.packagePreset(trained.label) : await builds.packageCustomModel(readModelPin());
   const detail = new BuildDetailPage(page);
   await detail.waitForSuccess(180_000);
   await expect(page.getByText(/^s3:\/\/.+/).first()).toBeVisible();
@@ -59,6 +70,12 @@ test("deploying the packaged model on a CPU instance reaches InService in the ta
   const deploy = new DeployPage(page);
   await deploy.goto(deployQuery);
   await expect(page.getByLabel("Model S3 URI")).toHaveValue(/^s3:\/\//);
+  const trained = readTrainedModelPin();
+  if (trained) {
+    await expect(page.getByLabel("From a finished model build").locator("option:checked")).toContainText(
+      `${trained.label}: s3://`,
+    );
+  }
   await deploy.fill({ name: cpuEndpoint, image: { pick: cpuImage }, compute: { kind: "cpu", threads: 1 } });
   await checkPage(page, testInfo, "deploy-form");
   await page.getByRole("button", { name: "Review deployment" }).click();
@@ -108,7 +125,7 @@ test("a decision's probability bars carry the API's probabilities in option orde
   await playground.run();
   const response = await answered;
   expect(response.status()).toBe(200);
-  const api = (await response.json()) as { body: { result: { option_ids: string[]; probabilities: number[] } } };
+  const api = (await response.json()) as { body: { result: DecisionResult } };
   const meters = await playground.meters("route-ticket");
   expect(meters.map((meter) => meter.option)).toEqual(["billing", "technical", "account", "sales"]);
   expect(meters.map((meter) => meter.option)).toEqual(api.body.result.option_ids);
@@ -118,6 +135,15 @@ test("a decision's probability bars carry the API's probabilities in option orde
   const best = api.body.result.probabilities.indexOf(Math.max(...api.body.result.probabilities));
   expect(meters.findIndex((meter) => meter.argmax)).toBe(best);
   await expect(page.getByTestId("application-action")).toContainText(/Act: |Fall back/);
+  const trained = readTrainedModelPin();
+  if (trained) {
+    // A trained model read through its own chat template answers in the prompt's format: its most likely next
+    // token over the whole vocabulary is an option's letter (random weights put it anywhere).
+    const { result } = api.body;
+    expect(result.model).toMatchObject({ file: trained.file, sha256: trained.sha256, chat_template: "gguf" });
+    expect(result.answer_token_ids).toContain(result.full_vocab_argmax_id);
+    await expect(playground.answer()).toContainText(result.allowed_token_mass.toFixed(4));
+  }
   await checkPage(page, testInfo, "playground-decision");
 });
 

@@ -2,6 +2,7 @@ import { expect, test } from "@playwright/test";
 import { EvaluatePage } from "./pages/evaluate-page.ts";
 import { checkPage } from "./support/a11y.ts";
 import { deployPackagedModel } from "./support/deploy-packaged-model.ts";
+import { readModelPin, readTrainedModelPin } from "./support/e2e-settings.ts";
 
 /**
  * A product team evaluates a local endpoint: upload a small labelled set (a broken file first), run it, watch the
@@ -29,7 +30,8 @@ function decisions(count: number): string {
 }
 
 test("an endpoint to evaluate is packaged and deployed on a CPU instance", async ({ page }) => {
-  await deployPackagedModel(page, endpoint);
+  // The trained model when `npm run models:fetch` cached it, so the charts show real probabilities.
+  await deployPackagedModel(page, endpoint, readTrainedModelPin() ?? readModelPin());
 });
 
 test("a broken file is refused line by line and a good one is stored", async ({ page }, testInfo) => {

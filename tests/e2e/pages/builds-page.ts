@@ -10,6 +10,14 @@ export class BuildsPage {
     await expect(this.page.getByText("Loading builds…")).toHaveCount(0);
   }
 
+  /** Starts a model-packaging build of a preset, chosen by its label, and returns the build page's id. */
+  async packagePreset(label: string): Promise<string> {
+    await this.page.getByLabel("Model", { exact: true }).selectOption({ label });
+    await this.page.getByRole("button", { name: "Start model build" }).click();
+    await this.page.waitForURL(/\/builds\/[^/]+$/);
+    return decodeURIComponent(new URL(this.page.url()).pathname.split("/").at(-1) ?? "");
+  }
+
   /** Starts a model-packaging build of a custom pinned GGUF and returns the build page's id. */
   async packageCustomModel(pin: ModelPin): Promise<string> {
     await this.page.getByLabel("Model", { exact: true }).selectOption("custom");
@@ -40,11 +48,15 @@ export class BuildDetailPage {
   }
 }
 
-/** Packages the pinned model from the builds page, waits for its build and follows its "Deploy this" link. */
-export async function packageAndOpenDeploy(page: Page, pin: ModelPin): Promise<void> {
+/**
+ * Packages the pinned model from the builds page (a preset by its label when the pin has one), waits for its build
+ * and follows its "Deploy this" link.
+ */
+export async function packageAndOpenDeploy(page: Page, pin: ModelPin & { label?: string }): Promise<void> {
   const builds = new BuildsPage(page);
   await builds.goto();
-  await builds.packageCustomModel(pin);
+  if (pin.label) await builds.packagePreset(pin.label);
+  else await builds.packageCustomModel(pin);
   const build = new BuildDetailPage(page);
   await build.waitForSuccess(180_000);
   await build.deployThis();

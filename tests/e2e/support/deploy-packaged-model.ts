@@ -3,11 +3,18 @@ import { packageAndOpenDeploy } from "../pages/builds-page.ts";
 import { cpuAdapterChoices, DeployPage } from "../pages/deploy-page.ts";
 import { EndpointDetailPage } from "../pages/endpoint-detail-page.ts";
 import { EndpointsPage } from "../pages/endpoints-page.ts";
-import { readModelPin } from "./e2e-settings.ts";
+import { type ModelPin, readModelPin } from "./e2e-settings.ts";
 
-/** Packages the stand-in Hub's generated model and deploys it on a one-thread CPU endpoint, until InService. */
-export async function deployPackagedModel(page: Page, endpoint: string): Promise<void> {
-  await packageAndOpenDeploy(page, readModelPin());
+/**
+ * Packages a model the stand-in Hub serves (the generated one unless told) and deploys it on a one-thread CPU
+ * endpoint, until InService.
+ */
+export async function deployPackagedModel(
+  page: Page,
+  endpoint: string,
+  pin: ModelPin & { label?: string } = readModelPin(),
+): Promise<void> {
+  await packageAndOpenDeploy(page, pin);
   const deploy = new DeployPage(page);
   await deploy.fill(cpuAdapterChoices(endpoint));
   await deploy.reviewAndDeploy();

@@ -3,6 +3,8 @@ import os from "node:os";
 import path from "node:path";
 
 export type ModelPin = { repo: string; revision: string; file: string; sha256: string };
+/** The trained model's preset as the stand-in Hub serves it: its pin and its label in the console. */
+export type TrainedModelPin = ModelPin & { label: string };
 
 /**
  * Shared by the Playwright config, the web-server process and the specs through the environment, which the
@@ -20,6 +22,8 @@ export function e2eSettings() {
     distDir: process.env.E2E_DIST_DIR ?? `.next/e2e-${port}`,
     /** Written by the web server once the stand-in Hub serves the generated model. */
     pinFile: path.join(stateDir, "model-pin.json"),
+    /** Written by the web server only when the models:fetch cache holds the trained model and the Hub serves it. */
+    trainedPinFile: path.join(stateDir, "trained-model-pin.json"),
     /** The local control plane's URL, written by the web server for specs that act as another team (admin). */
     controlPlaneFile: path.join(stateDir, "control-plane-url"),
     /** The URL of the web server's metric-clock control (metric-clock.ts), written once it listens. */
@@ -34,6 +38,12 @@ export function e2eSettings() {
 
 export function readModelPin(): ModelPin {
   return JSON.parse(fs.readFileSync(e2eSettings().pinFile, "utf8")) as ModelPin;
+}
+
+/** The trained model's preset when this run serves it (`npm run models:fetch` cached it), else null. */
+export function readTrainedModelPin(): TrainedModelPin | null {
+  const file = e2eSettings().trainedPinFile;
+  return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, "utf8")) as TrainedModelPin) : null;
 }
 
 export function defaultStateDir(): string {

@@ -2,16 +2,19 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { trainedModel } from "../../../scripts/models/trained-model.ts";
 import { exitWithParentArgs } from "../../../server/local/exit-with-parent.mjs";
 import { publishHubFile, startHubStandIn } from "../../../server/local/hf-standin.ts";
 import { generateTinyModel } from "../../../server/local/seed.ts";
 import { consoleEnvironment, startLocalStack } from "../../../server/local/stack.ts";
 import { MetricClock } from "../../../server/local/test-support/metric-clock.ts";
-import { e2eSettings, type ModelPin } from "./e2e-settings.ts";
+import { demoModelPreset } from "../../../server/presets/models.ts";
+import { e2eSettings, type ModelPin, type TrainedModelPin } from "./e2e-settings.ts";
 import { startMetricClockControl } from "./metric-clock.ts";
 
 /**
- * The Playwright web server: a loopback Hugging Face stand-in serving a generated GGUF, the local control plane on
+ * The Playwright web server: a loopback Hugging Face stand-in serving a generated GGUF (and the trained model when
+ * it is cached), the local control plane on
  * a fresh data directory with a metric clock the specs may move ahead (metric-clock.ts), and the console itself (`next build && next start`) pointed at both. Everything listens on
  * 127.0.0.1 and stops when Playwright stops this process.
  */
@@ -32,6 +35,21 @@ async function publishModel(hubRoot: string): Promise<ModelPin> {
   };
   publishHubFile(hubRoot, pin, gguf);
   return pin;
+}
+
+/**
+ * The trained model, when `npm run models:fetch` cached it, at its preset's pin: the builds page then packages it
+ * from the stand-in Hub as it would from Hugging Face (the packager checks the preset's sha256).
+ */
+function publishTrainedModel(hubRoot: string): TrainedModelPin | null {
+  const cached = trainedModel();
+  if (!cached.path) {
+    console.error(`The browser tests use the generated model only: ${cached.skipReason}`);
+    return null;
+  }
+  const { repo, revision, file, sha256 } = demoModelPreset.gguf;
+  publishHubFile(hubRoot, { repo, revision, file }, cached.path);
+  return { repo, revision, file, sha256, label: demoModelPreset.label };
 }
 
 /**
@@ -68,6 +86,7 @@ async function main(): Promise<void> {
   fs.mkdirSync(settings.stateDir, { recursive: true });
   const hubRoot = path.join(settings.stateDir, "hub");
   const pin = await publishModel(hubRoot);
+  const trainedPin = publishTrainedModel(hubRoot);
   const hub = await startHubStandIn({ root: hubRoot });
   closers.push(hub.close);
 
@@ -99,6 +118,7 @@ async function main(): Promise<void> {
   };
   buildConsole(env);
   fs.writeFileSync(settings.pinFile, JSON.stringify(pin));
+  if (trainedPin) fs.writeFileSync(settings.trainedPinFile, JSON.stringify(trainedPin));
   fs.writeFileSync(settings.controlPlaneFile, stack.controlPlane.url);
 
   const next = spawn(
