@@ -24,6 +24,7 @@ const SMALLEST: Record<string, { args: string[]; env?: Record<string, string> }>
     env: { BENCH_PARALLEL_LEVELS: "2", BENCH_PARALLEL_REQUESTS: "2", BENCH_PARALLEL_ROUNDS: "1" },
   },
   "bench:evaluate": { args: ["--kind", "tiny", "--limit", "2", "--threads", "1"] },
+  "bench:quality": { args: ["--limit", "1", "--threads", "1"] },
   "bench:batch": { args: ["--kind", "tiny", "--records", "4", "--instances", "1,2"] },
   "bench:load": { args: ["--kind", "tiny", "--requests", "4", "--clients", "1,2", "--parallel", "1"] },
   "bench:async": { args: ["--kind", "tiny", "--requests", "4", "--clients", "2", "--parallel", "1"] },

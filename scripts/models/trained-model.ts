@@ -1,5 +1,6 @@
 import { statSync } from "node:fs";
-import { cachedModelPath, modelPin, TRAINED_MODEL } from "./pins.ts";
+import path from "node:path";
+import { MODEL_CACHE, modelPin, TRAINED_MODEL } from "./pins.ts";
 
 /**
  * The trained model for model tests and benchmarks: its cached path once `npm run models:fetch` has put it
@@ -8,9 +9,9 @@ import { cachedModelPath, modelPin, TRAINED_MODEL } from "./pins.ts";
  */
 export type TrainedModel = { path: string; displayName: string; skipReason: null } | { path: null; skipReason: string };
 
-export function trainedModel(): TrainedModel {
+export function trainedModel(cache = MODEL_CACHE): TrainedModel {
   const pin = modelPin(TRAINED_MODEL);
-  const file = cachedModelPath(pin);
+  const file = path.join(cache, pin.file);
   let size: number;
   try {
     size = statSync(file).size;
