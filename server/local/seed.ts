@@ -31,6 +31,12 @@ export type SeedOptions = {
   onSkip?: (name: string, reason: string) => void;
 };
 
+/** For tests about something else: seeds the generated (and shared) models only, not the 98 MB trained one. */
+export const WITHOUT_TRAINED_MODEL: SeedOptions = {
+  trainedModel: async () => ({ name: TRAINED_SEED_NAME, path: null, skipReason: "left out by the caller" }),
+  onSkip: () => undefined,
+};
+
 /** The shared fixture, present beside the repository on the team's machines, absent in a fresh clone. */
 export const SHARED_FIXTURE_MODEL = path.join(REPO_ROOT, "..", "shared", "fixtures", "models", "stories260K.gguf");
 

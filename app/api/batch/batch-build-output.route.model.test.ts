@@ -12,7 +12,7 @@ import {
   MODEL_PACKAGE_PROJECT,
 } from "@/server/local/builds/build-runner.ts";
 import { type ControlPlane, startControlPlane } from "@/server/local/control-plane.ts";
-import { generateTinyModel, putBuildSource, seedModels } from "@/server/local/seed.ts";
+import { generateTinyModel, putBuildSource, seedModels, WITHOUT_TRAINED_MODEL } from "@/server/local/seed.ts";
 import { localAwsEnvironment, localClientConfig } from "@/server/local/stack.ts";
 import { DEFAULT_REGION } from "@/server/local/wire/request.ts";
 import { consoleDatabase } from "@/server/store/console-database.ts";
@@ -95,7 +95,7 @@ async function modelExists(name: string): Promise<boolean> {
 beforeAll(async () => {
   plane = await startControlPlane({ dataDir: path.join(dataDir, "aws"), port: 0 });
   Object.assign(process.env, localAwsEnvironment(plane), { CONSOLE_DATA_DIR: path.join(dataDir, "console") });
-  const [tiny] = (await seedModels(plane)).filter((model) => model.name === "synthetic-tiny");
+  const [tiny] = (await seedModels(plane, WITHOUT_TRAINED_MODEL)).filter((model) => model.name === "synthetic-tiny");
   if (!tiny?.buildId) throw new Error("the tiny model was not built");
   modelBuildId = tiny.buildId;
   cpuDigest = adapterDigest("cpu");
