@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Build } from "@/contract/builds/builds.ts";
-import { deployHref, modelOutputLabel, pinnedImageUri } from "./build-format.ts";
+import { deployHref, fileSize, modelOutputLabel, pinnedImageUri } from "./build-format.ts";
 
 const digest = `sha256:${"c".repeat(64)}`;
 
@@ -92,5 +92,13 @@ describe("model output labels", () => {
     expect(modelOutputLabel(output(null), undefined)).toBe(
       "s3://decision-console-local/models/seed/SmolLM2-135M-Instruct/model.tar.gz (build 89abcdef)",
     );
+  });
+});
+
+describe("file sizes", () => {
+  it("gives a preset's GGUF size in GB from 1 GB and in MB below", () => {
+    expect(fileSize(3_013_027_808)).toBe("3.01 GB");
+    expect(fileSize(98_362_432)).toBe("98 MB");
+    expect(fileSize(1_000_000_000)).toBe("1.00 GB");
   });
 });

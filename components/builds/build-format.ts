@@ -28,6 +28,11 @@ export function modelOutputLabel(
   return preset ? `${preset.label}: ${where}` : where;
 }
 
+/** A file's size as the builds page shows it: GB with two decimals from 1 GB, whole MB below (decimal units). */
+export function fileSize(bytes: number): string {
+  return bytes >= 1e9 ? `${(bytes / 1e9).toFixed(2)} GB` : `${Math.round(bytes / 1e6)} MB`;
+}
+
 /** Deploying needs the image by digest: a tag could move between review and deploy. */
 export function pinnedImageUri(outputs: Build["outputs"]): string | null {
   const { imageUri, imageDigest } = outputs;

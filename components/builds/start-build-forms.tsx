@@ -6,6 +6,7 @@ import { ErrorAlert } from "../api/error-text.tsx";
 import { Button } from "../ui/button.tsx";
 import { Card } from "../ui/card.tsx";
 import { SelectField, TextField } from "../ui/field.tsx";
+import { fileSize } from "./build-format.ts";
 import { buildPath, useModelPresets, useStartBuild } from "./build-queries.ts";
 
 const custom = "custom";
@@ -67,7 +68,7 @@ export function StartModelBuild() {
             <dt className="text-slate-700">sha256</dt>
             <dd className="break-all font-mono">{active.gguf.sha256}</dd>
             <dt className="text-slate-700">Size</dt>
-            <dd>{(active.gguf.bytes / 1e9).toFixed(2)} GB</dd>
+            <dd>{fileSize(active.gguf.bytes)}</dd>
             <dt className="text-slate-700">Notes</dt>
             <dd>{active.notes}</dd>
           </dl>
