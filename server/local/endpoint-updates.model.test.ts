@@ -1,7 +1,6 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { ApplicationAutoScalingClient } from "@aws-sdk/client-application-auto-scaling";
 import { CloudWatchClient, DescribeAlarmsCommand, PutMetricAlarmCommand } from "@aws-sdk/client-cloudwatch";
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import {
@@ -15,7 +14,7 @@ import {
   UpdateEndpointCommand,
   type UpdateEndpointInput,
 } from "@aws-sdk/client-sagemaker";
-import { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
+import type { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import * as tar from "tar";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { updateRequestSchema } from "../../contract/endpoints/update.ts";
@@ -29,6 +28,7 @@ import { localExecutionRoleArn } from "./iam/stack-policies.ts";
 import { generateTinyModel } from "./seed.ts";
 import { localClientConfig } from "./stack.ts";
 import { localAdapterImageUri } from "./test-support/adapter-image.ts";
+import { consoleClientsFor } from "./test-support/console-clients.ts";
 import { allExit } from "./test-support/processes.ts";
 import { routeDecision } from "./test-support/route-decision.ts";
 import { LOCAL_ACCOUNT_ID } from "./wire/request.ts";
@@ -100,12 +100,7 @@ const lastStage = (endpoint: DescribeEndpointOutput) =>
 
 /** What the console's server functions sign with: its own profile, held to the stack's console policy. */
 function consoleClients() {
-  const config = localClientConfig(plane, "console");
-  return {
-    sageMaker: new SageMakerClient(config),
-    cloudWatch: new CloudWatchClient(config),
-    autoScaling: new ApplicationAutoScalingClient(config),
-  };
+  return consoleClientsFor(plane);
 }
 
 /** Pids of the endpoint's adapters, by picking every instance a few times over (both fleets during an update). */
@@ -147,7 +142,8 @@ beforeAll(async () => {
   plane = await startControlPlane({ dataDir, port: 0 });
   const config = localClientConfig(plane, "admin");
   sageMaker = new SageMakerClient(config);
-  runtime = new SageMakerRuntimeClient(config);
+  // invokeEndpoint is the console's, so it signs as the console.
+  runtime = consoleClients().runtime;
   cloudWatch = new CloudWatchClient(config);
   const staging = path.join(dataDir, "model");
   await generateTinyModel(path.join(staging, "tiny.gguf"));

@@ -2,13 +2,10 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { ApplicationAutoScalingClient } from "@aws-sdk/client-application-auto-scaling";
-import { CloudWatchClient, GetMetricDataCommand } from "@aws-sdk/client-cloudwatch";
+import { GetMetricDataCommand } from "@aws-sdk/client-cloudwatch";
 import { CloudWatchLogsClient, GetLogEventsCommand } from "@aws-sdk/client-cloudwatch-logs";
-import { CodeBuildClient } from "@aws-sdk/client-codebuild";
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { DeleteEndpointCommand, DescribeEndpointCommand, SageMakerClient } from "@aws-sdk/client-sagemaker";
-import { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import * as tar from "tar";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StartBuildRequest } from "../../contract/builds/builds.ts";
@@ -30,6 +27,7 @@ import { localExecutionRoleArn } from "./iam/stack-policies.ts";
 import { generateTinyModel } from "./seed.ts";
 import { localClientConfig } from "./stack.ts";
 import { localAdapterImageUri } from "./test-support/adapter-image.ts";
+import { consoleClientsFor } from "./test-support/console-clients.ts";
 import { createEndpoint } from "./test-support/create-endpoint.ts";
 import { routeDecision } from "./test-support/route-decision.ts";
 import { LOCAL_ACCOUNT_ID } from "./wire/request.ts";
@@ -80,16 +78,7 @@ let modelDataUrl: string;
 
 /** The console's functions sign as the console does: its own profile, not the admin's. */
 function clients() {
-  const config = localClientConfig(plane, "console");
-  return {
-    sageMaker: new SageMakerClient(config),
-    runtime: new SageMakerRuntimeClient(config),
-    codeBuild: new CodeBuildClient(config),
-    s3: new S3Client({ ...config, forcePathStyle: true }),
-    cloudWatch: new CloudWatchClient(config),
-    autoScaling: new ApplicationAutoScalingClient(config),
-    logs: new CloudWatchLogsClient(config),
-  };
+  return consoleClientsFor(plane);
 }
 
 function openPlane() {

@@ -1,11 +1,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { CloudWatchLogsClient } from "@aws-sdk/client-cloudwatch-logs";
-import { ECRClient } from "@aws-sdk/client-ecr";
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
-import { DescribeEndpointCommand, DescribeModelCommand, SageMakerClient } from "@aws-sdk/client-sagemaker";
-import { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
+import { DescribeEndpointCommand, DescribeModelCommand } from "@aws-sdk/client-sagemaker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deployRequestSchema } from "../../../contract/endpoints/deploy.ts";
 import { endpointLogsQuerySchema } from "../../../contract/endpoints/logs.ts";
@@ -19,6 +16,7 @@ import { type ControlPlane, startControlPlane } from "../control-plane.ts";
 import { localExecutionRoleArn } from "../iam/stack-policies.ts";
 import { generateTinyModel } from "../seed.ts";
 import { localClientConfig } from "../stack.ts";
+import { consoleClientsFor } from "../test-support/console-clients.ts";
 import { DEFAULT_REGION, LOCAL_ACCOUNT_ID } from "../wire/request.ts";
 
 /**
@@ -30,12 +28,7 @@ let dataDir: string;
 let plane: ControlPlane;
 
 function consoleClients() {
-  const config = localClientConfig(plane, "console");
-  return {
-    ecr: new ECRClient(config),
-    sageMaker: new SageMakerClient(config),
-    runtime: new SageMakerRuntimeClient(config),
-  };
+  return consoleClientsFor(plane);
 }
 
 beforeAll(async () => {
@@ -122,7 +115,7 @@ describe("the llama.cpp DLC in local mode", { timeout: 120_000 }, () => {
     // The stand-in's own output lands in the endpoint's log group, as the container's stdout does on AWS, and the
     // console's log viewer finds it there with its own credentials.
     const view = await endpointLogs(
-      new CloudWatchLogsClient(localClientConfig(plane, "console")),
+      consoleClients().logs,
       "dc-dlc-chat",
       endpointLogsQuerySchema.parse({ filterPattern: '"llama-server stand-in"' }),
     );
