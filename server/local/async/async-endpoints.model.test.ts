@@ -29,6 +29,7 @@ import { generateTinyModel } from "../seed.ts";
 import { localClientConfig } from "../stack.ts";
 import { localAdapterImageUri } from "../test-support/adapter-image.ts";
 import { awaitAsyncOutcome } from "../test-support/await-async-outcome.ts";
+import { consoleClientsFor } from "../test-support/console-clients.ts";
 import { createEndpoint } from "../test-support/create-endpoint.ts";
 import type { AsyncRequest } from "./async-request-store.ts";
 
@@ -72,11 +73,11 @@ const asyncConfig = (endpoint: string): AsyncInferenceConfig => ({
   ClientConfig: { MaxConcurrentInvocationsPerInstance: PER_INSTANCE },
 });
 
-const outcome = (inferenceId: string) => awaitAsyncOutcome(clients(), ASYNC, inferenceId);
+/** The console's own code (the playground's submit and poll) runs on the console's clients. */
+const outcome = (inferenceId: string) => awaitAsyncOutcome(consoleClientsFor(plane), ASYNC, inferenceId);
 
 function submit(body: unknown) {
-  const { s3, runtime } = clients();
-  return invokeEndpointAsync({ s3, runtime }, bucket, ASYNC, body);
+  return invokeEndpointAsync(consoleClientsFor(plane), bucket, ASYNC, body);
 }
 
 /** The most requests that ran at the same time on one instance, from the queue's start and finish times. */

@@ -11,7 +11,6 @@ import {
   type PutScalingPolicyCommandInput,
   RegisterScalableTargetCommand,
 } from "@aws-sdk/client-application-auto-scaling";
-import { CloudWatchClient } from "@aws-sdk/client-cloudwatch";
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { DescribeEndpointCommand, SageMakerClient } from "@aws-sdk/client-sagemaker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -23,6 +22,7 @@ import { type ControlPlane, startControlPlane } from "../control-plane.ts";
 import { generateTinyModel } from "../seed.ts";
 import { localClientConfig } from "../stack.ts";
 import { localAdapterImageUri } from "../test-support/adapter-image.ts";
+import { consoleClientsFor } from "../test-support/console-clients.ts";
 import { createEndpoint } from "../test-support/create-endpoint.ts";
 
 /**
@@ -169,12 +169,7 @@ describe("the console and another team's scalable target", { timeout: 120_000 },
   });
 
   it("through the console's own code: refuses another team's endpoint and scale to zero of a real-time one, leaving nothing", async () => {
-    const config = localClientConfig(plane, "console");
-    const clients = {
-      sageMaker: new SageMakerClient(config),
-      autoScaling: new ApplicationAutoScalingClient(config),
-      cloudWatch: new CloudWatchClient(config),
-    };
+    const clients = consoleClientsFor(plane);
     const before = await registered(THEIRS);
     const request = autoscalingRequestSchema.parse({
       minCapacity: 2,

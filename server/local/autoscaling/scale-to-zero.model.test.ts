@@ -24,6 +24,7 @@ import { generateTinyModel } from "../seed.ts";
 import { localClientConfig } from "../stack.ts";
 import { localAdapterImageUri } from "../test-support/adapter-image.ts";
 import { awaitAsyncOutcome } from "../test-support/await-async-outcome.ts";
+import { consoleClientsFor } from "../test-support/console-clients.ts";
 import { createEndpoint } from "../test-support/create-endpoint.ts";
 import { MetricClock } from "../test-support/metric-clock.ts";
 
@@ -88,7 +89,8 @@ async function advanceUntilScaling(limitSeconds: number): Promise<number> {
   throw new Error(`no scaling activity within ${limitSeconds} simulated seconds`);
 }
 
-const answered = (inferenceId: string) => awaitAsyncOutcome(clients(), ENDPOINT, inferenceId, 120_000);
+/** The console's own polling of an asynchronous request, signed as the console. */
+const answered = (inferenceId: string) => awaitAsyncOutcome(consoleClientsFor(plane), ENDPOINT, inferenceId, 120_000);
 
 const running = (pid: number) => {
   try {
@@ -134,11 +136,7 @@ afterAll(async () => {
 
 describe("an asynchronous endpoint scaled to zero on real adapter processes", { timeout: 240_000 }, () => {
   it("takes the console's scale-to-zero setup, signed as the console: target tracking alarms, step policy, wake alarm", async () => {
-    const config = localClientConfig(plane, "console");
-    const consoleClients = {
-      autoScaling: new ApplicationAutoScalingClient(config),
-      cloudWatch: new CloudWatchClient(config),
-    };
+    const consoleClients = consoleClientsFor(plane);
     const request = autoscalingRequestSchema.parse({
       minCapacity: 0,
       maxCapacity: 1,
@@ -231,7 +229,8 @@ describe("an asynchronous endpoint scaled to zero on real adapter processes", { 
     expect(await instanceCount()).toBe(0);
 
     // A request while scaled in: it waits in the queue; HasBacklogWithoutCapacity alarms; the step policy adds one.
-    const { s3, runtime } = clients();
+    // The playground's asynchronous invocation, signed as the console.
+    const { s3, runtime } = consoleClientsFor(plane);
     const submittedAt = performance.now();
     const queued = await invokeEndpointAsync({ s3, runtime }, bucket, ENDPOINT, decision("wake"));
     const wakeAlarm = await advanceUntilScaling(5 * 60);
@@ -265,10 +264,9 @@ describe("an asynchronous endpoint scaled to zero on real adapter processes", { 
     ]);
     const [wokeUp, scaledIn] = activities.ScalingActivities ?? [];
     expect(scaledIn?.EndTime?.getTime()).toBeLessThan(wokeUp?.StartTime?.getTime() ?? 0);
-    const consoleConfig = localClientConfig(plane, "console");
     const now = new Date(clock.now());
     const [series] = await instanceHistory(
-      { autoScaling: new ApplicationAutoScalingClient(consoleConfig), sageMaker: new SageMakerClient(consoleConfig) },
+      consoleClientsFor(plane),
       ENDPOINT,
       new Date(now.getTime() - 3 * 3600_000),
       now,
