@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { CloudWatchClient, DescribeAlarmsCommand } from "@aws-sdk/client-cloudwatch";
+import { DescribeAlarmsCommand } from "@aws-sdk/client-cloudwatch";
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import {
   AddTagsCommand,
@@ -18,6 +18,7 @@ import { putStandardAlarms } from "@/server/endpoints/rollback-alarms.ts";
 import { type ControlPlane, startControlPlane } from "@/server/local/control-plane.ts";
 import { freePort } from "@/server/local/free-port.ts";
 import { localAwsEnvironment, localClientConfig } from "@/server/local/stack.ts";
+import { consoleClientsFor } from "@/server/local/test-support/console-clients.ts";
 import { createEndpoint } from "@/server/local/test-support/create-endpoint.ts";
 import { consoleDatabase } from "@/server/store/console-database.ts";
 
@@ -172,7 +173,7 @@ describe("console routes on the local control plane", () => {
 
     // The console's rollback alarms of the endpoint (from an update), and those of an endpoint whose name starts
     // with this one's, which stay.
-    const cloudWatch = new CloudWatchClient(localClientConfig(plane));
+    const { cloudWatch } = consoleClientsFor(plane);
     const guards = { kind: "standard", latencyAverageMs: 100, max5xxPerMinute: 0, maxModelErrorsPerMinute: 0 } as const;
     const created = await putStandardAlarms(cloudWatch, "dc-missing-model", "AllTraffic", guards, "real-time");
     const neighbours = await putStandardAlarms(cloudWatch, "dc-missing-model-2", "AllTraffic", guards, "real-time");

@@ -19,6 +19,7 @@ import { uploadBuildSources } from "../../builds/source-upload.ts";
 import { type ControlPlane, REPO_ROOT, startControlPlane } from "../control-plane.ts";
 import { adapterImageDigest, adapterSourceHash } from "../image-registry.ts";
 import { localClientConfig } from "../stack.ts";
+import { consoleClientsFor } from "../test-support/console-clients.ts";
 import { allExit, isRunning, parentOf, processesRunning } from "../test-support/processes.ts";
 import { buildSourcesDir, IMAGE_BUILD_PROJECT, LOCAL_ARTIFACT_BUCKET, MODEL_PACKAGE_PROJECT } from "./build-runner.ts";
 
@@ -65,6 +66,10 @@ function workingTree(request: BuildSourceRequest): { root: string; files: string
   }
   return { root, files };
 }
+
+/** The console's own upload of a working tree, on the console's own clients. */
+const uploadWithConsole = (tree: { root: string; files: string[] }) =>
+  uploadBuildSources(consoleClientsFor(plane).s3, LOCAL_ARTIFACT_BUCKET, tree.root, tree.files);
 
 async function putArchive(key: string, entries: Record<string, Uint8Array>, client = s3): Promise<string> {
   await client.send(new PutObjectCommand({ Bucket: LOCAL_ARTIFACT_BUCKET, Key: key, Body: zipSync(entries) }));
@@ -115,7 +120,7 @@ const exported = (done: Build) =>
 describe("local CodeBuild runs the source archive the build names", { timeout: 120_000 }, () => {
   it("packages a model after a file it needs was deleted from the working tree, since the archive has it", async () => {
     const tree = workingTree({ kind: "model" });
-    const { location } = await uploadBuildSources(s3, LOCAL_ARTIFACT_BUCKET, tree.root, tree.files);
+    const { location } = await uploadWithConsole(tree);
     fs.rmSync(path.join(tree.root, "infra/packager/archive.ts"));
     fs.rmSync(path.join(tree.root, "infra/buildspecs/model-package.yml"));
     const done = await build(MODEL_PACKAGE_PROJECT, location, packaging());
@@ -244,7 +249,7 @@ describe("local CodeBuild runs the source archive the build names", { timeout: 1
   it("records an image build from the archive's adapter after the working tree lost a file", async () => {
     const tree = workingTree({ kind: "image", variant: "cpu" });
     const expected = adapterImageDigest(adapterSourceHash(tree.root).hash, "cpu");
-    const { location } = await uploadBuildSources(s3, LOCAL_ARTIFACT_BUCKET, tree.root, tree.files);
+    const { location } = await uploadWithConsole(tree);
     fs.rmSync(path.join(tree.root, "tsconfig.base.json"));
     fs.writeFileSync(path.join(tree.root, "adapter/src/cli.ts"), "changed after upload");
     const done = await build(IMAGE_BUILD_PROJECT, location, { IMAGE_VARIANT: "cpu" });
