@@ -4,7 +4,6 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { SageMakerClient } from "@aws-sdk/client-sagemaker";
-import { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import { nearestRankQuantile } from "@decision-console/adapter/contract";
 import { benchModel, benchOut } from "../adapter/bench/bench-files.ts";
 import type { ModelKind } from "../adapter/test/support/llama-model.ts";
@@ -15,6 +14,7 @@ import { LOCAL_ARTIFACT_BUCKET } from "../server/local/builds/build-runner.ts";
 import { startControlPlane } from "../server/local/control-plane.ts";
 import { localClientConfig } from "../server/local/stack.ts";
 import { localAdapterImageUri } from "../server/local/test-support/adapter-image.ts";
+import { consoleClientsFor } from "../server/local/test-support/console-clients.ts";
 import { createEndpoint } from "../server/local/test-support/create-endpoint.ts";
 
 /**
@@ -91,9 +91,7 @@ async function main() {
   const plane = await startControlPlane({ dataDir, port: 0 });
   try {
     const admin = localClientConfig(plane, "admin");
-    const consoleConfig = localClientConfig(plane, "console");
-    const s3 = new S3Client({ ...consoleConfig, forcePathStyle: true });
-    const runtime = new SageMakerRuntimeClient(consoleConfig);
+    const { s3, runtime } = consoleClientsFor(plane);
     await new S3Client({ ...admin, forcePathStyle: true }).send(
       new PutObjectCommand({
         Bucket: LOCAL_ARTIFACT_BUCKET,

@@ -9,7 +9,6 @@ import {
   SageMakerClient,
   UpdateEndpointCommand,
 } from "@aws-sdk/client-sagemaker";
-import { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import { benchModel, benchOut } from "../adapter/bench/bench-files.ts";
 import type { ModelKind } from "../adapter/test/support/llama-model.ts";
 import { type DeploymentConfig, deploymentPlan } from "../contract/endpoints/deployment-plan.ts";
@@ -17,6 +16,7 @@ import { invokeEndpoint } from "../server/invoke/invoke.ts";
 import { startControlPlane } from "../server/local/control-plane.ts";
 import { localClientConfig } from "../server/local/stack.ts";
 import { createAdapterModel } from "../server/local/test-support/batch-model.ts";
+import { consoleClientsFor } from "../server/local/test-support/console-clients.ts";
 import { routeDecision } from "../server/local/test-support/route-decision.ts";
 
 /**
@@ -63,7 +63,8 @@ const plane = await startControlPlane({ dataDir: path.join(dataDir, "plane"), po
 try {
   const config = localClientConfig(plane, "admin");
   const sageMaker = new SageMakerClient(config);
-  const runtime = new SageMakerRuntimeClient(config);
+  // invokeEndpoint is the console's, so it runs on the console's own clients.
+  const { runtime } = consoleClientsFor(plane);
   const gguf = benchModel(values.kind as ModelKind);
   for (const temperature of ["1", "3"]) {
     const name = `${ENDPOINT}-t${temperature}`;
