@@ -39,7 +39,7 @@ function skip(reason: string): never {
   console.log(JSON.stringify({ skipped: reason }));
   process.exit(0);
 }
-if (!model.path) skip(model.skipReason);
+if (model.path === null) skip(model.skipReason);
 const jevbench = jevbenchFile();
 if (!fs.existsSync(jevbench)) skip(`JevBench not found at ${jevbench}`);
 

@@ -141,8 +141,12 @@ describe.skipIf(!model.path)("a trained model through the decision API (SmolLM2-
 
   it("lowers ECE on a held-out half with the temperature fitted on the other (measured 0.435 to 0.120, 0.234 to 0.009)", () => {
     const outcomes = STATED_ANSWERS.flatMap(rotations).map((decision) => outcome(decision, asSent.get(decision.id)!));
-    const halves = [outcomes.filter((_, index) => index % 2 === 0), outcomes.filter((_, index) => index % 2 === 1)];
-    for (const [fitOn, heldOut] of [halves, [...halves].reverse()] as const) {
+    const even = outcomes.filter((_, index) => index % 2 === 0);
+    const odd = outcomes.filter((_, index) => index % 2 === 1);
+    for (const [fitOn, heldOut] of [
+      [even, odd],
+      [odd, even],
+    ] as const) {
       const fit = fitTemperature(fitOn)!;
       const rescaled = heldOut.map((o) => ({
         ...o,
