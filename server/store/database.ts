@@ -3,7 +3,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { AppError } from "../http/app-error.ts";
 import { migrations as consoleMigrations, type Migration } from "./migrations.ts";
-import { privateDirectory, privateFile } from "./private-files.ts";
+import { privateDirectory, privateFile, unusableDataDirectory } from "./private-files.ts";
 
 export type Db = Database.Database;
 
@@ -26,11 +26,7 @@ export function openDatabase(file: string, migrations: readonly Migration[] = co
     privateDirectory(dir);
     fs.accessSync(dir, fs.constants.W_OK);
   } catch (error) {
-    throw new AppError(
-      "internal",
-      `The data directory ${dir} cannot be created or written (${(error as NodeJS.ErrnoException).code ?? error}). ` +
-        "Set CONSOLE_DATA_DIR to a writable directory.",
-    );
+    throw unusableDataDirectory(dir, error);
   }
   let db: Db;
   try {

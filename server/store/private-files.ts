@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { isMainThread } from "node:worker_threads";
+import { AppError } from "../http/app-error.ts";
 
 /**
  * The console's data (password hashes, the audit log, datasets, object bytes, keys, backups) is its user's alone:
@@ -71,6 +72,20 @@ export function repairDataDirModes(dataDir: string): string[] {
  */
 export function openPrivateDataDir(dataDir: string): string[] {
   restrictProcessUmask();
-  privateDirectory(dataDir);
+  try {
+    privateDirectory(dataDir);
+    fs.accessSync(dataDir, fs.constants.W_OK);
+  } catch (error) {
+    throw unusableDataDirectory(dataDir, error);
+  }
   return repairDataDirModes(dataDir);
+}
+
+/** The start-up error for a data directory that cannot be created or written: the path and what to do. */
+export function unusableDataDirectory(dir: string, error: unknown): AppError {
+  return new AppError(
+    "internal",
+    `The data directory ${dir} cannot be created or written (${(error as NodeJS.ErrnoException).code ?? error}). ` +
+      "Set CONSOLE_DATA_DIR to a writable directory.",
+  );
 }

@@ -167,8 +167,8 @@ describe("local batch transform", { timeout: 180_000 }, () => {
       const expected = multiRecord[index]!.SageMakerOutput.result.probabilities;
       for (const [option, p] of answer.SageMakerOutput.result.probabilities.entries()) {
         // Records scored concurrently share llama.cpp batches with others, which is not bit-identical to scoring
-        // them one after another: equal to 1e-4, not to the last digit.
-        expect(p).toBeCloseTo(expected[option]!, 4);
+        // them one after another: equal within DESIGN's 1e-4 for shared scoring, not to the last digit.
+        expect(Math.abs(p - expected[option]!)).toBeLessThan(1e-4);
       }
     }
   });
