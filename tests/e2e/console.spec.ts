@@ -142,7 +142,9 @@ test("a decision's probability bars carry the API's probabilities in option orde
     const { result } = api.body;
     expect(result.model).toMatchObject({ file: trained.file, sha256: trained.sha256, chat_template: "gguf" });
     expect(result.answer_token_ids).toContain(result.full_vocab_argmax_id);
-    await expect(playground.answer()).toContainText(result.allowed_token_mass.toFixed(4));
+    await expect(page.getByRole("region", { name: "Answer for route-ticket" })).toContainText(
+      result.allowed_token_mass.toFixed(4),
+    );
   }
   await checkPage(page, testInfo, "playground-decision");
 });

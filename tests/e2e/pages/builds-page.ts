@@ -38,8 +38,13 @@ export class BuildDetailPage {
     await this.page.goto(`/builds/${encodeURIComponent(id)}`);
   }
 
+  /** Waits for the build's own status, in the header beside its id (its phases say SUCCEEDED long before). */
   async waitForSuccess(timeout = 120_000): Promise<void> {
-    await expect(this.page.getByText("SUCCEEDED").first()).toBeVisible({ timeout });
+    const header = this.page
+      .getByRole("main")
+      .getByRole("paragraph")
+      .filter({ hasText: /:[0-9a-f-]{36}$/ });
+    await expect(header).toHaveText(/^SUCCEEDED/, { timeout });
   }
 
   async deployThis(): Promise<void> {
