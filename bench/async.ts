@@ -7,6 +7,7 @@ import { SageMakerClient } from "@aws-sdk/client-sagemaker";
 import { nearestRankQuantile } from "@decision-console/adapter/contract";
 import { benchModel, benchOut } from "../adapter/bench/bench-files.ts";
 import type { ModelKind } from "../adapter/test/support/llama-model.ts";
+import { consoleClientsFor } from "../server/aws/local-console-clients.ts";
 import { asyncOutcome } from "../server/invoke/async-outcome.ts";
 import { invokeEndpoint } from "../server/invoke/invoke.ts";
 import { invokeEndpointAsync } from "../server/invoke/invoke-async.ts";
@@ -14,7 +15,6 @@ import { LOCAL_ARTIFACT_BUCKET } from "../server/local/builds/build-runner.ts";
 import { startControlPlane } from "../server/local/control-plane.ts";
 import { localClientConfig } from "../server/local/stack.ts";
 import { localAdapterImageUri } from "../server/local/test-support/adapter-image.ts";
-import { consoleClientsFor } from "../server/local/test-support/console-clients.ts";
 import { createEndpoint } from "../server/local/test-support/create-endpoint.ts";
 
 /**

@@ -12,11 +12,11 @@ import {
 import { benchModel, benchOut } from "../adapter/bench/bench-files.ts";
 import type { ModelKind } from "../adapter/test/support/llama-model.ts";
 import { type DeploymentConfig, deploymentPlan } from "../contract/endpoints/deployment-plan.ts";
+import { consoleClientsFor } from "../server/aws/local-console-clients.ts";
 import { invokeEndpoint } from "../server/invoke/invoke.ts";
 import { startControlPlane } from "../server/local/control-plane.ts";
 import { localClientConfig } from "../server/local/stack.ts";
 import { createAdapterModel } from "../server/local/test-support/batch-model.ts";
-import { consoleClientsFor } from "../server/local/test-support/console-clients.ts";
 import { routeDecision } from "../server/local/test-support/route-decision.ts";
 
 /**

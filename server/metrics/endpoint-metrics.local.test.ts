@@ -4,10 +4,10 @@ import path from "node:path";
 import type { CloudWatchClient } from "@aws-sdk/client-cloudwatch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { metricsQuerySchema } from "../../contract/endpoints/metrics.ts";
+import { consoleClientsFor } from "../aws/local-console-clients.ts";
 import { type ControlPlane, startControlPlane } from "../local/control-plane.ts";
 import { openLocalDatabase } from "../local/database.ts";
 import { MetricsStore } from "../local/metrics-store.ts";
-import { consoleClientsFor } from "../local/test-support/console-clients.ts";
 import { endpointMetrics } from "./endpoint-metrics.ts";
 
 /**

@@ -14,11 +14,11 @@ import type { Build, BuildList, BuildLogs } from "@/contract/builds/builds.ts";
 import type { EndpointDetail, EndpointList } from "@/contract/endpoints/endpoint.ts";
 import type { EndpointLogs } from "@/contract/endpoints/logs.ts";
 import type { ImageList } from "@/contract/images/images.ts";
+import { consoleClientsFor } from "@/server/aws/local-console-clients.ts";
 import { putStandardAlarms } from "@/server/endpoints/rollback-alarms.ts";
 import { type ControlPlane, startControlPlane } from "@/server/local/control-plane.ts";
 import { freePort } from "@/server/local/free-port.ts";
 import { localAwsEnvironment, localClientConfig } from "@/server/local/stack.ts";
-import { consoleClientsFor } from "@/server/local/test-support/console-clients.ts";
 import { createEndpoint } from "@/server/local/test-support/create-endpoint.ts";
 import { consoleDatabase } from "@/server/store/console-database.ts";
 

@@ -22,6 +22,7 @@ import {
   SageMakerRuntimeClient,
 } from "@aws-sdk/client-sagemaker-runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { consoleClientsFor } from "../../aws/local-console-clients.ts";
 import { invokeEndpointAsync } from "../../invoke/invoke-async.ts";
 import { LOCAL_ARTIFACT_BUCKET } from "../builds/build-runner.ts";
 import { type ControlPlane, startControlPlane } from "../control-plane.ts";
@@ -29,7 +30,6 @@ import { generateTinyModel } from "../seed.ts";
 import { localClientConfig } from "../stack.ts";
 import { localAdapterImageUri } from "../test-support/adapter-image.ts";
 import { awaitAsyncOutcome } from "../test-support/await-async-outcome.ts";
-import { consoleClientsFor } from "../test-support/console-clients.ts";
 import { createEndpoint } from "../test-support/create-endpoint.ts";
 import type { AsyncRequest } from "./async-request-store.ts";
 

@@ -17,12 +17,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { autoscalingRequestSchema } from "../../../contract/endpoints/autoscaling.ts";
 import { CONSOLE_SCALABLE_TARGET_TAG } from "../../../infra/cdk/console-contract.ts";
 import { putEndpointAutoscaling } from "../../autoscaling/endpoint-autoscaling.ts";
+import { consoleClientsFor } from "../../aws/local-console-clients.ts";
 import { LOCAL_ARTIFACT_BUCKET } from "../builds/build-runner.ts";
 import { type ControlPlane, startControlPlane } from "../control-plane.ts";
 import { generateTinyModel } from "../seed.ts";
 import { localClientConfig } from "../stack.ts";
 import { localAdapterImageUri } from "../test-support/adapter-image.ts";
-import { consoleClientsFor } from "../test-support/console-clients.ts";
 import { createEndpoint } from "../test-support/create-endpoint.ts";
 
 /**

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { autoscalingRequestSchema } from "../../../contract/endpoints/autoscaling.ts";
 import { wakeAlarmName } from "../../autoscaling/scale-to-zero.ts";
 import { configureAutoscaling, describeAutoscaling } from "../../autoscaling/variant-scaling.ts";
+import { consoleClientsFor } from "../../aws/local-console-clients.ts";
 import { invokeEndpointAsync } from "../../invoke/invoke-async.ts";
 import { instanceHistory } from "../../metrics/instance-history.ts";
 import { LOCAL_ARTIFACT_BUCKET } from "../builds/build-runner.ts";
@@ -24,7 +25,6 @@ import { generateTinyModel } from "../seed.ts";
 import { localClientConfig } from "../stack.ts";
 import { localAdapterImageUri } from "../test-support/adapter-image.ts";
 import { awaitAsyncOutcome } from "../test-support/await-async-outcome.ts";
-import { consoleClientsFor } from "../test-support/console-clients.ts";
 import { createEndpoint } from "../test-support/create-endpoint.ts";
 import { MetricClock } from "../test-support/metric-clock.ts";
 

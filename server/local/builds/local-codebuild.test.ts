@@ -14,12 +14,12 @@ import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILDSPEC_PATHS } from "../../../infra/cdk/console-contract.ts";
+import { consoleClientsFor } from "../../aws/local-console-clients.ts";
 import { type BuildSourceRequest, buildSourceFiles } from "../../builds/build-sources.ts";
 import { uploadBuildSources } from "../../builds/source-upload.ts";
 import { type ControlPlane, REPO_ROOT, startControlPlane } from "../control-plane.ts";
 import { adapterImageDigest, adapterSourceHash } from "../image-registry.ts";
 import { localClientConfig } from "../stack.ts";
-import { consoleClientsFor } from "../test-support/console-clients.ts";
 import { allExit, isRunning, parentOf, processesRunning } from "../test-support/processes.ts";
 import { buildSourcesDir, IMAGE_BUILD_PROJECT, LOCAL_ARTIFACT_BUCKET, MODEL_PACKAGE_PROJECT } from "./build-runner.ts";
 

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deployRequestSchema } from "../../../contract/endpoints/deploy.ts";
 import { endpointLogsQuerySchema } from "../../../contract/endpoints/logs.ts";
 import { LLAMA_CPP_DLC_ACCOUNTS } from "../../../infra/cdk/llama-cpp-dlc.ts";
+import { consoleClientsFor } from "../../aws/local-console-clients.ts";
 import { deployEndpoint } from "../../endpoints/deploy.ts";
 import { listDeployableImages } from "../../images/images.ts";
 import { invokeEndpoint } from "../../invoke/invoke.ts";
@@ -16,7 +17,6 @@ import { type ControlPlane, startControlPlane } from "../control-plane.ts";
 import { localExecutionRoleArn } from "../iam/stack-policies.ts";
 import { generateTinyModel } from "../seed.ts";
 import { localClientConfig } from "../stack.ts";
-import { consoleClientsFor } from "../test-support/console-clients.ts";
 import { DEFAULT_REGION, LOCAL_ACCOUNT_ID } from "../wire/request.ts";
 
 /**

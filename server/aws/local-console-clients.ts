@@ -1,7 +1,7 @@
-import { type AwsClients, createAwsClients } from "../../aws/clients.ts";
-import type { ControlPlane } from "../control-plane.ts";
-import type { LocalProfile } from "../local-credentials.ts";
-import { localClientConfig } from "../stack.ts";
+import type { ControlPlane } from "../local/control-plane.ts";
+import type { LocalProfile } from "../local/local-credentials.ts";
+import { localClientConfig } from "../local/stack.ts";
+import { type AwsClients, createAwsClients } from "./clients.ts";
 
 /**
  * The console's own clients (`createAwsClients`, so `npm test`'s request capture records what they send) pointed at
