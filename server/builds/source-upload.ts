@@ -1,11 +1,12 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { ListObjectsV2Command, type S3Client } from "@aws-sdk/client-s3";
+import type { S3Client } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
 import { zipSync } from "fflate";
 import { ARTIFACT_PREFIXES } from "../../infra/cdk/console-contract.ts";
 import { awsCall } from "../aws/errors.ts";
+import { objectExists } from "../aws/s3-object-exists.ts";
 import type { BuildSourceOverride } from "./builds.ts";
 
 /** One hash over every file's path and bytes, so identical sources land under the same key once. */
@@ -31,14 +32,6 @@ export function sourceArchive(root: string, files: readonly string[]): Uint8Arra
   return zipSync(entries, { level: 6, mtime: ARCHIVE_MTIME });
 }
 
-/** Whether the key exists, asked as a one-key listing: the console's policy lists build-sources/ but reads nothing. */
-async function exists(s3: S3Client, bucket: string, key: string): Promise<boolean> {
-  const listed = await awsCall(`s3://${bucket}/${key}`, () =>
-    s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: key, MaxKeys: 1 })),
-  );
-  return listed.Contents?.some((object) => object.Key === key) ?? false;
-}
-
 /**
  * Uploads the files a build reads as one ZIP, `build-sources/<sha256>.zip` (content-addressed: an archive already
  * there is reused), and returns the `bucket/key` StartBuild takes as its S3 source.
@@ -51,7 +44,7 @@ export async function uploadBuildSources(
 ): Promise<BuildSourceOverride & { files: number; digest: string }> {
   const digest = sourceDigest(root, files);
   const key = `${ARTIFACT_PREFIXES.buildSources}${digest}.zip`;
-  if (!(await exists(s3, bucket, key))) {
+  if (!(await objectExists(s3, bucket, key, `s3://${bucket}/${key}`))) {
     const body = sourceArchive(root, files);
     await awsCall(`s3://${bucket}/${key}`, () =>
       new Upload({

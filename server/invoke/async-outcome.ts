@@ -1,6 +1,7 @@
-import { GetObjectCommand, ListObjectsV2Command, type S3Client } from "@aws-sdk/client-s3";
+import { GetObjectCommand, type S3Client } from "@aws-sdk/client-s3";
 import type { AsyncOutcome } from "../../contract/invoke/invoke-async.ts";
 import { awsCall } from "../aws/errors.ts";
+import { objectExists } from "../aws/s3-object-exists.ts";
 import { parseS3Uri } from "../aws/s3-uri.ts";
 import { AppError } from "../http/app-error.ts";
 import { decodeBody } from "./invoke.ts";
@@ -14,18 +15,10 @@ export function s3Object(uri: string): { Bucket: string; Key: string } {
   return { Bucket: bucket, Key: prefix };
 }
 
-/**
- * Whether SageMaker has written the result object yet, asked as a one-key listing (`Prefix` is the key): a GetObject
- * or HeadObject of a key not written yet is 403 AccessDenied, not 404, to a caller S3 does not let list the key, and
- * the console's policy lists only the output and failure prefixes (ListAsyncResults, an s3:prefix condition).
- */
+/** Whether SageMaker has written the result object yet; the console's policy lists only the output and failure prefixes. */
 export async function resultWritten(s3: S3Client, uri: string): Promise<boolean> {
   const { Bucket, Key } = s3Object(uri);
-  const listed = await awsCall(`the asynchronous result ${uri}`, () =>
-    s3.send(new ListObjectsV2Command({ Bucket, Prefix: Key, MaxKeys: 1 })),
-  );
-  // Keys are listed in order, so a key that is there comes before every longer key it is a prefix of.
-  return listed.Contents?.[0]?.Key === Key;
+  return objectExists(s3, Bucket, Key, `the asynchronous result ${uri}`);
 }
 
 /** The result object's body, or null while SageMaker has not written it. */
