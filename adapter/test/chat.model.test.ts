@@ -34,6 +34,24 @@ function sseEvents(text: string): string[] {
     });
 }
 
+/**
+ * Where in a reply a three-character stop string can be cut whose first match is unambiguous, from the middle
+ * outwards. The generated model's weights are random per run, so its reply may hold byte tokens (an incomplete
+ * UTF-8 character shows as U+FFFD and is dropped, not sent, when a stop string ends the reply after it) and its
+ * first token's leading space is matched by stop strings but trimmed from the reply. Neither is what this test
+ * is about, so the window is printable ASCII, starts with a non-space, and follows a printable ASCII character.
+ */
+function plainStopPosition(text: string): number | null {
+  const plain = (from: number, to: number) => /^[\x21-\x7e][\x20-\x7e]*$/.test(text.slice(from, to));
+  const middle = Math.floor(text.length / 2);
+  for (let step = 0; step < text.length; step++) {
+    for (const at of [middle + step, middle - step]) {
+      if (at >= 1 && at + 3 <= text.length && plain(at, at + 3) && /[\x20-\x7e]/.test(text[at - 1]!)) return at;
+    }
+  }
+  return null;
+}
+
 function chatSuite(name: string, modelFile: () => string | null) {
   describe.skipIf(modelFile() === null)(`chat completions on ${name}`, () => {
     let adapter: TestAdapter;
@@ -127,9 +145,9 @@ function chatSuite(name: string, modelFile: () => string | null) {
     it("honours stop strings: the text ends before the first stop string", async () => {
       const free = await client.chat.completions.create({ model: "any", messages, max_tokens: 24, temperature: 0 });
       const text = free.choices[0]!.message.content ?? "";
-      const middle = Math.floor(text.length / 2);
-      const stop = text.slice(middle, middle + 3);
-      if (stop.length < 3) return expect(free.choices[0]!.finish_reason).toBe("stop");
+      const at = plainStopPosition(text);
+      if (at === null) return expect(["stop", "length"]).toContain(free.choices[0]!.finish_reason);
+      const stop = text.slice(at, at + 3);
       const stopped = await client.chat.completions.create({
         model: "any",
         messages,
