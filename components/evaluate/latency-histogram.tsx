@@ -2,8 +2,9 @@ import type { HistogramBin, LatencySummary } from "@/contract/evaluate/metrics.t
 import { latency } from "./format.ts";
 
 const width = 320;
-const height = 140;
-const pad = { left: 28, right: 8, top: 8, bottom: 22 };
+const height = 156;
+// The p50 and p95 labels sit in the top band, above the tallest bar, so no bar ever covers them.
+const pad = { left: 28, right: 8, top: 26, bottom: 22 };
 
 /** Client latency per request, with the p50 and p95 marked. */
 export function LatencyHistogram({
@@ -43,14 +44,14 @@ export function LatencyHistogram({
               <line
                 x1={x(summary[key])}
                 x2={x(summary[key])}
-                y1={pad.top}
+                y1={key === "p50" ? 11 : 22}
                 y2={y(0)}
                 stroke="#b91c1c"
                 strokeDasharray="3 2"
               />
               <text
                 x={x(summary[key]) + (x(summary[key]) > width - 40 ? -2 : 2)}
-                y={pad.top + (key === "p50" ? 9 : 19)}
+                y={key === "p50" ? 9 : 20}
                 fontSize="9"
                 fill="#b91c1c"
                 textAnchor={x(summary[key]) > width - 40 ? "end" : "start"}

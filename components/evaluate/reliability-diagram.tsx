@@ -5,7 +5,11 @@ const size = 240;
 const pad = 32;
 const plot = size - pad - 8;
 
-/** Accuracy against confidence per equal-width bin; the diagonal is perfect calibration. */
+/**
+ * Accuracy against confidence per equal-width bin; the diagonal is perfect calibration. Each bar is labelled with
+ * its item count: a real model's confidences crowd into a few bins, and a bar of 3 items says far less than one
+ * of 150.
+ */
 export function ReliabilityDiagram({
   bins,
   ece,
@@ -51,6 +55,21 @@ export function ReliabilityDiagram({
             >
               <title>{`${bin.lower.toFixed(1)}–${bin.upper.toFixed(1)}: accuracy ${decimal(bin.accuracy, 2)}, ${bin.count} items`}</title>
             </rect>
+          ) : null,
+        )}
+        {bins.map((bin) =>
+          bin.count > 0 && bin.accuracy !== null ? (
+            <text
+              key={`count-${bin.lower}`}
+              x={(x(bin.lower) + x(bin.upper)) / 2}
+              y={Math.max(16, y(bin.accuracy) - 2)}
+              textAnchor="middle"
+              fontSize="8"
+              fill={y(bin.accuracy) - 2 < 16 ? "#ffffff" : "#334155"}
+              data-bin-count={bin.count}
+            >
+              {bin.count}
+            </text>
           ) : null,
         )}
         {[0, 0.5, 1].map((tick) => (

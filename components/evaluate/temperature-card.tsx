@@ -26,6 +26,7 @@ export function TemperatureCard({ fit, endpointName }: { fit: TemperatureFit | n
           {decimal(fit.eceBefore)} → {decimal(fit.eceAfter)}
         </dd>
       </dl>
+      {fit.atLimit ? <LimitWarning limit={fit.atLimit} temperature={temperature} /> : null}
       <div className="flex flex-wrap gap-2">
         <Link
           className={buttonClasses("secondary", "sm")}
@@ -45,5 +46,20 @@ export function TemperatureCard({ fit, endpointName }: { fit: TemperatureFit | n
         items, so check it on a held-out set before relying on it.
       </p>
     </div>
+  );
+}
+
+/** A fit at an end of the searched range is a limit, not a measured temperature: say what it means. */
+function LimitWarning({ limit, temperature }: { limit: "lowest" | "highest"; temperature: number }) {
+  return (
+    <p className="rounded border border-amber-300 bg-amber-50 p-2 text-amber-900" data-testid="temperature-limit">
+      {limit === "highest"
+        ? `The fit stopped at the highest temperature it tries (${temperature}): on these items the scores barely ` +
+          "tell right answers from wrong ones, so making every decision nearly uniform is the best calibration can " +
+          "do. Improve the prompt or the model before deploying a temperature this high."
+        : `The fit stopped at the lowest temperature it tries (${temperature}): on these items the chosen option ` +
+          "is almost always right, so sharpening never stops paying. Add items the model gets wrong to measure a " +
+          "temperature."}
+    </p>
   );
 }

@@ -82,6 +82,11 @@ export const temperatureFitSchema = z.object({
   eceBefore: z.number().nullable(),
   eceAfter: z.number().nullable(),
   items: z.number().int(),
+  /**
+   * Set when the fitted temperature is at an end of the searched range (0.05 to 20): the best fit lies at or
+   * beyond it, so the number is a limit of the search, not a measured optimum.
+   */
+  atLimit: z.enum(["lowest", "highest"]).nullable(),
 });
 export type TemperatureFit = z.infer<typeof temperatureFitSchema>;
 

@@ -228,6 +228,7 @@ describe("temperature fit", () => {
     expect(fit?.temperature).toBeCloseTo(2 / Math.log(3), 5);
     expect(fit?.logLossAfter).toBeLessThan(fit?.logLossBefore as number);
     expect(fit?.items).toBe(4);
+    expect(fit?.atLimit).toBeNull();
   });
 
   it("reports ECE before (confidence 0.881 against accuracy 0.75) and after (0)", () => {
@@ -244,6 +245,14 @@ describe("temperature fit", () => {
   it("sharpens to the lower bound when every answer is right (a single class)", () => {
     const fit = fitTemperature([item("a", probabilities, { logits }), item("a", probabilities, { logits })]);
     expect(fit?.temperature).toBeCloseTo(0.05, 3);
+    expect(fit?.atLimit).toBe("lowest");
+  });
+
+  it("says the fit stopped at the highest temperature when the scores carry no sign of being right", () => {
+    // The same scores for a right and a wrong answer: the flattest probabilities fit best, past any bound.
+    const fit = fitTemperature([item("a", probabilities, { logits }), item("b", probabilities, { logits })]);
+    expect(fit?.temperature).toBeCloseTo(20, 3);
+    expect(fit?.atLimit).toBe("highest");
   });
 
   it("is null with nothing scored", () => {

@@ -65,6 +65,7 @@ export function fitTemperature(outcomes: readonly DecisionOutcome[], binCount = 
     }
   }
   const temperature = Math.exp((low + high) / 2);
+  const nearLimit = (limit: number) => Math.abs(Math.log(temperature) - Math.log(limit)) < 1e-4;
   const rescaled = scored.map((outcome) => ({ ...outcome, probabilities: softmax(logitsOf(outcome), temperature) }));
   return {
     temperature,
@@ -73,5 +74,6 @@ export function fitTemperature(outcomes: readonly DecisionOutcome[], binCount = 
     eceBefore: calibration(scored, binCount).ece,
     eceAfter: calibration(rescaled, binCount).ece,
     items: items.length,
+    atLimit: nearLimit(TEMPERATURE_RANGE.max) ? "highest" : nearLimit(TEMPERATURE_RANGE.min) ? "lowest" : null,
   };
 }

@@ -1,4 +1,4 @@
-import { type Decision, singleDecisionResponseSchema } from "@decision-console/adapter/contract";
+import { type Decision, type DecisionResult, singleDecisionResponseSchema } from "@decision-console/adapter/contract";
 import { type BusyRetryPolicy, isBusyAnswer, retryWhileBusy } from "../../invoke/busy-retry.ts";
 import { chosenIndex } from "../metrics/outcome.ts";
 import type { EndpointInvoker, InvokeContext, InvokeOutcome } from "./invoker.ts";
@@ -100,14 +100,10 @@ export function scoreAnswer(decision: Decision, outcome: InvokeOutcome & { attem
     );
   }
   const probabilities = order.map((index) => result.probabilities[index] as number);
-  const logits =
-    result.option_logits.length === result.option_ids.length
-      ? order.map((index) => result.option_logits[index] as number)
-      : null;
   return {
     optionIds: wanted,
     probabilities,
-    logits,
+    logits: rescalableLogits(result, order, probabilities),
     chosen: wanted[chosenIndex(probabilities)] as string,
     latencyMs: outcome.latencyMs,
     adapterMs: timing.total_seconds * 1000,
@@ -115,4 +111,19 @@ export function scoreAnswer(decision: Decision, outcome: InvokeOutcome & { attem
     errorKind: null,
     errorMessage: null,
   };
+}
+
+/**
+ * Logits the temperature fit can rescale: softmax(logits, T) gives `probabilities` at the endpoint's temperature
+ * T. With one option order they are the adapter's own. A debiased answer (`permutations` > 1) averages the
+ * probabilities of several orders while its `option_logits` describe only the order as sent, so its logits are
+ * T·log p, the ones that reproduce the averaged probabilities.
+ */
+function rescalableLogits(result: DecisionResult, order: readonly number[], probabilities: number[]): number[] | null {
+  if ((result.permutations ?? 1) > 1) {
+    return probabilities.map((p) => result.temperature * Math.log(Math.max(p, Number.MIN_VALUE)));
+  }
+  return result.option_logits.length === result.option_ids.length
+    ? order.map((index) => result.option_logits[index] as number)
+    : null;
 }
