@@ -59,6 +59,7 @@ import {
   asyncRequestListSchema,
   asyncRequestsQuerySchema,
 } from "./invoke/invoke-async.ts";
+import { openApiDocumentSchema } from "./openapi/openapi.ts";
 import { consoleSettingsSchema } from "./settings/settings.ts";
 
 export type ApiMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -92,6 +93,14 @@ export const consoleApi = {
     response: healthSchema,
     status: 200,
     note: "503 with the same body (`degraded`) when a configured control plane (local mode) is not ok.",
+  },
+  openApi: {
+    method: "GET",
+    path: "/api/openapi.json",
+    summary: "This API as an OpenAPI 3.1 document, generated from the route table; no sign-in.",
+    response: openApiDocumentSchema,
+    status: 200,
+    note: "The same document as docs/openapi.json (`npm run gen:openapi`).",
   },
   consoleSettings: {
     method: "GET",

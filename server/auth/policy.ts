@@ -18,6 +18,7 @@ interface RouteRule {
 export const apiPolicy: readonly RouteRule[] = [
   { pattern: "/api/health", methods: { GET: "anonymous" } },
   { pattern: "/api/settings", methods: { GET: "viewer" } },
+  { pattern: "/api/openapi.json", methods: { GET: "anonymous" } },
   { pattern: "/api/auth/login", methods: { POST: "anonymous" } },
   { pattern: "/api/auth/logout", methods: { POST: "anonymous" } },
   { pattern: "/api/auth/me", methods: { GET: "anonymous" } },

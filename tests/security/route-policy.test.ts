@@ -75,6 +75,7 @@ const callers = ["anonymous", "viewer", "operator"] as const;
 const expectedAccess: Record<string, Access> = {
   "GET /api/health": "anonymous",
   "GET /api/settings": "viewer",
+  "GET /api/openapi.json": "anonymous",
   "POST /api/auth/login": "anonymous",
   "POST /api/auth/logout": "anonymous",
   "GET /api/auth/me": "anonymous",
