@@ -186,7 +186,7 @@ export function PlaygroundView({ initialEndpoint }: { initialEndpoint?: string }
           {run.data && <AnswerView result={run.data} />}
           {tab !== "chat" && (
             <Card title="Request snippet">
-              <SnippetPanel endpoint={chosen} body={snippetBody()} asynchronous={asyncInference !== null} />
+              <SnippetPanel endpoint={chosen} body={snippetBody()} asyncInference={asyncInference} />
             </Card>
           )}
         </div>

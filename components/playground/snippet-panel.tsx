@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { Button } from "../ui/button.tsx";
 import { Tabs } from "../ui/tabs.tsx";
-import { asyncSnippet } from "./async-snippets.ts";
+import { asyncRequestBucket, asyncSnippet } from "./async-snippets.ts";
 import { type SnippetLanguage, snippet } from "./snippets.ts";
 
 const languages: { key: SnippetLanguage; label: string }[] = [
@@ -15,16 +15,22 @@ const languages: { key: SnippetLanguage; label: string }[] = [
 export function SnippetPanel({
   endpoint,
   body,
-  asynchronous,
+  asyncInference,
 }: {
   endpoint: string;
   body: unknown;
-  /** The endpoint takes InvokeEndpointAsync only: the snippet writes to S3 and polls the output location. */
-  asynchronous: boolean;
+  /**
+   * The endpoint's AsyncInferenceConfig when it takes InvokeEndpointAsync only: the snippet writes its request to
+   * S3 (the output path's bucket) and polls the output location.
+   */
+  asyncInference: { outputPath: string | null } | null;
 }) {
   const [language, setLanguage] = useState<SnippetLanguage>("typescript");
   const [copied, setCopied] = useState(false);
-  const text = (asynchronous ? asyncSnippet : snippet)(language, endpoint || "<endpoint-name>", body);
+  const name = endpoint || "<endpoint-name>";
+  const text = asyncInference
+    ? asyncSnippet(language, name, body, asyncRequestBucket(asyncInference.outputPath))
+    : snippet(language, name, body);
   return (
     <div>
       <Tabs label="Snippet language" items={languages} active={language} onChange={setLanguage}>

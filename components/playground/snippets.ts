@@ -1,4 +1,8 @@
-/** Request snippets an application can start from, with the same body the playground sends. */
+/**
+ * Request snippets an application can start from, with the same body the playground sends. Each prints the
+ * endpoint's answer as one JSON document on stdout and nothing else; the TypeScript has no top-level await, so it
+ * runs as CommonJS (a new project's default) as well as an ES module.
+ */
 export type SnippetLanguage = "typescript" | "python" | "cli";
 
 export function snippet(language: SnippetLanguage, endpoint: string, body: unknown): string {
@@ -27,7 +31,7 @@ def invoke(body, attempts=6):
                 raise
             time.sleep(random.uniform(0, min(2.0, 0.1 * 2 ** attempt)))
 
-print(invoke(body))
+print(json.dumps(invoke(body), indent=2))
 `;
   }
   if (language === "cli") {
@@ -38,7 +42,7 @@ aws sagemaker-runtime invoke-endpoint \\
   --endpoint-name ${endpoint} \\
   --content-type application/json \\
   --body fileb://request.json \\
-  response.json && cat response.json
+  response.json >/dev/null && cat response.json
 `;
   }
   return `import { InvokeEndpointCommand, ModelError, SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
@@ -66,6 +70,6 @@ async function invoke(request: unknown, attempts = 6): Promise<unknown> {
   }
 }
 
-console.log(await invoke(body));
+invoke(body).then((answer) => console.log(JSON.stringify(answer, null, 2)));
 `;
 }
