@@ -1,8 +1,16 @@
-/** Next.js start-up hook: runs once per server process before it takes requests. */
+import { consoleConfig } from "./server/config.ts";
+
+/**
+ * Next.js start-up hook: runs once per server process before it takes requests. The settings are parsed first, so
+ * a bad value stops the server with a message naming it, before any request.
+ */
 export async function register(): Promise<void> {
-  if (process.env.NEXT_RUNTIME !== "nodejs" || process.env.NEXT_PHASE === "phase-production-build") return;
+  const config = consoleConfig();
+  if (config.NEXT_RUNTIME !== "nodejs" || config.NEXT_PHASE === "phase-production-build") return;
   const { stampPeerAddresses } = await import("./server/http/peer-address.ts");
-  stampPeerAddresses();
+  stampPeerAddresses(config);
+  const { refuseFetchForbiddenMethods } = await import("./server/http/refuse-fetch-forbidden-methods.ts");
+  refuseFetchForbiddenMethods();
   const { resumeEvaluationRuns } = await import("./server/evaluate/runs/resume-on-start.ts");
   resumeEvaluationRuns();
 }

@@ -11,6 +11,7 @@ import net from "node:net";
 import path from "node:path";
 import { assertSafeBind } from "../server/auth/bind.ts";
 import { usersConfigured } from "../server/auth/users.ts";
+import { readConsoleConfig } from "../server/config.ts";
 import { exitWithParent, exitWithParentArgs } from "../server/local/exit-with-parent.mjs";
 import { consoleEnvironment, type LocalStack, startLocalStack } from "../server/local/stack.ts";
 import { openDatabase, resolveDataDir } from "../server/store/database.ts";
@@ -59,7 +60,7 @@ function newestMtime(entry: string): number {
 }
 
 /** `distDir` follows next.config.ts (NEXT_DIST_DIR, else `.next`). */
-export function buildIsStale(repoRoot: string, distDir = process.env.NEXT_DIST_DIR || ".next"): boolean {
+export function buildIsStale(repoRoot: string, distDir = ".next"): boolean {
   const buildId = path.join(repoRoot, distDir, "BUILD_ID");
   if (!fs.existsSync(buildId)) return true;
   const built = fs.statSync(buildId).mtimeMs;
@@ -93,10 +94,12 @@ function exitCode(child: ChildProcess): Promise<number> {
 async function main() {
   // npm start runs this under tsx's own process: if that one is killed, stop everything started here.
   exitWithParent(process.ppid);
+  // Every setting is checked before anything starts: a bad value stops here, named (server/config.ts).
+  const config = readConsoleConfig(process.env);
   const mode = consoleMode(process.env);
-  const port = process.env.PORT || "3000";
-  const host = process.env.HOST || "127.0.0.1";
-  const dataDir = resolveDataDir();
+  const port = String(config.PORT);
+  const host = config.HOST;
+  const dataDir = resolveDataDir(config);
   // Before anything is written: the console, the control plane and every child they start create private files.
   const repaired = openPrivateDataDir(dataDir);
   if (repaired.length > 0) {
@@ -106,7 +109,7 @@ async function main() {
   }
   const db = openDatabase(path.join(dataDir, "console.db"));
   try {
-    assertSafeBind(host, usersConfigured(db, process.env));
+    assertSafeBind(host, usersConfigured(db, config), config);
   } finally {
     db.close();
   }
@@ -139,8 +142,8 @@ async function main() {
   process.on("SIGTERM", () => stop("SIGTERM"));
 
   let code = 0;
-  if (buildIsStale(REPO_ROOT)) {
-    const distDir = process.env.NEXT_DIST_DIR || ".next";
+  const distDir = config.NEXT_DIST_DIR;
+  if (buildIsStale(REPO_ROOT, distDir)) {
     console.log(
       fs.existsSync(path.join(REPO_ROOT, distDir, "BUILD_ID"))
         ? "Rebuilding the console (next build, about a minute): the sources changed since the last build."

@@ -19,6 +19,7 @@ import {
   userNameSchema,
   usersConfigured,
 } from "../server/auth/users.ts";
+import { consoleConfig } from "../server/config.ts";
 import { consoleDatabase, consoleDatabasePath } from "../server/store/console-database.ts";
 
 async function readPassword(prompt: string): Promise<string> {
@@ -72,7 +73,7 @@ async function main(): Promise<void> {
   switch (command) {
     case "add": {
       const user = { name: needName(), role: role() };
-      const first = !usersConfigured(consoleDatabase());
+      const first = !usersConfigured(consoleDatabase(), consoleConfig());
       insertUser(consoleDatabase(), { ...user, passwordHash: await newPasswordHash() });
       console.log(`Added ${user.name} (${user.role}) to ${consoleDatabasePath()}.`);
       if (first) {
@@ -96,7 +97,8 @@ async function main(): Promise<void> {
       console.log(`Removed ${name}; their sessions stop working at once.`);
       return;
     case "list":
-      for (const user of listUsers(consoleDatabase())) console.log(`${user.name}\t${user.role}\t${user.source}`);
+      for (const user of listUsers(consoleDatabase(), consoleConfig()))
+        console.log(`${user.name}\t${user.role}\t${user.source}`);
       return;
     case "hash":
       console.log(await newPasswordHash());

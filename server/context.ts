@@ -1,6 +1,8 @@
 import "server-only";
-import { managedScope } from "./auth/managed-names.ts";
+import { type ManagedScope, managedScope } from "./auth/managed-names.ts";
 import { type AwsClients, createAwsClients } from "./aws/clients.ts";
+import { type ConsoleConfig, consoleConfig } from "./config.ts";
+import { type ConsoleSettings, consoleSettings } from "./console-settings.ts";
 import { EndpointSummaryCache } from "./endpoints/summary-cache.ts";
 import { type EndpointChecker, servingEndpointChecker } from "./evaluate/endpoint-configuration.ts";
 import type { EndpointInvoker } from "./evaluate/runs/invoker.ts";
@@ -9,50 +11,26 @@ import { sageMakerInvoker } from "./evaluate/runs/sagemaker-invoker.ts";
 import { consoleDatabase } from "./store/console-database.ts";
 import type { Db } from "./store/database.ts";
 
-export interface ConsoleSettings {
-  /** `local` when started against the local control plane (its start script sets CONSOLE_MODE=local). */
-  mode: "local" | "aws";
-  region: string | null;
-  executionRoleArn: string | null;
-  modelPackageProject: string;
-  imageBuildProject: string;
-  /** ECR repository of the adapter images. */
-  adapterRepository: string;
-  /** Bucket for build sources; the IaC stack's artifact bucket. */
-  artifactBucket: string | null;
-  /** Names the console's IAM policy allows (the stack's SageMakerNamePrefix); null: any name. */
-  resourceNamePrefix: string | null;
-}
-
-export function consoleSettings(env: NodeJS.ProcessEnv = process.env): ConsoleSettings {
-  const scope = managedScope(env);
-  return {
-    mode: env.CONSOLE_MODE === "local" ? "local" : "aws",
-    region: env.AWS_REGION || env.AWS_DEFAULT_REGION || null,
-    executionRoleArn: env.SAGEMAKER_EXECUTION_ROLE_ARN || null,
-    modelPackageProject: scope.buildProjects.model,
-    imageBuildProject: scope.buildProjects.image,
-    adapterRepository: env.ECR_REPOSITORY || "decision-adapter",
-    artifactBucket: env.CONSOLE_ARTIFACT_BUCKET || null,
-    resourceNamePrefix: scope.prefix,
-  };
-}
-
 export interface ConsoleContext {
+  config: ConsoleConfig;
   aws: AwsClients;
   db: Db;
   settings: ConsoleSettings;
+  /** The resources this console may act on (its IAM policy's names). */
+  scope: ManagedScope;
   endpointSummaries: EndpointSummaryCache;
   /** The evaluation runner's InvokeEndpoint and DescribeEndpoint, on the same clients. */
   evaluation: { invoke: EndpointInvoker; checkEndpoint: EndpointChecker };
 }
 
-function build(): Omit<ConsoleContext, "db"> {
-  const aws = createAwsClients();
-  const settings = consoleSettings();
+function build(config: ConsoleConfig): Omit<ConsoleContext, "db"> {
+  const aws = createAwsClients({}, config);
+  const settings = consoleSettings(config);
   return {
+    config,
     aws,
     settings,
+    scope: managedScope(config),
     endpointSummaries: new EndpointSummaryCache(consoleDatabase()),
     evaluation: {
       invoke: sageMakerInvoker(aws, { artifactBucket: settings.artifactBucket, db: consoleDatabase }),
@@ -62,13 +40,14 @@ function build(): Omit<ConsoleContext, "db"> {
 }
 
 /**
- * The console's one composition root: what route handlers and start-up work with, built on first use and kept on
- * `globalThis` (Next.js may load route modules more than once per process). Nothing here talks to AWS until a
- * handler sends a command.
+ * The console's one composition root: what route handlers and start-up work with, built from the process's
+ * settings (`config.ts`) on first use, and again only if they change, and kept on `globalThis` (Next.js may load
+ * route modules more than once per process). Nothing here talks to AWS until a handler sends a command.
  */
 export function consoleContext(): ConsoleContext {
+  const config = consoleConfig();
   const store = globalThis as { __consoleContext?: Omit<ConsoleContext, "db"> };
-  store.__consoleContext ??= build();
+  if (store.__consoleContext?.config !== config) store.__consoleContext = build(config);
   return { ...store.__consoleContext, db: consoleDatabase() };
 }
 

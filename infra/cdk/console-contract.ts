@@ -5,6 +5,8 @@
 
 export const MODEL_PACKAGE_PROJECT = "decision-console-model-package";
 export const IMAGE_BUILD_PROJECT = "decision-console-image-build";
+/** The ECR repository of the adapter images, unless the stack is given another name. */
+export const ADAPTER_REPOSITORY = "decision-adapter";
 
 /** The buildspec of each kind of build, read from the build's source archive (`BuildSpec.fromSourceFilename`). */
 export const BUILDSPEC_PATHS = {

@@ -3,6 +3,7 @@ import type { Construct } from "constructs";
 import { createAdapterRepository } from "./adapter-repository.ts";
 import { createArtifactBucket } from "./artifact-bucket.ts";
 import { createBuildProjects } from "./build-projects.ts";
+import { ADAPTER_REPOSITORY } from "./console-contract.ts";
 import { createConsolePolicy } from "./console-policy.ts";
 import { llamaCppDlcRepositoryArn } from "./llama-cpp-dlc-repository.ts";
 import { createExecutionRole } from "./sagemaker-execution-role.ts";
@@ -27,7 +28,7 @@ export class DecisionConsoleStack extends Stack {
     }
 
     const bucket = createArtifactBucket(this);
-    const repository = createAdapterRepository(this, props.repositoryName ?? "decision-adapter");
+    const repository = createAdapterRepository(this, props.repositoryName ?? ADAPTER_REPOSITORY);
     const dlcRepositoryArn = llamaCppDlcRepositoryArn(this);
     const executionRole = createExecutionRole(this, { bucket, repository, dlcRepositoryArn, namePrefix });
     const { modelPackage, imageBuild } = createBuildProjects(this, { bucket, repository });

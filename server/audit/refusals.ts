@@ -1,6 +1,5 @@
-import type { Env } from "../auth/env.ts";
 import { createRateLimiter, type RateLimiter } from "../auth/rate-limit.ts";
-import { clientAddress } from "../http/forwarded.ts";
+import { clientAddress, type ForwardingSettings } from "../http/forwarded.ts";
 import type { Db } from "../store/database.ts";
 import { recordAudit } from "./record.ts";
 
@@ -16,11 +15,17 @@ export interface Refusal {
 }
 
 /** `request` refused with `status` and `reason`, by the caller `actor` (null: nobody signed in). */
-export function refusalOf(request: Request, env: Env, actor: string | null, status: number, reason: string): Refusal {
+export function refusalOf(
+  request: Request,
+  settings: ForwardingSettings,
+  actor: string | null,
+  status: number,
+  reason: string,
+): Refusal {
   const { pathname } = new URL(request.url);
   return {
     actor,
-    address: clientAddress(request, env),
+    address: clientAddress(request, settings),
     method: request.method.toUpperCase(),
     path: pathname,
     status,

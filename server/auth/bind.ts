@@ -1,5 +1,5 @@
 import { isIP } from "node:net";
-import type { Env } from "./env.ts";
+import type { ConsoleConfig } from "../config.ts";
 
 /** Loopback names and addresses: the console is then reachable only from this machine. */
 export function isLoopbackHost(host: string): boolean {
@@ -15,7 +15,11 @@ export function isLoopbackHost(host: string): boolean {
  * allowed; beyond loopback, sessions need a signing key that survives restarts and is not guessable.
  * The start script calls this before it binds.
  */
-export function assertSafeBind(host: string, usersConfigured: boolean, env: Env = process.env): void {
+export function assertSafeBind(
+  host: string,
+  usersConfigured: boolean,
+  settings: Pick<ConsoleConfig, "CONSOLE_SESSION_SECRET">,
+): void {
   if (isLoopbackHost(host)) return;
   if (!usersConfigured) {
     throw new Error(
@@ -24,7 +28,7 @@ export function assertSafeBind(host: string, usersConfigured: boolean, env: Env 
         "default), or add a user first: npm run users -- add <name> --role operator (or set CONSOLE_USERS).",
     );
   }
-  const secret = env.CONSOLE_SESSION_SECRET ?? "";
+  const secret = settings.CONSOLE_SESSION_SECRET ?? "";
   if (secret.length < 32) {
     throw new Error(
       `Refusing to listen on ${host}: CONSOLE_SESSION_SECRET is ${secret ? "shorter than 32 characters" : "not set"}. ` +

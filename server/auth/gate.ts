@@ -1,8 +1,8 @@
 import type { Principal } from "../../contract/auth/session.ts";
 import { type RefusalLog, refusalLog, refusalOf } from "../audit/refusals.ts";
 import { AppError } from "../http/app-error.ts";
+import type { ForwardingSettings } from "../http/forwarded.ts";
 import { errorResponse, rateLimitedResponse } from "../http/route.ts";
-import type { Env } from "./env.ts";
 import { managedScope, pathReference, unmanagedReference } from "./managed-names.ts";
 import { isApiPath, isMutating, matchesPattern, requiredAccess } from "./policy.ts";
 import { type AuthContext, defaultAuthContext, principalOf } from "./principal.ts";
@@ -34,7 +34,7 @@ export async function gate(request: Request, options: GateOptions = {}): Promise
   const method = request.method.toUpperCase();
   const context = options.context ?? defaultAuthContext();
   const forbidden = (principal: Principal | null, message: string, response: Response) => {
-    const refusal = refusalOf(request, context.env, principal?.name ?? null, 403, message);
+    const refusal = refusalOf(request, context.config, principal?.name ?? null, 403, message);
     (options.refusals ?? refusalLog()).record(context.db, refusal);
     return response;
   };
@@ -45,7 +45,7 @@ export async function gate(request: Request, options: GateOptions = {}): Promise
   }
 
   if (isMutating(method)) {
-    const reason = crossOriginReason(request, context.env);
+    const reason = crossOriginReason(request, context.config);
     if (reason) {
       const refused = new AppError("forbidden", `Cross-site request refused: ${reason}.`);
       return forbidden(await principalOf(request, context), refused.message, refuse(refused));
@@ -57,7 +57,7 @@ export async function gate(request: Request, options: GateOptions = {}): Promise
 
   const principal = await principalOf(request, context);
   if (!principal) {
-    if (!api) return redirectToLogin(url, request, context.env);
+    if (!api) return redirectToLogin(url, request, context.config);
     return refuse(
       new AppError("unauthenticated", `Sign in to use ${method} ${pathname}: it needs the ${access} role.`),
     );
@@ -72,11 +72,11 @@ export async function gate(request: Request, options: GateOptions = {}): Promise
   }
 
   const named = api ? pathReference(pathname) : null;
-  const unmanaged = named ? unmanagedReference([named], managedScope(context.env)) : null;
+  const unmanaged = named ? unmanagedReference([named], managedScope(context.config)) : null;
   if (unmanaged) return forbidden(principal, unmanaged.message, refuse(unmanaged));
 
   if (method === "POST" && matchesPattern(invokePattern, pathname)) {
-    return playgroundLimits(request, principal, options.invokeLimiter ?? playgroundRateLimiter(context.env));
+    return playgroundLimits(request, principal, options.invokeLimiter ?? playgroundRateLimiter(context.config));
   }
   return null;
 }
@@ -111,8 +111,8 @@ function refuse(error: AppError): Response {
  * CONSOLE_PUBLIC_ORIGIN), not from the proxy's normalised URL, which may say `localhost` for `127.0.0.1`: the
  * session cookie is per host, so the login page must stay on the host the browser is on.
  */
-function redirectToLogin(url: URL, request: Request, env: Env): Response {
-  const login = new URL("/login", expectedOrigins(request, env)[0]);
+function redirectToLogin(url: URL, request: Request, settings: ForwardingSettings): Response {
+  const login = new URL("/login", expectedOrigins(request, settings)[0]);
   login.searchParams.set("next", `${url.pathname}${url.search}`);
   return new Response(null, { status: 307, headers: { location: login.toString() } });
 }

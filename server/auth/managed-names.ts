@@ -1,10 +1,6 @@
-import {
-  IMAGE_BUILD_PROJECT,
-  MODEL_PACKAGE_PROJECT,
-  normalisedResourcePrefix,
-} from "../../infra/cdk/console-contract.ts";
+import { normalisedResourcePrefix } from "../../infra/cdk/console-contract.ts";
+import type { ConsoleConfig } from "../config.ts";
 import { AppError } from "../http/app-error.ts";
-import type { Env } from "./env.ts";
 import { matchesPattern } from "./policy.ts";
 
 /**
@@ -17,13 +13,15 @@ export interface ManagedScope {
   buildProjects: { model: string; image: string };
 }
 
-export function managedScope(env: Env = process.env): ManagedScope {
+export type ScopeSettings = Pick<
+  ConsoleConfig,
+  "CONSOLE_RESOURCE_PREFIX" | "CODEBUILD_MODEL_PROJECT" | "CODEBUILD_IMAGE_PROJECT"
+>;
+
+export function managedScope(settings: ScopeSettings): ManagedScope {
   return {
-    prefix: normalisedResourcePrefix(env.CONSOLE_RESOURCE_PREFIX),
-    buildProjects: {
-      model: env.CODEBUILD_MODEL_PROJECT || MODEL_PACKAGE_PROJECT,
-      image: env.CODEBUILD_IMAGE_PROJECT || IMAGE_BUILD_PROJECT,
-    },
+    prefix: normalisedResourcePrefix(settings.CONSOLE_RESOURCE_PREFIX),
+    buildProjects: { model: settings.CODEBUILD_MODEL_PROJECT, image: settings.CODEBUILD_IMAGE_PROJECT },
   };
 }
 
@@ -70,7 +68,7 @@ export function unmanagedReference(references: readonly NameReference[], scope: 
 }
 
 /** Throws the 403 of `unmanagedReference`: for names in a request body, before any AWS call. */
-export function requireManaged(references: readonly NameReference[], scope: ManagedScope = managedScope()): void {
+export function requireManaged(references: readonly NameReference[], scope: ManagedScope): void {
   const refused = unmanagedReference(references, scope);
   if (refused) throw refused;
 }

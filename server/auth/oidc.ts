@@ -3,9 +3,9 @@ import * as client from "openid-client";
 import { z } from "zod";
 import { safeNext } from "../../contract/auth/safe-next.ts";
 import type { Role } from "../../contract/auth/session.ts";
+import type { ConsoleConfig } from "../config.ts";
 import { AppError } from "../http/app-error.ts";
 import { isLoopbackHost } from "./bind.ts";
-import type { Env } from "./env.ts";
 import type { Session } from "./session.ts";
 
 /**
@@ -22,28 +22,30 @@ export interface OidcSettings {
   roleClaim: string;
 }
 
-export function oidcSettings(env: Env = process.env): OidcSettings | null {
-  if (!env.CONSOLE_OIDC_ISSUER) return null;
-  const parsed = z
-    .object({
-      CONSOLE_OIDC_ISSUER: z.url(),
-      CONSOLE_OIDC_CLIENT_ID: z.string().min(1),
-      CONSOLE_OIDC_CLIENT_SECRET: z.string().min(1).optional(),
-      CONSOLE_OIDC_REDIRECT_URI: z.url(),
-      CONSOLE_OIDC_ROLE_CLAIM: z.string().min(1).default("cognito:groups"),
-    })
-    .safeParse(env);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new Error(`OIDC sign-in is half configured: ${issue?.path.join(".")}: ${issue?.message}`);
+export type OidcConfig = Pick<
+  ConsoleConfig,
+  | "CONSOLE_OIDC_ISSUER"
+  | "CONSOLE_OIDC_CLIENT_ID"
+  | "CONSOLE_OIDC_CLIENT_SECRET"
+  | "CONSOLE_OIDC_REDIRECT_URI"
+  | "CONSOLE_OIDC_ROLE_CLAIM"
+>;
+
+/** Single sign-on's settings, or null when it is not configured; `config.ts` has checked that they are complete. */
+export function oidcSettings(config: OidcConfig): OidcSettings | null {
+  const { CONSOLE_OIDC_ISSUER: issuer, CONSOLE_OIDC_CLIENT_ID: clientId, CONSOLE_OIDC_REDIRECT_URI: redirect } = config;
+  if (!issuer) return null;
+  if (!clientId || !redirect) {
+    throw new Error(
+      "OIDC sign-in is half configured: CONSOLE_OIDC_CLIENT_ID and CONSOLE_OIDC_REDIRECT_URI must be set.",
+    );
   }
-  const settings = parsed.data;
   return {
-    issuer: new URL(settings.CONSOLE_OIDC_ISSUER),
-    clientId: settings.CONSOLE_OIDC_CLIENT_ID,
-    clientSecret: settings.CONSOLE_OIDC_CLIENT_SECRET,
-    redirectUri: new URL(settings.CONSOLE_OIDC_REDIRECT_URI),
-    roleClaim: settings.CONSOLE_OIDC_ROLE_CLAIM,
+    issuer: new URL(issuer),
+    clientId,
+    clientSecret: config.CONSOLE_OIDC_CLIENT_SECRET,
+    redirectUri: new URL(redirect),
+    roleClaim: config.CONSOLE_OIDC_ROLE_CLAIM,
   };
 }
 

@@ -2,8 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import { hash, verify } from "@node-rs/argon2";
 import type { Role } from "../../contract/auth/session.ts";
 import type { Db } from "../store/database.ts";
-import type { Env } from "./env.ts";
-import { findUser } from "./users.ts";
+import { findUser, type UserSettings } from "./users.ts";
 
 export const minimumPasswordLength = 12;
 
@@ -25,9 +24,9 @@ export async function verifyCredentials(
   db: Db,
   name: string,
   password: string,
-  env: Env = process.env,
+  settings: UserSettings,
 ): Promise<{ name: string; role: Role } | null> {
-  const user = findUser(db, name, env);
+  const user = findUser(db, name, settings);
   if (!user) {
     decoyHash ??= hash("decoy password that matches nothing");
     await verify(await decoyHash, password).catch(() => false);

@@ -1,5 +1,5 @@
 import { semifDefaults } from "@decision-console/adapter/contract/semif-settings.ts";
-import type { Env } from "./env.ts";
+import type { ConsoleConfig } from "../config.ts";
 
 /** Keys kept before buckets that have refilled (and so say nothing) are swept. */
 const SWEEP_ABOVE = 10_000;
@@ -67,18 +67,15 @@ export function createRateLimiter(options: { burst: number; perMinute: number; n
 export const playgroundMaxBodyBytes = semifDefaults.maxBodyBytes;
 
 /** The playground's limiter, shared by every bundle in the process; tuned by `CONSOLE_INVOKE_BURST` and `..._PER_MINUTE`. */
-export function playgroundRateLimiter(env: Env = process.env): RateLimiter {
+export function playgroundRateLimiter(
+  settings: Pick<ConsoleConfig, "CONSOLE_INVOKE_BURST" | "CONSOLE_INVOKE_PER_MINUTE">,
+): RateLimiter {
   const store = globalThis as { __consolePlaygroundLimiter?: RateLimiter };
   store.__consolePlaygroundLimiter ??= createRateLimiter({
-    burst: positive(env.CONSOLE_INVOKE_BURST, 20),
-    perMinute: positive(env.CONSOLE_INVOKE_PER_MINUTE, 120),
+    burst: settings.CONSOLE_INVOKE_BURST,
+    perMinute: settings.CONSOLE_INVOKE_PER_MINUTE,
   });
   return store.__consolePlaygroundLimiter;
-}
-
-function positive(value: string | undefined, fallback: number): number {
-  const parsed = Number(value);
-  return Number.isFinite(parsed) && parsed > 0 ? parsed : fallback;
 }
 
 type Budget = { burst: number; perMinute: number };

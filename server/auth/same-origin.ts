@@ -1,5 +1,4 @@
-import { forwardedHeadersTrusted } from "../http/forwarded.ts";
-import type { Env } from "./env.ts";
+import { type ForwardingSettings, forwardedHeadersTrusted } from "../http/forwarded.ts";
 import { isTls } from "./session.ts";
 
 /**
@@ -7,13 +6,13 @@ import { isTls } from "./session.ts";
  * sits behind a proxy that rewrites the host, else the scheme and host the request arrived with (the
  * `X-Forwarded-Host` of a trusted proxy, else `Host`).
  */
-export function expectedOrigins(request: Request, env: Env = process.env): string[] {
-  if (env.CONSOLE_PUBLIC_ORIGIN) {
-    return env.CONSOLE_PUBLIC_ORIGIN.split(",").map((origin) => origin.trim().replace(/\/$/, ""));
+export function expectedOrigins(request: Request, settings: ForwardingSettings): string[] {
+  if (settings.CONSOLE_PUBLIC_ORIGIN) {
+    return settings.CONSOLE_PUBLIC_ORIGIN.split(",").map((origin) => origin.trim().replace(/\/$/, ""));
   }
-  const forwardedHost = forwardedHeadersTrusted(request, env) ? request.headers.get("x-forwarded-host") : null;
+  const forwardedHost = forwardedHeadersTrusted(request, settings) ? request.headers.get("x-forwarded-host") : null;
   const host = forwardedHost ?? request.headers.get("host") ?? new URL(request.url).host;
-  return [`${isTls(request, env) ? "https" : "http"}://${host}`];
+  return [`${isTls(request, settings) ? "https" : "http"}://${host}`];
 }
 
 /**
@@ -21,12 +20,12 @@ export function expectedOrigins(request: Request, env: Env = process.env): strin
  * and `Origin` with every POST/PUT/PATCH/DELETE; a request with neither comes from a non-browser client
  * (curl, the SDK), which a forged cross-site page cannot be.
  */
-export function crossOriginReason(request: Request, env: Env = process.env): string | null {
+export function crossOriginReason(request: Request, settings: ForwardingSettings): string | null {
   const site = request.headers.get("sec-fetch-site");
   if (site && site !== "same-origin") return `the browser marked it as ${site} (Sec-Fetch-Site)`;
   const origin = request.headers.get("origin");
   if (origin === null) return null;
-  const allowed = expectedOrigins(request, env);
+  const allowed = expectedOrigins(request, settings);
   if (!allowed.includes(origin)) return `its Origin ${origin} is not this console's (${allowed.join(", ")})`;
   return null;
 }

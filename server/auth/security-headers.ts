@@ -19,7 +19,7 @@ export function contentSecurityPolicy(production: boolean): string {
   ].join("; ");
 }
 
-export function securityHeaders(production = process.env.NODE_ENV === "production"): { key: string; value: string }[] {
+export function securityHeaders(production: boolean): { key: string; value: string }[] {
   return [
     { key: "Content-Security-Policy", value: contentSecurityPolicy(production) },
     { key: "X-Frame-Options", value: "DENY" },

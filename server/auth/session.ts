@@ -2,8 +2,8 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { jwtVerify, SignJWT } from "jose";
 import { z } from "zod";
 import { roleSchema } from "../../contract/auth/session.ts";
-import { forwardedHeadersTrusted } from "../http/forwarded.ts";
-import type { Env } from "./env.ts";
+import type { ConsoleConfig } from "../config.ts";
+import { type ForwardingSettings, forwardedHeadersTrusted } from "../http/forwarded.ts";
 
 export const sessionCookieName = "dc_session";
 export const sessionTtlSeconds = 12 * 60 * 60;
@@ -23,8 +23,8 @@ const minimumSecretLength = 32;
  * on loopback without it, a random key per process, so sessions end when the console restarts. The key lives on
  * `globalThis` because Next.js bundles the proxy and the route handlers separately in one process.
  */
-export function sessionKey(env: Env = process.env): Uint8Array {
-  const configured = env.CONSOLE_SESSION_SECRET;
+export function sessionKey(settings: Pick<ConsoleConfig, "CONSOLE_SESSION_SECRET">): Uint8Array {
+  const configured = settings.CONSOLE_SESSION_SECRET;
   if (configured) {
     if (configured.length < minimumSecretLength) {
       throw new Error(`CONSOLE_SESSION_SECRET must be at least ${minimumSecretLength} characters long.`);
@@ -75,9 +75,9 @@ export async function verifySession(token: string | undefined, key: Uint8Array):
  * True when the browser reached the console over TLS: directly, or through a TLS-terminating load balancer whose
  * `X-Forwarded-Proto` is trusted (`forwardedHeadersTrusted`).
  */
-export function isTls(request: Request, env: Env = process.env): boolean {
+export function isTls(request: Request, settings: ForwardingSettings): boolean {
   if (new URL(request.url).protocol === "https:") return true;
-  if (!forwardedHeadersTrusted(request, env)) return false;
+  if (!forwardedHeadersTrusted(request, settings)) return false;
   return request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() === "https";
 }
 
@@ -85,14 +85,19 @@ export function isTls(request: Request, env: Env = process.env): boolean {
  * SameSite=Lax rather than Strict: with Strict a sign-in that returns from an OIDC provider (a cross-site
  * navigation) would land without its cookie. Cross-site mutations are refused by the same-origin check instead.
  */
-export function sessionCookie(request: Request, token: string, maxAge = sessionTtlSeconds): string {
+export function sessionCookie(
+  request: Request,
+  token: string,
+  settings: ForwardingSettings,
+  maxAge = sessionTtlSeconds,
+): string {
   const parts = [`${sessionCookieName}=${token}`, "Path=/", "HttpOnly", "SameSite=Lax", `Max-Age=${maxAge}`];
-  if (isTls(request)) parts.push("Secure");
+  if (isTls(request, settings)) parts.push("Secure");
   return parts.join("; ");
 }
 
-export function clearedSessionCookie(request: Request): string {
-  return sessionCookie(request, "", 0);
+export function clearedSessionCookie(request: Request, settings: ForwardingSettings): string {
+  return sessionCookie(request, "", settings, 0);
 }
 
 /** A cookie's value; undefined when absent or not valid percent-encoding (a mangled cookie is no cookie). */

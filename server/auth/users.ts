@@ -1,31 +1,14 @@
 import fs from "node:fs";
-import { z } from "zod";
-import { type Role, roleSchema } from "../../contract/auth/session.ts";
+import type { Role } from "../../contract/auth/session.ts";
+import type { ConsoleConfig } from "../config.ts";
 import { AppError } from "../http/app-error.ts";
 import type { Db } from "../store/database.ts";
-import type { Env } from "./env.ts";
+import { type EnvUser, parseUserList, userNameSchema } from "./user-list.ts";
 
-export const userNameSchema = z
-  .string()
-  .regex(/^[A-Za-z0-9._@-]{1,64}$/, "a user name is 1-64 letters, digits or . _ @ -");
+export { type EnvUser, userNameSchema } from "./user-list.ts";
 
-/**
- * Users from the environment: `CONSOLE_USERS` (a JSON array) or `CONSOLE_USERS_FILE` (a path to one), each
- * `{name, role, passwordHash}` with an argon2id hash from `npm run users -- hash`. A plain `password` is
- * accepted for tests and throwaway setups only; it is hashed in memory when first used.
- */
-const envUserSchema = z
-  .object({
-    name: userNameSchema,
-    role: roleSchema,
-    passwordHash: z.string().startsWith("$argon2id$", "passwordHash must be an argon2id hash").optional(),
-    password: z.string().min(1).optional(),
-  })
-  .strict()
-  .refine((user) => (user.passwordHash === undefined) !== (user.password === undefined), {
-    message: "give each user exactly one of passwordHash or password",
-  });
-export type EnvUser = z.infer<typeof envUserSchema>;
+/** The settings that name the users configured outside the database. */
+export type UserSettings = Pick<ConsoleConfig, "CONSOLE_USERS" | "CONSOLE_USERS_FILE" | "CONSOLE_OIDC_ISSUER">;
 
 export interface StoredUser {
   name: string;
@@ -37,13 +20,17 @@ export interface StoredUser {
 
 const parsedEnv = new Map<string, EnvUser[]>();
 
-export function envUsers(env: Env = process.env): EnvUser[] {
-  let raw = env.CONSOLE_USERS;
+/**
+ * Users from the environment: `CONSOLE_USERS` (a JSON array) or `CONSOLE_USERS_FILE` (a path to one), read on each
+ * call so an edited file takes effect without a restart.
+ */
+export function envUsers(settings: UserSettings): EnvUser[] {
+  let raw = settings.CONSOLE_USERS;
   let origin = "CONSOLE_USERS";
-  if (!raw && env.CONSOLE_USERS_FILE) {
-    origin = `CONSOLE_USERS_FILE (${env.CONSOLE_USERS_FILE})`;
+  if (!raw && settings.CONSOLE_USERS_FILE) {
+    origin = `CONSOLE_USERS_FILE (${settings.CONSOLE_USERS_FILE})`;
     try {
-      raw = fs.readFileSync(env.CONSOLE_USERS_FILE, "utf8");
+      raw = fs.readFileSync(settings.CONSOLE_USERS_FILE, "utf8");
     } catch (error) {
       throw new Error(`${origin} cannot be read: ${(error as NodeJS.ErrnoException).code ?? error}`);
     }
@@ -51,31 +38,26 @@ export function envUsers(env: Env = process.env): EnvUser[] {
   if (!raw) return [];
   const cached = parsedEnv.get(raw);
   if (cached) return cached;
-  let json: unknown;
+  let users: EnvUser[];
   try {
-    json = JSON.parse(raw);
-  } catch {
-    throw new Error(`${origin} is not valid JSON: expected [{"name", "role", "passwordHash"}].`);
+    users = parseUserList(raw);
+  } catch (error) {
+    throw new Error(`${origin} ${(error as Error).message}.`);
   }
-  const parsed = z.array(envUserSchema).safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new Error(`${origin} is invalid at ${issue?.path.join(".") || "top level"}: ${issue?.message}`);
-  }
-  parsedEnv.set(raw, parsed.data);
-  return parsed.data;
+  parsedEnv.set(raw, users);
+  return users;
 }
 
 /** Any way to sign in (env users, stored users, single sign-on) takes the console out of local-operator mode. */
-export function usersConfigured(db: Db, env: Env = process.env): boolean {
-  if (envUsers(env).length > 0 || env.CONSOLE_OIDC_ISSUER) return true;
+export function usersConfigured(db: Db, settings: UserSettings): boolean {
+  if (envUsers(settings).length > 0 || settings.CONSOLE_OIDC_ISSUER) return true;
   const row = db.prepare("SELECT COUNT(*) AS count FROM users").get() as { count: number };
   return row.count > 0;
 }
 
 /** Environment users win over stored ones of the same name, so a deployment's configuration is authoritative. */
-export function findUser(db: Db, name: string, env: Env = process.env): StoredUser | null {
-  const fromEnv = envUsers(env).find((user) => user.name === name);
+export function findUser(db: Db, name: string, settings: UserSettings): StoredUser | null {
+  const fromEnv = envUsers(settings).find((user) => user.name === name);
   if (fromEnv) {
     return {
       name: fromEnv.name,
@@ -99,9 +81,9 @@ export interface UserSummary {
   source: "env" | "database";
 }
 
-export function listUsers(db: Db, env: Env = process.env): UserSummary[] {
+export function listUsers(db: Db, settings: UserSettings): UserSummary[] {
   const stored = db.prepare("SELECT name, role FROM users ORDER BY name").all() as { name: string; role: Role }[];
-  const fromEnv = envUsers(env).map((user) => ({ name: user.name, role: user.role, source: "env" as const }));
+  const fromEnv = envUsers(settings).map((user) => ({ name: user.name, role: user.role, source: "env" as const }));
   const shadowed = new Set(fromEnv.map((user) => user.name));
   return [
     ...fromEnv,

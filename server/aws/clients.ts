@@ -6,6 +6,7 @@ import { ECRClient } from "@aws-sdk/client-ecr";
 import { S3Client } from "@aws-sdk/client-s3";
 import { SageMakerClient, type SageMakerClientConfig } from "@aws-sdk/client-sagemaker";
 import { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
+import { type ConsoleConfig, consoleConfig } from "../config.ts";
 import { captureRequests } from "./request-capture.ts";
 
 /** Every AWS client the console uses. Functions in server/ receive the ones they need; none is a module singleton. */
@@ -36,9 +37,14 @@ export interface AwsClientOptions {
  * here: SDK v3 reads `AWS_ENDPOINT_URL_<SERVICE_ID>` (e.g. AWS_ENDPOINT_URL_SAGEMAKER_RUNTIME) and `AWS_ENDPOINT_URL`
  * itself, which is how local mode points the same code at its loopback control plane.
  */
-export function createAwsClients(options: AwsClientOptions = {}, env: NodeJS.ProcessEnv = process.env): AwsClients {
+export type AwsSettings = Pick<
+  ConsoleConfig,
+  "AWS_REGION" | "AWS_DEFAULT_REGION" | "AWS_ENDPOINT_URL" | "AWS_ENDPOINT_URL_S3"
+>;
+
+export function createAwsClients(options: AwsClientOptions = {}, settings: AwsSettings = consoleConfig()): AwsClients {
   const { endpoint, credentials, maxAttempts } = options;
-  const region = options.region ?? env.AWS_REGION ?? env.AWS_DEFAULT_REGION;
+  const region = options.region ?? settings.AWS_REGION ?? settings.AWS_DEFAULT_REGION;
   const common = {
     ...(region ? { region } : {}),
     ...(endpoint ? { endpoint } : {}),
@@ -46,7 +52,7 @@ export function createAwsClients(options: AwsClientOptions = {}, env: NodeJS.Pro
     ...(maxAttempts ? { maxAttempts } : {}),
   };
   // A loopback S3 cannot serve virtual-hosted bucket names (bucket.127.0.0.1), so any S3 override uses path style.
-  const s3Overridden = Boolean(endpoint || env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL);
+  const s3Overridden = Boolean(endpoint || settings.AWS_ENDPOINT_URL_S3 || settings.AWS_ENDPOINT_URL);
   const clients: AwsClients = {
     sageMaker: new SageMakerClient(common),
     runtime: new SageMakerRuntimeClient(common),
@@ -57,8 +63,9 @@ export function createAwsClients(options: AwsClientOptions = {}, env: NodeJS.Pro
     logs: new CloudWatchLogsClient(common),
     autoScaling: new ApplicationAutoScalingClient(common),
   };
-  // The capture switch is the test harness's, so it is read from the process, not from `env`.
-  for (const client of Object.values(clients)) captureRequests(client);
+  // The capture switch is the test harness's, so it is the process's, whatever `settings` a caller passes.
+  const captureFolder = consoleConfig().CONSOLE_REQUEST_CAPTURE;
+  for (const client of Object.values(clients)) captureRequests(client, captureFolder);
   return clients;
 }
 

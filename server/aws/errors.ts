@@ -1,5 +1,6 @@
 import type { ErrorCode } from "../../contract/http/error-body.ts";
 import { managedScope } from "../auth/managed-names.ts";
+import { consoleConfig } from "../config.ts";
 import { AppError } from "../http/app-error.ts";
 
 interface SdkErrorLike {
@@ -132,7 +133,7 @@ export function toAwsAppError(error: unknown, what?: string): AppError {
 
 /** What an AccessDenied most often means here: a name outside the prefix the console's IAM policy is written for. */
 function policyScope(): string {
-  const { prefix } = managedScope();
+  const { prefix } = managedScope(consoleConfig());
   return prefix
     ? `this console manages names starting with ${prefix} (CONSOLE_RESOURCE_PREFIX), and its IAM policy allows no others.`
     : "the console's IAM policy does not allow it.";

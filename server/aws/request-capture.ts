@@ -24,8 +24,7 @@ interface CapturableClient {
   };
 }
 
-export function captureRequests<Client>(client: Client, env: NodeJS.ProcessEnv = process.env): Client {
-  const folder = env[REQUEST_CAPTURE_VARIABLE];
+export function captureRequests<Client>(client: Client, folder: string | undefined): Client {
   if (!folder) return client;
   const capturable = client as unknown as CapturableClient;
   const file = path.join(folder, `${process.pid}.jsonl`);

@@ -2,7 +2,7 @@ import type { BuildOutputSource } from "../../contract/batch/transform-jobs.ts";
 import { batchCudaReason, batchModelDataReason, isBatchModelData } from "../../contract/batch/transform-jobs.ts";
 import type { AwsClients } from "../aws/clients.ts";
 import { getBuilds } from "../builds/builds.ts";
-import type { ConsoleSettings } from "../context.ts";
+import type { ConsoleSettings } from "../console-settings.ts";
 import { createModel, executionRole, modelInput } from "../endpoints/deploy.ts";
 import { AppError } from "../http/app-error.ts";
 import { listAdapterImages } from "../images/images.ts";

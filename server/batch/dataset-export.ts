@@ -3,7 +3,7 @@ import type { DatasetExport } from "../../contract/batch/transform-jobs.ts";
 import { ARTIFACT_PREFIXES } from "../../infra/cdk/console-contract.ts";
 import type { AwsClients } from "../aws/clients.ts";
 import { awsCall } from "../aws/errors.ts";
-import type { ConsoleSettings } from "../context.ts";
+import type { ConsoleSettings } from "../console-settings.ts";
 import { datasetItems, findDataset } from "../evaluate/datasets/dataset-store.ts";
 import { AppError } from "../http/app-error.ts";
 import type { Db } from "../store/database.ts";

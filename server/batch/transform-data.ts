@@ -1,6 +1,6 @@
 import { ARTIFACT_PREFIXES, BATCH_DATA_FOLDERS } from "../../infra/cdk/console-contract.ts";
 import { parseS3Uri } from "../aws/s3-uri.ts";
-import type { ConsoleSettings } from "../context.ts";
+import type { ConsoleSettings } from "../console-settings.ts";
 import { AppError } from "../http/app-error.ts";
 
 function artifactBucketOf(settings: ConsoleSettings): string {

@@ -12,7 +12,7 @@ import { mockClient } from "aws-sdk-client-mock";
 import "aws-sdk-client-mock-vitest/extend";
 import { beforeEach, describe, expect, it } from "vitest";
 import { startTransformJobSchema } from "../../contract/batch/transform-jobs.ts";
-import type { ConsoleSettings } from "../context.ts";
+import type { ConsoleSettings } from "../console-settings.ts";
 import { startTransformJob } from "./transform-jobs.ts";
 
 const sageMaker = mockClient(SageMakerClient);

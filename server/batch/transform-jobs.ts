@@ -25,7 +25,7 @@ import { TRANSFORM_JOB_LOG_GROUP } from "../../infra/cdk/console-contract.ts";
 import type { AwsClients } from "../aws/clients.ts";
 import { awsCall, toAwsAppError } from "../aws/errors.ts";
 import { parseS3Uri } from "../aws/s3-uri.ts";
-import type { ConsoleSettings } from "../context.ts";
+import type { ConsoleSettings } from "../console-settings.ts";
 import { sourceBuildVariable } from "../endpoints/container-env.ts";
 import { bestEffort } from "../endpoints/deploy.ts";
 import { AppError } from "../http/app-error.ts";

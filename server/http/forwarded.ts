@@ -1,5 +1,9 @@
-import { BlockList, isIP } from "node:net";
-import type { Env } from "../auth/env.ts";
+import { type BlockList, isIP } from "node:net";
+import type { ConsoleConfig } from "../config.ts";
+import { parseProxyList } from "./proxy-list.ts";
+
+/** The settings that say which proxies in front of the console are believed. */
+export type ForwardingSettings = Pick<ConsoleConfig, "CONSOLE_TRUSTED_PROXIES" | "CONSOLE_PUBLIC_ORIGIN">;
 
 /**
  * The TCP peer of a request, stamped by the console's own server hook (`peer-address.ts`) over anything a client
@@ -10,20 +14,15 @@ export const PEER_ADDRESS_HEADER = "x-console-peer-address";
 const proxyLists = new Map<string, BlockList>();
 
 /** `CONSOLE_TRUSTED_PROXIES`: comma-separated addresses or CIDR ranges of the proxies in front of the console. */
-export function trustedProxies(env: Env): BlockList | null {
-  const raw = env.CONSOLE_TRUSTED_PROXIES?.trim();
+export function trustedProxies(settings: ForwardingSettings): BlockList | null {
+  const raw = settings.CONSOLE_TRUSTED_PROXIES?.trim();
   if (!raw) return null;
   let list = proxyLists.get(raw);
   if (!list) {
-    list = new BlockList();
-    for (const entry of raw.split(",").map((part) => part.trim())) {
-      const [address = "", prefix] = entry.split("/");
-      const family = isIP(address);
-      const bits = prefix === undefined ? (family === 6 ? 128 : 32) : Number(prefix);
-      if (family === 0 || !Number.isInteger(bits) || bits < 0 || bits > (family === 6 ? 128 : 32)) {
-        throw new Error(`CONSOLE_TRUSTED_PROXIES: "${entry}" is not an IP address or CIDR range (e.g. 10.0.0.0/8).`);
-      }
-      list.addSubnet(address, bits, family === 6 ? "ipv6" : "ipv4");
+    try {
+      list = parseProxyList(raw);
+    } catch (error) {
+      throw new Error(`CONSOLE_TRUSTED_PROXIES: ${(error as Error).message}.`);
     }
     proxyLists.set(raw, list);
   }
@@ -52,24 +51,24 @@ function peerOf(request: Request): string | null {
  * front, by `CONSOLE_TRUSTED_PROXIES` (then only from those addresses) or by `CONSOLE_PUBLIC_ORIGIN`. Otherwise
  * any client could name its own address, host or scheme.
  */
-export function forwardedTrustedFrom(peer: string | null, env: Env): boolean {
-  const proxies = trustedProxies(env);
+export function forwardedTrustedFrom(peer: string | null, settings: ForwardingSettings): boolean {
+  const proxies = trustedProxies(settings);
   if (proxies) return peer !== null && isTrustedProxy(proxies, peer);
-  return Boolean(env.CONSOLE_PUBLIC_ORIGIN);
+  return Boolean(settings.CONSOLE_PUBLIC_ORIGIN);
 }
 
-export function forwardedHeadersTrusted(request: Request, env: Env): boolean {
-  return forwardedTrustedFrom(peerOf(request), env);
+export function forwardedHeadersTrusted(request: Request, settings: ForwardingSettings): boolean {
+  return forwardedTrustedFrom(peerOf(request), settings);
 }
 
 /**
  * The client's address: the TCP peer; behind trusted proxies, the right-most `X-Forwarded-For` entry that is not
  * one of them (each proxy appends the address it received from). `unknown` when neither is known.
  */
-export function clientAddress(request: Request, env: Env): string {
+export function clientAddress(request: Request, settings: ForwardingSettings): string {
   const peer = peerOf(request);
-  if (!forwardedHeadersTrusted(request, env)) return peer ?? "unknown";
-  const proxies = trustedProxies(env);
+  if (!forwardedHeadersTrusted(request, settings)) return peer ?? "unknown";
+  const proxies = trustedProxies(settings);
   const hops = (request.headers.get("x-forwarded-for") ?? "")
     .split(",")
     .map(normalised)

@@ -1,7 +1,6 @@
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import type { IncomingMessage } from "node:http";
-import type { Env } from "../auth/env.ts";
-import { forwardedTrustedFrom, PEER_ADDRESS_HEADER, trustedProxies } from "./forwarded.ts";
+import { type ForwardingSettings, forwardedTrustedFrom, PEER_ADDRESS_HEADER, trustedProxies } from "./forwarded.ts";
 
 const FORWARDED = ["x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "x-forwarded-port"];
 const REQUEST_START = "http.server.request.start";
@@ -15,13 +14,13 @@ const REQUEST_START = "http.server.request.start";
  * URL's scheme, from the connection itself. Installed once per process by `instrumentation.ts`; a bad
  * `CONSOLE_TRUSTED_PROXIES` stops start-up. Returns the uninstall.
  */
-export function stampPeerAddresses(env: Env = process.env): () => void {
-  trustedProxies(env);
+export function stampPeerAddresses(settings: ForwardingSettings): () => void {
+  trustedProxies(settings);
   const stamp = (message: unknown) => {
     const { request } = message as { request: IncomingMessage };
     const peer = request.socket.remoteAddress ?? null;
     request.headers[PEER_ADDRESS_HEADER] = peer ?? "";
-    if (!forwardedTrustedFrom(peer, env)) for (const name of FORWARDED) delete request.headers[name];
+    if (!forwardedTrustedFrom(peer, settings)) for (const name of FORWARDED) delete request.headers[name];
   };
   subscribe(REQUEST_START, stamp);
   return () => unsubscribe(REQUEST_START, stamp);

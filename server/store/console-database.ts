@@ -1,8 +1,11 @@
 import path from "node:path";
+import { type ConsoleConfig, consoleConfig } from "../config.ts";
 import { type Db, openDatabase, resolveDataDir } from "./database.ts";
 
-export function consoleDatabasePath(env: NodeJS.ProcessEnv = process.env): string {
-  return path.join(resolveDataDir(env), "console.db");
+type DataSettings = Pick<ConsoleConfig, "CONSOLE_DATA_DIR">;
+
+export function consoleDatabasePath(settings: DataSettings = consoleConfig()): string {
+  return path.join(resolveDataDir(settings), "console.db");
 }
 
 /**
@@ -10,8 +13,8 @@ export function consoleDatabasePath(env: NodeJS.ProcessEnv = process.env): strin
  * runs, endpoint summaries), opened once per process and data directory.
  * Kept on `globalThis` because Next.js bundles the proxy and route handlers separately in one process.
  */
-export function consoleDatabase(env: NodeJS.ProcessEnv = process.env): Db {
-  const file = consoleDatabasePath(env);
+export function consoleDatabase(settings: DataSettings = consoleConfig()): Db {
+  const file = consoleDatabasePath(settings);
   const store = globalThis as { __consoleDatabases?: Map<string, Db> };
   store.__consoleDatabases ??= new Map();
   let db = store.__consoleDatabases.get(file);

@@ -13,6 +13,7 @@ import { createRateLimiter } from "@/server/auth/rate-limit.ts";
 import { crossOriginReason } from "@/server/auth/same-origin.ts";
 import { sessionCookie, sessionKey, signSession, verifySession } from "@/server/auth/session.ts";
 import { envUsers, usersConfigured } from "@/server/auth/users.ts";
+import { consoleConfig } from "@/server/config.ts";
 import { AppError } from "@/server/http/app-error.ts";
 import { PEER_ADDRESS_HEADER } from "@/server/http/forwarded.ts";
 import { consoleDatabase } from "@/server/store/console-database.ts";
@@ -122,10 +123,13 @@ describe("passwords and users", () => {
   it("credentials match only the right password of an existing user", async () => {
     await addUser("paula", "viewer", "paula-password-long");
     const db = consoleDatabase();
-    expect(await verifyCredentials(db, "paula", "paula-password-long")).toEqual({ name: "paula", role: "viewer" });
-    expect(await verifyCredentials(db, "paula", "wrong-password-long")).toBeNull();
-    expect(await verifyCredentials(db, "nobody", "paula-password-long")).toBeNull();
-    expect(usersConfigured(db)).toBe(true);
+    expect(await verifyCredentials(db, "paula", "paula-password-long", consoleConfig())).toEqual({
+      name: "paula",
+      role: "viewer",
+    });
+    expect(await verifyCredentials(db, "paula", "wrong-password-long", consoleConfig())).toBeNull();
+    expect(await verifyCredentials(db, "nobody", "paula-password-long", consoleConfig())).toBeNull();
+    expect(usersConfigured(db, consoleConfig())).toBe(true);
   });
 
   it("users from CONSOLE_USERS (hash or, for tests, a plain password) sign in too", async () => {
@@ -154,7 +158,7 @@ describe("passwords and users", () => {
 
 describe("sessions", () => {
   it("a signed session round-trips; another key or a changed byte does not verify", async () => {
-    const key = sessionKey();
+    const key = sessionKey(consoleConfig());
     const token = await signSession({ name: "paula", role: "viewer", source: "password" }, key);
     expect(await verifySession(token, key)).toEqual({ name: "paula", role: "viewer", source: "password" });
     expect(await verifySession(token, new TextEncoder().encode("y".repeat(40)))).toBeNull();
@@ -166,23 +170,27 @@ describe("sessions", () => {
   });
 
   it("an expired session does not verify", async () => {
-    const token = await signSession({ name: "paula", role: "viewer", source: "password" }, sessionKey(), 0);
-    expect(await verifySession(token, sessionKey())).toBeNull();
+    const token = await signSession(
+      { name: "paula", role: "viewer", source: "password" },
+      sessionKey(consoleConfig()),
+      0,
+    );
+    expect(await verifySession(token, sessionKey(consoleConfig()))).toBeNull();
   });
 
   it("the cookie is HttpOnly and SameSite=Lax, and Secure only over TLS", () => {
-    const plain = sessionCookie(new Request("http://127.0.0.1:3000/"), "t");
+    const plain = sessionCookie(new Request("http://127.0.0.1:3000/"), "t", consoleConfig());
     expect(plain).toMatch(/HttpOnly/);
     expect(plain).toMatch(/SameSite=Lax/);
     expect(plain).not.toMatch(/Secure/);
-    expect(sessionCookie(new Request("https://console.example.com/"), "t")).toMatch(/; Secure/);
+    expect(sessionCookie(new Request("https://console.example.com/"), "t", consoleConfig())).toMatch(/; Secure/);
     const behindProxy = new Request("http://10.0.0.1/", {
       headers: { "x-forwarded-proto": "https", [PEER_ADDRESS_HEADER]: "10.0.0.5" },
     });
-    expect(sessionCookie(behindProxy, "t")).not.toMatch(/Secure/);
+    expect(sessionCookie(behindProxy, "t", consoleConfig())).not.toMatch(/Secure/);
     process.env.CONSOLE_TRUSTED_PROXIES = "10.0.0.5";
     try {
-      expect(sessionCookie(behindProxy, "t")).toMatch(/; Secure/);
+      expect(sessionCookie(behindProxy, "t", consoleConfig())).toMatch(/; Secure/);
     } finally {
       delete process.env.CONSOLE_TRUSTED_PROXIES;
     }
@@ -296,7 +304,10 @@ describe("sign-in, sign-out and the audit trail", () => {
 
   it("requireRole gives 401 without a session and 403 for too small a role", async () => {
     await expect(requireRole(new Request(`${consoleOrigin}/x`), "viewer")).rejects.toMatchObject({ status: 401 });
-    const viewerToken = await signSession({ name: "vic", role: "viewer", source: "password" }, sessionKey());
+    const viewerToken = await signSession(
+      { name: "vic", role: "viewer", source: "password" },
+      sessionKey(consoleConfig()),
+    );
     const viewer = new Request(`${consoleOrigin}/x`, { headers: { cookie: `dc_session=${viewerToken}` } });
     await expect(requireRole(viewer, "operator")).rejects.toBeInstanceOf(AppError);
     await expect(requireRole(viewer, "viewer")).resolves.toMatchObject({ name: "vic" });
@@ -306,7 +317,10 @@ describe("sign-in, sign-out and the audit trail", () => {
 describe("same-origin", () => {
   it("a request without Origin or Sec-Fetch-Site is a non-browser client and is allowed", () => {
     expect(
-      crossOriginReason(new Request(`${consoleOrigin}/api/x`, { method: "POST", headers: { host: "127.0.0.1:3000" } })),
+      crossOriginReason(
+        new Request(`${consoleOrigin}/api/x`, { method: "POST", headers: { host: "127.0.0.1:3000" } }),
+        consoleConfig(),
+      ),
     ).toBeNull();
   });
 
@@ -332,7 +346,7 @@ describe("playground limits", () => {
   });
 
   it("through the proxy: a body over 262144 bytes is a 413 and a flood from one user gets 429 with Retry-After", async () => {
-    const token = await signSession({ name: "vic", role: "viewer", source: "password" }, sessionKey());
+    const token = await signSession({ name: "vic", role: "viewer", source: "password" }, sessionKey(consoleConfig()));
     const invoke = (length: number) =>
       proxy(
         new NextRequest(`${consoleOrigin}/api/endpoints/demo/invoke`, {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { proxy } from "@/proxy.ts";
 import { expectedOrigins } from "@/server/auth/same-origin.ts";
 import { isTls, sessionCookie } from "@/server/auth/session.ts";
+import { consoleConfig } from "@/server/config.ts";
 import {
   clientAddress,
   forwardedHeadersTrusted,
@@ -117,7 +118,7 @@ describe("through the proxy", () => {
   });
 
   it("does not mark the session cookie Secure because a client claims X-Forwarded-Proto: https", () => {
-    const cookie = sessionCookie(new Request("http://127.0.0.1:3000/", { headers: forged }), "token");
+    const cookie = sessionCookie(new Request("http://127.0.0.1:3000/", { headers: forged }), "token", consoleConfig());
     expect(cookie).not.toContain("Secure");
   });
 });

@@ -49,6 +49,18 @@ describe("npm start refuses", () => {
     expect(result.output).toContain("CONSOLE_SESSION_SECRET is not set");
   });
 
+  it("a setting with a bad value, naming it and the value", async () => {
+    const result = await start({
+      HOST: "127.0.0.1",
+      CONSOLE_DATA_DIR: path.join(scratch, "settings"),
+      CONSOLE_INVOKE_PER_MINUTE: "abc",
+    });
+    expect(result.code).toBe(1);
+    expect(result.output).toContain("The console's settings are not valid");
+    expect(result.output).toContain("CONSOLE_INVOKE_PER_MINUTE: must be a number");
+    expect(result.output).toContain('(it is "abc")');
+  });
+
   it("a data directory it cannot create, naming it and CONSOLE_DATA_DIR", async () => {
     const blocker = path.join(scratch, "a-file");
     fs.writeFileSync(blocker, "");

@@ -5,6 +5,7 @@ import type { Role } from "@/contract/auth/session.ts";
 import { hashPassword } from "@/server/auth/passwords.ts";
 import { sessionKey, signSession } from "@/server/auth/session.ts";
 import { insertUser } from "@/server/auth/users.ts";
+import { consoleConfig } from "@/server/config.ts";
 import { consoleDatabase } from "@/server/store/console-database.ts";
 
 export const consoleOrigin = "http://127.0.0.1:3000";
@@ -34,5 +35,5 @@ export async function addUser(name: string, role: Role, password = `${name}-pass
 }
 
 export async function sessionCookieFor(name: string, role: Role): Promise<string> {
-  return `dc_session=${await signSession({ name, role, source: "password" }, sessionKey())}`;
+  return `dc_session=${await signSession({ name, role, source: "password" }, sessionKey(consoleConfig()))}`;
 }

@@ -17,10 +17,13 @@ export const GET = route(async (request) => {
 export const POST = route(async (request) => {
   const principal = await requireRole(request, "operator");
   const start = await readJson(request, consoleApi.startTransformJob.body);
-  requireManaged([
-    { kind: "sagemaker", name: start.modelName, field: "modelName" },
-    { kind: "build", name: start.buildOutput?.buildId, field: "buildOutput.buildId" },
-  ]);
+  requireManaged(
+    [
+      { kind: "sagemaker", name: start.modelName, field: "modelName" },
+      { kind: "build", name: start.buildOutput?.buildId, field: "buildOutput.buildId" },
+    ],
+    consoleContext().scope,
+  );
   const { aws, db, settings } = consoleContext();
   const job = await audited(
     db,

@@ -2,7 +2,7 @@ import { consoleApi } from "@/contract/api.ts";
 import { requireManaged } from "@/server/auth/managed-names.ts";
 import { requireRole, requireRoleFor } from "@/server/auth/principal.ts";
 import { audited } from "@/server/aws/audited.ts";
-import { evaluationDeps } from "@/server/context.ts";
+import { consoleContext, evaluationDeps } from "@/server/context.ts";
 import { startEvaluation } from "@/server/evaluate/runs/evaluation-commands.ts";
 import { evaluationSummaries } from "@/server/evaluate/runs/run-view.ts";
 import { readJson, reply, route } from "@/server/http/route.ts";
@@ -22,10 +22,13 @@ export const POST = route(async (request) => {
   const principal = input.batch
     ? await requireRoleFor(request, "operator", "An evaluation in a batch transform job starts paid instances")
     : viewer;
-  requireManaged([
-    ...input.endpoints.map((name) => ({ kind: "sagemaker" as const, name, field: "endpoints" })),
-    { kind: "sagemaker", name: input.batch?.modelName, field: "batch.modelName" },
-  ]);
+  requireManaged(
+    [
+      ...input.endpoints.map((name) => ({ kind: "sagemaker" as const, name, field: "endpoints" })),
+      { kind: "sagemaker", name: input.batch?.modelName, field: "batch.modelName" },
+    ],
+    consoleContext().scope,
+  );
   const deps = evaluationDeps();
   const target = input.batch ? input.batch.modelName : input.endpoints.join(", ");
   const entry = { actor: principal.name, action: "evaluation.start", target, detail: { datasetId: input.datasetId } };

@@ -1,6 +1,6 @@
 import { consoleApi } from "@/contract/api.ts";
 import packageJson from "@/package.json" with { type: "json" };
-import { consoleSettings } from "@/server/context.ts";
+import { consoleConfig } from "@/server/config.ts";
 import { controlPlaneHealth } from "@/server/health/control-plane-health.ts";
 import { reply, route } from "@/server/http/route.ts";
 
@@ -10,13 +10,14 @@ import { reply, route } from "@/server/http/route.ts";
  * makes the console answer 503 `degraded`.
  */
 export const GET = route(async () => {
-  const controlPlane = await controlPlaneHealth(process.env.CONSOLE_CONTROL_PLANE_HEALTH_URL);
+  const config = consoleConfig();
+  const controlPlane = await controlPlaneHealth(config.CONSOLE_CONTROL_PLANE_HEALTH_URL);
   const healthy = controlPlane === undefined || controlPlane.status === "ok";
   return reply(
     consoleApi.health,
     {
       status: healthy ? "ok" : "degraded",
-      mode: consoleSettings().mode,
+      mode: config.CONSOLE_MODE,
       versions: { console: packageJson.version, node: process.versions.node },
       ...(controlPlane ? { controlPlane } : {}),
     },

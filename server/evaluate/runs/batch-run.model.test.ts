@@ -9,7 +9,8 @@ import {
 } from "@aws-sdk/client-sagemaker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAwsClients } from "../../aws/clients.ts";
-import { consoleSettings } from "../../context.ts";
+import { consoleConfig } from "../../config.ts";
+import { consoleSettings } from "../../console-settings.ts";
 import { type ControlPlane, startControlPlane } from "../../local/control-plane.ts";
 import { localAwsEnvironment, localClientConfig } from "../../local/stack.ts";
 import { createTinyAdapterModel } from "../../local/test-support/batch-model.ts";
@@ -78,7 +79,7 @@ beforeAll(async () => {
     db,
     invoke: httpInvoker(() => "http://127.0.0.1:9"),
     checkEndpoint: undefined as never,
-    batch: { aws: createAwsClients(), settings: consoleSettings(), pollMs: 200 },
+    batch: { aws: createAwsClients(), settings: consoleSettings(consoleConfig()), pollMs: 200 },
   };
 }, 120_000);
 

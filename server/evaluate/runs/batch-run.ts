@@ -9,7 +9,7 @@ import { parseS3Uri } from "../../aws/s3-uri.ts";
 import { realSleep, type Sleep } from "../../aws/sleep.ts";
 import { writeDatasetJsonLines } from "../../batch/dataset-export.ts";
 import { describeTransformJobIfAny, startTransformJob, stopTransformJob } from "../../batch/transform-jobs.ts";
-import type { ConsoleSettings } from "../../context.ts";
+import type { ConsoleSettings } from "../../console-settings.ts";
 import { AppError } from "../../http/app-error.ts";
 import type { Db } from "../../store/database.ts";
 import { datasetItems, type StoredItem } from "../datasets/dataset-store.ts";

@@ -4,6 +4,7 @@ import { verifyCredentials } from "@/server/auth/passwords.ts";
 import { loginThrottle } from "@/server/auth/rate-limit.ts";
 import { sessionCookie, sessionKey, signSession } from "@/server/auth/session.ts";
 import { usersConfigured } from "@/server/auth/users.ts";
+import { consoleConfig } from "@/server/config.ts";
 import { AppError } from "@/server/http/app-error.ts";
 import { clientAddress } from "@/server/http/forwarded.ts";
 import { rateLimitedResponse, readJson, reply, route } from "@/server/http/route.ts";
@@ -17,24 +18,25 @@ const refusals = {
 
 export const POST = route(async (request) => {
   const { name, password } = await readJson(request, consoleApi.login.body);
-  const db = consoleDatabase();
-  if (!usersConfigured(db)) {
+  const config = consoleConfig();
+  const db = consoleDatabase(config);
+  if (!usersConfigured(db, config)) {
     throw new AppError(
       "conflict",
       "No users are configured: on loopback the console already runs as the local operator.",
     );
   }
-  const attempt = loginThrottle().take(clientAddress(request, process.env), name);
+  const attempt = loginThrottle().take(clientAddress(request, config), name);
   if (!attempt.allowed) {
     const wait = attempt.retryAfterSeconds;
     return rateLimitedResponse(`${refusals[attempt.limit](name)}; wait ${wait} s.`, wait);
   }
-  const user = await verifyCredentials(db, name, password);
+  const user = await verifyCredentials(db, name, password, config);
   if (!user) {
     recordAudit({ actor: name, action: "auth.login", target: name, result: "denied" }, db);
     throw new AppError("unauthenticated", "That user name and password do not match.");
   }
   recordAudit({ actor: user.name, action: "auth.login", target: user.name, result: "ok" }, db);
-  const token = await signSession({ ...user, source: "password" }, sessionKey());
-  return reply(consoleApi.login, { user }, { headers: { "set-cookie": sessionCookie(request, token) } });
+  const token = await signSession({ ...user, source: "password" }, sessionKey(config));
+  return reply(consoleApi.login, { user }, { headers: { "set-cookie": sessionCookie(request, token, config) } });
 });

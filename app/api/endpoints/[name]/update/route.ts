@@ -14,8 +14,8 @@ export const POST = route(async (request, { params }: Context) => {
   const principal = await requireRole(request, "operator");
   const name = await endpointNameParam(params);
   const update = await readJson(request, consoleApi.updateEndpoint.body);
-  requireManaged([{ kind: "sagemaker", name: update.rollBackTo, field: "rollBackTo" }]);
-  const { aws, db } = consoleContext();
+  const { aws, db, scope } = consoleContext();
+  requireManaged([{ kind: "sagemaker", name: update.rollBackTo, field: "rollBackTo" }], scope);
   const result = await audited(
     db,
     { actor: principal.name, action: "endpoint.update", target: name, detail: update },
