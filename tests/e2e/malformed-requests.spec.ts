@@ -24,6 +24,17 @@ test("a path that is not valid percent-encoding is a 400, for API routes and pag
   expect((await api.get("/endpoints/%ZZ")).status()).toBe(400);
 });
 
+test("a TRACE, which Next.js cannot turn into a fetch Request, is a 405 with the error body, not a 500", async ({
+  request: api,
+}) => {
+  for (const path of ["/api/health", "/api/endpoints", "/endpoints"]) {
+    const response = await api.fetch(path, { method: "TRACE" });
+    expect(response.status(), path).toBe(405);
+    expect(response.headers().allow).toBe("GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE");
+    expect((await response.json()).error.code).toBe("method_not_allowed");
+  }
+});
+
 test("a mangled session cookie is no session: 401, not a 500", async () => {
   const mangled = await request.newContext({
     baseURL,
