@@ -70,6 +70,7 @@ function operation(key: string, route: ApiRoute): object {
   const access = requiredAccess(route.path, route.method);
   const responses: Record<string, object> = { [route.status]: { description: route.summary, ...bodyOf(route) } };
   for (const code of routeErrors(route)) responses[errorStatus[code]] = { $ref: `#/components/responses/${code}` };
+  responses[431] = { $ref: "#/components/responses/request_header_fields_too_large" };
   const other = otherStatuses[`${route.method} ${route.path}`];
   if (other) responses[other.status] = { description: other.description, ...bodyOf(route) };
   return {
@@ -110,9 +111,13 @@ export function openApiDocument(routes: Routes = consoleApi, version = packageJs
     paths[at] ??= {};
     paths[at][route.method.toLowerCase()] = operation(key, route);
   }
-  const responses = Object.fromEntries(
+  const responses: Record<string, object> = Object.fromEntries(
     (Object.keys(errorStatus) as ErrorCode[]).map((code) => [code, errorResponse(code)]),
   );
+  responses.request_header_fields_too_large = {
+    description:
+      "Node's HTTP server refuses a request whose request line and headers pass 16 KiB (its `maxHeaderSize`) before the console reads it, with no body: a long query or path, percent-encoded, can pass it within the parameters' own limits.",
+  };
   return {
     openapi: "3.1.0",
     info: { title: "Decision console API", version, description },

@@ -41,7 +41,7 @@ const awsErrors: readonly ErrorCode[] = [
 const ownErrors: Partial<Record<string, readonly ErrorCode[]>> = {
   "POST /api/auth/login": ["unauthenticated", "conflict", "rate_limited"],
   "GET /api/auth/oidc/start": ["not_found"],
-  "GET /api/auth/oidc/callback": ["bad_request", "unauthenticated"],
+  "GET /api/auth/oidc/callback": ["bad_request", "unauthenticated", "not_found"],
   "GET /api/evaluations/[id]": ["not_found"],
   "DELETE /api/evaluations/[id]": ["conflict"],
   "POST /api/evaluations/[id]/cancel": ["conflict"],
