@@ -1,9 +1,9 @@
 import type { ReliabilityBin } from "@/contract/evaluate/metrics.ts";
+import { ChartFrame } from "../charts/chart-frame.tsx";
 import { decimal } from "./format.ts";
 
-const size = 240;
-const pad = 32;
-const plot = size - pad - 8;
+const box = { width: 240, height: 240, pad: { left: 32, right: 8, top: 8, bottom: 24 } };
+const ticks = [0, 0.5, 1].map((value) => ({ value, text: String(value) }));
 
 /**
  * Accuracy against confidence per equal-width bin; the diagonal is perfect calibration. Each bar is labelled with
@@ -19,8 +19,6 @@ export function ReliabilityDiagram({
   ece: number | null;
   title: string;
 }) {
-  const x = (value: number) => pad + value * plot;
-  const y = (value: number) => 8 + (1 - value) * plot;
   const filled = bins.filter((bin) => bin.count > 0);
   const summary = `${title}: expected calibration error ${decimal(ece)} over ${filled.length} non-empty bins of ${bins.length}. ${filled
     .map(
@@ -29,73 +27,57 @@ export function ReliabilityDiagram({
     )
     .join("; ")}`;
   return (
-    <figure className="flex flex-col gap-1">
-      <figcaption className="text-sm font-medium text-slate-800">
-        {title} <span className="font-normal text-slate-700">(ECE {decimal(ece)})</span>
-      </figcaption>
-      <svg
-        viewBox={`0 0 ${size} ${size}`}
-        role="img"
-        aria-label={summary}
-        className="w-full max-w-xs"
-        data-chart="reliability"
-      >
-        <rect x={pad} y={8} width={plot} height={plot} fill="#f8fafc" stroke="#cbd5e1" />
-        <line x1={x(0)} y1={y(0)} x2={x(1)} y2={y(1)} stroke="#94a3b8" strokeDasharray="4 3" />
-        {bins.map((bin) =>
-          bin.count > 0 && bin.accuracy !== null ? (
-            <rect
-              key={bin.lower}
-              x={x(bin.lower) + 1}
-              y={y(bin.accuracy)}
-              width={Math.max(1, x(bin.upper) - x(bin.lower) - 2)}
-              height={y(0) - y(bin.accuracy)}
-              fill="#1d4ed8"
-              fillOpacity={0.75}
-            >
-              <title>{`${bin.lower.toFixed(1)}–${bin.upper.toFixed(1)}: accuracy ${decimal(bin.accuracy, 2)}, ${bin.count} items`}</title>
-            </rect>
-          ) : null,
-        )}
-        {bins.map((bin) =>
-          bin.count > 0 && bin.accuracy !== null ? (
-            <text
-              key={`count-${bin.lower}`}
-              x={(x(bin.lower) + x(bin.upper)) / 2}
-              y={Math.max(16, y(bin.accuracy) - 2)}
-              textAnchor="middle"
-              fontSize="8"
-              fill={y(bin.accuracy) - 2 < 16 ? "#ffffff" : "#334155"}
-              data-bin-count={bin.count}
-            >
-              {bin.count}
-            </text>
-          ) : null,
-        )}
-        {[0, 0.5, 1].map((tick) => (
-          <g key={tick} fontSize="9" fill="#334155">
-            <text x={x(tick)} y={size - 12} textAnchor="middle">
-              {tick}
-            </text>
-            <text x={pad - 4} y={y(tick) + 3} textAnchor="end">
-              {tick}
-            </text>
-          </g>
-        ))}
-        <text x={pad + plot / 2} y={size - 1} textAnchor="middle" fontSize="9" fill="#334155">
-          confidence
-        </text>
-        <text
-          x={9}
-          y={8 + plot / 2}
-          textAnchor="middle"
-          fontSize="9"
-          fill="#334155"
-          transform={`rotate(-90 9 ${8 + plot / 2})`}
-        >
-          accuracy
-        </text>
-      </svg>
-    </figure>
+    <ChartFrame
+      title={title}
+      note={`ECE ${decimal(ece)}`}
+      summary={summary}
+      chart="reliability"
+      box={box}
+      plotBackground
+      x={{ domain: [0, 1], ticks, label: "confidence" }}
+      y={{ domain: [0, 1], ticks, label: "accuracy" }}
+      table={{
+        caption: `${title}: accuracy per confidence bin`,
+        columns: ["confidence", "items", "mean confidence", "accuracy"],
+        rows: filled.map((bin) => [
+          `${bin.lower.toFixed(1)}–${bin.upper.toFixed(1)}`,
+          bin.count,
+          decimal(bin.meanConfidence, 3),
+          decimal(bin.accuracy, 3),
+        ]),
+      }}
+    >
+      {({ x, y }) => (
+        <>
+          <line x1={x(0)} y1={y(0)} x2={x(1)} y2={y(1)} stroke="#94a3b8" strokeDasharray="4 3" />
+          {filled.map((bin) =>
+            bin.accuracy === null ? null : (
+              <g key={bin.lower}>
+                <rect
+                  x={x(bin.lower) + 1}
+                  y={y(bin.accuracy)}
+                  width={Math.max(1, x(bin.upper) - x(bin.lower) - 2)}
+                  height={y(0) - y(bin.accuracy)}
+                  fill="#1d4ed8"
+                  fillOpacity={0.75}
+                >
+                  <title>{`${bin.lower.toFixed(1)}–${bin.upper.toFixed(1)}: accuracy ${decimal(bin.accuracy, 2)}, ${bin.count} items`}</title>
+                </rect>
+                <text
+                  x={(x(bin.lower) + x(bin.upper)) / 2}
+                  y={Math.max(16, y(bin.accuracy) - 2)}
+                  textAnchor="middle"
+                  fontSize="8"
+                  fill={y(bin.accuracy) - 2 < 16 ? "#ffffff" : "#334155"}
+                  data-bin-count={bin.count}
+                >
+                  {bin.count}
+                </text>
+              </g>
+            ),
+          )}
+        </>
+      )}
+    </ChartFrame>
   );
 }

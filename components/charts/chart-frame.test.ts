@@ -1,0 +1,60 @@
+import fs from "node:fs";
+import path from "node:path";
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { describe, expect, it } from "vitest";
+import { CoverageChart } from "../evaluate/coverage-chart.tsx";
+import { LatencyHistogram } from "../evaluate/latency-histogram.tsx";
+import { ReliabilityDiagram } from "../evaluate/reliability-diagram.tsx";
+import { LineChart } from "./line-chart.tsx";
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+function sources(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sources(file);
+    return /\.tsx?$/.test(entry.name) && !entry.name.includes(".test.") ? [file] : [];
+  });
+}
+
+describe("the chart frame", () => {
+  it("is the only place in the browser code that draws an <svg>", () => {
+    const drawing = [...sources(path.join(root, "components")), ...sources(path.join(root, "app"))]
+      .filter((file) => fs.readFileSync(file, "utf8").includes("<svg"))
+      .map((file) => path.relative(root, file));
+    expect(drawing).toEqual(["components/charts/chart-frame.tsx"]);
+  });
+
+  it("gives every chart an announced summary and a table of the numbers it draws", () => {
+    const charts = [
+      createElement(LineChart, {
+        title: "Invocations",
+        unit: "count",
+        points: [{ at: "2026-12-01T10:00:00Z", value: 4 }],
+      }),
+      createElement(CoverageChart, {
+        curve: [{ threshold: 0.4, coverage: 1, accuracy: 0.5, covered: 10 }],
+        picked: null,
+        targetAccuracy: 0.9,
+      }),
+      createElement(LatencyHistogram, {
+        bins: [{ lower: 0, upper: 10, count: 3 }],
+        summary: { count: 3, p50: 4, p95: 9, p99: 9, mean: 5, max: 9 },
+        title: "Latency",
+      }),
+      createElement(ReliabilityDiagram, {
+        bins: [{ lower: 0.3, upper: 0.4, count: 7, meanConfidence: 0.35, accuracy: 0.43 }],
+        ece: 0.08,
+        title: "Reliability",
+      }),
+    ];
+    for (const chart of charts) {
+      const html = renderToStaticMarkup(chart);
+      expect(html).toMatch(/<svg[^>]*role="img"[^>]*aria-label="[^"]+"/);
+      const table = /<table[^>]*data-chart-table="[^"]+"[^>]*>([\s\S]*)<\/table>/.exec(html);
+      expect(table, html).not.toBeNull();
+      expect(table![1]).toContain("<td");
+    }
+  });
+});

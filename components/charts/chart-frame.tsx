@@ -1,0 +1,158 @@
+import type { ReactNode } from "react";
+
+/**
+ * The console's one chart frame: every chart (metrics, evaluation, monitoring) draws its marks inside it. The
+ * frame owns the size, the plot area and its linear scales, both axes with their ticks and labels, the summary a
+ * screen reader announces, and a table of the same numbers under the chart. Marks carry their tooltip as an SVG
+ * `<title>`.
+ */
+export type ChartBox = {
+  width: number;
+  height: number;
+  pad: { left: number; right: number; top: number; bottom: number };
+};
+
+export type ChartAxis = {
+  domain: readonly [number, number];
+  ticks: readonly { value: number; text: string }[];
+  label?: string;
+};
+
+export type ChartTable = {
+  caption: string;
+  columns: readonly string[];
+  rows: readonly (readonly (string | number)[])[];
+};
+
+export type ChartScales = {
+  x: (value: number) => number;
+  y: (value: number) => number;
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+};
+
+export function linearScale(domain: readonly [number, number], range: readonly [number, number]) {
+  const [d0, d1] = domain;
+  const [r0, r1] = range;
+  const span = d1 - d0;
+  return (value: number) => (span === 0 ? (r0 + r1) / 2 : r0 + ((value - d0) / span) * (r1 - r0));
+}
+
+export function chartScales(box: ChartBox, x: ChartAxis, y: ChartAxis): ChartScales {
+  const left = box.pad.left;
+  const right = box.width - box.pad.right;
+  const top = box.pad.top;
+  const bottom = box.height - box.pad.bottom;
+  return { x: linearScale(x.domain, [left, right]), y: linearScale(y.domain, [bottom, top]), left, right, top, bottom };
+}
+
+const axisText = { fontSize: 9, fill: "#334155" } as const;
+
+export function ChartFrame({
+  title,
+  note,
+  summary,
+  chart,
+  box,
+  x,
+  y,
+  table,
+  plotBackground = false,
+  children,
+}: {
+  title: string;
+  note?: string;
+  /** What a screen reader announces for the chart: the figures a reader would take from it. */
+  summary: string;
+  /** `data-chart`, for tests and styles. */
+  chart: string;
+  box: ChartBox;
+  x: ChartAxis;
+  y: ChartAxis;
+  table: ChartTable;
+  plotBackground?: boolean;
+  children: (scales: ChartScales) => ReactNode;
+}) {
+  const scales = chartScales(box, x, y);
+  const middleX = (scales.left + scales.right) / 2;
+  const middleY = (scales.top + scales.bottom) / 2;
+  return (
+    <figure className="flex flex-col gap-1">
+      <figcaption className="text-sm font-medium text-slate-800">
+        {title} {note ? <span className="font-normal text-slate-700">({note})</span> : null}
+      </figcaption>
+      <svg
+        viewBox={`0 0 ${box.width} ${box.height}`}
+        role="img"
+        aria-label={summary}
+        className="w-full"
+        data-chart={chart}
+      >
+        {plotBackground ? (
+          <rect
+            x={scales.left}
+            y={scales.top}
+            width={scales.right - scales.left}
+            height={scales.bottom - scales.top}
+            fill="#f8fafc"
+            stroke="#cbd5e1"
+          />
+        ) : (
+          <line x1={scales.left} x2={scales.right} y1={scales.bottom} y2={scales.bottom} stroke="#94a3b8" />
+        )}
+        {children(scales)}
+        {x.ticks.map((tick, index) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: ticks are positional.
+          <text key={`x-${index}`} x={scales.x(tick.value)} y={scales.bottom + 11} textAnchor="middle" {...axisText}>
+            {tick.text}
+          </text>
+        ))}
+        {y.ticks.map((tick, index) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: ticks are positional.
+          <text key={`y-${index}`} x={scales.left - 4} y={scales.y(tick.value) + 3} textAnchor="end" {...axisText}>
+            {tick.text}
+          </text>
+        ))}
+        {x.label ? (
+          <text x={middleX} y={box.height - 1} textAnchor="middle" {...axisText}>
+            {x.label}
+          </text>
+        ) : null}
+        {y.label ? (
+          <text x={9} y={middleY} textAnchor="middle" transform={`rotate(-90 9 ${middleY})`} {...axisText}>
+            {y.label}
+          </text>
+        ) : null}
+      </svg>
+      <details className="text-xs text-slate-700">
+        <summary className="cursor-pointer">Numbers</summary>
+        <table className="mt-1 w-full text-left tabular-nums" data-chart-table={chart}>
+          <caption className="sr-only">{table.caption}</caption>
+          <thead>
+            <tr>
+              {table.columns.map((column) => (
+                <th key={column} scope="col" className="pr-2 font-medium">
+                  {column}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {table.rows.map((row, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: rows are positional and never reordered.
+              <tr key={index}>
+                {row.map((cell, column) => (
+                  <td key={table.columns[column]} className="pr-2">
+                    {cell}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </details>
+    </figure>
+  );
+}
