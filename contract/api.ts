@@ -1,6 +1,12 @@
 import type { z } from "zod";
 import { auditPageSchema, auditQuerySchema } from "./audit/audit.ts";
-import { loginRequestSchema, loginResponseSchema, logoutResponseSchema, meResponseSchema } from "./auth/session.ts";
+import {
+  loginRequestSchema,
+  loginResponseSchema,
+  logoutResponseSchema,
+  meResponseSchema,
+  oidcStartQuerySchema,
+} from "./auth/session.ts";
 import {
   datasetExportSchema,
   startTransformJobSchema,
@@ -46,12 +52,7 @@ import {
 } from "./evaluate/evaluations.ts";
 import { healthSchema } from "./health/health.ts";
 import { imagesQuerySchema, imagesResponseSchema } from "./images/images.ts";
-import {
-  invocationListSchema,
-  invocationsQuerySchema,
-  invokeRequestSchema,
-  invokeResultSchema,
-} from "./invoke/invoke.ts";
+import { invocationListSchema, invocationsQuerySchema, invokeRequestSchema } from "./invoke/invoke.ts";
 import {
   asyncInvocationSchema,
   asyncInvokeRequestSchema,
@@ -136,6 +137,7 @@ export const consoleApi = {
     method: "GET",
     path: "/api/auth/oidc/start",
     summary: "Start single sign-on (`?next=` a path of this console).",
+    query: oidcStartQuerySchema,
     response: null,
     status: 302,
     note: "Redirects to the identity provider; 404 when single sign-on is not configured.",
@@ -249,9 +251,9 @@ export const consoleApi = {
     path: "/api/endpoints/[name]/invoke",
     summary: "Playground proxy: `body` goes to the container's /invocations (InvokeEndpoint); 503 busy is retried.",
     body: invokeRequestSchema,
-    response: invokeResultSchema,
+    response: null,
     status: 200,
-    note: "With `stream: true` the container's bytes pass through (SSE for chat). A failed invoke answers with the container's own status and message (`error.details`: `invokeErrorDetailsSchema`).",
+    note: "The container's bytes and `Content-Type`, unchanged, with or without `stream: true` (InvokeEndpointWithResponseStream; SSE for chat). Both carry `X-Busy-Retries` (busy answers retried first), `X-Invoked-Variant` and `Server-Timing: invoke;dur=<ms>` (until the answer, or until the stream opened). A failed invoke answers with the container's own status and message (`error.details`: `invokeErrorDetailsSchema`).",
   },
   invokeAsync: {
     method: "POST",

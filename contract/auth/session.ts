@@ -33,3 +33,6 @@ export type LoginResponse = z.infer<typeof loginResponseSchema>;
 
 export const logoutResponseSchema = z.object({ user: z.null() });
 export type LogoutResponse = z.infer<typeof logoutResponseSchema>;
+
+/** `GET /api/auth/oidc/start?next=`: where to go once signed in (a path of this console; anything else goes to /). */
+export const oidcStartQuerySchema = z.object({ next: z.string().optional() });

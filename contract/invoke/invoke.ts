@@ -11,17 +11,6 @@ export const invokeRequestSchema = z.strictObject({
 export type InvokeRequest = z.infer<typeof invokeRequestSchema>;
 export type InvokeRequestInput = z.input<typeof invokeRequestSchema>;
 
-/** The non-streaming answer: the container's JSON (or text) plus what it took to get it. */
-export const invokeResultSchema = z.object({
-  body: z.unknown(),
-  contentType: z.string().nullable(),
-  invokedVariant: z.string().nullable(),
-  /** 503-busy answers retried before this one succeeded. */
-  retries: z.number().int(),
-  latencyMs: z.number(),
-});
-export type InvokeResult = z.infer<typeof invokeResultSchema>;
-
 /**
  * `error.details` of a failed invoke (the console's usual error body): when the container answered, its own status
  * (also the HTTP status of the response), the busy answers retried first, its CloudWatch log stream and its body.

@@ -3,7 +3,7 @@ import {
   InvokeEndpointWithResponseStreamCommand,
   type SageMakerRuntimeClient,
 } from "@aws-sdk/client-sagemaker-runtime";
-import type { InvokeResult } from "../../contract/invoke/invoke.ts";
+import type { InvokeMetadata } from "../../contract/invoke/invoke-headers.ts";
 import { toAwsAppError } from "../aws/errors.ts";
 import type { AppError } from "../http/app-error.ts";
 import { type BusyRetryPolicy, defaultBusyRetryPolicy, retryWhileBusy } from "./busy-retry.ts";
@@ -39,14 +39,24 @@ export function decodeBody(bytes: Uint8Array | undefined, contentType: string | 
   return text;
 }
 
+/** The container's answer as it sent it, with what it took to get it. */
+export interface InvokeAnswer extends InvokeMetadata {
+  bytes: Uint8Array;
+}
+
+/** The container's answer decoded (`decodeBody`), for callers that read it rather than pass it on. */
+export interface InvokeResult extends Omit<InvokeAnswer, "bytes"> {
+  body: unknown;
+}
+
 /** InvokeEndpoint with a JSON body; the container's 503 busy is retried with capped exponential backoff and jitter. */
-export async function invokeEndpoint(
+export async function invokeEndpointBytes(
   runtime: SageMakerRuntimeClient,
   name: string,
   body: unknown,
   policy: BusyRetryPolicy = defaultBusyRetryPolicy,
   now: () => number = performance.now.bind(performance),
-): Promise<InvokeResult> {
+): Promise<InvokeAnswer> {
   const payload = JSON.stringify(body);
   const started = now();
   const { value, retries } = await retryWhileBusy(
@@ -67,7 +77,7 @@ export async function invokeEndpoint(
   if (!value.ok) throw toInvokeError(value.error, name, retries);
   const { output } = value;
   return {
-    body: decodeBody(output.Body, output.ContentType),
+    bytes: output.Body ?? new Uint8Array(),
     contentType: output.ContentType ?? null,
     invokedVariant: output.InvokedProductionVariant ?? null,
     retries,
@@ -75,11 +85,21 @@ export async function invokeEndpoint(
   };
 }
 
-export interface InvokeStream {
+/** `invokeEndpointBytes` with the answer decoded. */
+export async function invokeEndpoint(
+  runtime: SageMakerRuntimeClient,
+  name: string,
+  body: unknown,
+  policy: BusyRetryPolicy = defaultBusyRetryPolicy,
+  now: () => number = performance.now.bind(performance),
+): Promise<InvokeResult> {
+  const { bytes, ...metadata } = await invokeEndpointBytes(runtime, name, body, policy, now);
+  return { ...metadata, body: decodeBody(bytes, metadata.contentType ?? undefined) };
+}
+
+export interface InvokeStream extends InvokeMetadata {
   /** The container's bytes as they arrive (for chat completions: SSE `data:` lines). */
   stream: ReadableStream<Uint8Array>;
-  contentType: string | null;
-  retries: number;
 }
 
 /**
@@ -91,8 +111,10 @@ export async function invokeEndpointStream(
   name: string,
   body: unknown,
   policy: BusyRetryPolicy = defaultBusyRetryPolicy,
+  now: () => number = performance.now.bind(performance),
 ): Promise<InvokeStream> {
   const payload = JSON.stringify(body);
+  const started = now();
   const { value, retries } = await retryWhileBusy(
     () =>
       settle(
@@ -126,5 +148,11 @@ export async function invokeEndpointStream(
       controller.close();
     },
   });
-  return { stream, contentType: opened.ContentType ?? null, retries };
+  return {
+    stream,
+    contentType: opened.ContentType ?? null,
+    invokedVariant: opened.InvokedProductionVariant ?? null,
+    retries,
+    latencyMs: Math.round((now() - started) * 100) / 100,
+  };
 }

@@ -15,7 +15,12 @@ import {
   SageMakerClient,
   UpdateEndpointWeightsAndCapacitiesCommand,
 } from "@aws-sdk/client-sagemaker";
-import { InvokeEndpointCommand, ModelError, SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
+import {
+  InvokeEndpointCommand,
+  InvokeEndpointWithResponseStreamCommand,
+  ModelError,
+  SageMakerRuntimeClient,
+} from "@aws-sdk/client-sagemaker-runtime";
 import { mockClient } from "aws-sdk-client-mock";
 import "aws-sdk-client-mock-vitest/extend";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
@@ -213,12 +218,47 @@ describe("POST /api/endpoints/[name]/invoke", () => {
     });
     const response = await invoke.POST(send("/api/endpoints/demo/invoke", { body: decision }), params("demo"));
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ body: { results: [{ probabilities: { a: 0.9 } }] }, retries: 0 });
+    expect(await response.json()).toEqual({ results: [{ probabilities: { a: 0.9, b: 0.1 } }] });
     const list = await invocations.GET(get("/api/endpoints/demo/invocations"), params("demo"));
     const [latest] = (
       (await list.json()) as { invocations: { status: number; user: string; requestPreview: string }[] }
     ).invocations;
     expect(latest).toMatchObject({ status: 200, user: "local", requestPreview: JSON.stringify(decision) });
+  });
+
+  it("passes the container's bytes and content type unchanged, with the invoke's metadata in headers", async () => {
+    const answer = '{ "results": [ {"probabilities": {"a": 0.9, "b": 0.1}} ] }\n';
+    runtime.on(InvokeEndpointCommand).resolves({
+      Body: new TextEncoder().encode(answer) as never,
+      ContentType: "application/json; charset=utf-8",
+      InvokedProductionVariant: "Blue",
+    });
+    const response = await invoke.POST(send("/api/endpoints/demo/invoke", { body: decision }), params("demo"));
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe(answer);
+    expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    expect(response.headers.get("x-invoked-variant")).toBe("Blue");
+    expect(response.headers.get("x-busy-retries")).toBe("0");
+    expect(response.headers.get("server-timing")).toMatch(/^invoke;dur=\d+(\.\d+)?$/);
+  });
+
+  it("answers a stream with the same metadata headers as a plain invoke", async () => {
+    async function* parts() {
+      yield { PayloadPart: { Bytes: new TextEncoder().encode('data: {"a":1}\n\n') } };
+    }
+    runtime
+      .on(InvokeEndpointWithResponseStreamCommand)
+      .resolves({ Body: parts() as never, ContentType: "text/event-stream", InvokedProductionVariant: "Blue" });
+    const chat = { messages: [{ role: "user", content: "hi" }], stream: true };
+    const response = await invoke.POST(
+      send("/api/endpoints/demo/invoke", { body: chat, stream: true }),
+      params("demo"),
+    );
+    expect(await response.text()).toBe('data: {"a":1}\n\n');
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    expect(response.headers.get("x-invoked-variant")).toBe("Blue");
+    expect(response.headers.get("x-busy-retries")).toBe("0");
+    expect(response.headers.get("server-timing")).toMatch(/^invoke;dur=\d+(\.\d+)?$/);
   });
 
   it("answers with the container's status and message for a ModelError, and records it", async () => {

@@ -1,16 +1,18 @@
 import { consoleApi } from "@/contract/api.ts";
 import { invokeErrorDetailsSchema } from "@/contract/invoke/invoke.ts";
+import { invokeHeaders } from "@/contract/invoke/invoke-headers.ts";
 import { requireRole } from "@/server/auth/principal.ts";
 import { consoleContext } from "@/server/context.ts";
 import { endpointNameParam } from "@/server/endpoints/route-params.ts";
 import { AppError } from "@/server/http/app-error.ts";
-import { readJson, reply, route } from "@/server/http/route.ts";
+import { readJson, route } from "@/server/http/route.ts";
 import { recordInvocation } from "@/server/invoke/invocation-log.ts";
-import { invokeEndpoint, invokeEndpointStream } from "@/server/invoke/invoke.ts";
+import { invokeEndpointBytes, invokeEndpointStream } from "@/server/invoke/invoke.ts";
 
 /**
- * Playground proxy: `{body, stream?}`. Non-streaming answers InvokeResult; streaming passes the container's bytes
- * through (SSE for chat). Errors carry the container's own status and message. Every call is recorded.
+ * Playground proxy: `{body, stream?}`. Both ways the container's bytes and Content-Type pass through unchanged (SSE
+ * for streamed chat), with the same metadata headers (invoke-headers.ts). Errors carry the container's own status
+ * and message. Every call is recorded.
  */
 export const POST = route(async (request, { params }: { params: Promise<{ name: string }> }) => {
   const principal = await requireRole(request, "viewer");
@@ -32,19 +34,13 @@ export const POST = route(async (request, { params }: { params: Promise<{ name: 
     });
   try {
     if (invoke.stream) {
-      const opened = await invokeEndpointStream(aws.runtime, name, invoke.body);
-      record(200, opened.retries, null);
-      return new Response(opened.stream, {
-        headers: {
-          "content-type": opened.contentType ?? "text/event-stream",
-          "cache-control": "no-store",
-          "x-busy-retries": String(opened.retries),
-        },
-      });
+      const { stream, ...metadata } = await invokeEndpointStream(aws.runtime, name, invoke.body);
+      record(200, metadata.retries, null);
+      return new Response(stream, { headers: invokeHeaders(metadata) });
     }
-    const result = await invokeEndpoint(aws.runtime, name, invoke.body);
-    record(200, result.retries, null);
-    return reply(consoleApi.invoke, result);
+    const { bytes, ...metadata } = await invokeEndpointBytes(aws.runtime, name, invoke.body);
+    record(200, metadata.retries, null);
+    return new Response(new Uint8Array(bytes), { status: consoleApi.invoke.status, headers: invokeHeaders(metadata) });
   } catch (error) {
     if (error instanceof AppError) {
       const retries = invokeErrorDetailsSchema.safeParse(error.details).data?.retries ?? 0;
