@@ -19,10 +19,7 @@ const scripts = Object.keys(
 
 const SMALLEST: Record<string, { args: string[]; env?: Record<string, string> }> = {
   "bench:adapter": { args: ["--kind", "tiny", "--repeats", "1", "--per-stratum", "1"] },
-  "bench:adapter-parallel": {
-    args: ["--kind", "tiny"],
-    env: { BENCH_PARALLEL_LEVELS: "2", BENCH_PARALLEL_REQUESTS: "2", BENCH_PARALLEL_ROUNDS: "1" },
-  },
+  "bench:adapter-parallel": { args: ["--kind", "tiny", "--levels", "2", "--requests", "2", "--rounds", "1"] },
   "bench:evaluate": { args: ["--kind", "tiny", "--limit", "2", "--threads", "1"] },
   "bench:quality": { args: ["--limit", "1", "--threads", "1"] },
   "bench:batch": { args: ["--kind", "tiny", "--records", "4", "--instances", "1,2"] },

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { parseArgs } from "node:util";
 import { gzipSync } from "node:zlib";
 import { quantileOf } from "@decision-console/adapter/contract";
 import { chromium, type Page } from "@playwright/test";
@@ -21,10 +22,19 @@ import { chromiumArgs, chromiumExecutablePath } from "../tests/e2e/support/chrom
  * The 500 endpoints are written straight into the local control plane's store (InService, Failed and fallback
  * pools), because starting 500 adapter processes would measure this machine's memory, not the console.
  */
-const endpointCount = Number(process.env.PERF_ENDPOINTS) || 500;
+const { values: flags } = parseArgs({
+  options: {
+    endpoints: { type: "string", default: "500" },
+    runs: { type: "string", default: "5" },
+    "dist-dir": { type: "string" },
+    "reuse-build": { type: "boolean", default: false },
+    "keep-doc": { type: "boolean", default: false },
+  },
+});
+const endpointCount = Number(flags.endpoints) || 500;
 const interactiveBudgetMs = 1500;
 const firstLoadBudgetBytes = 250 * 1024;
-const measuredRuns = Number(process.env.PERF_RUNS) || 5;
+const measuredRuns = Number(flags.runs) || 5;
 const repoRoot = path.resolve(import.meta.dirname, "..");
 
 type Report = {
@@ -135,8 +145,8 @@ function seedEndpoints(dataDir: string, imageDigest: string): void {
 }
 
 function build(env: NodeJS.ProcessEnv, distDir: string): void {
-  if (process.env.PERF_REUSE_BUILD === "1" && fs.existsSync(path.join(repoRoot, distDir, "BUILD_ID"))) {
-    console.log(`Reusing the console build in ${distDir} (PERF_REUSE_BUILD=1).`);
+  if (flags["reuse-build"] && fs.existsSync(path.join(repoRoot, distDir, "BUILD_ID"))) {
+    console.log(`Reusing the console build in ${distDir} (--reuse-build).`);
     return;
   }
   console.log(`Building the console into ${distDir} …`);
@@ -192,7 +202,7 @@ const median = (values: number[]) => quantileOf(values, 0.5) ?? Number.NaN;
 
 async function main(): Promise<void> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "decision-console-perf-"));
-  const distDir = process.env.PERF_DIST_DIR ?? `.next/perf-${process.pid}`;
+  const distDir = flags["dist-dir"] ?? `.next/perf-${process.pid}`;
   const children: ChildProcess[] = [];
   const stack = await startLocalStack({ dataDir: path.join(work, "aws"), port: 0, seed: false });
   try {
@@ -202,7 +212,7 @@ async function main(): Promise<void> {
     const port = await freePort();
     const baseURL = `http://127.0.0.1:${port}`;
     const env: NodeJS.ProcessEnv = {
-      ...consoleEnvironment(process.env, stack),
+      ...consoleEnvironment({ ...process.env }, stack),
       CONSOLE_DATA_DIR: path.join(work, "console"),
       CONSOLE_USERS: "",
       CONSOLE_USERS_FILE: "",
@@ -284,10 +294,10 @@ async function main(): Promise<void> {
       console.log("\nFirst-load JavaScript per page (gzip)");
       for (const entry of report.firstLoadJs) console.log(`  ${entry.route.padEnd(24)} ${entry.kB.toFixed(1)} kB`);
       console.log(`  budget <= ${firstLoadBudgetBytes / 1024} kB\nReport: ${path.relative(repoRoot, out)}`);
-      if (process.env.PERF_WRITE_DOC !== "0") {
+      if (!flags["keep-doc"]) {
         const doc = path.join(repoRoot, "docs", "console-performance.md");
         writeGeneratedSection(doc, "perf-budget", measuredTable(report, browser.version()));
-        console.log(`Figures written to ${path.relative(repoRoot, doc)} (PERF_WRITE_DOC=0 leaves it alone).`);
+        console.log(`Figures written to ${path.relative(repoRoot, doc)} (--keep-doc leaves it alone).`);
       }
 
       const overJs = firstLoad.filter((entry) => entry.gzipBytes > firstLoadBudgetBytes);
@@ -305,7 +315,7 @@ async function main(): Promise<void> {
     for (const child of children) child.kill("SIGTERM");
     await stack.close();
     fs.rmSync(work, { recursive: true, force: true });
-    if (!process.env.PERF_DIST_DIR) fs.rmSync(path.join(repoRoot, distDir), { recursive: true, force: true });
+    if (!flags["dist-dir"]) fs.rmSync(path.join(repoRoot, distDir), { recursive: true, force: true });
   }
 }
 

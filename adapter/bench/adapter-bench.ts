@@ -6,27 +6,29 @@ import { parseArgs } from "node:util";
 import { readConfig } from "../src/engine/config.ts";
 import { startAdapter } from "../src/http/app.ts";
 import type { ModelKind } from "../test/support/llama-model.ts";
-import { jevbenchRows, modelFromEnvironment, stratifiedSample } from "./bench-files.ts";
+import { benchModelPath, jevbenchRows, stratifiedSample } from "./bench-files.ts";
 import type { BenchContext, BenchSection } from "./section.ts";
 
 /**
- * npm run bench:adapter -- [--full] [--per-stratum N] [--kind bench-0.5b|tiny|...] [--repeats N] [--sections a,b]
+ * npm run bench:adapter -- [--full] [--per-stratum N] [--kind bench-0.5b|tiny|...] [--model file.gguf] [--repeats N]
+ *   [--sections a,b]
  *
  * Prints a table, then one JSON line with overhead_ratio, shared_speedup, jevbench_p50_ms, jevbench_p95_ms, the
  * other sections' keys and the model. By default JevBench is a stratified sample (per type x tier, `--per-stratum`
- * items of median prompt length each: 8 decisions, minutes on one CPU thread); `--full` (or
- * BENCH_JEVBENCH_FULL=1) sends all 231 (over an hour there). Knobs as environment variables: BENCH_MODEL (a GGUF;
- * default the generated bench/out/bench-0.5b.gguf, written on first use), ADAPTER_THREADS (default 1),
- * ADAPTER_PARALLEL, BENCH_REPEATS (default 5), BENCH_SECTIONS. Long sections report progress on stderr.
+ * items of median prompt length each: 8 decisions, minutes on one CPU thread); `--full` sends all 231 (over an hour
+ * there). `--model`: a GGUF (default the generated bench/out/bench-0.5b.gguf, written on first use); `--repeats`
+ * (default 5). The adapter's own variables configure it as they would in production: ADAPTER_THREADS (default 1
+ * here), ADAPTER_PARALLEL. Long sections report progress on stderr.
  */
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { values } = parseArgs({
   options: {
-    full: { type: "boolean", default: process.env.BENCH_JEVBENCH_FULL === "1" },
-    "per-stratum": { type: "string", default: process.env.BENCH_JEVBENCH_PER_STRATUM ?? "1" },
+    full: { type: "boolean", default: false },
+    "per-stratum": { type: "string", default: "1" },
     kind: { type: "string" },
-    repeats: { type: "string", default: process.env.BENCH_REPEATS ?? "5" },
-    sections: { type: "string", default: process.env.BENCH_SECTIONS },
+    model: { type: "string" },
+    repeats: { type: "string", default: "5" },
+    sections: { type: "string" },
   },
 });
 
@@ -41,7 +43,7 @@ async function loadSections(wanted: string[] | null): Promise<BenchSection[]> {
   return sections.sort((a, b) => a.order - b.order);
 }
 
-const modelPath = modelFromEnvironment(process.env.BENCH_MODEL, values.kind as ModelKind | undefined);
+const modelPath = benchModelPath(values.model, values.kind as ModelKind | undefined);
 const rows = jevbenchRows();
 const sample = values.full ? rows : stratifiedSample(rows, Number(values["per-stratum"]));
 // 8192 tokens per prompt: the longest JevBench decisions need ~5,800 with the synthetic vocabulary.

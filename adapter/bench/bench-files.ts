@@ -69,8 +69,8 @@ export function benchModel(kind: ModelKind = "bench-0.5b"): string {
   return file;
 }
 
-/** A model file named by the user (relative to where the command was typed), else the generated one. */
-export function modelFromEnvironment(value: string | undefined, kind?: ModelKind): string {
+/** A model file named by the user's `--model` (relative to where the command was typed), else the generated one. */
+export function benchModelPath(value: string | undefined, kind?: ModelKind): string {
   if (value) return path.resolve(process.env.INIT_CWD ?? process.cwd(), value);
   return benchModel(kind);
 }

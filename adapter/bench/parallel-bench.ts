@@ -4,32 +4,43 @@ import { parseArgs } from "node:util";
 import { readConfig } from "../src/engine/config.ts";
 import { type RunningAdapter, startAdapter } from "../src/http/app.ts";
 import type { ModelKind } from "../test/support/llama-model.ts";
-import { modelFromEnvironment } from "./bench-files.ts";
+import { benchModelPath } from "./bench-files.ts";
 import { Progress } from "./progress.ts";
 import { percentile, round } from "./section.ts";
 
 /**
- * npm run bench:adapter-parallel -- [--kind bench-0.5b|tiny|...]
+ * npm run bench:adapter-parallel -- [--kind bench-0.5b|tiny|...] [--model file.gguf] [--levels 2,4,8] [--requests 8]
+ *   [--rounds 3] [--state-words 60] [--shared-sentences 19] [--threads 1]
  *
  * Two measures per ADAPTER_PARALLEL level n, against one sequence: decision throughput at client concurrency n
  * (SEMIF_MAX_IN_FLIGHT=n) over concurrency 1, and the latency of one shared request of 8 decisions on a new
  * ~900-token state (its suffixes spread over up to n lanes) over that on one sequence. One adapter per level is
  * started first, then the levels are measured in rounds, in a rotating order, so slow phases of a shared machine
  * fall on every level alike; ratios are of the medians over the rounds. Every prompt is distinct (no prefix reuse
- * between requests, no reading-cache hits). Knobs (environment): BENCH_MODEL (default the generated
- * bench/out/bench-0.5b.gguf, written on first use), BENCH_PARALLEL_LEVELS (default 2,4,8), BENCH_PARALLEL_REQUESTS
- * (decisions per level and round, default 8), BENCH_PARALLEL_ROUNDS (default 3), BENCH_STATE_WORDS (words per
- * state, default 60), BENCH_SHARED_SENTENCES (the shared state's length, default 19 sentences: ~900 tokens; 0
- * skips the shared measure), ADAPTER_THREADS (default 1).
+ * between requests, no reading-cache hits). `--model`: default the generated bench/out/bench-0.5b.gguf, written on
+ * first use; `--levels`: the ADAPTER_PARALLEL levels besides 1; `--requests`: decisions per level and round;
+ * `--state-words`: words per state; `--shared-sentences`: the shared state's length (19 sentences: ~900 tokens; 0
+ * skips the shared measure); `--threads`: the adapter's ADAPTER_THREADS.
  */
-const { values } = parseArgs({ options: { kind: { type: "string" } } });
-const modelPath = modelFromEnvironment(process.env.BENCH_MODEL, values.kind as ModelKind | undefined);
-const levels = [1, ...(process.env.BENCH_PARALLEL_LEVELS ?? "2,4,8").split(",").map(Number)];
-const requests = Number(process.env.BENCH_PARALLEL_REQUESTS ?? 8);
-const rounds = Number(process.env.BENCH_PARALLEL_ROUNDS ?? 3);
-const words = Number(process.env.BENCH_STATE_WORDS ?? 60);
-const sharedSentences = Number(process.env.BENCH_SHARED_SENTENCES ?? 19);
-const threads = process.env.ADAPTER_THREADS ?? "1";
+const { values } = parseArgs({
+  options: {
+    kind: { type: "string" },
+    model: { type: "string" },
+    levels: { type: "string", default: "2,4,8" },
+    requests: { type: "string", default: "8" },
+    rounds: { type: "string", default: "3" },
+    "state-words": { type: "string", default: "60" },
+    "shared-sentences": { type: "string", default: "19" },
+    threads: { type: "string", default: "1" },
+  },
+});
+const modelPath = benchModelPath(values.model, values.kind as ModelKind | undefined);
+const levels = [1, ...values.levels.split(",").map(Number)];
+const requests = Number(values.requests);
+const rounds = Number(values.rounds);
+const words = Number(values["state-words"]);
+const sharedSentences = Number(values["shared-sentences"]);
+const threads = values.threads;
 const filler = "the customer asked support about the refund policy and the receipt before the trial ended".split(" ");
 
 let served = 0;

@@ -64,6 +64,5 @@ node --version
 
 ADAPTER_GPU=cuda \
 ADAPTER_THREADS="${ADAPTER_THREADS:-8}" \
-GPU_BENCH_MODEL_DIR="$store/models" \
-OUT="${OUT:-$store/out}" \
-  node --import tsx bench/gpu/gpu-bench.ts 2>&1 | tee "${OUT:-$store/out}/gpu-bench.log"
+  node --import tsx bench/gpu/gpu-bench.ts --model-dir "$store/models" --out "${OUT:-$store/out}" 2>&1 |
+  tee "${OUT:-$store/out}/gpu-bench.log"

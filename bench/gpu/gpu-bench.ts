@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 import type { LlamaContextSequence, Token } from "node-llama-cpp";
 import { percentile, round } from "../../adapter/bench/section.ts";
 import type { Decision } from "../../adapter/src/contract/decision.ts";
@@ -13,13 +14,25 @@ import { type ModelSpec, modelSpec, writeModel } from "../../adapter/test/suppor
  * The GPU device check of DESIGN §10 / issue 9, in one run: the adapter on CUDA with a synthetic 4B-class model,
  * end-to-end decision latency over HTTP against the raw node-llama-cpp evaluation of the same tokens at each
  * prompt length, then JevBench-shaped latency over the 231 decisions. Prints a table and one JSON line, and
- * writes $OUT/gpu-bench.json when OUT is set. See bench/gpu/README.md for how it reaches the GPU machine.
+ * writes <--out>/gpu-bench.json when --out is given. See bench/gpu/README.md for how it reaches the GPU machine.
  *
- * Knobs: GPU_BENCH_SHAPE (4b | medium; medium is the CPU smoke test), GPU_BENCH_MODEL (an existing GGUF),
- * GPU_BENCH_LENGTHS (default 128,256,512,1024,3000), GPU_BENCH_REPEATS (default 12), GPU_BENCH_JEVBENCH (path of
- * jevbench.jsonl), GPU_BENCH_JEVBENCH_LIMIT, plus the adapter's own variables (ADAPTER_GPU, ADAPTER_THREADS, ...).
+ * Flags: --shape (4b | medium; medium is the CPU smoke test), --model (an existing GGUF), --model-dir (where a
+ * generated one is kept), --lengths (default 128,256,512,1024,3000), --repeats (default 12), --jevbench (path of
+ * jevbench.jsonl), --jevbench-limit, --out. The adapter's own variables configure it (ADAPTER_GPU, ADAPTER_THREADS, ...).
  */
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const { values } = parseArgs({
+  options: {
+    shape: { type: "string", default: "4b" },
+    model: { type: "string" },
+    "model-dir": { type: "string", default: path.join(repoRoot, "bench", "out") },
+    lengths: { type: "string", default: "128,256,512,1024,3000" },
+    repeats: { type: "string", default: "12" },
+    jevbench: { type: "string" },
+    "jevbench-limit": { type: "string" },
+    out: { type: "string" },
+  },
+});
 
 type JevBenchRow = { id: string; state: unknown; question: string; options: Decision["options"] };
 
@@ -37,25 +50,25 @@ function fourBillionSpec(words: string | undefined): ModelSpec {
 function jevbenchRows(): JevBenchRow[] {
   // The vendored copy under server/evaluate/samples travels with the working tree to the GPU machine.
   const candidates = [
-    process.env.GPU_BENCH_JEVBENCH,
+    values.jevbench,
     path.resolve(repoRoot, "../shared/bench/jevbench.jsonl"),
     path.join(repoRoot, "server/evaluate/samples/jevbench.jsonl"),
   ].filter((file): file is string => file !== undefined);
   const file = candidates.find((candidate) => existsSync(candidate));
-  if (!file) throw new Error(`JevBench not found (looked at ${candidates.join(", ")}); set GPU_BENCH_JEVBENCH`);
+  if (!file) throw new Error(`JevBench not found (looked at ${candidates.join(", ")}); pass --jevbench`);
   const rows = readFileSync(file, "utf8")
     .split("\n")
     .filter((line) => line.trim())
     .map((line) => JSON.parse(line) as JevBenchRow);
-  return rows.slice(0, Number(process.env.GPU_BENCH_JEVBENCH_LIMIT ?? rows.length));
+  return rows.slice(0, Number(values["jevbench-limit"] ?? rows.length));
 }
 
 function benchModel(rows: JevBenchRow[]): string {
-  if (process.env.GPU_BENCH_MODEL) return path.resolve(process.env.GPU_BENCH_MODEL);
-  const shape = process.env.GPU_BENCH_SHAPE ?? "4b";
+  if (values.model) return path.resolve(values.model);
+  const shape = values.shape;
   const words = rows.map((row) => `${JSON.stringify(row.state)} ${row.question}`).join("\n");
   const spec = shape === "4b" ? fourBillionSpec(words) : modelSpec("medium", { extraText: words });
-  const dir = process.env.GPU_BENCH_MODEL_DIR ?? path.join(repoRoot, "bench", "out");
+  const dir = values["model-dir"];
   const file = path.join(dir, `gpu-bench-${shape}.gguf`);
   if (!existsSync(file)) {
     mkdirSync(dir, { recursive: true });
@@ -128,8 +141,8 @@ const config = readConfig({
   ADAPTER_MODEL_PATH: modelPath,
   SAGEMAKER_BIND_TO_PORT: "0",
 });
-const lengths = (process.env.GPU_BENCH_LENGTHS ?? "128,256,512,1024,3000").split(",").map(Number);
-const repeats = Number(process.env.GPU_BENCH_REPEATS ?? 12);
+const lengths = values.lengths.split(",").map(Number);
+const repeats = Number(values.repeats);
 const loadStarted = performance.now();
 const adapter = await startAdapter(config, { host: "127.0.0.1", port: 0, log: () => undefined });
 try {
@@ -216,8 +229,7 @@ try {
     },
   };
   console.log(JSON.stringify(summary));
-  if (process.env.OUT)
-    writeFileSync(path.join(process.env.OUT, "gpu-bench.json"), `${JSON.stringify(summary, null, 2)}\n`);
+  if (values.out) writeFileSync(path.join(values.out, "gpu-bench.json"), `${JSON.stringify(summary, null, 2)}\n`);
 } finally {
   await adapter.close();
 }

@@ -1,13 +1,7 @@
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import {
-  benchOut,
-  type JevBenchRow,
-  jevbenchRows,
-  modelFromEnvironment,
-  repoRoot,
-} from "../../adapter/bench/bench-files.ts";
+import { benchModelPath, benchOut, type JevBenchRow, jevbenchRows, repoRoot } from "../../adapter/bench/bench-files.ts";
 import { Progress } from "../../adapter/bench/progress.ts";
 import type { Decision } from "../../adapter/src/contract/decision.ts";
 import { readConfig } from "../../adapter/src/engine/config.ts";
@@ -19,10 +13,10 @@ import { ensurePeerBinaries } from "./llama-server-build.ts";
 
 /**
  * npm run bench:peer -- [--threads 1] [--repeats 3] [--lengths 190,500,1500] [--states 500,1500] [--batches 4,8]
- *   [--kind bench-0.5b] [--jobs 2]
+ *   [--kind bench-0.5b] [--model file.gguf] [--jobs 2]
  *
  * The adapter against llama.cpp's own llama-server, built from the llama.cpp source node-llama-cpp bundles
- * (`llama-server-build.ts`, cached in bench/out/), both serving the same GGUF (BENCH_MODEL, default the generated
+ * (`llama-server-build.ts`, cached in bench/out/), both serving the same GGUF (`--model`, default the generated
  * bench/out/bench-0.5b.gguf) with the same thread count, requests alternated so both see the same machine load.
  * llama-server gets the adapter's exact token ids (token-array prompts to `/completion`, one token generated);
  * every prompt is new to both, except where a cell reuses one on purpose. Cells, each `--repeats` times, ratio of
@@ -38,12 +32,13 @@ import { ensurePeerBinaries } from "./llama-server-build.ts";
  */
 const { values } = parseArgs({
   options: {
-    threads: { type: "string", default: process.env.ADAPTER_THREADS ?? "1" },
+    threads: { type: "string", default: "1" },
     repeats: { type: "string", default: "3" },
     lengths: { type: "string", default: "190,500,1500" },
     states: { type: "string", default: "500,1500" },
     batches: { type: "string", default: "4,8" },
     kind: { type: "string" },
+    model: { type: "string" },
     jobs: { type: "string", default: "2" },
   },
 });
@@ -90,7 +85,7 @@ function pairSource(rows: readonly JevBenchRow[]) {
 
 async function main() {
   const binaries = await ensurePeerBinaries(repoRoot, Number(values.jobs));
-  const modelPath = modelFromEnvironment(process.env.BENCH_MODEL, values.kind as ModelKind | undefined);
+  const modelPath = benchModelPath(values.model, values.kind as ModelKind | undefined);
   const config = readConfig({
     SEMIF_MAX_TOKENS: "8192",
     SEMIF_MAX_REQUEST_TOKENS: "16384",
