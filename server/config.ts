@@ -78,7 +78,7 @@ const settings = {
     schema: z.preprocess(blank, z.enum(["local", "aws"], { message: 'must be "local" or "aws"' }).default("aws")),
     doc: {
       group: "Mode and AWS",
-      default: "aws (npm start: local unless AWS is configured)",
+      default: "aws",
       description:
         "`local`: the AWS calls go to the local control plane that `npm start` started; `aws`: to AWS. `npm start` sets it for the console: from the environment's AWS configuration when unset.",
     },
