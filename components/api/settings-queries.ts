@@ -1,14 +1,14 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import type { ConsoleSettingsView } from "@/contract/settings/settings.ts";
-import { fetchJson } from "./fetch-json.ts";
+import { api } from "./console-client.ts";
+import { queryKeys } from "./query-keys.ts";
 
 /** The console's deployment settings; they change only with a restart, so they are read once per page load. */
 export function useConsoleSettings() {
   return useQuery({
-    queryKey: ["settings"],
-    queryFn: ({ signal }) => fetchJson<ConsoleSettingsView>("/api/settings", { signal }),
+    queryKey: queryKeys.settings,
+    queryFn: ({ signal }) => api("consoleSettings", { signal }),
     staleTime: Number.POSITIVE_INFINITY,
   });
 }

@@ -1,38 +1,36 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { AuditPage } from "@/contract/audit/audit.ts";
-import type { LoginRequest, LoginResponse, LogoutResponse, MeResponse } from "@/contract/auth/session.ts";
-import { fetchJson } from "../api/fetch-json.ts";
+import type { LoginRequest } from "@/contract/auth/session.ts";
+import { api } from "../api/console-client.ts";
+import { queryKeys } from "../api/query-keys.ts";
 
 export function useMe() {
   return useQuery({
-    queryKey: ["auth", "me"],
-    queryFn: ({ signal }) => fetchJson<MeResponse>("/api/auth/me", { signal }),
+    queryKey: queryKeys.auth.me,
+    queryFn: ({ signal }) => api("me", { signal }),
   });
 }
 
 export function useLogin() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (credentials: LoginRequest) =>
-      fetchJson<LoginResponse>("/api/auth/login", { method: "POST", body: credentials }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["auth"] }),
+    mutationFn: (credentials: LoginRequest) => api("login", { body: credentials }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.auth.all }),
   });
 }
 
 export function useLogout() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () => fetchJson<LogoutResponse>("/api/auth/logout", { method: "POST" }),
+    mutationFn: () => api("logout"),
     onSuccess: () => client.clear(),
   });
 }
 
 export function useAuditLog(before: number | undefined) {
   return useQuery({
-    queryKey: ["audit", before ?? "newest"],
-    queryFn: ({ signal }) =>
-      fetchJson<AuditPage>(`/api/audit?limit=100${before ? `&before=${before}` : ""}`, { signal }),
+    queryKey: queryKeys.audit(before),
+    queryFn: ({ signal }) => api("audit", { query: { limit: 100, before }, signal }),
   });
 }

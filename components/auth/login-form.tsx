@@ -3,6 +3,7 @@
 import { useRouter, useSearchParams } from "next/navigation";
 import { type FormEvent, useState } from "react";
 import { safeNext } from "@/contract/auth/safe-next.ts";
+import { apiUrl } from "../api/console-client.ts";
 import { Alert } from "../ui/alert.tsx";
 import { Button, buttonClasses } from "../ui/button.tsx";
 import { TextField } from "../ui/field.tsx";
@@ -64,7 +65,7 @@ export function LoginForm() {
         {login.isPending ? "Signing in…" : "Sign in"}
       </Button>
       {me.data?.singleSignOn && (
-        <a className={buttonClasses("secondary")} href={`/api/auth/oidc/start?next=${encodeURIComponent(next)}`}>
+        <a className={buttonClasses("secondary")} href={apiUrl("oidcStart", { query: { next } })}>
           Sign in with single sign-on
         </a>
       )}

@@ -1,15 +1,9 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type {
-  DatasetExport,
-  StartTransformJobInput,
-  TransformJobDetail,
-  TransformJobList,
-  TransformJobStatus,
-  TransformJobSummary,
-} from "@/contract/batch/transform-jobs.ts";
-import { fetchJson } from "../api/fetch-json.ts";
+import type { StartTransformJobInput, TransformJobStatus } from "@/contract/batch/transform-jobs.ts";
+import { api } from "../api/console-client.ts";
+import { queryKeys } from "../api/query-keys.ts";
 
 const pollMs = 3_000;
 
@@ -17,22 +11,23 @@ export function isActive(status: TransformJobStatus): boolean {
   return status === "InProgress" || status === "Stopping";
 }
 
-export function jobPath(name: string): string {
-  return `/api/batch/${encodeURIComponent(name)}`;
+/** The job's page in the console. */
+export function jobPage(name: string): string {
+  return `/batch/${encodeURIComponent(name)}`;
 }
 
 export function useTransformJobs() {
   return useQuery({
-    queryKey: ["batch"],
-    queryFn: ({ signal }) => fetchJson<TransformJobList>("/api/batch", { signal }),
+    queryKey: queryKeys.batch.all,
+    queryFn: ({ signal }) => api("listTransformJobs", { signal }),
     refetchInterval: (query) => (query.state.data?.jobs.some((job) => isActive(job.status)) ? pollMs : false),
   });
 }
 
 export function useTransformJob(name: string) {
   return useQuery({
-    queryKey: ["batch", name],
-    queryFn: ({ signal }) => fetchJson<TransformJobDetail>(jobPath(name), { signal }),
+    queryKey: queryKeys.batch.one(name),
+    queryFn: ({ signal }) => api("describeTransformJob", { params: { name }, signal }),
     refetchInterval: (query) => (query.state.data && !isActive(query.state.data.status) ? false : pollMs),
   });
 }
@@ -40,24 +35,21 @@ export function useTransformJob(name: string) {
 export function useStartTransformJob() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (request: StartTransformJobInput) =>
-      fetchJson<TransformJobSummary>("/api/batch", { method: "POST", body: request }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["batch"] }),
+    mutationFn: (request: StartTransformJobInput) => api("startTransformJob", { body: request }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.batch.all }),
   });
 }
 
 export function useStopTransformJob(name: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () =>
-      fetchJson<{ name: string; status: TransformJobStatus }>(`${jobPath(name)}/stop`, { method: "POST" }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["batch"] }),
+    mutationFn: () => api("stopTransformJob", { params: { name } }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.batch.all }),
   });
 }
 
 export function useExportDataset() {
   return useMutation({
-    mutationFn: (datasetId: string) =>
-      fetchJson<DatasetExport>(`/api/datasets/${encodeURIComponent(datasetId)}/export`, { method: "POST" }),
+    mutationFn: (datasetId: string) => api("exportDataset", { params: { id: datasetId } }),
   });
 }

@@ -9,7 +9,7 @@ import { Alert } from "../ui/alert.tsx";
 import { Button } from "../ui/button.tsx";
 import { Card } from "../ui/card.tsx";
 import { SelectField, TextField } from "../ui/field.tsx";
-import { jobPath, useExportDataset, useStartTransformJob } from "./batch-queries.ts";
+import { jobPage, useExportDataset, useStartTransformJob } from "./batch-queries.ts";
 import { BatchResourceFields, initialBatchResources } from "./batch-resource-fields.tsx";
 import { ModelSourceFields, modelSourceRequest, noModelSource, useDeployedModels } from "./model-source-fields.tsx";
 
@@ -56,7 +56,7 @@ export function StartJobForm() {
               maxPayloadInMB: payloadMb,
               invocationsTimeoutSeconds: Number(timeout),
             },
-            { onSuccess: (job) => router.push(jobPath(job.name).replace("/api", "")) },
+            { onSuccess: (job) => router.push(jobPage(job.name)) },
           );
         }}
       >

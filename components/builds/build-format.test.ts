@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Build } from "@/contract/builds/builds.ts";
+import { apiUrl } from "../api/console-client.ts";
 import { deployHref, fileSize, modelOutputLabel, pinnedImageUri } from "./build-format.ts";
 
 const digest = `sha256:${"c".repeat(64)}`;
@@ -17,7 +18,7 @@ function build(overrides: Partial<Build>): Build {
     phases: [],
     outputs: { modelDataUrl: null, modelSha256: null, modelBytes: null, imageUri: null, imageDigest: null },
     exportedVariables: {},
-    logs: { groupName: null, streamName: null, tailPath: "/api/builds/proj:1/logs" },
+    logs: { groupName: null, streamName: null, tailPath: apiUrl("buildLogs", { params: { id: "proj:1" } }) },
     source: null,
     ...overrides,
   };

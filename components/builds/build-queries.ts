@@ -1,9 +1,9 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { Build, BuildList, BuildLogs, BuildStatus, StartBuildRequestInput } from "@/contract/builds/builds.ts";
-import type { ModelPresetList } from "@/contract/builds/model-presets.ts";
-import { fetchJson } from "../api/fetch-json.ts";
+import type { BuildStatus, StartBuildRequestInput } from "@/contract/builds/builds.ts";
+import { api } from "../api/console-client.ts";
+import { queryKeys } from "../api/query-keys.ts";
 
 const pollMs = 2_000;
 
@@ -11,22 +11,23 @@ export function isRunning(status: BuildStatus): boolean {
   return status === "IN_PROGRESS";
 }
 
-export function buildPath(id: string): string {
-  return `/api/builds/${encodeURIComponent(id)}`;
+/** The build's page in the console. */
+export function buildPage(id: string): string {
+  return `/builds/${encodeURIComponent(id)}`;
 }
 
 export function useBuilds() {
   return useQuery({
-    queryKey: ["builds"],
-    queryFn: ({ signal }) => fetchJson<BuildList>("/api/builds", { signal }),
+    queryKey: queryKeys.builds.all,
+    queryFn: ({ signal }) => api("listBuilds", { signal }),
     refetchInterval: (query) => (query.state.data?.builds.some((build) => isRunning(build.status)) ? pollMs : false),
   });
 }
 
 export function useBuild(id: string) {
   return useQuery({
-    queryKey: ["builds", id],
-    queryFn: ({ signal }) => fetchJson<Build>(buildPath(id), { signal }),
+    queryKey: queryKeys.builds.one(id),
+    queryFn: ({ signal }) => api("getBuild", { params: { id }, signal }),
     refetchInterval: (query) => (query.state.data && !isRunning(query.state.data.status) ? false : pollMs),
   });
 }
@@ -34,9 +35,8 @@ export function useBuild(id: string) {
 /** The whole tail while the build runs; the server decides how many lines a tail holds. */
 export function useBuildLogs(id: string, running: boolean) {
   return useQuery({
-    // A new key when the build finishes fetches the tail once more, so the last lines are not lost.
-    queryKey: ["builds", id, "logs", running],
-    queryFn: ({ signal }) => fetchJson<BuildLogs>(`${buildPath(id)}/logs`, { signal }),
+    queryKey: queryKeys.builds.logs(id, running),
+    queryFn: ({ signal }) => api("buildLogs", { params: { id }, signal }),
     refetchInterval: running ? pollMs : false,
   });
 }
@@ -44,15 +44,15 @@ export function useBuildLogs(id: string, running: boolean) {
 export function useStartBuild() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (request: StartBuildRequestInput) => fetchJson<Build>("/api/builds", { method: "POST", body: request }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["builds"] }),
+    mutationFn: (request: StartBuildRequestInput) => api("startBuild", { body: request }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.builds.all }),
   });
 }
 
 export function useModelPresets() {
   return useQuery({
-    queryKey: ["model-presets"],
-    queryFn: ({ signal }) => fetchJson<ModelPresetList>("/api/model-presets", { signal }),
+    queryKey: queryKeys.modelPresets,
+    queryFn: ({ signal }) => api("modelPresets", { signal }),
     staleTime: Number.POSITIVE_INFINITY,
   });
 }

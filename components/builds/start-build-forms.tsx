@@ -7,7 +7,7 @@ import { Button } from "../ui/button.tsx";
 import { Card } from "../ui/card.tsx";
 import { SelectField, TextField } from "../ui/field.tsx";
 import { fileSize } from "./build-format.ts";
-import { buildPath, useModelPresets, useStartBuild } from "./build-queries.ts";
+import { buildPage, useModelPresets, useStartBuild } from "./build-queries.ts";
 
 const custom = "custom";
 
@@ -45,7 +45,7 @@ export function StartModelBuild() {
                   kind: "model" as const,
                   gguf: { repo: repo.trim(), revision: revision.trim(), file: file.trim(), sha256: sha256.trim() },
                 };
-          start.mutate(request, { onSuccess: (build) => router.push(buildPath(build.id).replace("/api", "")) });
+          start.mutate(request, { onSuccess: (build) => router.push(buildPage(build.id)) });
         }}
       >
         {presets.error && <ErrorAlert title="Presets unavailable" error={presets.error} />}
@@ -113,7 +113,7 @@ export function StartImageBuild() {
           event.preventDefault();
           start.mutate(
             { kind: "image", variant },
-            { onSuccess: (build) => router.push(buildPath(build.id).replace("/api", "")) },
+            { onSuccess: (build) => router.push(buildPage(build.id)) },
           );
         }}
       >

@@ -2,11 +2,17 @@
 
 import { useQuery } from "@tanstack/react-query";
 import type { ImageList } from "@/contract/images/images.ts";
-import { fetchJson } from "../api/fetch-json.ts";
+import { api } from "../api/console-client.ts";
+import { queryKeys } from "../api/query-keys.ts";
 
 export function useImages() {
   return useQuery({
-    queryKey: ["images"],
-    queryFn: ({ signal }) => fetchJson<ImageList>("/api/images", { signal }),
+    queryKey: queryKeys.images,
+    queryFn: async ({ signal }): Promise<ImageList> => {
+      const answer = await api("images", { signal });
+      // Without `tag` the route answers the list; one resolved image answers only a tag.
+      if (!("images" in answer)) throw new Error("The console answered one image where the image list was asked for.");
+      return answer;
+    },
   });
 }

@@ -1,18 +1,13 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { AutoscalingRequestInput, AutoscalingResponse } from "@/contract/endpoints/autoscaling.ts";
-import type { DeployRequestInput, DeployResult } from "@/contract/endpoints/deploy.ts";
-import type {
-  DeleteResult,
-  EndpointDetail,
-  EndpointList,
-  ScaleRequest,
-  ScaleResult,
-} from "@/contract/endpoints/endpoint.ts";
+import type { AutoscalingRequestInput } from "@/contract/endpoints/autoscaling.ts";
+import type { DeployRequestInput } from "@/contract/endpoints/deploy.ts";
+import type { EndpointDetail } from "@/contract/endpoints/endpoint.ts";
 import { isTransitional } from "@/contract/endpoints/status.ts";
-import type { UpdateRequestInput, UpdateResult } from "@/contract/endpoints/update.ts";
-import { fetchJson } from "../api/fetch-json.ts";
+import type { UpdateRequestInput } from "@/contract/endpoints/update.ts";
+import { api } from "../api/console-client.ts";
+import { queryKeys } from "../api/query-keys.ts";
 
 const pollMs = 3_000;
 /** Autoscaling changes the instance count on its own, on alarms of one-minute periods: the page looks that often. */
@@ -28,15 +23,11 @@ export function endpointRefreshMs(endpoint: EndpointDetail | undefined): number 
   return endpoint.autoscaling ? autoscaledPollMs : false;
 }
 
-export function endpointPath(name: string): string {
-  return `/api/endpoints/${encodeURIComponent(name)}`;
-}
-
 /** Polls only while some endpoint is Creating, Updating or Deleting. */
 export function useEndpoints() {
   return useQuery({
-    queryKey: ["endpoints"],
-    queryFn: ({ signal }) => fetchJson<EndpointList>("/api/endpoints", { signal }),
+    queryKey: queryKeys.endpoints.all,
+    queryFn: ({ signal }) => api("listEndpoints", { signal }),
     refetchInterval: (query) =>
       query.state.data?.endpoints.some((endpoint) => isTransitional(endpoint.status)) ? pollMs : false,
   });
@@ -45,8 +36,8 @@ export function useEndpoints() {
 export function useEndpoint(name: string, options: { enabled?: boolean } = {}) {
   return useQuery({
     enabled: options.enabled ?? true,
-    queryKey: ["endpoints", name],
-    queryFn: ({ signal }) => fetchJson<EndpointDetail>(endpointPath(name), { signal }),
+    queryKey: queryKeys.endpoints.one(name),
+    queryFn: ({ signal }) => api("describeEndpoint", { params: { name }, signal }),
     refetchInterval: (query) => endpointRefreshMs(query.state.data),
   });
 }
@@ -54,44 +45,40 @@ export function useEndpoint(name: string, options: { enabled?: boolean } = {}) {
 export function useDeploy() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (request: DeployRequestInput) =>
-      fetchJson<DeployResult>("/api/endpoints", { method: "POST", body: request }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["endpoints"] }),
+    mutationFn: (request: DeployRequestInput) => api("deploy", { body: request }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.endpoints.all }),
   });
 }
 
 export function useDeleteEndpoint(name: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () => fetchJson<DeleteResult>(endpointPath(name), { method: "DELETE" }),
+    mutationFn: () => api("deleteEndpoint", { params: { name } }),
     // Only the list: refetching the deleted endpoint itself would swap its page for a 404 before the redirect.
-    onSuccess: () => client.invalidateQueries({ queryKey: ["endpoints"], exact: true }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.endpoints.all, exact: true }),
   });
 }
 
 export function useScaleEndpoint(name: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (instanceCount: number) =>
-      fetchJson<ScaleResult>(endpointPath(name), { method: "PATCH", body: { instanceCount } satisfies ScaleRequest }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["endpoints"] }),
+    mutationFn: (instanceCount: number) => api("scaleEndpoint", { params: { name }, body: { instanceCount } }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.endpoints.all }),
   });
 }
 
 export function useUpdateAutoscaling(name: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (settings: AutoscalingRequestInput) =>
-      fetchJson<AutoscalingResponse>(`${endpointPath(name)}/autoscaling`, { method: "PUT", body: settings }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["endpoints", name] }),
+    mutationFn: (settings: AutoscalingRequestInput) => api("putAutoscaling", { params: { name }, body: settings }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.endpoints.one(name) }),
   });
 }
 
 export function useUpdateEndpoint(name: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (request: UpdateRequestInput) =>
-      fetchJson<UpdateResult>(`${endpointPath(name)}/update`, { method: "POST", body: request }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["endpoints"] }),
+    mutationFn: (request: UpdateRequestInput) => api("updateEndpoint", { params: { name }, body: request }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.endpoints.all }),
   });
 }

@@ -1,80 +1,58 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { DatasetList, DatasetSummary } from "@/contract/evaluate/datasets.ts";
-import type {
-  CreateEvaluationInput,
-  EvaluationDetail,
-  EvaluationList,
-  EvaluationResponse,
-  EvaluationSummary,
-} from "@/contract/evaluate/evaluations.ts";
-import { ApiError, errorFromResponse } from "../api/api-error.ts";
-import { fetchJson } from "../api/fetch-json.ts";
+import type { CreateEvaluationInput } from "@/contract/evaluate/evaluations.ts";
+import { api } from "../api/console-client.ts";
+import { queryKeys } from "../api/query-keys.ts";
 
 const pollMs = 1_000;
 
-export function evaluationPath(id: string): string {
-  return `/api/evaluations/${encodeURIComponent(id)}`;
-}
-
 export function useDatasets() {
   return useQuery({
-    queryKey: ["datasets"],
-    queryFn: ({ signal }) => fetchJson<DatasetList>("/api/datasets", { signal }),
+    queryKey: queryKeys.datasets.all,
+    queryFn: ({ signal }) => api("listDatasets", { signal }),
   });
 }
 
-/** Uploads a file as multipart form data (fetchJson sends JSON only). */
-async function uploadFile(file: File, name: string): Promise<DatasetSummary> {
+/** Uploads a file as multipart form data. */
+function uploadFile(file: File, name: string) {
   const form = new FormData();
   form.set("file", file);
   if (name.trim()) form.set("name", name.trim());
-  let response: Response;
-  try {
-    response = await fetch("/api/datasets", { method: "POST", body: form });
-  } catch (cause) {
-    throw new ApiError(0, "network", `The console server could not be reached (${(cause as Error).message}).`);
-  }
-  const text = await response.text();
-  const body: unknown = text ? JSON.parse(text) : undefined;
-  if (!response.ok) throw errorFromResponse(response.status, "/api/datasets", body);
-  return body as DatasetSummary;
+  return api("uploadDataset", { form });
 }
 
 export function useUploadDataset() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ file, name }: { file: File; name: string }) => uploadFile(file, name),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["datasets"] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.datasets.all }),
   });
 }
 
 export function useAddSample() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (sample: string) => fetchJson<DatasetSummary>("/api/datasets", { method: "POST", body: { sample } }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["datasets"] }),
+    mutationFn: (sample: string) => api("uploadDataset", { body: { sample } }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.datasets.all }),
   });
 }
 
 /** Polls while a run is going. */
 export function useEvaluations() {
   return useQuery({
-    queryKey: ["evaluations"],
-    queryFn: ({ signal }) => fetchJson<EvaluationList>("/api/evaluations", { signal }),
+    queryKey: queryKeys.evaluations.all,
+    queryFn: ({ signal }) => api("listEvaluations", { signal }),
     refetchInterval: (query) =>
       query.state.data?.evaluations.some((evaluation) => evaluation.status === "running") ? pollMs : false,
   });
 }
 
 export function useEvaluation(id: string, compareWith: string | null) {
-  const path = compareWith
-    ? `${evaluationPath(id)}?compareWith=${encodeURIComponent(compareWith)}`
-    : evaluationPath(id);
   return useQuery({
-    queryKey: ["evaluations", id, compareWith],
-    queryFn: ({ signal }) => fetchJson<EvaluationResponse>(path, { signal }),
+    queryKey: queryKeys.evaluations.one(id, compareWith),
+    queryFn: ({ signal }) =>
+      api("getEvaluation", { params: { id }, query: { compareWith: compareWith ?? undefined }, signal }),
     refetchInterval: (query) => (query.state.data?.status === "running" ? pollMs : false),
   });
 }
@@ -82,16 +60,15 @@ export function useEvaluation(id: string, compareWith: string | null) {
 export function useStartEvaluation() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (input: CreateEvaluationInput) =>
-      fetchJson<EvaluationSummary>("/api/evaluations", { method: "POST", body: input }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["evaluations"] }),
+    mutationFn: (input: CreateEvaluationInput) => api("startEvaluation", { body: input }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.evaluations.all }),
   });
 }
 
 export function useCancelEvaluation(id: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () => fetchJson<EvaluationDetail>(`${evaluationPath(id)}/cancel`, { method: "POST", body: {} }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ["evaluations"] }),
+    mutationFn: () => api("cancelEvaluation", { params: { id } }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.evaluations.all }),
   });
 }

@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { useState } from "react";
+import { apiUrl } from "../api/console-client.ts";
 import { ErrorAlert } from "../api/error-text.tsx";
 import { Alert } from "../ui/alert.tsx";
 import { Button, buttonClasses } from "../ui/button.tsx";
@@ -44,14 +45,14 @@ export function EvaluationView({ id }: { id: string }) {
           <div className="flex gap-2">
             <a
               className={buttonClasses("secondary", "sm")}
-              href={`/api/evaluations/${run.id}/export?format=csv`}
+              href={apiUrl("exportEvaluation", { params: { id: run.id }, query: { format: "csv" } })}
               download
             >
               Export CSV
             </a>
             <a
               className={buttonClasses("secondary", "sm")}
-              href={`/api/evaluations/${run.id}/export?format=json`}
+              href={apiUrl("exportEvaluation", { params: { id: run.id }, query: { format: "json" } })}
               download
             >
               Export JSON

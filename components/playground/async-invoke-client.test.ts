@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { apiUrl } from "../api/console-client.ts";
 import { AsyncInvocationFailed, invokeAsyncAndWait } from "./async-invoke-client.ts";
 
 const queued = {
@@ -26,10 +27,11 @@ describe("the playground's asynchronous invoke", () => {
     const seen: string[] = [];
     const result = await invokeAsyncAndWait("dc-a", { decision: {} }, (p) => seen.push(p.inferenceId), { pollMs: 1 });
     expect(result.body).toEqual({ result: { id: "d" } });
+    const outcome = apiUrl("asyncOutcome", { params: { name: "dc-a", inferenceId: queued.inferenceId } });
     expect(calls).toEqual([
-      "POST /api/endpoints/dc-a/invoke-async",
-      `GET /api/endpoints/dc-a/invoke-async/${queued.inferenceId}`,
-      `GET /api/endpoints/dc-a/invoke-async/${queued.inferenceId}`,
+      `POST ${apiUrl("invokeAsync", { params: { name: "dc-a" } })}`,
+      `GET ${outcome}`,
+      `GET ${outcome}`,
     ]);
     expect(seen).toHaveLength(2);
   });

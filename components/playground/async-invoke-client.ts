@@ -1,6 +1,6 @@
-import type { InvokeResult } from "@/contract/invoke/invoke.ts";
-import type { AsyncInvocation, AsyncOutcome } from "@/contract/invoke/invoke-async.ts";
-import { fetchJson } from "../api/fetch-json.ts";
+import type { AsyncOutcome } from "@/contract/invoke/invoke-async.ts";
+import { api } from "../api/console-client.ts";
+import type { InvokeAnswer } from "./invoke-client.ts";
 
 /** Where an asynchronous request stands, as the playground shows it while it waits. */
 export type AsyncProgress = { inferenceId: string; inputLocation: string; waitedMs: number };
@@ -16,8 +16,6 @@ export class AsyncInvocationFailed extends Error {
   }
 }
 
-const asyncPath = (endpoint: string) => `/api/endpoints/${encodeURIComponent(endpoint)}/invoke-async`;
-
 /**
  * Sends a request to an asynchronous endpoint and polls its outcome until SageMaker has written the answer or the
  * failure (`onProgress` on every look while it is queued or running); answers as a real-time invoke would.
@@ -27,18 +25,14 @@ export async function invokeAsyncAndWait(
   body: Record<string, unknown>,
   onProgress: (progress: AsyncProgress) => void,
   options: { pollMs?: number; signal?: AbortSignal; now?: () => number } = {},
-): Promise<InvokeResult> {
+): Promise<InvokeAnswer> {
   const now = options.now ?? (() => performance.now());
   const started = now();
-  const queued = await fetchJson<AsyncInvocation>(asyncPath(endpoint), {
-    method: "POST",
-    body: { body },
-    signal: options.signal,
-  });
-  const outcomePath = `${asyncPath(endpoint)}/${encodeURIComponent(queued.inferenceId)}`;
+  const queued = await api("invokeAsync", { params: { name: endpoint }, body: { body }, signal: options.signal });
+  const params = { name: endpoint, inferenceId: queued.inferenceId };
   for (;;) {
     onProgress({ inferenceId: queued.inferenceId, inputLocation: queued.inputLocation, waitedMs: now() - started });
-    const outcome = await fetchJson<AsyncOutcome>(outcomePath, { signal: options.signal });
+    const outcome = await api("asyncOutcome", { params, signal: options.signal });
     if (outcome.status === "failed") throw new AsyncInvocationFailed(outcome, queued.inferenceId);
     if (outcome.status === "completed") {
       return {

@@ -1,13 +1,32 @@
-import { type InvokeResult, invokeErrorDetailsSchema } from "@/contract/invoke/invoke.ts";
-import { ApiError, errorFromResponse } from "../api/api-error.ts";
-import { fetchJson } from "../api/fetch-json.ts";
+import { invokeErrorDetailsSchema } from "@/contract/invoke/invoke.ts";
+import { type InvokeMetadata, invokeMetadataOf } from "@/contract/invoke/invoke-headers.ts";
+import { ApiError } from "../api/api-error.ts";
+import { apiResponse } from "../api/console-client.ts";
 
-function invokePath(endpoint: string): string {
-  return `/api/endpoints/${encodeURIComponent(endpoint)}/invoke`;
+/** An invoke's answer as the playground reads it: the container's body and what the console's headers say. */
+export interface InvokeAnswer extends InvokeMetadata {
+  /** The container's bytes: parsed when its Content-Type is JSON, else its text. */
+  body: unknown;
 }
 
-export function invoke(endpoint: string, body: Record<string, unknown>): Promise<InvokeResult> {
-  return fetchJson<InvokeResult>(invokePath(endpoint), { method: "POST", body: { body, stream: false } });
+/** The console's invoke route, plain or streaming; either way it answers the container's bytes and metadata headers. */
+function openInvoke(endpoint: string, body: Record<string, unknown>, stream: boolean, signal?: AbortSignal) {
+  return apiResponse("invoke", { params: { name: endpoint }, body: { body, stream }, signal });
+}
+
+function bodyOf(text: string, contentType: string | null): unknown {
+  if (!contentType?.toLowerCase().includes("json")) return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+export async function invoke(endpoint: string, body: Record<string, unknown>, signal?: AbortSignal) {
+  const response = await openInvoke(endpoint, body, false, signal);
+  const metadata = invokeMetadataOf(response.headers);
+  return { ...metadata, body: bodyOf(await response.text(), metadata.contentType) } satisfies InvokeAnswer;
 }
 
 /** Text of the OpenAI-style chunks in one server-sent-events block. */
@@ -27,30 +46,19 @@ export function deltasOf(block: string): string {
   return text;
 }
 
-/** Streams a chat completion through the console, calling `onText` with each piece as it arrives. */
+/**
+ * Streams a chat completion through the console, calling `onText` with each piece as it arrives; answers the
+ * stream's metadata once it ends.
+ */
 export async function streamChat(
   endpoint: string,
   body: Record<string, unknown>,
   onText: (text: string) => void,
   signal?: AbortSignal,
-): Promise<void> {
-  const path = invokePath(endpoint);
-  const response = await fetch(path, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ body: { ...body, stream: true }, stream: true }),
-    signal,
-  });
-  if (!response.ok || !response.body) {
-    const text = await response.text();
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = undefined;
-    }
-    throw errorFromResponse(response.status, path, parsed);
-  }
+): Promise<InvokeMetadata> {
+  const response = await openInvoke(endpoint, { ...body, stream: true }, true, signal);
+  const metadata = invokeMetadataOf(response.headers);
+  if (!response.body) return metadata;
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = "";
   for (;;) {
@@ -64,6 +72,7 @@ export async function streamChat(
   }
   const rest = deltasOf(buffer);
   if (rest) onText(rest);
+  return metadata;
 }
 
 /** What went wrong with an invocation, in words. */

@@ -1,0 +1,38 @@
+/**
+ * Every query key the console's pages use. A key's prefix is what a change invalidates: `endpoints.all` refetches
+ * the list and every endpoint's queries, `endpoints.one(name)` that endpoint's detail, metrics, logs and requests.
+ */
+export const queryKeys = {
+  settings: ["settings"] as const,
+  auth: {
+    all: ["auth"] as const,
+    me: ["auth", "me"] as const,
+  },
+  audit: (before: number | undefined) => ["audit", before ?? "newest"] as const,
+  endpoints: {
+    all: ["endpoints"] as const,
+    one: (name: string) => ["endpoints", name] as const,
+    metrics: (name: string) => ["endpoints", name, "metrics"] as const,
+    invocations: (name: string) => ["endpoints", name, "invocations"] as const,
+    logs: (name: string, minutes: number, filterPattern: string) =>
+      ["endpoints", name, "logs", minutes, filterPattern] as const,
+    asyncRequests: (name: string) => ["endpoints", name, "async-requests"] as const,
+  },
+  images: ["images"] as const,
+  modelPresets: ["model-presets"] as const,
+  builds: {
+    all: ["builds"] as const,
+    one: (id: string) => ["builds", id] as const,
+    /** A new key when the build finishes fetches the tail once more, so the last lines are not lost. */
+    logs: (id: string, running: boolean) => ["builds", id, "logs", running] as const,
+  },
+  datasets: { all: ["datasets"] as const },
+  evaluations: {
+    all: ["evaluations"] as const,
+    one: (id: string, compareWith: string | null) => ["evaluations", id, compareWith] as const,
+  },
+  batch: {
+    all: ["batch"] as const,
+    one: (name: string) => ["batch", name] as const,
+  },
+};
