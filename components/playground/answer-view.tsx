@@ -1,53 +1,18 @@
 "use client";
 
-import {
-  chatCompletionSchema,
-  type SharedDecisionResponse,
-  type SingleDecisionResponse,
-  type SystemOneResponse,
-  sharedDecisionResponseSchema,
-  singleDecisionResponseSchema,
-  systemOneResponseSchema,
-} from "@decision-console/adapter/contract";
 import { useId, useState } from "react";
-import { z } from "zod";
-import type { InvokeResult } from "@/contract/invoke/invoke.ts";
+import { Alert } from "../ui/alert.tsx";
 import { Card } from "../ui/card.tsx";
+import { answerShapeOf } from "./answer-shape.ts";
 import { DecisionAnswer, ModelPins, TimingList } from "./decision-answer.tsx";
+import type { InvokeAnswer } from "./invoke-client.ts";
 import { SystemOneAnswer } from "./systemone-answer.tsx";
 
-/**
- * The assistant's message of a chat completion: the adapter's message schema, read from any OpenAI-style answer
- * (a text-generation image such as the llama.cpp DLC adds or leaves out other fields).
- */
-const chatAnswerSchema = z.object({
-  choices: z.array(z.object({ message: chatCompletionSchema.shape.choices.element.shape.message })).min(1),
-});
-
-type Shape =
-  | { kind: "single"; body: SingleDecisionResponse }
-  | { kind: "shared"; body: SharedDecisionResponse }
-  | { kind: "systemone"; body: SystemOneResponse }
-  | { kind: "chat"; body: z.infer<typeof chatAnswerSchema> }
-  | { kind: "other"; body: unknown };
-
-/** What the container answered, read with its contract's schemas; anything else is shown raw only. */
-function shapeOf(body: unknown): Shape {
-  const single = singleDecisionResponseSchema.safeParse(body);
-  if (single.success) return { kind: "single", body: single.data };
-  const shared = sharedDecisionResponseSchema.safeParse(body);
-  if (shared.success) return { kind: "shared", body: shared.data };
-  const systemOne = systemOneResponseSchema.safeParse(body);
-  if (systemOne.success) return { kind: "systemone", body: systemOne.data };
-  const chat = chatAnswerSchema.safeParse(body);
-  if (chat.success) return { kind: "chat", body: chat.data };
-  return { kind: "other", body };
-}
-
-export function AnswerView({ result }: { result: InvokeResult }) {
+/** The answer to `request`, read with the schema of what it asked for. */
+export function AnswerView({ request, result }: { request: Record<string, unknown>; result: InvokeAnswer }) {
   const [threshold, setThreshold] = useState(0.6);
   const sliderId = useId();
-  const shape = shapeOf(result.body);
+  const shape = answerShapeOf(request, result.body);
   const decisions = shape.kind === "single" ? [shape.body.result] : shape.kind === "shared" ? shape.body.results : [];
   const timing = shape.kind === "single" || shape.kind === "shared" ? shape.body.timing : null;
   return (
@@ -79,6 +44,7 @@ export function AnswerView({ result }: { result: InvokeResult }) {
             </span>
           </div>
         )}
+        {shape.kind === "unexpected" && <Alert title={`The answer is not ${shape.expected}`}>{shape.problem}</Alert>}
         {decisions.map((decision) => (
           <DecisionAnswer key={decision.id} result={decision} threshold={threshold} />
         ))}

@@ -183,7 +183,7 @@ export function PlaygroundView({ initialEndpoint }: { initialEndpoint?: string }
             </Alert>
           )}
           {run.error && <Alert title="The request failed">{describeInvokeError(run.error)}</Alert>}
-          {run.data && <AnswerView result={run.data} />}
+          {run.data && run.variables && <AnswerView request={run.variables} result={run.data} />}
           {tab !== "chat" && (
             <Card title="Request snippet">
               <SnippetPanel endpoint={chosen} body={snippetBody()} asyncInference={asyncInference} />

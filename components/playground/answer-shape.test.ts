@@ -1,0 +1,20 @@
+import { describe, expect, it } from "vitest";
+import { answerShapeOf } from "./answer-shape.ts";
+
+const chat = { choices: [{ message: { role: "assistant", content: "Hello" } }] };
+
+describe("the playground reads an answer with the schema of what it asked", () => {
+  it("reads a chat request's answer as a chat completion", () => {
+    expect(answerShapeOf({ messages: [{ role: "user", content: "hi" }] }, chat)).toMatchObject({ kind: "chat" });
+  });
+
+  it("says a decision request's answer does not fit, rather than reading it as another kind", () => {
+    const shape = answerShapeOf({ decision: { id: "d" } }, chat);
+    expect(shape).toMatchObject({ kind: "unexpected", expected: "a decision answer ({result, timing})" });
+    expect(shape.kind === "unexpected" && shape.problem).toMatch(/^result: /);
+  });
+
+  it("shows the answer to a request of no known kind raw", () => {
+    expect(answerShapeOf({ prompt: "x" }, chat)).toEqual({ kind: "other", body: chat });
+  });
+});
