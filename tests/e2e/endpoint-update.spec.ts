@@ -27,8 +27,8 @@ const decision = {
 async function answer(request: APIRequestContext): Promise<string> {
   const response = await request.post(`/api/endpoints/${endpoint}/invoke`, { data: { body: { decision } } });
   expect(response.status(), await response.text()).toBe(200);
-  const { body } = (await response.json()) as { body: { result: { probabilities: number[] } } };
-  return body.result.probabilities.map((p) => p.toFixed(3)).join();
+  const { result } = (await response.json()) as { result: { probabilities: number[] } };
+  return result.probabilities.map((p) => p.toFixed(3)).join();
 }
 
 async function status(request: APIRequestContext): Promise<string> {
