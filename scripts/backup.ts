@@ -9,6 +9,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
+import { consoleConfig } from "../server/config.ts";
 import { resolveDataDir } from "../server/store/database.ts";
 import { privateDirectory, privateFile, restrictProcessUmask } from "../server/store/private-files.ts";
 
@@ -54,7 +55,7 @@ export async function backupDataDir(dataDir: string, outDir: string, now = new D
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({ options: { out: { type: "string" } } });
   restrictProcessUmask();
-  const dataDir = resolveDataDir();
+  const dataDir = resolveDataDir(consoleConfig());
   backupDataDir(dataDir, path.resolve(values.out ?? path.join(dataDir, "backups")))
     .then((files) => {
       for (const file of files) console.log(`Backed up to ${file}`);

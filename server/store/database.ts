@@ -1,14 +1,20 @@
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { type ConsoleConfig, consoleConfig } from "../config.ts";
+import type { ConsoleConfig } from "../config.ts";
 import { AppError } from "../http/app-error.ts";
 import { migrations as consoleMigrations, type Migration } from "./migrations.ts";
 import { privateDirectory, privateFile, unusableDataDirectory } from "./private-files.ts";
 
 export type Db = Database.Database;
 
-export function resolveDataDir(settings: Pick<ConsoleConfig, "CONSOLE_DATA_DIR"> = consoleConfig()): string {
+/**
+ * The data directory of `settings` (CONSOLE_DATA_DIR). The local control plane imports this module too, so it does
+ * not read the console's settings itself; with none given it is config.ts's default folder.
+ */
+export function resolveDataDir(
+  settings: Pick<ConsoleConfig, "CONSOLE_DATA_DIR"> = { CONSOLE_DATA_DIR: ".console-data" },
+): string {
   // The data directory is chosen at run time; without the ignore comment Turbopack traces the whole project into
   // the server output because it cannot tell which files this path may reach.
   return path.resolve(/*turbopackIgnore: true*/ settings.CONSOLE_DATA_DIR);
