@@ -148,7 +148,8 @@ function run(language: SnippetLanguage, text: string) {
       PATH: `${path.join(stubs, "bin")}${path.delimiter}${process.env.PATH ?? ""}`,
       PYTHONPATH: path.join(stubs, "python"),
       STUB_ANSWER: JSON.stringify(answer),
-    },
+      // Next's types make NODE_ENV required in ProcessEnv; the snippets run without it.
+    } as Record<string, string> as NodeJS.ProcessEnv,
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }

@@ -70,7 +70,7 @@ function pythonUnavailable(): string | null {
  * issues that may invoke `dc-*` endpoints and use their `async/<endpoint>/` folders: a snippet that needed more
  * than the console's own IAM policy grants fails here, where `admin` would let any call through.
  */
-function userEnvironment(): NodeJS.ProcessEnv {
+function userEnvironment(): Record<string, string | undefined> {
   const { controlPlaneFile, controlPlaneDataDir } = e2eSettings();
   const credentials = localCredentialsDir(controlPlaneDataDir);
   return {
@@ -89,7 +89,9 @@ type Run = { code: number; stdout: string; stderr: string };
 function runSnippet({ argv, cwd }: { argv: string[]; cwd: string }): Promise<Run> {
   const [file, ...args] = argv;
   return new Promise((resolve) => {
-    execFile(file!, args, { cwd, env: userEnvironment(), timeout: 180_000 }, (error, stdout, stderr) => {
+    // Next's types make NODE_ENV required in ProcessEnv; a user's shell does not set it.
+    const env = userEnvironment() as NodeJS.ProcessEnv;
+    execFile(file!, args, { cwd, env, timeout: 180_000 }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
       resolve({ code, stdout, stderr: error && code === -1 ? `${stderr}\n${error.message}` : stderr });
     });
