@@ -33,6 +33,8 @@ export function e2eSettings() {
     /** Instance type the local control plane treats as short of capacity, so the pool falls back. */
     shortCapacityType: "ml.g6e.xlarge",
     user: { name: "e2e-operator", password: "e2e-operator-password" },
+    /** A second user with the viewer role, for specs that check what a viewer may and may not do. */
+    viewer: { name: "e2e-viewer", password: "e2e-viewer-password" },
   };
 }
 

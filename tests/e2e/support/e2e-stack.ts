@@ -108,7 +108,10 @@ async function main(): Promise<void> {
     ...consoleEnvironment(process.env, stack),
     HF_ENDPOINT: hub.url,
     CONSOLE_DATA_DIR: path.join(settings.stateDir, "console"),
-    CONSOLE_USERS: JSON.stringify([{ name: settings.user.name, role: "operator", password: settings.user.password }]),
+    CONSOLE_USERS: JSON.stringify([
+      { name: settings.user.name, role: "operator", password: settings.user.password },
+      { name: settings.viewer.name, role: "viewer", password: settings.viewer.password },
+    ]),
     CONSOLE_SESSION_SECRET: "e2e-session-secret-that-is-long-enough-0123456789",
     CONSOLE_INVOKE_PER_MINUTE: "1000",
     CONSOLE_INVOKE_BURST: "100",
