@@ -107,7 +107,8 @@ export function schemathesisConfig(
 export function runSchemathesis(args: readonly string[], logFile: string, timeoutMs: number): Promise<SchemathesisRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(schemathesisBin, args, {
-      cwd: repoRoot,
+      // Its crash cache (.schemathesis/) goes where it runs: the run's own folder, never the checkout.
+      cwd: path.dirname(logFile),
       env: { ...process.env, NO_COLOR: "1", SCHEMATHESIS_TELEMETRY: "false" },
       stdio: ["ignore", "pipe", "pipe"],
     });
