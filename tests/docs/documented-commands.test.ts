@@ -73,6 +73,22 @@ const CHECKS: { pattern: RegExp; check: Check }[] = [
   },
   { pattern: /^npm run docs:api$/, check: { coveredBy: "tests/docs/api-routes.test.ts", mentions: "docs:api" } },
   {
+    pattern: /^npm run gen:openapi$|^npx tsx scripts\/openapi\.ts --check$/,
+    check: { coveredBy: "tests/docs/openapi.test.ts", mentions: "gen:openapi" },
+  },
+  {
+    pattern: /^npx openapi-typescript |^pipx run openapi-python-client /,
+    check: {
+      notHere:
+        "runs a client generator that is deliberately not a dependency; the document it reads is tested in tests/docs/openapi.test.ts",
+    },
+  },
+  {
+    // How the browser suite runs the playground's TypeScript snippet, as a fresh `npm init` project would.
+    pattern: /^npx tsx snippet\.ts$|^npm init$/,
+    check: { coveredBy: "tests/e2e/playground-snippets.spec.ts", mentions: "tsx" },
+  },
+  {
     pattern: /^npm run bench:[a-z-]+( --.*)?$/s,
     check: { coveredBy: "bench/bench-scripts.test.ts", mentions: 'startsWith("bench:")' },
   },
