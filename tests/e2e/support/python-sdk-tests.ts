@@ -56,7 +56,8 @@ export type SdkTestInputs = {
  * process's AWS_* variables, plus the SDK_TEST_* inputs the tests read.
  */
 function userEnvironment(inputs: SdkTestInputs): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("AWS_")));
+  const env = { ...process.env };
+  for (const name of Object.keys(env)) if (name.startsWith("AWS_")) delete env[name];
   const credentials = localCredentialsDir(inputs.controlPlaneDataDir);
   return {
     ...env,
