@@ -111,10 +111,7 @@ export function StartImageBuild() {
         className="flex flex-col gap-3"
         onSubmit={(event) => {
           event.preventDefault();
-          start.mutate(
-            { kind: "image", variant },
-            { onSuccess: (build) => router.push(buildPage(build.id)) },
-          );
+          start.mutate({ kind: "image", variant }, { onSuccess: (build) => router.push(buildPage(build.id)) });
         }}
       >
         <SelectField label="Variant" value={variant} onChange={(e) => setVariant(e.target.value as "cpu" | "cuda")}>
