@@ -9,11 +9,13 @@ import { modelOutputLabel, modelOutputsOf } from "../builds/build-format.ts";
 import { useBuilds, useModelPresets } from "../builds/build-queries.ts";
 import { shortDigest } from "../endpoints/endpoint-format.ts";
 import { useDeploy, useEndpoint } from "../endpoints/endpoint-queries.ts";
+import { ProblemSummary } from "../forms/problem-summary.tsx";
 import { Alert } from "../ui/alert.tsx";
 import { Button } from "../ui/button.tsx";
 import { Card } from "../ui/card.tsx";
 import { SelectField, TextField } from "../ui/field.tsx";
 import { RadioChoice } from "../ui/radio-choice.tsx";
+import { formProblems, deployFieldLabels as labels } from "./deploy-problems.ts";
 import { DeployProgress } from "./deploy-progress.tsx";
 import {
   type DeployForm,
@@ -21,7 +23,6 @@ import {
   defaultConcurrency,
   deployFormFromEndpoint,
   deployRequestFrom,
-  formProblems,
   initialDeployForm,
   limitFields,
 } from "./deploy-request.ts";
@@ -70,7 +71,10 @@ export function DeployFormView({ prefill }: { prefill: DeployPrefill & { from?: 
   const namePrefix = settings?.resourceNamePrefix ?? null;
   const [form, setForm] = useState<DeployForm>(() => initialDeployForm(prefill));
   const [step, setStep] = useState<Step>("edit");
-  const [problems, setProblems] = useState<string[]>([]);
+  /** After the first "Review deployment", the schema's problems follow every edit. */
+  const [checked, setChecked] = useState(false);
+  const problems = checked ? formProblems(form) : { fields: {}, summary: [] };
+  const error = problems.fields;
   const deploy = useDeploy();
   const images = useImages();
   const builds = useBuilds();
@@ -96,26 +100,18 @@ export function DeployFormView({ prefill }: { prefill: DeployPrefill & { from?: 
       noValidate
       onSubmit={(event) => {
         event.preventDefault();
-        const found = formProblems(form);
-        setProblems(found);
-        if (found.length === 0) setStep("review");
+        setChecked(true);
+        if (formProblems(form).summary.length === 0) setStep("review");
       }}
     >
       {prefill.from && <PrefillFromEndpoint name={prefill.from} temperature={prefill.temperature} onLoaded={setForm} />}
-      {problems.length > 0 && (
-        <Alert title="Fix these before reviewing">
-          <ul className="ml-4 list-disc">
-            {problems.map((problem) => (
-              <li key={problem}>{problem}</li>
-            ))}
-          </ul>
-        </Alert>
-      )}
+      <ProblemSummary title="Fix these before reviewing" problems={problems.summary} />
       <Card title="Endpoint">
         <div className="grid gap-3 sm:grid-cols-2">
           <TextField
-            label="Endpoint name"
+            label={labels.name}
             required
+            error={error.name}
             value={form.name}
             onChange={(e) => set("name", e.target.value)}
             hint={
@@ -125,10 +121,11 @@ export function DeployFormView({ prefill }: { prefill: DeployPrefill & { from?: 
             }
           />
           <TextField
-            label="Instance count"
+            label={labels.instanceCount}
             type="number"
             min={1}
             max={20}
+            error={error.instanceCount}
             value={form.instanceCount}
             onChange={(e) => set("instanceCount", e.target.value)}
           />
@@ -155,7 +152,8 @@ export function DeployFormView({ prefill }: { prefill: DeployPrefill & { from?: 
             ))}
           </SelectField>
           <TextField
-            label="Image URI pinned by digest"
+            label={labels.imageUri}
+            error={error.imageUri}
             value={form.imageUri}
             onChange={(e) => set("imageUri", e.target.value)}
             placeholder="<registry>/<repository>@sha256:<64 hex>"
@@ -214,7 +212,8 @@ export function DeployFormView({ prefill }: { prefill: DeployPrefill & { from?: 
             ))}
           </SelectField>
           <TextField
-            label="Model S3 URI"
+            label={labels.modelDataUrl}
+            error={error.modelDataUrl}
             value={form.modelDataUrl}
             onChange={(e) => setForm((f) => ({ ...f, modelDataUrl: e.target.value, modelBytes: "" }))}
             placeholder="s3://bucket/models/model.tar.gz"
@@ -230,7 +229,8 @@ export function DeployFormView({ prefill }: { prefill: DeployPrefill & { from?: 
               <option value="None">None (uncompressed S3 prefix)</option>
             </SelectField>
             <TextField
-              label="Model sha256 (optional)"
+              label={`${labels.modelSha256} (optional)`}
+              error={error.modelSha256}
               value={form.modelSha256}
               onChange={(e) => set("modelSha256", e.target.value)}
               className="font-mono"
@@ -252,7 +252,8 @@ export function DeployFormView({ prefill }: { prefill: DeployPrefill & { from?: 
         {form.computeKind === "cpu" ? (
           <div className="grid gap-3 sm:grid-cols-2">
             <SelectField
-              label="CPU instance type"
+              label={labels.cpuInstanceType}
+              error={error.cpuInstanceType}
               value={form.cpuInstanceType}
               onChange={(e) => set("cpuInstanceType", e.target.value)}
             >
@@ -263,10 +264,11 @@ export function DeployFormView({ prefill }: { prefill: DeployPrefill & { from?: 
               ))}
             </SelectField>
             <TextField
-              label="Threads"
+              label={labels.threads}
               type="number"
               min={1}
               max={256}
+              error={error.threads}
               value={form.threads}
               onChange={(e) => set("threads", e.target.value)}
               hint="The sample uses 32 threads on ml.c6i.8xlarge."
@@ -274,19 +276,26 @@ export function DeployFormView({ prefill }: { prefill: DeployPrefill & { from?: 
           </div>
         ) : (
           <div className="flex flex-col gap-3">
-            <GpuPoolEditor pools={form.gpuPools} choices={gpuTypes} onChange={(pools) => set("gpuPools", pools)} />
+            <GpuPoolEditor
+              pools={form.gpuPools}
+              choices={gpuTypes}
+              error={error.gpuPools}
+              onChange={(pools) => set("gpuPools", pools)}
+            />
             <div className="grid gap-3 sm:grid-cols-2">
               <TextField
-                label="GPU layers"
+                label={labels.gpuLayers}
+                error={error.gpuLayers}
                 value={form.gpuLayers}
                 onChange={(e) => set("gpuLayers", e.target.value)}
                 hint='"max" offloads every layer, which the adapter requires on CUDA.'
               />
               <TextField
-                label="Provisioning timeout (s)"
+                label={labels.provisioningTimeoutSeconds}
                 type="number"
                 min={300}
                 max={3600}
+                error={error.provisioningTimeoutSeconds}
                 value={form.provisioningTimeoutSeconds}
                 onChange={(e) => set("provisioningTimeoutSeconds", e.target.value)}
               />
@@ -308,17 +317,19 @@ export function DeployFormView({ prefill }: { prefill: DeployPrefill & { from?: 
         {form.invocationMode === "asynchronous" && (
           <div className="grid gap-3 sm:grid-cols-3">
             <TextField
-              label="Concurrent requests per instance"
+              label={labels.maxConcurrentInvocations}
               type="number"
               min={1}
               max={1000}
+              error={error.maxConcurrentInvocations}
               placeholder={String(defaultConcurrency(form.computeKind))}
               value={form.maxConcurrentInvocations}
               onChange={(e) => set("maxConcurrentInvocations", e.target.value)}
               hint="MaxConcurrentInvocationsPerInstance; empty: the adapter's ADAPTER_PARALLEL."
             />
             <TextField
-              label="Success topic (optional)"
+              label={`${labels.successTopic} (optional)`}
+              error={error.successTopic}
               value={form.successTopic}
               onChange={(e) => set("successTopic", e.target.value)}
               placeholder="arn:aws:sns:<region>:<account>:<topic>"
@@ -326,7 +337,8 @@ export function DeployFormView({ prefill }: { prefill: DeployPrefill & { from?: 
               hint={namePrefix ? `An SNS topic named with "${namePrefix}".` : "An SNS topic ARN."}
             />
             <TextField
-              label="Error topic (optional)"
+              label={`${labels.errorTopic} (optional)`}
+              error={error.errorTopic}
               value={form.errorTopic}
               onChange={(e) => set("errorTopic", e.target.value)}
               placeholder="arn:aws:sns:<region>:<account>:<topic>"
@@ -343,17 +355,19 @@ export function DeployFormView({ prefill }: { prefill: DeployPrefill & { from?: 
           {limitFields.map((field) => (
             <TextField
               key={field.key}
-              label={field.env}
+              label={labels[`limits.${field.key}`]}
               type="number"
               placeholder={String(field.defaultValue)}
+              error={error[`limits.${field.key}`]}
               value={form.limits[field.key]}
               onChange={(e) => set("limits", { ...form.limits, [field.key]: e.target.value })}
             />
           ))}
           <TextField
-            label="SEMIF_TEMPERATURE"
+            label={labels.temperature}
             type="number"
             placeholder="1"
+            error={error.temperature}
             value={form.temperature}
             onChange={(e) => set("temperature", e.target.value)}
             hint="Softmax temperature; the evaluation page fits one from labelled decisions."

@@ -4,7 +4,6 @@ import {
   defaultConcurrency,
   deployFormFromEndpoint,
   deployRequestFrom,
-  formProblems,
   initialDeployForm,
   invocationCostAndLatency,
   samplePool,
@@ -53,18 +52,6 @@ describe("deploy form", () => {
   it("starts from the AWS sample's four-type GPU pool", () => {
     expect(initialDeployForm({}).gpuPools).toEqual(samplePool);
   });
-
-  it("names every problem a person can fix before review", () => {
-    const form = { ...initialDeployForm({}), name: "-bad-", imageUri: "repo:latest", computeKind: "gpu-pool" as const };
-    form.gpuPools = ["ml.g5.2xlarge", "ml.g5.2xlarge"];
-    const problems = formProblems(form);
-    expect(problems).toHaveLength(4);
-    expect(problems.join(" ")).toMatch(/Name: .*Image: .*Model artifact: .*unique/);
-  });
-
-  it("finds nothing to fix in a complete CPU form", () => {
-    expect(formProblems({ ...initialDeployForm({ image, model: "s3://b/m.tar.gz" }), name: "ok-1" })).toEqual([]);
-  });
 });
 
 describe("deploying with a fitted temperature", () => {
@@ -92,11 +79,6 @@ describe("deploying with a fitted temperature", () => {
     const form = { ...initialDeployForm({ image, model: "s3://b/m.tar.gz" }), name: "ep" };
     expect(deployRequestFrom(form)).not.toHaveProperty("temperature");
   });
-
-  it("refuses a temperature that is not a positive number", () => {
-    const form = { ...initialDeployForm({ image, model: "s3://b/m.tar.gz" }), name: "ep", temperature: "-1" };
-    expect(formProblems(form)).toContain("Temperature: give a number above 0 and at most 100.");
-  });
 });
 
 describe("the asynchronous invocation mode", () => {
@@ -116,19 +98,6 @@ describe("the asynchronous invocation mode", () => {
     expect(deployRequestFrom({ ...asyncForm, maxConcurrentInvocations: "4" }).invocation).toMatchObject({
       maxConcurrentInvocationsPerInstance: 4,
     });
-  });
-
-  it("names a topic that is no SNS ARN and a concurrency out of range before review", () => {
-    const problems = formProblems({
-      ...complete,
-      invocationMode: "asynchronous",
-      successTopic: "arn:aws:sqs:us-east-1:123456789012:queue",
-      maxConcurrentInvocations: "0",
-    });
-    expect(problems).toEqual([
-      "Success topic: must be an SNS topic ARN such as arn:aws:sns:us-east-1:123456789012:dc-async-done.",
-      "Concurrent requests per instance: give a whole number from 1 to 1000.",
-    ]);
   });
 
   it("defaults the concurrency to ADAPTER_PARALLEL and says what idle time and latency cost", () => {

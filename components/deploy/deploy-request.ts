@@ -1,9 +1,7 @@
 import { defaultParallel } from "@decision-console/adapter/contract/parallel-default.ts";
 import { type SemifLimit, semifDefaults, semifVariables } from "@decision-console/adapter/contract/semif-settings.ts";
-import { snsTopicArnSchema } from "@/contract/endpoints/async-inference.ts";
 import type { DeployRequestInput } from "@/contract/endpoints/deploy.ts";
 import type { ApiMode, EndpointDetail } from "@/contract/endpoints/endpoint.ts";
-import { isResourceName, resourceNameRule } from "@/contract/endpoints/resource-name.ts";
 
 /** The deploy form's state: strings as typed, turned into a request only at review time. */
 export type DeployForm = {
@@ -180,37 +178,4 @@ export function invocationCostAndLatency(
       "InvokeEndpointAsync answers at once; the decision lands in S3 after the time in the queue plus the model time, " +
       "and after a scale to zero also a cold start (instance provisioning, model download and load: minutes on SageMaker).",
   };
-}
-
-/** Problems a person can fix before the server sees the request; the server still validates everything. */
-export function formProblems(form: DeployForm): string[] {
-  const problems: string[] = [];
-  if (!isResourceName(form.name.trim())) problems.push(`Name: ${resourceNameRule}.`);
-  if (!form.imageUri.includes("@sha256:")) problems.push("Image: choose an image pinned by digest.");
-  if (!form.modelDataUrl.startsWith("s3://"))
-    problems.push("Model artifact: choose a finished build or give an S3 URI.");
-  if (form.temperature.trim()) {
-    const temperature = Number(form.temperature);
-    if (!(temperature > 0 && temperature <= 100)) problems.push("Temperature: give a number above 0 and at most 100.");
-  }
-  if (form.invocationMode === "asynchronous") {
-    for (const [label, topic] of [
-      ["Success topic", form.successTopic],
-      ["Error topic", form.errorTopic],
-    ] as const) {
-      const checked = topic.trim() ? snsTopicArnSchema.safeParse(topic.trim()) : null;
-      if (checked && !checked.success) problems.push(`${label}: ${checked.error.issues[0]?.message}.`);
-    }
-    const concurrency = form.maxConcurrentInvocations.trim();
-    if (
-      concurrency &&
-      !(Number.isInteger(Number(concurrency)) && Number(concurrency) >= 1 && Number(concurrency) <= 1000)
-    )
-      problems.push("Concurrent requests per instance: give a whole number from 1 to 1000.");
-  }
-  if (form.computeKind === "gpu-pool") {
-    if (form.gpuPools.length < 1 || form.gpuPools.length > 5) problems.push("GPU pool: give 1 to 5 instance types.");
-    if (new Set(form.gpuPools).size !== form.gpuPools.length) problems.push("GPU pool: instance types must be unique.");
-  }
-  return problems;
 }

@@ -1,17 +1,23 @@
 "use client";
 
+import { useId } from "react";
+import { maxInstancePools } from "@/contract/endpoints/instance-pools.ts";
 import { Button } from "../ui/button.tsx";
 
 /** Ordered instance pool: SageMaker tries priority 1 first, then falls back down the list. */
 export function GpuPoolEditor({
   pools,
   choices,
+  error,
   onChange,
 }: {
   pools: string[];
   choices: string[];
+  /** The schema's problem with the pool as a whole (its length, a type twice) or one of its types. */
+  error?: string;
   onChange: (pools: string[]) => void;
 }) {
+  const errorId = useId();
   function move(index: number, step: -1 | 1) {
     const next = [...pools];
     const [item] = next.splice(index, 1);
@@ -22,7 +28,9 @@ export function GpuPoolEditor({
   const unused = choices.filter((choice) => !pools.includes(choice));
   return (
     <fieldset className="flex flex-col gap-2">
-      <legend className="mb-1 text-sm font-medium text-slate-800">GPU instance pool, in priority order (1-5)</legend>
+      <legend className="mb-1 text-sm font-medium text-slate-800">
+        GPU instance pool, in priority order (1-{maxInstancePools})
+      </legend>
       <ol className="flex flex-col gap-2">
         {pools.map((pool, index) => (
           <li key={pool} className="flex flex-wrap items-center gap-2">
@@ -33,6 +41,8 @@ export function GpuPoolEditor({
             <select
               id={`pool-${index}`}
               value={pool}
+              aria-invalid={error ? true : undefined}
+              aria-describedby={error ? errorId : undefined}
               onChange={(event) => onChange(pools.map((p, i) => (i === index ? event.target.value : p)))}
               className="rounded-md border border-slate-400 bg-white px-2 py-1 font-mono text-sm"
             >
@@ -72,11 +82,16 @@ export function GpuPoolEditor({
           </li>
         ))}
       </ol>
+      {error && (
+        <p id={errorId} className="text-xs text-red-700">
+          {error}
+        </p>
+      )}
       <div>
         <Button
           variant="secondary"
           size="sm"
-          disabled={pools.length >= 5 || unused.length === 0}
+          disabled={pools.length >= maxInstancePools || unused.length === 0}
           onClick={() => unused[0] && onChange([...pools, unused[0]])}
         >
           Add instance type

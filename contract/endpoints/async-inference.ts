@@ -9,6 +9,9 @@ export const snsTopicArnSchema = z
     "must be an SNS topic ARN such as arn:aws:sns:us-east-1:123456789012:dc-async-done",
   );
 
+/** AsyncInferenceClientConfig.MaxConcurrentInvocationsPerInstance in the SageMaker service model: 1-1000. */
+const concurrencyRule = "must be a whole number from 1 to 1000";
+
 /**
  * How the endpoint takes requests. `real-time`: InvokeEndpoint answers while the caller waits. `asynchronous`:
  * SageMaker Asynchronous Inference (requests queued, read from and answered to S3 under
@@ -19,7 +22,12 @@ export const invocationModeSchema = z.discriminatedUnion("mode", [
   z.strictObject({
     mode: z.literal("asynchronous"),
     /** Requests one instance works on at once; defaults to the adapter's ADAPTER_PARALLEL. */
-    maxConcurrentInvocationsPerInstance: z.number().int().min(1).max(1000).optional(),
+    maxConcurrentInvocationsPerInstance: z
+      .number({ error: concurrencyRule })
+      .int(concurrencyRule)
+      .min(1, concurrencyRule)
+      .max(1000, concurrencyRule)
+      .optional(),
     successTopic: snsTopicArnSchema.optional(),
     errorTopic: snsTopicArnSchema.optional(),
   }),

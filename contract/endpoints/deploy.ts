@@ -2,6 +2,7 @@ import type { SemifLimit } from "@decision-console/adapter/contract";
 import { z } from "zod";
 import { invocationModeSchema } from "./async-inference.ts";
 import { apiModeSchema, resourceNameSchema } from "./endpoint.ts";
+import { instancePoolsSchema } from "./instance-pools.ts";
 
 export const digestPinnedImagePattern = /^[a-z0-9][a-z0-9._\-/:]*@sha256:[0-9a-f]{64}$/;
 
@@ -37,25 +38,26 @@ export const cpuComputeSchema = z.strictObject({
 export const gpuPoolComputeSchema = z.strictObject({
   kind: z.literal("gpu-pool"),
   /** Priority order: the first entry gets priority 1. */
-  pools: z
-    .array(
-      z.strictObject({
-        instanceType: z
-          .string()
-          .regex(/^ml\.[a-z0-9-]+\.[a-z0-9]+$/, "must be a SageMaker instance type such as ml.g6e.xlarge"),
-      }),
-    )
-    .min(1, "give at least one instance pool")
-    .max(5, "SageMaker accepts at most 5 instance pools")
-    .refine(
-      (pools) => new Set(pools.map((p) => p.instanceType)).size === pools.length,
-      "instance types must be unique",
-    ),
+  pools: instancePoolsSchema(
+    z.strictObject({
+      instanceType: z
+        .string()
+        .regex(/^ml\.[a-z0-9-]+\.[a-z0-9]+$/, "must be a SageMaker instance type such as ml.g6e.xlarge"),
+    }),
+    (pool) => pool.instanceType,
+  ),
   provisioningTimeoutSeconds: z.number().int().min(300).max(3600).default(900),
   /** "max" offloads every layer, which the adapter's CUDA mode requires. */
   gpuLayers: z.union([z.literal("max"), z.number().int().min(0).max(1000)]).default("max"),
   threads: z.number().int().min(1).max(256).optional(),
 });
+
+const temperatureRule = "must be a number above 0 and at most 100";
+/** SEMIF_TEMPERATURE: the softmax temperature of the adapter's decisions. */
+export const temperatureSchema = z
+  .number({ error: temperatureRule })
+  .positive(temperatureRule)
+  .max(100, temperatureRule);
 
 export const computeSchema = z.discriminatedUnion("kind", [cpuComputeSchema, gpuPoolComputeSchema]);
 export type Compute = z.infer<typeof computeSchema>;
@@ -84,7 +86,7 @@ export const deployRequestSchema = z.strictObject({
   compute: computeSchema,
   instanceCount: z.number().int().min(1).max(20).default(1),
   limits: adapterLimitsSchema.default({}),
-  temperature: z.number().positive().max(100).optional(),
+  temperature: temperatureSchema.optional(),
   /** Decision requests evaluated at once inside one instance (ADAPTER_PARALLEL). */
   parallel: z.number().int().min(1).max(64).optional(),
   invocation: invocationModeSchema.default({ mode: "real-time" }),

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { autoscalingSchema } from "./autoscaling.ts";
-import { imageUriSchema, instanceTypeSchema, s3UrlSchema, sha256Schema } from "./deploy.ts";
+import { imageUriSchema, instanceTypeSchema, s3UrlSchema, sha256Schema, temperatureSchema } from "./deploy.ts";
 import type { CapacitySize, DeploymentConfig, DeploymentPlan } from "./deployment-plan.ts";
 import { resourceNameSchema } from "./endpoint.ts";
+import { instancePoolsSchema } from "./instance-pools.ts";
 
 /** A canary, linear step or rolling batch: whole instances or a share of the fleet. */
 export const stepSizeSchema = z.strictObject({
@@ -53,7 +54,7 @@ export const endpointChangeSchema = z.strictObject({
   /** The new model's sha256 (kept on the model as DECISION_CONSOLE_MODEL_SHA256); with modelDataUrl only. */
   modelSha256: sha256Schema.optional(),
   /** SEMIF_TEMPERATURE; null removes it (the adapter's default). */
-  temperature: z.number().positive().max(100).nullable().optional(),
+  temperature: temperatureSchema.nullable().optional(),
   /** ADAPTER_THREADS. */
   threads: z.number().int().min(1).max(256).optional(),
   /** ADAPTER_PARALLEL. */
@@ -62,12 +63,7 @@ export const endpointChangeSchema = z.strictObject({
   /** One instance type instead of the variant's type or pools. */
   instanceType: instanceTypeSchema.optional(),
   /** Instance pools (InstancePools), highest priority first, instead of the variant's type or pools. */
-  instancePools: z
-    .array(instanceTypeSchema)
-    .min(1, "give at least one instance pool")
-    .max(5, "SageMaker accepts at most 5 instance pools")
-    .refine((types) => new Set(types).size === types.length, "instance types must be unique")
-    .optional(),
+  instancePools: instancePoolsSchema(instanceTypeSchema, (type) => type).optional(),
 });
 export type EndpointChange = z.infer<typeof endpointChangeSchema>;
 

@@ -1,0 +1,66 @@
+import { deployRequestSchema } from "@/contract/endpoints/deploy.ts";
+import { type FieldsByPath, type FormProblems, schemaProblems } from "../forms/schema-problems.ts";
+import { type DeployForm, deployRequestFrom, type LimitKey, limitFields } from "./deploy-request.ts";
+
+export type DeployField =
+  | "name"
+  | "instanceCount"
+  | "imageUri"
+  | "modelDataUrl"
+  | "modelSha256"
+  | "cpuInstanceType"
+  | "threads"
+  | "gpuPools"
+  | "gpuLayers"
+  | "provisioningTimeoutSeconds"
+  | "maxConcurrentInvocations"
+  | "successTopic"
+  | "errorTopic"
+  | `limits.${LimitKey}`
+  | "temperature";
+
+/** The form's field labels, as the summary names them. */
+export const deployFieldLabels: Readonly<Record<DeployField, string>> = {
+  name: "Endpoint name",
+  instanceCount: "Instance count",
+  imageUri: "Image URI pinned by digest",
+  modelDataUrl: "Model S3 URI",
+  modelSha256: "Model sha256",
+  cpuInstanceType: "CPU instance type",
+  threads: "Threads",
+  gpuPools: "GPU instance pool",
+  gpuLayers: "GPU layers",
+  provisioningTimeoutSeconds: "Provisioning timeout (s)",
+  maxConcurrentInvocations: "Concurrent requests per instance",
+  successTopic: "Success topic",
+  errorTopic: "Error topic",
+  ...(Object.fromEntries(limitFields.map((field) => [`limits.${field.key}`, field.env])) as Record<
+    `limits.${LimitKey}`,
+    string
+  >),
+  temperature: "SEMIF_TEMPERATURE",
+};
+
+/** Where each part of deployRequestSchema is typed in the form. */
+const fieldsByPath: FieldsByPath<DeployField> = {
+  name: "name",
+  instanceCount: "instanceCount",
+  imageUri: "imageUri",
+  modelDataUrl: "modelDataUrl",
+  modelSha256: "modelSha256",
+  "compute.instanceType": "cpuInstanceType",
+  "compute.threads": "threads",
+  "compute.pools": "gpuPools",
+  "compute.gpuLayers": "gpuLayers",
+  "compute.provisioningTimeoutSeconds": "provisioningTimeoutSeconds",
+  "invocation.maxConcurrentInvocationsPerInstance": "maxConcurrentInvocations",
+  "invocation.successTopic": "successTopic",
+  "invocation.errorTopic": "errorTopic",
+  ...Object.fromEntries(limitFields.map((field) => [`limits.${field.key}`, `limits.${field.key}` as const])),
+  temperature: "temperature",
+};
+
+/** What deployRequestSchema, the server's own check, finds in the request the form stands for, at each field. */
+export function formProblems(form: DeployForm): FormProblems<DeployField> {
+  return schemaProblems(deployRequestSchema, deployRequestFrom(form), fieldsByPath, deployFieldLabels);
+}
