@@ -7,6 +7,7 @@ import { type AwsRequest, decodeUriComponent, readBody } from "../wire/request.t
 import { sendS3Error } from "../wire/s3-errors.ts";
 import { s3RequestBody } from "../wire/s3-payload.ts";
 import { malformedXml, parseCompletedParts, xmlDocument } from "../wire/xml.ts";
+import { unservedSubresource } from "./s3-subresources.ts";
 
 /**
  * S3's REST-XML protocol for the operations the console and `@aws-sdk/lib-storage` use, path-style
@@ -48,6 +49,14 @@ async function route(store: ObjectStore, iam: RequestAuthorizer, request: AwsReq
   const query = request.url.searchParams;
   const method = request.method;
   iam.s3(request.auth.principal, request.region, { method, bucket, key, query });
+  const unserved = bucket ? unservedSubresource(method, key !== "", query) : null;
+  if (unserved) {
+    throw new AwsError(
+      "NotImplemented",
+      `Local mode does not serve this S3 operation (${method} with the ?${unserved} subresource).`,
+      501,
+    );
+  }
   if (!bucket) {
     if (method !== "GET")
       throw new AwsError("MethodNotAllowed", "The specified method is not allowed against this resource.", 405);
