@@ -2,12 +2,14 @@
 
 import { type InputHTMLAttributes, useState } from "react";
 import type { EndpointDetail } from "@/contract/endpoints/endpoint.ts";
+import { maxInstancePools } from "@/contract/endpoints/instance-pools.ts";
 import { describePlan } from "@/contract/endpoints/update.ts";
 import { ErrorAlert } from "../api/error-text.tsx";
-import { Alert } from "../ui/alert.tsx";
+import { ProblemSummary } from "../forms/problem-summary.tsx";
 import { SelectField, TextField } from "../ui/field.tsx";
 import { FormActions } from "../ui/form-actions.tsx";
 import { useUpdateEndpoint } from "./endpoint-queries.ts";
+import { type UpdateField, updateFieldLabels } from "./update-fields.ts";
 import {
   autoscalingToReRegister,
   initialUpdateForm,
@@ -49,47 +51,49 @@ export function UpdateEndpointForm({
   const plan = updatePlan(endpoint, form);
   const reRegistered = autoscalingToReRegister(endpoint, form);
   const sized = form.strategy !== "all-at-once";
-  const textField = (key: keyof UpdateForm, label: string, props: FieldOptions = {}) => (
-    <TextField label={label} value={form[key]} onChange={set(key)} {...props} />
+  const labels = updateFieldLabels(form.strategy);
+  /** Problems show once something changed; until then the form is what the endpoint runs. */
+  const shown = diff.length > 0 ? problems : { fields: {}, summary: [] };
+  const textField = (key: UpdateField, props: FieldOptions = {}) => (
+    <TextField label={labels[key]} value={form[key]} onChange={set(key)} error={shown.fields[key]} {...props} />
   );
-  const numberField = (key: keyof UpdateForm, label: string, props: FieldOptions = {}) =>
-    textField(key, label, { type: "number", ...props });
+  const numberField = (key: UpdateField, props: FieldOptions = {}) => textField(key, { type: "number", ...props });
   return (
     <form
       aria-label="Update endpoint"
       className="flex flex-col gap-4"
       onSubmit={(event) => {
         event.preventDefault();
-        if (problems.length > 0) return;
+        if (problems.summary.length > 0) return;
         update.mutate(updateRequestOf(endpoint, form), { onSuccess: onDone });
       }}
     >
       <fieldset className="grid gap-3 sm:grid-cols-2">
         <legend className="mb-2 text-sm font-semibold">What changes</legend>
-        {textField("imageUri", "Image (pinned by digest)")}
-        {textField("modelDataUrl", "Model artifact (S3)")}
-        {textField("modelSha256", "Model sha256")}
-        {numberField("temperature", "Temperature", {
+        {textField("imageUri")}
+        {textField("modelDataUrl")}
+        {textField("modelSha256")}
+        {numberField("temperature", {
           step: "any",
           min: 0,
           hint: "SEMIF_TEMPERATURE; empty: the adapter's default (1).",
         })}
-        {numberField("threads", "Threads", { min: 1 })}
-        {numberField("parallel", "Parallel decisions", {
+        {numberField("threads", { min: 1 })}
+        {numberField("parallel", {
           min: 1,
           hint: "ADAPTER_PARALLEL; empty: the adapter's default.",
         })}
-        {numberField("instanceCount", "Instance count", { min: 1, max: 20 })}
-        {textField("instanceType", "Instance type", { hint: "One type, e.g. ml.c6i.4xlarge; empty it to use pools." })}
-        {textField("instancePools", "Instance pools", {
-          hint: "Up to 5 types, highest priority first, separated by commas; empty them to use one type.",
+        {numberField("instanceCount", { min: 1, max: 20 })}
+        {textField("instanceType", { hint: "One type, e.g. ml.c6i.4xlarge; empty it to use pools." })}
+        {textField("instancePools", {
+          hint: `Up to ${maxInstancePools} types, highest priority first, separated by commas; empty them to use one type.`,
         })}
       </fieldset>
 
       <fieldset className="grid gap-3 sm:grid-cols-2">
         <legend className="mb-2 text-sm font-semibold">How traffic moves</legend>
         <SelectField
-          label="Strategy"
+          label={labels.strategy}
           value={form.strategy}
           onChange={set("strategy")}
           hint={strategyHints[form.strategy]}
@@ -101,41 +105,41 @@ export function UpdateEndpointForm({
         </SelectField>
         {sized && (
           <>
-            {numberField(
-              "sizeValue",
-              form.strategy === "canary" ? "Canary size" : form.strategy === "linear" ? "Step size" : "Batch size",
-              { min: 1 },
-            )}
-            <SelectField label="Size in" value={form.sizeUnit} onChange={set("sizeUnit")}>
+            {numberField("sizeValue", { min: 1 })}
+            <SelectField label={labels.sizeUnit} value={form.sizeUnit} onChange={set("sizeUnit")}>
               <option value="instances">instances</option>
               <option value="percent">percent of the fleet</option>
             </SelectField>
           </>
         )}
-        {numberField("waitSeconds", form.strategy === "rolling" ? "Wait between batches (s)" : "Baking time (s)", {
+        {numberField("waitSeconds", {
           min: 0,
           max: 3600,
           hint: "0-3600 s; the rollback alarms are watched meanwhile.",
         })}
         {form.strategy === "rolling" ? (
           <>
-            {numberField("rollbackSizeValue", "Rollback batch size", {
+            {numberField("rollbackSizeValue", {
               min: 1,
               hint: "RollbackMaximumBatchSize; empty: all at once.",
             })}
-            <SelectField label="Rollback size in" value={form.rollbackSizeUnit} onChange={set("rollbackSizeUnit")}>
+            <SelectField
+              label={labels.rollbackSizeUnit}
+              value={form.rollbackSizeUnit}
+              onChange={set("rollbackSizeUnit")}
+            >
               <option value="instances">instances</option>
               <option value="percent">percent of the fleet</option>
             </SelectField>
           </>
         ) : (
-          numberField("terminationWaitSeconds", "Keep the old fleet after the shift (s)", {
+          numberField("terminationWaitSeconds", {
             min: 0,
             max: 3600,
             hint: "TerminationWaitInSeconds, 0-3600.",
           })
         )}
-        {numberField("maxExecutionSeconds", "Execution timeout (s)", {
+        {numberField("maxExecutionSeconds", {
           min: 600,
           max: 28800,
           hint: "600-28800 s; empty: SageMaker's default. A longer update rolls back.",
@@ -144,27 +148,27 @@ export function UpdateEndpointForm({
 
       <fieldset className="grid gap-3 sm:grid-cols-2">
         <legend className="mb-2 text-sm font-semibold">Rollback alarms</legend>
-        <SelectField label="Alarms" value={form.alarms} onChange={set("alarms")}>
+        <SelectField label={labels.alarms} value={form.alarms} onChange={set("alarms")}>
           <option value="standard">Create the standard alarms</option>
           <option value="existing">Use existing alarms</option>
           <option value="none">None (no automatic rollback)</option>
         </SelectField>
         {form.alarms === "standard" && (
           <>
-            {numberField("latencyAverageMs", "ModelLatency average above (ms)", {
+            {numberField("latencyAverageMs", {
               min: 0,
               step: "any",
               hint: "SageMaker publishes no percentile of ModelLatency.",
             })}
-            {numberField("max5xxPerMinute", "5XX errors per minute above", { min: 0 })}
-            {numberField("maxModelErrorsPerMinute", "Model errors per minute above", {
+            {numberField("max5xxPerMinute", { min: 0 })}
+            {numberField("maxModelErrorsPerMinute", {
               min: 0,
               hint: "InvocationModelErrors; on an asynchronous endpoint, InvocationFailures.",
             })}
           </>
         )}
         {form.alarms === "existing" &&
-          textField("existingAlarms", "Alarm names", { hint: "1-10 CloudWatch alarm names, separated by commas." })}
+          textField("existingAlarms", { hint: "1-10 CloudWatch alarm names, separated by commas." })}
       </fieldset>
 
       <section aria-label="Review" className="flex flex-col gap-2 text-sm">
@@ -214,21 +218,13 @@ export function UpdateEndpointForm({
         )}
       </section>
 
-      {problems.length > 0 && diff.length > 0 && (
-        <Alert tone="warning" title="Fix before updating">
-          <ul className="list-disc pl-4">
-            {problems.map((problem) => (
-              <li key={problem}>{problem}</li>
-            ))}
-          </ul>
-        </Alert>
-      )}
+      <ProblemSummary tone="warning" title="Fix before updating" problems={shown.summary} />
       {update.error && <ErrorAlert title="The update was not started" error={update.error} />}
       <FormActions
         label="Update endpoint"
         pendingLabel="Starting the update…"
         pending={update.isPending}
-        disabled={problems.length > 0}
+        disabled={problems.summary.length > 0}
         onCancel={onDone}
       />
     </form>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describePlan } from "@/contract/endpoints/update.ts";
+import { describePlan, updateRequestSchema } from "@/contract/endpoints/update.ts";
 import { cpuEndpointDetail } from "@/tests/support/endpoints/endpoint-detail.ts";
 import {
   autoscalingToReRegister,
@@ -17,7 +17,7 @@ describe("update form", () => {
   it("starts at what the endpoint runs, so nothing changes until a setting does", () => {
     const form = initialUpdateForm(endpoint);
     expect(updateDiff(endpoint, form)).toEqual([]);
-    expect(updateProblems(endpoint, form)).toContain("Change at least one setting.");
+    expect(updateProblems(endpoint, form).summary).toContain("Change at least one setting.");
     expect(form.strategy).toBe("canary");
   });
 
@@ -31,24 +31,30 @@ describe("update form", () => {
       strategy: { kind: "canary", size: { unit: "instances", value: 1 }, waitSeconds: 300 },
       alarms: { kind: "standard", latencyAverageMs: 2000 },
     });
-    expect(updateProblems(endpoint, form)).toEqual([]);
+    expect(updateProblems(endpoint, form)).toEqual({ fields: {}, summary: [] });
     expect(updatePlan(endpoint, form)?.steps.map((step) => step.newFleetShare)).toEqual([0.5, 1]);
   });
 
   it("names the API reference's limits before anything is sent", () => {
     const tooBig = initialUpdateForm(endpoint, { threads: "16", sizeValue: "2" });
-    expect(updateProblems(endpoint, tooBig).join(" ")).toContain("less than or equal to 50%");
+    expect(updateProblems(endpoint, tooBig).fields.sizeValue).toContain("less than or equal to 50%");
     const linear = initialUpdateForm(endpoint, {
       threads: "16",
       strategy: "linear",
       sizeUnit: "percent",
       sizeValue: "5",
     });
-    expect(updateProblems(endpoint, linear).join(" ")).toContain("between 10% and 50%");
+    expect(updateProblems(endpoint, linear).summary.join(" ")).toContain("Step size: LinearStepSize");
+    expect(updateProblems(endpoint, linear).fields.sizeValue).toContain("between 10% and 50%");
     const shortTimeout = initialUpdateForm(endpoint, { threads: "16", waitSeconds: "900", maxExecutionSeconds: "600" });
-    expect(updateProblems(endpoint, shortTimeout).join(" ")).toContain("longer than the waits (900 s)");
+    expect(updateProblems(endpoint, shortTimeout).fields.maxExecutionSeconds).toContain(
+      "longer than the waits (900 s)",
+    );
     const badWait = initialUpdateForm(endpoint, { threads: "16", waitSeconds: "4000" });
-    expect(updateProblems(endpoint, badWait).join(" ")).toContain("strategy.waitSeconds: must be 0-3600 seconds");
+    expect(updateProblems(endpoint, badWait)).toEqual({
+      fields: { waitSeconds: "must be 0-3600 seconds" },
+      summary: ["Baking time (s): must be 0-3600 seconds"],
+    });
   });
 
   it("previews a rolling update's batches and its rollback batch size, with the sizes' own units", () => {
@@ -67,7 +73,7 @@ describe("update form", () => {
       waitSeconds: 60,
       rollbackSize: { unit: "instances", value: 1 },
     });
-    expect(updateProblems(endpoint, form)).toEqual([]);
+    expect(updateProblems(endpoint, form)).toEqual({ fields: {}, summary: [] });
     const plan = updatePlan(endpoint, form);
     expect(plan && describePlan(plan)).toEqual([
       "Batch 1: 2 of 4 instances replaced, 50% of traffic on the new fleet, then 60 s waiting",
@@ -75,7 +81,7 @@ describe("update form", () => {
       "On a rollback: 1 instance back on the old configuration at a time",
     ]);
     const tooLarge = { ...form, rollbackSizeValue: "5" };
-    expect(updateProblems(endpoint, tooLarge).join(" ")).toContain(
+    expect(updateProblems(endpoint, tooLarge).fields.rollbackSizeValue).toContain(
       "RollbackMaximumBatchSize must not exceed the variant's total instance count (4)",
     );
   });
@@ -103,11 +109,30 @@ describe("update form", () => {
 
     const pools = initialUpdateForm(scaled, { instanceType: "", instancePools: "ml.c7i.8xlarge, ml.c6i.8xlarge" });
     expect(updateRequestOf(scaled, pools).change).toEqual({ instancePools: ["ml.c7i.8xlarge", "ml.c6i.8xlarge"] });
-    expect(updateProblems(scaled, pools)).toEqual([]);
+    expect(updateProblems(scaled, pools)).toEqual({ fields: {}, summary: [] });
     const both = { ...pools, instanceType: "ml.c6i.16xlarge" };
-    expect(updateProblems(scaled, both)).toContain(
+    expect(updateProblems(scaled, both).summary).toContain(
       "Give an instance type or instance pools, not both (empty the other).",
     );
+  });
+
+  it("shows the schema's own message at the field it belongs to", () => {
+    const forms = [
+      initialUpdateForm(endpoint, { imageUri: "repo/adapter:latest" }),
+      initialUpdateForm(endpoint, { instanceType: "", instancePools: "ml.c6i.8xlarge, ml.c6i.8xlarge" }),
+      initialUpdateForm(endpoint, { threads: "0" }),
+      initialUpdateForm(endpoint, { temperature: "-1" }),
+      initialUpdateForm(endpoint, { threads: "4", alarms: "standard", latencyAverageMs: "0" }),
+    ];
+    const fields = ["imageUri", "instancePools", "threads", "temperature", "latencyAverageMs"];
+    for (const [index, form] of forms.entries()) {
+      const issues = updateRequestSchema.safeParse(updateRequestOf(endpoint, form)).error?.issues ?? [];
+      expect(issues.length).toBeGreaterThan(0);
+      expect(updateProblems(endpoint, form).fields).toEqual({ [fields[index] ?? ""]: issues[0]?.message });
+    }
+    expect(updateProblems(endpoint, forms[1] ?? initialUpdateForm(endpoint)).summary).toEqual([
+      "Instance pools: instance types must be unique",
+    ]);
   });
 
   it("names existing alarms and removes a temperature when the field is emptied", () => {

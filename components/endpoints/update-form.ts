@@ -14,6 +14,8 @@ import {
   type UpdateRequestInput,
   updateRequestSchema,
 } from "@/contract/endpoints/update.ts";
+import { addProblem, type FormProblems, schemaProblems } from "../forms/schema-problems.ts";
+import { type UpdateField, updateFieldLabels, updateFieldsByPath } from "./update-fields.ts";
 
 /** The update form as typed: every field a string, the changeable ones starting at what the endpoint runs now. */
 export interface UpdateForm {
@@ -190,33 +192,39 @@ const capacityRuleOf: Partial<Record<UpdateForm["strategy"], CapacityRule>> = {
   rolling: "rolling",
 };
 
-/** What a person must fix before the update can be sent, in words (the API reference's limits among them). */
-export function updateProblems(endpoint: EndpointDetail, form: UpdateForm): string[] {
+/**
+ * What a person must fix before the update can be sent: what updateRequestSchema, the server's own check, finds at
+ * each field, then the API reference's limits that need the endpoint's instance count.
+ */
+export function updateProblems(endpoint: EndpointDetail, form: UpdateForm): FormProblems<UpdateField> {
   const request = updateRequestOf(endpoint, form);
-  const problems: string[] = [];
-  if (Object.keys(request.change).length === 0) problems.push("Change at least one setting.");
+  const labels = updateFieldLabels(form.strategy);
+  const at = (field: UpdateField) => ({ field, label: labels[field] });
+  const problems = schemaProblems(updateRequestSchema, request, updateFieldsByPath, labels);
+  if (Object.keys(request.change).length === 0) addProblem(problems, "Change at least one setting.");
   if (request.change.instanceType !== undefined && request.change.instancePools !== undefined) {
-    problems.push("Give an instance type or instance pools, not both (empty the other).");
+    addProblem(problems, "Give an instance type or instance pools, not both (empty the other).");
   }
   const parsed = updateRequestSchema.safeParse(request);
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) problems.push(`${issue.path.join(".")}: ${issue.message}`);
-    return problems;
-  }
+  if (!parsed.success) return problems;
   const count = parsed.data.change.instanceCount ?? endpoint.instanceCount ?? 1;
   const rule = capacityRuleOf[form.strategy];
   const strategy = parsed.data.strategy;
   if (rule && "size" in strategy) {
     const problem = capacityProblem(rule, capacitySizeOf(strategy.size), count);
-    if (problem) problems.push(problem);
+    if (problem) addProblem(problems, problem, at("sizeValue"));
   }
   if (strategy.kind === "rolling" && strategy.rollbackSize) {
     const problem = rollbackBatchProblem(capacitySizeOf(strategy.rollbackSize), count);
-    if (problem) problems.push(problem);
+    if (problem) addProblem(problems, problem, at("rollbackSizeValue"));
   }
   const waits = strategy.waitSeconds + (form.strategy === "rolling" ? 0 : parsed.data.terminationWaitSeconds);
   if (parsed.data.maxExecutionSeconds !== undefined && parsed.data.maxExecutionSeconds <= waits) {
-    problems.push(`The execution timeout must be longer than the waits (${waits} s).`);
+    addProblem(
+      problems,
+      `The execution timeout must be longer than the waits (${waits} s).`,
+      at("maxExecutionSeconds"),
+    );
   }
   return problems;
 }

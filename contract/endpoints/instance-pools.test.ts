@@ -16,15 +16,15 @@ function sources(dir: string): string[] {
     .filter((file) => !skipped.test(file));
 }
 
-/** A line that limits or dedupes instance pools: "1 to 5", max(5), >= 5, a Set of instance types. */
-const poolRule = /\b(1 to 5|1-5)\b|max\(5\b|[<>]=?\s*5\b|\b5 instance|new Set\(.*(pool|instanceType|types)/i;
+/** A line that limits or dedupes instance pools: "1 to 5", "up to 5", max(5), >= 5, a Set of instance types. */
+const poolRule = /\b(1 to 5|1-5|up to 5)\b|max\(5\b|[<>]=?\s*5\b|\b5 instance|new Set\(.*(pool|instanceType|types)/i;
 
 describe("the instance pool rule", () => {
   it("is stated once, in contract/endpoints/instance-pools.ts", () => {
     const stating = ["contract", "components", "server", "app"].flatMap(sources).filter((file) =>
       readFileSync(path.join(root, file), "utf8")
         .split("\n")
-        .some((line) => /pool|instance type/i.test(line) && poolRule.test(line)),
+        .some((line) => /pool|instance type|types/i.test(line) && poolRule.test(line)),
     );
     expect(stating).toEqual(["contract/endpoints/instance-pools.ts"]);
   });

@@ -1,0 +1,54 @@
+import type { FieldsByPath } from "../forms/schema-problems.ts";
+import type { UpdateForm } from "./update-form.ts";
+
+export type UpdateField = keyof UpdateForm;
+
+/** The update form's labels; the step size and the wait are named after the strategy. */
+export function updateFieldLabels(strategy: UpdateForm["strategy"]): Readonly<Record<UpdateField, string>> {
+  return {
+    imageUri: "Image (pinned by digest)",
+    modelDataUrl: "Model artifact (S3)",
+    modelSha256: "Model sha256",
+    temperature: "Temperature",
+    threads: "Threads",
+    parallel: "Parallel decisions",
+    instanceCount: "Instance count",
+    instanceType: "Instance type",
+    instancePools: "Instance pools",
+    strategy: "Strategy",
+    sizeValue: strategy === "canary" ? "Canary size" : strategy === "linear" ? "Step size" : "Batch size",
+    sizeUnit: "Size in",
+    waitSeconds: strategy === "rolling" ? "Wait between batches (s)" : "Baking time (s)",
+    terminationWaitSeconds: "Keep the old fleet after the shift (s)",
+    maxExecutionSeconds: "Execution timeout (s)",
+    rollbackSizeValue: "Rollback batch size",
+    rollbackSizeUnit: "Rollback size in",
+    alarms: "Alarms",
+    latencyAverageMs: "ModelLatency average above (ms)",
+    max5xxPerMinute: "5XX errors per minute above",
+    maxModelErrorsPerMinute: "Model errors per minute above",
+    existingAlarms: "Alarm names",
+  };
+}
+
+/** Where each part of updateRequestSchema is typed in the form. */
+export const updateFieldsByPath: FieldsByPath<UpdateField> = {
+  "change.imageUri": "imageUri",
+  "change.modelDataUrl": "modelDataUrl",
+  "change.modelSha256": "modelSha256",
+  "change.temperature": "temperature",
+  "change.threads": "threads",
+  "change.parallel": "parallel",
+  "change.instanceCount": "instanceCount",
+  "change.instanceType": "instanceType",
+  "change.instancePools": "instancePools",
+  "strategy.size": "sizeValue",
+  "strategy.waitSeconds": "waitSeconds",
+  "strategy.rollbackSize": "rollbackSizeValue",
+  terminationWaitSeconds: "terminationWaitSeconds",
+  maxExecutionSeconds: "maxExecutionSeconds",
+  "alarms.latencyAverageMs": "latencyAverageMs",
+  "alarms.max5xxPerMinute": "max5xxPerMinute",
+  "alarms.maxModelErrorsPerMinute": "maxModelErrorsPerMinute",
+  "alarms.names": "existingAlarms",
+};
