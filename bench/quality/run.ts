@@ -1,3 +1,4 @@
+import http from "node:http";
 import type { JevBenchRow } from "../../adapter/bench/bench-files.ts";
 import { readConfig } from "../../adapter/src/engine/config.ts";
 import { startAdapter } from "../../adapter/src/http/app.ts";
@@ -45,13 +46,33 @@ type DecisionResult = {
   model: { chat_template?: string | null };
 };
 
-async function post(url: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
-  const response = await fetch(`${url}/invocations`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
+/**
+ * One request with node:http, which sets no client deadline: a debiased request on a long state can take minutes
+ * on a small, busy CPU, and fetch's five-minute headers timeout used to end the whole run.
+ */
+function post(url: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+  const payload = Buffer.from(JSON.stringify(body));
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      `${url}/invocations`,
+      { method: "POST", headers: { "content-type": "application/json", "content-length": payload.length } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("error", reject);
+        response.on("end", () => {
+          try {
+            const json = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>;
+            resolve({ status: response.statusCode ?? 0, json });
+          } catch (error) {
+            reject(error);
+          }
+        });
+      },
+    );
+    request.on("error", reject);
+    request.end(payload);
   });
-  return { status: response.status, json: (await response.json()) as Record<string, unknown> };
 }
 
 function item(row: JevBenchRow, result: DecisionResult | null, error: QualityItem["error"]): QualityItem {
