@@ -1,4 +1,4 @@
-import { batchInstanceTypes } from "@/contract/batch/transform-jobs.ts";
+import { batchInstanceTypes } from "@/contract/batch/transform-limits.ts";
 import { SelectField, TextField } from "../ui/field.tsx";
 
 /** What a transform job runs on, as the form holds it: text fields, numbers once sent. */

@@ -1,11 +1,7 @@
 "use client";
 
-import {
-  batchCudaReason,
-  batchModelDataReason,
-  isBatchModelData,
-  type StartTransformJobInput,
-} from "@/contract/batch/transform-jobs.ts";
+import type { StartTransformJobInput } from "@/contract/batch/transform-jobs.ts";
+import { batchCudaReason, batchModelDataReason, isBatchModelData } from "@/contract/batch/transform-limits.ts";
 import type { DeployableImage } from "@/contract/images/images.ts";
 import { modelOutputLabel, modelOutputsOf } from "../builds/build-format.ts";
 import { useBuilds, useModelPresets } from "../builds/build-queries.ts";

@@ -2,7 +2,11 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { batchCudaReason, type batchInstanceTypes, MAX_TRANSFORM_PAYLOAD_MB } from "@/contract/batch/transform-jobs.ts";
+import {
+  batchCudaReason,
+  type batchInstanceTypes,
+  MAX_TRANSFORM_PAYLOAD_MB,
+} from "@/contract/batch/transform-limits.ts";
 import { ErrorAlert } from "../api/error-text.tsx";
 import { useDatasets } from "../evaluate/evaluation-queries.ts";
 import { Alert } from "../ui/alert.tsx";

@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import type { batchInstanceTypes } from "@/contract/batch/transform-jobs.ts";
+import type { batchInstanceTypes } from "@/contract/batch/transform-limits.ts";
 import { ErrorAlert } from "../api/error-text.tsx";
 import { BatchResourceFields, initialBatchResources } from "../batch/batch-resource-fields.tsx";
 import { useEndpoints } from "../endpoints/endpoint-queries.ts";
