@@ -1,5 +1,36 @@
+import type { UpdateRequest } from "@/contract/endpoints/update.ts";
 import type { FieldsByPath } from "../forms/schema-problems.ts";
-import type { UpdateForm } from "./update-form.ts";
+
+/** The update form as typed: every field a string, the changeable ones starting at what the endpoint runs now. */
+export interface UpdateForm {
+  imageUri: string;
+  modelDataUrl: string;
+  modelSha256: string;
+  temperature: string;
+  threads: string;
+  parallel: string;
+  instanceCount: string;
+  /** The variant's instance type (empty for a pool variant). */
+  instanceType: string;
+  /** The variant's instance pools, highest priority first, separated by commas. */
+  instancePools: string;
+  strategy: UpdateRequest["strategy"]["kind"];
+  sizeUnit: "instances" | "percent";
+  sizeValue: string;
+  waitSeconds: string;
+  terminationWaitSeconds: string;
+  /** Empty: SageMaker's default. */
+  maxExecutionSeconds: string;
+  /** Rolling only (RollbackMaximumBatchSize); empty: all at once. */
+  rollbackSizeValue: string;
+  rollbackSizeUnit: "instances" | "percent";
+  alarms: UpdateRequest["alarms"]["kind"];
+  latencyAverageMs: string;
+  max5xxPerMinute: string;
+  maxModelErrorsPerMinute: string;
+  /** Existing alarm names, separated by commas or lines. */
+  existingAlarms: string;
+}
 
 export type UpdateField = keyof UpdateForm;
 

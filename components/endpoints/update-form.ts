@@ -10,43 +10,13 @@ import {
   capacitySizeOf,
   deploymentConfigOf,
   type EndpointChange,
-  type UpdateRequest,
   type UpdateRequestInput,
   updateRequestSchema,
 } from "@/contract/endpoints/update.ts";
 import { addProblem, type FormProblems, schemaProblems } from "../forms/schema-problems.ts";
-import { type UpdateField, updateFieldLabels, updateFieldsByPath } from "./update-fields.ts";
+import { type UpdateField, type UpdateForm, updateFieldLabels, updateFieldsByPath } from "./update-fields.ts";
 
-/** The update form as typed: every field a string, the changeable ones starting at what the endpoint runs now. */
-export interface UpdateForm {
-  imageUri: string;
-  modelDataUrl: string;
-  modelSha256: string;
-  temperature: string;
-  threads: string;
-  parallel: string;
-  instanceCount: string;
-  /** The variant's instance type (empty for a pool variant). */
-  instanceType: string;
-  /** The variant's instance pools, highest priority first, separated by commas. */
-  instancePools: string;
-  strategy: UpdateRequest["strategy"]["kind"];
-  sizeUnit: "instances" | "percent";
-  sizeValue: string;
-  waitSeconds: string;
-  terminationWaitSeconds: string;
-  /** Empty: SageMaker's default. */
-  maxExecutionSeconds: string;
-  /** Rolling only (RollbackMaximumBatchSize); empty: all at once. */
-  rollbackSizeValue: string;
-  rollbackSizeUnit: "instances" | "percent";
-  alarms: UpdateRequest["alarms"]["kind"];
-  latencyAverageMs: string;
-  max5xxPerMinute: string;
-  maxModelErrorsPerMinute: string;
-  /** Existing alarm names, separated by commas or lines. */
-  existingAlarms: string;
-}
+export type { UpdateForm } from "./update-fields.ts";
 
 const text = (value: number | string | null | undefined) =>
   value === null || value === undefined ? "" : String(value);
