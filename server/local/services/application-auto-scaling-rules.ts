@@ -6,7 +6,6 @@ import {
   ScalableDimension,
   ServiceNamespace,
 } from "@aws-sdk/client-application-auto-scaling";
-import { SAGEMAKER_VARIANT_SCALING } from "../../../infra/cdk/console-contract.ts";
 import type { StepAdjustment, StepScalingConfiguration } from "../autoscaling/scaling-adjustment.ts";
 import type { ProductionVariantDoc } from "../sagemaker-store.ts";
 import { AwsError } from "../wire/aws-error.ts";
@@ -150,13 +149,16 @@ function invalid(message: string): AwsError {
 }
 
 /** The endpoint and variant a SageMaker variant target names; other namespaces are not served locally. */
+/** The one scalable target local mode serves, in the service model's own enum values. */
+const VARIANT_SCALING = {
+  serviceNamespace: ServiceNamespace.SAGEMAKER,
+  scalableDimension: ScalableDimension.SageMakerVariantDesiredInstanceCount,
+} as const;
+
 export function variantOfTarget(namespace: string, resourceId: string, dimension: string) {
-  if (
-    namespace !== SAGEMAKER_VARIANT_SCALING.serviceNamespace ||
-    dimension !== SAGEMAKER_VARIANT_SCALING.scalableDimension
-  ) {
+  if (namespace !== VARIANT_SCALING.serviceNamespace || dimension !== VARIANT_SCALING.scalableDimension) {
     throw invalid(
-      `The local control plane scales ${SAGEMAKER_VARIANT_SCALING.scalableDimension} of the sagemaker namespace only, not ${dimension} of ${namespace}.`,
+      `The local control plane scales ${VARIANT_SCALING.scalableDimension} of the sagemaker namespace only, not ${dimension} of ${namespace}.`,
     );
   }
   const match = VARIANT_RESOURCE.exec(resourceId);
