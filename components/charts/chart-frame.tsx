@@ -50,6 +50,20 @@ export function chartScales(box: ChartBox, x: ChartAxis, y: ChartAxis): ChartSca
 
 const axisText = { fontSize: 9, fill: "#334155" } as const;
 
+/** Width of `text` at the axis font, by the average advance of a sans-serif glyph (0.6 em): no DOM to measure. */
+const textWidth = (text: string) => text.length * axisText.fontSize * 0.6;
+
+/**
+ * How an x tick's label is anchored so it stays inside the drawing: centred on its tick, unless half of it would
+ * cross the left or right edge of the box (a "1.852 s" at the last tick lost its unit to the edge).
+ */
+export function xTickAnchor(at: number, text: string, width: number): "start" | "middle" | "end" {
+  const half = textWidth(text) / 2;
+  if (at + half > width) return "end";
+  if (at - half < 0) return "start";
+  return "middle";
+}
+
 export function ChartFrame({
   title,
   note,
@@ -105,7 +119,13 @@ export function ChartFrame({
         {children(scales)}
         {x.ticks.map((tick, index) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: ticks are positional.
-          <text key={`x-${index}`} x={scales.x(tick.value)} y={scales.bottom + 11} textAnchor="middle" {...axisText}>
+          <text
+            key={`x-${index}`}
+            x={scales.x(tick.value)}
+            y={scales.bottom + 11}
+            textAnchor={xTickAnchor(scales.x(tick.value), tick.text, box.width)}
+            {...axisText}
+          >
             {tick.text}
           </text>
         ))}

@@ -26,7 +26,7 @@ export function CoverageChart({
       box={box}
       plotBackground
       x={{ domain: [0, 1], ticks: shares, label: "coverage (share answered)" }}
-      y={{ domain: [0, 1], ticks: shares }}
+      y={{ domain: [0, 1], ticks: shares, label: "accuracy of answered" }}
       table={{
         caption: "Coverage and accuracy at each probability threshold",
         columns: ["threshold", "coverage", "accuracy", "items"],
@@ -48,6 +48,9 @@ export function CoverageChart({
             stroke="#b91c1c"
             strokeDasharray="4 3"
           />
+          <text x={right - 2} y={y(targetAccuracy) - 3} textAnchor="end" fontSize="9" fill="#b91c1c">
+            {`target ${percent(targetAccuracy, 0)}`}
+          </text>
           {curve.length > 0 && (
             <path
               d={curve

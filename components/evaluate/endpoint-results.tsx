@@ -3,7 +3,7 @@
 import { useState } from "react";
 import type { EndpointEvaluation } from "@/contract/evaluate/evaluations.ts";
 import type { AccuracyCell } from "@/contract/evaluate/metrics.ts";
-import { thresholdForAccuracy } from "@/contract/evaluate/threshold.ts";
+import { thresholdAdvice, thresholdForAccuracy } from "@/contract/evaluate/threshold.ts";
 import { Card } from "../ui/card.tsx";
 import { TextField } from "../ui/field.tsx";
 import { ConfusionMatrix } from "./confusion-matrix.tsx";
@@ -124,9 +124,7 @@ export function EndpointResults({ result, targetAccuracy }: { result: EndpointEv
               onChange={(event) => setTarget(event.target.value)}
             />
             <p className="text-sm" role="status" aria-live="polite">
-              {picked
-                ? `Answer when the top probability is at least ${picked.threshold.toFixed(3)}: ${percent(picked.coverage)} of items at ${percent(picked.accuracy)} accuracy; route the rest to a fallback.`
-                : `No threshold reaches ${percent(wanted)} accuracy on this run.`}
+              {thresholdAdvice(metrics.coverage, wanted)}
             </p>
           </div>
         </div>

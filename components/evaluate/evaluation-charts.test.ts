@@ -2,6 +2,8 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import type { ReliabilityBin, TemperatureFit } from "@/contract/evaluate/metrics.ts";
+import { accuracyInterval, thresholdAdvice } from "@/contract/evaluate/threshold.ts";
+import { CoverageChart } from "./coverage-chart.tsx";
 import { LatencyHistogram } from "./latency-histogram.tsx";
 import { ReliabilityDiagram } from "./reliability-diagram.tsx";
 import { TemperatureCard } from "./temperature-card.tsx";
@@ -53,5 +55,60 @@ describe("the evaluation page's charts on a real model's uneven numbers", () => 
     const labels = [...html.matchAll(/<text[^>]*y="([\d.]+)"[^>]*>p(50|95)<\/text>/g)].map((match) => Number(match[1]));
     expect(labels).toHaveLength(2);
     for (const y of labels) expect(y).toBeLessThan(tallest - 2);
+  });
+
+  it("keep every axis label inside the drawing, with the unit the numbers are in", () => {
+    // The 231-item run on SmolLM2 ended its latency axis at "1.852 s": centred on the last tick, its unit was cut off.
+    const bins = Array.from({ length: 12 }, (_, i) => ({ lower: i * 154.3, upper: (i + 1) * 154.3, count: i + 1 }));
+    const summary = { count: 78, p50: 795.1, p95: 1471, p99: 1852, mean: 820, max: 1852 };
+    const html = renderToStaticMarkup(createElement(LatencyHistogram, { bins, summary, title: "Latency" }));
+    const width = Number(/viewBox="0 0 (\d+) /.exec(html)?.[1]);
+    const texts = [
+      ...html.matchAll(/<text x="([\d.]+)" y="[\d.]+" text-anchor="(start|middle|end)"([^>]*)>([^<]+)<\/text>/g),
+    ];
+    const xTicks = texts
+      .filter(([, , , rest]) => !rest!.includes("transform"))
+      .map(([, x, anchor, , text]) => ({ x: Number(x), anchor, text: text! }));
+    expect(xTicks.map((tick) => tick.text)).toEqual(expect.arrayContaining(["0", "925.8 ms", "1.852 s"]));
+    for (const tick of xTicks) {
+      const extent = tick.text.length * 9 * 0.6;
+      const [from, to] =
+        tick.anchor === "end"
+          ? [tick.x - extent, tick.x]
+          : tick.anchor === "start"
+            ? [tick.x, tick.x + extent]
+            : [tick.x - extent / 2, tick.x + extent / 2];
+      expect(from, tick.text).toBeGreaterThanOrEqual(0);
+      expect(to, tick.text).toBeLessThanOrEqual(width);
+    }
+    expect(html).toContain(">latency per request</text>");
+    expect(html).toContain(">requests</text>");
+    const coverage = renderToStaticMarkup(
+      createElement(CoverageChart, {
+        curve: [{ threshold: 0.3, coverage: 1, accuracy: 0.31, covered: 185 }],
+        picked: null,
+        targetAccuracy: 0.9,
+      }),
+    );
+    expect(coverage).toContain(">accuracy of answered</text>");
+    expect(coverage).toContain(">target 90%</text>");
+  });
+
+  it("say how many items a threshold stands on, and warn when that is too few to meet the target", () => {
+    // What the real model's run gave: the only point reaching 90% was one item of 185 at 100%.
+    const curve = [
+      { threshold: 0.2, coverage: 1, accuracy: 0.31, covered: 185 },
+      { threshold: 0.6, coverage: 20 / 185, accuracy: 0.5, covered: 20 },
+      { threshold: 0.71, coverage: 1 / 185, accuracy: 1, covered: 1 },
+    ];
+    const advice = thresholdAdvice(curve, 0.9);
+    expect(advice).toContain("at least 0.710: 1 of 185 items (0.5%) at 100.0% accuracy (95% interval 20.7%–100.0%)");
+    expect(advice).toContain("label more decisions before relying on this threshold");
+    const many = [{ threshold: 0.5, coverage: 1, accuracy: 0.97, covered: 400 }];
+    expect(thresholdAdvice(many, 0.9)).not.toContain("label more decisions");
+    expect(thresholdAdvice(curve, 1.01)).toBe("No threshold reaches 101.0% accuracy on this run.");
+    // Wilson's interval for 0 of 10 and 10 of 10 (Newcombe 1998, table I): 0–27.8% and 72.2–100%.
+    expect(accuracyInterval(0, 10).upper).toBeCloseTo(0.2775, 3);
+    expect(accuracyInterval(10, 10).lower).toBeCloseTo(0.7225, 3);
   });
 });

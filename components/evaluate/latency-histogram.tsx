@@ -3,7 +3,7 @@ import { ChartFrame } from "../charts/chart-frame.tsx";
 import { latency } from "./format.ts";
 
 // The p50 and p95 labels sit in the top band, above the tallest bar, so no bar ever covers them.
-const box = { width: 320, height: 156, pad: { left: 28, right: 8, top: 26, bottom: 22 } };
+const box = { width: 320, height: 166, pad: { left: 30, right: 8, top: 26, bottom: 32 } };
 
 /** Client latency per request, with the p50 and p95 marked. */
 export function LatencyHistogram({
@@ -28,10 +28,19 @@ export function LatencyHistogram({
         domain: [0, top],
         ticks: [
           { value: 0, text: "0" },
+          { value: top / 2, text: latency(top / 2) },
           { value: top, text: latency(top) },
         ],
+        label: "latency per request",
       }}
-      y={{ domain: [0, max], ticks: [{ value: max, text: String(max) }] }}
+      y={{
+        domain: [0, max],
+        ticks: [
+          { value: 0, text: "0" },
+          { value: max, text: String(max) },
+        ],
+        label: "requests",
+      }}
       table={{
         caption: `${title}: requests per latency bin`,
         columns: ["from", "to", "requests"],
