@@ -117,10 +117,9 @@ export function ChartFrame({
           <line x1={scales.left} x2={scales.right} y1={scales.bottom} y2={scales.bottom} stroke="#94a3b8" />
         )}
         {children(scales)}
-        {x.ticks.map((tick, index) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: ticks are positional.
+        {x.ticks.map((tick) => (
           <text
-            key={`x-${index}`}
+            key={`x-${tick.value}`}
             x={scales.x(tick.value)}
             y={scales.bottom + 11}
             textAnchor={xTickAnchor(scales.x(tick.value), tick.text, box.width)}
