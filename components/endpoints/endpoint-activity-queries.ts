@@ -12,21 +12,35 @@ export function useEndpointMetrics(name: string) {
   });
 }
 
-export function useEndpointInvocations(name: string) {
-  return useQuery({
+/** How often the live views of an endpoint's activity (its invocations, its log lines) look again. */
+export const activityRefreshMs = 10_000;
+
+/** The invocations this console made, newest first, looked up again while the page is open (a canary's traffic). */
+export function invocationsQuery(name: string) {
+  return {
     queryKey: queryKeys.endpoints.invocations(name),
-    queryFn: ({ signal }) => api("invocations", { params: { name }, signal }),
-  });
+    queryFn: ({ signal }: { signal: AbortSignal }) => api("invocations", { params: { name }, signal }),
+    refetchInterval: activityRefreshMs,
+  };
 }
 
-/** The endpoint's recent log lines in the last `minutes`, matching `filterPattern` (CloudWatch syntax). */
-export function useEndpointLogs(name: string, minutes: number, filterPattern: string) {
-  return useQuery({
+export function useEndpointInvocations(name: string) {
+  return useQuery(invocationsQuery(name));
+}
+
+/** The endpoint's recent log lines in the last `minutes`, matching `filterPattern` (CloudWatch syntax), tailed. */
+export function logsQuery(name: string, minutes: number, filterPattern: string) {
+  return {
     queryKey: queryKeys.endpoints.logs(name, minutes, filterPattern),
-    queryFn: ({ signal }) => api("endpointLogs", { params: { name }, query: { minutes, filterPattern }, signal }),
+    queryFn: ({ signal }: { signal: AbortSignal }) =>
+      api("endpointLogs", { params: { name }, query: { minutes, filterPattern }, signal }),
     placeholderData: keepPreviousData,
-    refetchInterval: 30_000,
-  });
+    refetchInterval: activityRefreshMs,
+  };
+}
+
+export function useEndpointLogs(name: string, minutes: number, filterPattern: string) {
+  return useQuery(logsQuery(name, minutes, filterPattern));
 }
 
 /** The asynchronous requests this console sent, polled while any is still queued (each listing asks S3 about them). */

@@ -5,7 +5,8 @@ import { ErrorAlert } from "../api/error-text.tsx";
 import { Button } from "../ui/button.tsx";
 import { Card } from "../ui/card.tsx";
 import { SelectField, TextField } from "../ui/field.tsx";
-import { useEndpointLogs } from "./endpoint-activity-queries.ts";
+import { activityRefreshMs, useEndpointLogs } from "./endpoint-activity-queries.ts";
+import { logLinesView } from "./log-lines.ts";
 
 const windows = [
   { minutes: 15, label: "Last 15 minutes" },
@@ -15,12 +16,17 @@ const windows = [
   { minutes: 10080, label: "Last 7 days" },
 ];
 
-/** The endpoint's container output from CloudWatch Logs, searched with a filter pattern in a time window. */
+/**
+ * The endpoint's container output from CloudWatch Logs, searched with a filter pattern in a time window, tailed
+ * every few seconds, newest line first; SageMaker's `/ping` health checks are left out unless asked for.
+ */
 export function EndpointLogsPanel({ name }: { name: string }) {
   const [minutes, setMinutes] = useState(60);
   const [draft, setDraft] = useState("");
   const [pattern, setPattern] = useState("");
+  const [showHealthChecks, setShowHealthChecks] = useState(false);
   const { data, error, isPending, isFetching } = useEndpointLogs(name, minutes, pattern);
+  const view = data ? logLinesView(data.events, showHealthChecks) : null;
   return (
     <Card title="Logs (CloudWatch)">
       <form
@@ -51,19 +57,29 @@ export function EndpointLogsPanel({ name }: { name: string }) {
       </form>
       {error && <ErrorAlert title="Logs unavailable" error={error} />}
       {isPending && <p className="text-sm text-slate-700">Loading logs…</p>}
-      {data && (
+      <label className="mb-2 flex items-center gap-2 text-sm text-slate-800">
+        <input
+          type="checkbox"
+          checked={showHealthChecks}
+          onChange={(event) => setShowHealthChecks(event.target.checked)}
+        />
+        Show /ping health checks
+      </label>
+      {data && view && (
         <>
           <p className="mb-2 text-xs text-slate-700">
             {data.logGroupName}, {new Date(data.from).toLocaleString()} to {new Date(data.to).toLocaleString()}
-            {data.filterPattern ? `, matching ${data.filterPattern}` : ""}.{" "}
+            {data.filterPattern ? `, matching ${data.filterPattern}` : ""}, newest first, refreshed every{" "}
+            {activityRefreshMs / 1000} s.{" "}
+            {view.hiddenHealthChecks > 0 && `${view.hiddenHealthChecks} /ping health-check lines hidden. `}
             {!data.logGroupExists && "The container has written nothing yet."}
             {data.truncated &&
               `Showing the most recent ${data.events.length} lines; narrow the window or the pattern for older ones.`}
           </p>
-          {data.logGroupExists && data.events.length === 0 && (
+          {data.logGroupExists && view.lines.length === 0 && (
             <p className="text-sm text-slate-700">No lines in this window match.</p>
           )}
-          {data.events.length > 0 && (
+          {view.lines.length > 0 && (
             <div
               role="log"
               aria-label={`Log lines of ${name}`}
@@ -71,7 +87,7 @@ export function EndpointLogsPanel({ name }: { name: string }) {
               tabIndex={0}
               className="max-h-96 overflow-auto whitespace-pre-wrap break-all rounded bg-slate-950 p-3 font-mono text-xs text-slate-100"
             >
-              {data.events.map((event) => (
+              {view.lines.map((event) => (
                 <div key={event.id}>
                   <span className="text-slate-400">
                     {new Date(event.at).toLocaleTimeString()} {event.stream}

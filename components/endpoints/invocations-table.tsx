@@ -3,7 +3,7 @@
 import { ErrorAlert } from "../api/error-text.tsx";
 import { Badge } from "../ui/badge.tsx";
 import { Card } from "../ui/card.tsx";
-import { useEndpointInvocations } from "./endpoint-activity-queries.ts";
+import { activityRefreshMs, useEndpointInvocations } from "./endpoint-activity-queries.ts";
 
 export function InvocationsTable({ name }: { name: string }) {
   const { data, error, isPending } = useEndpointInvocations(name);
@@ -13,6 +13,9 @@ export function InvocationsTable({ name }: { name: string }) {
       {isPending && <p className="text-sm text-slate-700">Loading invocations…</p>}
       {data && data.invocations.length === 0 && (
         <p className="text-sm text-slate-700">None yet. Run a request in the playground.</p>
+      )}
+      {data && data.invocations.length > 0 && (
+        <p className="mb-2 text-xs text-slate-700">Newest first, refreshed every {activityRefreshMs / 1000} s.</p>
       )}
       {data && data.invocations.length > 0 && (
         <table className="w-full text-left text-sm">
