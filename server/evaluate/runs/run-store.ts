@@ -246,6 +246,13 @@ export function progressCounts(db: Db, run: RunRow): { slot: number; done: numbe
     .all(run.resumed_at, run.id) as { slot: number; done: number; doneSinceResume: number }[];
 }
 
+/** Every finished item of a run: its dataset position and when it finished (for the time left). */
+export function finishedItems(db: Db, runId: string): { position: number; finishedAt: string }[] {
+  return db
+    .prepare("SELECT position, finished_at AS finishedAt FROM evaluation_results WHERE run_id = ?")
+    .all(runId) as { position: number; finishedAt: string }[];
+}
+
 export function finishedKeys(db: Db, runId: string): Set<string> {
   const rows = db.prepare("SELECT slot, position FROM evaluation_results WHERE run_id = ?").all(runId) as {
     slot: number;

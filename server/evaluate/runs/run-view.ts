@@ -10,9 +10,11 @@ import { datasetItems, findDataset, type StoredItem } from "../datasets/dataset-
 import { evaluationMetrics } from "../metrics/summary.ts";
 import { batchJobOf } from "./batch-job-store.ts";
 import { compare } from "./comparison.ts";
+import { etaSeconds, promptSize } from "./eta.ts";
 import { outcomesOf } from "./outcomes.ts";
 import {
   findRun,
+  finishedItems,
   listRuns,
   progressCounts,
   type RunRow,
@@ -31,12 +33,15 @@ function progressOf(db: Db, run: RunRow, targets: readonly string[], itemCount: 
   }));
   const done = endpoints.reduce((sum, endpoint) => sum + endpoint.done, 0);
   const total = itemCount * targets.length;
-  const sinceResume = counts.reduce((sum, count) => sum + count.doneSinceResume, 0);
-  const elapsedMs = nowMs - Date.parse(run.resumed_at);
-  const etaSeconds =
-    run.status === "running" && sinceResume > 0 ? ((elapsedMs / sinceResume) * (total - done)) / 1000 : null;
-  const progress: EvaluationProgress = { done, total, etaSeconds, endpoints };
+  const progress: EvaluationProgress = { done, total, etaSeconds: timeLeft(db, run, targets.length, nowMs), endpoints };
   return progress;
+}
+
+/** Only a running run has a time left; its items are read only then. */
+function timeLeft(db: Db, run: RunRow, targets: number, nowMs: number): number | null {
+  if (run.status !== "running") return null;
+  const sizes = new Map(datasetItems(db, run.dataset_id).map((item) => [item.position, promptSize(item.decision)]));
+  return etaSeconds({ sizes, targets, finished: finishedItems(db, run.id), resumedAt: run.resumed_at, nowMs });
 }
 
 function batchOf(db: Db, runId: string): EvaluationSummary["batch"] {

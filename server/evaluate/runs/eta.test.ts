@@ -1,0 +1,130 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type Db, openDatabase } from "../../store/database.ts";
+import { createDataset } from "../datasets/dataset-store.ts";
+import type { LabelledDecision } from "../datasets/labelled-decision.ts";
+import { etaSeconds, promptSize } from "./eta.ts";
+import { claimRun, createRun, findRun, recordResult } from "./run-store.ts";
+import { evaluationSummary } from "./run-view.ts";
+
+/** Items whose state grows: item i carries (i + 1) × 400 characters of state. */
+function growing(count: number): LabelledDecision[] {
+  return Array.from({ length: count }, (_, i) => ({
+    decision: {
+      id: `item-${i}`,
+      state: "x".repeat((i + 1) * 400),
+      question: "Refund?",
+      options: [
+        { id: "no", description: "No" },
+        { id: "yes", description: "Yes" },
+      ],
+    },
+    answer: "no",
+    category: null,
+    tier: null,
+  }));
+}
+
+describe("evaluation time left", () => {
+  it("charges the remaining items by their prompt size, not the mean item so far", () => {
+    const sizes = new Map([
+      [0, 100],
+      [1, 100],
+      [2, 1000],
+      [3, 1000],
+    ]);
+    const finished = [
+      { position: 0, finishedAt: "2026-01-01T00:00:05.000Z" },
+      { position: 1, finishedAt: "2026-01-01T00:00:10.000Z" },
+    ];
+    // 200 characters took 10 s; 2,000 are left: 100 s (the per-item mean would say 10 s).
+    expect(
+      etaSeconds({
+        sizes,
+        targets: 1,
+        finished,
+        resumedAt: "2026-01-01T00:00:00.000Z",
+        nowMs: Date.parse("2026-01-01T00:00:10.000Z"),
+      }),
+    ).toBeCloseTo(100, 6);
+  });
+
+  it("measures the pace only on items finished since the last (re)start, and counts every target", () => {
+    const sizes = new Map([
+      [0, 100],
+      [1, 300],
+    ]);
+    const finished = [
+      { position: 0, finishedAt: "2026-01-01T00:00:01.000Z" },
+      { position: 1, finishedAt: "2026-01-01T00:01:06.000Z" },
+    ];
+    // Resumed at 1:00; 300 characters in 6 s; left: both items on the second target (400) = 8 s.
+    expect(
+      etaSeconds({
+        sizes,
+        targets: 2,
+        finished,
+        resumedAt: "2026-01-01T00:01:00.000Z",
+        nowMs: Date.parse("2026-01-01T00:01:06.000Z"),
+      }),
+    ).toBeCloseTo(8, 6);
+    expect(
+      etaSeconds({
+        sizes,
+        targets: 1,
+        finished: finished.slice(0, 1),
+        resumedAt: "2026-01-01T00:01:00.000Z",
+        nowMs: 0,
+      }),
+    ).toBeNull();
+  });
+
+  describe("on a stored run", () => {
+    let dir: string;
+    let db: Db;
+    beforeEach(() => {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), "eta-"));
+      db = openDatabase(path.join(dir, "console.db"));
+    });
+    afterEach(() => {
+      db.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    });
+
+    it("estimates a dataset whose items grow in length from the characters left", () => {
+      const items = growing(10);
+      const dataset = createDataset(db, { name: "growing", source: "upload", format: "jsonl", items });
+      const run = createRun(db, { datasetId: dataset.id, endpoints: ["cpu"], concurrency: 1, targetAccuracy: 0.8 });
+      claimRun(db, run.id, process.pid);
+      const resumedAt = Date.parse(findRun(db, run.id)!.resumed_at);
+      // The first three (the shortest) items took 1 s each.
+      for (const position of [0, 1, 2]) {
+        recordResult(db, {
+          runId: run.id,
+          slot: 0,
+          position,
+          itemId: `item-${position}`,
+          optionIds: ["no", "yes"],
+          probabilities: [0.5, 0.5],
+          logits: null,
+          chosen: "no",
+          latencyMs: 1000,
+          adapterMs: null,
+          attempts: 1,
+          errorKind: null,
+          errorMessage: null,
+          finishedAt: new Date(resumedAt + (position + 1) * 1000).toISOString(),
+        });
+      }
+      const sizes = items.map((item) => promptSize(item.decision));
+      const done = sizes.slice(0, 3).reduce((a, b) => a + b, 0);
+      const left = sizes.slice(3).reduce((a, b) => a + b, 0);
+      const summary = evaluationSummary(db, run.id, resumedAt + 3000);
+      expect(summary?.progress.etaSeconds).toBeCloseTo((3 * left) / done, 6);
+      // Far more than the 7 s a per-item mean gives: the items left are the long ones.
+      expect(summary?.progress.etaSeconds).toBeGreaterThan(20);
+    });
+  });
+});
