@@ -13,6 +13,11 @@ const controlClasses =
 
 type FieldProps = { label: ReactNode; hint?: ReactNode; error?: string };
 
+/** The control's own classes, then a caller's (e.g. `font-mono`), which add to them rather than replace them. */
+function classesWith(own: string, extra: string | undefined): string {
+  return extra ? `${own} ${extra}` : own;
+}
+
 function FieldShell({ id, label, hint, error, children }: FieldProps & { id: string; children: ReactNode }) {
   return (
     <div className="flex flex-col gap-1">
@@ -39,7 +44,13 @@ function describedBy(id: string, { hint, error }: FieldProps): string | undefine
   return ids.length > 0 ? ids.join(" ") : undefined;
 }
 
-export function TextField({ label, hint, error, ...props }: FieldProps & InputHTMLAttributes<HTMLInputElement>) {
+export function TextField({
+  label,
+  hint,
+  error,
+  className,
+  ...props
+}: FieldProps & InputHTMLAttributes<HTMLInputElement>) {
   const id = useId();
   return (
     <FieldShell id={id} label={label} hint={hint} error={error}>
@@ -47,7 +58,7 @@ export function TextField({ label, hint, error, ...props }: FieldProps & InputHT
         id={id}
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy(id, { label, hint, error })}
-        className={controlClasses}
+        className={classesWith(controlClasses, className)}
         {...props}
       />
     </FieldShell>
@@ -58,6 +69,7 @@ export function SelectField({
   label,
   hint,
   error,
+  className,
   children,
   ...props
 }: FieldProps & SelectHTMLAttributes<HTMLSelectElement>) {
@@ -68,7 +80,7 @@ export function SelectField({
         id={id}
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy(id, { label, hint, error })}
-        className={controlClasses}
+        className={classesWith(controlClasses, className)}
         {...props}
       >
         {children}
@@ -81,6 +93,7 @@ export function TextAreaField({
   label,
   hint,
   error,
+  className,
   ...props
 }: FieldProps & TextareaHTMLAttributes<HTMLTextAreaElement>) {
   const id = useId();
@@ -90,7 +103,7 @@ export function TextAreaField({
         id={id}
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy(id, { label, hint, error })}
-        className={`${controlClasses} font-mono`}
+        className={classesWith(`${controlClasses} font-mono`, className)}
         {...props}
       />
     </FieldShell>
