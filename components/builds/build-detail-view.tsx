@@ -1,17 +1,32 @@
 "use client";
 
 import Link from "next/link";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { Build } from "@/contract/builds/builds.ts";
 import { ErrorAlert } from "../api/error-text.tsx";
 import { Badge } from "../ui/badge.tsx";
 import { buttonClasses } from "../ui/button.tsx";
 import { Card, PageHeader } from "../ui/card.tsx";
-import { buildLabel, buildTone, deployHref, duration } from "./build-format.ts";
+import { buildLabel, buildTone, deployHref, duration, failingCommand } from "./build-format.ts";
 import { isRunning, useBuild, useBuildLogs } from "./build-queries.ts";
+
+/** The current time, once a second while `ticking`, so a running phase's timer counts up between polls. */
+function useNow(ticking: boolean): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!ticking) return;
+    setNow(Date.now());
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [ticking]);
+  return now;
+}
 
 export function BuildDetailView({ id }: { id: string }) {
   const { data: build, error, isPending } = useBuild(id);
+  const running = build ? isRunning(build.status) : false;
+  const now = useNow(running);
+  const logs = useBuildLogs(id, running);
   if (isPending) return <p className="text-sm text-slate-700">Loading build…</p>;
   if (error || !build) return <ErrorAlert title="Could not load this build" error={error} />;
   const href = deployHref(build);
@@ -35,7 +50,12 @@ export function BuildDetailView({ id }: { id: string }) {
       />
       <div className="grid gap-4 lg:grid-cols-[20rem_minmax(0,1fr)]">
         <div className="flex flex-col gap-4">
-          <PhaseTimeline build={build} running={isRunning(build.status)} />
+          <PhaseTimeline
+            build={build}
+            running={running}
+            now={now}
+            logLines={logs.data?.lines.map((line) => line.message) ?? []}
+          />
           <Source build={build} />
           <Outputs build={build} />
         </div>
@@ -45,7 +65,22 @@ export function BuildDetailView({ id }: { id: string }) {
   );
 }
 
-function PhaseTimeline({ build, running }: { build: Build; running: boolean }) {
+/**
+ * Each phase with its status and time (a running phase's from its start to `now`), and under a failed phase the
+ * command that failed with its last output lines from the log (CodeBuild's phase context says only "exit status 1").
+ */
+export function PhaseTimeline({
+  build,
+  running,
+  now,
+  logLines,
+}: {
+  build: Build;
+  running: boolean;
+  now: number;
+  logLines: readonly string[];
+}) {
+  const failure = failingCommand(logLines);
   return (
     <Card title="Phases">
       <ol className="flex flex-col gap-2 border-l-2 border-slate-300 pl-4">
@@ -65,12 +100,25 @@ function PhaseTimeline({ build, running }: { build: Build; running: boolean }) {
             />
             <span className="font-medium">{phase.type}</span>{" "}
             {(phase.status || running) && <Badge tone={buildTone(phase.status)}>{phase.status ?? "IN_PROGRESS"}</Badge>}{" "}
-            <span className="text-slate-700">{duration(phase.startedAt, phase.endedAt)}</span>
+            <span className="text-slate-700">{duration(phase.startedAt, phase.endedAt, now)}</span>
             {phase.messages.map((message) => (
-              <p key={message} className="text-xs text-red-800">
+              <p key={message} className="break-words text-xs text-red-800">
                 {message}
               </p>
             ))}
+            {failure && phase.status === "FAILED" && failure.phase === phase.type && (
+              <div className="mt-1 text-xs" data-testid="failing-command">
+                <p className="break-words text-slate-700">
+                  <code className="font-mono">{failure.command}</code>{" "}
+                  {failure.lastLines.length > 0 ? "ended with:" : "printed nothing before it failed."}
+                </p>
+                {failure.lastLines.length > 0 && (
+                  <pre className="mt-1 whitespace-pre-wrap break-all rounded bg-red-50 p-2 font-mono text-red-900">
+                    {failure.lastLines.join("\n")}
+                  </pre>
+                )}
+              </div>
+            )}
           </li>
         ))}
       </ol>

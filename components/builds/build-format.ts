@@ -65,3 +65,28 @@ export function duration(startedAt: string | null, endedAt: string | null, now: 
   const seconds = Math.round(((endedAt ? Date.parse(endedAt) : now) - Date.parse(startedAt)) / 1000);
   return seconds < 120 ? `${seconds} s` : `${Math.round(seconds / 60)} min`;
 }
+
+/** How many of the failing command's last output lines the phase summary shows. */
+export const FAILURE_LINES = 6;
+
+/**
+ * The command whose failure ended a phase, and its last output lines, read from the build's log as CodeBuild
+ * writes it: `[Container] … Running command <command>`, the command's own output, then `[Container] …` lines that
+ * say it did not exit successfully and that the phase FAILED. Null when the log shows no failed phase.
+ */
+export function failingCommand(
+  lines: readonly string[],
+  limit = FAILURE_LINES,
+): { command: string; phase: string; lastLines: string[] } | null {
+  const failed = lines.findIndex((line) => /^\[Container\] .*Phase complete: \S+ State: FAILED/.test(line));
+  if (failed < 0) return null;
+  const phase = /Phase complete: (\S+) State/.exec(lines[failed] ?? "")?.[1] ?? "";
+  let started = failed - 1;
+  while (started >= 0 && !/^\[Container\] .*Running command /.test(lines[started] ?? "")) started -= 1;
+  if (started < 0) return null;
+  const command = (lines[started] ?? "").replace(/^\[Container\] .*?Running command /, "");
+  const output = lines
+    .slice(started + 1, failed)
+    .filter((line) => !line.startsWith("[Container] ") && line.trim() !== "");
+  return { command, phase, lastLines: output.slice(-limit) };
+}
