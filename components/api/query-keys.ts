@@ -12,7 +12,8 @@ export const queryKeys = {
   endpoints: {
     all: ["endpoints"] as const,
     one: (name: string) => ["endpoints", name] as const,
-    metrics: (name: string) => ["endpoints", name, "metrics"] as const,
+    metrics: (name: string, minutes: number, periodSeconds: number) =>
+      ["endpoints", name, "metrics", minutes, periodSeconds] as const,
     invocations: (name: string) => ["endpoints", name, "invocations"] as const,
     logs: (name: string, minutes: number, filterPattern: string) =>
       ["endpoints", name, "logs", minutes, filterPattern] as const,

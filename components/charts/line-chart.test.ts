@@ -15,6 +15,25 @@ describe("line chart", () => {
     expect(html).toContain("latest 3 count");
   });
 
+  it("labels its axes without exponents and ticks the whole window in local time", () => {
+    const html = renderToStaticMarkup(
+      createElement(LineChart, {
+        title: "Model latency",
+        unit: "ms",
+        points: [
+          { at: "2026-12-01T21:10:00.000Z", value: 350 },
+          { at: "2026-12-01T22:10:00.000Z", value: 1050.3 },
+        ],
+        from: "2026-12-01T21:05:00.000Z",
+        to: "2026-12-02T00:05:00.000Z",
+      }),
+    );
+    expect(html).not.toMatch(/\de[+-]\d/);
+    expect(html).toContain(">1,050<");
+    const clockTicks = html.match(/>\d{2}:00</g) ?? [];
+    expect(clockTicks.length).toBeGreaterThanOrEqual(2);
+  });
+
   it("says there is no data when there are no points", () => {
     const html = render([]);
     expect(html).toContain("No data yet");

@@ -1,21 +1,39 @@
 import { ChartFrame } from "./chart-frame.tsx";
+import { readableNumber } from "./readable-number.ts";
+import { localTimeText, timeTicks } from "./time-axis.ts";
 
 /** A metric over time (CloudWatch periods), drawn in the console's chart frame. */
 export type ChartPoint = { at: string; value: number };
 
 const box = { width: 320, height: 120, pad: { left: 36, right: 8, top: 8, bottom: 20 } };
 
-export function LineChart({ title, unit, points }: { title: string; unit: string; points: ChartPoint[] }) {
+/**
+ * `from` and `to` (ISO times) are the charted window: the time axis spans it whether or not every period has a
+ * point; without them the axis spans the points.
+ */
+export function LineChart({
+  title,
+  unit,
+  points,
+  from,
+  to,
+}: {
+  title: string;
+  unit: string;
+  points: ChartPoint[];
+  from?: string;
+  to?: string;
+}) {
   const max = Math.max(1, ...points.map((point) => point.value));
   const times = points.map((point) => Date.parse(point.at));
-  const t0 = Math.min(...times);
-  const t1 = Math.max(...times);
+  const t0 = from === undefined ? Math.min(...times) : Date.parse(from);
+  const t1 = to === undefined ? Math.max(...times) : Date.parse(to);
+  const hasDomain = Number.isFinite(t0) && Number.isFinite(t1);
   const latest = points.at(-1)?.value;
   const summary =
     points.length === 0
       ? `${title}: no data points in this period.`
       : `${title}: latest ${format(latest ?? 0)} ${unit}, peak ${format(max)} ${unit} over ${points.length} points.`;
-  const timeTicks = points.length === 0 ? [] : [...new Set([t0, t1])].map((t) => ({ value: t, text: clock(t) }));
   return (
     <ChartFrame
       title={title}
@@ -23,18 +41,19 @@ export function LineChart({ title, unit, points }: { title: string; unit: string
       summary={summary}
       chart="line"
       box={box}
-      x={{ domain: points.length === 0 ? [0, 1] : [t0, t1], ticks: timeTicks }}
+      x={{ domain: hasDomain ? [t0, t1] : [0, 1], ticks: hasDomain ? timeTicks(t0, t1) : [] }}
       y={{
         domain: [0, max],
         ticks: [
           { value: 0, text: "0" },
+          { value: max / 2, text: format(max / 2) },
           { value: max, text: format(max) },
         ],
       }}
       table={{
         caption: `${title} per period`,
-        columns: ["period (UTC)", unit],
-        rows: points.map((point) => [point.at, format(point.value)]),
+        columns: ["period (local time)", unit],
+        rows: points.map((point) => [localTimeText(point.at), format(point.value)]),
       }}
     >
       {({ x, y, left, right, top, bottom }) => (
@@ -56,7 +75,7 @@ export function LineChart({ title, unit, points }: { title: string; unit: string
           {/* A line needs two points; a dot per point keeps a single period (the first invocations) visible. */}
           {points.map((point) => (
             <circle key={point.at} cx={x(Date.parse(point.at))} cy={y(point.value)} r="2.5" fill="#1d4ed8">
-              <title>{`${point.at}: ${format(point.value)} ${unit}`}</title>
+              <title>{`${localTimeText(point.at)}: ${format(point.value)} ${unit}`}</title>
             </circle>
           ))}
           {points.length === 0 && (
@@ -70,10 +89,4 @@ export function LineChart({ title, unit, points }: { title: string; unit: string
   );
 }
 
-function format(value: number): string {
-  return Number.isInteger(value) ? String(value) : value.toPrecision(3);
-}
-
-function clock(t: number): string {
-  return new Date(t).toISOString().slice(11, 16);
-}
+const format = readableNumber;

@@ -4,12 +4,20 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { api } from "../api/console-client.ts";
 import { queryKeys } from "../api/query-keys.ts";
 
-export function useEndpointMetrics(name: string) {
-  return useQuery({
-    queryKey: queryKeys.endpoints.metrics(name),
-    queryFn: ({ signal }) => api("endpointMetrics", { params: { name }, signal }),
+/** The endpoint's metrics over a window (its StartTime and Period in the CloudWatch query), looked up each minute. */
+export function metricsQuery(name: string, range: { minutes: number; periodSeconds: number }) {
+  const { minutes, periodSeconds } = range;
+  return {
+    queryKey: queryKeys.endpoints.metrics(name, minutes, periodSeconds),
+    queryFn: ({ signal }: { signal: AbortSignal }) =>
+      api("endpointMetrics", { params: { name }, query: { minutes, periodSeconds }, signal }),
+    placeholderData: keepPreviousData,
     refetchInterval: 60_000,
-  });
+  };
+}
+
+export function useEndpointMetrics(name: string, range: { minutes: number; periodSeconds: number }) {
+  return useQuery(metricsQuery(name, range));
 }
 
 /** How often the live views of an endpoint's activity (its invocations, its log lines) look again. */

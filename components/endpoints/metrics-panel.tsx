@@ -1,57 +1,59 @@
 "use client";
 
-import { backlogMetrics, type MetricSeries } from "@/contract/endpoints/metrics.ts";
+import { useState } from "react";
 import { ErrorAlert } from "../api/error-text.tsx";
 import { LineChart } from "../charts/line-chart.tsx";
+import { Button } from "../ui/button.tsx";
 import { Card } from "../ui/card.tsx";
 import { useEndpointMetrics } from "./endpoint-activity-queries.ts";
-import { stepCorners } from "./instance-steps.ts";
-
-const titles: Record<MetricSeries["metric"], string> = {
-  Invocations: "Invocations",
-  ModelLatency: "Model latency",
-  Invocation4XXErrors: "4XX errors",
-  Invocation5XXErrors: "5XX errors",
-  ApproximateBacklogSize: "Backlog (requests)",
-  ApproximateAgeOfOldestRequest: "Oldest request age",
-};
-
-/** CloudWatch reports ModelLatency in microseconds; people read milliseconds. */
-function displayed(series: MetricSeries) {
-  if (series.unit === "Seconds") return { unit: "s", points: series.points };
-  if (series.unit !== "Microseconds") return { unit: "count", points: series.points };
-  return { unit: "ms", points: series.points.map((point) => ({ at: point.at, value: point.value / 1000 })) };
-}
+import { metricCharts } from "./metric-charts.ts";
+import { defaultMetricRange, type MetricRangeId, metricRange, metricRanges } from "./metric-ranges.ts";
 
 /**
- * The backlog charts are shown for asynchronous endpoints only (real-time endpoints publish no backlog); the
- * instance count of each variant (from its scaling activities) for every endpoint, as steps up to now.
+ * The endpoint's CloudWatch metrics over a window the reader picks (1 h to 1 w): the series its kind publishes and
+ * each variant's instance count (from its scaling activities), on a time axis in the reader's time zone.
  */
 export function MetricsPanel({ name, asynchronous }: { name: string; asynchronous: boolean }) {
-  const { data, error, isPending } = useEndpointMetrics(name);
+  const [rangeId, setRangeId] = useState<MetricRangeId>(defaultMetricRange);
+  const range = metricRange(rangeId);
+  const { data, error, isPending } = useEndpointMetrics(name, range);
   return (
     <Card title="Metrics (CloudWatch)">
+      <fieldset className="mb-2 flex flex-wrap items-center gap-1">
+        <legend className="sr-only">Time range</legend>
+        <span className="mr-1 text-xs text-slate-700" aria-hidden="true">
+          Range
+        </span>
+        {metricRanges.map((option) => (
+          <Button
+            key={option.id}
+            size="sm"
+            variant={option.id === rangeId ? "primary" : "secondary"}
+            aria-pressed={option.id === rangeId}
+            onClick={() => setRangeId(option.id)}
+          >
+            {option.label}
+          </Button>
+        ))}
+      </fieldset>
       {error && <ErrorAlert title="Metrics unavailable" error={error} />}
       {isPending && <p className="text-sm text-slate-700">Loading metrics…</p>}
       {data && (
         <>
           <p className="mb-2 text-xs text-slate-700">
-            {new Date(data.from).toLocaleString()} to {new Date(data.to).toLocaleString()}, {data.periodSeconds / 60}
-            -minute periods, variant {data.variantName}.
+            {new Date(data.from).toLocaleString()} to {new Date(data.to).toLocaleString()},{" "}
+            {data.periodSeconds >= 3600 ? `${data.periodSeconds / 3600}-hour` : `${data.periodSeconds / 60}-minute`}{" "}
+            periods, variant {data.variantName}.
           </p>
           <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
-            {data.series
-              .filter((series) => asynchronous || !backlogMetrics.includes(series.metric))
-              .map((series) => {
-                const { unit, points } = displayed(series);
-                return <LineChart key={series.metric} title={titles[series.metric]} unit={unit} points={points} />;
-              })}
-            {data.instances.map((series) => (
+            {metricCharts(data, asynchronous, Date.now()).map((chart) => (
               <LineChart
-                key={`instances-${series.variantName}`}
-                title={data.instances.length > 1 ? `Instances (${series.variantName})` : "Instances"}
-                unit="count"
-                points={stepCorners(series.points, new Date(Math.min(Date.now(), Date.parse(data.to))).toISOString())}
+                key={chart.key}
+                title={chart.title}
+                unit={chart.unit}
+                points={chart.points}
+                from={data.from}
+                to={data.to}
               />
             ))}
           </div>

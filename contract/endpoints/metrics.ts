@@ -8,11 +8,29 @@ export const metricNameSchema = z.enum([
   // Asynchronous endpoints only (dimension EndpointName): requests queued or being processed, and the oldest's age.
   "ApproximateBacklogSize",
   "ApproximateAgeOfOldestRequest",
+  // Asynchronous endpoints only (EndpointName, VariantName): requests processed successfully. AWS's spelling.
+  "InvocationsProcesssed",
 ]);
+export type MetricName = z.infer<typeof metricNameSchema>;
 
 /** The metrics only asynchronous endpoints publish. */
 export const backlogMetrics: readonly MetricName[] = ["ApproximateBacklogSize", "ApproximateAgeOfOldestRequest"];
-export type MetricName = z.infer<typeof metricNameSchema>;
+
+/**
+ * What counts an endpoint's invocations, by kind. SageMaker's "Alarms and logs for tracking metrics from asynchronous
+ * endpoints": "Any metric not listed below is not published if the endpoint is enabled for asynchronous inference.
+ * Such metrics include (but are not limited to): OverheadLatency, Invocations, InvocationsPerInstance"; its list has
+ * InvocationsProcesssed ("The number of async invocations processed by the endpoint").
+ */
+export function invocationsMetric(asynchronous: boolean): MetricName {
+  return asynchronous ? "InvocationsProcesssed" : "Invocations";
+}
+
+/** The metrics an endpoint of this kind publishes, of those the console charts. */
+export function publishedBy(asynchronous: boolean, metric: MetricName): boolean {
+  if (metric === "Invocations" || metric === "InvocationsProcesssed") return metric === invocationsMetric(asynchronous);
+  return asynchronous || !backlogMetrics.includes(metric);
+}
 
 /** `GET /api/endpoints/[name]/metrics?minutes=&periodSeconds=` query. */
 export const metricsQuerySchema = z.object({

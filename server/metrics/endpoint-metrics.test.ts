@@ -37,6 +37,12 @@ describe("endpoint metrics", () => {
       ["Invocation5XXErrors", "Sum", 60],
       ["ApproximateBacklogSize", "Average", 60],
       ["ApproximateAgeOfOldestRequest", "Maximum", 60],
+      ["InvocationsProcesssed", "Sum", 60],
+    ]);
+    // An asynchronous endpoint publishes no Invocations: it counts them per variant in InvocationsProcesssed.
+    expect(input?.MetricDataQueries?.[6]?.MetricStat?.Metric?.Dimensions).toEqual([
+      { Name: "EndpointName", Value: "demo" },
+      { Name: "VariantName", Value: "AllTraffic" },
     ]);
     expect(input?.MetricDataQueries?.[4]?.MetricStat?.Metric?.Dimensions).toEqual([
       { Name: "EndpointName", Value: "demo" },

@@ -15,6 +15,7 @@ const metrics: MetricSpec[] = [
   { name: "Invocation5XXErrors", stat: "Sum", unit: "Count", per: "variant" },
   { name: "ApproximateBacklogSize", stat: "Average", unit: "Count", per: "endpoint" },
   { name: "ApproximateAgeOfOldestRequest", stat: "Maximum", unit: "Seconds", per: "endpoint" },
+  { name: "InvocationsProcesssed", stat: "Sum", unit: "Count", per: "variant" },
 ];
 
 export function metricQueries(endpointName: string, variantName: string, periodSeconds: number): MetricDataQuery[] {
@@ -38,7 +39,8 @@ export function metricQueries(endpointName: string, variantName: string, periodS
 }
 
 /**
- * Invocations, ModelLatency, 4XX and 5XX for one variant, and an asynchronous endpoint's backlog, over the last
+ * Invocations, ModelLatency, 4XX and 5XX for one variant, and an asynchronous endpoint's backlog and processed
+ * invocations (it publishes no Invocations), over the last
  * `minutes` up to now, oldest point first, following NextToken.
  */
 export async function endpointMetrics(

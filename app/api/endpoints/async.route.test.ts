@@ -164,6 +164,11 @@ describe("asynchronous endpoints through the console's routes", { timeout: 120_0
     ).json()) as EndpointMetricsResponse;
     const backlog = charted.series.find((series) => series.metric === "ApproximateBacklogSize");
     expect(backlog?.points.length).toBeGreaterThan(0);
+    // Its invocations count in InvocationsProcesssed; an asynchronous endpoint publishes no Invocations.
+    const total = (metric: string) =>
+      (charted.series.find((series) => series.metric === metric)?.points ?? []).reduce((sum, p) => sum + p.value, 0);
+    expect(total("InvocationsProcesssed")).toBeGreaterThanOrEqual(1);
+    expect(total("Invocations")).toBe(0);
     expect(charted.series.find((series) => series.metric === "ApproximateAgeOfOldestRequest")?.unit).toBe("Seconds");
     // No scaling activity yet: the count it was created with, from its creation on.
     expect(charted.instances.map((series) => [series.variantName, series.points.map((p) => p.value)])).toEqual([
