@@ -3,7 +3,12 @@ import type { AdapterLimits, DeployRequest } from "../../contract/endpoints/depl
 import type { ApiMode, ContainerSettings } from "../../contract/endpoints/endpoint.ts";
 import { AppError } from "../http/app-error.ts";
 
-/** Console metadata kept on the model itself, so list and detail need no second store. Containers ignore them. */
+/**
+ * The API mode mark models created by earlier consoles carry. The console no longer sets it: a container is given
+ * only variables its image documents (SageMaker passes every variable to the container, and local mode flagged
+ * this one "not passed to the container" in every endpoint and batch log). The mode is what the container runs:
+ * the llama.cpp DLC (its SM_LLAMA_CPP_* variables, its image) serves chat, the adapter decisions.
+ */
 export const apiModeVariable = "DECISION_CONSOLE_API_MODE";
 /** The sha256 pin of a model whose container cannot check it (the llama.cpp DLC): recorded, never enforced. */
 export const recordedModelSha256Variable = "DECISION_CONSOLE_MODEL_SHA256";
@@ -35,7 +40,7 @@ export type ContainerRequest = Pick<
  * llama.cpp DLC turns SM_LLAMA_CPP_FOO_BAR into --foo-bar (DESIGN §11).
  */
 export function containerEnvironment(request: ContainerRequest): Record<string, string> {
-  const env: Record<string, string> = { [apiModeVariable]: request.apiMode };
+  const env: Record<string, string> = {};
   const { compute } = request;
   if (request.apiMode === "chat") {
     if (request.modelSha256) env[recordedModelSha256Variable] = request.modelSha256;
@@ -77,7 +82,10 @@ function integerOrNull(value: string | undefined): number | null {
   return Number.isInteger(n) ? n : null;
 }
 
-/** API mode of a model: the console's own mark, else recognised from a text-generation image or its variables. */
+/**
+ * API mode of a model, recognised from the llama.cpp DLC's variables (every chat model the console creates has
+ * SM_LLAMA_CPP_CTX_SIZE) or a text-generation image; an earlier console's mark is still read.
+ */
 export function apiModeOf(env: Record<string, string>, image: string | null): ApiMode {
   const marked = env[apiModeVariable];
   if (marked === "decision" || marked === "chat") return marked;

@@ -57,7 +57,6 @@ describe("deploy", () => {
         Image: imageUri,
         ModelDataUrl: "s3://artifacts-bucket/models/qwen/model.tar.gz",
         Environment: {
-          DECISION_CONSOLE_API_MODE: "decision",
           ADAPTER_MODEL_SHA256: modelSha,
           ADAPTER_THREADS: "8",
           ADAPTER_PARALLEL: "4",
@@ -139,7 +138,6 @@ describe("deploy", () => {
     await deployEndpoint(client, deployRequestSchema.parse(gpuPoolDeploy({ apiMode: "chat" })), options);
     const env = sageMaker.commandCalls(CreateModelCommand)[0]?.args[0].input.PrimaryContainer?.Environment;
     expect(env).toEqual({
-      DECISION_CONSOLE_API_MODE: "chat",
       DECISION_CONSOLE_MODEL_SHA256: modelSha,
       SM_LLAMA_CPP_CTX_SIZE: "4096",
       SM_LLAMA_CPP_N_GPU_LAYERS: "999",
