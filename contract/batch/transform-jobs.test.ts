@@ -26,6 +26,17 @@ describe("start transform job request", () => {
     expect(startTransformJobSchema.safeParse({ ...request, maxConcurrentTransforms: 100 }).success).toBe(true);
   });
 
+  it("checks the job name by TransformJobName's own rule, one message per problem, never as an endpoint name", () => {
+    const messages = (name: string) =>
+      startTransformJobSchema.safeParse({ ...request, name }).error?.issues.map((issue) => issue.message);
+    expect(messages("x".repeat(70))).toEqual(["At most 63 characters; this one has 70."]);
+    expect(messages("job_1")).toEqual([
+      "Only letters, digits and hyphens, starting and ending with a letter or digit.",
+    ]);
+    expect(messages("")?.join(" ")).not.toMatch(/endpoint/);
+    expect(messages("dc-job-1")).toBeUndefined();
+  });
+
   it("runs only model.tar.gz build outputs (uncompressed model data is ModelDataSource)", () => {
     expect(isBatchModelData("s3://b/models/x/model.tar.gz")).toBe(true);
     expect(isBatchModelData("s3://b/models/x/")).toBe(false);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { resourceNameSchema } from "../endpoints/endpoint.ts";
+import { transformJobNameSchema } from "./transform-job-name.ts";
 import { batchInstanceTypes, MAX_TRANSFORM_PAYLOAD_MB, MAX_TRANSFORM_S3_URI_LENGTH } from "./transform-limits.ts";
 
 export * from "./transform-limits.ts";
@@ -31,7 +32,7 @@ export const oneModelSource =
 
 export const startTransformJobSchema = z
   .object({
-    name: resourceNameSchema,
+    name: transformJobNameSchema,
     /** A SageMaker model the console deployed (an endpoint's model carries the endpoint's name). */
     modelName: resourceNameSchema.optional(),
     /** Or: the console creates a model named as the job from this build output and image, then the job on it. */

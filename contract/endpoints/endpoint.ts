@@ -2,16 +2,13 @@ import { z } from "zod";
 import { asyncInferenceDetailSchema } from "./async-inference.ts";
 import { autoscalingSchema } from "./autoscaling.ts";
 import { endpointDeploymentSchema } from "./deployment-status.ts";
-import { MAX_RESOURCE_NAME_LENGTH, resourceNamePattern, resourceNameRule } from "./resource-name.ts";
+import { MAX_RESOURCE_NAME_LENGTH, resourceNamePattern, sageMakerNameSchema } from "./resource-name-schema.ts";
 import { endpointStatuses } from "./status.ts";
 
 export const endpointStatusSchema = z.enum(endpointStatuses);
 
 /** An endpoint name (and the name of its model and config), as SageMaker accepts it. */
-export const resourceNameSchema = z
-  .string()
-  .max(MAX_RESOURCE_NAME_LENGTH, resourceNameRule)
-  .regex(resourceNamePattern, resourceNameRule);
+export const resourceNameSchema = sageMakerNameSchema(resourceNamePattern, MAX_RESOURCE_NAME_LENGTH);
 
 /** `decision`: the decision adapter (SemIf, systemone and chat); `chat`: a text-generation image such as the llama.cpp DLC. */
 export const apiModeSchema = z.enum(["decision", "chat"]);

@@ -171,7 +171,7 @@ describe("evaluation routes", () => {
       [{ datasetId: id, endpoints: [] }, /choose an endpoint/],
       [{ datasetId: id, endpoints: ["a", "b", "c"] }, /at most two endpoints/],
       [{ datasetId: id, endpoints: ["a", "a"] }, /two different endpoints/],
-      [{ datasetId: id, endpoints: ["no spaces"] }, /SageMaker endpoint name/],
+      [{ datasetId: id, endpoints: ["no spaces"] }, /endpoints\.0: Only letters, digits and hyphens/],
       [{ datasetId: id, endpoints: ["a"], concurrency: 0 }, /concurrency/],
       [{ datasetId: id }, /choose an endpoint \(or a model in batch\)/],
       [
