@@ -34,26 +34,17 @@ export function JobDetailView({ name }: { name: string }) {
         </div>
       )}
       <div className="grid gap-4 lg:grid-cols-[24rem_minmax(0,1fr)]">
-        <div className="flex flex-col gap-4">
+        <div className="flex min-w-0 flex-col gap-4">
           <Definition job={job} />
           <Progress job={job} />
         </div>
-        <Card title="Logs">
-          {job.logs.length === 0 ? (
-            <p className="text-sm text-slate-700">No log lines yet.</p>
-          ) : (
-            <pre
-              // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable log must be reachable by keyboard
-              tabIndex={0}
-              role="log"
-              aria-label={`Logs of ${job.name}`}
-              className="max-h-[32rem] overflow-auto rounded bg-slate-950 p-3 text-xs text-slate-100"
-            >
-              {job.logs.map((line) => `${line.timestamp} ${line.stream}  ${line.message}`).join("\n")}
-            </pre>
-          )}
-        </Card>
+        <JobLogs job={job} />
       </div>
+      {job.outputPreview.length > 0 && (
+        <div className="mt-4">
+          <OutputPreview job={job} />
+        </div>
+      )}
     </>
   );
 }
@@ -89,14 +80,24 @@ function Definition({ job }: { job: TransformJobDetail }) {
   );
 }
 
-function Progress({ job }: { job: TransformJobDetail }) {
+/** Records answered (from the containers' request log, as readable on AWS), then the objects SageMaker wrote. */
+export function Progress({ job }: { job: TransformJobDetail }) {
   return (
     <Card title="Progress">
+      {job.recordsAnswered !== null && (
+        <p className="text-sm" data-testid="records-answered">
+          {job.recordsAnswered}
+          {job.inputRecords !== null && ` of ${job.inputRecords}`} record(s) answered.
+        </p>
+      )}
       <p className="text-sm">
         {job.outputs.length} of {job.inputObjects ?? "?"} input object(s) written
         {job.recordsDone !== null && `, ${job.recordsDone} output line(s)`}.
       </p>
-      <p className="mt-1 text-xs text-slate-700">SageMaker writes each input's .out once all its lines are answered.</p>
+      <p className="mt-1 text-xs text-slate-700">
+        Records answered are counted from the containers' request log; SageMaker writes each input's .out once all its
+        lines are answered.
+      </p>
       {job.outputs.length > 0 && (
         <ul className="mt-2 flex flex-col gap-1 text-xs">
           {job.outputs.map((output) => (
@@ -105,6 +106,52 @@ function Progress({ job }: { job: TransformJobDetail }) {
             </li>
           ))}
         </ul>
+      )}
+    </Card>
+  );
+}
+
+/** The first output records, each beside the input line it answers. */
+export function OutputPreview({ job }: { job: TransformJobDetail }) {
+  return (
+    <Card title="Output preview">
+      <ol className="flex flex-col gap-2 text-xs">
+        {job.outputPreview.map((record) => (
+          <li key={`${record.s3Uri}:${record.line}`} className="min-w-0 rounded border border-slate-200 p-2">
+            <p className="break-all text-slate-700">
+              {record.s3Uri.split("/").at(-1)}, input line {record.line}
+            </p>
+            <p className="break-all font-mono">
+              <span className="text-slate-700">in </span>
+              {record.input}
+            </p>
+            <p className="break-all font-mono">
+              <span className="text-slate-700">out </span>
+              {record.output}
+            </p>
+          </li>
+        ))}
+      </ol>
+    </Card>
+  );
+}
+
+/** Every instance's log lines, wrapped (a line as long as a decision must not widen the page). */
+export function JobLogs({ job }: { job: Pick<TransformJobDetail, "name" | "logs"> }) {
+  return (
+    <Card title="Logs">
+      {job.logs.length === 0 ? (
+        <p className="text-sm text-slate-700">No log lines yet.</p>
+      ) : (
+        <pre
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable log must be reachable by keyboard
+          tabIndex={0}
+          role="log"
+          aria-label={`Logs of ${job.name}`}
+          className="max-h-[32rem] overflow-auto whitespace-pre-wrap break-all rounded bg-slate-950 p-3 text-xs text-slate-100"
+        >
+          {job.logs.map((line) => `${line.timestamp} ${line.stream}  ${line.message}`).join("\n")}
+        </pre>
       )}
     </Card>
   );

@@ -101,6 +101,17 @@ export const transformJobDetailSchema = transformJobSummarySchema.extend({
   outputs: z.array(transformOutputSchema),
   /** Output lines written so far (one per input record), read from the outputs' sizes where they are small. */
   recordsDone: z.number().int().nullable(),
+  /** Lines of the input objects (one record each), where they are small enough to count. */
+  inputRecords: z.number().int().nullable(),
+  /**
+   * Records the containers have answered so far, counted from their request log lines in CloudWatch (SageMaker
+   * reports no per-record progress and writes an input's `.out` only at its end); null when the log is too long.
+   */
+  recordsAnswered: z.number().int().nullable(),
+  /** The first records of the outputs written so far, each with its line in the input object. */
+  outputPreview: z.array(
+    z.object({ s3Uri: z.string(), line: z.number().int(), input: z.string(), output: z.string() }),
+  ),
   costEstimateUsd: z.number().nullable(),
   /** The job's log lines (all instances), oldest first, the last 200. */
   logs: z.array(z.object({ stream: z.string(), timestamp: z.iso.datetime(), message: z.string() })),

@@ -32,6 +32,7 @@ import { AppError } from "../http/app-error.ts";
 import { listAdapterImages } from "../images/images.ts";
 import { createBuildOutputModel } from "./build-output-model.ts";
 import { checkTransformDataLocations, defaultOutputS3Uri } from "./transform-data.ts";
+import { outputPreview, recordsAnswered } from "./transform-progress.ts";
 
 /** Every line of a job's input is a decision request body; every output line carries its input (JoinSource). */
 const JSON_LINES = "application/jsonlines";
@@ -39,6 +40,11 @@ const LOG_LINES = 200;
 /** Outputs larger than this in total are not read to count their lines. */
 const COUNTED_OUTPUT_BYTES = 16 * 1024 * 1024;
 const LISTED_PAGES = 5;
+/** Pages of the job's log read to count the records answered (each up to 10,000 events or 1 MB). */
+const LOG_PAGES = 20;
+/** How much of the first output objects the preview reads, and how many records it shows. */
+const PREVIEW_BYTES = 64 * 1024;
+const PREVIEW_RECORDS = 5;
 
 function requirePrefix(settings: ConsoleSettings, name: string) {
   const prefix = settings.resourceNamePrefix;
@@ -226,21 +232,61 @@ async function countLines(aws: Pick<AwsClients, "s3">, bucket: string, keys: str
   return lines;
 }
 
-async function jobLogs(aws: Pick<AwsClients, "logs">, name: string): Promise<TransformJobDetail["logs"]> {
+/** The job's log: its last lines, and the records its containers answered (every page read, up to LOG_PAGES). */
+async function jobLogs(
+  aws: Pick<AwsClients, "logs">,
+  name: string,
+): Promise<{ lines: TransformJobDetail["logs"]; recordsAnswered: number | null }> {
+  const lines: TransformJobDetail["logs"] = [];
+  let answered = 0;
+  let token: string | undefined;
   try {
-    const { events = [] } = await aws.logs.send(
-      new FilterLogEventsCommand({ logGroupName: TRANSFORM_JOB_LOG_GROUP, logStreamNamePrefix: `${name}/` }),
-    );
-    return events.slice(-LOG_LINES).map((event) => ({
-      stream: event.logStreamName ?? "",
-      timestamp: new Date(event.timestamp ?? 0).toISOString(),
-      message: event.message ?? "",
-    }));
+    for (let page = 0; page < LOG_PAGES; page++) {
+      const { events = [], nextToken } = await aws.logs.send(
+        new FilterLogEventsCommand({
+          logGroupName: TRANSFORM_JOB_LOG_GROUP,
+          logStreamNamePrefix: `${name}/`,
+          nextToken: token,
+        }),
+      );
+      answered += recordsAnswered(events.map((event) => event.message ?? ""));
+      for (const event of events) {
+        lines.push({
+          stream: event.logStreamName ?? "",
+          timestamp: new Date(event.timestamp ?? 0).toISOString(),
+          message: event.message ?? "",
+        });
+      }
+      lines.splice(0, Math.max(0, lines.length - LOG_LINES));
+      token = nextToken;
+      if (!token) return { lines, recordsAnswered: answered };
+    }
+    // More log than the console reads: the count would fall short, so none is given.
+    return { lines, recordsAnswered: null };
   } catch (error) {
     // A job that has not started writes no log group yet.
-    if ((error as { name?: string }).name === "ResourceNotFoundException") return [];
+    if ((error as { name?: string }).name === "ResourceNotFoundException") return { lines: [], recordsAnswered: 0 };
     throw toAwsAppError(error, `logs of transform job "${name}"`);
   }
+}
+
+/** The first records of the first output objects, each with its input line. */
+async function previewOutputs(
+  aws: Pick<AwsClients, "s3">,
+  bucket: string,
+  keys: string[],
+): Promise<TransformJobDetail["outputPreview"]> {
+  const preview: TransformJobDetail["outputPreview"] = [];
+  for (const key of keys) {
+    if (preview.length >= PREVIEW_RECORDS) break;
+    const object = await aws.s3.send(
+      new GetObjectCommand({ Bucket: bucket, Key: key, Range: `bytes=0-${PREVIEW_BYTES - 1}` }),
+    );
+    const text = (await object.Body?.transformToString("utf-8")) ?? "";
+    const records = outputPreview(text, PREVIEW_RECORDS - preview.length);
+    preview.push(...records.map((record) => ({ s3Uri: `s3://${bucket}/${key}`, ...record })));
+  }
+  return preview;
 }
 
 /** The job's model as the detail shows it; null once the model was deleted. */
@@ -283,6 +329,22 @@ export async function describeTransformJob(
           written.map((object) => object.Key ?? ""),
         ).catch(() => null)
       : null;
+  const inputBytes = (inputs ?? []).reduce((sum, object) => sum + (object.Size ?? 0), 0);
+  const { bucket: inputBucket } = parseS3Uri(inputUri);
+  const inputRecords =
+    inputs && inputBytes <= COUNTED_OUTPUT_BYTES
+      ? await countLines(
+          aws,
+          inputBucket,
+          inputs.map((object) => object.Key ?? ""),
+        ).catch(() => null)
+      : null;
+  const logs = await jobLogs(aws, name);
+  const outputPreviewRecords = await previewOutputs(
+    aws,
+    outputBucket,
+    written.map((object) => object.Key ?? ""),
+  ).catch(() => []);
   const summary = summaryOf(job);
   const instanceType = job.TransformResources?.InstanceType ?? "";
   const instanceCount = job.TransformResources?.InstanceCount ?? 1;
@@ -301,11 +363,14 @@ export async function describeTransformJob(
     inputObjects: inputs?.length ?? null,
     outputs: written.map((object) => ({ s3Uri: `s3://${outputBucket}/${object.Key}`, bytes: object.Size ?? 0 })),
     recordsDone,
+    inputRecords,
+    recordsAnswered: logs.recordsAnswered,
+    outputPreview: outputPreviewRecords,
     costEstimateUsd:
       hourly === null || summary.durationSeconds === null
         ? null
         : Math.round(((hourly * summary.durationSeconds) / 3600) * 10_000) / 10_000,
-    logs: await jobLogs(aws, name),
+    logs: logs.lines,
   };
 }
 
