@@ -9,6 +9,7 @@ import {
 } from "@/contract/batch/transform-limits.ts";
 import { ErrorAlert } from "../api/error-text.tsx";
 import { useDatasets } from "../evaluate/evaluation-queries.ts";
+import { DatasetTokenBudgetWarning } from "../evaluate/token-budget-warning.tsx";
 import { Alert } from "../ui/alert.tsx";
 import { Button } from "../ui/button.tsx";
 import { Card } from "../ui/card.tsx";
@@ -84,6 +85,13 @@ export function StartJobForm() {
             {exporter.isPending ? "Exporting…" : "Export to S3 as input"}
           </Button>
         </div>
+        {dataset && (
+          <DatasetTokenBudgetWarning
+            datasetId={dataset}
+            modelName={model?.modelName}
+            consequence="A transform job fails at the first record its container refuses: leave these items out or deploy with a larger token budget."
+          />
+        )}
         {exporter.data && <p className="text-xs text-slate-700">Wrote {exporter.data.records} decisions.</p>}
         {exporter.error && <ErrorAlert title="Export failed" error={exporter.error} />}
         <TextField

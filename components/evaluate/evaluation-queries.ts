@@ -14,6 +14,15 @@ export function useDatasets() {
   });
 }
 
+/** One dataset's detail (with what earlier evaluations found over an endpoint's token budget); none without an id. */
+export function useDataset(id: string) {
+  return useQuery({
+    queryKey: [...queryKeys.datasets.all, id],
+    queryFn: ({ signal }) => api("getDataset", { params: { id }, signal }),
+    enabled: id !== "",
+  });
+}
+
 /** Uploads a file as multipart form data. */
 function uploadFile(file: File, name: string) {
   const form = new FormData();

@@ -11,6 +11,7 @@ import { Card } from "../ui/card.tsx";
 import { SelectField, TextField } from "../ui/field.tsx";
 import { RadioChoice } from "../ui/radio-choice.tsx";
 import { useDatasets, useStartEvaluation } from "./evaluation-queries.ts";
+import { DatasetTokenBudgetWarning } from "./token-budget-warning.tsx";
 
 type Target = "endpoints" | "batch";
 const targets = [
@@ -128,6 +129,13 @@ export function NewEvaluationForm({
             <div className="grid gap-3 sm:grid-cols-3">
               <BatchResourceFields value={resources} onChange={setResources} />
             </div>
+            {datasetId && (
+              <DatasetTokenBudgetWarning
+                datasetId={datasetId}
+                modelName={model || undefined}
+                consequence="The transform job sends them again; the evaluation records each refusal as an item error, counted wrong."
+              />
+            )}
           </>
         )}
         <TextField

@@ -26,6 +26,17 @@ export const datasetSummarySchema = z.object({
 });
 export type DatasetSummary = z.infer<typeof datasetSummarySchema>;
 
+/** Items an endpoint refused as over its token budget in the latest evaluation of the dataset on it. */
+export const tokenBudgetRefusalsSchema = z.object({
+  endpointName: z.string(),
+  count: z.number().int(),
+  /** The first of them. */
+  itemIds: z.array(z.string()),
+  evaluationId: z.string(),
+  evaluatedAt: z.iso.datetime(),
+});
+export type TokenBudgetRefusals = z.infer<typeof tokenBudgetRefusalsSchema>;
+
 export const datasetDetailSchema = datasetSummarySchema.extend({
   /** Items per category, per tier and per right answer. */
   categories: z.record(z.string(), z.number().int()),
@@ -35,6 +46,8 @@ export const datasetDetailSchema = datasetSummarySchema.extend({
   preview: z.array(
     z.object({ id: z.string(), question: z.string(), options: z.array(z.string()), answer: z.string() }),
   ),
+  /** Per endpoint it was evaluated on, the items found over that endpoint's token budget (none listed: none found). */
+  tokenBudgetRefusals: z.array(tokenBudgetRefusalsSchema),
 });
 export type DatasetDetail = z.infer<typeof datasetDetailSchema>;
 

@@ -110,7 +110,8 @@ function countBy(values: readonly (string | null)[]): Record<string, number> {
 
 const PREVIEW_ITEMS = 20;
 
-export function datasetDetail(db: Db, id: string): DatasetDetail | null {
+/** The dataset's own detail; what evaluations found (`tokenBudgetRefusals`) is added by runs/. */
+export function datasetDetail(db: Db, id: string): Omit<DatasetDetail, "tokenBudgetRefusals"> | null {
   const summary = findDataset(db, id);
   if (!summary) return null;
   const items = datasetItems(db, id);

@@ -4,6 +4,7 @@ import { audited } from "@/server/aws/audited.ts";
 import { evaluationDeps } from "@/server/context.ts";
 import { deleteDataset } from "@/server/evaluate/datasets/dataset-commands.ts";
 import { datasetDetail } from "@/server/evaluate/datasets/dataset-store.ts";
+import { tokenBudgetRefusals } from "@/server/evaluate/runs/token-budget-refusals.ts";
 import { AppError } from "@/server/http/app-error.ts";
 import { reply, route } from "@/server/http/route.ts";
 
@@ -14,9 +15,10 @@ interface Context {
 export const GET = route(async (request, { params }: Context) => {
   await requireRole(request, "viewer");
   const { id } = await params;
-  const detail = datasetDetail(evaluationDeps().db, id);
+  const { db } = evaluationDeps();
+  const detail = datasetDetail(db, id);
   if (!detail) throw new AppError("not_found", `There is no dataset ${id}.`);
-  return reply(consoleApi.getDataset, detail);
+  return reply(consoleApi.getDataset, { ...detail, tokenBudgetRefusals: tokenBudgetRefusals(db, id) });
 });
 
 export const DELETE = route(async (request, { params }: Context) => {
