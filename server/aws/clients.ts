@@ -8,6 +8,7 @@ import { SageMakerClient, type SageMakerClientConfig } from "@aws-sdk/client-sag
 import { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import { type ConsoleConfig, consoleConfig } from "../config.ts";
 import { captureRequests } from "./request-capture.ts";
+import { noteRequestIds } from "./request-ids.ts";
 
 /** Every AWS client the console uses. Functions in server/ receive the ones they need; none is a module singleton. */
 export interface AwsClients {
@@ -65,7 +66,7 @@ export function createAwsClients(options: AwsClientOptions = {}, settings: AwsSe
   };
   // The capture switch is the test harness's, so it is the process's, whatever `settings` a caller passes.
   const captureFolder = consoleConfig().CONSOLE_REQUEST_CAPTURE;
-  for (const client of Object.values(clients)) captureRequests(client, captureFolder);
+  for (const client of Object.values(clients)) noteRequestIds(captureRequests(client, captureFolder));
   return clients;
 }
 

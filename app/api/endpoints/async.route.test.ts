@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { InvokeEndpointCommand, SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { EndpointDetail } from "@/contract/endpoints/endpoint.ts";
 import type { EndpointMetricsResponse } from "@/contract/endpoints/metrics.ts";
@@ -188,6 +189,19 @@ describe("asynchronous endpoints through the console's routes", { timeout: 120_0
     const failed = await invoke(ASYNC, decision(["only-one"]), { item: { ...item, position: 1 } });
     expect(failed.status).toBe(500);
     expect(JSON.stringify(failed.body)).toContain("options");
+  });
+
+  it("answers an invocation with a request id, as AWS does (the SDK's $metadata.requestId)", async () => {
+    const runtime = new SageMakerRuntimeClient(localClientConfig(plane, "admin"));
+    const answered = await runtime.send(
+      new InvokeEndpointCommand({
+        EndpointName: REAL_TIME,
+        ContentType: "application/json",
+        Body: JSON.stringify(decision()),
+      }),
+    );
+    runtime.destroy();
+    expect(answered.$metadata.requestId).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it("reports a decision the adapter refuses as failed, with the adapter's message", async () => {

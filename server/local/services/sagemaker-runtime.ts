@@ -71,7 +71,11 @@ export async function handleRuntime(
       const text = await container.text();
       throw modelError(picked, name, request.region, container.status, text);
     }
-    const responseHeaders: Record<string, string> = { "x-amzn-invoked-production-variant": picked.variant };
+    // Every AWS answer carries the request's id (the SDK reads it into $metadata.requestId), an invocation's too.
+    const responseHeaders: Record<string, string> = {
+      "x-amzn-invoked-production-variant": picked.variant,
+      "x-amzn-requestid": crypto.randomUUID(),
+    };
     const customAttributes = container.headers.get("x-amzn-sagemaker-custom-attributes");
     if (customAttributes) responseHeaders["x-amzn-sagemaker-custom-attributes"] = customAttributes;
     const contentType = container.headers.get("content-type") ?? "application/json";

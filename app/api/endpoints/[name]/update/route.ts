@@ -5,6 +5,7 @@ import { audited } from "@/server/aws/audited.ts";
 import { consoleContext } from "@/server/context.ts";
 import { endpointNameParam } from "@/server/endpoints/route-params.ts";
 import { updateEndpoint } from "@/server/endpoints/update.ts";
+import { updateAuditEntry as auditEntry } from "@/server/endpoints/update-audit.ts";
 import { readJson, reply, route } from "@/server/http/route.ts";
 
 type Context = { params: Promise<{ name: string }> };
@@ -16,10 +17,6 @@ export const POST = route(async (request, { params }: Context) => {
   const update = await readJson(request, consoleApi.updateEndpoint.body);
   const { aws, db, scope } = consoleContext();
   requireManaged([{ kind: "sagemaker", name: update.rollBackTo, field: "rollBackTo" }], scope);
-  const result = await audited(
-    db,
-    { actor: principal.name, action: "endpoint.update", target: name, detail: update },
-    () => updateEndpoint(aws, name, update),
-  );
+  const result = await audited(db, auditEntry(principal.name, name, update), () => updateEndpoint(aws, name, update));
   return reply(consoleApi.updateEndpoint, result);
 });
