@@ -2,7 +2,7 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import type { TransformJobDetail } from "@/contract/batch/transform-jobs.ts";
-import { JobLogs, OutputPreview, Progress } from "./job-detail-view.tsx";
+import { FailureDetail, JobLogs, OutputPreview, Progress } from "./job-detail-view.tsx";
 
 const job = (overrides: Partial<TransformJobDetail>): TransformJobDetail => ({
   name: "dc-eval-1",
@@ -26,6 +26,7 @@ const job = (overrides: Partial<TransformJobDetail>): TransformJobDetail => ({
   inputRecords: 231,
   recordsAnswered: 57,
   outputPreview: [],
+  dataLog: [],
   costEstimateUsd: null,
   logs: [],
   ...overrides,
@@ -63,5 +64,21 @@ describe("the batch job page", () => {
     );
     expect(html).toContain("items-00002.jsonl.out, input line 21");
     expect(html).toContain("{&quot;chosen&quot;:&quot;yes&quot;}");
+  });
+
+  it("shows a failed job's data log beside AWS's generic FailureReason", () => {
+    const html = renderToStaticMarkup(
+      createElement(FailureDetail, {
+        job: {
+          failureReason: "ClientError: See job logs for more information",
+          dataLog: [
+            "b/batch/inputs/x/items-00002.jsonl: ClientError: 400",
+            "Message: decisions exceeds the request token budget",
+          ],
+        },
+      }),
+    );
+    expect(html).toContain("items-00002.jsonl: ClientError: 400");
+    expect(html).toContain("request token budget");
   });
 });

@@ -30,7 +30,9 @@ export function JobDetailView({ name }: { name: string }) {
       {stop.error && <ErrorAlert title="Could not stop the job" error={stop.error} />}
       {job.failureReason && (
         <div className="mb-4">
-          <Alert title="Failure reason">{job.failureReason}</Alert>
+          <Alert title="Failure reason">
+            <FailureDetail job={job} />
+          </Alert>
         </div>
       )}
       <div className="grid gap-4 lg:grid-cols-[24rem_minmax(0,1fr)]">
@@ -154,5 +156,22 @@ export function JobLogs({ job }: { job: Pick<TransformJobDetail, "name" | "logs"
         </pre>
       )}
     </Card>
+  );
+}
+
+/** The FailureReason, then the data log's first lines, which name the refused record's object on AWS as locally. */
+export function FailureDetail({ job }: { job: Pick<TransformJobDetail, "failureReason" | "dataLog"> }) {
+  return (
+    <>
+      <p className="break-words">{job.failureReason}</p>
+      {job.dataLog.length > 0 && (
+        <>
+          <p className="mt-2 font-semibold">From the data log</p>
+          <pre data-testid="data-log" className="whitespace-pre-wrap break-all font-mono text-xs">
+            {job.dataLog.join("\n")}
+          </pre>
+        </>
+      )}
+    </>
   );
 }

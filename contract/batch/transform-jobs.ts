@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { resourceNameSchema } from "../endpoints/endpoint.ts";
+import { instanceCountSchema } from "../endpoints/instance-count.ts";
 import { transformJobNameSchema } from "./transform-job-name.ts";
 import { batchInstanceTypes, MAX_TRANSFORM_PAYLOAD_MB, MAX_TRANSFORM_S3_URI_LENGTH } from "./transform-limits.ts";
 
@@ -44,7 +45,7 @@ export const startTransformJobSchema = z
     instanceType: z.enum(batchInstanceTypes, {
       error: `must be one of ${batchInstanceTypes.join(", ")} (Batch Transform runs the cpu image only)`,
     }),
-    instanceCount: z.number().int().min(1).max(20).default(1),
+    instanceCount: instanceCountSchema.default(1),
     /** Requests in flight per instance; unset: the adapter's GET /execution-parameters (ADAPTER_PARALLEL). */
     maxConcurrentTransforms: z.number().int().min(1).max(100).optional(),
     batchStrategy: z.enum(["SingleRecord", "MultiRecord"]).default("SingleRecord"),
@@ -108,6 +109,8 @@ export const transformJobDetailSchema = transformJobSummarySchema.extend({
    * reports no per-record progress and writes an input's `.out` only at its end); null when the log is too long.
    */
   recordsAnswered: z.number().int().nullable(),
+  /** A failed job's first data-log lines: the input object and the container's message for a refused record. */
+  dataLog: z.array(z.string()),
   /** The first records of the outputs written so far, each with its line in the input object. */
   outputPreview: z.array(
     z.object({ s3Uri: z.string(), line: z.number().int(), input: z.string(), output: z.string() }),

@@ -122,6 +122,38 @@ describe("a running transform job's progress", () => {
   });
 });
 
+describe("a failed transform job", () => {
+  it("carries its data log's first lines, which name the refused record's object where FailureReason does not", async () => {
+    sageMaker.on(DescribeTransformJobCommand).resolves({
+      TransformJobName: "dc-job",
+      TransformJobStatus: "Failed",
+      FailureReason: "ClientError: See job logs for more information",
+      ModelName: "dc-model",
+      TransformInput: {
+        DataSource: { S3DataSource: { S3DataType: "S3Prefix", S3Uri: "s3://artifacts/batch/inputs/x/" } },
+      },
+      TransformOutput: { S3OutputPath: "s3://artifacts/batch/outputs/x/" },
+      TransformResources: { InstanceType: "ml.m5.large", InstanceCount: 1 },
+    });
+    s3.on(ListObjectsV2Command, { Prefix: "batch/outputs/x/" }).resolves({ Contents: [] });
+    logs.on(FilterLogEventsCommand).resolves({
+      events: [
+        { logStreamName: "dc-job/i-1", message: answered(1) },
+        {
+          logStreamName: "dc-job/i-1/data-log",
+          message: "artifacts/batch/inputs/x/items-00002.jsonl: ClientError: 400",
+        },
+        { logStreamName: "dc-job/i-1/data-log", message: "Message: decisions exceeds the request token budget" },
+      ],
+    });
+    const job = await describeTransformJob(aws, settings, "dc-job");
+    expect(job.dataLog).toEqual([
+      "artifacts/batch/inputs/x/items-00002.jsonl: ClientError: 400",
+      "Message: decisions exceeds the request token budget",
+    ]);
+  });
+});
+
 describe("progress rules", () => {
   it("counts only answered POST /invocations lines, `records` each", () => {
     expect(recordsAnswered([answered(3), answered(1, 503), "not json /invocations", answered(0), "{}"])).toBe(4);

@@ -45,6 +45,12 @@ const LOG_PAGES = 20;
 /** How much of the first output objects the preview reads, and how many records it shows. */
 const PREVIEW_BYTES = 64 * 1024;
 const PREVIEW_RECORDS = 5;
+/**
+ * The first lines of the jobs' data logs (`<job>/<instance-id>/data-log`), where SageMaker names the input object a
+ * record of which the container refused, and the container's message; AWS's FailureReason for it says only
+ * "ClientError: See job logs for more information".
+ */
+const DATA_LOG_LINES = 10;
 
 function requirePrefix(settings: ConsoleSettings, name: string) {
   const prefix = settings.resourceNamePrefix;
@@ -236,8 +242,9 @@ async function countLines(aws: Pick<AwsClients, "s3">, bucket: string, keys: str
 async function jobLogs(
   aws: Pick<AwsClients, "logs">,
   name: string,
-): Promise<{ lines: TransformJobDetail["logs"]; recordsAnswered: number | null }> {
+): Promise<{ lines: TransformJobDetail["logs"]; recordsAnswered: number | null; dataLog: string[] }> {
   const lines: TransformJobDetail["logs"] = [];
+  const dataLog: string[] = [];
   let answered = 0;
   let token: string | undefined;
   try {
@@ -251,6 +258,11 @@ async function jobLogs(
       );
       answered += recordsAnswered(events.map((event) => event.message ?? ""));
       for (const event of events) {
+        if (dataLog.length < DATA_LOG_LINES && event.logStreamName?.endsWith("/data-log")) {
+          dataLog.push(event.message ?? "");
+        }
+      }
+      for (const event of events) {
         lines.push({
           stream: event.logStreamName ?? "",
           timestamp: new Date(event.timestamp ?? 0).toISOString(),
@@ -259,13 +271,15 @@ async function jobLogs(
       }
       lines.splice(0, Math.max(0, lines.length - LOG_LINES));
       token = nextToken;
-      if (!token) return { lines, recordsAnswered: answered };
+      if (!token) return { lines, recordsAnswered: answered, dataLog };
     }
     // More log than the console reads: the count would fall short, so none is given.
-    return { lines, recordsAnswered: null };
+    return { lines, recordsAnswered: null, dataLog };
   } catch (error) {
     // A job that has not started writes no log group yet.
-    if ((error as { name?: string }).name === "ResourceNotFoundException") return { lines: [], recordsAnswered: 0 };
+    if ((error as { name?: string }).name === "ResourceNotFoundException") {
+      return { lines: [], recordsAnswered: 0, dataLog: [] };
+    }
     throw toAwsAppError(error, `logs of transform job "${name}"`);
   }
 }
@@ -365,6 +379,7 @@ export async function describeTransformJob(
     recordsDone,
     inputRecords,
     recordsAnswered: logs.recordsAnswered,
+    dataLog: summary.status === "Failed" ? logs.dataLog : [],
     outputPreview: outputPreviewRecords,
     costEstimateUsd:
       hourly === null || summary.durationSeconds === null
