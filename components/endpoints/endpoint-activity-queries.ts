@@ -16,8 +16,12 @@ export function metricsQuery(name: string, range: { minutes: number; periodSecon
   };
 }
 
-export function useEndpointMetrics(name: string, range: { minutes: number; periodSeconds: number }) {
-  return useQuery(metricsQuery(name, range));
+export function useEndpointMetrics(
+  name: string,
+  range: { minutes: number; periodSeconds: number },
+  options: { enabled?: boolean } = {},
+) {
+  return useQuery({ ...metricsQuery(name, range), enabled: options.enabled ?? true });
 }
 
 /** How often the live views of an endpoint's activity (its invocations, its log lines) look again. */

@@ -2,7 +2,9 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
+import { useEndpointMetrics } from "../endpoints/endpoint-activity-queries.ts";
 import { useEndpoint, useEndpoints } from "../endpoints/endpoint-queries.ts";
+import { metricRange } from "../endpoints/metric-ranges.ts";
 import { Alert } from "../ui/alert.tsx";
 import { Button } from "../ui/button.tsx";
 import { Card, PageHeader } from "../ui/card.tsx";
@@ -10,6 +12,7 @@ import { SelectField, TextAreaField } from "../ui/field.tsx";
 import { Tabs } from "../ui/tabs.tsx";
 import { AnswerView } from "./answer-view.tsx";
 import { type AsyncProgress, invokeAsyncAndWait } from "./async-invoke-client.ts";
+import { asyncWaitStatus } from "./async-wait.ts";
 import { ChatPanel } from "./chat-panel.tsx";
 import { bodyFromDraft, type DecisionDraft, draftFromBody } from "./decision-draft.ts";
 import { DecisionForm } from "./decision-form.tsx";
@@ -39,6 +42,17 @@ export function PlaygroundView({ initialEndpoint }: { initialEndpoint?: string }
   const chosenDetail = useEndpoint(chosen, { enabled: chosen !== "" });
   const asyncInference = chosenDetail.data?.asyncInference ?? null;
   const [progress, setProgress] = useState<AsyncProgress | null>(null);
+  const atZero = asyncInference !== null && chosenDetail.data?.instanceCount === 0;
+  // The endpoint's scaling activities of the last week: how long its last start from zero took.
+  const history = useEndpointMetrics(chosen, metricRange("1w"), { enabled: atZero && progress !== null });
+  const waitStatus =
+    progress &&
+    asyncWaitStatus({
+      instanceCount: chosenDetail.data?.instanceCount ?? 1,
+      scaleToZero: chosenDetail.data?.autoscaling?.scaleToZero ?? false,
+      coldStartSeconds: history.data?.instances[0]?.coldStartSeconds ?? null,
+      waitedMs: progress.waitedMs,
+    });
   const run = useMutation({
     mutationFn: (body: Record<string, unknown>) =>
       asyncInference ? invokeAsyncAndWait(chosen, body, setProgress) : invoke(chosen, body),
@@ -174,11 +188,11 @@ export function PlaygroundView({ initialEndpoint }: { initialEndpoint?: string }
           </Card>
         </div>
         <div className="flex flex-col gap-4">
-          {progress && (
-            <Alert title="Queued on the asynchronous endpoint" tone="info">
+          {progress && waitStatus && (
+            <Alert title={waitStatus.title} tone="info">
               <span aria-live="polite">
-                Request {progress.inferenceId} is queued or running ({(progress.waitedMs / 1000).toFixed(0)} s so far);
-                the console polls its output location in S3. Input: {progress.inputLocation}
+                Request {progress.inferenceId}: {waitStatus.text} The console polls its output location in S3. Input:{" "}
+                {progress.inputLocation}
               </span>
             </Alert>
           )}

@@ -66,6 +66,8 @@ export type EndpointMetrics = z.infer<typeof endpointMetricsSchema>;
 export const instanceSeriesSchema = z.object({
   variantName: z.string(),
   points: z.array(z.object({ at: z.iso.datetime(), value: z.number().int().min(0) })),
+  /** Seconds the variant's latest start from 0 instances took (its scaling activity), null if it never did one. */
+  coldStartSeconds: z.number().nullable(),
 });
 export type InstanceSeries = z.infer<typeof instanceSeriesSchema>;
 

@@ -10,6 +10,7 @@ import {
   PutMetricAlarmCommand,
 } from "@aws-sdk/client-cloudwatch";
 import type { AutoscalingRequest } from "../../contract/endpoints/autoscaling.ts";
+import { wakeAlarm } from "../../contract/endpoints/scale-to-zero.ts";
 import { awsCall } from "../aws/errors.ts";
 
 /**
@@ -82,9 +83,9 @@ export async function putScaleToZeroPolicies(
         Namespace: SAGEMAKER,
         Statistic: "Average",
         Dimensions: dimensions,
-        Period: 60,
-        EvaluationPeriods: 2,
-        DatapointsToAlarm: 2,
+        Period: wakeAlarm.periodSeconds,
+        EvaluationPeriods: wakeAlarm.evaluationPeriods,
+        DatapointsToAlarm: wakeAlarm.evaluationPeriods,
         Threshold: 1,
         ComparisonOperator: "GreaterThanOrEqualToThreshold",
         TreatMissingData: "missing",

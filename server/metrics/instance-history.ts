@@ -18,6 +18,8 @@ const DESIRED_COUNT = /desired instance count to (\d+)/;
 interface CountChange {
   at: Date;
   value: number;
+  /** How long the activity ran (StartTime to EndTime). */
+  seconds: number;
 }
 
 /** A variant's successful capacity changes (all of the last six weeks that the service keeps), oldest first. */
@@ -46,7 +48,13 @@ async function capacityChanges(
     .flatMap((activity) => {
       const count = DESIRED_COUNT.exec(activity.Description ?? "")?.[1];
       return activity.StatusCode === "Successful" && activity.EndTime && count !== undefined
-        ? [{ at: activity.EndTime, value: Number(count) }]
+        ? [
+            {
+              at: activity.EndTime,
+              value: Number(count),
+              seconds: (activity.EndTime.getTime() - (activity.StartTime ?? activity.EndTime).getTime()) / 1000,
+            },
+          ]
         : [];
     })
     .sort((a, b) => a.at.getTime() - b.at.getTime());
@@ -85,7 +93,23 @@ export async function instanceHistory(
         ...changes.filter((change) => change.at > start),
       ];
       if (points.at(-1)?.value !== current) points.push({ at: now, value: current });
-      return { variantName, points: points.map((point) => ({ at: point.at.toISOString(), value: point.value })) };
+      return {
+        variantName,
+        points: points.map((point) => ({ at: point.at.toISOString(), value: point.value })),
+        coldStartSeconds: lastColdStartSeconds(changes),
+      };
     }),
   );
+}
+
+/**
+ * How long the variant's latest start from zero took: the activity that set a count above 0 after one that set 0
+ * (from Application Auto Scaling starting it to the instance serving); null if it never started from zero.
+ */
+export function lastColdStartSeconds(changes: readonly Pick<CountChange, "value" | "seconds">[]): number | null {
+  for (let i = changes.length - 1; i > 0; i--) {
+    const change = changes[i];
+    if (change && change.value > 0 && changes[i - 1]?.value === 0) return Math.round(change.seconds);
+  }
+  return null;
 }

@@ -181,9 +181,10 @@ test("one more decision waits in the queue, wakes the endpoint to 1 instance and
   await playground.setRequestJson({ decision: ticket(playgroundDecisions) });
   await playground.run();
   await expect(playground.queuedNotice()).toBeVisible();
-  // No instance runs: the request stays queued while real time passes.
+  // No instance runs: the request stays queued while real time passes, and the page says a cold start is under way.
   await page.waitForTimeout(3_000);
-  await expect(playground.queuedNotice()).toBeVisible();
+  await expect(playground.coldStartNotice()).toBeVisible();
+  await expect(playground.coldStartNotice()).toContainText(/wake-up alarm goes off after 2 min/);
 
   const detailPage = await context.newPage();
   const detail = new EndpointDetailPage(detailPage);

@@ -37,9 +37,16 @@ export class PlaygroundPage {
       .or(this.page.locator("section", { hasText: "Answer" }).first());
   }
 
-  /** The notice an asynchronous request shows while it is queued or running. */
+  /** The notice an asynchronous request shows while it is queued or running, or waits for a cold start. */
   queuedNotice(): Locator {
-    return this.page.getByRole("status").filter({ hasText: "Queued on the asynchronous endpoint" });
+    return this.page
+      .getByRole("status")
+      .filter({ hasText: /Queued on the asynchronous endpoint|Cold start under way: the endpoint is at 0 instances/ });
+  }
+
+  /** The notice of a request waiting on an endpoint at 0 instances: the cold start and its expected wait. */
+  coldStartNotice(): Locator {
+    return this.page.getByRole("status").filter({ hasText: "Cold start under way: the endpoint is at 0 instances" });
   }
 
   /** The raw response body the page received from the console's invoke route. */
