@@ -1,14 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { deployRequestSchema } from "@/contract/endpoints/deploy.ts";
+import { plainIssueText } from "@/contract/http/plain-issues.ts";
 import { deployFieldLabels, formProblems } from "./deploy-problems.ts";
 import { type DeployForm, deployRequestFrom, initialDeployForm } from "./deploy-request.ts";
 
 const image = `123456789012.dkr.ecr.us-east-1.amazonaws.com/decision-adapter@sha256:${"a".repeat(64)}`;
 const complete = { ...initialDeployForm({ image, model: "s3://bucket/m.tar.gz" }), name: "ok-1" };
 
-/** The messages deployRequestSchema itself gives for the request the form stands for. */
+/** The messages deployRequestSchema itself gives for the request the form stands for, in plain words. */
 function schemaMessages(form: DeployForm): string[] {
-  return deployRequestSchema.safeParse(deployRequestFrom(form)).error?.issues.map((issue) => issue.message) ?? [];
+  const parsed = deployRequestSchema.safeParse(deployRequestFrom(form), { error: plainIssueText });
+  return parsed.error?.issues.map((issue) => issue.message) ?? [];
 }
 
 describe("the deploy form's problems", () => {
@@ -74,6 +76,36 @@ describe("the deploy form's problems", () => {
       "Success topic: must be an SNS topic ARN such as arn:aws:sns:us-east-1:123456789012:dc-async-done",
     ]);
     expect(problems.fields).toMatchObject({ maxConcurrentInvocations: "must be a whole number from 1 to 1000" });
+  });
+
+  it("says each number's rule at its field in plain words, never zod's default text", () => {
+    for (const instanceCount of ["0", "-3", ""]) {
+      expect(formProblems({ ...complete, instanceCount }).fields).toEqual({ instanceCount: "At least 1 instance." });
+    }
+    expect(formProblems({ ...complete, instanceCount: "1.5" }).fields).toEqual({
+      instanceCount: "A whole number of instances.",
+    });
+    expect(formProblems({ ...complete, instanceCount: "21" }).fields).toEqual({
+      instanceCount: "At most 20 instances.",
+    });
+    expect(formProblems({ ...complete, threads: "0" }).fields).toEqual({ threads: "Must be at least 1." });
+    expect(formProblems({ ...complete, computeKind: "gpu-pool", provisioningTimeoutSeconds: "60" }).fields).toEqual({
+      provisioningTimeoutSeconds: "Must be at least 300.",
+    });
+    expect(formProblems({ ...complete, instanceCount: "0", threads: "0" }).summary).toEqual([
+      "Threads: Must be at least 1.",
+      "Instance count: At least 1 instance.",
+    ]);
+  });
+
+  it("names the prefix and the length at the name field", () => {
+    expect(formProblems({ ...complete, name: "demo" }, "dc-").fields).toEqual({
+      name: 'Must start with "dc-" (the prefix the console\'s IAM policy allows) and be at most 63 characters.',
+    });
+    expect(formProblems({ ...complete, name: "dc-demo" }, "dc-")).toEqual({ fields: {}, summary: [] });
+    expect(formProblems({ ...complete, name: `dc-${"x".repeat(70)}` }, "dc-").fields).toEqual({
+      name: "At most 63 characters; this one has 73.",
+    });
   });
 
   it("labels every field the way the form does", () => {

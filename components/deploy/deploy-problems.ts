@@ -1,5 +1,6 @@
 import { deployRequestSchema } from "@/contract/endpoints/deploy.ts";
-import { type FieldsByPath, type FormProblems, schemaProblems } from "../forms/schema-problems.ts";
+import { MAX_RESOURCE_NAME_LENGTH, namePrefixProblem } from "@/contract/endpoints/resource-name.ts";
+import { addProblem, type FieldsByPath, type FormProblems, schemaProblems } from "../forms/schema-problems.ts";
 import { type DeployForm, deployRequestFrom, type LimitKey, limitFields } from "./deploy-request.ts";
 
 export type DeployField =
@@ -60,7 +61,14 @@ const fieldsByPath: FieldsByPath<DeployField> = {
   temperature: "temperature",
 };
 
-/** What deployRequestSchema, the server's own check, finds in the request the form stands for, at each field. */
-export function formProblems(form: DeployForm): FormProblems<DeployField> {
-  return schemaProblems(deployRequestSchema, deployRequestFrom(form), fieldsByPath, deployFieldLabels);
+/**
+ * What deployRequestSchema, the server's own check, finds in the request the form stands for, at each field, and
+ * a name without the prefix the console's IAM policy allows (`namePrefix`, from GET /api/settings; null: any).
+ */
+export function formProblems(form: DeployForm, namePrefix: string | null = null): FormProblems<DeployField> {
+  const request = deployRequestFrom(form);
+  const problems = schemaProblems(deployRequestSchema, request, fieldsByPath, deployFieldLabels);
+  const prefix = problems.fields.name ? null : namePrefixProblem(request.name, namePrefix, MAX_RESOURCE_NAME_LENGTH);
+  if (prefix) addProblem(problems, prefix, { field: "name", label: deployFieldLabels.name });
+  return problems;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { describePlan, updateRequestSchema } from "@/contract/endpoints/update.ts";
+import { plainIssueText } from "@/contract/http/plain-issues.ts";
 import { cpuEndpointDetail } from "@/tests/support/endpoints/endpoint-detail.ts";
 import {
   autoscalingToReRegister,
@@ -126,13 +127,28 @@ describe("update form", () => {
     ];
     const fields = ["imageUri", "instancePools", "threads", "temperature", "latencyAverageMs"];
     for (const [index, form] of forms.entries()) {
-      const issues = updateRequestSchema.safeParse(updateRequestOf(endpoint, form)).error?.issues ?? [];
+      const request = updateRequestOf(endpoint, form);
+      const issues = updateRequestSchema.safeParse(request, { error: plainIssueText }).error?.issues ?? [];
       expect(issues.length).toBeGreaterThan(0);
       expect(updateProblems(endpoint, form).fields).toEqual({ [fields[index] ?? ""]: issues[0]?.message });
     }
     expect(updateProblems(endpoint, forms[1] ?? initialUpdateForm(endpoint)).summary).toEqual([
       "Instance pools: instance types must be unique",
     ]);
+  });
+
+  it("says a number's rule at its field in plain words, never zod's default text", () => {
+    expect(updateProblems(endpoint, initialUpdateForm(endpoint, { threads: "0" })).fields).toEqual({
+      threads: "Must be at least 1.",
+    });
+    expect(updateProblems(endpoint, initialUpdateForm(endpoint, { instanceCount: "-3" })).summary).toEqual([
+      "Instance count: At least 1 instance.",
+    ]);
+    const sized = initialUpdateForm(endpoint, { threads: "4", sizeValue: "0", maxExecutionSeconds: "60" });
+    expect(updateProblems(endpoint, sized).fields).toEqual({
+      sizeValue: "Must be at least 1.",
+      maxExecutionSeconds: "Must be at least 600.",
+    });
   });
 
   it("names existing alarms and removes a temperature when the field is emptied", () => {

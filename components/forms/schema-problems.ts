@@ -1,3 +1,5 @@
+import { plainIssueText, type RawIssue } from "@/contract/http/plain-issues.ts";
+
 /** A zod issue as far as a form needs it; a type only, so a page that uses this module gains no zod. */
 export interface SchemaIssue {
   readonly path: readonly PropertyKey[];
@@ -6,14 +8,17 @@ export interface SchemaIssue {
 
 /** Something with zod's `safeParse`: the request schema a form's input is checked against. */
 export interface CheckingSchema {
-  safeParse(input: unknown): { success: true } | { success: false; error: { issues: readonly SchemaIssue[] } };
+  safeParse(
+    input: unknown,
+    params: { error: (issue: RawIssue) => string | undefined },
+  ): { success: true } | { success: false; error: { issues: readonly SchemaIssue[] } };
 }
 
 /** Which form field a request path comes from, e.g. "compute.pools" → "gpuPools"; the longest listed prefix wins. */
 export type FieldsByPath<Field extends string> = Readonly<Record<string, Field>>;
 
 export interface FormProblems<Field extends string> {
-  /** Each field's first problem, in the schema's words, to show at the field. */
+  /** Each field's first problem, in the schema's words (plain words where it states none), to show at the field. */
   fields: Partial<Record<Field, string>>;
   /** Every problem once, for the summary: "<field label>: <message>", or "<path>: <message>" tied to no field. */
   summary: string[];
@@ -42,14 +47,14 @@ export function problemsFromIssues<Field extends string>(
   return problems;
 }
 
-/** The problems `schema` finds in `input`, each at its field. */
+/** The problems `schema` finds in `input`, each at its field, in plain words where the schema gives no message. */
 export function schemaProblems<Field extends string>(
   schema: CheckingSchema,
   input: unknown,
   fieldsByPath: FieldsByPath<Field>,
   labels: Readonly<Record<Field, string>>,
 ): FormProblems<Field> {
-  const parsed = schema.safeParse(input);
+  const parsed = schema.safeParse(input, { error: plainIssueText });
   return parsed.success ? { fields: {}, summary: [] } : problemsFromIssues(parsed.error.issues, fieldsByPath, labels);
 }
 

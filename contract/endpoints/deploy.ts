@@ -2,6 +2,7 @@ import type { SemifLimit } from "@decision-console/adapter/contract";
 import { z } from "zod";
 import { invocationModeSchema } from "./async-inference.ts";
 import { apiModeSchema, resourceNameSchema } from "./endpoint.ts";
+import { instanceCountSchema } from "./instance-count.ts";
 import { instancePoolsSchema } from "./instance-pools.ts";
 
 export const digestPinnedImagePattern = /^[a-z0-9][a-z0-9._\-/:]*@sha256:[0-9a-f]{64}$/;
@@ -84,7 +85,7 @@ export const deployRequestSchema = z.strictObject({
   /** The GGUF's size in bytes, as the model build reports it (MODEL_BYTES): sizes a CPU instance's storage volume. */
   modelBytes: z.number().int().positive().optional(),
   compute: computeSchema,
-  instanceCount: z.number().int().min(1).max(20).default(1),
+  instanceCount: instanceCountSchema.default(1),
   limits: adapterLimitsSchema.default({}),
   temperature: temperatureSchema.optional(),
   /** Decision requests evaluated at once inside one instance (ADAPTER_PARALLEL). */

@@ -3,6 +3,7 @@ import { autoscalingSchema } from "./autoscaling.ts";
 import { imageUriSchema, instanceTypeSchema, s3UrlSchema, sha256Schema, temperatureSchema } from "./deploy.ts";
 import type { CapacitySize, DeploymentConfig, DeploymentPlan } from "./deployment-plan.ts";
 import { resourceNameSchema } from "./endpoint.ts";
+import { instanceCountSchema } from "./instance-count.ts";
 import { instancePoolsSchema } from "./instance-pools.ts";
 
 /** A canary, linear step or rolling batch: whole instances or a share of the fleet. */
@@ -59,7 +60,7 @@ export const endpointChangeSchema = z.strictObject({
   threads: z.number().int().min(1).max(256).optional(),
   /** ADAPTER_PARALLEL. */
   parallel: z.number().int().min(1).max(64).optional(),
-  instanceCount: z.number().int().min(1).max(20).optional(),
+  instanceCount: instanceCountSchema.optional(),
   /** One instance type instead of the variant's type or pools. */
   instanceType: instanceTypeSchema.optional(),
   /** Instance pools (InstancePools), highest priority first, instead of the variant's type or pools. */

@@ -1,5 +1,6 @@
 import { JsonTooDeepError, MAX_JSON_DEPTH, parseJsonWithinDepth } from "@decision-console/adapter/contract";
 import { ZodError, type ZodType, type z } from "zod";
+import { plainIssueText } from "../../contract/http/plain-issues.ts";
 import type { ApiRoute } from "../../contract/api.ts";
 import type { ConsoleErrorBody } from "../../contract/http/error-body.ts";
 import { AppError, isAppError } from "./app-error.ts";
@@ -123,7 +124,7 @@ export async function readJson<S extends ZodType>(
     }
     throw new AppError("bad_request", "The request body is not valid JSON.");
   }
-  const parsed = schema.safeParse(raw);
+  const parsed = schema.safeParse(raw, { error: plainIssueText });
   if (!parsed.success) throw new AppError("bad_request", describeZodError(parsed.error));
   return parsed.data;
 }
