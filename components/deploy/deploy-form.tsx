@@ -2,6 +2,7 @@
 
 import { useEffect, useState } from "react";
 import { compressionOfModelData } from "@/contract/builds/builds.ts";
+import { MAX_RESOURCE_NAME_LENGTH, nameRule } from "@/contract/endpoints/resource-name.ts";
 import { hourlyPriceUsd } from "@/contract/pricing/prices.ts";
 import { ErrorAlert } from "../api/error-text.tsx";
 import { useConsoleSettings } from "../api/settings-queries.ts";
@@ -10,12 +11,14 @@ import { useBuilds, useModelPresets } from "../builds/build-queries.ts";
 import { shortDigest } from "../endpoints/endpoint-format.ts";
 import { useDeploy, useEndpoint } from "../endpoints/endpoint-queries.ts";
 import { ProblemSummary } from "../forms/problem-summary.tsx";
+import { canSubmit, shownProblems } from "../forms/shown-problems.ts";
+import { useFormTouch } from "../forms/use-form-touch.ts";
 import { Alert } from "../ui/alert.tsx";
 import { Button } from "../ui/button.tsx";
 import { Card } from "../ui/card.tsx";
 import { SelectField, TextField } from "../ui/field.tsx";
 import { RadioChoice } from "../ui/radio-choice.tsx";
-import { formProblems, deployFieldLabels as labels } from "./deploy-problems.ts";
+import { type DeployField, formProblems, deployFieldLabels as labels } from "./deploy-problems.ts";
 import { DeployProgress } from "./deploy-progress.tsx";
 import {
   type DeployForm,
@@ -31,6 +34,10 @@ import { GpuPoolEditor } from "./gpu-pool-editor.tsx";
 import { useImages } from "./image-queries.ts";
 
 const instanceTypes = Object.keys(hourlyPriceUsd);
+
+/** The form's keys that are fields of their own (the limits are fields one by one). */
+const fieldKeys = new Set<string>(Object.keys(labels));
+const isField = (key: keyof DeployForm): key is keyof DeployForm & DeployField => fieldKeys.has(key);
 const cpuTypes = instanceTypes.filter((type) => !type.startsWith("ml.g"));
 const gpuTypes = instanceTypes.filter((type) => type.startsWith("ml.g"));
 
@@ -71,16 +78,20 @@ export function DeployFormView({ prefill }: { prefill: DeployPrefill & { from?: 
   const namePrefix = settings?.resourceNamePrefix ?? null;
   const [form, setForm] = useState<DeployForm>(() => initialDeployForm(prefill));
   const [step, setStep] = useState<Step>("edit");
-  /** After the first "Review deployment", the schema's problems follow every edit. */
-  const [checked, setChecked] = useState(false);
-  const problems = checked ? formProblems(form) : { fields: {}, summary: [] };
-  const error = problems.fields;
+  /** Each field is checked as it is typed in; every one, with the summary, once "Review deployment" was tried. */
+  const { touch, edit, submit } = useFormTouch<DeployField>();
+  const problems = formProblems(form, namePrefix);
+  const shown = shownProblems(problems, touch);
+  const error = shown.fields;
   const deploy = useDeploy();
   const images = useImages();
   const builds = useBuilds();
   const modelOutputs = modelOutputsOf(builds.data?.builds);
   const presets = useModelPresets();
-  const set = <K extends keyof DeployForm>(key: K, value: DeployForm[K]) => setForm((f) => ({ ...f, [key]: value }));
+  const set = <K extends keyof DeployForm>(key: K, value: DeployForm[K]) => {
+    if (isField(key)) edit(key);
+    setForm((f) => ({ ...f, [key]: value }));
+  };
 
   if (step === "progress") return <DeployProgress name={form.name.trim()} />;
   if (step === "review") {
@@ -100,12 +111,11 @@ export function DeployFormView({ prefill }: { prefill: DeployPrefill & { from?: 
       noValidate
       onSubmit={(event) => {
         event.preventDefault();
-        setChecked(true);
-        if (formProblems(form).summary.length === 0) setStep("review");
+        submit();
+        if (canSubmit(problems)) setStep("review");
       }}
     >
       {prefill.from && <PrefillFromEndpoint name={prefill.from} temperature={prefill.temperature} onLoaded={setForm} />}
-      <ProblemSummary title="Fix these before reviewing" problems={problems.summary} />
       <Card title="Endpoint">
         <div className="grid gap-3 sm:grid-cols-2">
           <TextField
@@ -114,11 +124,7 @@ export function DeployFormView({ prefill }: { prefill: DeployPrefill & { from?: 
             error={error.name}
             value={form.name}
             onChange={(e) => set("name", e.target.value)}
-            hint={
-              namePrefix
-                ? `Must start with "${namePrefix}", the prefix the console's IAM policy allows. Also names the model and the endpoint configuration.`
-                : "Also names the model and the endpoint configuration."
-            }
+            hint={`${namePrefix ? `Starts with "${namePrefix}", the prefix the console's IAM policy allows; ` : ""}${nameRule(MAX_RESOURCE_NAME_LENGTH)}. Also names the model and the endpoint configuration.`}
           />
           <TextField
             label={labels.instanceCount}
@@ -215,7 +221,10 @@ export function DeployFormView({ prefill }: { prefill: DeployPrefill & { from?: 
             label={labels.modelDataUrl}
             error={error.modelDataUrl}
             value={form.modelDataUrl}
-            onChange={(e) => setForm((f) => ({ ...f, modelDataUrl: e.target.value, modelBytes: "" }))}
+            onChange={(e) => {
+              edit("modelDataUrl");
+              setForm((f) => ({ ...f, modelDataUrl: e.target.value, modelBytes: "" }));
+            }}
             placeholder="s3://bucket/models/model.tar.gz"
             className="font-mono"
           />
@@ -360,7 +369,10 @@ export function DeployFormView({ prefill }: { prefill: DeployPrefill & { from?: 
               placeholder={String(field.defaultValue)}
               error={error[`limits.${field.key}`]}
               value={form.limits[field.key]}
-              onChange={(e) => set("limits", { ...form.limits, [field.key]: e.target.value })}
+              onChange={(e) => {
+                edit(`limits.${field.key}`);
+                set("limits", { ...form.limits, [field.key]: e.target.value });
+              }}
             />
           ))}
           <TextField
@@ -374,6 +386,7 @@ export function DeployFormView({ prefill }: { prefill: DeployPrefill & { from?: 
           />
         </div>
       </Card>
+      <ProblemSummary title="Fix these before reviewing" problems={shown.summary} />
       <div>
         <Button type="submit">Review deployment</Button>
       </div>

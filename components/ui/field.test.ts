@@ -10,10 +10,13 @@ function controlClasses(html: string): string[] {
 
 describe("a form field's control", () => {
   it("keeps its own border when a caller adds a class such as font-mono", () => {
-    for (const field of [TextField, SelectField, TextAreaField]) {
-      const classes = controlClasses(
-        renderToStaticMarkup(createElement(field, { label: "Image", className: "font-mono" })),
-      );
+    const props = { label: "Image", className: "font-mono" };
+    for (const field of [
+      createElement(TextField, props),
+      createElement(SelectField, props),
+      createElement(TextAreaField, props),
+    ]) {
+      const classes = controlClasses(renderToStaticMarkup(field));
       expect(classes).toContain("font-mono");
       expect(classes).toContain("border");
       expect(classes).toContain("border-slate-400");
