@@ -10,9 +10,12 @@ import { Card } from "../ui/card.tsx";
 import { TextField } from "../ui/field.tsx";
 import { FormActions } from "../ui/form-actions.tsx";
 import {
+  type AutoscalingField,
+  autoscalingProblems,
   autoscalingRequestOf,
   type AutoscalingForm as Form,
   initialAutoscalingForm,
+  autoscalingFieldLabels as labels,
   showsScaleToZero,
 } from "./autoscaling-form.ts";
 import { useUpdateAutoscaling } from "./endpoint-queries.ts";
@@ -108,16 +111,29 @@ function AutoscalingForm({
     <K extends keyof Form>(key: K) =>
     (value: Form[K]) =>
       setForm((current) => ({ ...current, [key]: value }));
-  const { scaleToZero, min, max, target, backlog, scaleInDisabled, scaleIn, scaleOut } = form;
+  const { scaleToZero, scaleInDisabled } = form;
   const update = useUpdateAutoscaling(name);
   const body = autoscalingRequestOf(form, asynchronous);
-  const invalid = body.minCapacity > body.maxCapacity ? "The minimum must not exceed the maximum." : undefined;
+  /** The form starts valid, so each field's problem shows as it is typed; saving waits until there is none. */
+  const problems = autoscalingProblems(form, asynchronous);
+  const error = problems.fields;
+  const numberField = (key: Exclude<AutoscalingField, "scaleInDisabled">, min: number) => (
+    <TextField
+      label={labels[key]}
+      type="number"
+      min={min}
+      required={min > 0}
+      value={form[key]}
+      onChange={(e) => field(key)(e.target.value)}
+      error={error[key]}
+    />
+  );
   return (
     <form
       className="flex flex-col gap-3"
       onSubmit={(event) => {
         event.preventDefault();
-        if (invalid) return;
+        if (problems.summary.length > 0) return;
         update.mutate(body, { onSuccess: onDone });
       }}
     >
@@ -131,14 +147,12 @@ function AutoscalingForm({
         {scaleToZero ? (
           <TextField label="Minimum instances" type="number" value="0" disabled readOnly />
         ) : (
-          numberField("Minimum instances", min, field("min"), 1)
+          numberField("min", 1)
         )}
-        {numberField("Maximum instances", max, field("max"), 1, invalid)}
-        {scaleToZero
-          ? numberField("Target queued requests per instance", backlog, field("backlog"), 1)
-          : numberField("Target invocations per instance per minute", target, field("target"), 1)}
-        {numberField("Scale-in cooldown (s)", scaleIn, field("scaleIn"), 0)}
-        {numberField("Scale-out cooldown (s)", scaleOut, field("scaleOut"), 0)}
+        {numberField("max", 1)}
+        {scaleToZero ? numberField("backlog", 1) : numberField("target", 1)}
+        {numberField("scaleIn", 0)}
+        {numberField("scaleOut", 0)}
       </div>
       {!scaleToZero && (
         <label className="flex items-center gap-2 text-sm">
@@ -152,22 +166,14 @@ function AutoscalingForm({
       )}
       {update.error && <ErrorAlert title="Autoscaling not saved" error={update.error} />}
       {update.isSuccess && <Alert tone="info">Saved.</Alert>}
-      <FormActions label="Save autoscaling" pendingLabel="Saving…" pending={update.isPending} onCancel={onDone} />
+      {error.scaleInDisabled && <p className="text-xs text-red-700">{error.scaleInDisabled}</p>}
+      <FormActions
+        label="Save autoscaling"
+        pendingLabel="Saving…"
+        pending={update.isPending}
+        disabled={problems.summary.length > 0}
+        onCancel={onDone}
+      />
     </form>
-  );
-}
-
-/** A number input of the form; a minimum of 1 makes it required. */
-function numberField(label: string, value: string, set: (value: string) => void, min: number, error?: string) {
-  return (
-    <TextField
-      label={label}
-      type="number"
-      min={min}
-      required={min > 0}
-      value={value}
-      onChange={(e) => set(e.target.value)}
-      error={error}
-    />
   );
 }

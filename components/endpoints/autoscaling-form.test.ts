@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { type Autoscaling, autoscalingRequestSchema } from "@/contract/endpoints/autoscaling.ts";
-import { autoscalingRequestOf, initialAutoscalingForm, showsScaleToZero } from "./autoscaling-form.ts";
+import {
+  autoscalingProblems,
+  autoscalingRequestOf,
+  initialAutoscalingForm,
+  showsScaleToZero,
+} from "./autoscaling-form.ts";
 
 /** What Application Auto Scaling reads back when the scale-to-zero policies are on a variant. */
 const scaledToZero: Autoscaling = {
@@ -29,5 +34,19 @@ describe("autoscaling form", () => {
     expect(body).toMatchObject({ minCapacity: 1, targetInvocationsPerInstance: 60 });
     expect(body).not.toHaveProperty("scaleToZero");
     expect(autoscalingRequestSchema.safeParse(body).success).toBe(true);
+  });
+
+  it("checks each field by the request schema as it is typed, in plain words, at the field", () => {
+    const form = initialAutoscalingForm(null, false);
+    expect(autoscalingProblems(form, false)).toEqual({ fields: {}, summary: [] });
+    expect(autoscalingProblems({ ...form, min: "0", scaleIn: "-1", target: "" }, false).fields).toEqual({
+      min: "Must be at least 1; 0 goes only with scale to zero (minCapacity 0 and scaleToZero together).",
+      target: "Must be above 0.",
+      scaleIn: "Must be at least 0.",
+    });
+    expect(autoscalingProblems({ ...form, min: "3", max: "2" }, false)).toEqual({
+      fields: { max: "Must be at least the minimum instance count (minCapacity)." },
+      summary: ["Maximum instances: Must be at least the minimum instance count (minCapacity)."],
+    });
   });
 });

@@ -1,4 +1,9 @@
-import type { Autoscaling, AutoscalingRequestInput } from "@/contract/endpoints/autoscaling.ts";
+import {
+  type Autoscaling,
+  type AutoscalingRequestInput,
+  autoscalingRequestSchema,
+} from "@/contract/endpoints/autoscaling.ts";
+import { type FieldsByPath, type FormProblems, schemaProblems } from "../forms/schema-problems.ts";
 
 /** The autoscaling form as typed: numbers as strings; scale to zero only ever on for an asynchronous endpoint. */
 export interface AutoscalingForm {
@@ -47,4 +52,36 @@ export function autoscalingRequestOf(form: AutoscalingForm, asynchronous: boolea
     scaleInCooldownSeconds: Number(form.scaleIn),
     scaleOutCooldownSeconds: Number(form.scaleOut),
   };
+}
+
+export type AutoscalingField = Exclude<keyof AutoscalingForm, "scaleToZero">;
+
+export const autoscalingFieldLabels: Readonly<Record<AutoscalingField, string>> = {
+  min: "Minimum instances",
+  max: "Maximum instances",
+  target: "Target invocations per instance per minute",
+  backlog: "Target queued requests per instance",
+  scaleInDisabled: "Protect from scale-in",
+  scaleIn: "Scale-in cooldown (s)",
+  scaleOut: "Scale-out cooldown (s)",
+};
+
+const fieldsByPath: FieldsByPath<AutoscalingField> = {
+  minCapacity: "min",
+  maxCapacity: "max",
+  targetInvocationsPerInstance: "target",
+  targetBacklogPerInstance: "backlog",
+  scaleInDisabled: "scaleInDisabled",
+  scaleInCooldownSeconds: "scaleIn",
+  scaleOutCooldownSeconds: "scaleOut",
+};
+
+/** What autoscalingRequestSchema, the server's own check, finds in the PUT body the form stands for, at each field. */
+export function autoscalingProblems(form: AutoscalingForm, asynchronous: boolean): FormProblems<AutoscalingField> {
+  return schemaProblems(
+    autoscalingRequestSchema,
+    autoscalingRequestOf(form, asynchronous),
+    fieldsByPath,
+    autoscalingFieldLabels,
+  );
 }

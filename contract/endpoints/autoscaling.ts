@@ -36,11 +36,11 @@ export const autoscalingRequestSchema = z
     targetBacklogPerInstance: z.number().positive().max(1_000_000).default(5),
   })
   .refine((value) => value.maxCapacity >= value.minCapacity, {
-    message: "maxCapacity must be at least minCapacity",
+    message: "Must be at least the minimum instance count (minCapacity).",
     path: ["maxCapacity"],
   })
   .refine((value) => value.scaleToZero === (value.minCapacity === 0), {
-    message: "minCapacity 0 goes with scaleToZero, and scaleToZero with minCapacity 0",
+    message: "Must be at least 1; 0 goes only with scale to zero (minCapacity 0 and scaleToZero together).",
     path: ["minCapacity"],
   })
   .refine((value) => value.scaleToZero || value.targetInvocationsPerInstance !== undefined, {

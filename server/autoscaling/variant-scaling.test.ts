@@ -91,7 +91,7 @@ describe("variant autoscaling", () => {
     });
     expect(parsed.error?.issues[0]).toMatchObject({
       path: ["maxCapacity"],
-      message: "maxCapacity must be at least minCapacity",
+      message: "Must be at least the minimum instance count (minCapacity).",
     });
   });
 
@@ -174,7 +174,7 @@ describe("variant autoscaling", () => {
   it("ties minCapacity 0 to scaleToZero, which needs scale-in", () => {
     const issues = (input: object) => autoscalingRequestSchema.safeParse(input).error?.issues.map((i) => i.message);
     expect(issues({ minCapacity: 0, maxCapacity: 2, targetInvocationsPerInstance: 10 })).toEqual([
-      "minCapacity 0 goes with scaleToZero, and scaleToZero with minCapacity 0",
+      "Must be at least 1; 0 goes only with scale to zero (minCapacity 0 and scaleToZero together).",
     ]);
     expect(issues({ minCapacity: 0, maxCapacity: 2, scaleToZero: true, scaleInDisabled: true })).toEqual([
       "scale to zero needs scale-in",
