@@ -17,9 +17,12 @@ export const initialBatchResources: BatchResources = {
 /** Instance type (CPU types only), instance count and MaxConcurrentTransforms of a transform job. */
 export function BatchResourceFields({
   value,
+  errors = {},
   onChange,
 }: {
   value: BatchResources;
+  /** Each field's problem, in the request schema's words. */
+  errors?: Partial<Record<"instanceCount" | "maxConcurrentTransforms", string>>;
   onChange: (value: BatchResources) => void;
 }) {
   return (
@@ -38,6 +41,7 @@ export function BatchResourceFields({
         type="number"
         min={1}
         max={20}
+        error={errors.instanceCount}
         value={value.instanceCount}
         onChange={(e) => onChange({ ...value, instanceCount: e.target.value })}
       />
@@ -47,6 +51,7 @@ export function BatchResourceFields({
         type="number"
         min={1}
         max={100}
+        error={errors.maxConcurrentTransforms}
         value={value.maxConcurrentTransforms}
         onChange={(e) => onChange({ ...value, maxConcurrentTransforms: e.target.value })}
       />

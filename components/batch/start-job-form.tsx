@@ -2,14 +2,15 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import {
-  batchCudaReason,
-  type batchInstanceTypes,
-  MAX_TRANSFORM_PAYLOAD_MB,
-} from "@/contract/batch/transform-limits.ts";
+import type { StartTransformJobInput } from "@/contract/batch/transform-jobs.ts";
+import { batchCudaReason, type batchInstanceTypes } from "@/contract/batch/transform-limits.ts";
 import { ErrorAlert } from "../api/error-text.tsx";
+import { useConsoleSettings } from "../api/settings-queries.ts";
 import { useDatasets } from "../evaluate/evaluation-queries.ts";
 import { DatasetTokenBudgetWarning } from "../evaluate/token-budget-warning.tsx";
+import { ProblemSummary } from "../forms/problem-summary.tsx";
+import { canSubmit, shownProblems } from "../forms/shown-problems.ts";
+import { useFormTouch } from "../forms/use-form-touch.ts";
 import { Alert } from "../ui/alert.tsx";
 import { Button } from "../ui/button.tsx";
 import { Card } from "../ui/card.tsx";
@@ -17,6 +18,8 @@ import { SelectField, TextField } from "../ui/field.tsx";
 import { jobPage, useExportDataset, useStartTransformJob } from "./batch-queries.ts";
 import { BatchResourceFields, initialBatchResources } from "./batch-resource-fields.tsx";
 import { ModelSourceFields, modelSourceRequest, noModelSource, useDeployedModels } from "./model-source-fields.tsx";
+import type { StartJobField } from "./start-job-problems.ts";
+import { useStartJobCheck } from "./use-start-job-check.ts";
 
 const optionalInt = (value: string) => (value.trim() === "" ? undefined : Number(value));
 
@@ -38,34 +41,45 @@ export function StartJobForm() {
   const model = modelSourceRequest(source, models[0]?.name);
   const concurrency = optionalInt(resources.maxConcurrentTransforms);
   const payloadMb = strategy === "MultiRecord" ? optionalInt(payload) : undefined;
-  const tooWide =
-    concurrency !== undefined && payloadMb !== undefined && concurrency * payloadMb > MAX_TRANSFORM_PAYLOAD_MB
-      ? `${concurrency} requests in flight × ${payloadMb} MB is over SageMaker's ${MAX_TRANSFORM_PAYLOAD_MB} MB limit on MaxConcurrentTransforms × MaxPayloadInMB: lower one of them.`
-      : undefined;
+  const request: StartTransformJobInput = {
+    name: name.trim(),
+    ...model,
+    inputS3Uri: input.trim(),
+    instanceType: resources.instanceType as (typeof batchInstanceTypes)[number],
+    instanceCount: Number(resources.instanceCount),
+    maxConcurrentTransforms: concurrency,
+    batchStrategy: strategy,
+    maxPayloadInMB: payloadMb,
+    invocationsTimeoutSeconds: Number(timeout),
+  };
+  /** Each field is checked as it is typed in, by the request schema; every one once "Start job" was tried. */
+  const check = useStartJobCheck();
+  const namePrefix = useConsoleSettings().data?.resourceNamePrefix ?? null;
+  const { touch, edit, submit } = useFormTouch<StartJobField>();
+  const problems = check ? check(request, namePrefix) : { fields: {}, summary: [] };
+  const shown = shownProblems(problems, touch);
+  const error = shown.fields;
   return (
     <Card title="Start a batch transform job">
       <form
         className="flex flex-col gap-3"
         onSubmit={(event) => {
           event.preventDefault();
-          if (!model) return;
-          start.mutate(
-            {
-              name: name.trim(),
-              ...model,
-              inputS3Uri: input.trim(),
-              instanceType: resources.instanceType as (typeof batchInstanceTypes)[number],
-              instanceCount: Number(resources.instanceCount),
-              maxConcurrentTransforms: concurrency,
-              batchStrategy: strategy,
-              maxPayloadInMB: payloadMb,
-              invocationsTimeoutSeconds: Number(timeout),
-            },
-            { onSuccess: (job) => router.push(jobPage(job.name)) },
-          );
+          submit();
+          if (!model || !canSubmit(problems)) return;
+          start.mutate(request, { onSuccess: (job) => router.push(jobPage(job.name)) });
         }}
       >
-        <TextField label="Job name" required value={name} onChange={(e) => setName(e.target.value)} />
+        <TextField
+          label="Job name"
+          required
+          error={error.name}
+          value={name}
+          onChange={(e) => {
+            edit("name");
+            setName(e.target.value);
+          }}
+        />
         <ModelSourceFields value={source} onChange={setSource} />
         <div className="grid items-end gap-3 sm:grid-cols-[minmax(0,1fr)_auto]">
           <SelectField label="Stored dataset" value={dataset} onChange={(e) => setDataset(e.target.value)}>
@@ -101,11 +115,23 @@ export function StartJobForm() {
           placeholder="s3://bucket/batch/inputs/…/"
           pattern="s3://[^/]+/batch/inputs/.*"
           title="The execution role reads transform inputs only under s3://<artifact bucket>/batch/inputs/."
+          error={error.inputS3Uri}
           value={input}
-          onChange={(e) => setInput(e.target.value)}
+          onChange={(e) => {
+            edit("inputS3Uri");
+            setInput(e.target.value);
+          }}
         />
         <div className="grid gap-3 sm:grid-cols-3">
-          <BatchResourceFields value={resources} onChange={setResources} />
+          <BatchResourceFields
+            value={resources}
+            errors={error}
+            onChange={(next) => {
+              if (next.instanceCount !== resources.instanceCount) edit("instanceCount");
+              if (next.maxConcurrentTransforms !== resources.maxConcurrentTransforms) edit("maxConcurrentTransforms");
+              setResources(next);
+            }}
+          />
           <SelectField
             label="Batch strategy"
             value={strategy}
@@ -118,12 +144,15 @@ export function StartJobForm() {
             <TextField
               label="Max payload (MB)"
               hint="Blank: the adapter's announced body limit."
-              error={tooWide}
+              error={error.maxPayloadInMB}
               type="number"
               min={1}
               max={100}
               value={payload}
-              onChange={(e) => setPayload(e.target.value)}
+              onChange={(e) => {
+                edit("maxPayloadInMB");
+                setPayload(e.target.value);
+              }}
             />
           )}
           <TextField
@@ -131,14 +160,19 @@ export function StartJobForm() {
             type="number"
             min={1}
             max={3600}
+            error={error.invocationsTimeoutSeconds}
             value={timeout}
-            onChange={(e) => setTimeoutSeconds(e.target.value)}
+            onChange={(e) => {
+              edit("invocationsTimeoutSeconds");
+              setTimeoutSeconds(e.target.value);
+            }}
           />
         </div>
         <Alert tone="info">{batchCudaReason} Models and images of the cuda variant are refused.</Alert>
+        <ProblemSummary title="Fix these before starting" problems={shown.summary} />
         {start.error && <ErrorAlert title="The job did not start" error={start.error} />}
         <div>
-          <Button type="submit" disabled={start.isPending || !model || tooWide !== undefined}>
+          <Button type="submit" disabled={start.isPending || !model}>
             {start.isPending ? "Starting…" : "Start job"}
           </Button>
         </div>
