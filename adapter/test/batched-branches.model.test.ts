@@ -50,7 +50,10 @@ async function scoreShared(adapter: TestAdapter, body: unknown) {
   return response.body as { results: Result[]; timing: Timing };
 }
 
-/** An adapter with `parallel` sequences and one with a single sequence on the same generated model (cache off). */
+/**
+ * Two adapters with `parallel` sequences on the same generated model (cache off): one batching branches over lanes,
+ * one on the CPU default schedule (serial: no lanes lent).
+ */
 function lanesAndSerial(kind: ModelKind, parallel: number, env: Record<string, string>) {
   let model: GeneratedModel;
   let adapters: { lanes: TestAdapter; serial: TestAdapter };
@@ -58,8 +61,13 @@ function lanesAndSerial(kind: ModelKind, parallel: number, env: Record<string, s
     model = generateModel(kind);
     const settings = { ...env, ADAPTER_READING_CACHE: "0" };
     adapters = {
-      lanes: await startTestAdapter(model.file, { ...settings, ADAPTER_PARALLEL: String(parallel) }),
-      serial: await startTestAdapter(model.file, { ...settings, ADAPTER_PARALLEL: "1" }),
+      lanes: await startTestAdapter(model.file, {
+        ...settings,
+        ADAPTER_PARALLEL: String(parallel),
+        ADAPTER_BRANCH_SCHEDULE: "batched",
+      }),
+      // The CPU default schedule: as many sequences, none lent, every branch on the request's own sequence.
+      serial: await startTestAdapter(model.file, { ...settings, ADAPTER_PARALLEL: String(parallel) }),
     };
   });
   afterAll(async () => {
@@ -177,6 +185,7 @@ describe("busy sequences", () => {
     adapter = await startTestAdapter(model.file, {
       SEMIF_MAX_TOKENS: "1024",
       ADAPTER_PARALLEL: "3",
+      ADAPTER_BRANCH_SCHEDULE: "batched",
       SEMIF_MAX_IN_FLIGHT: "3",
       ADAPTER_READING_CACHE: "0",
     });

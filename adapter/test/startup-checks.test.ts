@@ -58,6 +58,15 @@ describe("configuration", () => {
     expect(readConfig({ ADAPTER_READING_CACHE: "0" }).readingCacheEntries).toBe(0);
     expect(() => readConfig({ ADAPTER_READING_CACHE: "-1" })).toThrow("ADAPTER_READING_CACHE must be an integer");
   });
+  it("schedules a request's branches serially on a CPU and batched over lanes on CUDA, unless told", () => {
+    expect(readConfig({}).branchSchedule).toBe("serial");
+    expect(readConfig({ ADAPTER_GPU: "cuda" }).branchSchedule).toBe("batched");
+    expect(readConfig({ ADAPTER_BRANCH_SCHEDULE: "batched" }).branchSchedule).toBe("batched");
+    expect(readConfig({ ADAPTER_GPU: "cuda", ADAPTER_BRANCH_SCHEDULE: "serial" }).branchSchedule).toBe("serial");
+    expect(() => readConfig({ ADAPTER_BRANCH_SCHEDULE: "lanes" })).toThrow(
+      'ADAPTER_BRANCH_SCHEDULE must be "serial" or "batched", got "lanes"',
+    );
+  });
   it("resolves a relative ADAPTER_MODEL_PATH against INIT_CWD (where npm was run) and says so when missing", () => {
     const directory = mkdtempSync(path.join(os.tmpdir(), "model-path-"));
     try {

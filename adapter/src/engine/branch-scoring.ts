@@ -12,8 +12,9 @@ import type { SequenceLease } from "./sequence-pool.ts";
  * sequences as there are further branches (llama.cpp's `llama_memory_seq_cp`, `sequence-copy.ts`), and the
  * branches' suffixes are evaluated on those lanes together, so node-llama-cpp puts them into one batch: one
  * forward pass for all suffixes instead of one per suffix. More branches than lanes run in rounds, each lane
- * trimming itself back to the prefix. When no other sequence is idle the branches run one after another on the
- * request's own sequence (the serial path); nothing ever waits for a lane.
+ * trimming itself back to the prefix. When no other sequence is idle, or the pool lends none (the `serial` branch
+ * schedule, the CPU default), the branches run one after another on the request's own sequence (the serial path),
+ * each keeping what it shares with the branch before; nothing ever waits for a lane.
  *
  * Every sequence keeps what it evaluated, so it is also a prefix cache: a lane keeps the longest common token
  * prefix it already holds of its branch (through the suffix, not only the prefix) and evaluates only the rest.

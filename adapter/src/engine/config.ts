@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import os from "node:os";
+import { type BranchSchedule, readBranchSchedule } from "../contract/branch-schedule.ts";
 import { defaultParallel } from "../contract/parallel-default.ts";
 import { type RecordErrorMode, readRecordErrorMode } from "../contract/record-errors.ts";
 import { readSemifEnvironment } from "../contract/semif-environment.ts";
@@ -21,6 +22,8 @@ export type AdapterConfig = {
   gpu: "cuda" | false;
   threads: number;
   parallel: number;
+  /** ADAPTER_BRANCH_SCHEDULE: a request's branches one after another on its sequence, or batched over lanes. */
+  branchSchedule: BranchSchedule;
   readingCacheEntries: number;
   promptTemplate: "auto" | "fallback";
   maxTokens: number;
@@ -125,6 +128,7 @@ export function readConfig(env: Env = process.env): AdapterConfig {
     gpu: gpu === "cuda" ? "cuda" : false,
     threads: positiveInteger(env, "ADAPTER_THREADS", defaultThreads()),
     parallel,
+    branchSchedule: readBranchSchedule(env.ADAPTER_BRANCH_SCHEDULE, gpu === "cuda" ? "cuda" : "cpu"),
     readingCacheEntries: readingCacheEntries(env),
     promptTemplate,
     ...semif,

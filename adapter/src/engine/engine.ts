@@ -39,7 +39,7 @@ export async function startEngine(config: AdapterConfig): Promise<Engine> {
     const template = chooseTemplate(loaded.model, config.promptTemplate);
     const metadata: ModelMetadata = { ...loaded.metadata, chat_template: template.kind };
     const prompts = new DecisionPromptBuilder(loaded.model, template);
-    const pool = new SequencePool(loaded.context, config.parallel);
+    const pool = new SequencePool(loaded.context, config.parallel, config.branchSchedule);
     const cache = new ReadingCache<CachedBranch>(config.readingCacheEntries, {
       modelSha256: loaded.file.sha256,
       temperature: config.temperature,

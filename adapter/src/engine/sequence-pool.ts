@@ -1,4 +1,5 @@
 import type { LlamaContext, LlamaContextSequence, Token } from "node-llama-cpp";
+import type { BranchSchedule } from "../contract/branch-schedule.ts";
 import { THROWING_CONTEXT_SHIFT } from "./context-shift.ts";
 
 /** A request's hold on the pool: one sequence for the whole request, plus idle sequences borrowed for a while. */
@@ -6,7 +7,8 @@ export type SequenceLease = {
   sequence: LlamaContextSequence;
   /**
    * Takes up to `max` more sequences that are idle right now (never waits), those holding the longest start of
-   * `tokens` first. They are the request's until `giveBack` or the end of the lease.
+   * `tokens` first. They are the request's until `giveBack` or the end of the lease. With the `serial` branch
+   * schedule it lends none: the request's branches run one after another on its own sequence.
    */
   borrow(max: number, tokens: readonly Token[]): LlamaContextSequence[];
   giveBack(sequences: readonly LlamaContextSequence[]): void;
@@ -34,7 +36,11 @@ export class SequencePool {
   private readonly waiting: Array<(sequence: LlamaContextSequence) => void> = [];
   private clock = 0;
 
-  constructor(context: LlamaContext, size: number) {
+  constructor(
+    context: LlamaContext,
+    size: number,
+    readonly schedule: BranchSchedule = "batched",
+  ) {
     this.size = size;
     this.idle = Array.from({ length: size }, () => context.getSequence({ contextShift: THROWING_CONTEXT_SHIFT }));
     for (const [id, sequence] of this.idle.entries()) this.ids.set(sequence, id);
@@ -50,6 +56,7 @@ export class SequencePool {
     const lease: SequenceLease = {
       sequence,
       borrow: (max, wanted) => {
+        if (this.schedule === "serial") return [];
         const taken = this.take(max, wanted);
         for (const lane of taken) borrowed.add(lane);
         return taken;
