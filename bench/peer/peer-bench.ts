@@ -10,6 +10,7 @@ import { startAdapter } from "../../adapter/src/http/app.ts";
 import type { ModelKind } from "../../adapter/test/support/llama-model.ts";
 import { type LlamaServer, startLlamaServer } from "./llama-server.ts";
 import { ensurePeerBinaries } from "./llama-server-build.ts";
+import { sharedVerdict } from "./shared-verdict.ts";
 
 /**
  * npm run bench:peer -- [--threads 1] [--repeats 3] [--lengths 190,500,1500] [--states 500,1500] [--batches 4,8]
@@ -105,6 +106,7 @@ async function main() {
       log: (line) => process.stderr.write(`${line}\n`),
     });
     const result = await compare(engine, adapter.url, server);
+    const verdict = sharedVerdict(result.rows);
     const report = {
       date: new Date().toISOString(),
       host: os.hostname(),
@@ -115,11 +117,13 @@ async function main() {
       model: path.basename(modelPath),
       threads,
       adapter_parallel: config.parallel,
+      branch_schedule: config.branchSchedule,
       llama_server_slots: server.props.total_slots ?? null,
       repeats,
       rows: result.rows,
       ratios: Object.fromEntries(result.rows.map((row) => [row.cell, row.ratio])),
       correctness: result.correctness,
+      verdict,
     };
     console.log(`\nadapter / llama-server, ${path.basename(modelPath)}, ${threads} thread(s), ${repeats} repeats\n`);
     console.log("| cell | adapter ms | llama-server ms | adapter / llama-server | n | tokens |");
@@ -129,6 +133,7 @@ async function main() {
         `| ${row.cell} | ${Math.round(row.adapter_ms)} | ${Math.round(row.llama_server_ms)} | ${row.ratio} | ${row.n} | ${row.tokens} |`,
       );
     }
+    console.log(`\n${verdict.line}`);
     const { correctness } = result;
     console.log(
       `\ncorrectness over ${correctness.decisions} decisions on identical token ids: max |dp| ` +
