@@ -18,6 +18,7 @@ import { bodyFromDraft, type DecisionDraft, draftFromBody } from "./decision-dra
 import { DecisionForm } from "./decision-form.tsx";
 import { examples } from "./examples.ts";
 import { describeInvokeError, invoke } from "./invoke-client.ts";
+import { lastRunShown, requestBodyOf } from "./request-body.ts";
 import { SnippetPanel } from "./snippet-panel.tsx";
 
 type Tab = "form" | "json" | "chat";
@@ -59,22 +60,8 @@ export function PlaygroundView({ initialEndpoint }: { initialEndpoint?: string }
     onSettled: () => setProgress(null),
   });
 
-  function currentBody(): Record<string, unknown> {
-    if (tab === "form") return bodyFromDraft(draft);
-    const parsed: unknown = JSON.parse(json);
-    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-      throw new Error("The request must be a JSON object.");
-    }
-    return parsed as Record<string, unknown>;
-  }
-
-  function snippetBody(): unknown {
-    try {
-      return currentBody();
-    } catch {
-      return {};
-    }
-  }
+  const request = requestBodyOf(tab === "form" ? "form" : "json", draft, json);
+  const shown = lastRunShown(bodyError, run);
 
   function switchTab(next: Tab) {
     // The form and the JSON are two views of one request: carry edits across.
@@ -103,20 +90,18 @@ export function PlaygroundView({ initialEndpoint }: { initialEndpoint?: string }
     } else {
       setTab("json");
     }
+    setBodyError(null);
     run.reset();
   }
 
   function submit() {
-    setBodyError(null);
-    let body: Record<string, unknown>;
-    try {
-      body = currentBody();
-    } catch (cause) {
-      setBodyError((cause as Error).message);
+    setBodyError(request.problem);
+    if (request.body === null) {
+      run.reset();
       return;
     }
     if (!endpoint) setEndpoint(chosen);
-    run.mutate(body);
+    run.mutate(request.body);
   }
 
   return (
@@ -176,7 +161,7 @@ export function PlaygroundView({ initialEndpoint }: { initialEndpoint?: string }
                       hint="A decision ({decision} or {decisions}), systemone ({state, questions}) or chat ({messages}) body."
                     />
                   )}
-                  {bodyError && <Alert title="The request is not valid">{bodyError}</Alert>}
+                  {shown.bodyProblem && <Alert title="The request is not valid">{shown.bodyProblem}</Alert>}
                   <div>
                     <Button type="submit" disabled={!chosen || chosenDetail.isPending || run.isPending}>
                       {run.isPending ? "Running…" : "Run"}
@@ -196,11 +181,16 @@ export function PlaygroundView({ initialEndpoint }: { initialEndpoint?: string }
               </span>
             </Alert>
           )}
-          {run.error && <Alert title="The request failed">{describeInvokeError(run.error)}</Alert>}
-          {run.data && run.variables && <AnswerView request={run.variables} result={run.data} />}
+          {shown.error && <Alert title="The request failed">{describeInvokeError(shown.error)}</Alert>}
+          {shown.data && run.variables && <AnswerView request={run.variables} result={shown.data} />}
           {tab !== "chat" && (
             <Card title="Request snippet">
-              <SnippetPanel endpoint={chosen} body={snippetBody()} asyncInference={asyncInference} />
+              <SnippetPanel
+                endpoint={chosen}
+                body={request.body}
+                problem={request.problem}
+                asyncInference={asyncInference}
+              />
             </Card>
           )}
         </div>

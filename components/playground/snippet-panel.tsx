@@ -15,10 +15,13 @@ const languages: { key: SnippetLanguage; label: string }[] = [
 export function SnippetPanel({
   endpoint,
   body,
+  problem = null,
   asyncInference,
 }: {
   endpoint: string;
   body: unknown;
+  /** Why the editor holds no request now (JSON that does not parse): said instead of a snippet of another body. */
+  problem?: string | null;
   /**
    * The endpoint's AsyncInferenceConfig when it takes InvokeEndpointAsync only: the snippet writes its request to
    * S3 (the output path's bucket) and polls the output location.
@@ -28,6 +31,13 @@ export function SnippetPanel({
   const [language, setLanguage] = useState<SnippetLanguage>("typescript");
   const [copied, setCopied] = useState(false);
   const name = endpoint || "<endpoint-name>";
+  if (problem !== null) {
+    return (
+      <p role="status" className="text-sm text-slate-800">
+        No snippet while the request is not valid: {problem}
+      </p>
+    );
+  }
   const text = asyncInference
     ? asyncSnippet(language, name, body, asyncRequestBucket(asyncInference.outputPath))
     : snippet(language, name, body);
