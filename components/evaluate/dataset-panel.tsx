@@ -7,6 +7,7 @@ import { Button } from "../ui/button.tsx";
 import { Card } from "../ui/card.tsx";
 import { TextField } from "../ui/field.tsx";
 import { useAddSample, useDatasets, useUploadDataset } from "./evaluation-queries.ts";
+import { latestAction } from "./latest-action.ts";
 
 /** Upload a labelled decision set or add a built-in sample. */
 export function DatasetPanel({ onAdded }: { onAdded: (datasetId: string) => void }) {
@@ -16,6 +17,7 @@ export function DatasetPanel({ onAdded }: { onAdded: (datasetId: string) => void
   const [file, setFile] = useState<File | null>(null);
   const [name, setName] = useState("");
   const samples = datasets.data?.samples ?? [];
+  const latest = latestAction({ upload, sample: addSample });
 
   return (
     <Card title="Labelled decisions">
@@ -51,8 +53,10 @@ export function DatasetPanel({ onAdded }: { onAdded: (datasetId: string) => void
             {upload.isPending ? "Uploading…" : "Upload dataset"}
           </Button>
         </div>
-        {upload.isError && <ErrorAlert title="The dataset was not stored" error={upload.error} />}
-        {upload.isSuccess && (
+        {latest === "upload" && upload.isError && (
+          <ErrorAlert title="The dataset was not stored" error={upload.error} />
+        )}
+        {latest === "upload" && upload.isSuccess && (
           <Alert tone="info">
             Stored {upload.data.name}: {upload.data.itemCount} decisions.
           </Alert>
@@ -77,7 +81,9 @@ export function DatasetPanel({ onAdded }: { onAdded: (datasetId: string) => void
             )}
           </div>
         ))}
-        {addSample.isError && <ErrorAlert title="The sample was not added" error={addSample.error} />}
+        {latest === "sample" && addSample.isError && (
+          <ErrorAlert title="The sample was not added" error={addSample.error} />
+        )}
       </div>
     </Card>
   );
