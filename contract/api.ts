@@ -23,6 +23,7 @@ import {
   startBuildRequestSchema,
 } from "./builds/builds.ts";
 import { modelPresetListSchema } from "./builds/model-presets.ts";
+import { endpointAlarmsSchema } from "./endpoints/alarms.ts";
 import { autoscalingRequestSchema, autoscalingResponseSchema } from "./endpoints/autoscaling.ts";
 import { deployRequestSchema, deployResultSchema } from "./endpoints/deploy.ts";
 import {
@@ -223,6 +224,14 @@ export const consoleApi = {
     response: endpointLogsSchema,
     status: 200,
     note: "`logGroupExists: false` until the container has written; a filter pattern CloudWatch refuses is 400.",
+  },
+  endpointAlarms: {
+    method: "GET",
+    path: "/api/endpoints/[name]/alarms",
+    summary:
+      "The alarms the console created for the endpoint (rollback guards, the scale-to-zero wake-up, target tracking's), each with its state and latest state changes (DescribeAlarms, DescribeAlarmHistory).",
+    response: endpointAlarmsSchema,
+    status: 200,
   },
   getAutoscaling: {
     method: "GET",

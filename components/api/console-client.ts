@@ -64,6 +64,7 @@ const routes: { readonly [K in RouteKey]: Pick<ConsoleApi[K], "method" | "path">
   deleteEndpoint: { method: "DELETE", path: "/api/endpoints/[name]" },
   endpointMetrics: { method: "GET", path: "/api/endpoints/[name]/metrics" },
   endpointLogs: { method: "GET", path: "/api/endpoints/[name]/logs" },
+  endpointAlarms: { method: "GET", path: "/api/endpoints/[name]/alarms" },
   getAutoscaling: { method: "GET", path: "/api/endpoints/[name]/autoscaling" },
   putAutoscaling: { method: "PUT", path: "/api/endpoints/[name]/autoscaling" },
   deleteAutoscaling: { method: "DELETE", path: "/api/endpoints/[name]/autoscaling" },

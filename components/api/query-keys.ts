@@ -18,6 +18,7 @@ export const queryKeys = {
     logs: (name: string, minutes: number, filterPattern: string) =>
       ["endpoints", name, "logs", minutes, filterPattern] as const,
     asyncRequests: (name: string) => ["endpoints", name, "async-requests"] as const,
+    alarms: (name: string) => ["endpoints", name, "alarms"] as const,
   },
   images: ["images"] as const,
   modelPresets: ["model-presets"] as const,

@@ -64,3 +64,12 @@ export function useAsyncRequests(name: string) {
       query.state.data?.requests.some((request) => request.state === "queued") ? 5_000 : 30_000,
   });
 }
+
+/** The alarms the console created for the endpoint, their states and state changes, looked up twice a minute. */
+export function useEndpointAlarms(name: string) {
+  return useQuery({
+    queryKey: queryKeys.endpoints.alarms(name),
+    queryFn: ({ signal }) => api("endpointAlarms", { params: { name }, signal }),
+    refetchInterval: 30_000,
+  });
+}

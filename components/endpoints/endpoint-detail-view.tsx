@@ -5,6 +5,7 @@ import { ErrorAlert } from "../api/error-text.tsx";
 import { Alert } from "../ui/alert.tsx";
 import { buttonClasses } from "../ui/button.tsx";
 import { Card, PageHeader } from "../ui/card.tsx";
+import { AlarmsCard } from "./alarms-card.tsx";
 import { AsyncRequestsTable } from "./async-requests-table.tsx";
 import { AutoscalingCard } from "./autoscaling-card.tsx";
 import { DeleteEndpoint } from "./delete-endpoint.tsx";
@@ -75,6 +76,7 @@ export function EndpointDetailView({ name, updateTemperature }: { name: string; 
           </div>
         </div>
         <MetricsPanel name={endpoint.name} asynchronous={endpoint.asyncInference !== null} />
+        <AlarmsCard name={endpoint.name} />
         {endpoint.asyncInference !== null && <AsyncRequestsTable name={endpoint.name} />}
         <InvocationsTable name={endpoint.name} />
         <EndpointLogsPanel name={endpoint.name} />

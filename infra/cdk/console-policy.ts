@@ -202,14 +202,25 @@ export function createConsolePolicy(scope: Construct, props: ConsolePolicyProps)
     // policy (its service-linked role then creates them); for the variant's endpoint it asks DescribeEndpoint,
     // DescribeEndpointConfig and UpdateEndpointWeightsAndCapacities, which ManagePrefixedSageMakerResources grants on
     // the prefix only: that, not a condition key, keeps the console off other teams' variants.
+    // DescribeAlarmHistory too: the endpoint page lists each alarm's state changes, one alarm (its ARN) at a time.
     new PolicyStatement({
       sid: "TargetTrackingAlarms",
-      actions: ["cloudwatch:PutMetricAlarm", "cloudwatch:DescribeAlarms", "cloudwatch:DeleteAlarms"],
+      actions: [
+        "cloudwatch:PutMetricAlarm",
+        "cloudwatch:DescribeAlarms",
+        "cloudwatch:DeleteAlarms",
+        "cloudwatch:DescribeAlarmHistory",
+      ],
       resources: [regionalArn("cloudwatch", `alarm:TargetTracking-endpoint/${namePrefix}*`)],
     }),
     new PolicyStatement({
       sid: "RollbackAlarms",
-      actions: ["cloudwatch:PutMetricAlarm", "cloudwatch:DescribeAlarms", "cloudwatch:DeleteAlarms"],
+      actions: [
+        "cloudwatch:PutMetricAlarm",
+        "cloudwatch:DescribeAlarms",
+        "cloudwatch:DeleteAlarms",
+        "cloudwatch:DescribeAlarmHistory",
+      ],
       resources: [regionalArn("cloudwatch", `alarm:${namePrefix}*`)],
     }),
     new PolicyStatement({

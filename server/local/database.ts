@@ -116,6 +116,17 @@ const localMigrations: readonly Migration[] = [
     name: "codebuild build sources",
     sql: "ALTER TABLE cb_builds ADD COLUMN source TEXT;",
   },
+  {
+    version: 7,
+    name: "cloudwatch alarm history",
+    sql: `
+      CREATE TABLE cw_alarm_history (
+        id INTEGER PRIMARY KEY AUTOINCREMENT, alarm_name TEXT NOT NULL, at REAL NOT NULL, item_type TEXT NOT NULL,
+        summary TEXT NOT NULL, data TEXT NOT NULL
+      );
+      CREATE INDEX cw_alarm_history_time ON cw_alarm_history (at);
+    `,
+  },
 ];
 
 export const LOCAL_DATABASE_FILE = "local-aws.sqlite";

@@ -89,6 +89,7 @@ const expectedAccess: Record<string, Access> = {
   "DELETE /api/endpoints/[name]": "operator",
   "GET /api/endpoints/[name]/metrics": "viewer",
   "GET /api/endpoints/[name]/logs": "viewer",
+  "GET /api/endpoints/[name]/alarms": "viewer",
   "POST /api/endpoints/[name]/update": "operator",
   "GET /api/endpoints/[name]/autoscaling": "viewer",
   "PUT /api/endpoints/[name]/autoscaling": "operator",

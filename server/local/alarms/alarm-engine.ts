@@ -1,6 +1,7 @@
 import type { Db } from "../database.ts";
 import { AlarmActions } from "./alarm-actions.ts";
 import { evaluateAlarm, evaluationRange, type PeriodData } from "./alarm-evaluation.ts";
+import { AlarmHistory } from "./alarm-history.ts";
 import { AlarmStore } from "./alarm-store.ts";
 import { type AlarmState, alarmArn, type MetricAlarmDefinition, type StoredAlarm } from "./metric-alarm.ts";
 import type { MetricSource } from "./metric-source.ts";
@@ -33,6 +34,8 @@ export interface AlarmEngineOptions {
  */
 export class AlarmEngine {
   readonly actions = new AlarmActions();
+  /** What DescribeAlarmHistory returns: each alarm's creation, updates, deletion and state changes. */
+  readonly history: AlarmHistory;
   private readonly store: AlarmStore;
   private readonly listeners = new Set<(transition: AlarmTransition) => void>();
   private readonly lastRepeat = new Map<string, number>();
@@ -45,6 +48,7 @@ export class AlarmEngine {
     options: AlarmEngineOptions = {},
   ) {
     this.store = new AlarmStore(db);
+    this.history = new AlarmHistory(db);
     this.clock = options.clock ?? Date.now;
     const interval = options.evaluationIntervalMs ?? 10_000;
     if (interval > 0) {
@@ -77,6 +81,7 @@ export class AlarmEngine {
           stateTransitionedAt: now,
         };
     this.store.save(alarm);
+    this.configurationItem(definition.AlarmName, existing ? "Update" : "Create", definition, now);
     this.evaluate(alarm);
     return this.store.get(definition.AlarmName) ?? alarm;
   }
@@ -93,6 +98,11 @@ export class AlarmEngine {
   }
 
   delete(names: readonly string[]): void {
+    const now = this.clock();
+    for (const name of names) {
+      const alarm = this.store.get(name);
+      if (alarm) this.configurationItem(name, "Delete", alarm.definition, now);
+    }
     this.store.delete(names);
     for (const name of names) this.lastRepeat.delete(name);
   }
@@ -160,8 +170,49 @@ export class AlarmEngine {
     };
     this.store.save(changed);
     if (state === previousState) return;
+    this.history.add({
+      alarmName: alarm.definition.AlarmName,
+      at: now,
+      itemType: "StateUpdate",
+      summary: `Alarm updated from ${previousState} to ${state}`,
+      data: JSON.stringify({
+        version: "1.0",
+        oldState: { stateValue: previousState, stateReason: alarm.stateReason },
+        newState: {
+          stateValue: state,
+          stateReason: reason,
+          ...(reasonData ? { stateReasonData: jsonOrText(reasonData) } : {}),
+        },
+      }),
+    });
     this.lastRepeat.set(alarm.definition.AlarmName, now);
     this.actions.dispatch(changed, previousState, false, now);
     for (const listener of this.listeners) listener({ alarm: changed, previousState });
+  }
+
+  /** A ConfigurationUpdate item as AWS words it: `Alarm "<name>" created` (updated, deleted), the alarm as data. */
+  private configurationItem(
+    name: string,
+    type: "Create" | "Update" | "Delete",
+    definition: MetricAlarmDefinition,
+    at: number,
+  ): void {
+    const verb = { Create: "created", Update: "updated", Delete: "deleted" }[type];
+    const key = { Create: "createdAlarm", Update: "updatedAlarm", Delete: "deletedAlarm" }[type];
+    this.history.add({
+      alarmName: name,
+      at,
+      itemType: "ConfigurationUpdate",
+      summary: `Alarm "${name}" ${verb}`,
+      data: JSON.stringify({ version: "1.0", type, [key]: definition }),
+    });
+  }
+}
+
+function jsonOrText(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
   }
 }

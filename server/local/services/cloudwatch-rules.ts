@@ -1,4 +1,12 @@
-import { AlarmType, ComparisonOperator, StandardUnit, StateValue, Statistic } from "@aws-sdk/client-cloudwatch";
+import {
+  AlarmType,
+  ComparisonOperator,
+  HistoryItemType,
+  ScanBy,
+  StandardUnit,
+  StateValue,
+  Statistic,
+} from "@aws-sdk/client-cloudwatch";
 import type { MetricAlarmDefinition, TreatMissingData } from "../alarms/metric-alarm.ts";
 import { PERCENTILE_PATTERN } from "../alarms/sagemaker-endpoint-metrics.ts";
 import { AwsError } from "../wire/aws-error.ts";
@@ -83,6 +91,20 @@ export const cloudWatchAlarmInputs: Record<string, StructureShape> = {
     },
   },
   DeleteAlarms: { type: "structure", required: ["AlarmNames"], members: { AlarmNames: alarmNames } },
+  DescribeAlarmHistory: {
+    type: "structure",
+    members: {
+      AlarmName: alarmName,
+      AlarmContributorId: { type: "string", min: 1, max: 1024 },
+      AlarmTypes: { type: "list", member: { type: "string", enum: Object.values(AlarmType) } },
+      HistoryItemType: { type: "string", enum: Object.values(HistoryItemType) },
+      StartDate: { type: "timestamp" },
+      EndDate: { type: "timestamp" },
+      MaxRecords: { type: "integer", min: 1, max: 100 },
+      NextToken: { type: "string" },
+      ScanBy: { type: "string", enum: Object.values(ScanBy) },
+    },
+  },
 };
 
 const invalid = (message: string) => new AwsError("InvalidParameterValue", message);

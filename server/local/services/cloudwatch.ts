@@ -49,7 +49,8 @@ const notFound = (names: string[]) =>
 /**
  * CloudWatch (AWS JSON 1.0, query-compatible): GetMetricData over the local invocation samples and the datapoints
  * local services publish (asynchronous endpoints' backlog and per-request metrics), and metric alarms
- * (PutMetricAlarm, DescribeAlarms, SetAlarmState, DeleteAlarms) kept and evaluated by the alarm engine.
+ * (PutMetricAlarm, DescribeAlarms, SetAlarmState, DeleteAlarms) kept and evaluated by the alarm engine, with their
+ * history (DescribeAlarmHistory: configuration updates and state changes).
  */
 export function cloudWatchService(metrics: MetricSource, alarms: AlarmEngine): JsonService {
   return {
@@ -117,6 +118,50 @@ export function cloudWatchService(metrics: MetricSource, alarms: AlarmEngine): J
             );
             if (!set) throw notFound([name]);
             return {};
+          },
+          DescribeAlarmHistory(input) {
+            const itemType = input.HistoryItemType as string | undefined;
+            // Local mode records each alarm's configuration updates and state changes, not the runs of its actions
+            // nor contributor items: asked for those, it says so rather than answer with none.
+            if (itemType !== undefined && itemType !== "ConfigurationUpdate" && itemType !== "StateUpdate") {
+              throw new AwsError(
+                "InvalidParameterValue",
+                `HistoryItemType ${itemType} is not recorded by local mode: it keeps ConfigurationUpdate and StateUpdate items.`,
+              );
+            }
+            if (input.AlarmContributorId !== undefined) {
+              throw new AwsError(
+                "InvalidParameterValue",
+                "Local mode has no multi-time-series alarms (AlarmContributorId).",
+              );
+            }
+            const types = input.AlarmTypes as string[] | undefined;
+            const max = typeof input.MaxRecords === "number" ? input.MaxRecords : 50;
+            const offset = typeof input.NextToken === "string" ? Number.parseInt(input.NextToken, 10) : 0;
+            if (!Number.isInteger(offset) || offset < 0 || String(offset) !== (input.NextToken ?? "0")) {
+              throw new AwsError("InvalidNextToken", "The service returned an invalid NextToken.");
+            }
+            const matching =
+              types && !types.includes("MetricAlarm")
+                ? []
+                : alarms.history.find({
+                    alarmName: input.AlarmName as string | undefined,
+                    itemType: itemType as "ConfigurationUpdate" | "StateUpdate" | undefined,
+                    from: typeof input.StartDate === "number" ? input.StartDate * 1000 : undefined,
+                    to: typeof input.EndDate === "number" ? input.EndDate * 1000 : undefined,
+                    ascending: input.ScanBy === "TimestampAscending",
+                  });
+            return {
+              AlarmHistoryItems: matching.slice(offset, offset + max).map((item) => ({
+                AlarmName: item.alarmName,
+                AlarmType: "MetricAlarm",
+                Timestamp: item.at / 1000,
+                HistoryItemType: item.itemType,
+                HistorySummary: item.summary,
+                HistoryData: item.data,
+              })),
+              NextToken: offset + max < matching.length ? String(offset + max) : undefined,
+            };
           },
           DeleteAlarms(input) {
             const names = input.AlarmNames as string[];

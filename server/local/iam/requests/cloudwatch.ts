@@ -38,4 +38,12 @@ export const cloudWatchAuthorization: Record<string, OperationAuthorization> = {
   },
   SetAlarmState: (input, facts) => onAlarms("cloudwatch:SetAlarmState", [str(input.AlarmName)], facts),
   DeleteAlarms: (input, facts) => onAlarms("cloudwatch:DeleteAlarms", names(input.AlarmNames), facts),
+  // One alarm's history is asked on its ARN; every alarm's on `alarm:*`.
+  DescribeAlarmHistory: (input, facts) => [
+    {
+      action: "cloudwatch:DescribeAlarmHistory",
+      resource: alarmResource(facts, typeof input.AlarmName === "string" ? input.AlarmName : "*"),
+      context: {},
+    },
+  ],
 };

@@ -108,6 +108,7 @@ const inputs: Record<string, Record<string, unknown>> = {
   DescribeAlarms: { AlarmNames: ["dc-e-rollback-5xx"] },
   SetAlarmState: { AlarmName: "dc-e-rollback-5xx", StateValue: "ALARM", StateReason: "test" },
   DeleteAlarms: { AlarmNames: ["dc-e-rollback-5xx"] },
+  DescribeAlarmHistory: { AlarmName: "dc-e-rollback-5xx" },
   UpdateEndpoint: { EndpointName: "dc-e", EndpointConfigName: "dc-c" },
   RegisterScalableTarget: { ...target, Tags: { team: "blue" } },
   DeregisterScalableTarget: target,
