@@ -3,6 +3,7 @@ import { requireManaged } from "@/server/auth/managed-names.ts";
 import { requireRole } from "@/server/auth/principal.ts";
 import { audited } from "@/server/aws/audited.ts";
 import { consoleContext } from "@/server/context.ts";
+import { auditAlarmRollback } from "@/server/endpoints/rollback-watch.ts";
 import { endpointNameParam } from "@/server/endpoints/route-params.ts";
 import { updateEndpoint } from "@/server/endpoints/update.ts";
 import { updateAuditEntry as auditEntry } from "@/server/endpoints/update-audit.ts";
@@ -17,6 +18,13 @@ export const POST = route(async (request, { params }: Context) => {
   const update = await readJson(request, consoleApi.updateEndpoint.body);
   const { aws, db, scope } = consoleContext();
   requireManaged([{ kind: "sagemaker", name: update.rollBackTo, field: "rollBackTo" }], scope);
+  const startedAt = new Date();
   const result = await audited(db, auditEntry(principal.name, name, update), () => updateEndpoint(aws, name, update));
+  if (update.rollBackTo === undefined && result.alarms.length > 0) {
+    // SageMaker rolls back on an alarm by itself: the console watches the update to audit that roll back.
+    auditAlarmRollback(aws, db, { result, startedAt, actor: principal.name }).catch((error: unknown) =>
+      console.error(JSON.stringify({ level: "error", msg: "alarm roll back not audited", error: String(error) })),
+    );
+  }
   return reply(consoleApi.updateEndpoint, result);
 });
