@@ -148,6 +148,8 @@ function objectHeaders(object: StoredObject): Record<string, string | number> {
     "last-modified": object.lastModified.toUTCString(),
     "content-type": object.contentType ?? "application/octet-stream",
     "accept-ranges": "bytes",
+    // "x-amz-request-id: A value created by Amazon S3 that uniquely identifies the request" (Common Response Headers).
+    "x-amz-request-id": crypto.randomUUID(),
   };
   for (const [name, value] of Object.entries(object.metadata)) headers[`x-amz-meta-${name}`] = value;
   return headers;
