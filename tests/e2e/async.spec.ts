@@ -161,6 +161,8 @@ test("scale to zero: with the queue empty the endpoint reaches 0 instances", asy
   await expect(detail.instancesNow()).toHaveText("1");
   // The backlog published every 10 s while the decisions and the evaluation ran, charted for this async endpoint.
   await expect(page.getByRole("img", { name: /^Backlog \(requests\): latest .+ over \d+ points\.$/ })).toBeVisible();
+  // Issue 32 item 9: an asynchronous endpoint's invocations are its InvocationsProcesssed, not "No data yet".
+  await expect(page.getByRole("img", { name: /^Invocations processed: latest .+ over \d+ points\.$/ })).toBeVisible();
   await checkPage(page, testInfo, "async-autoscaling");
 
   // The target-tracking scale-in alarm needs 15 one-minute datapoints below its threshold: a minute at a time, at
