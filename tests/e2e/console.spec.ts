@@ -360,7 +360,7 @@ test("the endpoint detail page shows settings, invocations, metrics and instance
   await expect(page.getByRole("button", { name: "3 h", pressed: true })).toBeVisible();
   await page.getByRole("button", { name: "1 h" }).click();
   await expect(page.getByText(/1-minute\s+periods, variant/)).toBeVisible();
-  await expect(page.getByText(/Newest first, refreshed every 10 s/)).toBeVisible();
+  await expect(page.getByText(/newest first, refreshed every 10 s/i).first()).toBeVisible();
   await expect(page.getByRole("checkbox", { name: "Show /ping health checks" })).not.toBeChecked();
   await expect(page.getByRole("heading", { name: "Alarms (CloudWatch)" })).toBeVisible();
   await checkPage(page, testInfo, "endpoint-detail");
