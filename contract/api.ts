@@ -35,7 +35,7 @@ import {
 } from "./endpoints/endpoint.ts";
 import { endpointLogsQuerySchema, endpointLogsSchema } from "./endpoints/logs.ts";
 import { endpointMetricsResponseSchema, metricsQuerySchema } from "./endpoints/metrics.ts";
-import { updateRequestSchema, updateResultSchema } from "./endpoints/update.ts";
+import { abortUpdateResultSchema, updateRequestSchema, updateResultSchema } from "./endpoints/update.ts";
 import {
   datasetDetailSchema,
   datasetListSchema,
@@ -197,6 +197,14 @@ export const consoleApi = {
       "Update in place: a new model and endpoint config (`<endpoint>-<short sha>`) with the change, the rollback alarms (PutMetricAlarm for the standard ones), then UpdateEndpoint with blue/green (all at once, canary, linear) or rolling traffic shifting (409 unless InService).",
     body: updateRequestSchema,
     response: updateResultSchema,
+    status: 202,
+  },
+  abortUpdate: {
+    method: "POST",
+    path: "/api/endpoints/[name]/update/abort",
+    summary:
+      "Abort and roll back the update in progress: SetAlarmState ALARM on its first rollback alarm, on which SageMaker moves all traffic back to the old fleet (409 when no update runs or it watches no alarm).",
+    response: abortUpdateResultSchema,
     status: 202,
   },
   deleteEndpoint: {

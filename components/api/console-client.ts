@@ -61,6 +61,7 @@ const routes: { readonly [K in RouteKey]: Pick<ConsoleApi[K], "method" | "path">
   describeEndpoint: { method: "GET", path: "/api/endpoints/[name]" },
   scaleEndpoint: { method: "PATCH", path: "/api/endpoints/[name]" },
   updateEndpoint: { method: "POST", path: "/api/endpoints/[name]/update" },
+  abortUpdate: { method: "POST", path: "/api/endpoints/[name]/update/abort" },
   deleteEndpoint: { method: "DELETE", path: "/api/endpoints/[name]" },
   endpointMetrics: { method: "GET", path: "/api/endpoints/[name]/metrics" },
   endpointLogs: { method: "GET", path: "/api/endpoints/[name]/logs" },

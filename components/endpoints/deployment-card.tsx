@@ -1,13 +1,16 @@
 "use client";
 
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { EndpointDetail } from "@/contract/endpoints/endpoint.ts";
+import { api } from "../api/console-client.ts";
 import { ErrorAlert } from "../api/error-text.tsx";
+import { queryKeys } from "../api/query-keys.ts";
 import { Button } from "../ui/button.tsx";
 import { Card } from "../ui/card.tsx";
 import { useUpdateEndpoint } from "./endpoint-queries.ts";
 import { UpdateEndpointForm } from "./update-endpoint-form.tsx";
-import type { UpdateForm } from "./update-form.ts";
+import { type UpdateForm, updateFormStaysOpen } from "./update-form.ts";
 
 const time = (iso: string | null) => (iso ? new Date(iso).toLocaleTimeString() : "—");
 
@@ -64,11 +67,52 @@ function PreviousConfig({ endpoint }: { endpoint: EndpointDetail }) {
 }
 
 /**
+ * Abort and roll back the update in progress. SageMaker rolls an update back when one of its rollback alarms goes
+ * off, and has no other way to stop it, so an update without rollback alarms offers no abort.
+ */
+function AbortUpdate({ endpoint }: { endpoint: EndpointDetail }) {
+  const client = useQueryClient();
+  const abort = useMutation({
+    mutationFn: () => api("abortUpdate", { params: { name: endpoint.name } }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.endpoints.all }),
+  });
+  if (endpoint.deployment.alarms.length === 0) {
+    return (
+      <p className="text-slate-700">
+        This update watches no rollback alarm, so it cannot be aborted: SageMaker rolls back only on an alarm. Once it
+        is over, roll back to the previous configuration.
+      </p>
+    );
+  }
+  return (
+    <div className="flex flex-col gap-2">
+      <div>
+        <Button
+          variant="secondary"
+          size="sm"
+          disabled={abort.isPending || abort.isSuccess}
+          onClick={() => abort.mutate()}
+        >
+          {abort.isPending ? "Aborting…" : "Abort and roll back"}
+        </Button>
+      </div>
+      {abort.data && (
+        <p role="status" className="text-slate-800">
+          {abort.data.alarm} set to ALARM: SageMaker moves all traffic back to the old fleet and removes the new one.
+        </p>
+      )}
+      {abort.error && <ErrorAlert title="The update was not aborted" error={abort.error} />}
+    </div>
+  );
+}
+
+/**
  * Updates: the form (operators, InService only), the update in progress with its stages and the new fleet's share,
  * and the rollback alarms' states with the last deployment's outcome.
  */
 export function DeploymentCard({ endpoint, initial }: { endpoint: EndpointDetail; initial?: Partial<UpdateForm> }) {
   const [editing, setEditing] = useState(initial !== undefined);
+  if (editing !== updateFormStaysOpen(editing, endpoint.status)) setEditing(false);
   const { deployment } = endpoint;
   const { pending } = deployment;
   return (
@@ -88,7 +132,7 @@ export function DeploymentCard({ endpoint, initial }: { endpoint: EndpointDetail
       }
     >
       <div className="flex flex-col gap-3 text-sm">
-        {editing && endpoint.status === "InService" && (
+        {updateFormStaysOpen(editing, endpoint.status) && (
           <UpdateEndpointForm endpoint={endpoint} initial={initial} onDone={() => setEditing(false)} />
         )}
         {pending && (
@@ -107,6 +151,7 @@ export function DeploymentCard({ endpoint, initial }: { endpoint: EndpointDetail
                 </li>
               ))}
             </ol>
+            <AbortUpdate endpoint={endpoint} />
           </section>
         )}
         {deployment.alarms.length > 0 && (
@@ -125,7 +170,7 @@ export function DeploymentCard({ endpoint, initial }: { endpoint: EndpointDetail
             </ul>
           </section>
         )}
-        {!pending && !editing && <PreviousConfig endpoint={endpoint} />}
+        {!pending && <PreviousConfig endpoint={endpoint} />}
         {!pending && !editing && deployment.alarms.length === 0 && !deployment.previousConfig && (
           <p className="text-slate-700">
             Change the image, model or settings in place, with canary or linear traffic shifting and alarm rollback.

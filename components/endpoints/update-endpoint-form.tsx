@@ -65,7 +65,9 @@ export function UpdateEndpointForm({
       onSubmit={(event) => {
         event.preventDefault();
         if (problems.summary.length > 0) return;
-        update.mutate(updateRequestOf(endpoint, form), { onSuccess: onDone });
+        // Not mutate's onSuccess: the answer refreshes the endpoint to Updating, which unmounts this form before
+        // that callback would run, and the card would keep its form open for when the update ends.
+        update.mutateAsync(updateRequestOf(endpoint, form)).then(onDone, () => undefined);
       }}
     >
       <fieldset className="grid gap-3 sm:grid-cols-2">

@@ -207,3 +207,12 @@ export function autoscalingToReRegister(endpoint: EndpointDetail, form: UpdateFo
   const { change } = updateRequestOf(endpoint, form);
   return change.instanceType !== undefined || change.instancePools !== undefined ? endpoint.autoscaling : null;
 }
+
+/**
+ * Whether the Updates card keeps its form open: only while the endpoint is InService. Once an update starts (this
+ * form's, a roll back or anyone's) the edit is over, so the form does not come back by itself when the update
+ * finishes or rolls back.
+ */
+export function updateFormStaysOpen(editing: boolean, status: EndpointDetail["status"]): boolean {
+  return editing && status === "InService";
+}

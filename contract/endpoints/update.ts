@@ -100,6 +100,16 @@ export const updateResultSchema = z.object({
 });
 export type UpdateResult = z.infer<typeof updateResultSchema>;
 
+/** `POST /api/endpoints/[name]/update/abort` answer: the rollback alarm set to ALARM, which SageMaker rolls back on. */
+export const abortUpdateResultSchema = z.object({
+  name: z.string(),
+  /** The configuration the aborted update was moving to. */
+  configName: z.string(),
+  alarm: z.string(),
+  status: z.literal("Updating"),
+});
+export type AbortUpdateResult = z.infer<typeof abortUpdateResultSchema>;
+
 /** A step size as the SDK's CapacitySize. */
 export function capacitySizeOf(size: StepSize): CapacitySize {
   return { Type: size.unit === "instances" ? "INSTANCE_COUNT" : "CAPACITY_PERCENT", Value: size.value };

@@ -161,6 +161,13 @@ export function createConsolePolicy(scope: Construct, props: ConsolePolicyProps)
       conditions: { StringLike: { "s3:prefix": [asyncFolderKeys("responses"), asyncFolderKeys("failures")] } },
     }),
     new PolicyStatement({ sid: "ReadMetrics", actions: ["cloudwatch:GetMetricData"], resources: ["*"] }),
+    // Abort and roll back an update: SageMaker has no call that stops one, but rolls back when one of the update's
+    // rollback alarms goes into ALARM, so the console sets the first of them (its own, named with the prefix).
+    new PolicyStatement({
+      sid: "TripRollbackAlarms",
+      actions: ["cloudwatch:SetAlarmState"],
+      resources: [regionalArn("cloudwatch", `alarm:${namePrefix}*`)],
+    }),
     new PolicyStatement({
       sid: "DescribeAutoScaling",
       actions: [
@@ -258,6 +265,7 @@ export function createConsolePolicy(scope: Construct, props: ConsolePolicyProps)
       "scalable-target ARNs are opaque ids; limited by condition to SageMaker variant targets that carry the console's tag",
     TargetTrackingAlarms: "only the target-tracking alarms of endpoints named with the prefix",
     RollbackAlarms: "only alarms named with the prefix: the update rollback alarms of the console's endpoints",
+    TripRollbackAlarms: "only alarms named with the prefix: the console's rollback alarms, set to ALARM to abort an update",
   });
   return policy;
 }

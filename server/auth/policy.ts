@@ -31,6 +31,7 @@ export const apiPolicy: readonly RouteRule[] = [
   { pattern: "/api/endpoints/[name]/logs", methods: { GET: "viewer" } },
   { pattern: "/api/endpoints/[name]/alarms", methods: { GET: "viewer" } },
   { pattern: "/api/endpoints/[name]/update", methods: { POST: "operator" } },
+  { pattern: "/api/endpoints/[name]/update/abort", methods: { POST: "operator" } },
   { pattern: "/api/endpoints/[name]/autoscaling", methods: { GET: "viewer", PUT: "operator", DELETE: "operator" } },
   { pattern: "/api/endpoints/[name]/invoke", methods: { POST: "viewer" } },
   { pattern: "/api/endpoints/[name]/invoke-async", methods: { POST: "viewer" } },

@@ -91,6 +91,7 @@ const expectedAccess: Record<string, Access> = {
   "GET /api/endpoints/[name]/logs": "viewer",
   "GET /api/endpoints/[name]/alarms": "viewer",
   "POST /api/endpoints/[name]/update": "operator",
+  "POST /api/endpoints/[name]/update/abort": "operator",
   "GET /api/endpoints/[name]/autoscaling": "viewer",
   "PUT /api/endpoints/[name]/autoscaling": "operator",
   "DELETE /api/endpoints/[name]/autoscaling": "operator",
