@@ -41,6 +41,22 @@ function containerErrorBody(text: string): ErrorBody | null {
   return errorBodySchema.safeParse(parseJson(text)).data ?? null;
 }
 
+/**
+ * SageMaker's answer when a container takes longer than the 60 seconds a real-time invocation may take ("The
+ * timeout for the container to respond to inference requests to /invocations is 1 minute", the real-time hosting
+ * guide): a ModelError whose original status is 0 and whose message begins so.
+ */
+const INVOCATION_TIMED_OUT = /^Your invocation timed out while waiting for a response from container/;
+
+export function isInvocationTimeout(error: ModelErrorLike): boolean {
+  return (error.OriginalStatusCode ?? 0) === 0 && INVOCATION_TIMED_OUT.test(error.OriginalMessage ?? "");
+}
+
+export const INVOCATION_TIMEOUT_MESSAGE =
+  "The endpoint did not answer within 60 seconds, SageMaker's limit for a real-time invocation: the container " +
+  "was still working on it. Long prompts on a small CPU instance can take this long: deploy on a larger instance, " +
+  "or use an asynchronous endpoint, which allows up to an hour per request.";
+
 /** A ModelError carrying the container's own busy answer, the one failure the busy-retry policy retries. */
 export function isRetryableBusy(error: unknown): boolean {
   return isModelError(error) && isBusyAnswer(error.OriginalStatusCode, error.OriginalMessage ?? "");
@@ -55,10 +71,13 @@ export class ContainerError extends AppError {
 
   constructor(error: ModelErrorLike, retries: number) {
     const original = error.OriginalStatusCode;
-    const status = original !== undefined && original >= 400 && original <= 599 ? original : 502;
+    const timedOut = isInvocationTimeout(error);
+    const status = timedOut ? 504 : original !== undefined && original >= 400 && original <= 599 ? original : 502;
     const raw = error.OriginalMessage ?? error.message ?? "";
     const body = parseJson(raw);
-    const message = containerErrorBody(raw)?.error ?? (raw || "The model container returned an error.");
+    const message = timedOut
+      ? INVOCATION_TIMEOUT_MESSAGE
+      : (containerErrorBody(raw)?.error ?? (raw || "The model container returned an error."));
     const details: InvokeErrorDetails = {
       originalStatusCode: original,
       retries,

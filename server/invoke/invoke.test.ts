@@ -97,6 +97,20 @@ describe("invoke", () => {
     expect(runtime).toHaveReceivedCommandTimes(InvokeEndpointCommand, 3);
   });
 
+  it("says a container that took over SageMaker's 60 seconds timed out, as a 504, not a 502 from an unreachable one", async () => {
+    // What AWS answers then (seen by users of every container; the real-time hosting guide gives the 1-minute limit).
+    const timedOut = modelError(
+      0,
+      "Your invocation timed out while waiting for a response from container primary. Review the latency metrics " +
+        "for each container in Amazon CloudWatch, resolve the issue, and try again.",
+    );
+    runtime.on(InvokeEndpointCommand).rejects(timedOut);
+    const error = await invokeEndpoint(client, "demo", decision, policy().value).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 504, code: "upstream_timeout", details: { originalStatusCode: 0 } });
+    expect((error as Error).message).toMatch(/^The endpoint did not answer within 60 seconds, SageMaker's limit/);
+    expect(runtime).toHaveReceivedCommandTimes(InvokeEndpointCommand, 1);
+  });
+
   it("does not retry a 503 the container did not mark retryable", async () => {
     runtime.on(InvokeEndpointCommand).rejects(modelError(503, "upstream overloaded"));
     const { value, sleeps } = policy();

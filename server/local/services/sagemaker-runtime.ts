@@ -11,6 +11,7 @@ import { runtimeInvocation } from "../wire/protocols.ts";
 import { type AwsRequest, decodeUriComponent, LOCAL_ACCOUNT_ID } from "../wire/request.ts";
 import { invocableEndpoint } from "./sagemaker-runtime-rules.ts";
 
+/** How long a container may take to answer /invocations (real-time endpoints): 1 minute. */
 const INVOKE_TIMEOUT_MS = 60_000;
 const codec = new EventStreamCodec(toUtf8, fromUtf8);
 
@@ -59,12 +60,17 @@ export async function handleRuntime(
         signal: kind === "invocations" ? AbortSignal.timeout(INVOKE_TIMEOUT_MS) : undefined,
       });
     } catch (error) {
+      // Past the 60 seconds a real-time invocation may take, SageMaker answers ModelError with status 0 and this
+      // message ("The timeout for the container to respond to inference requests to /invocations is 1 minute").
+      const timedOut = (error as Error).name === "TimeoutError";
       throw modelError(
         picked,
         name,
         request.region,
         0,
-        `the container could not be reached (${(error as Error).message})`,
+        timedOut
+          ? `Your invocation timed out while waiting for a response from container primary. Review the latency metrics for each container in Amazon CloudWatch, resolve the issue, and try again.`
+          : `the container could not be reached (${(error as Error).message})`,
       );
     }
     if (container.status < 200 || container.status > 299) {
