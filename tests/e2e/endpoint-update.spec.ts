@@ -90,6 +90,9 @@ test("a canary update of the temperature: both answer while it bakes, then only 
   expect(seen.size).toBe(2);
 
   await expect.poll(() => status(page.request), { timeout: 120_000 }).toBe("InService");
+  // The form closed when the update started and does not come back when it ends; the roll back is offered.
+  await expect(page.getByRole("region", { name: "Previous configuration" })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole("form", { name: "Update endpoint" })).toHaveCount(0);
   const after = await answer(page.request);
   expect(after).not.toBe(before);
   for (let i = 0; i < 8; i++) expect(await answer(page.request)).toBe(after);
