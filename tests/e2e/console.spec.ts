@@ -78,6 +78,13 @@ test("deploying the packaged model on a CPU instance reaches InService in the ta
   }
   await deploy.fill({ name: cpuEndpoint, image: { pick: cpuImage }, compute: { kind: "cpu", threads: 1 } });
   await checkPage(page, testInfo, "deploy-form");
+  // Each field is checked as it is typed, in plain words at the field, and Review waits until it is fixed.
+  const instances = page.getByLabel("Instance count");
+  await instances.fill("0");
+  await expect(page.getByText("At least 1 instance.", { exact: true })).toBeVisible();
+  await page.getByRole("button", { name: "Review deployment" }).click();
+  await expect(page.getByRole("heading", { name: "Review the deployment" })).toHaveCount(0);
+  await instances.fill("1");
   await page.getByRole("button", { name: "Review deployment" }).click();
   await checkPage(page, testInfo, "deploy-review");
   await page.getByRole("button", { name: "Deploy", exact: true }).click();
