@@ -354,6 +354,21 @@ export const consoleApi = {
     response: buildLogsSchema,
     status: 200,
   },
+  stopBuild: {
+    method: "POST",
+    path: "/api/builds/[id]/stop",
+    summary: "StopBuild on one of the console's builds: a running build goes to STOPPED.",
+    response: buildSchema,
+    status: 202,
+  },
+  retryBuild: {
+    method: "POST",
+    path: "/api/builds/[id]/retry",
+    summary:
+      "Run an ended build again with the same inputs: StartBuild on its project with the variables the console set and the same source archive (409 while it runs).",
+    response: buildSchema,
+    status: 202,
+  },
   listDatasets: {
     method: "GET",
     path: "/api/datasets",

@@ -80,6 +80,8 @@ const routes: { readonly [K in RouteKey]: Pick<ConsoleApi[K], "method" | "path">
   startBuild: { method: "POST", path: "/api/builds" },
   getBuild: { method: "GET", path: "/api/builds/[id]" },
   buildLogs: { method: "GET", path: "/api/builds/[id]/logs" },
+  stopBuild: { method: "POST", path: "/api/builds/[id]/stop" },
+  retryBuild: { method: "POST", path: "/api/builds/[id]/retry" },
   listDatasets: { method: "GET", path: "/api/datasets" },
   uploadDataset: { method: "POST", path: "/api/datasets" },
   getDataset: { method: "GET", path: "/api/datasets/[id]" },

@@ -1,14 +1,15 @@
 "use client";
 
 import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import type { Build } from "@/contract/builds/builds.ts";
 import { ErrorAlert } from "../api/error-text.tsx";
 import { Badge } from "../ui/badge.tsx";
-import { buttonClasses } from "../ui/button.tsx";
+import { Button, buttonClasses } from "../ui/button.tsx";
 import { Card, PageHeader } from "../ui/card.tsx";
 import { buildLabel, buildTone, deployHref, duration, failingCommand } from "./build-format.ts";
-import { isRunning, useBuild, useBuildLogs } from "./build-queries.ts";
+import { buildPage, isRunning, useBuild, useBuildLogs, useRetryBuild, useStopBuild } from "./build-queries.ts";
 
 /** The current time, once a second while `ticking`, so a running phase's timer counts up between polls. */
 function useNow(ticking: boolean): number {
@@ -41,11 +42,14 @@ export function BuildDetailView({ id }: { id: string }) {
           </span>
         }
         actions={
-          href && (
-            <Link href={href} className={buttonClasses()}>
-              Deploy this
-            </Link>
-          )
+          <span className="flex flex-wrap gap-2">
+            <BuildControls id={build.id} running={running} retryable={!running && build.status !== "SUCCEEDED"} />
+            {href && (
+              <Link href={href} className={buttonClasses()}>
+                Deploy this
+              </Link>
+            )}
+          </span>
         }
       />
       <div className="grid gap-4 lg:grid-cols-[20rem_minmax(0,1fr)]">
@@ -123,6 +127,34 @@ export function PhaseTimeline({
         ))}
       </ol>
     </Card>
+  );
+}
+
+/** Stop while the build runs; Retry (the same inputs, a new build) once it has ended without succeeding. */
+function BuildControls({ id, running, retryable }: { id: string; running: boolean; retryable: boolean }) {
+  const stop = useStopBuild(id);
+  const retry = useRetryBuild(id);
+  const router = useRouter();
+  return (
+    <>
+      {running ? (
+        <Button variant="danger" disabled={stop.isPending} onClick={() => stop.mutate()}>
+          {stop.isPending ? "Stopping…" : "Stop build"}
+        </Button>
+      ) : (
+        retryable && (
+          <Button
+            variant="secondary"
+            disabled={retry.isPending}
+            onClick={() => retry.mutate(undefined, { onSuccess: (next) => router.push(buildPage(next.id)) })}
+          >
+            {retry.isPending ? "Starting…" : "Retry"}
+          </Button>
+        )
+      )}
+      {stop.error && <ErrorAlert title="Could not stop the build" error={stop.error} />}
+      {retry.error && <ErrorAlert title="Could not retry the build" error={retry.error} />}
+    </>
   );
 }
 

@@ -49,6 +49,27 @@ export function useStartBuild() {
   });
 }
 
+/** StopBuild; the build's page then polls it to STOPPED. */
+export function useStopBuild(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => api("stopBuild", { params: { id } }),
+    onSuccess: (build) => {
+      client.setQueryData(queryKeys.builds.one(id), build);
+      return client.invalidateQueries({ queryKey: queryKeys.builds.all });
+    },
+  });
+}
+
+/** The same build again; resolves to the new build. */
+export function useRetryBuild(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => api("retryBuild", { params: { id } }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.builds.all }),
+  });
+}
+
 export function useModelPresets() {
   return useQuery({
     queryKey: queryKeys.modelPresets,

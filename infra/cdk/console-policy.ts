@@ -108,7 +108,12 @@ export function createConsolePolicy(scope: Construct, props: ConsolePolicyProps)
     }),
     new PolicyStatement({
       sid: "RunBuilds",
-      actions: ["codebuild:StartBuild", "codebuild:BatchGetBuilds", "codebuild:ListBuildsForProject"],
+      actions: [
+        "codebuild:StartBuild",
+        "codebuild:StopBuild",
+        "codebuild:BatchGetBuilds",
+        "codebuild:ListBuildsForProject",
+      ],
       resources: projects.map((project) => project.projectArn),
     }),
     new PolicyStatement({

@@ -66,7 +66,20 @@ export const curlExamples: Partial<Record<keyof ConsoleApi, CurlExample>> = {
     cookies: "store",
     note: "Needs a console user (`npm run users -- add ops --role operator`). With none configured the answer is 409 and every call from loopback runs as the local operator, cookie or not.",
   },
-  startBuild: { path: "/api/builds", json: { kind: "image", variant: "cpu" } },
+  startBuild: {
+    path: "/api/builds",
+    json: { kind: "image", variant: "cpu" },
+    capture: { variable: "BUILD", field: "id" },
+  },
+  stopBuild: {
+    path: "/api/builds/$BUILD/stop",
+    note: "A local image build has usually ended already; StopBuild then answers it as it is.",
+    after: [
+      "# Wait until the build has ended (STOPPED, or whatever it reached first).",
+      `until [ "$(curl -sS -b cookies.txt "$CONSOLE/api/builds/$BUILD" | ${readField("status")})" != IN_PROGRESS ]; do sleep 1; done`,
+    ],
+  },
+  retryBuild: { path: "/api/builds/$BUILD/retry" },
   deploy: {
     before: [`IMAGE=$(curl -sS -b cookies.txt "$CONSOLE/api/images?tag=cpu" | ${readField("imageUri")})`],
     path: "/api/endpoints",

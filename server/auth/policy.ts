@@ -43,6 +43,8 @@ export const apiPolicy: readonly RouteRule[] = [
   { pattern: "/api/builds", methods: { GET: "viewer", POST: "operator" } },
   { pattern: "/api/builds/[id]", methods: { GET: "viewer" } },
   { pattern: "/api/builds/[id]/logs", methods: { GET: "viewer" } },
+  { pattern: "/api/builds/[id]/stop", methods: { POST: "operator" } },
+  { pattern: "/api/builds/[id]/retry", methods: { POST: "operator" } },
   { pattern: "/api/batch", methods: { GET: "viewer", POST: "operator" } },
   { pattern: "/api/batch/[name]", methods: { GET: "viewer" } },
   { pattern: "/api/batch/[name]/stop", methods: { POST: "operator" } },

@@ -4,6 +4,7 @@ import {
   type EnvironmentVariable,
   ListBuildsForProjectCommand,
   StartBuildCommand,
+  StopBuildCommand,
 } from "@aws-sdk/client-codebuild";
 import type { Build, StartBuildRequest } from "../../contract/builds/builds.ts";
 import { awsCall, toAwsAppError } from "../aws/errors.ts";
@@ -32,6 +33,18 @@ export function buildEnvironment(request: StartBuildRequest): EnvironmentVariabl
   }
   return env;
 }
+
+/** Every variable `buildEnvironment` may set: what a retry takes back from the build it repeats. */
+const CONSOLE_BUILD_VARIABLES = new Set([
+  "IMAGE_VARIANT",
+  "HF_REPO",
+  "HF_REVISION",
+  "HF_FILE",
+  "GGUF_SHA256",
+  "COMPRESSION",
+  "TOKENIZER_REPO",
+  "TOKENIZER_REVISION",
+]);
 
 export interface BuildSourceOverride {
   /** `bucket/key` of the uploaded source archive (CodeBuild's S3 source). */
@@ -98,4 +111,51 @@ export async function listBuilds(
   ];
   const builds = await getBuilds(codeBuild, projects, ids);
   return builds.sort((a, b) => (b.startedAt ?? "").localeCompare(a.startedAt ?? ""));
+}
+
+/** CodeBuild's record of a build of one of the console's projects, or 404. */
+async function consoleBuildRecord(codeBuild: CodeBuildClient, projects: BuildProjects, id: string) {
+  const result = await awsCall("builds", () => codeBuild.send(new BatchGetBuildsCommand({ ids: [id] })));
+  const record = result.builds?.find((build) => build.id === id);
+  const kind = record ? kindOfProject(record.projectName, projects) : null;
+  if (!record || !kind) throw new AppError("not_found", `No console build with id "${id}".`);
+  return { record, kind };
+}
+
+/** StopBuild on one of the console's builds; whatever CodeBuild answers for one that has already ended is passed on. */
+export async function stopBuild(codeBuild: CodeBuildClient, projects: BuildProjects, id: string): Promise<Build> {
+  const { record, kind } = await consoleBuildRecord(codeBuild, projects, id);
+  const stopped = await awsCall(`build "${id}"`, () => codeBuild.send(new StopBuildCommand({ id })));
+  return buildOf(stopped.build ?? record, kind);
+}
+
+/**
+ * Runs an ended build again with the same inputs: StartBuild on its project with the variables the console set
+ * (as the build reports them) and the same uploaded source archive. 409 while it still runs.
+ */
+export async function retryBuild(codeBuild: CodeBuildClient, projects: BuildProjects, id: string): Promise<Build> {
+  const { record, kind } = await consoleBuildRecord(codeBuild, projects, id);
+  if (record.buildStatus === "IN_PROGRESS") {
+    throw new AppError("conflict", `Build "${id}" is still running; stop it or wait for it to end before retrying.`);
+  }
+  const location = record.source?.type === "S3" ? record.source.location : undefined;
+  if (!location) {
+    throw new AppError("conflict", `Build "${id}" names no S3 source archive to run again; start a new build instead.`);
+  }
+  const variables = (record.environment?.environmentVariables ?? []).filter(
+    (variable) => variable.name && CONSOLE_BUILD_VARIABLES.has(variable.name),
+  );
+  const projectName = record.projectName ?? "";
+  const started = await awsCall(`build project "${projectName}"`, () =>
+    codeBuild.send(
+      new StartBuildCommand({
+        projectName,
+        environmentVariablesOverride: variables.map((v) => variable(v.name ?? "", v.value ?? "")),
+        sourceTypeOverride: "S3",
+        sourceLocationOverride: location,
+      }),
+    ),
+  );
+  if (!started.build) throw new AppError("upstream", "CodeBuild started no build.");
+  return buildOf(started.build, kind);
 }

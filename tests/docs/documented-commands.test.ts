@@ -68,7 +68,7 @@ const CHECKS: { pattern: RegExp; check: Check }[] = [
   },
   {
     pattern:
-      /^CONSOLE=|^curl .*\$CONSOLE|^(IMAGE|DATASET|RUN|INFERENCE)=\$\(curl|^until \[ "\$\(curl|^while STATUS=\$\(curl|^echo "\$(DATASET|RUN|INFERENCE)"$/,
+      /^CONSOLE=|^curl .*\$CONSOLE|^(IMAGE|DATASET|RUN|INFERENCE|BUILD)=\$\(curl|^until \[ "\$\(curl|^while STATUS=\$\(curl|^echo "\$(DATASET|RUN|INFERENCE|BUILD)"$/,
     check: { run: RUN.console },
   },
   { pattern: /^npm run docs:api$/, check: { coveredBy: "tests/docs/api-routes.test.ts", mentions: "docs:api" } },

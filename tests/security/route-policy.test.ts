@@ -106,6 +106,8 @@ const expectedAccess: Record<string, Access> = {
   "POST /api/builds": "operator",
   "GET /api/builds/[id]": "viewer",
   "GET /api/builds/[id]/logs": "viewer",
+  "POST /api/builds/[id]/stop": "operator",
+  "POST /api/builds/[id]/retry": "operator",
   "GET /api/batch": "viewer",
   "POST /api/batch": "operator",
   "GET /api/batch/[name]": "viewer",

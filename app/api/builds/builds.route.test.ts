@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { CodeBuildClient, StartBuildCommand } from "@aws-sdk/client-codebuild";
+import { BatchGetBuildsCommand, CodeBuildClient, StartBuildCommand, StopBuildCommand } from "@aws-sdk/client-codebuild";
 import { ListObjectsV2Command, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { mockClient } from "aws-sdk-client-mock";
 import "aws-sdk-client-mock-vitest/extend";
@@ -19,6 +19,8 @@ const s3 = mockClient(S3Client);
 let builds: typeof import("./route.ts");
 let build: typeof import("./[id]/route.ts");
 let presets: typeof import("../model-presets/route.ts");
+let stop: typeof import("./[id]/stop/route.ts");
+let retry: typeof import("./[id]/retry/route.ts");
 
 const base = "http://127.0.0.1:3000";
 const post = (body: unknown) =>
@@ -41,6 +43,8 @@ beforeAll(async () => {
   builds = await import("./route.ts");
   build = await import("./[id]/route.ts");
   presets = await import("../model-presets/route.ts");
+  stop = await import("./[id]/stop/route.ts");
+  retry = await import("./[id]/retry/route.ts");
 });
 
 afterAll(() => {
@@ -105,5 +109,45 @@ describe("GET /api/model-presets", () => {
       sha256: "13c16f426047e2de38cd075bdade4a7bcbc8c774384876f677740cda65f8a983",
       bytes: 3_013_027_808,
     });
+  });
+});
+
+describe("POST /api/builds/[id]/stop and /retry", () => {
+  const id = "decision-console-model-package:0b5c";
+  const failed = {
+    id,
+    projectName: "decision-console-model-package",
+    buildStatus: "FAILED" as const,
+    source: { type: "S3" as const, location: "artifacts/build-sources/abc.zip" },
+    environment: {
+      type: "LINUX_CONTAINER" as const,
+      image: "img",
+      computeType: "BUILD_GENERAL1_SMALL" as const,
+      environmentVariables: [{ name: "HF_FILE", value: "m.gguf", type: "PLAINTEXT" as const }],
+    },
+  };
+  const postTo = (path: string) => new Request(`${base}${path}`, { method: "POST", headers: { origin: base } });
+  const params = { params: Promise.resolve({ id }) };
+
+  it("retries a failed build from the same source (202, the new build) and stops a running one", async () => {
+    codeBuild.reset();
+    codeBuild.on(BatchGetBuildsCommand).resolves({ builds: [failed] });
+    codeBuild.on(StartBuildCommand).resolves({
+      build: { id: `${failed.projectName}:1d2e`, projectName: failed.projectName, buildStatus: "IN_PROGRESS" },
+    });
+    const retried = await retry.POST(postTo(`/api/builds/${id}/retry`), params);
+    expect(retried.status).toBe(202);
+    expect(await retried.json()).toMatchObject({ id: `${failed.projectName}:1d2e`, status: "IN_PROGRESS" });
+    expect(codeBuild).toHaveReceivedCommandWith(StartBuildCommand, {
+      projectName: failed.projectName,
+      sourceLocationOverride: "artifacts/build-sources/abc.zip",
+    });
+    codeBuild.on(BatchGetBuildsCommand).resolves({ builds: [{ ...failed, buildStatus: "IN_PROGRESS" }] });
+    codeBuild.on(StopBuildCommand).resolves({ build: { ...failed, buildStatus: "IN_PROGRESS" } });
+    const stopped = await stop.POST(postTo(`/api/builds/${id}/stop`), params);
+    expect(stopped.status).toBe(202);
+    expect(codeBuild).toHaveReceivedCommandWith(StopBuildCommand, { id });
+    const refused = await retry.POST(postTo(`/api/builds/${id}/retry`), params);
+    expect(refused.status).toBe(409);
   });
 });

@@ -60,11 +60,17 @@ describe("the console principal under the policy the stack synthesises (prefix d
     ).toMatch(
       /not authorized to perform: sagemaker:AddTags on resource: .*endpoint\/dc-x because no identity-based policy allows/,
     );
-    const stop = denial(() =>
-      iam.json(consolePrincipal, "CodeBuild_20161006", "StopBuild", { id: "decision-console-model-package:1" }, REGION),
+    const projects = denial(() =>
+      iam.json(
+        consolePrincipal,
+        "CodeBuild_20161006",
+        "BatchGetProjects",
+        { names: ["decision-console-model-package"] },
+        REGION,
+      ),
     );
-    expect(stop?.message).toMatch(
-      /codebuild:StopBuild on resource: arn:aws:codebuild:us-east-1:000000000000:project\/decision-console-model-package/,
+    expect(projects?.message).toMatch(
+      /codebuild:BatchGetProjects on resource: arn:aws:codebuild:us-east-1:000000000000:project\/decision-console-model-package/,
     );
   });
 
