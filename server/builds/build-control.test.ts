@@ -11,7 +11,7 @@ const projects = { modelPackageProject: "model-pkg", imageBuildProject: "image-b
 const failed = {
   id: "model-pkg:1",
   projectName: "model-pkg",
-  buildStatus: "FAILED",
+  buildStatus: "FAILED" as const,
   source: { type: "S3" as const, location: "artifacts/build-sources/abc.zip" },
   environment: {
     type: "LINUX_CONTAINER" as const,
