@@ -122,6 +122,14 @@ describe("batch transform routes in local mode", { timeout: 180_000 }, () => {
       "s3://decision-console-local/batch/outputs/dc-routes-job/items-00002.jsonl.out",
     ]);
     expect(ended.recordsDone).toBe(112);
+    // Counted from the containers' request log lines, as the console reads them on AWS too.
+    expect(ended.recordsAnswered).toBe(112);
+    expect(ended.inputRecords).toBe(112);
+    expect(ended.outputPreview[0]).toMatchObject({
+      s3Uri: "s3://decision-console-local/batch/outputs/dc-routes-job/items-00001.jsonl.out",
+      line: 1,
+      input: expect.stringContaining(items[0]!.decision.id),
+    });
     expect(ended.model).toEqual({ imageUri: expect.stringMatching(/decision-adapter@sha256:/), sourceBuildId: null });
     expect(ended.costEstimateUsd).toBeGreaterThanOrEqual(0);
     expect(ended.logs.some((line) => line.message.includes("Completed"))).toBe(true);
