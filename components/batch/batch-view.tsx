@@ -6,6 +6,7 @@ import { ErrorAlert } from "../api/error-text.tsx";
 import { Badge } from "../ui/badge.tsx";
 import { PageHeader } from "../ui/card.tsx";
 import { type Column, DataTable } from "../ui/data-table.tsx";
+import { Timestamp } from "../ui/timestamp.tsx";
 import { jobTone, seconds } from "./batch-format.ts";
 import { useTransformJobs } from "./batch-queries.ts";
 import { StartJobForm } from "./start-job-form.tsx";
@@ -32,7 +33,7 @@ const columns: Column<TransformJobSummary>[] = [
   {
     key: "created",
     header: "Started",
-    cell: (job) => new Date(job.createdAt).toLocaleString(),
+    cell: (job) => <Timestamp at={job.createdAt} />,
     sortValue: (job) => -Date.parse(job.createdAt),
   },
   { key: "duration", header: "Duration", cell: (job) => seconds(job.durationSeconds) },

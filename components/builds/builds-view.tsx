@@ -7,6 +7,7 @@ import { Badge } from "../ui/badge.tsx";
 import { buttonClasses } from "../ui/button.tsx";
 import { PageHeader } from "../ui/card.tsx";
 import { type Column, DataTable } from "../ui/data-table.tsx";
+import { Timestamp } from "../ui/timestamp.tsx";
 import { buildLabel, buildTone, deployHref, duration } from "./build-format.ts";
 import { useBuilds } from "./build-queries.ts";
 import { StartImageBuild, StartModelBuild } from "./start-build-forms.tsx";
@@ -34,7 +35,7 @@ const columns: Column<Build>[] = [
   {
     key: "started",
     header: "Started",
-    cell: (build) => (build.startedAt ? new Date(build.startedAt).toLocaleString() : "—"),
+    cell: (build) => <Timestamp at={build.startedAt} />,
     sortValue: (build) => -(build.startedAt ? Date.parse(build.startedAt) : 0),
   },
   { key: "duration", header: "Duration", cell: (build) => duration(build.startedAt, build.endedAt) },

@@ -1,6 +1,7 @@
+import { timestampText } from "../ui/timestamp.tsx";
 import { ChartFrame } from "./chart-frame.tsx";
 import { readableNumber } from "./readable-number.ts";
-import { localTimeText, timeTicks } from "./time-axis.ts";
+import { timeTicks } from "./time-axis.ts";
 
 /** A metric over time (CloudWatch periods), drawn in the console's chart frame. */
 export type ChartPoint = { at: string; value: number };
@@ -53,7 +54,7 @@ export function LineChart({
       table={{
         caption: `${title} per period`,
         columns: ["period (local time)", unit],
-        rows: points.map((point) => [localTimeText(point.at), format(point.value)]),
+        rows: points.map((point) => [timestampText(point.at), format(point.value)]),
       }}
     >
       {({ x, y, left, right, top, bottom }) => (
@@ -75,7 +76,7 @@ export function LineChart({
           {/* A line needs two points; a dot per point keeps a single period (the first invocations) visible. */}
           {points.map((point) => (
             <circle key={point.at} cx={x(Date.parse(point.at))} cy={y(point.value)} r="2.5" fill="#1d4ed8">
-              <title>{`${localTimeText(point.at)}: ${format(point.value)} ${unit}`}</title>
+              <title>{`${timestampText(point.at)}: ${format(point.value)} ${unit}`}</title>
             </circle>
           ))}
           {points.length === 0 && (

@@ -28,14 +28,3 @@ export function clockText(t: number): string {
 function dayText(t: number): string {
   return new Date(t).toLocaleDateString(undefined, { weekday: "short", day: "numeric" });
 }
-
-/** A period's start as a reader takes it: the local date and time. */
-export function localTimeText(at: string): string {
-  return new Date(at).toLocaleString(undefined, {
-    month: "short",
-    day: "numeric",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  });
-}

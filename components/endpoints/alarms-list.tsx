@@ -1,5 +1,6 @@
 import type { EndpointAlarm } from "@/contract/endpoints/alarms.ts";
 import { Badge } from "../ui/badge.tsx";
+import { timestampText } from "../ui/timestamp.tsx";
 
 const kinds: Record<EndpointAlarm["kind"], string> = {
   "rollback-guard": "Rollback guard",
@@ -9,7 +10,7 @@ const kinds: Record<EndpointAlarm["kind"], string> = {
 
 const tones = { OK: "success", ALARM: "danger", INSUFFICIENT_DATA: "neutral" } as const;
 
-const when = (at: string) => new Date(at).toLocaleString();
+const when = timestampText;
 
 /** The alarms the console created for an endpoint: what each watches, its state now and its latest changes. */
 export function AlarmsList({ alarms }: { alarms: readonly EndpointAlarm[] }) {

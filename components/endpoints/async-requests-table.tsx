@@ -5,6 +5,7 @@ import type { AsyncRequestRecord, AsyncRequestState } from "@/contract/invoke/in
 import { ErrorAlert } from "../api/error-text.tsx";
 import { Badge, type Tone } from "../ui/badge.tsx";
 import { Card } from "../ui/card.tsx";
+import { Timestamp } from "../ui/timestamp.tsx";
 import { useAsyncRequests } from "./endpoint-activity-queries.ts";
 
 const stateTone: Record<AsyncRequestState, Tone> = { queued: "info", done: "success", failed: "danger" };
@@ -63,7 +64,7 @@ export function AsyncRequestsTable({ name }: { name: string }) {
                     <Badge tone={stateTone[request.state]}>{request.state}</Badge>
                   </td>
                   <td>
-                    <time dateTime={request.submittedAt}>{new Date(request.submittedAt).toLocaleString()}</time>
+                    <Timestamp at={request.submittedAt} />
                   </td>
                   <td>
                     <SentBy sender={request.sentBy} />

@@ -8,11 +8,12 @@ import { ErrorAlert } from "../api/error-text.tsx";
 import { queryKeys } from "../api/query-keys.ts";
 import { Button } from "../ui/button.tsx";
 import { Card } from "../ui/card.tsx";
+import { timestampText } from "../ui/timestamp.tsx";
 import { useUpdateEndpoint } from "./endpoint-queries.ts";
 import { UpdateEndpointForm } from "./update-endpoint-form.tsx";
 import { type UpdateForm, updateFormStaysOpen } from "./update-form.ts";
 
-const time = (iso: string | null) => (iso ? new Date(iso).toLocaleTimeString() : "—");
+const time = timestampText;
 
 /** Which fleet takes what share of traffic while an update runs. */
 function TrafficSplit({ share }: { share: number }) {

@@ -5,6 +5,7 @@ import { ErrorAlert } from "../api/error-text.tsx";
 import { Button } from "../ui/button.tsx";
 import { Card } from "../ui/card.tsx";
 import { SelectField, TextField } from "../ui/field.tsx";
+import { Timestamp } from "../ui/timestamp.tsx";
 import { activityRefreshMs, useEndpointLogs } from "./endpoint-activity-queries.ts";
 import { logLinesView } from "./log-lines.ts";
 
@@ -68,7 +69,7 @@ export function EndpointLogsPanel({ name }: { name: string }) {
       {data && view && (
         <>
           <p className="mb-2 text-xs text-slate-700">
-            {data.logGroupName}, {new Date(data.from).toLocaleString()} to {new Date(data.to).toLocaleString()}
+            {data.logGroupName}, <Timestamp at={data.from} /> to <Timestamp at={data.to} />
             {data.filterPattern ? `, matching ${data.filterPattern}` : ""}, newest first, refreshed every{" "}
             {activityRefreshMs / 1000} s.{" "}
             {view.hiddenHealthChecks > 0 && `${view.hiddenHealthChecks} /ping health-check lines hidden. `}
@@ -90,7 +91,7 @@ export function EndpointLogsPanel({ name }: { name: string }) {
               {view.lines.map((event) => (
                 <div key={event.id}>
                   <span className="text-slate-400">
-                    {new Date(event.at).toLocaleTimeString()} {event.stream}
+                    <Timestamp at={event.at} /> {event.stream}
                   </span>{" "}
                   {event.message}
                 </div>

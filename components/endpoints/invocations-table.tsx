@@ -3,6 +3,7 @@
 import { ErrorAlert } from "../api/error-text.tsx";
 import { Badge } from "../ui/badge.tsx";
 import { Card } from "../ui/card.tsx";
+import { Timestamp } from "../ui/timestamp.tsx";
 import { activityRefreshMs, useEndpointInvocations } from "./endpoint-activity-queries.ts";
 
 export function InvocationsTable({ name }: { name: string }) {
@@ -35,7 +36,7 @@ export function InvocationsTable({ name }: { name: string }) {
             {data.invocations.map((invocation) => (
               <tr key={invocation.id}>
                 <td className="py-1">
-                  <time dateTime={invocation.at}>{new Date(invocation.at).toLocaleString()}</time>
+                  <Timestamp at={invocation.at} />
                 </td>
                 <td className="max-w-xs truncate font-mono text-xs" title={invocation.requestPreview}>
                   {invocation.stream ? "stream · " : ""}

@@ -5,6 +5,7 @@ import { ErrorAlert } from "../api/error-text.tsx";
 import { LineChart } from "../charts/line-chart.tsx";
 import { Button } from "../ui/button.tsx";
 import { Card } from "../ui/card.tsx";
+import { Timestamp } from "../ui/timestamp.tsx";
 import { useEndpointMetrics } from "./endpoint-activity-queries.ts";
 import { metricCharts } from "./metric-charts.ts";
 import { defaultMetricRange, type MetricRangeId, metricRange, metricRanges } from "./metric-ranges.ts";
@@ -41,7 +42,7 @@ export function MetricsPanel({ name, asynchronous }: { name: string; asynchronou
       {data && (
         <>
           <p className="mb-2 text-xs text-slate-700">
-            {new Date(data.from).toLocaleString()} to {new Date(data.to).toLocaleString()},{" "}
+            <Timestamp at={data.from} /> to <Timestamp at={data.to} />,{" "}
             {data.periodSeconds >= 3600 ? `${data.periodSeconds / 3600}-hour` : `${data.periodSeconds / 60}-minute`}{" "}
             periods, variant {data.variantName}.
           </p>

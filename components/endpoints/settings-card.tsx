@@ -1,6 +1,7 @@
 import { defaultParallel } from "@decision-console/adapter/contract/parallel-default.ts";
 import type { EndpointDetail } from "@/contract/endpoints/endpoint.ts";
 import { Card } from "../ui/card.tsx";
+import { Timestamp } from "../ui/timestamp.tsx";
 import { hourlyPrice } from "./endpoint-format.ts";
 
 function Row({ term, children }: { term: string; children: React.ReactNode }) {
@@ -66,8 +67,12 @@ export function SettingsCard({ endpoint }: { endpoint: EndpointDetail }) {
                 .join(", ")}
         </Row>
         <Row term="$/hour">{hourlyPrice(endpoint.hourlyPriceUsd)}</Row>
-        <Row term="Created">{new Date(endpoint.createdAt).toLocaleString()}</Row>
-        <Row term="Last modified">{new Date(endpoint.lastModifiedAt).toLocaleString()}</Row>
+        <Row term="Created">
+          <Timestamp at={endpoint.createdAt} />
+        </Row>
+        <Row term="Last modified">
+          <Timestamp at={endpoint.lastModifiedAt} />
+        </Row>
       </dl>
     </Card>
   );

@@ -8,6 +8,7 @@ import { Alert } from "../ui/alert.tsx";
 import { Button, buttonClasses } from "../ui/button.tsx";
 import { Card, PageHeader } from "../ui/card.tsx";
 import { SelectField } from "../ui/field.tsx";
+import { Timestamp, timestampText } from "../ui/timestamp.tsx";
 import { BatchJobNote } from "./batch-job-note.tsx";
 import { ComparisonTable } from "./comparison-table.tsx";
 import { EndpointResults } from "./endpoint-results.tsx";
@@ -37,7 +38,7 @@ export function EvaluationView({ id }: { id: string }) {
         description={
           <span>
             {run.batch ? `model ${run.batch.modelName} in a batch transform job` : run.endpoints.join(" vs ")}
-            {!run.batch && ` · concurrency ${run.concurrency}`} · started {new Date(run.createdAt).toLocaleString()}{" "}
+            {!run.batch && ` · concurrency ${run.concurrency}`} · started <Timestamp at={run.createdAt} />{" "}
             <RunStatusBadge status={run.status} />
           </span>
         }
@@ -113,7 +114,7 @@ export function EvaluationView({ id }: { id: string }) {
                     </option>
                     {siblings.map((other) => (
                       <option key={other.id} value={other.id}>
-                        {other.endpoints.join(" vs ")} · {new Date(other.createdAt).toLocaleString()}
+                        {other.endpoints.join(" vs ")} · {timestampText(other.createdAt)}
                       </option>
                     ))}
                   </SelectField>

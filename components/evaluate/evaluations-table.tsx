@@ -5,6 +5,7 @@ import type { EvaluationSummary } from "@/contract/evaluate/evaluations.ts";
 import { ErrorAlert } from "../api/error-text.tsx";
 import { Card } from "../ui/card.tsx";
 import { type Column, DataTable } from "../ui/data-table.tsx";
+import { timestampText } from "../ui/timestamp.tsx";
 import { useEvaluations } from "./evaluation-queries.ts";
 import { RunStatusBadge } from "./run-status-badge.tsx";
 
@@ -14,7 +15,7 @@ const columns: Column<EvaluationSummary>[] = [
     header: "Started",
     cell: (run) => (
       <Link className="text-blue-800 underline" href={`/evaluate/${run.id}`}>
-        {new Date(run.createdAt).toLocaleString()}
+        {timestampText(run.createdAt)}
       </Link>
     ),
     sortValue: (run) => run.createdAt,
