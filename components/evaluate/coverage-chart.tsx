@@ -2,7 +2,8 @@ import type { CoveragePoint } from "@/contract/evaluate/metrics.ts";
 import { ChartFrame } from "../charts/chart-frame.tsx";
 import { percent } from "./format.ts";
 
-const box = { width: 320, height: 160, pad: { left: 32, right: 8, top: 8, bottom: 24 } };
+// Room on the left for the rotated axis label beside the "50%" tick.
+const box = { width: 320, height: 164, pad: { left: 42, right: 8, top: 8, bottom: 28 } };
 const shares = [0, 0.5, 1].map((value) => ({ value, text: percent(value, 0) }));
 
 /** Accuracy (y) against coverage (x) as the threshold rises; the picked threshold is marked. */

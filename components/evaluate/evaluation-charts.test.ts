@@ -41,6 +41,9 @@ describe("the evaluation page's charts on a real model's uneven numbers", () => 
     }));
     const html = renderToStaticMarkup(createElement(ReliabilityDiagram, { bins, ece: 0.1, title: "Calibration" }));
     expect([...html.matchAll(/data-bin-count="(\d+)"/g)].map((match) => Number(match[1]))).toEqual([150, 3]);
+    // The 3-item bar is drawn fainter than the 150-item one, so it does not read as the diagram's main evidence.
+    const opacities = [...html.matchAll(/fill-opacity="([\d.]+)"/g)].map((match) => Number(match[1]));
+    expect(opacities).toEqual([0.85, 0.33]);
   });
 
   it("put the p50 and p95 labels above the bars, where the tallest bar cannot cover them", () => {
