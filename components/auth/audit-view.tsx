@@ -6,12 +6,19 @@ import { Alert } from "../ui/alert.tsx";
 import { Badge } from "../ui/badge.tsx";
 import { Button } from "../ui/button.tsx";
 import { type Column, DataTable } from "../ui/data-table.tsx";
+import { Timestamp } from "../ui/timestamp.tsx";
 import { useAuditLog } from "./auth-queries.ts";
 
 const resultTone = { ok: "success", error: "danger", denied: "warning" } as const;
 
 const columns: Column<AuditRecord>[] = [
-  { key: "at", header: "When (UTC)", cell: (r) => r.at.replace("T", " ").slice(0, 19), sortValue: (r) => r.at },
+  {
+    key: "at",
+    header: "When",
+    cell: (r) => <Timestamp at={r.at} />,
+    sortValue: (r) => Date.parse(r.at),
+    className: "whitespace-nowrap",
+  },
   { key: "actor", header: "Who", cell: (r) => r.actor, sortValue: (r) => r.actor, filterText: (r) => r.actor },
   { key: "action", header: "What", cell: (r) => r.action, sortValue: (r) => r.action, filterText: (r) => r.action },
   { key: "target", header: "Target", cell: (r) => r.target, filterText: (r) => r.target },
@@ -42,6 +49,7 @@ export function AuditView() {
       columns={columns}
       rows={records}
       rowKey={(r) => String(r.id)}
+      initialSort={{ key: "at", direction: "descending" }}
       pageSize={100}
       filterLabel="Filter by who, what or target"
       toolbar={

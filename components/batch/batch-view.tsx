@@ -34,7 +34,7 @@ const columns: Column<TransformJobSummary>[] = [
     key: "created",
     header: "Started",
     cell: (job) => <Timestamp at={job.createdAt} />,
-    sortValue: (job) => -Date.parse(job.createdAt),
+    sortValue: (job) => Date.parse(job.createdAt),
   },
   { key: "duration", header: "Duration", cell: (job) => seconds(job.durationSeconds) },
   {
@@ -65,7 +65,7 @@ export function BatchView() {
           columns={columns}
           rows={data.jobs}
           rowKey={(job) => job.name}
-          initialSort={{ key: "created", direction: "ascending" }}
+          initialSort={{ key: "created", direction: "descending" }}
           filterLabel="Filter jobs"
         />
       )}

@@ -36,7 +36,7 @@ const columns: Column<Build>[] = [
     key: "started",
     header: "Started",
     cell: (build) => <Timestamp at={build.startedAt} />,
-    sortValue: (build) => -(build.startedAt ? Date.parse(build.startedAt) : 0),
+    sortValue: (build) => (build.startedAt ? Date.parse(build.startedAt) : 0),
   },
   { key: "duration", header: "Duration", cell: (build) => duration(build.startedAt, build.endedAt) },
   {
@@ -74,7 +74,7 @@ export function BuildsView() {
           columns={columns}
           rows={data.builds}
           rowKey={(build) => build.id}
-          initialSort={{ key: "started", direction: "ascending" }}
+          initialSort={{ key: "started", direction: "descending" }}
           filterLabel="Filter builds"
         />
       )}

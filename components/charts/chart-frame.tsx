@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { Table, TableBody, TableHead } from "../ui/table.tsx";
 
 /**
  * The console's one chart frame: every chart (metrics, evaluation, monitoring) draws its marks inside it. The
@@ -147,30 +148,32 @@ export function ChartFrame({
       </svg>
       <details className="text-xs text-slate-700">
         <summary className="cursor-pointer">Numbers</summary>
-        <table className="mt-1 w-full text-left tabular-nums" data-chart-table={chart}>
-          <caption className="sr-only">{table.caption}</caption>
-          <thead>
-            <tr>
-              {table.columns.map((column) => (
-                <th key={column} scope="col" className="pr-2 font-medium">
-                  {column}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
+        <Table
+          caption={table.caption}
+          size="xs"
+          compact
+          frameClassName="mt-1"
+          className="tabular-nums"
+          chartTable={chart}
+        >
+          <TableHead plain>
+            {table.columns.map((column) => (
+              <th key={column} scope="col" className="font-medium">
+                {column}
+              </th>
+            ))}
+          </TableHead>
+          <TableBody divided={false}>
             {table.rows.map((row, index) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: rows are positional and never reordered.
               <tr key={index}>
                 {row.map((cell, column) => (
-                  <td key={table.columns[column]} className="pr-2">
-                    {cell}
-                  </td>
+                  <td key={table.columns[column]}>{cell}</td>
                 ))}
               </tr>
             ))}
-          </tbody>
-        </table>
+          </TableBody>
+        </Table>
       </details>
     </figure>
   );

@@ -5,6 +5,7 @@ import type { AsyncRequestRecord, AsyncRequestState } from "@/contract/invoke/in
 import { ErrorAlert } from "../api/error-text.tsx";
 import { Badge, type Tone } from "../ui/badge.tsx";
 import { Card } from "../ui/card.tsx";
+import { Table, TableBody, TableHead } from "../ui/table.tsx";
 import { Timestamp } from "../ui/timestamp.tsx";
 import { useAsyncRequests } from "./endpoint-activity-queries.ts";
 
@@ -42,47 +43,40 @@ export function AsyncRequestsTable({ name }: { name: string }) {
         <p className="text-sm text-slate-700">None yet. Send a decision from the playground or run an evaluation.</p>
       )}
       {data && data.requests.length > 0 && (
-        <div className="overflow-x-auto">
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">Recent asynchronous requests and their S3 locations</caption>
-            <thead className="text-xs uppercase text-slate-700">
-              <tr>
-                <th scope="col" className="py-1">
-                  State
-                </th>
-                <th scope="col">Submitted</th>
-                <th scope="col">Sent by</th>
-                <th scope="col">Input</th>
-                <th scope="col">Output</th>
-                <th scope="col">Failure</th>
+        <Table caption="Recent asynchronous requests and their S3 locations">
+          <TableHead>
+            <th scope="col">State</th>
+            <th scope="col">Submitted</th>
+            <th scope="col">Sent by</th>
+            <th scope="col">Input</th>
+            <th scope="col">Output</th>
+            <th scope="col">Failure</th>
+          </TableHead>
+          <TableBody>
+            {data.requests.map((request) => (
+              <tr key={request.inferenceId}>
+                <td>
+                  <Badge tone={stateTone[request.state]}>{request.state}</Badge>
+                </td>
+                <td className="whitespace-nowrap">
+                  <Timestamp at={request.submittedAt} />
+                </td>
+                <td>
+                  <SentBy sender={request.sentBy} />
+                </td>
+                <td>
+                  <Location uri={request.inputLocation} />
+                </td>
+                <td>
+                  <Location uri={request.outputLocation} />
+                </td>
+                <td>
+                  <Location uri={request.failureLocation} />
+                </td>
               </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-200">
-              {data.requests.map((request) => (
-                <tr key={request.inferenceId}>
-                  <td className="py-1">
-                    <Badge tone={stateTone[request.state]}>{request.state}</Badge>
-                  </td>
-                  <td>
-                    <Timestamp at={request.submittedAt} />
-                  </td>
-                  <td>
-                    <SentBy sender={request.sentBy} />
-                  </td>
-                  <td>
-                    <Location uri={request.inputLocation} />
-                  </td>
-                  <td>
-                    <Location uri={request.outputLocation} />
-                  </td>
-                  <td>
-                    <Location uri={request.failureLocation} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </TableBody>
+        </Table>
       )}
     </Card>
   );

@@ -4,7 +4,8 @@ import Link from "next/link";
 import type { EndpointSummary } from "@/contract/endpoints/endpoint.ts";
 import { Badge } from "../ui/badge.tsx";
 import { type Column, DataTable } from "../ui/data-table.tsx";
-import { age, hourlyPrice, shortDigest, shortSha } from "./endpoint-format.ts";
+import { Timestamp } from "../ui/timestamp.tsx";
+import { hourlyPrice, shortDigest, shortSha } from "./endpoint-format.ts";
 import { StatusBadge } from "./status-badge.tsx";
 
 const columns: Column<EndpointSummary>[] = [
@@ -79,10 +80,11 @@ const columns: Column<EndpointSummary>[] = [
     filterText: (row) => row.modelSha256 ?? "",
   },
   {
-    key: "age",
-    header: "Age",
-    cell: (row) => <time dateTime={row.createdAt}>{age(row.createdAt)}</time>,
-    sortValue: (row) => -Date.parse(row.createdAt),
+    key: "created",
+    header: "Created",
+    cell: (row) => <Timestamp at={row.createdAt} />,
+    sortValue: (row) => Date.parse(row.createdAt),
+    className: "whitespace-nowrap",
   },
   {
     key: "price",
@@ -102,7 +104,7 @@ export function EndpointsTable({ endpoints, pricesAsOf }: { endpoints: EndpointS
         columns={columns}
         rows={endpoints}
         rowKey={(row) => row.name}
-        initialSort={{ key: "age", direction: "ascending" }}
+        initialSort={{ key: "created", direction: "descending" }}
         filterLabel="Filter endpoints"
       />
       {unmanaged > 0 && (

@@ -3,6 +3,7 @@
 import { ErrorAlert } from "../api/error-text.tsx";
 import { Badge } from "../ui/badge.tsx";
 import { Card } from "../ui/card.tsx";
+import { Table, TableBody, TableHead } from "../ui/table.tsx";
 import { Timestamp } from "../ui/timestamp.tsx";
 import { activityRefreshMs, useEndpointInvocations } from "./endpoint-activity-queries.ts";
 
@@ -19,23 +20,18 @@ export function InvocationsTable({ name }: { name: string }) {
         <p className="mb-2 text-xs text-slate-700">Newest first, refreshed every {activityRefreshMs / 1000} s.</p>
       )}
       {data && data.invocations.length > 0 && (
-        <table className="w-full text-left text-sm">
-          <caption className="sr-only">Recent invocations</caption>
-          <thead className="text-xs uppercase text-slate-700">
-            <tr>
-              <th scope="col" className="py-1">
-                When
-              </th>
-              <th scope="col">Request</th>
-              <th scope="col">Status</th>
-              <th scope="col">Latency</th>
-              <th scope="col">Retries</th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-200">
+        <Table caption="Recent invocations">
+          <TableHead>
+            <th scope="col">When</th>
+            <th scope="col">Request</th>
+            <th scope="col">Status</th>
+            <th scope="col">Latency</th>
+            <th scope="col">Retries</th>
+          </TableHead>
+          <TableBody>
             {data.invocations.map((invocation) => (
               <tr key={invocation.id}>
-                <td className="py-1">
+                <td className="whitespace-nowrap">
                   <Timestamp at={invocation.at} />
                 </td>
                 <td className="max-w-xs truncate font-mono text-xs" title={invocation.requestPreview}>
@@ -46,12 +42,12 @@ export function InvocationsTable({ name }: { name: string }) {
                   <Badge tone={invocation.status < 400 ? "success" : "danger"}>{invocation.status}</Badge>
                   {invocation.error && <span className="ml-2 text-red-800">{invocation.error}</span>}
                 </td>
-                <td className="tabular-nums">{Math.round(invocation.latencyMs)} ms</td>
+                <td className="whitespace-nowrap tabular-nums">{Math.round(invocation.latencyMs)} ms</td>
                 <td className="tabular-nums">{invocation.retries}</td>
               </tr>
             ))}
-          </tbody>
-        </table>
+          </TableBody>
+        </Table>
       )}
     </Card>
   );

@@ -8,6 +8,7 @@ import { ErrorAlert } from "../api/error-text.tsx";
 import { ProblemSummary } from "../forms/problem-summary.tsx";
 import { SelectField, TextField } from "../ui/field.tsx";
 import { FormActions } from "../ui/form-actions.tsx";
+import { Table, TableBody, TableHead } from "../ui/table.tsx";
 import { useUpdateEndpoint } from "./endpoint-queries.ts";
 import { type UpdateField, updateFieldLabels } from "./update-fields.ts";
 import {
@@ -178,24 +179,22 @@ export function UpdateEndpointForm({
         {diff.length === 0 ? (
           <p className="text-slate-700">Nothing changes yet.</p>
         ) : (
-          <table className="w-full text-left text-xs">
-            <thead>
-              <tr>
-                <th className="py-1 pr-2">Setting</th>
-                <th className="py-1 pr-2">Now</th>
-                <th className="py-1">After the update</th>
-              </tr>
-            </thead>
-            <tbody>
+          <Table caption="What the update changes" size="xs" compact>
+            <TableHead plain>
+              <th scope="col">Setting</th>
+              <th scope="col">Now</th>
+              <th scope="col">After the update</th>
+            </TableHead>
+            <TableBody>
               {diff.map((row) => (
-                <tr key={row.setting} className="border-t border-slate-200">
-                  <td className="py-1 pr-2">{row.setting}</td>
-                  <td className="break-all py-1 pr-2 font-mono">{row.from}</td>
-                  <td className="break-all py-1 font-mono">{row.to}</td>
+                <tr key={row.setting}>
+                  <td>{row.setting}</td>
+                  <td className="break-all font-mono">{row.from}</td>
+                  <td className="break-all font-mono">{row.to}</td>
                 </tr>
               ))}
-            </tbody>
-          </table>
+            </TableBody>
+          </Table>
         )}
         {reRegistered && (
           <p className="text-slate-800">

@@ -1,6 +1,7 @@
 import type { VariantDetail } from "@/contract/endpoints/endpoint.ts";
 import { Badge } from "../ui/badge.tsx";
 import { Card } from "../ui/card.tsx";
+import { Table, TableBody, TableHead } from "../ui/table.tsx";
 
 export function VariantsCard({ variants }: { variants: VariantDetail[] }) {
   return (
@@ -18,22 +19,17 @@ export function VariantsCard({ variants }: { variants: VariantDetail[] }) {
               </span>
             </h3>
             {variant.pools.length > 0 && (
-              <table className="w-full text-left text-sm">
-                <caption className="sr-only">Instance pools of {variant.name} in priority order</caption>
-                <thead className="text-xs uppercase text-slate-700">
-                  <tr>
-                    <th scope="col" className="py-1">
-                      Priority
-                    </th>
-                    <th scope="col">Instance type</th>
-                    <th scope="col">Current count</th>
-                    <th scope="col">Role</th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-slate-200">
+              <Table caption={`Instance pools of ${variant.name} in priority order`} compact>
+                <TableHead plain>
+                  <th scope="col">Priority</th>
+                  <th scope="col">Instance type</th>
+                  <th scope="col">Current count</th>
+                  <th scope="col">Role</th>
+                </TableHead>
+                <TableBody>
                   {variant.pools.map((pool) => (
                     <tr key={pool.instanceType} className={pool.isFallback ? "bg-amber-50" : undefined}>
-                      <td className="py-1">{pool.priority}</td>
+                      <td>{pool.priority}</td>
                       <td className="font-mono text-xs">{pool.instanceType}</td>
                       <td>{pool.currentInstanceCount ?? "—"}</td>
                       <td>
@@ -45,8 +41,8 @@ export function VariantsCard({ variants }: { variants: VariantDetail[] }) {
                       </td>
                     </tr>
                   ))}
-                </tbody>
-              </table>
+                </TableBody>
+              </Table>
             )}
             {variant.statusMessages.length > 0 && (
               <ul className="text-xs text-slate-700">

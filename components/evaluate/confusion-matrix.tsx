@@ -1,4 +1,5 @@
 import type { ConfusionMatrix as Matrix } from "@/contract/evaluate/metrics.ts";
+import { Table, TableBody, TableHead } from "../ui/table.tsx";
 
 /**
  * Rows: the right answer; columns: the chosen option (by id when the items share one option set, else by position).
@@ -10,36 +11,36 @@ export function ConfusionMatrix({ matrix }: { matrix: Matrix }) {
   const max = Math.max(1, ...matrix.counts.flat());
   const hasUnscored = Object.keys(matrix.unscored).length > 0;
   return (
-    <div className="overflow-x-auto">
-      <table className="text-xs" data-testid="confusion-matrix">
-        <caption className="mb-1 text-left text-sm font-medium text-slate-800">{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col" className="px-2 py-1 text-left font-semibold text-slate-700">
-              answer \ chosen
+    <div>
+      <Table
+        caption={caption}
+        captionClassName="mb-1 text-left text-sm font-medium text-slate-800"
+        size="xs"
+        compact
+        fit
+        testId="confusion-matrix"
+      >
+        <TableHead plain>
+          <th scope="col" className="text-left text-slate-700">
+            answer \ chosen
+          </th>
+          {matrix.labels.map((label) => (
+            <th key={label} scope="col">
+              {label}
             </th>
-            {matrix.labels.map((label) => (
-              <th key={label} scope="col" className="px-2 py-1 font-semibold">
-                {label}
-              </th>
-            ))}
-            {hasUnscored && (
-              <th scope="col" className="px-2 py-1 font-semibold">
-                failed
-              </th>
-            )}
-          </tr>
-        </thead>
-        <tbody>
+          ))}
+          {hasUnscored && <th scope="col">failed</th>}
+        </TableHead>
+        <TableBody divided={false}>
           {matrix.labels.map((label, row) => (
             <tr key={label}>
-              <th scope="row" className="px-2 py-1 text-left font-semibold">
+              <th scope="row" className="text-left font-semibold">
                 {label}
               </th>
               {matrix.counts[row]?.map((count, column) => (
                 <td
                   key={matrix.labels[column]}
-                  className={`px-2 py-1 text-center tabular-nums ${row === column ? "font-semibold" : ""}`}
+                  className={`text-center tabular-nums ${row === column ? "font-semibold" : ""}`}
                   style={{
                     backgroundColor: count ? `rgba(29, 78, 216, ${(0.1 + (0.6 * count) / max).toFixed(2)})` : undefined,
                   }}
@@ -47,11 +48,11 @@ export function ConfusionMatrix({ matrix }: { matrix: Matrix }) {
                   {count}
                 </td>
               ))}
-              {hasUnscored && <td className="px-2 py-1 text-center tabular-nums">{matrix.unscored[label] ?? 0}</td>}
+              {hasUnscored && <td className="text-center tabular-nums">{matrix.unscored[label] ?? 0}</td>}
             </tr>
           ))}
-        </tbody>
-      </table>
+        </TableBody>
+      </Table>
       {matrix.topConfusions.length > 0 && (
         <div className="mt-3">
           <h4 className="text-sm font-medium text-slate-800">Most frequent confusions</h4>

@@ -6,6 +6,7 @@ import type { AccuracyCell } from "@/contract/evaluate/metrics.ts";
 import { thresholdAdvice, thresholdForAccuracy } from "@/contract/evaluate/threshold.ts";
 import { Card } from "../ui/card.tsx";
 import { TextField } from "../ui/field.tsx";
+import { Table, TableBody, TableHead } from "../ui/table.tsx";
 import { ConfusionMatrix } from "./confusion-matrix.tsx";
 import { CoverageChart } from "./coverage-chart.tsx";
 import { decimal, latency, percent } from "./format.ts";
@@ -26,33 +27,26 @@ function GroupTable({ title, groups }: { title: string; groups: Record<string, A
   const entries = Object.entries(groups);
   if (entries.length === 0) return null;
   return (
-    <table className="text-left text-xs">
-      <caption className="mb-1 text-left text-sm font-medium text-slate-800">{title}</caption>
-      <thead className="text-slate-700">
-        <tr>
-          <th scope="col" className="pr-3">
-            Group
-          </th>
-          <th scope="col" className="pr-3">
-            Correct
-          </th>
-          <th scope="col">Accuracy</th>
-        </tr>
-      </thead>
-      <tbody>
+    <Table caption={title} captionClassName="mb-1 text-left text-sm font-medium text-slate-800" size="xs" compact fit>
+      <TableHead plain>
+        <th scope="col">Group</th>
+        <th scope="col">Correct</th>
+        <th scope="col">Accuracy</th>
+      </TableHead>
+      <TableBody divided={false}>
         {entries.map(([group, cell]) => (
           <tr key={group}>
-            <th scope="row" className="pr-3 font-normal">
+            <th scope="row" className="font-normal">
               {group}
             </th>
-            <td className="pr-3 tabular-nums">
+            <td className="tabular-nums">
               {cell.correct}/{cell.total}
             </td>
             <td className="tabular-nums">{percent(cell.accuracy)}</td>
           </tr>
         ))}
-      </tbody>
-    </table>
+      </TableBody>
+    </Table>
   );
 }
 

@@ -1,5 +1,6 @@
 import type { DecisionResult, ModelMetadata, Timing } from "@decision-console/adapter/contract";
 import { Badge } from "../ui/badge.tsx";
+import { Table, TableBody, TableHead } from "../ui/table.tsx";
 import { ProbabilityBars } from "./probability-bars.tsx";
 
 function argmaxOf(probabilities: number[]): number {
@@ -34,29 +35,22 @@ export function DecisionAnswer({ result, threshold }: { result: DecisionResult; 
       />
       <details className="text-sm">
         <summary className="cursor-pointer font-medium">Logits and prompt</summary>
-        <table className="mt-2 text-left text-xs">
-          <caption className="sr-only">Option logits of {result.id}</caption>
-          <thead>
-            <tr>
-              <th scope="col" className="pr-4">
-                Option
-              </th>
-              <th scope="col" className="pr-4">
-                Logit
-              </th>
-              <th scope="col">Token id</th>
-            </tr>
-          </thead>
-          <tbody className="font-mono">
+        <Table caption={`Option logits of ${result.id}`} size="xs" compact fit frameClassName="mt-2">
+          <TableHead plain>
+            <th scope="col">Option</th>
+            <th scope="col">Logit</th>
+            <th scope="col">Token id</th>
+          </TableHead>
+          <TableBody divided={false}>
             {result.option_ids.map((id, index) => (
-              <tr key={id}>
-                <td className="pr-4">{id}</td>
-                <td className="pr-4">{result.option_logits[index]?.toFixed(4)}</td>
+              <tr key={id} className="font-mono">
+                <td>{id}</td>
+                <td>{result.option_logits[index]?.toFixed(4)}</td>
                 <td>{result.answer_token_ids[index]}</td>
               </tr>
             ))}
-          </tbody>
-        </table>
+          </TableBody>
+        </Table>
         <dl className="mt-2 grid grid-cols-[max-content_1fr] gap-x-3 text-xs">
           <dt className="text-slate-700">Allowed token mass</dt>
           <dd>{result.allowed_token_mass.toFixed(4)}</dd>

@@ -2,6 +2,8 @@
 
 import { type ReactNode, useMemo, useState } from "react";
 import { Button } from "./button.tsx";
+import { SortableHeader, Table, TableBody, TableHead } from "./table.tsx";
+import { nextSort, type Sort, sortRows } from "./table-sort.ts";
 
 export type Column<Row> = {
   key: string;
@@ -13,8 +15,6 @@ export type Column<Row> = {
   filterText?: (row: Row) => string;
   className?: string;
 };
-
-type Sort = { key: string; direction: "ascending" | "descending" };
 
 /** A table with sorting, one text filter and pagination, in the manner of the shadcn data table. */
 export function DataTable<Row>({
@@ -47,13 +47,7 @@ export function DataTable<Row>({
       : rows;
     const column = sort && columns.find((c) => c.key === sort.key);
     if (!sort || !column?.sortValue) return filtered;
-    const value = column.sortValue;
-    const sign = sort.direction === "ascending" ? 1 : -1;
-    return [...filtered].sort((a, b) => {
-      const x = value(a);
-      const y = value(b);
-      return (x < y ? -1 : x > y ? 1 : 0) * sign;
-    });
+    return sortRows(filtered, column.sortValue, sort.direction);
   }, [rows, columns, filter, sort]);
 
   const pageCount = Math.max(1, Math.ceil(visible.length / pageSize));
@@ -61,17 +55,13 @@ export function DataTable<Row>({
   const pageRows = visible.slice(currentPage * pageSize, (currentPage + 1) * pageSize);
 
   function toggleSort(key: string) {
-    setSort((current) =>
-      current?.key === key
-        ? { key, direction: current.direction === "ascending" ? "descending" : "ascending" }
-        : { key, direction: "ascending" },
-    );
+    setSort((current) => nextSort(current, key));
   }
 
   return (
     <div className="flex flex-col gap-3">
       <div className="flex flex-wrap items-end gap-3">
-        <label className="flex flex-col gap-1 text-sm font-medium text-slate-800">
+        <label className="flex max-w-full flex-col gap-1 text-sm font-medium text-slate-800">
           {filterLabel}
           <input
             type="search"
@@ -80,62 +70,49 @@ export function DataTable<Row>({
               setFilter(event.target.value);
               setPage(0);
             }}
-            className="w-64 rounded-md border border-slate-400 bg-white px-2 py-1.5 text-sm font-normal focus-visible:outline-2 focus-visible:outline-blue-700"
+            className="w-64 max-w-full rounded-md border border-slate-400 bg-white px-2 py-1.5 text-sm font-normal focus-visible:outline-2 focus-visible:outline-blue-700"
           />
         </label>
         {toolbar}
       </div>
-      <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
-        <table className="w-full text-left text-sm">
-          <caption className="sr-only">{caption}</caption>
-          <thead className="bg-slate-100 text-xs uppercase tracking-wide text-slate-700">
-            <tr>
+      <Table caption={caption} framed>
+        <TableHead>
+          {columns.map((column) =>
+            column.sortValue ? (
+              <SortableHeader
+                key={column.key}
+                direction={sort?.key === column.key ? sort.direction : undefined}
+                onSort={() => toggleSort(column.key)}
+              >
+                {column.header}
+              </SortableHeader>
+            ) : (
+              <th key={column.key} scope="col">
+                {column.header}
+              </th>
+            ),
+          )}
+        </TableHead>
+        <TableBody>
+          {pageRows.map((row) => (
+            <tr key={rowKey(row)} className="hover:bg-slate-50">
               {columns.map((column) => (
-                <th
-                  key={column.key}
-                  scope="col"
-                  className="px-3 py-2 font-semibold"
-                  aria-sort={sort?.key === column.key ? sort.direction : undefined}
-                >
-                  {column.sortValue ? (
-                    <button
-                      type="button"
-                      onClick={() => toggleSort(column.key)}
-                      className="inline-flex items-center gap-1 uppercase hover:text-slate-950 focus-visible:outline-2 focus-visible:outline-blue-700"
-                    >
-                      {column.header}
-                      <span aria-hidden="true">
-                        {sort?.key === column.key ? (sort.direction === "ascending" ? "▲" : "▼") : "↕"}
-                      </span>
-                    </button>
-                  ) : (
-                    column.header
-                  )}
-                </th>
+                <td key={column.key} className={column.className}>
+                  {column.cell(row)}
+                </td>
               ))}
             </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-200">
-            {pageRows.map((row) => (
-              <tr key={rowKey(row)} className="hover:bg-slate-50">
-                {columns.map((column) => (
-                  <td key={column.key} className={`px-3 py-2 align-top ${column.className ?? ""}`}>
-                    {column.cell(row)}
-                  </td>
-                ))}
-              </tr>
-            ))}
-            {pageRows.length === 0 && (
-              <tr>
-                <td colSpan={columns.length} className="px-3 py-6 text-center text-slate-700">
-                  No rows match “{filter}”.
-                </td>
-              </tr>
-            )}
-          </tbody>
-        </table>
-      </div>
-      <div className="flex items-center justify-between text-sm text-slate-700">
+          ))}
+          {pageRows.length === 0 && (
+            <tr>
+              <td colSpan={columns.length} className="text-center text-slate-700">
+                No rows match “{filter}”.
+              </td>
+            </tr>
+          )}
+        </TableBody>
+      </Table>
+      <div className="flex flex-wrap items-center justify-between gap-2 text-sm text-slate-700">
         <span>
           {visible.length} of {rows.length} shown
         </span>
