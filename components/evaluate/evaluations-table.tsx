@@ -7,6 +7,7 @@ import { Card } from "../ui/card.tsx";
 import { type Column, DataTable } from "../ui/data-table.tsx";
 import { timestampText } from "../ui/timestamp.tsx";
 import { useEvaluations } from "./evaluation-queries.ts";
+import { percent } from "./format.ts";
 import { RunStatusBadge } from "./run-status-badge.tsx";
 
 const columns: Column<EvaluationSummary>[] = [
@@ -18,7 +19,7 @@ const columns: Column<EvaluationSummary>[] = [
         {timestampText(run.createdAt)}
       </Link>
     ),
-    sortValue: (run) => run.createdAt,
+    sortValue: (run) => Date.parse(run.createdAt),
   },
   {
     key: "dataset",
@@ -39,6 +40,24 @@ const columns: Column<EvaluationSummary>[] = [
     sortValue: (run) => run.status,
   },
   { key: "progress", header: "Done", cell: (run) => `${run.progress.done} / ${run.progress.total}` },
+  {
+    key: "accuracy",
+    header: "Accuracy",
+    cell: (run) => (
+      <ul>
+        {run.accuracy.map((cell) => (
+          <li key={cell.endpointName} className="whitespace-nowrap tabular-nums">
+            {run.accuracy.length > 1 && <span className="text-slate-700">{cell.endpointName}: </span>}
+            {percent(cell.accuracy)}{" "}
+            <span className="text-slate-700">
+              ({cell.correct}/{cell.total})
+            </span>
+          </li>
+        ))}
+      </ul>
+    ),
+    sortValue: (run) => run.accuracy[0]?.accuracy ?? -1,
+  },
 ];
 
 export function EvaluationsTable() {

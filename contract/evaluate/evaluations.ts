@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { batchInstanceTypes } from "../batch/transform-jobs.ts";
 import { resourceNameSchema } from "../endpoints/endpoint.ts";
-import { evaluationMetricsSchema } from "./metrics.ts";
+import { accuracyCellSchema, evaluationMetricsSchema } from "./metrics.ts";
 
 export const MAX_CONCURRENCY = 16;
 
@@ -91,6 +91,8 @@ export const evaluationSummarySchema = z.object({
   finishedAt: z.iso.datetime().nullable(),
   failure: z.string().nullable(),
   progress: evaluationProgressSchema,
+  /** Each endpoint's accuracy over its items finished so far (a failed item counts as wrong), as the run's page has it. */
+  accuracy: z.array(accuracyCellSchema.extend({ endpointName: z.string() })),
   /** The run's Batch Transform job, when it targets a model instead of endpoints (`endpoints` is that model). */
   batch: z
     .object({

@@ -7,6 +7,7 @@ import type {
 } from "../../../contract/evaluate/evaluations.ts";
 import type { Db } from "../../store/database.ts";
 import { datasetItems, findDataset, type StoredItem } from "../datasets/dataset-store.ts";
+import { accuracy } from "../metrics/accuracy.ts";
 import { evaluationMetrics } from "../metrics/summary.ts";
 import { batchJobOf } from "./batch-job-store.ts";
 import { compare } from "./comparison.ts";
@@ -56,6 +57,13 @@ function batchOf(db: Db, runId: string): EvaluationSummary["batch"] {
   };
 }
 
+/** Each endpoint's accuracy so far, by the same rule as its metrics (`accuracy` over the finished items). */
+function accuracyOf(db: Db, run: RunRow, targets: readonly string[]): EvaluationSummary["accuracy"] {
+  const items = datasetItems(db, run.dataset_id);
+  const results = runResults(db, run.id);
+  return targets.map((endpointName, slot) => ({ endpointName, ...accuracy(outcomesOf(items, results, slot)) }));
+}
+
 function summaryOf(db: Db, run: RunRow, nowMs: number): EvaluationSummary {
   const dataset = findDataset(db, run.dataset_id);
   const targets = runTargets(db, run.id);
@@ -71,6 +79,7 @@ function summaryOf(db: Db, run: RunRow, nowMs: number): EvaluationSummary {
     finishedAt: run.finished_at,
     failure: run.failure,
     progress: progressOf(db, run, targets, dataset?.itemCount ?? 0, nowMs),
+    accuracy: accuracyOf(db, run, targets),
     batch: batchOf(db, run.id),
   };
 }
