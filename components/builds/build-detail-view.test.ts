@@ -2,6 +2,7 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import type { Build, BuildPhase } from "@/contract/builds/builds.ts";
+import { apiUrl } from "../api/console-client.ts";
 import { PhaseTimeline } from "./build-detail-view.tsx";
 import { failingCommand } from "./build-format.ts";
 
@@ -28,7 +29,7 @@ function build(phases: BuildPhase[], status: Build["status"]): Build {
     phases,
     outputs: { modelDataUrl: null, modelSha256: null, modelBytes: null, imageUri: null, imageDigest: null },
     exportedVariables: {},
-    logs: { groupName: "g", streamName: "s", tailPath: "/api/builds/x/logs" },
+    logs: { groupName: "g", streamName: "s", tailPath: apiUrl("buildLogs", { params: { id: "x" } }) },
     source: null,
   };
 }
