@@ -170,7 +170,7 @@ describe("names the console does not manage", () => {
 
   it("covers every route with a [name] and every build route", () => {
     expect(named.length).toBeGreaterThanOrEqual(15);
-    expect(builds.length).toBe(2);
+    expect(builds.length).toBe(4);
   });
 
   it.each(named.map((route) => [route.method, route.path] as const))(
