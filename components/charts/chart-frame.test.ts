@@ -26,6 +26,22 @@ describe("the chart frame", () => {
     expect(drawing).toEqual(["components/charts/chart-frame.tsx"]);
   });
 
+  it("colours every chart from the theme's palette, so it reads in the light and the dark scheme", () => {
+    const charts = [
+      "components/charts/chart-frame.tsx",
+      "components/charts/line-chart.tsx",
+      "components/evaluate/coverage-chart.tsx",
+      "components/evaluate/latency-histogram.tsx",
+      "components/evaluate/reliability-diagram.tsx",
+    ];
+    const fixed = charts.flatMap((file) =>
+      [...fs.readFileSync(path.join(root, file), "utf8").matchAll(/#[0-9a-fA-F]{3,8}\b|rgba?\(/g)].map(
+        (match) => `${file}: ${match[0]}`,
+      ),
+    );
+    expect(fixed).toEqual([]);
+  });
+
   it("gives every chart an announced summary and a table of the numbers it draws", () => {
     const charts = [
       createElement(LineChart, {

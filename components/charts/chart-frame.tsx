@@ -49,7 +49,7 @@ export function chartScales(box: ChartBox, x: ChartAxis, y: ChartAxis): ChartSca
   return { x: linearScale(x.domain, [left, right]), y: linearScale(y.domain, [bottom, top]), left, right, top, bottom };
 }
 
-const axisText = { fontSize: 9, fill: "#334155" } as const;
+const axisText = { fontSize: 9, className: "fill-slate-700" } as const;
 
 /** Width of `text` at the axis font, by the average advance of a sans-serif glyph (0.6 em): no DOM to measure. */
 const textWidth = (text: string) => text.length * axisText.fontSize * 0.6;
@@ -107,15 +107,14 @@ export function ChartFrame({
       >
         {plotBackground ? (
           <rect
+            className="fill-slate-50 stroke-slate-300"
             x={scales.left}
             y={scales.top}
             width={scales.right - scales.left}
             height={scales.bottom - scales.top}
-            fill="#f8fafc"
-            stroke="#cbd5e1"
           />
         ) : (
-          <line x1={scales.left} x2={scales.right} y1={scales.bottom} y2={scales.bottom} stroke="#94a3b8" />
+          <line className="stroke-slate-400" x1={scales.left} x2={scales.right} y1={scales.bottom} y2={scales.bottom} />
         )}
         {children(scales)}
         {x.ticks.map((tick) => (

@@ -59,7 +59,7 @@ export function LineChart({
     >
       {({ x, y, left, right, top, bottom }) => (
         <>
-          <line x1={left} x2={right} y1={y(max)} y2={y(max)} stroke="#e2e8f0" />
+          <line className="stroke-slate-200" x1={left} x2={right} y1={y(max)} y2={y(max)} />
           {points.length > 0 && (
             <path
               d={points
@@ -68,19 +68,24 @@ export function LineChart({
                     `${i === 0 ? "M" : "L"}${x(Date.parse(point.at)).toFixed(1)},${y(point.value).toFixed(1)}`,
                 )
                 .join(" ")}
-              fill="none"
-              stroke="#1d4ed8"
+              className="fill-none stroke-blue-700"
               strokeWidth="2"
             />
           )}
           {/* A line needs two points; a dot per point keeps a single period (the first invocations) visible. */}
           {points.map((point) => (
-            <circle key={point.at} cx={x(Date.parse(point.at))} cy={y(point.value)} r="2.5" fill="#1d4ed8">
+            <circle className="fill-blue-700" key={point.at} cx={x(Date.parse(point.at))} cy={y(point.value)} r="2.5">
               <title>{`${timestampText(point.at)}: ${format(point.value)} ${unit}`}</title>
             </circle>
           ))}
           {points.length === 0 && (
-            <text x={(left + right) / 2} y={(top + bottom) / 2} textAnchor="middle" fontSize="11" fill="#334155">
+            <text
+              className="fill-slate-700"
+              x={(left + right) / 2}
+              y={(top + bottom) / 2}
+              textAnchor="middle"
+              fontSize="11"
+            >
               No data yet
             </text>
           )}

@@ -42,14 +42,14 @@ export function CoverageChart({
       {({ x, y, left, right }) => (
         <>
           <line
+            className="stroke-red-700"
             x1={left}
             x2={right}
             y1={y(targetAccuracy)}
             y2={y(targetAccuracy)}
-            stroke="#b91c1c"
             strokeDasharray="4 3"
           />
-          <text x={right - 2} y={y(targetAccuracy) - 3} textAnchor="end" fontSize="9" fill="#b91c1c">
+          <text className="fill-red-700" x={right - 2} y={y(targetAccuracy) - 3} textAnchor="end" fontSize="9">
             {`target ${percent(targetAccuracy, 0)}`}
           </text>
           {curve.length > 0 && (
@@ -59,13 +59,12 @@ export function CoverageChart({
                   (point, i) => `${i === 0 ? "M" : "L"}${x(point.coverage).toFixed(1)},${y(point.accuracy).toFixed(1)}`,
                 )
                 .join(" ")}
-              fill="none"
-              stroke="#1d4ed8"
+              className="fill-none stroke-blue-700"
               strokeWidth="2"
             />
           )}
           {picked && (
-            <circle cx={x(picked.coverage)} cy={y(picked.accuracy)} r={4} fill="#b91c1c">
+            <circle className="fill-red-700" cx={x(picked.coverage)} cy={y(picked.accuracy)} r={4}>
               <title>{`threshold ${picked.threshold.toFixed(3)}: ${percent(picked.coverage)} answered, ${percent(picked.accuracy)} right`}</title>
             </circle>
           )}

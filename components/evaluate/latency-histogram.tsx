@@ -51,12 +51,12 @@ export function LatencyHistogram({
         <>
           {bins.map((bin) => (
             <rect
+              className="fill-teal-700"
               key={bin.lower}
               x={x(bin.lower) + 0.5}
               y={y(bin.count)}
               width={Math.max(0.5, x(bin.upper) - x(bin.lower) - 1)}
               height={y(0) - y(bin.count)}
-              fill="#0f766e"
             >
               <title>{`${latency(bin.lower)}–${latency(bin.upper)}: ${bin.count}`}</title>
             </rect>
@@ -68,18 +68,18 @@ export function LatencyHistogram({
             return (
               <g key={key}>
                 <line
+                  className="stroke-red-700"
                   x1={x(value)}
                   x2={x(value)}
                   y1={key === "p50" ? 11 : 22}
                   y2={y(0)}
-                  stroke="#b91c1c"
                   strokeDasharray="3 2"
                 />
                 <text
+                  className="fill-red-700"
                   x={x(value) + (nearRight ? -2 : 2)}
                   y={key === "p50" ? 9 : 20}
                   fontSize="9"
-                  fill="#b91c1c"
                   textAnchor={nearRight ? "end" : "start"}
                 >
                   {key}

@@ -57,16 +57,16 @@ export function ReliabilityDiagram({
     >
       {({ x, y }) => (
         <>
-          <line x1={x(0)} y1={y(0)} x2={x(1)} y2={y(1)} stroke="#94a3b8" strokeDasharray="4 3" />
+          <line className="stroke-slate-400" x1={x(0)} y1={y(0)} x2={x(1)} y2={y(1)} strokeDasharray="4 3" />
           {filled.map((bin) =>
             bin.accuracy === null ? null : (
               <g key={bin.lower}>
                 <rect
+                  className="fill-blue-700"
                   x={x(bin.lower) + 1}
                   y={y(bin.accuracy)}
                   width={Math.max(1, x(bin.upper) - x(bin.lower) - 2)}
                   height={y(0) - y(bin.accuracy)}
-                  fill="#1d4ed8"
                   fillOpacity={binOpacity(bin.count, mostItems)}
                 >
                   <title>{`${bin.lower.toFixed(1)}–${bin.upper.toFixed(1)}: accuracy ${decimal(bin.accuracy, 2)}, ${bin.count} items`}</title>
@@ -76,7 +76,7 @@ export function ReliabilityDiagram({
                   y={Math.max(16, y(bin.accuracy) - 2)}
                   textAnchor="middle"
                   fontSize="8"
-                  fill={y(bin.accuracy) - 2 < 16 ? "#ffffff" : "#334155"}
+                  className={y(bin.accuracy) - 2 < 16 ? "fill-white" : "fill-slate-700"}
                   data-bin-count={bin.count}
                 >
                   {bin.count}
