@@ -52,7 +52,7 @@ export type RollbackAlarms = z.infer<typeof rollbackAlarmsSchema>;
 export const endpointChangeSchema = z.strictObject({
   imageUri: imageUriSchema.optional(),
   modelDataUrl: s3UrlSchema.optional(),
-  /** The new model's sha256 (kept on the model as DECISION_CONSOLE_MODEL_SHA256); with modelDataUrl only. */
+  /** The new model's sha256 (the adapter enforces it; a chat model's tags record it); with modelDataUrl only. */
   modelSha256: sha256Schema.optional(),
   /** SEMIF_TEMPERATURE; null removes it (the adapter's default). */
   temperature: temperatureSchema.nullable().optional(),

@@ -64,6 +64,19 @@ export const SAGEMAKER_VARIANT_SCALING = {
 export const CONSOLE_SCALABLE_TARGET_TAG = { key: "decision-console:managed-by", value: "decision-console" } as const;
 
 /**
+ * What the console records about a model it creates, as tags given to CreateModel (never in the container's
+ * Environment, which SageMaker passes whole to the container); its policy lets it add only these keys, on create.
+ */
+export const CONSOLE_MODEL_TAG_KEYS = {
+  /** A chat model's sha256 pin, which the llama.cpp DLC cannot check: recorded, never enforced. */
+  modelSha256: "decision-console:model-sha256",
+  /** A batch job's model: the model build whose output it runs. */
+  sourceBuildId: "decision-console:source-build",
+  /** A model an update created: the endpoint configuration the endpoint served before (for a roll back). */
+  previousConfig: "decision-console:previous-config",
+} as const;
+
+/**
  * The console's resource prefix (CONSOLE_RESOURCE_PREFIX, the stack's SageMakerNamePrefix) in lower case: SageMaker
  * ARNs carry names in lower case and IAM matches ARNs case-sensitively, so the stack accepts only a lower-case
  * prefix; `DC-` is read as `dc-`, the prefix a stack could have been deployed with. Empty: none.

@@ -16,6 +16,7 @@ import { batchDataStatements } from "./batch-data.ts";
 import {
   ARTIFACT_PREFIXES,
   type AsyncInferenceFolder,
+  CONSOLE_MODEL_TAG_KEYS,
   CONSOLE_SCALABLE_TARGET_TAG,
   IMAGE_BUILD_PROJECT,
   MODEL_PACKAGE_PROJECT,
@@ -82,6 +83,22 @@ export function createConsolePolicy(scope: Construct, props: ConsolePolicyProps)
         regionalArn("sagemaker", `transform-job/${namePrefix}*`),
       ],
       conditions: { ArnLike: { "sagemaker:ModelArn": regionalArn("sagemaker", `model/${namePrefix}*`) } },
+    }),
+    // What the console records about a model is in its tags, given to CreateModel (which then needs AddTags too):
+    // only on create, only the console's keys. ListTags reads them back (DescribeModel does not return tags).
+    new PolicyStatement({
+      sid: "TagPrefixedModelsOnCreate",
+      actions: ["sagemaker:AddTags"],
+      resources: [regionalArn("sagemaker", `model/${namePrefix}*`)],
+      conditions: {
+        StringEquals: { "sagemaker:TaggingAction": "CreateModel" },
+        "ForAllValues:StringEquals": { "aws:TagKeys": Object.values(CONSOLE_MODEL_TAG_KEYS) },
+      },
+    }),
+    new PolicyStatement({
+      sid: "ReadPrefixedModelTags",
+      actions: ["sagemaker:ListTags"],
+      resources: [regionalArn("sagemaker", `model/${namePrefix}*`)],
     }),
     new PolicyStatement({ sid: "ListTransformJobs", actions: ["sagemaker:ListTransformJobs"], resources: ["*"] }),
     ...batchDataStatements(bucket),
@@ -251,6 +268,8 @@ export function createConsolePolicy(scope: Construct, props: ConsolePolicyProps)
   acknowledgeWildcardResources(policy, statements, {
     ManagePrefixedSageMakerResources: `only models, endpoint configs, endpoints and transform jobs named with the prefix "${namePrefix}"`,
     ServePrefixedModels: `only endpoint configs and transform jobs named with the prefix "${namePrefix}", of models named with it`,
+    TagPrefixedModelsOnCreate: `only models named with the prefix "${namePrefix}", only as CreateModel tags them, only the console's tag keys`,
+    ReadPrefixedModelTags: `only the tags of models named with the prefix "${namePrefix}"`,
     ListTransformJobs: "ListTransformJobs has no resource type (Service Authorization Reference)",
     ReadWriteBatchData: "transform job inputs and outputs under batch/ only",
     ReadTransformJobLogs:
@@ -270,7 +289,8 @@ export function createConsolePolicy(scope: Construct, props: ConsolePolicyProps)
       "scalable-target ARNs are opaque ids; limited by condition to SageMaker variant targets that carry the console's tag",
     TargetTrackingAlarms: "only the target-tracking alarms of endpoints named with the prefix",
     RollbackAlarms: "only alarms named with the prefix: the update rollback alarms of the console's endpoints",
-    TripRollbackAlarms: "only alarms named with the prefix: the console's rollback alarms, set to ALARM to abort an update",
+    TripRollbackAlarms:
+      "only alarms named with the prefix: the console's rollback alarms, set to ALARM to abort an update",
   });
   return policy;
 }

@@ -5,7 +5,7 @@ import { App } from "aws-cdk-lib";
 import { Match, Template } from "aws-cdk-lib/assertions";
 import { beforeAll, describe, expect, it } from "vitest";
 import { flattenReference } from "./cfn-reference.ts";
-import { CONSOLE_SCALABLE_TARGET_TAG } from "./console-contract.ts";
+import { CONSOLE_MODEL_TAG_KEYS, CONSOLE_SCALABLE_TARGET_TAG } from "./console-contract.ts";
 import { DecisionConsoleStack } from "./decision-console-stack.ts";
 import { LLAMA_CPP_DLC_ACCOUNTS } from "./llama-cpp-dlc.ts";
 
@@ -327,6 +327,7 @@ const indirectConsoleActions: Record<string, string> = {
   "cloudwatch:DescribeAlarms": "PutScalingPolicy (target tracking) checks its alarms as the caller",
   "cloudwatch:DeleteAlarms": "DeleteScalingPolicy removes the target-tracking alarms",
   "iam:CreateServiceLinkedRole": "the first RegisterScalableTarget for SageMaker creates its service-linked role",
+  "sagemaker:AddTags": "CreateModel with Tags needs AddTags on the new model (sagemaker:TaggingAction CreateModel)",
 };
 
 describe("console policy", () => {
@@ -362,6 +363,22 @@ describe("console policy", () => {
     );
   });
 
+  it("tags only models it creates, only with the console's record keys, and reads only its models' tags", () => {
+    const tagging = consoleStatements().filter((s) => list(s.Action).includes("sagemaker:AddTags"));
+    expect(tagging).toHaveLength(1);
+    expect(list(tagging[0]!.Action)).toEqual(["sagemaker:AddTags"]);
+    expect(list(tagging[0]!.Resource).map(render)).toEqual([
+      `arn:<AWS::Partition>:sagemaker:<AWS::Region>:<AWS::AccountId>:model/${PREFIX}*`,
+    ]);
+    expect(tagging[0]!.Condition).toEqual({
+      StringEquals: { "sagemaker:TaggingAction": "CreateModel" },
+      "ForAllValues:StringEquals": { "aws:TagKeys": Object.values(CONSOLE_MODEL_TAG_KEYS) },
+    });
+    expect(resourcesOf(consoleStatements(), "sagemaker:ListTags")).toEqual([
+      `arn:<AWS::Partition>:sagemaker:<AWS::Region>:<AWS::AccountId>:model/${PREFIX}*`,
+    ]);
+  });
+
   it("passes only the execution role, and only to SageMaker", () => {
     const passRole = consoleStatements().filter((s) => list(s.Action).includes("iam:PassRole"));
     expect(passRole).toHaveLength(1);
@@ -386,10 +403,6 @@ describe("console policy", () => {
           arn.includes("log-group:/aws/sagemaker/TransformJobs"),
       ),
     ).toBe(true);
-  });
-
-  it("grants no sagemaker:AddTags, since the console sends no tags to SageMaker", () => {
-    expect(actionsOf(consoleStatements())).not.toContain("sagemaker:AddTags");
   });
 
   it("writes only build sources, async requests and batch data to the bucket, reads only those, lists only its prefixes", () => {

@@ -26,8 +26,8 @@ import type { AwsClients } from "../aws/clients.ts";
 import { awsCall, toAwsAppError } from "../aws/errors.ts";
 import { parseS3Uri } from "../aws/s3-uri.ts";
 import type { ConsoleSettings } from "../console-settings.ts";
-import { sourceBuildVariable } from "../endpoints/container-env.ts";
 import { bestEffort } from "../endpoints/deploy.ts";
+import { modelRecordsOf } from "../endpoints/resources.ts";
 import { AppError } from "../http/app-error.ts";
 import { listAdapterImages } from "../images/images.ts";
 import { createBuildOutputModel } from "./build-output-model.ts";
@@ -308,10 +308,8 @@ async function jobModel(aws: Pick<AwsClients, "sageMaker">, name: string): Promi
   try {
     const model = await aws.sageMaker.send(new DescribeModelCommand({ ModelName: name }));
     const container = model.PrimaryContainer ?? model.Containers?.[0];
-    return {
-      imageUri: container?.Image ?? null,
-      sourceBuildId: container?.Environment?.[sourceBuildVariable] ?? null,
-    };
+    const records = await modelRecordsOf(aws.sageMaker, model);
+    return { imageUri: container?.Image ?? null, sourceBuildId: records.sourceBuildId ?? null };
   } catch (error) {
     const mapped = toAwsAppError(error, `model "${name}"`);
     if (mapped.status === 404) return null;

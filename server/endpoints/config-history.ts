@@ -3,23 +3,16 @@ import {
   DeleteModelCommand,
   DescribeEndpointConfigCommand,
   DescribeModelCommand,
-  type DescribeModelOutput,
   type SageMakerClient,
 } from "@aws-sdk/client-sagemaker";
-import { previousConfigVariable } from "./container-env.ts";
 import { bestEffort } from "./deploy.ts";
-import type { EndpointResources } from "./resources.ts";
+import { type EndpointResources, modelRecordsOf } from "./resources.ts";
 
 /** How many configurations before the serving one an endpoint keeps for a roll back. */
 export const KEPT_PREVIOUS_CONFIGS = 2;
 
 /** The rule, as the endpoint page states it. */
 export const configHistoryRule = `The ${KEPT_PREVIOUS_CONFIGS} configurations before the serving one are kept for a roll back; each update deletes the configuration (and its model) before those.`;
-
-/** The configuration a model's update replaced, or null for a model the console deployed directly. */
-export function previousConfigOf(model: DescribeModelOutput | null): string | null {
-  return model?.PrimaryContainer?.Environment?.[previousConfigVariable] || null;
-}
 
 /** The endpoint's own configurations: its name, or `<endpoint>-<8 hex>` as updates derive them. */
 export function isUpdateTarget(endpoint: string, config: string): boolean {
@@ -34,7 +27,7 @@ async function modelOfConfig(sageMaker: SageMakerClient, config: string) {
     const modelName = described.ProductionVariants?.[0]?.ModelName;
     if (!modelName) return null;
     const model = await sageMaker.send(new DescribeModelCommand({ ModelName: modelName }));
-    return { modelName, model };
+    return { modelName, records: await modelRecordsOf(sageMaker, model) };
   } catch {
     return null;
   }
@@ -52,10 +45,11 @@ export async function collectOldConfigs(
 ): Promise<void> {
   const endpoint = resources.endpoint.EndpointName ?? "";
   const kept = new Set([target, resources.endpoint.EndpointConfigName ?? ""]);
-  let previous = previousConfigOf(resources.model);
+  // The configuration each model's update replaced (none for a model the console deployed directly).
+  let previous = resources.records.previousConfig;
   for (let depth = 1; previous && depth < KEPT_PREVIOUS_CONFIGS; depth++) {
     kept.add(previous);
-    previous = previousConfigOf((await modelOfConfig(sageMaker, previous))?.model ?? null);
+    previous = (await modelOfConfig(sageMaker, previous))?.records.previousConfig;
   }
   if (!previous || kept.has(previous) || !isUpdateTarget(endpoint, previous)) return;
   const old = await modelOfConfig(sageMaker, previous);

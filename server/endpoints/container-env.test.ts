@@ -6,11 +6,12 @@ import { apiModeOf, containerEnvironment } from "./container-env.ts";
 const adapterImage = `123456789012.dkr.ecr.us-east-1.amazonaws.com/decision-adapter@sha256:${"a".repeat(64)}`;
 
 describe("a model's container environment", () => {
-  it("carries no console variable for the API mode, which reads back from what the container runs", () => {
+  it("carries no console variable (API mode, sha256 record), the mode reading back from what the container runs", () => {
     for (const request of [cpuDeploy(), gpuPoolDeploy({ apiMode: "chat" })]) {
       const parsed = deployRequestSchema.parse(request);
+      expect(parsed.modelSha256).toMatch(/^[0-9a-f]{64}$/);
       const env = containerEnvironment(parsed);
-      expect(Object.keys(env)).not.toContain("DECISION_CONSOLE_API_MODE");
+      expect(Object.keys(env).filter((name) => name.startsWith("DECISION_CONSOLE_"))).toEqual([]);
       expect(apiModeOf(env, adapterImage)).toBe(parsed.apiMode);
     }
   });

@@ -2,6 +2,7 @@ import { semifVariables } from "@decision-console/adapter/contract";
 import type { AdapterLimits, DeployRequest } from "../../contract/endpoints/deploy.ts";
 import type { ApiMode, ContainerSettings } from "../../contract/endpoints/endpoint.ts";
 import { AppError } from "../http/app-error.ts";
+import type { ModelRecords } from "./model-records.ts";
 
 /**
  * The API mode mark models created by earlier consoles carry. The console no longer sets it: a container is given
@@ -10,14 +11,8 @@ import { AppError } from "../http/app-error.ts";
  * the llama.cpp DLC (its SM_LLAMA_CPP_* variables, its image) serves chat, the adapter decisions.
  */
 export const apiModeVariable = "DECISION_CONSOLE_API_MODE";
-/** The sha256 pin of a model whose container cannot check it (the llama.cpp DLC): recorded, never enforced. */
-export const recordedModelSha256Variable = "DECISION_CONSOLE_MODEL_SHA256";
 /** The adapter hashes its GGUF at start and refuses to start unless it matches (adapter/README.md). */
 export const adapterModelSha256Variable = "ADAPTER_MODEL_SHA256";
-/** On a model the console created for a batch job: the model build whose output it runs. */
-export const sourceBuildVariable = "DECISION_CONSOLE_SOURCE_BUILD";
-/** On a model an update created: the endpoint configuration the endpoint served before (for a roll back). */
-export const previousConfigVariable = "DECISION_CONSOLE_PREVIOUS_CONFIG";
 
 /** llama-server's "all layers" value, as the DLC's SM_LLAMA_CPP_N_GPU_LAYERS passes it through. */
 const allGpuLayers = 999;
@@ -31,19 +26,17 @@ export type ContainerRequest = Pick<
   "apiMode" | "modelSha256" | "limits" | "temperature" | "parallel"
 > & {
   compute: Exclude<DeployRequest["compute"], { kind: "cpu" }> | { kind: "cpu"; threads?: number };
-  /** For a batch job's model: the model build whose output it runs. */
-  sourceBuildId?: string;
 };
 
 /**
  * The container environment for a deploy request. The adapter reads ADAPTER_* and SEMIF_* (DESIGN §3, §4); the
- * llama.cpp DLC turns SM_LLAMA_CPP_FOO_BAR into --foo-bar (DESIGN §11).
+ * llama.cpp DLC turns SM_LLAMA_CPP_FOO_BAR into --foo-bar (DESIGN §11). Nothing else: what the console records about
+ * a model (a chat model's sha256, the build a batch model runs) goes into its tags (model-records.ts).
  */
 export function containerEnvironment(request: ContainerRequest): Record<string, string> {
   const env: Record<string, string> = {};
   const { compute } = request;
   if (request.apiMode === "chat") {
-    if (request.modelSha256) env[recordedModelSha256Variable] = request.modelSha256;
     env.SM_LLAMA_CPP_CTX_SIZE = String(request.limits.maxTokens ?? 4096);
     if (compute.threads !== undefined) env.SM_LLAMA_CPP_THREADS = String(compute.threads);
     if (compute.kind === "gpu-pool") {
@@ -61,7 +54,6 @@ export function containerEnvironment(request: ContainerRequest): Record<string, 
     env.ADAPTER_GPU = "cuda";
   }
   if (request.modelSha256) env[adapterModelSha256Variable] = request.modelSha256;
-  if (request.sourceBuildId) env[sourceBuildVariable] = request.sourceBuildId;
   if (compute.threads !== undefined) env.ADAPTER_THREADS = String(compute.threads);
   if (request.parallel !== undefined) env.ADAPTER_PARALLEL = String(request.parallel);
   if (request.temperature !== undefined) env[semifVariables.temperature] = String(request.temperature);
@@ -72,8 +64,8 @@ export function containerEnvironment(request: ContainerRequest): Record<string, 
 }
 
 /** The model's sha256 pin: the one the adapter enforces, else the one recorded for a container that cannot. */
-export function modelSha256Of(env: Record<string, string>): string | null {
-  return env[adapterModelSha256Variable] ?? env[recordedModelSha256Variable] ?? null;
+export function modelSha256Of(env: Record<string, string>, records: ModelRecords): string | null {
+  return env[adapterModelSha256Variable] ?? records.modelSha256 ?? null;
 }
 
 function integerOrNull(value: string | undefined): number | null {

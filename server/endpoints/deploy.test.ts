@@ -132,16 +132,19 @@ describe("deploy", () => {
     const env = sageMaker.commandCalls(CreateModelCommand)[0]?.args[0].input.PrimaryContainer?.Environment;
     expect(env?.ADAPTER_MODEL_SHA256).toBe(modelSha);
     expect(env).not.toHaveProperty("DECISION_CONSOLE_MODEL_SHA256");
+    // Nothing to record: a decision model is created without tags (and needs no tagging permission).
+    expect(sageMaker.commandCalls(CreateModelCommand)[0]?.args[0].input).not.toHaveProperty("Tags");
   });
 
   it("sets llama.cpp DLC variables for a chat image instead of the adapter's", async () => {
     await deployEndpoint(client, deployRequestSchema.parse(gpuPoolDeploy({ apiMode: "chat" })), options);
-    const env = sageMaker.commandCalls(CreateModelCommand)[0]?.args[0].input.PrimaryContainer?.Environment;
-    expect(env).toEqual({
-      DECISION_CONSOLE_MODEL_SHA256: modelSha,
+    const model = sageMaker.commandCalls(CreateModelCommand)[0]?.args[0].input;
+    expect(model?.PrimaryContainer?.Environment).toEqual({
       SM_LLAMA_CPP_CTX_SIZE: "4096",
       SM_LLAMA_CPP_N_GPU_LAYERS: "999",
     });
+    // The DLC cannot check the sha256: the model's tags record it, the container's environment does not carry it.
+    expect(model?.Tags).toEqual([{ Key: "decision-console:model-sha256", Value: modelSha }]);
   });
 
   it("retries CreateEndpoint while SageMaker has not yet seen the new model, then succeeds", async () => {

@@ -17,6 +17,7 @@ import { realSleep, type Sleep } from "../aws/sleep.ts";
 import { AppError } from "../http/app-error.ts";
 import { asyncInferenceConfig } from "./async-config.ts";
 import { type ContainerRequest, containerEnvironment } from "./container-env.ts";
+import { type ModelRecords, recordTags } from "./model-records.ts";
 import { assertPullableImage } from "./pullable-image.ts";
 
 /** The sample's single variant (DESIGN §11). */
@@ -38,7 +39,18 @@ const defaultCreateRetryDelaysMs = [1000, 2000, 4000, 8000];
 
 /** A SageMaker model as the console creates it: for an endpoint, or for a batch job from a build's output. */
 export type ModelDefinition = ContainerRequest &
-  Pick<DeployRequest, "name" | "imageUri" | "modelDataUrl" | "compression">;
+  Pick<DeployRequest, "name" | "imageUri" | "modelDataUrl" | "compression"> & {
+    /** For a batch job's model: the model build whose output it runs. */
+    sourceBuildId?: string;
+  };
+
+/** What the model's tags record: the sha256 a chat container cannot check (the adapter checks its own), its build. */
+function recordsOfDefinition(request: ModelDefinition): ModelRecords {
+  return {
+    ...(request.apiMode === "chat" && request.modelSha256 ? { modelSha256: request.modelSha256 } : {}),
+    ...(request.sourceBuildId ? { sourceBuildId: request.sourceBuildId } : {}),
+  };
+}
 
 export function modelInput(request: ModelDefinition, executionRoleArn: string): CreateModelInput {
   const modelData =
@@ -53,11 +65,13 @@ export function modelInput(request: ModelDefinition, executionRoleArn: string): 
             },
           },
         };
+  const tags = recordTags(recordsOfDefinition(request));
   return {
     ModelName: request.name,
     ExecutionRoleArn: executionRoleArn,
     EnableNetworkIsolation: true,
     PrimaryContainer: { Image: request.imageUri, Environment: containerEnvironment(request), ...modelData },
+    ...(tags ? { Tags: tags } : {}),
   };
 }
 

@@ -1,7 +1,8 @@
 import type { CloudWatchClient } from "@aws-sdk/client-cloudwatch";
-import type { DescribeEndpointOutput, DescribeModelOutput } from "@aws-sdk/client-sagemaker";
+import type { DescribeEndpointOutput } from "@aws-sdk/client-sagemaker";
 import type { EndpointDeployment } from "../../contract/endpoints/deployment-status.ts";
-import { configHistoryRule, previousConfigOf } from "./config-history.ts";
+import { configHistoryRule } from "./config-history.ts";
+import type { ModelRecords } from "./model-records.ts";
 import { alarmStates } from "./rollback-alarms.ts";
 
 const iso = (date: Date | undefined) => (date ? date.toISOString() : null);
@@ -12,7 +13,7 @@ const iso = (date: Date | undefined) => (date ? date.toISOString() : null);
  */
 export async function deploymentOf(
   endpoint: DescribeEndpointOutput,
-  model: DescribeModelOutput | null,
+  records: ModelRecords,
   cloudWatch: CloudWatchClient,
 ): Promise<EndpointDeployment> {
   const pending = endpoint.PendingDeploymentSummary;
@@ -38,7 +39,7 @@ export async function deploymentOf(
       : null,
     lastDeploymentConfig: endpoint.LastDeploymentConfig ?? null,
     alarms: await alarmStates(cloudWatch, names),
-    previousConfig: previousConfigOf(model),
+    previousConfig: records.previousConfig ?? null,
     historyRule: configHistoryRule,
   };
 }

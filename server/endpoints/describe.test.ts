@@ -8,6 +8,7 @@ import {
   DescribeEndpointCommand,
   DescribeEndpointConfigCommand,
   DescribeModelCommand,
+  ListTagsCommand,
   SageMakerClient,
 } from "@aws-sdk/client-sagemaker";
 import { mockClient } from "aws-sdk-client-mock";
@@ -122,6 +123,42 @@ describe("endpoint detail", () => {
       ResourceIds: ["endpoint/demo/variant/AllTraffic"],
       ScalableDimension: "sagemaker:variant:DesiredInstanceCount",
     });
+  });
+
+  it("reads a chat model's sha256 and the configuration an update replaced from the model's tags", async () => {
+    const model = describedModel();
+    sageMaker.on(DescribeModelCommand).resolves({
+      ...model,
+      PrimaryContainer: { ...model.PrimaryContainer, Environment: { SM_LLAMA_CPP_CTX_SIZE: "4096" } },
+    });
+    sageMaker.on(ListTagsCommand, { ResourceArn: model.ModelArn }).resolves({
+      Tags: [
+        { Key: "decision-console:model-sha256", Value: "b".repeat(64) },
+        { Key: "decision-console:previous-config", Value: "demo-11111111" },
+      ],
+    });
+    sageMaker.on(DescribeEndpointCommand).resolves(describedEndpoint());
+    const detail = await describeEndpoint(clients, "demo");
+    expect(detail.apiMode).toBe("chat");
+    expect(detail.model.modelSha256).toBe("b".repeat(64));
+    expect(detail.deployment.previousConfig).toBe("demo-11111111");
+  });
+
+  it("still reads the records an earlier console left in a model's environment", async () => {
+    const model = describedModel();
+    const earlier = {
+      SM_LLAMA_CPP_CTX_SIZE: "4096",
+      DECISION_CONSOLE_MODEL_SHA256: "d".repeat(64),
+      DECISION_CONSOLE_PREVIOUS_CONFIG: "demo",
+    };
+    sageMaker.on(DescribeModelCommand).resolves({
+      ...model,
+      PrimaryContainer: { ...model.PrimaryContainer, Environment: earlier },
+    });
+    sageMaker.on(DescribeEndpointCommand).resolves(describedEndpoint());
+    const detail = await describeEndpoint(clients, "demo");
+    expect(detail.model.modelSha256).toBe("d".repeat(64));
+    expect(detail.deployment.previousConfig).toBe("demo");
   });
 
   it("answers 404 for an endpoint SageMaker does not know", async () => {

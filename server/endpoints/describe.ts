@@ -41,7 +41,7 @@ export async function describeEndpoint(
   const source = container?.ModelDataSource?.S3DataSource;
   const [autoscaling, deployment] = await Promise.all([
     autoscalingOrNull(clients.autoScaling, name, variants[0]?.name ?? variantName),
-    deploymentOf(resources.endpoint, resources.model, clients.cloudWatch),
+    deploymentOf(resources.endpoint, resources.records, clients.cloudWatch),
   ]);
   return {
     name: summary.name,
@@ -66,7 +66,7 @@ export async function describeEndpoint(
             ? "Gzip"
             : "None"
           : null,
-      modelSha256: modelSha256Of(env),
+      modelSha256: modelSha256Of(env, resources.records),
       networkIsolation: model?.EnableNetworkIsolation ?? false,
       executionRoleArn: model?.ExecutionRoleArn ?? null,
       environment: env,

@@ -5,11 +5,14 @@ import type {
 } from "@aws-sdk/client-sagemaker";
 import { type EndpointSummary, endpointSummarySchema } from "../../contract/endpoints/endpoint.ts";
 import type { Db } from "../store/database.ts";
+import type { ModelRecords } from "./model-records.ts";
 
 /** The config and model an endpoint was created with; SageMaker never changes either in place. */
 export interface EndpointDefinition {
   config: DescribeEndpointConfigOutput | null;
   model: DescribeModelOutput | null;
+  /** The model's records (its tags), which the console sets only when it creates the model. */
+  records: ModelRecords;
 }
 
 /**

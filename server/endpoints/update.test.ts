@@ -16,6 +16,7 @@ import {
   DescribeEndpointCommand,
   DescribeEndpointConfigCommand,
   DescribeModelCommand,
+  ListTagsCommand,
   SageMakerClient,
   UpdateEndpointCommand,
 } from "@aws-sdk/client-sagemaker";
@@ -32,6 +33,7 @@ import {
 import { updateEndpoint } from "./update.ts";
 
 const sageMaker = mockClient(SageMakerClient);
+const consoleVariable = (name: string) => name.startsWith("DECISION_CONSOLE_");
 const cloudWatch = mockClient(CloudWatchClient);
 const autoScaling = mockClient(ApplicationAutoScalingClient);
 const clients = {
@@ -182,10 +184,13 @@ describe("updating an endpoint in place", () => {
     expect(sageMaker).not.toHaveReceivedCommand(CreateModelCommand);
   });
 
-  it("records the configuration it replaces on the new model, and rolls back to it by name", async () => {
+  it("records the configuration it replaces in the new model's tags, and rolls back to it by name", async () => {
     const result = await updateEndpoint(clients, "demo", request({ alarms: { kind: "none" } }));
     const model = sageMaker.commandCalls(CreateModelCommand)[0]!.args[0].input;
-    expect(model.PrimaryContainer?.Environment?.DECISION_CONSOLE_PREVIOUS_CONFIG).toBe("demo");
+    expect(model.Tags).toEqual([{ Key: "decision-console:previous-config", Value: "demo" }]);
+    // Nothing of the console's own in the container's environment, not even what an earlier console left there.
+    expect(describedModel().PrimaryContainer?.Environment).toHaveProperty("DECISION_CONSOLE_API_MODE");
+    expect(Object.keys(model.PrimaryContainer?.Environment ?? {}).filter(consoleVariable)).toEqual([]);
 
     sageMaker
       .on(DescribeEndpointCommand)
@@ -202,7 +207,61 @@ describe("updating an endpoint in place", () => {
     ).rejects.toMatchObject({ status: 400, message: expect.stringContaining("not an earlier configuration") });
   });
 
-  it("keeps two configurations before the serving one and deletes the one before those", async () => {
+  const chatEnvironment = { SM_LLAMA_CPP_CTX_SIZE: "4096", SM_LLAMA_CPP_THREADS: "8" };
+  it("keeps the sha256 a chat model records in its tags, and records a new one with new model data", async () => {
+    const decision = describedModel();
+    const chat = { ...decision, PrimaryContainer: { ...decision.PrimaryContainer, Environment: chatEnvironment } };
+    sageMaker.on(DescribeModelCommand).resolves(chat);
+    sageMaker.on(ListTagsCommand, { ResourceArn: chat.ModelArn }).resolves({
+      Tags: [{ Key: "decision-console:model-sha256", Value: "b".repeat(64) }],
+    });
+    const chatRequest = (change: UpdateRequestInput["change"]) => request({ change, alarms: { kind: "none" } });
+    await updateEndpoint(clients, "demo", chatRequest({ threads: 4 }));
+    const kept = sageMaker.commandCalls(CreateModelCommand)[0]!.args[0].input;
+    expect(kept.Tags).toContainEqual({ Key: "decision-console:model-sha256", Value: "b".repeat(64) });
+    expect(Object.keys(kept.PrimaryContainer?.Environment ?? {}).filter(consoleVariable)).toEqual([]);
+
+    const url = "s3://artifacts-bucket/models/other/model.tar.gz";
+    await updateEndpoint(clients, "demo", chatRequest({ modelDataUrl: url, modelSha256: "c".repeat(64) }));
+    const replaced = sageMaker.commandCalls(CreateModelCommand)[1]!.args[0].input;
+    expect(replaced.Tags).toContainEqual({ Key: "decision-console:model-sha256", Value: "c".repeat(64) });
+    expect(replaced.PrimaryContainer?.Environment).not.toHaveProperty("ADAPTER_MODEL_SHA256");
+    expect(Object.keys(replaced.PrimaryContainer?.Environment ?? {}).filter(consoleVariable)).toEqual([]);
+    await expect(updateEndpoint(clients, "demo", chatRequest({ threads: 8 }))).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringContaining("nothing differs"),
+    });
+  });
+
+  it("follows the history through the models' previous-config tags", async () => {
+    const history: Record<string, string> = {
+      "demo-33333333": "demo-22222222",
+      "demo-22222222": "demo-11111111",
+      "demo-11111111": "demo",
+    };
+    sageMaker.on(DescribeEndpointCommand).resolves(describedEndpoint({ EndpointConfigName: "demo-33333333" }));
+    sageMaker.on(DescribeEndpointConfigCommand).callsFake(({ EndpointConfigName }) => ({
+      ...describedCpuConfig(),
+      EndpointConfigName,
+      ProductionVariants: [{ ...describedCpuConfig().ProductionVariants![0]!, ModelName: EndpointConfigName }],
+    }));
+    const arn = (name: string) => `arn:aws:sagemaker:us-east-1:123456789012:model/${name}`;
+    sageMaker
+      .on(DescribeModelCommand)
+      .callsFake(({ ModelName }) => ({ ...describedModel(), ModelName, ModelArn: arn(ModelName) }));
+    sageMaker.on(ListTagsCommand).callsFake(({ ResourceArn }) => {
+      const previous = history[String(ResourceArn).split("/")[1] ?? ""];
+      return { Tags: previous ? [{ Key: "decision-console:previous-config", Value: previous }] : [] };
+    });
+    await updateEndpoint(clients, "demo", request({ alarms: { kind: "none" } }));
+    expect(sageMaker.commandCalls(DeleteEndpointConfigCommand).map((c) => c.args[0].input.EndpointConfigName)).toEqual([
+      "demo-11111111",
+    ]);
+    const created = sageMaker.commandCalls(CreateModelCommand)[0]!.args[0].input;
+    expect(created.Tags).toEqual([{ Key: "decision-console:previous-config", Value: "demo-33333333" }]);
+  });
+
+  it("keeps two configurations before the serving one and deletes the one before those (an earlier console's variables)", async () => {
     // Serving demo-33333333, which replaced demo-22222222, which replaced demo-11111111, which replaced demo.
     const history: Record<string, string | undefined> = {
       "demo-33333333": "demo-22222222",

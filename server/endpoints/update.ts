@@ -30,20 +30,23 @@ import { describeAutoscaling, removeAutoscaling, restoreAutoscaling } from "../a
 import { awsCall, toAwsAppError } from "../aws/errors.ts";
 import { AppError } from "../http/app-error.ts";
 import { collectOldConfigs, isUpdateTarget } from "./config-history.ts";
-import {
-  adapterModelSha256Variable,
-  apiModeOf,
-  previousConfigVariable,
-  recordedModelSha256Variable,
-} from "./container-env.ts";
+import { adapterModelSha256Variable, apiModeOf } from "./container-env.ts";
 import { bestEffort } from "./deploy.ts";
+import { isEarlierConsoleVariable, type ModelRecords, recordTags } from "./model-records.ts";
 import { type EndpointResources, loadEndpointResources } from "./resources.ts";
 import { putStandardAlarms } from "./rollback-alarms.ts";
 
-/** The model's container with the change applied: image, model data and the adapter's variables. */
-function changedContainer(container: ContainerDefinition, change: EndpointChange): ContainerDefinition {
-  const environment = { ...(container.Environment ?? {}) };
-  const chat = apiModeOf(environment, container.Image ?? null) === "chat";
+/**
+ * The model's container with the change applied (image, model data and the adapter's variables), and the sha256 the
+ * new model's tags record for a chat container, which cannot check it.
+ */
+function changedContainer(
+  container: ContainerDefinition,
+  change: EndpointChange,
+  records: ModelRecords,
+): { container: ContainerDefinition; recordedSha256: string | undefined } {
+  const chat = apiModeOf(container.Environment ?? {}, container.Image ?? null) === "chat";
+  const environment = withoutConsoleVariables(container.Environment);
   if (chat && (change.temperature !== undefined || change.parallel !== undefined)) {
     throw new AppError(
       "bad_request",
@@ -56,6 +59,7 @@ function changedContainer(container: ContainerDefinition, change: EndpointChange
   if (change.temperature === null) delete environment[semifVariables.temperature];
   else if (change.temperature !== undefined) environment[semifVariables.temperature] = String(change.temperature);
   const next: ContainerDefinition = { ...container, Environment: environment };
+  let recordedSha256 = chat ? records.modelSha256 : undefined;
   if (change.imageUri) next.Image = change.imageUri;
   if (change.modelDataUrl) {
     if (container.ModelDataSource?.S3DataSource) {
@@ -63,14 +67,18 @@ function changedContainer(container: ContainerDefinition, change: EndpointChange
       next.ModelDataSource = { S3DataSource: { ...container.ModelDataSource.S3DataSource, S3Uri: uri } };
     } else next.ModelDataUrl = change.modelDataUrl;
     // The adapter refuses to start unless its GGUF matches; the llama.cpp DLC cannot check, so there it is recorded.
-    const pin = chat ? recordedModelSha256Variable : adapterModelSha256Variable;
-    delete environment[recordedModelSha256Variable];
     delete environment[adapterModelSha256Variable];
-    if (change.modelSha256) environment[pin] = change.modelSha256;
+    recordedSha256 = chat ? change.modelSha256 : undefined;
+    if (change.modelSha256 && !chat) environment[adapterModelSha256Variable] = change.modelSha256;
   } else if (change.modelSha256) {
     throw new AppError("bad_request", "change.modelSha256: give it with the new modelDataUrl it describes.");
   }
-  return next;
+  return { container: next, recordedSha256 };
+}
+
+/** A container's Environment without the variables earlier consoles put there for themselves (never passed on). */
+function withoutConsoleVariables(environment: Record<string, string> | undefined): Record<string, string> {
+  return Object.fromEntries(Object.entries(environment ?? {}).filter(([name]) => !isEarlierConsoleVariable(name)));
 }
 
 /** The variant with the change's instance count, and its instance type or pools (one replaces the other). */
@@ -136,37 +144,35 @@ export function updatedResources(resources: EndpointResources, change: EndpointC
       `Endpoint "${name}" has no single-variant configuration and model the console can update in place.`,
     );
   }
-  const withoutHistory = (c: ContainerDefinition) => {
-    const { [previousConfigVariable]: _previous, ...environment } = c.Environment ?? {};
-    return { ...c, Environment: environment };
-  };
-  const newContainer = changedContainer(withoutHistory(container), change);
+  const { container: newContainer, recordedSha256 } = changedContainer(container, change, resources.records);
   const newVariant = changedVariant(variant, change);
+  // A chat model's recorded sha256 is part of what it is, though it is a tag (so it is in the derived name).
+  const sha = (recorded: string | undefined) => (recorded ? { recordedSha256: recorded } : {});
   const definition = {
     container: newContainer,
     role: model.ExecutionRoleArn,
     isolation: model.EnableNetworkIsolation,
     variant: { ...newVariant, ModelName: undefined },
+    ...sha(recordedSha256),
   };
+  const chat = apiModeOf(container.Environment ?? {}, container.Image ?? null) === "chat";
   const unchanged = {
-    container: withoutHistory(container),
+    container: { ...container, Environment: withoutConsoleVariables(container.Environment) },
     role: model.ExecutionRoleArn,
     isolation: model.EnableNetworkIsolation,
     variant: { ...variant, ModelName: undefined },
+    ...sha(chat ? resources.records.modelSha256 : undefined),
   };
   if (JSON.stringify(definition) === JSON.stringify(unchanged)) {
     throw new AppError("bad_request", "change: nothing differs from what the endpoint runs now.");
   }
-  newContainer.Environment = {
-    ...newContainer.Environment,
-    [previousConfigVariable]: endpoint.EndpointConfigName ?? "",
-  };
   const newName = derivedName(name, definition);
   const modelInput: CreateModelInput = {
     ModelName: newName,
     ExecutionRoleArn: model.ExecutionRoleArn,
     EnableNetworkIsolation: model.EnableNetworkIsolation,
     PrimaryContainer: newContainer,
+    Tags: recordTags({ modelSha256: recordedSha256, previousConfig: endpoint.EndpointConfigName }),
   };
   const configInput: CreateEndpointConfigInput = {
     EndpointConfigName: newName,
@@ -316,7 +322,7 @@ async function rollBack(
  * (named `<endpoint>-<short sha>`, so the same change reuses them), the rollback alarms (PutMetricAlarm for the
  * standard ones), then UpdateEndpoint with the DeploymentConfig. The instance count the endpoint serves with now
  * (autoscaling's included) is kept unless the change sets one. The new model records the configuration it replaces
- * (DECISION_CONSOLE_PREVIOUS_CONFIG), which is kept for a roll back (`rollBackTo`); older ones go by the rule in
+ * (its previous-config tag, model-records.ts), which is kept for a roll back (`rollBackTo`); older ones go by the rule in
  * config-history.ts. A change of instance type or pools on a variant with autoscaling deregisters its scalable target
  * first and registers it again, with the same bounds and policy, once the endpoint is InService (the developer
  * guide's "Update endpoints that use auto scaling").

@@ -106,7 +106,7 @@ export function summaryOf(resources: EndpointResources): EndpointSummary {
     apiMode: apiModeOf(env, image),
     ...serving,
     imageDigest: digestOf(variants[0]?.resolvedImage) ?? digestOf(image),
-    modelSha256: modelSha256Of(env),
+    modelSha256: modelSha256Of(env, resources.records),
     createdAt: iso(endpoint.CreationTime),
     lastModifiedAt: iso(endpoint.LastModifiedTime),
     hourlyPriceUsd: priceForInstances(serving.instanceType, serving.instanceCount),
