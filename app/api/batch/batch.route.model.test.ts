@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { CreateModelCommand, DescribeModelCommand, SageMakerClient } from "@aws-sdk/client-sagemaker";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
@@ -135,6 +136,32 @@ describe("batch transform routes in local mode", { timeout: 180_000 }, () => {
     expect(ended.logs.some((line) => line.message.includes("Completed"))).toBe(true);
     const listed: TransformJobList = await (await jobs.GET(new Request(`${base}/api/batch`))).json();
     expect(listed.jobs.map((j) => j.name)).toContain("dc-routes-job");
+  });
+
+  it("shows a job whose record the container refused as SageMaker reports it, the data log naming object and line", async () => {
+    // One decision request body a line, as the dataset export writes them; the second has one option only.
+    const rows = items.slice(0, 3).map((item, index) => ({
+      decision: { ...item.decision, options: item.decision.options.slice(0, index === 1 ? 1 : 2) },
+    }));
+    const s3 = new S3Client(localClientConfig(plane, "admin"));
+    await s3.send(
+      new PutObjectCommand({
+        Bucket: "decision-console-local",
+        Key: "batch/inputs/refused-routes/rows.jsonl",
+        Body: rows.map((row) => JSON.stringify(row)).join("\n"),
+      }),
+    );
+    const started = await start("dc-refused-routes", {
+      inputS3Uri: "s3://decision-console-local/batch/inputs/refused-routes/",
+    });
+    expect(started.status, await started.clone().text()).toBe(202);
+    const ended = await untilEnded("dc-refused-routes");
+    expect(ended.status).toBe("Failed");
+    expect(ended.failureReason).toBe("ClientError: See job logs for more information");
+    const refusal = ended.dataLog.map((line) => line.replace(/^\S+:\[sagemaker logs\]: /, ""));
+    const object = "decision-console-local/batch/inputs/refused-routes/rows.jsonl";
+    expect(refusal.slice(0, 3)).toEqual([`${object}: ClientError: 400`, `${object}:`, `${object}: Message:`]);
+    expect(refusal[3]).toMatch(new RegExp(`^${object}: line 2: .*options`));
   });
 
   it("refuses GPU instance types, names outside the prefix, and stopping a job that has ended", async () => {

@@ -100,6 +100,23 @@ async function logLines(prefix: string) {
   return events;
 }
 
+/**
+ * The refusal a job's data log records for an input object, in SageMaker's form (`<time>:[sagemaker logs]:
+ * <bucket>/<key>: ClientError: <status>`, an empty line, `Message:`, the message), the first refused line it names.
+ */
+async function refusalInDataLog(jobName: string, key: string) {
+  const events = (await logLines(`${jobName}/`)).filter((event) => event.logStreamName?.endsWith("/data-log"));
+  const prefix = new RegExp(
+    `^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}:\\[sagemaker logs\\]: ${bucket}/${key}:`,
+  );
+  const said = events.map((event) => event.message ?? "").filter((message) => prefix.test(message));
+  const texts = said.map((message) => message.replace(prefix, ""));
+  const status = /^ ClientError: (\d{3})$/.exec(texts[0] ?? "")?.[1];
+  expect(texts.slice(1, 3)).toEqual(["", " Message:"]);
+  const refused = /^ line (\d+): .*options/.exec(texts[3] ?? "");
+  return { status, line: refused ? Number(refused[1]) : null };
+}
+
 /** An output line: the input record with the adapter's answer joined as SageMakerOutput. */
 type Answer = {
   decision: { id: string };
@@ -173,7 +190,7 @@ describe("local batch transform", { timeout: 180_000 }, () => {
     }
   });
 
-  it("fails the job naming the object and line of a record the container refuses", async () => {
+  it("fails the job as SageMaker does when the container refuses a record; the data log names object, line and message", async () => {
     const rows = [decision(1), decision(2), decision(3, 1), decision(4)];
     await put("batch/inputs/bad/rows.jsonl", jsonLines(rows));
     const described = await run(
@@ -183,9 +200,8 @@ describe("local batch transform", { timeout: 180_000 }, () => {
       }),
     );
     expect(described.TransformJobStatus).toBe("Failed");
-    expect(described.FailureReason).toMatch(
-      /^ClientError: s3:\/\/decision-console-local\/batch\/inputs\/bad\/rows\.jsonl, line 3: Bad HTTP status received from algorithm: 400\. Message: .*options/,
-    );
+    expect(described.FailureReason).toBe("ClientError: See job logs for more information");
+    expect(await refusalInDataLog("dc-refused", "batch/inputs/bad/rows.jsonl")).toEqual({ status: "400", line: 3 });
     expect(plane.objects.find(bucket, "batch/outputs/dc-refused/rows.jsonl.out")).toBeUndefined();
   });
 
@@ -335,9 +351,11 @@ describe("local batch transform refusals", { timeout: 180_000 }, () => {
       }),
     );
     expect(described.TransformJobStatus).toBe("Failed");
-    expect(described.FailureReason).toMatch(
-      /^ClientError: s3:\/\/decision-console-local\/batch\/inputs\/refused-wide\/rows\.jsonl, line 3: Bad HTTP status received from algorithm: 400\. Message: .*options/,
-    );
+    expect(described.FailureReason).toBe("ClientError: See job logs for more information");
+    expect(await refusalInDataLog("dc-refused-wide", "batch/inputs/refused-wide/rows.jsonl")).toEqual({
+      status: "400",
+      line: 3,
+    });
   });
 
   it("fails a job on a 1 MB gzip holding one 1 GiB line, once: the control plane serves on and a restart does not resume it", async () => {

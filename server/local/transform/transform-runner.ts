@@ -16,6 +16,7 @@ import type { ImageRegistry } from "../image-registry.ts";
 import type { LogStore } from "../log-store.ts";
 import type { ObjectStore } from "../object-store.ts";
 import type { SageMakerStore } from "../sagemaker-store.ts";
+import { refusedRecordLines, SEE_JOB_LOGS } from "./data-log.ts";
 import { type BatchingSettings, joinedOutput, type MiniBatch, miniBatches, splitAnswer } from "./records.ts";
 import { clientError, type TransformInputObject, TransformJobError, transformInputs } from "./transform-inputs.ts";
 import type { TransformJobDoc, TransformStore } from "./transform-store.ts";
@@ -322,7 +323,7 @@ export class TransformRunner {
         if (next.done) return;
         taken += 1;
         const batch = next.value;
-        const body = await this.invoke(doc, instance, batch, settings, signal, where);
+        const body = await this.invoke(doc, instance, batch, settings, signal, input, where);
         const outputs = splitAnswer(body, batch, joinInput, where(batch.first));
         answered.set(batch.seq, {
           count: batch.records.length,
@@ -360,7 +361,8 @@ export class TransformRunner {
 
   /**
    * One request to /invocations, retried (InvocationsMaxRetries) when the container times out, cannot be reached or
-   * answers 5xx; a 4xx refusal fails the job at once, naming the object and line of the refused record.
+   * answers 5xx; a 4xx refusal fails the job at once. A refused record fails it with SageMaker's "ClientError: See
+   * job logs for more information", the object, the record's line and the container's message in the data log.
    */
   private async invoke(
     doc: TransformJobDoc,
@@ -368,14 +370,17 @@ export class TransformRunner {
     batch: MiniBatch,
     settings: JobSettings,
     signal: AbortSignal,
+    input: TransformInputObject,
     where: (line: number) => string,
   ): Promise<string> {
     const headers: Record<string, string> = {};
     if (doc.TransformInput.ContentType) headers["content-type"] = doc.TransformInput.ContentType;
     if (doc.TransformOutput.Accept) headers.accept = doc.TransformOutput.Accept;
     const body = batch.records.join("\n");
+    const dataLog = (line: string) => this.note(doc.TransformJobName, `${instance.id}/data-log`, line);
     for (let attempt = 0; ; attempt++) {
-      let failure: string;
+      // The container's answer other than 200, or why there was none.
+      let failure: { status: number; message: string } | string;
       let line = batch.first;
       try {
         const response = await fetch(`${instance.process.url}/invocations`, {
@@ -392,7 +397,7 @@ export class TransformRunner {
           line = batch.first + Number(inBatch[1]) - 1;
           message = inBatch[2] ?? message;
         }
-        failure = `Bad HTTP status received from algorithm: ${response.status}. Message: ${message}`;
+        failure = { status: response.status, message };
         if (response.status < 500) attempt = settings.retries;
       } catch (error) {
         signal.throwIfAborted();
@@ -402,8 +407,13 @@ export class TransformRunner {
             : `the container could not be reached: ${(error as Error).message}`;
       }
       if (attempt >= settings.retries) {
+        if (typeof failure !== "string") {
+          for (const text of refusedRecordLines(input, line, failure.status, failure.message, new Date()))
+            dataLog(text);
+          throw clientError(SEE_JOB_LOGS, line);
+        }
         const reason = `${where(line)}: ${failure}`;
-        this.note(doc.TransformJobName, `${instance.id}/data-log`, reason);
+        dataLog(reason);
         throw clientError(reason, line);
       }
       await sleep(500 * (attempt + 1), undefined, { signal });
