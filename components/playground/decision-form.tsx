@@ -100,20 +100,23 @@ function OptionsEditor({
         {options.map((option, index) => {
           const name = option.id || `option ${index + 1}`;
           return (
-            <li key={option.key} className="grid grid-cols-[10rem_1fr_auto] items-center gap-2">
+            <li
+              key={option.key}
+              className="grid grid-cols-[minmax(0,2fr)_minmax(0,3fr)] items-center gap-2 sm:grid-cols-[10rem_minmax(0,1fr)_auto]"
+            >
               <input
                 aria-label={`Option ${index + 1} id`}
                 value={option.id}
                 onChange={(e) => set(options.map((o, i) => (i === index ? { ...o, id: e.target.value } : o)))}
-                className="rounded-md border border-slate-400 px-2 py-1 font-mono text-sm"
+                className="w-full rounded-md border border-slate-400 px-2 py-1 font-mono text-sm"
               />
               <input
                 aria-label={`Option ${index + 1} description`}
                 value={option.description}
                 onChange={(e) => set(options.map((o, i) => (i === index ? { ...o, description: e.target.value } : o)))}
-                className="rounded-md border border-slate-400 px-2 py-1 text-sm"
+                className="w-full rounded-md border border-slate-400 px-2 py-1 text-sm"
               />
-              <span className="flex gap-1">
+              <span className="col-span-2 flex gap-1 sm:col-span-1">
                 <Button
                   variant="secondary"
                   size="sm"
