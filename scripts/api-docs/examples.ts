@@ -116,6 +116,10 @@ export const curlExamples: Partial<Record<keyof ConsoleApi, CurlExample>> = {
     },
     after: untilInService,
   },
+  abortUpdate: {
+    path: "/api/endpoints/dc-demo/update/abort",
+    note: "Only while an update bakes under its rollback alarms: the console sets the first alarm to ALARM and SageMaker rolls back. After the update above has finished it answers 409 (no update is running).",
+  },
   putAutoscaling: {
     path: "/api/endpoints/dc-demo/autoscaling",
     json: { minCapacity: 1, maxCapacity: 2, targetInvocationsPerInstance: 100 },
