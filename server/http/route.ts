@@ -1,8 +1,8 @@
 import { JsonTooDeepError, MAX_JSON_DEPTH, parseJsonWithinDepth } from "@decision-console/adapter/contract";
 import { ZodError, type ZodType, type z } from "zod";
-import { plainIssueText } from "../../contract/http/plain-issues.ts";
 import type { ApiRoute } from "../../contract/api.ts";
 import type { ConsoleErrorBody } from "../../contract/http/error-body.ts";
+import { plainIssueText } from "../../contract/http/plain-issues.ts";
 import { AppError, isAppError } from "./app-error.ts";
 
 export function errorResponse(error: AppError): Response {
