@@ -73,7 +73,9 @@ describe("one sort convention", () => {
     );
     expect(html).toMatch(/<th[^>]*aria-sort="descending"[^>]*>[\s\S]*?▼[\s\S]*?<\/th>/);
     expect(html.indexOf("11:00")).toBeLessThan(html.indexOf("09:00"));
-    expect(html).toMatch(/<div class="[^"]*overflow-x-auto[^"]*"[^>]*><table/);
+    expect(html).toMatch(/<section tabindex="0" aria-labelledby="([^"]+)" class="[^"]*overflow-x-auto[^"]*"><table/);
+    const captionId = /aria-labelledby="([^"]+)"/.exec(html)?.[1];
+    expect(html).toContain(`<caption id="${captionId}"`);
   });
 });
 

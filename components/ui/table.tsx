@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { type ReactNode, useId } from "react";
 import { type SortDirection, sortArrow } from "./table-sort.ts";
 
 /**
@@ -42,17 +42,26 @@ export function Table({
   children: ReactNode;
 }) {
   const frame = framed ? "rounded-lg border border-slate-200 bg-white" : "";
+  const captionId = useId();
   return (
-    <div className={`max-w-full overflow-x-auto ${frame} ${frameClassName}`.trim()}>
+    // A frame that may scroll is a named region a keyboard can reach and scroll (WCAG 2.1.1).
+    <section
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable table must be reachable by keyboard
+      tabIndex={0}
+      aria-labelledby={captionId}
+      className={`max-w-full overflow-x-auto ${frame} ${frameClassName}`.trim()}
+    >
       <table
         className={`${fit ? "w-auto" : "w-full"} text-left ${size === "xs" ? "text-xs" : "text-sm"} ${density[compact ? "compact" : "comfortable"]} [&_th]:align-bottom [&_td]:align-top ${className}`.trim()}
         data-testid={testId}
         data-chart-table={chartTable}
       >
-        <caption className={captionClassName}>{caption}</caption>
+        <caption id={captionId} className={captionClassName}>
+          {caption}
+        </caption>
         {children}
       </table>
-    </div>
+    </section>
   );
 }
 
