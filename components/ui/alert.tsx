@@ -15,7 +15,10 @@ export function Alert({
     warning: "border-amber-300 bg-amber-50 text-amber-950",
   }[tone];
   return (
-    <div role={tone === "danger" ? "alert" : "status"} className={`rounded-md border px-3 py-2 text-sm ${classes}`}>
+    <div
+      role={tone === "danger" ? "alert" : "status"}
+      className={`rounded-md border px-3 py-2 text-sm wrap-anywhere ${classes}`}
+    >
       {title && <p className="font-semibold">{title}</p>}
       <div>{children}</div>
     </div>

@@ -36,14 +36,14 @@ async function pageWidth(page: Page): Promise<{ scrollWidth: number; innerWidth:
     const innerWidth = window.innerWidth;
     const scrollWidth = document.documentElement.scrollWidth;
     const widest: string[] = [];
+    const name = (element: Element) =>
+      `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ""}${
+        typeof element.className === "string" && element.className
+          ? `.${element.className.trim().split(/\s+/).slice(0, 6).join(".")}`
+          : ""
+      }`;
     if (scrollWidth > innerWidth) {
       const reaches = (element: Element) => element.getBoundingClientRect().right > innerWidth + 0.5;
-      const name = (element: Element) =>
-        `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ""}${
-          typeof element.className === "string" && element.className
-            ? `.${element.className.trim().split(/\s+/).slice(0, 6).join(".")}`
-            : ""
-        }`;
       for (const element of document.body.querySelectorAll("*")) {
         if (!reaches(element) || widest.length >= 8) continue;
         // The outermost: its parent fits (or scrolls it inside itself).
@@ -52,6 +52,16 @@ async function pageWidth(page: Page): Promise<{ scrollWidth: number; innerWidth:
         if (parent && !parentClips && reaches(parent) && parent !== document.body) continue;
         if (parentClips) continue;
         widest.push(`${name(element)} (right edge ${Math.round(element.getBoundingClientRect().right)} px)`);
+      }
+    }
+    if (scrollWidth > innerWidth && widest.length === 0) {
+      // Text, not an element, reaches past the edge: name the boxes its line overflows.
+      for (const element of document.body.querySelectorAll("*")) {
+        if (widest.length >= 8) break;
+        const visible = getComputedStyle(element).overflowX === "visible";
+        if (visible && element.scrollWidth > element.clientWidth + 1 && element.children.length === 0) {
+          widest.push(`text in ${name(element)} (${element.scrollWidth} px in ${element.clientWidth})`);
+        }
       }
     }
     return { scrollWidth, innerWidth, widest };
