@@ -114,11 +114,12 @@ export const curlExamples: Partial<Record<keyof ConsoleApi, CurlExample>> = {
       strategy: { kind: "canary", size: { unit: "instances", value: 1 }, waitSeconds: 30 },
       alarms: { kind: "standard", latencyAverageMs: 2000 },
     },
-    after: untilInService,
+    note: "The canary bakes for 30 seconds under its rollback alarms; the next call aborts it.",
   },
   abortUpdate: {
     path: "/api/endpoints/dc-demo/update/abort",
-    note: "Only while an update bakes under its rollback alarms: the console sets the first alarm to ALARM and SageMaker rolls back. After the update above has finished it answers 409 (no update is running).",
+    note: "Only while an update bakes under its rollback alarms (409 otherwise): the console sets the first alarm to ALARM and SageMaker rolls back to the previous configuration.",
+    after: untilInService,
   },
   putAutoscaling: {
     path: "/api/endpoints/dc-demo/autoscaling",
