@@ -3,24 +3,17 @@ import path from "node:path";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
+import { browserSources, repoRoot } from "../../tests/support/browser-sources.ts";
 import { CoverageChart } from "../evaluate/coverage-chart.tsx";
 import { LatencyHistogram } from "../evaluate/latency-histogram.tsx";
 import { ReliabilityDiagram } from "../evaluate/reliability-diagram.tsx";
 import { LineChart } from "./line-chart.tsx";
 
-const root = path.resolve(import.meta.dirname, "../..");
-
-function sources(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const file = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sources(file);
-    return /\.tsx?$/.test(entry.name) && !entry.name.includes(".test.") ? [file] : [];
-  });
-}
+const root = repoRoot;
 
 describe("the chart frame", () => {
   it("is the only place in the browser code that draws an <svg>", () => {
-    const drawing = [...sources(path.join(root, "components")), ...sources(path.join(root, "app"))]
+    const drawing = browserSources()
       .filter((file) => fs.readFileSync(file, "utf8").includes("<svg"))
       .map((file) => path.relative(root, file));
     expect(drawing).toEqual(["components/charts/chart-frame.tsx"]);

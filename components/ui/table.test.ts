@@ -3,18 +3,11 @@ import path from "node:path";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
+import { browserSources, repoRoot } from "../../tests/support/browser-sources.ts";
 import { type Column, DataTable } from "./data-table.tsx";
 import { nextSort, sortArrow, sortRows } from "./table-sort.ts";
 
-const root = path.resolve(import.meta.dirname, "../..");
-
-function sources(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const file = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sources(file);
-    return /\.tsx?$/.test(entry.name) && !entry.name.includes(".test.") ? [file] : [];
-  });
-}
+const root = repoRoot;
 
 type Run = { id: string; startedAt: string };
 const runs: Run[] = [
@@ -81,7 +74,7 @@ describe("one sort convention", () => {
 
 describe("one table component", () => {
   it("draws every table in the browser code", () => {
-    const drawing = [...sources(path.join(root, "components")), ...sources(path.join(root, "app"))]
+    const drawing = browserSources()
       .filter((file) => /<(table|thead|tbody)\b/.test(fs.readFileSync(file, "utf8")))
       .map((file) => path.relative(root, file));
     expect(drawing).toEqual(["components/ui/table.tsx"]);
@@ -89,7 +82,7 @@ describe("one table component", () => {
 
   it("sorts every time column by the time itself, so descending means newest first", () => {
     // A negated time (`-Date.parse(…)`) under "ascending" showed ▲ over a newest-first list.
-    const negated = [...sources(path.join(root, "components")), ...sources(path.join(root, "app"))]
+    const negated = browserSources()
       .filter((file) => /sortValue: \([^)]*\) => -/.test(fs.readFileSync(file, "utf8")))
       .map((file) => path.relative(root, file));
     expect(negated).toEqual([]);

@@ -3,17 +3,10 @@ import path from "node:path";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
+import { browserSources, repoRoot } from "../../tests/support/browser-sources.ts";
 import { Timestamp, timestampText } from "./timestamp.tsx";
 
-const root = path.resolve(import.meta.dirname, "../..");
-
-function sources(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const file = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sources(file);
-    return /\.tsx?$/.test(entry.name) && !entry.name.includes(".test.") ? [file] : [];
-  });
-}
+const root = repoRoot;
 
 describe("the console's one timestamp format", () => {
   it("writes the date and the 24-hour time with seconds in the reader's time zone, whatever the locale", () => {
@@ -35,7 +28,7 @@ describe("the console's one timestamp format", () => {
   });
 
   it("is the only way the browser code writes a date or a time", () => {
-    const writers = [...sources(path.join(root, "components")), ...sources(path.join(root, "app"))]
+    const writers = browserSources()
       .filter((file) => /\.toLocale(String|DateString|TimeString)\(/.test(fs.readFileSync(file, "utf8")))
       .map((file) => path.relative(root, file));
     // The chart's time axis labels its ticks with the clock or the weekday alone, not a timestamp.
