@@ -101,7 +101,7 @@ export function Progress({ job }: { job: TransformJobDetail }) {
         lines are answered.
       </p>
       {job.outputs.length > 0 && (
-        <ul className="mt-2 flex flex-col gap-1 text-xs">
+        <ul aria-label="Output objects" className="mt-2 flex flex-col gap-1 text-xs">
           {job.outputs.map((output) => (
             <li key={output.s3Uri} className="break-all font-mono">
               {output.s3Uri} ({output.bytes} bytes)
@@ -117,7 +117,7 @@ export function Progress({ job }: { job: TransformJobDetail }) {
 export function OutputPreview({ job }: { job: TransformJobDetail }) {
   return (
     <Card title="Output preview">
-      <ol className="flex flex-col gap-2 text-xs">
+      <ol aria-label="Output records" className="flex flex-col gap-2 text-xs">
         {job.outputPreview.map((record) => (
           <li key={`${record.s3Uri}:${record.line}`} className="min-w-0 rounded border border-slate-200 p-2">
             <p className="break-all text-slate-700">

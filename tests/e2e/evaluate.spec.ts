@@ -104,7 +104,9 @@ test("a two-instance batch job on the endpoint's model transforms the stored dat
   await page.waitForURL(/\/batch\/dc-e2e-batch$/);
   await expect(page.getByText("Completed", { exact: true })).toBeVisible({ timeout: 180_000 });
   await expect(page.getByText("1 of 1 input object(s) written, 6 output line(s).")).toBeVisible();
-  await expect(page.getByRole("listitem").filter({ hasText: /items-00001\.jsonl\.out/ })).toBeVisible();
+  const outputObjects = page.getByRole("list", { name: "Output objects" });
+  await expect(outputObjects.getByRole("listitem").filter({ hasText: /items-00001\.jsonl\.out/ })).toBeVisible();
+  await expect(page.getByRole("list", { name: "Output records" }).getByRole("listitem")).toHaveCount(5);
   await checkPage(page, testInfo, "batch-job-detail");
 });
 
