@@ -3,7 +3,7 @@ import { GetObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/clien
 import { DescribeModelCommand, DescribeTransformJobCommand, SageMakerClient } from "@aws-sdk/client-sagemaker";
 import { mockClient } from "aws-sdk-client-mock";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { ConsoleSettings } from "../console-settings.ts";
+import { awsSettings } from "../../tests/support/console-settings.ts";
 import { describeTransformJob } from "./transform-jobs.ts";
 import { outputPreview, recordsAnswered } from "./transform-progress.ts";
 
@@ -15,16 +15,7 @@ const aws = {
   s3: new S3Client({ region: "us-east-1" }),
   logs: new CloudWatchLogsClient({ region: "us-east-1" }),
 };
-const settings: ConsoleSettings = {
-  mode: "aws",
-  region: "us-east-1",
-  executionRoleArn: "arn:aws:iam::123456789012:role/dc-execution",
-  modelPackageProject: "model-pkg",
-  imageBuildProject: "image-build",
-  adapterRepository: "decision-adapter",
-  artifactBucket: "artifacts",
-  resourceNamePrefix: "dc-",
-};
+const settings = awsSettings;
 
 /** A GetObject body as the SDK's stream mixin reads it. */
 const body = (text: string) =>

@@ -12,7 +12,7 @@ import { mockClient } from "aws-sdk-client-mock";
 import "aws-sdk-client-mock-vitest/extend";
 import { beforeEach, describe, expect, it } from "vitest";
 import { startTransformJobSchema } from "../../contract/batch/transform-jobs.ts";
-import type { ConsoleSettings } from "../console-settings.ts";
+import { awsSettings } from "../../tests/support/console-settings.ts";
 import { startTransformJob } from "./transform-jobs.ts";
 
 const sageMaker = mockClient(SageMakerClient);
@@ -23,16 +23,7 @@ const aws = {
   codeBuild: new CodeBuildClient({ region: "us-east-1" }),
   ecr: new ECRClient({ region: "us-east-1" }),
 };
-const settings: ConsoleSettings = {
-  mode: "aws",
-  region: "us-east-1",
-  executionRoleArn: "arn:aws:iam::123456789012:role/dc-execution",
-  modelPackageProject: "model-pkg",
-  imageBuildProject: "image-build",
-  adapterRepository: "decision-adapter",
-  artifactBucket: "artifacts",
-  resourceNamePrefix: "dc-",
-};
+const settings = awsSettings;
 const digest = `sha256:${"a".repeat(64)}`;
 
 beforeEach(() => {

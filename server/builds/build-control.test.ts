@@ -2,11 +2,12 @@ import { BatchGetBuildsCommand, CodeBuildClient, StartBuildCommand, StopBuildCom
 import { mockClient } from "aws-sdk-client-mock";
 import "aws-sdk-client-mock-vitest/extend";
 import { beforeEach, describe, expect, it } from "vitest";
+import { buildProjects } from "../../tests/support/console-settings.ts";
 import { retryBuild, stopBuild } from "./builds.ts";
 
 const codeBuild = mockClient(CodeBuildClient);
 const client = new CodeBuildClient({ region: "us-east-1" });
-const projects = { modelPackageProject: "model-pkg", imageBuildProject: "image-build" };
+const projects = buildProjects;
 
 const failed = {
   id: "model-pkg:1",

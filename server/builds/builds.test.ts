@@ -10,6 +10,7 @@ import { mockClient } from "aws-sdk-client-mock";
 import "aws-sdk-client-mock-vitest/extend";
 import { beforeEach, describe, expect, it } from "vitest";
 import { startBuildRequestSchema } from "../../contract/builds/builds.ts";
+import { buildProjects } from "../../tests/support/console-settings.ts";
 import { modelPresets } from "../presets/models.ts";
 import { tailBuildLogs } from "./build-logs.ts";
 import { getBuild, listBuilds, startBuild } from "./builds.ts";
@@ -18,7 +19,7 @@ const codeBuild = mockClient(CodeBuildClient);
 const logs = mockClient(CloudWatchLogsClient);
 const client = new CodeBuildClient({ region: "us-east-1" });
 const logsClient = new CloudWatchLogsClient({ region: "us-east-1" });
-const projects = { modelPackageProject: "model-pkg", imageBuildProject: "image-build" };
+const projects = buildProjects;
 const preset = modelPresets[0]!;
 
 function sdkBuild(overrides: Partial<SdkBuild> = {}): SdkBuild {
