@@ -71,6 +71,21 @@ function serveTheDemoEndpoint() {
   sageMaker.on(UpdateEndpointCommand).resolves({ EndpointArn: "arn" });
 }
 
+/**
+ * Serving demo-33333333, which replaced demo-22222222, which replaced demo-11111111, which replaced demo: the endpoint
+ * and its configurations, each config's one variant serving the model of the config's name. Returns each config's
+ * predecessor, which the caller records where the console of that test reads it.
+ */
+function serveConfigHistory(): Record<string, string | undefined> {
+  sageMaker.on(DescribeEndpointCommand).resolves(describedEndpoint({ EndpointConfigName: "demo-33333333" }));
+  sageMaker.on(DescribeEndpointConfigCommand).callsFake(({ EndpointConfigName }) => ({
+    ...describedCpuConfig(),
+    EndpointConfigName,
+    ProductionVariants: [{ ...describedCpuConfig().ProductionVariants![0]!, ModelName: EndpointConfigName }],
+  }));
+  return { "demo-33333333": "demo-22222222", "demo-22222222": "demo-11111111", "demo-11111111": "demo" };
+}
+
 describe("updating an endpoint in place", () => {
   beforeEach(() => {
     serveTheDemoEndpoint();
@@ -234,17 +249,7 @@ describe("updating an endpoint in place", () => {
   });
 
   it("follows the history through the models' previous-config tags", async () => {
-    const history: Record<string, string> = {
-      "demo-33333333": "demo-22222222",
-      "demo-22222222": "demo-11111111",
-      "demo-11111111": "demo",
-    };
-    sageMaker.on(DescribeEndpointCommand).resolves(describedEndpoint({ EndpointConfigName: "demo-33333333" }));
-    sageMaker.on(DescribeEndpointConfigCommand).callsFake(({ EndpointConfigName }) => ({
-      ...describedCpuConfig(),
-      EndpointConfigName,
-      ProductionVariants: [{ ...describedCpuConfig().ProductionVariants![0]!, ModelName: EndpointConfigName }],
-    }));
+    const history = serveConfigHistory();
     const arn = (name: string) => `arn:aws:sagemaker:us-east-1:123456789012:model/${name}`;
     sageMaker
       .on(DescribeModelCommand)
@@ -262,18 +267,7 @@ describe("updating an endpoint in place", () => {
   });
 
   it("keeps two configurations before the serving one and deletes the one before those (an earlier console's variables)", async () => {
-    // Serving demo-33333333, which replaced demo-22222222, which replaced demo-11111111, which replaced demo.
-    const history: Record<string, string | undefined> = {
-      "demo-33333333": "demo-22222222",
-      "demo-22222222": "demo-11111111",
-      "demo-11111111": "demo",
-    };
-    sageMaker.on(DescribeEndpointCommand).resolves(describedEndpoint({ EndpointConfigName: "demo-33333333" }));
-    sageMaker.on(DescribeEndpointConfigCommand).callsFake(({ EndpointConfigName }) => ({
-      ...describedCpuConfig(),
-      EndpointConfigName,
-      ProductionVariants: [{ ...describedCpuConfig().ProductionVariants![0]!, ModelName: EndpointConfigName }],
-    }));
+    const history = serveConfigHistory();
     sageMaker.on(DescribeModelCommand).callsFake(({ ModelName }) => {
       const model = describedModel();
       const previous = history[ModelName];
