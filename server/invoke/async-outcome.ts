@@ -35,8 +35,10 @@ async function readResultIfWritten(s3: S3Client, uri: string) {
  */
 export async function asyncOutcome(
   s3: S3Client,
-  locations: { outputLocation: string; failureLocation: string | null },
+  sent: { outputLocation: string; failureLocation: string | null },
 ): Promise<AsyncOutcome> {
+  // Only the two locations: the caller's record of the request carries more than the outcome's contract holds.
+  const locations = { outputLocation: sent.outputLocation, failureLocation: sent.failureLocation };
   const answer = await readResultIfWritten(s3, locations.outputLocation);
   if (answer !== null) return { status: "completed", body: answer, ...locations };
   const failure = locations.failureLocation ? await readResultIfWritten(s3, locations.failureLocation) : null;
