@@ -1,146 +1,14 @@
-import {
-  AdjustmentType,
-  MetricAggregationType,
-  MetricStatistic,
-  PolicyType,
-  ScalableDimension,
-  ServiceNamespace,
-} from "@aws-sdk/client-application-auto-scaling";
+import { ScalableDimension, ServiceNamespace } from "@aws-sdk/client-application-auto-scaling";
 import type { StepAdjustment, StepScalingConfiguration } from "../autoscaling/scaling-adjustment.ts";
 import type { ProductionVariantDoc } from "../sagemaker-store.ts";
 import { AwsError } from "../wire/aws-error.ts";
-import type { Shape, StructureShape } from "../wire/input-shapes.ts";
+import { validateInput } from "../wire/input-shapes.ts";
 
 /**
- * Application Auto Scaling's rules for every operation local mode serves, in one place: the model's constraints
- * (enums from the SDK), then what the API reference says in prose about registering SageMaker variants.
+ * What Application Auto Scaling's API reference says in prose about registering SageMaker variants, for the
+ * operations local mode serves (their constraint traits are generated from the service model:
+ * ../wire/generated/application-auto-scaling.ts).
  */
-
-const xmlString = "[\\u0020-\\uD7FF\\uE000-\\uFFFD\\uD800\\uDC00-\\uDBFF\\uDFFF\\r\\n\\t]*";
-const resourceId: Shape = { type: "string", min: 1, max: 1600, pattern: xmlString };
-const target = {
-  ServiceNamespace: { type: "string", enum: Object.values(ServiceNamespace) },
-  ResourceId: resourceId,
-  ScalableDimension: { type: "string", enum: Object.values(ScalableDimension) },
-} as const satisfies Record<string, Shape>;
-const targetKey = ["ServiceNamespace", "ResourceId", "ScalableDimension"];
-
-export const applicationAutoScalingInputs: Record<string, StructureShape> = {
-  RegisterScalableTarget: {
-    type: "structure",
-    required: targetKey,
-    members: {
-      ...target,
-      MinCapacity: { type: "integer" },
-      MaxCapacity: { type: "integer" },
-      RoleARN: resourceId,
-      Tags: {
-        type: "map",
-        key: { type: "string", min: 1, max: 128, pattern: "^(?!aws:)[\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*$" },
-        value: { type: "string", max: 256, pattern: "^[\\p{L}\\p{Z}\\p{N}_.:/=+\\-@]*$" },
-      },
-    },
-  },
-  DeregisterScalableTarget: { type: "structure", required: targetKey, members: target },
-  DescribeScalableTargets: {
-    type: "structure",
-    required: ["ServiceNamespace"],
-    members: {
-      ServiceNamespace: target.ServiceNamespace,
-      ResourceIds: { type: "list", max: 50, member: resourceId },
-      ScalableDimension: target.ScalableDimension,
-      MaxResults: { type: "integer" },
-      NextToken: { type: "string", pattern: xmlString },
-    },
-  },
-  PutScalingPolicy: {
-    type: "structure",
-    required: ["PolicyName", ...targetKey],
-    members: {
-      PolicyName: { type: "string", min: 1, max: 256, pattern: "\\p{Print}+" },
-      ...target,
-      PolicyType: { type: "string", enum: Object.values(PolicyType) },
-      TargetTrackingScalingPolicyConfiguration: {
-        type: "structure",
-        required: ["TargetValue"],
-        members: {
-          TargetValue: { type: "float" },
-          CustomizedMetricSpecification: {
-            type: "structure",
-            members: {
-              MetricName: { type: "string" },
-              Namespace: { type: "string" },
-              Dimensions: {
-                type: "list",
-                member: {
-                  type: "structure",
-                  required: ["Name", "Value"],
-                  members: { Name: { type: "string" }, Value: { type: "string" } },
-                },
-              },
-              Statistic: { type: "string", enum: Object.values(MetricStatistic) },
-              Unit: { type: "string" },
-            },
-          },
-          ScaleOutCooldown: { type: "integer" },
-          ScaleInCooldown: { type: "integer" },
-          DisableScaleIn: { type: "boolean" },
-        },
-      },
-      StepScalingPolicyConfiguration: {
-        type: "structure",
-        members: {
-          AdjustmentType: { type: "string", enum: Object.values(AdjustmentType) },
-          StepAdjustments: {
-            type: "list",
-            member: {
-              type: "structure",
-              required: ["ScalingAdjustment"],
-              members: {
-                MetricIntervalLowerBound: { type: "float" },
-                MetricIntervalUpperBound: { type: "float" },
-                ScalingAdjustment: { type: "integer" },
-              },
-            },
-          },
-          MinAdjustmentMagnitude: { type: "integer" },
-          Cooldown: { type: "integer" },
-          MetricAggregationType: { type: "string", enum: Object.values(MetricAggregationType) },
-        },
-      },
-    },
-  },
-  DescribeScalingActivities: {
-    type: "structure",
-    required: ["ServiceNamespace"],
-    members: {
-      ServiceNamespace: target.ServiceNamespace,
-      ResourceId: resourceId,
-      ScalableDimension: target.ScalableDimension,
-      // "This value can be between 1 and 50. The default value is 50." (API reference)
-      MaxResults: { type: "integer", min: 1, max: 50 },
-      NextToken: { type: "string", pattern: xmlString },
-      IncludeNotScaledActivities: { type: "boolean" },
-    },
-  },
-  DescribeScalingPolicies: {
-    type: "structure",
-    required: ["ServiceNamespace"],
-    members: {
-      PolicyNames: { type: "list", max: 50, member: resourceId },
-      ServiceNamespace: target.ServiceNamespace,
-      ResourceId: resourceId,
-      ScalableDimension: target.ScalableDimension,
-      MaxResults: { type: "integer" },
-      NextToken: { type: "string", pattern: xmlString },
-    },
-  },
-  DeleteScalingPolicy: {
-    type: "structure",
-    required: ["PolicyName", ...targetKey],
-    members: { PolicyName: resourceId, ...target },
-  },
-};
 
 const VARIANT_RESOURCE = /^endpoint\/([^/]+)\/variant\/([^/]+)$/;
 
@@ -175,8 +43,14 @@ export function checkActivitiesFilter(resourceId: string | undefined, dimension:
 }
 
 /** DescribeScalingActivities' paging: up to MaxResults (50) after the position a NextToken it returned names. */
-export function activitiesPage<T>(items: T[], input: { MaxResults?: unknown; NextToken?: unknown }) {
-  const max = typeof input.MaxResults === "number" ? input.MaxResults : 50;
+/**
+ * One page of a Describe operation's results. Its MaxResults, in the reference's prose (the model gives no range):
+ * "This value can be between 1 and 50. The default value is 50." (DescribeScalableTargets, DescribeScalingActivities),
+ * "between 1 and 10. The default value is 10." (DescribeScalingPolicies).
+ */
+export function resultsPage<T>(items: T[], input: { MaxResults?: unknown; NextToken?: unknown }, limit: 10 | 50) {
+  validateInput({ type: "structure", members: { MaxResults: { type: "integer", min: 1, max: limit } } }, input);
+  const max = typeof input.MaxResults === "number" ? input.MaxResults : limit;
   const token = typeof input.NextToken === "string" ? input.NextToken : undefined;
   const offset = token === undefined ? 0 : /^\d+$/.test(token) ? Number(token) : Number.NaN;
   if (!Number.isSafeInteger(offset) || offset > items.length) {

@@ -17,15 +17,15 @@ import { scalableTargetArn } from "../iam/requests/application-auto-scaling.ts";
 import type { ScalableTargetFacts } from "../iam/requests/facts.ts";
 import type { SageMakerStore } from "../sagemaker-store.ts";
 import { AwsError } from "../wire/aws-error.ts";
+import { applicationAutoScalingInputShapes } from "../wire/generated/application-auto-scaling.ts";
 import { withInputShapes } from "../wire/input-shapes.ts";
 import type { JsonService } from "../wire/json-rpc.ts";
 import { type AwsRequest, LOCAL_ACCOUNT_ID } from "../wire/request.ts";
 import {
-  activitiesPage,
-  applicationAutoScalingInputs,
   checkActivitiesFilter,
   checkScalingPolicy,
   registeredCapacity,
+  resultsPage,
   variantOfTarget,
 } from "./application-auto-scaling-rules.ts";
 
@@ -98,7 +98,7 @@ export function applicationAutoScalingService(
     target: "AnyScaleFrontendService",
     signingName: "application-autoscaling",
     version: "1.1",
-    operations: withInputShapes("AnyScaleFrontendService", applicationAutoScalingInputs, {
+    operations: withInputShapes("AnyScaleFrontendService", applicationAutoScalingInputShapes, {
       RegisterScalableTarget(input, request) {
         const { region } = request;
         const k = permitted(input, request);
@@ -159,8 +159,9 @@ export function applicationAutoScalingService(
           .map((row) => JSON.parse(row.doc) as TargetDoc)
           .filter((t) => !ids || ids.includes(t.ResourceId))
           .filter((t) => input.ScalableDimension === undefined || t.ScalableDimension === input.ScalableDimension);
+        const { slice, nextToken } = resultsPage(targets, input, 50);
         // Tags are not part of a described target (ListTagsForResource returns them).
-        return { ScalableTargets: targets.map(({ Tags: _tags, ...described }) => described) };
+        return { ScalableTargets: slice.map(({ Tags: _tags, ...described }) => described), NextToken: nextToken };
       },
       DeregisterScalableTarget(input, request) {
         const k = permitted(input, request);
@@ -210,7 +211,7 @@ export function applicationAutoScalingService(
         const dimension = typeof input.ScalableDimension === "string" ? input.ScalableDimension : undefined;
         checkActivitiesFilter(resource, dimension);
         const activities = readActivities(db, String(input.ServiceNamespace), resource, dimension);
-        const { slice, nextToken } = activitiesPage(activities, input);
+        const { slice, nextToken } = resultsPage(activities, input, 50);
         return { ScalingActivities: slice, NextToken: nextToken };
       },
       DescribeScalingPolicies(input) {
@@ -224,7 +225,8 @@ export function applicationAutoScalingService(
           .filter((p) => input.ResourceId === undefined || p.ResourceId === input.ResourceId)
           .filter((p) => input.ScalableDimension === undefined || p.ScalableDimension === input.ScalableDimension)
           .filter((p) => !names || names.includes(p.PolicyName));
-        return { ScalingPolicies: policies };
+        const { slice, nextToken } = resultsPage(policies, input, 10);
+        return { ScalingPolicies: slice, NextToken: nextToken };
       },
       DeleteScalingPolicy(input, request) {
         const k = permitted(input, request);

@@ -1,111 +1,13 @@
-import {
-  AlarmType,
-  ComparisonOperator,
-  HistoryItemType,
-  ScanBy,
-  StandardUnit,
-  StateValue,
-  Statistic,
-} from "@aws-sdk/client-cloudwatch";
 import type { MetricAlarmDefinition, TreatMissingData } from "../alarms/metric-alarm.ts";
 import { PERCENTILE_PATTERN } from "../alarms/sagemaker-endpoint-metrics.ts";
 import { AwsError } from "../wire/aws-error.ts";
-import type { Shape, StructureShape } from "../wire/input-shapes.ts";
 
 /**
- * CloudWatch's rules for the alarm operations local mode serves, in one place: the service model's constraints
- * (lengths, ranges, enums from the SDK), then what the PutMetricAlarm reference says in prose. Its validation errors
+ * What CloudWatch's PutMetricAlarm reference says in prose, for the alarm operations local mode serves (their
+ * constraint traits are generated from the service model: ../wire/generated/cloudwatch.ts). Its validation errors
  * carry the query protocol's code, `ValidationError`.
  */
 export const CLOUDWATCH_VALIDATION_ERROR = "ValidationError";
-
-const alarmName: Shape = { type: "string", min: 1, max: 255 };
-const actions: Shape = { type: "list", max: 5, member: { type: "string", min: 1, max: 1024 } };
-const alarmNames: Shape = { type: "list", max: 100, member: alarmName };
-
-export const cloudWatchAlarmInputs: Record<string, StructureShape> = {
-  PutMetricAlarm: {
-    type: "structure",
-    required: ["AlarmName"],
-    members: {
-      AlarmName: alarmName,
-      AlarmDescription: { type: "string", max: 1024 },
-      ActionsEnabled: { type: "boolean" },
-      OKActions: actions,
-      AlarmActions: actions,
-      InsufficientDataActions: actions,
-      MetricName: { type: "string", min: 1, max: 255 },
-      Namespace: { type: "string", min: 1, max: 255, pattern: "[^:].*" },
-      Statistic: { type: "string", enum: Object.values(Statistic) },
-      ExtendedStatistic: { type: "string" },
-      Dimensions: {
-        type: "list",
-        max: 30,
-        member: {
-          type: "structure",
-          required: ["Name", "Value"],
-          members: { Name: { type: "string", min: 1, max: 255 }, Value: { type: "string", min: 1, max: 1024 } },
-        },
-      },
-      Period: { type: "integer", min: 1 },
-      Unit: { type: "string", enum: Object.values(StandardUnit) },
-      EvaluationPeriods: { type: "integer", min: 1 },
-      DatapointsToAlarm: { type: "integer", min: 1 },
-      Threshold: { type: "float" },
-      ComparisonOperator: { type: "string", enum: Object.values(ComparisonOperator) },
-      TreatMissingData: { type: "string", min: 1, max: 255 },
-      EvaluateLowSampleCountPercentile: { type: "string", min: 1, max: 255 },
-      ThresholdMetricId: { type: "string", min: 1, max: 255 },
-      Tags: {
-        type: "list",
-        member: {
-          type: "structure",
-          required: ["Key", "Value"],
-          members: { Key: { type: "string", min: 1, max: 128 }, Value: { type: "string", max: 256 } },
-        },
-      },
-    },
-  },
-  DescribeAlarms: {
-    type: "structure",
-    members: {
-      AlarmNames: alarmNames,
-      AlarmNamePrefix: alarmName,
-      AlarmTypes: { type: "list", member: { type: "string", enum: Object.values(AlarmType) } },
-      ChildrenOfAlarmName: alarmName,
-      ParentsOfAlarmName: alarmName,
-      StateValue: { type: "string", enum: Object.values(StateValue) },
-      ActionPrefix: { type: "string", min: 1, max: 1024 },
-      MaxRecords: { type: "integer", min: 1, max: 100 },
-      NextToken: { type: "string" },
-    },
-  },
-  SetAlarmState: {
-    type: "structure",
-    required: ["AlarmName", "StateValue", "StateReason"],
-    members: {
-      AlarmName: alarmName,
-      StateValue: { type: "string", enum: Object.values(StateValue) },
-      StateReason: { type: "string", max: 1023 },
-      StateReasonData: { type: "string", max: 4000 },
-    },
-  },
-  DeleteAlarms: { type: "structure", required: ["AlarmNames"], members: { AlarmNames: alarmNames } },
-  DescribeAlarmHistory: {
-    type: "structure",
-    members: {
-      AlarmName: alarmName,
-      AlarmContributorId: { type: "string", min: 1, max: 1024 },
-      AlarmTypes: { type: "list", member: { type: "string", enum: Object.values(AlarmType) } },
-      HistoryItemType: { type: "string", enum: Object.values(HistoryItemType) },
-      StartDate: { type: "timestamp" },
-      EndDate: { type: "timestamp" },
-      MaxRecords: { type: "integer", min: 1, max: 100 },
-      NextToken: { type: "string" },
-      ScanBy: { type: "string", enum: Object.values(ScanBy) },
-    },
-  },
-};
 
 const invalid = (message: string) => new AwsError("InvalidParameterValue", message);
 const combination = (message: string) => new AwsError("InvalidParameterCombination", message);

@@ -3,15 +3,11 @@ import type { AlarmState, StoredAlarm } from "../alarms/metric-alarm.ts";
 import type { MetricSource } from "../alarms/metric-source.ts";
 import { statistic } from "../alarms/sagemaker-metrics.ts";
 import { AwsError } from "../wire/aws-error.ts";
+import { cloudWatchInputShapes } from "../wire/generated/cloudwatch.ts";
 import { withInputShapes } from "../wire/input-shapes.ts";
 import type { JsonService } from "../wire/json-rpc.ts";
 import { LOCAL_ACCOUNT_ID } from "../wire/request.ts";
-import {
-  CLOUDWATCH_VALIDATION_ERROR,
-  checkMetricAlarm,
-  checkStateReasonData,
-  cloudWatchAlarmInputs,
-} from "./cloudwatch-rules.ts";
+import { CLOUDWATCH_VALIDATION_ERROR, checkMetricAlarm, checkStateReasonData } from "./cloudwatch-rules.ts";
 
 interface MetricQuery {
   Id?: string;
@@ -61,7 +57,7 @@ export function cloudWatchService(metrics: MetricSource, alarms: AlarmEngine): J
     operations: {
       ...withInputShapes(
         "CloudWatch",
-        cloudWatchAlarmInputs,
+        cloudWatchInputShapes,
         {
           PutMetricAlarm(input, { region }) {
             alarms.put(checkMetricAlarm(input), region, LOCAL_ACCOUNT_ID);

@@ -1,4 +1,3 @@
-import { CapacitySizeType, TrafficRoutingConfigType, VariantPropertyType } from "@aws-sdk/client-sagemaker";
 import {
   capacityProblem,
   type DeploymentConfig,
@@ -7,84 +6,13 @@ import {
 } from "../../../contract/endpoints/deployment-plan.ts";
 import type { EndpointRecord, ProductionVariantDoc } from "../sagemaker-store.ts";
 import { validation } from "../wire/aws-error.ts";
-import type { Shape, StructureShape } from "../wire/input-shapes.ts";
 
 /**
- * UpdateEndpoint's rules, once: the DeploymentConfig shape of the service model (ranges from the API reference:
- * waits 0-3600 s, execution timeouts 600-28800 s, capacity values from 1, 1-10 alarms of 1-255 characters), then
- * what the reference and the deployment-guardrails guide say in prose (one update policy, the size each strategy
- * allows, the same variant names, no rolling deployment of several variants, no update of an endpoint that is not
- * InService).
+ * UpdateEndpoint's rules that the API reference and the deployment-guardrails guide state in prose: one update
+ * policy, the size each strategy allows, the same variant names, no rolling deployment of several variants, no
+ * update of an endpoint that is not InService. The DeploymentConfig shape is generated from the service model
+ * (../wire/generated/sagemaker.ts).
  */
-
-const capacitySize: StructureShape = {
-  type: "structure",
-  required: ["Type", "Value"],
-  members: {
-    Type: { type: "string", enum: Object.values(CapacitySizeType) },
-    Value: { type: "integer", min: 1 },
-  },
-};
-const waitInterval: Shape = { type: "integer", min: 0, max: 3600 };
-const executionTimeout: Shape = { type: "integer", min: 600, max: 28800 };
-
-export const deploymentConfigShape: StructureShape = {
-  type: "structure",
-  members: {
-    BlueGreenUpdatePolicy: {
-      type: "structure",
-      required: ["TrafficRoutingConfiguration"],
-      members: {
-        TrafficRoutingConfiguration: {
-          type: "structure",
-          required: ["Type", "WaitIntervalInSeconds"],
-          members: {
-            Type: { type: "string", enum: Object.values(TrafficRoutingConfigType) },
-            WaitIntervalInSeconds: waitInterval,
-            CanarySize: capacitySize,
-            LinearStepSize: capacitySize,
-          },
-        },
-        TerminationWaitInSeconds: { type: "integer", min: 0, max: 3600 },
-        MaximumExecutionTimeoutInSeconds: executionTimeout,
-      },
-    },
-    RollingUpdatePolicy: {
-      type: "structure",
-      required: ["MaximumBatchSize", "WaitIntervalInSeconds"],
-      members: {
-        MaximumBatchSize: capacitySize,
-        WaitIntervalInSeconds: waitInterval,
-        MaximumExecutionTimeoutInSeconds: executionTimeout,
-        RollbackMaximumBatchSize: capacitySize,
-      },
-    },
-    AutoRollbackConfiguration: {
-      type: "structure",
-      members: {
-        Alarms: {
-          type: "list",
-          min: 1,
-          max: 10,
-          member: {
-            type: "structure",
-            members: { AlarmName: { type: "string", min: 1, max: 255, pattern: "(?!\\s*$).+" } },
-          },
-        },
-      },
-    },
-  },
-};
-
-export const excludedVariantPropertiesShape: Shape = {
-  type: "list",
-  max: 3,
-  member: {
-    type: "structure",
-    required: ["VariantPropertyType"],
-    members: { VariantPropertyType: { type: "string", enum: Object.values(VariantPropertyType) } },
-  },
-};
 
 function checkRouting(routing: TrafficRoutingConfig, total: number): void {
   const sizes = { CANARY: "CanarySize", LINEAR: "LinearStepSize" } as const;

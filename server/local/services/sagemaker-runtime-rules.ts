@@ -1,31 +1,15 @@
 import type { SageMakerStore } from "../sagemaker-store.ts";
 import { AwsError } from "../wire/aws-error.ts";
-import { type StructureShape, validateInput } from "../wire/input-shapes.ts";
+import { sageMakerRuntimeInputShapes } from "../wire/generated/sagemaker-runtime.ts";
+import { validateInput } from "../wire/input-shapes.ts";
 import { LOCAL_ACCOUNT_ID } from "../wire/request.ts";
 
 /**
- * SageMaker Runtime's rules for InvokeEndpointAsync and for invoking an asynchronous endpoint, in one place: the
- * service model's constraints on the header-bound members (lengths, patterns, ranges), then what the API reference
- * and the Asynchronous Inference guide state in prose. AWS documents no wording for the prose rules; the messages
+ * SageMaker Runtime's rules for InvokeEndpointAsync and for invoking an asynchronous endpoint: the header-bound
+ * members checked against the service model's constraints (generated: ../wire/generated/sagemaker-runtime.ts),
+ * then what the API reference and the Asynchronous Inference guide state in prose. AWS documents no wording for the prose rules; the messages
  * say what the documentation says.
  */
-
-const header = { type: "string", max: 1024, pattern: "^\\p{ASCII}*$" } as const;
-
-export const invokeEndpointAsyncInput: StructureShape = {
-  type: "structure",
-  required: ["EndpointName"],
-  members: {
-    EndpointName: { type: "string", max: 63, pattern: "^[a-zA-Z0-9](-*[a-zA-Z0-9])*$" },
-    ContentType: header,
-    Accept: header,
-    CustomAttributes: header,
-    InferenceId: { type: "string", min: 1, max: 64, pattern: "^\\A\\S[\\p{Print}]*\\z$" },
-    InputLocation: { type: "string", min: 1, max: 1024, pattern: "^(https|s3)://([^/]+)/?(.*)$" },
-    RequestTTLSeconds: { type: "integer", min: 60, max: 21600 },
-    InvocationTimeoutSeconds: { type: "integer", min: 1, max: 3600 },
-  },
-};
 
 /** "The inline payload can be up to 128,000 bytes" (InvokeEndpointAsync, Body). */
 export const MAX_INLINE_ASYNC_BODY_BYTES = 128_000;
@@ -70,8 +54,10 @@ export function asyncInvocationInput(
     InputLocation: headerOf("x-amzn-sagemaker-inputlocation"),
     RequestTTLSeconds: integerHeader(headerOf("x-amzn-sagemaker-requestttlseconds")),
     InvocationTimeoutSeconds: integerHeader(headerOf("x-amzn-sagemaker-invocationtimeoutseconds")),
+    S3OutputPathExtension: headerOf("x-amzn-sagemaker-s3outputpathextension"),
+    Filename: headerOf("x-amzn-sagemaker-filename"),
   };
-  validateInput(invokeEndpointAsyncInput, input, "ValidationError");
+  validateInput(sageMakerRuntimeInputShapes.InvokeEndpointAsync, input, "ValidationError");
   const hasLocation = input.InputLocation !== undefined;
   if (hasLocation === body.length > 0) {
     throw new AwsError(
@@ -85,7 +71,7 @@ export function asyncInvocationInput(
       `The inline payload is ${body.length} bytes; Body can be up to ${MAX_INLINE_ASYNC_BODY_BYTES} bytes. Upload larger payloads to Amazon S3 and pass InputLocation.`,
     );
   }
-  if (headerOf("x-amzn-sagemaker-s3outputpathextension") || headerOf("x-amzn-sagemaker-filename")) {
+  if (input.S3OutputPathExtension !== undefined || input.Filename !== undefined) {
     throw new AwsError(
       "ValidationError",
       "S3OutputPathExtension and Filename are not served by the local control plane; results go to the endpoint configuration's S3OutputPath as <inference-id>.out.",

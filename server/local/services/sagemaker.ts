@@ -13,12 +13,13 @@ import {
 import type { TransformRunner } from "../transform/transform-runner.ts";
 import type { TransformStore } from "../transform/transform-store.ts";
 import { validation } from "../wire/aws-error.ts";
+import { sageMakerInputShapes } from "../wire/generated/sagemaker.ts";
 import { withInputShapes } from "../wire/input-shapes.ts";
 import type { JsonService } from "../wire/json-rpc.ts";
 import { checkUpdateOfScaledVariants } from "./application-auto-scaling-rules.ts";
 import { checkUpdateEndpoint } from "./deployment-config-rules.ts";
 import { page } from "./paging.ts";
-import { checkContainers, checkNameIsFree, checkProductionVariants, sageMakerInputs } from "./sagemaker-rules.ts";
+import { checkContainers, checkNameIsFree, checkProductionVariants } from "./sagemaker-rules.ts";
 import { transformOperations } from "./sagemaker-transform.ts";
 
 const TRANSITIONAL = new Set(["Creating", "Updating", "Deleting"]);
@@ -65,7 +66,7 @@ export function sageMakerService(
     target: "SageMaker",
     signingName: "sagemaker",
     version: "1.1",
-    operations: withInputShapes("SageMaker", sageMakerInputs, {
+    operations: withInputShapes("SageMaker", sageMakerInputShapes, {
       ...transformOperations(store, jobs, transforms),
       CreateModel(input, { region }) {
         const name = String(input.ModelName);

@@ -9,7 +9,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ControlPlane, startControlPlane } from "../control-plane.ts";
 import { localClientConfig } from "../stack.ts";
-import { activitiesPage } from "./application-auto-scaling-rules.ts";
+import { resultsPage } from "./application-auto-scaling-rules.ts";
 
 /** DescribeScalingActivities' refusals, with AWS's error names, through the SDK; its paging. */
 let dataDir: string;
@@ -72,13 +72,21 @@ describe("DescribeScalingActivities", () => {
   });
 });
 
-describe("activitiesPage", () => {
+describe("resultsPage", () => {
   it("hands out MaxResults at a time (50 by default) and a token for the rest, none after the last page", () => {
     const items = Array.from({ length: 120 }, (_, i) => i);
-    const first = activitiesPage(items, {});
+    const first = resultsPage(items, {}, 50);
     expect([first.slice.length, first.nextToken]).toEqual([50, "50"]);
-    const last = activitiesPage(items, { NextToken: "100", MaxResults: 20 });
+    const last = resultsPage(items, { NextToken: "100", MaxResults: 20 }, 50);
     expect([last.slice, last.nextToken]).toEqual([items.slice(100), undefined]);
-    expect(activitiesPage(items, { NextToken: "60", MaxResults: 2 }).slice).toEqual([60, 61]);
+    expect(resultsPage(items, { NextToken: "60", MaxResults: 2 }, 50).slice).toEqual([60, 61]);
+  });
+
+  it("refuses a MaxResults outside the operation's range, as the reference states it, with AWS's wording", () => {
+    expect(resultsPage([1, 2, 3], { MaxResults: 10 }, 10).slice).toEqual([1, 2, 3]);
+    expect(() => resultsPage([], { MaxResults: 11 }, 10)).toThrow(
+      "1 validation error detected: Value '11' at 'maxResults' failed to satisfy constraint: Member must have value less than or equal to 10",
+    );
+    expect(() => resultsPage([], { MaxResults: 0 }, 50)).toThrow(/'maxResults' .* greater than or equal to 1/);
   });
 });

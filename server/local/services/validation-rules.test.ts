@@ -9,6 +9,7 @@ import {
   CreateModelCommand,
   CreateTransformJobCommand,
   type CreateTransformJobCommandInput,
+  DeleteTagsCommand,
   DescribeTransformJobCommand,
   type ProductionVariant,
   SageMakerClient,
@@ -17,10 +18,11 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ControlPlane, startControlPlane } from "../control-plane.ts";
 import { localClientConfig } from "../stack.ts";
+import { applicationAutoScalingInputShapes } from "../wire/generated/application-auto-scaling.ts";
+import { cloudWatchInputShapes } from "../wire/generated/cloudwatch.ts";
+import { sageMakerInputShapes } from "../wire/generated/sagemaker.ts";
+import { sageMakerRuntimeInputShapes } from "../wire/generated/sagemaker-runtime.ts";
 import { matchesPattern, type Shape } from "../wire/input-shapes.ts";
-import { applicationAutoScalingInputs } from "./application-auto-scaling-rules.ts";
-import { sageMakerInputs } from "./sagemaker-rules.ts";
-import { invokeEndpointAsyncInput } from "./sagemaker-runtime-rules.ts";
 
 /**
  * What local SageMaker and Application Auto Scaling refuse, with the names and wording AWS uses, through the SDK.
@@ -78,7 +80,7 @@ describe("local SageMaker validates as the API reference and the service model s
       sageMaker.send(new CreateEndpointConfigCommand(config("bad_config", [variant({ InitialInstanceCount: 0 })]))),
     ).rejects.toMatchObject(
       refused(
-        "2 validation errors detected: Value 'bad_config' at 'endpointConfigName' failed to satisfy constraint: Member must satisfy regular expression pattern: ^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}; " +
+        "2 validation errors detected: Value 'bad_config' at 'endpointConfigName' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}; " +
           "Value '0' at 'productionVariants.1.member.initialInstanceCount' failed to satisfy constraint: Member must have value greater than or equal to 1",
       ),
     );
@@ -338,6 +340,28 @@ describe("local SageMaker validates transform jobs as CreateTransformJob's refer
   });
 });
 
+describe("the constraints generated from botocore that the hand-written tables had lost", () => {
+  it("keeps TransformJobName at one character or more and DeleteTags' TagKeys to the tag key pattern", async () => {
+    await expect(sageMaker.send(new DescribeTransformJobCommand({ TransformJobName: "" }))).rejects.toMatchObject(
+      refused(
+        /^1 validation error detected: Value '' at 'transformJobName' failed to satisfy constraint: Member must have length greater than or equal to 1/,
+      ),
+    );
+    await expect(
+      sageMaker.send(
+        new DeleteTagsCommand({
+          ResourceArn: "arn:aws:sagemaker:us-east-1:000000000000:endpoint/rules",
+          TagKeys: ["team#1"],
+        }),
+      ),
+    ).rejects.toMatchObject(
+      refused(
+        /^1 validation error detected: Value '\[team#1\]' at 'tagKeys' failed to satisfy constraint: Member must satisfy constraint: \[Member must satisfy regular expression pattern/,
+      ),
+    );
+  });
+});
+
 describe("the rules modules", () => {
   it("hold only patterns that compile, for every member of every served operation", () => {
     const patterns: string[] = [];
@@ -348,9 +372,10 @@ describe("the rules modules", () => {
       if (shape.type === "structure") Object.values(shape.members).forEach(walk);
     };
     [
-      ...Object.values(sageMakerInputs),
-      ...Object.values(applicationAutoScalingInputs),
-      invokeEndpointAsyncInput,
+      ...Object.values(sageMakerInputShapes),
+      ...Object.values(sageMakerRuntimeInputShapes),
+      ...Object.values(applicationAutoScalingInputShapes),
+      ...Object.values(cloudWatchInputShapes),
     ].forEach(walk);
     expect(patterns.length).toBeGreaterThan(10);
     for (const pattern of patterns) expect(() => matchesPattern(pattern, "x"), pattern).not.toThrow();

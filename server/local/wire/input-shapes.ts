@@ -11,6 +11,7 @@ export type Shape =
   | { type: "string"; min?: number; max?: number; pattern?: string; enum?: readonly string[] }
   | { type: "integer" | "float"; min?: number; max?: number }
   | { type: "boolean" | "timestamp" }
+  | { type: "blob"; min?: number; max?: number }
   | { type: "list"; member: Shape; min?: number; max?: number }
   | { type: "map"; key: Shape; value: Shape; min?: number; max?: number }
   | StructureShape;
@@ -132,6 +133,14 @@ function check(shape: Shape, value: unknown, path: string, out: string[]) {
     case "boolean":
       if (typeof value !== "boolean") throw serialization(path, "a boolean");
       return;
+    case "blob": {
+      // JSON protocols carry a blob as base64 text; a REST payload arrives as bytes.
+      const bytes =
+        typeof value === "string" ? Buffer.from(value, "base64") : value instanceof Uint8Array ? value : null;
+      if (bytes === null) throw serialization(path, "a blob");
+      checkLength(bytes.length, "<binary>", path, shape, out);
+      return;
+    }
     case "timestamp":
       if (typeof value !== "number" && typeof value !== "string") throw serialization(path, "a timestamp");
       return;

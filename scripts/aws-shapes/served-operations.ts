@@ -1,0 +1,65 @@
+/**
+ * The operations whose input local mode checks against AWS's service models before it runs them, per service: the
+ * botocore model (folder and API version) and the file `npm run gen:aws-shapes` writes. A handler of one of these
+ * services without a generated shape fails at start (withInputShapes).
+ */
+export const servedServices = [
+  {
+    service: "sagemaker",
+    apiVersion: "2017-07-24",
+    file: "sagemaker.ts",
+    exportName: "sageMakerInputShapes",
+    operations: [
+      "AddTags",
+      "CreateEndpoint",
+      "CreateEndpointConfig",
+      "CreateModel",
+      "CreateTransformJob",
+      "DeleteEndpoint",
+      "DeleteEndpointConfig",
+      "DeleteModel",
+      "DeleteTags",
+      "DescribeEndpoint",
+      "DescribeEndpointConfig",
+      "DescribeModel",
+      "DescribeTransformJob",
+      "ListEndpoints",
+      "ListTags",
+      "ListTransformJobs",
+      "StopTransformJob",
+      "UpdateEndpoint",
+      "UpdateEndpointWeightsAndCapacities",
+    ],
+  },
+  {
+    service: "sagemaker-runtime",
+    apiVersion: "2017-05-13",
+    file: "sagemaker-runtime.ts",
+    exportName: "sageMakerRuntimeInputShapes",
+    operations: ["InvokeEndpointAsync"],
+  },
+  {
+    service: "application-autoscaling",
+    apiVersion: "2016-02-06",
+    file: "application-auto-scaling.ts",
+    exportName: "applicationAutoScalingInputShapes",
+    operations: [
+      "DeleteScalingPolicy",
+      "DeregisterScalableTarget",
+      "DescribeScalableTargets",
+      "DescribeScalingActivities",
+      "DescribeScalingPolicies",
+      "PutScalingPolicy",
+      "RegisterScalableTarget",
+    ],
+  },
+  {
+    service: "cloudwatch",
+    apiVersion: "2010-08-01",
+    file: "cloudwatch.ts",
+    exportName: "cloudWatchInputShapes",
+    operations: ["DeleteAlarms", "DescribeAlarmHistory", "DescribeAlarms", "PutMetricAlarm", "SetAlarmState"],
+  },
+] as const;
+
+export type ServedService = (typeof servedServices)[number];
