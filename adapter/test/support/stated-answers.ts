@@ -80,3 +80,33 @@ export const STATED_ANSWERS: StatedDecision[] = [
     answer: "dog",
   },
 ];
+
+/** What the decision API answers for one stated decision (the members the trained-model tests read). */
+export type StatedResult = {
+  option_ids: string[];
+  probabilities: number[];
+  option_logits: number[];
+  permutations?: number;
+};
+
+/** Every cyclic order of a decision's options: the stated answer comes at every position once. */
+export function rotations(decision: StatedDecision): StatedDecision[] {
+  return decision.options.map((_, offset) => ({
+    ...decision,
+    id: `${decision.id}-${offset}`,
+    options: [...decision.options.slice(offset), ...decision.options.slice(0, offset)],
+  }));
+}
+
+/** The decision as the API takes it: everything but the stated answer. */
+export function statedRequest(decision: StatedDecision) {
+  const { answer: _answer, ...fields } = decision;
+  return fields;
+}
+
+/** The position of the highest probability (the first, on a tie). */
+export function highestIndex(probabilities: readonly number[]): number {
+  let best = 0;
+  for (let i = 1; i < probabilities.length; i++) if (probabilities[i]! > probabilities[best]!) best = i;
+  return best;
+}
