@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ADAPTER_REPOSITORY, IMAGE_BUILD_PROJECT, MODEL_PACKAGE_PROJECT } from "../infra/cdk/console-contract.ts";
+import { ADAPTER_REPOSITORY, IMAGE_BUILD_PROJECT, MODEL_PACKAGE_PROJECT } from "../contract/stack/console-contract.ts";
 import { parseUserList } from "./auth/user-list.ts";
 import { parseProxyList } from "./http/proxy-list.ts";
 

@@ -5,7 +5,7 @@ import {
   ASYNC_INFERENCE_FOLDERS,
   type AsyncInferenceFolder,
   TRANSFORM_JOB_LOG_GROUP,
-} from "./console-contract.ts";
+} from "../../contract/stack/console-contract.ts";
 
 /** An ARN in this stack's partition, region and account: `arn:<partition>:<service>:<region>:<account>:<resource>`. */
 export function regionalArn(service: string, resource: string): string {

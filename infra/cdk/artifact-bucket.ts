@@ -1,7 +1,7 @@
 import { Duration, RemovalPolicy, Validations } from "aws-cdk-lib";
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from "aws-cdk-lib/aws-s3";
 import type { Construct } from "constructs";
-import { ARTIFACT_PREFIXES } from "./console-contract.ts";
+import { ARTIFACT_PREFIXES } from "../../contract/stack/console-contract.ts";
 
 /**
  * Model artifacts and build sources: S3-managed encryption (SageMaker and CodeBuild read it without KMS grants),

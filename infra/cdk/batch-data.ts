@@ -1,6 +1,6 @@
 import { PolicyStatement } from "aws-cdk-lib/aws-iam";
 import type { IBucket } from "aws-cdk-lib/aws-s3";
-import { ARTIFACT_PREFIXES, BATCH_DATA_FOLDERS } from "./console-contract.ts";
+import { ARTIFACT_PREFIXES, BATCH_DATA_FOLDERS } from "../../contract/stack/console-contract.ts";
 
 /** The console's batch data (`batch/*`): it writes jobs' inputs, reads their outputs and lists both. */
 export function batchDataStatements(bucket: IBucket): PolicyStatement[] {

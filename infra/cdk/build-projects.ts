@@ -4,9 +4,14 @@ import type { IRepository } from "aws-cdk-lib/aws-ecr";
 import { PolicyDocument, PolicyStatement, Role, ServicePrincipal } from "aws-cdk-lib/aws-iam";
 import type { IBucket } from "aws-cdk-lib/aws-s3";
 import type { Construct } from "constructs";
+import {
+  ARTIFACT_PREFIXES,
+  BUILDSPEC_PATHS,
+  IMAGE_BUILD_PROJECT,
+  MODEL_PACKAGE_PROJECT,
+} from "../../contract/stack/console-contract.ts";
 import { codeBuildLogGroup, logGroupArns } from "./arns.ts";
 import { requireCodeBuildRegion } from "./codebuild-regions.ts";
-import { ARTIFACT_PREFIXES, BUILDSPEC_PATHS, IMAGE_BUILD_PROJECT, MODEL_PACKAGE_PROJECT } from "./console-contract.ts";
 import { acknowledgeWildcardResources } from "./nag-acknowledgements.ts";
 
 export interface BuildProjectsProps {

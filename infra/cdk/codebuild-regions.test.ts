@@ -1,9 +1,9 @@
 import { App } from "aws-cdk-lib";
 import { Template } from "aws-cdk-lib/assertions";
 import { describe, expect, it } from "vitest";
+import { LLAMA_CPP_DLC_ACCOUNTS } from "../../contract/stack/llama-cpp-dlc.ts";
 import { REGIONS_WITHOUT_CODEBUILD } from "./codebuild-regions.ts";
 import { DecisionConsoleStack } from "./decision-console-stack.ts";
-import { LLAMA_CPP_DLC_ACCOUNTS } from "./llama-cpp-dlc.ts";
 
 const stackIn = (region?: string) =>
   new DecisionConsoleStack(new App(), "DecisionConsole", region ? { env: { account: "123456789012", region } } : {});

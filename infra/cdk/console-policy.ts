@@ -5,15 +5,6 @@ import { type IRole, ManagedPolicy, PolicyStatement } from "aws-cdk-lib/aws-iam"
 import type { IBucket } from "aws-cdk-lib/aws-s3";
 import type { Construct } from "constructs";
 import {
-  asyncFolderKeys,
-  asyncFolderObjects,
-  codeBuildLogGroup,
-  endpointLogGroup,
-  logGroupArns,
-  regionalArn,
-} from "./arns.ts";
-import { batchDataStatements } from "./batch-data.ts";
-import {
   ARTIFACT_PREFIXES,
   type AsyncInferenceFolder,
   CONSOLE_MODEL_TAG_KEYS,
@@ -22,7 +13,16 @@ import {
   MODEL_PACKAGE_PROJECT,
   SAGEMAKER_VARIANT_SCALING,
   TRANSFORM_JOB_LOG_GROUP,
-} from "./console-contract.ts";
+} from "../../contract/stack/console-contract.ts";
+import {
+  asyncFolderKeys,
+  asyncFolderObjects,
+  codeBuildLogGroup,
+  endpointLogGroup,
+  logGroupArns,
+  regionalArn,
+} from "./arns.ts";
+import { batchDataStatements } from "./batch-data.ts";
 import { acknowledgeWildcardResources } from "./nag-acknowledgements.ts";
 
 export interface ConsolePolicyProps {

@@ -4,10 +4,10 @@ import { fileURLToPath } from "node:url";
 import { App } from "aws-cdk-lib";
 import { Match, Template } from "aws-cdk-lib/assertions";
 import { beforeAll, describe, expect, it } from "vitest";
+import { CONSOLE_MODEL_TAG_KEYS, CONSOLE_SCALABLE_TARGET_TAG } from "../../contract/stack/console-contract.ts";
+import { LLAMA_CPP_DLC_ACCOUNTS } from "../../contract/stack/llama-cpp-dlc.ts";
 import { flattenReference } from "./cfn-reference.ts";
-import { CONSOLE_MODEL_TAG_KEYS, CONSOLE_SCALABLE_TARGET_TAG } from "./console-contract.ts";
 import { DecisionConsoleStack } from "./decision-console-stack.ts";
-import { LLAMA_CPP_DLC_ACCOUNTS } from "./llama-cpp-dlc.ts";
 
 /** The DLC account, looked up per Region from the stack's mapping. */
 const dlcAccount = "<LlamaCppDlcAccounts[<AWS::Region>].account>";

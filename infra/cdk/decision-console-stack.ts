@@ -1,9 +1,9 @@
 import { CfnOutput, Stack, type StackProps } from "aws-cdk-lib";
 import type { Construct } from "constructs";
+import { ADAPTER_REPOSITORY } from "../../contract/stack/console-contract.ts";
 import { createAdapterRepository } from "./adapter-repository.ts";
 import { createArtifactBucket } from "./artifact-bucket.ts";
 import { createBuildProjects } from "./build-projects.ts";
-import { ADAPTER_REPOSITORY } from "./console-contract.ts";
 import { createConsolePolicy } from "./console-policy.ts";
 import { llamaCppDlcRepositoryArn } from "./llama-cpp-dlc-repository.ts";
 import { createExecutionRole } from "./sagemaker-execution-role.ts";

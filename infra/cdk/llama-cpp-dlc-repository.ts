@@ -1,6 +1,6 @@
 import { Aws, CfnMapping } from "aws-cdk-lib";
 import type { Construct } from "constructs";
-import { LLAMA_CPP_DLC_ACCOUNTS, LLAMA_CPP_DLC_REPOSITORY } from "./llama-cpp-dlc.ts";
+import { LLAMA_CPP_DLC_ACCOUNTS, LLAMA_CPP_DLC_REPOSITORY } from "../../contract/stack/llama-cpp-dlc.ts";
 
 /**
  * The ARN of the llama.cpp DLC's repository in the stack's Region: the DLC account differs by Region, so the stack

@@ -3,9 +3,13 @@ import type { IRepository } from "aws-cdk-lib/aws-ecr";
 import { Effect, PolicyDocument, PolicyStatement, Role, ServicePrincipal } from "aws-cdk-lib/aws-iam";
 import type { IBucket } from "aws-cdk-lib/aws-s3";
 import type { Construct } from "constructs";
+import {
+  ARTIFACT_PREFIXES,
+  type AsyncInferenceFolder,
+  TRANSFORM_JOB_LOG_GROUP,
+} from "../../contract/stack/console-contract.ts";
 import { asyncFolderObjects, endpointLogGroup, logGroupArns, regionalArn, transformJobLogStreams } from "./arns.ts";
 import { transformJobDataStatements } from "./batch-data.ts";
-import { ARTIFACT_PREFIXES, type AsyncInferenceFolder, TRANSFORM_JOB_LOG_GROUP } from "./console-contract.ts";
 import { acknowledgeWildcardResources } from "./nag-acknowledgements.ts";
 
 export interface ExecutionRoleProps {

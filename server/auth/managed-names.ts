@@ -1,4 +1,4 @@
-import { normalisedResourcePrefix } from "../../infra/cdk/console-contract.ts";
+import { normalisedResourcePrefix } from "../../contract/stack/console-contract.ts";
 import type { ConsoleConfig } from "../config.ts";
 import { AppError } from "../http/app-error.ts";
 import { matchesPattern } from "./policy.ts";

@@ -13,7 +13,7 @@ import {
   type AutoscalingRequest,
   autoscalingRequestSchema,
 } from "../../contract/endpoints/autoscaling.ts";
-import { CONSOLE_SCALABLE_TARGET_TAG, SAGEMAKER_VARIANT_SCALING } from "../../infra/cdk/console-contract.ts";
+import { CONSOLE_SCALABLE_TARGET_TAG, SAGEMAKER_VARIANT_SCALING } from "../../contract/stack/console-contract.ts";
 import { awsCall, toAwsAppError } from "../aws/errors.ts";
 import { AppError } from "../http/app-error.ts";
 import {

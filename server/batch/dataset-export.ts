@@ -1,6 +1,6 @@
 import { PutObjectCommand } from "@aws-sdk/client-s3";
 import type { DatasetExport } from "../../contract/batch/transform-jobs.ts";
-import { ARTIFACT_PREFIXES } from "../../infra/cdk/console-contract.ts";
+import { ARTIFACT_PREFIXES } from "../../contract/stack/console-contract.ts";
 import type { AwsClients } from "../aws/clients.ts";
 import { awsCall } from "../aws/errors.ts";
 import type { ConsoleSettings } from "../console-settings.ts";

@@ -1,4 +1,4 @@
-import { ARTIFACT_PREFIXES, BATCH_DATA_FOLDERS } from "../../infra/cdk/console-contract.ts";
+import { ARTIFACT_PREFIXES, BATCH_DATA_FOLDERS } from "../../contract/stack/console-contract.ts";
 import { parseS3Uri } from "../aws/s3-uri.ts";
 import type { ConsoleSettings } from "../console-settings.ts";
 import { AppError } from "../http/app-error.ts";

@@ -21,7 +21,7 @@ import {
   type TransformJobSummary,
 } from "../../contract/batch/transform-jobs.ts";
 import { priceForInstances } from "../../contract/pricing/prices.ts";
-import { TRANSFORM_JOB_LOG_GROUP } from "../../infra/cdk/console-contract.ts";
+import { TRANSFORM_JOB_LOG_GROUP } from "../../contract/stack/console-contract.ts";
 import type { AwsClients } from "../aws/clients.ts";
 import { awsCall, toAwsAppError } from "../aws/errors.ts";
 import { parseS3Uri } from "../aws/s3-uri.ts";

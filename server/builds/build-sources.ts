@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parse } from "yaml";
-import { BUILDSPEC_PATHS } from "../../infra/cdk/console-contract.ts";
+import { BUILDSPEC_PATHS } from "../../contract/stack/console-contract.ts";
 /** What decides a build's sources: its kind, and for an image build the variant (the Dockerfile). */
 export type BuildSourceRequest = { kind: "model" } | { kind: "image"; variant: string };
 

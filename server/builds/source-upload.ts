@@ -4,7 +4,7 @@ import path from "node:path";
 import type { S3Client } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
 import { zipSync } from "fflate";
-import { ARTIFACT_PREFIXES } from "../../infra/cdk/console-contract.ts";
+import { ARTIFACT_PREFIXES } from "../../contract/stack/console-contract.ts";
 import { awsCall } from "../aws/errors.ts";
 import { objectExists } from "../aws/s3-object-exists.ts";
 import type { BuildSourceOverride } from "./builds.ts";

@@ -2,7 +2,7 @@ import type { AsyncInferenceConfig, DescribeEndpointConfigOutput } from "@aws-sd
 import { defaultParallel } from "@decision-console/adapter/contract/parallel-default.ts";
 import type { AsyncInferenceDetail } from "../../contract/endpoints/async-inference.ts";
 import type { DeployRequest } from "../../contract/endpoints/deploy.ts";
-import { asyncInferenceFolder } from "../../infra/cdk/console-contract.ts";
+import { asyncInferenceFolder } from "../../contract/stack/console-contract.ts";
 import { AppError } from "../http/app-error.ts";
 
 /**

@@ -1,5 +1,5 @@
 import { ListTagsCommand, type SageMakerClient, type Tag } from "@aws-sdk/client-sagemaker";
-import { CONSOLE_MODEL_TAG_KEYS } from "../../infra/cdk/console-contract.ts";
+import { CONSOLE_MODEL_TAG_KEYS } from "../../contract/stack/console-contract.ts";
 import { awsCall } from "../aws/errors.ts";
 
 /**

@@ -2,7 +2,7 @@ import {
   LLAMA_CPP_DLC_REPOSITORY,
   LLAMA_CPP_DLC_TAGS,
   llamaCppDlcRepositoryUri,
-} from "../../infra/cdk/llama-cpp-dlc.ts";
+} from "../../contract/stack/llama-cpp-dlc.ts";
 import { AppError } from "../http/app-error.ts";
 
 const privateEcrImage = /^(\d{12})\.dkr\.ecr\.([a-z0-9-]+)\.amazonaws\.com(?:\.cn)?\/([^@:]+)[@:]/;

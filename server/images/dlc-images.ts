@@ -5,7 +5,7 @@ import {
   LLAMA_CPP_DLC_REPOSITORY,
   LLAMA_CPP_DLC_TAGS,
   llamaCppDlcRepositoryUri,
-} from "../../infra/cdk/llama-cpp-dlc.ts";
+} from "../../contract/stack/llama-cpp-dlc.ts";
 import { awsCall } from "../aws/errors.ts";
 
 type Unresolved = ImageList["unresolved"][number];

@@ -6,7 +6,7 @@ import {
 } from "@aws-sdk/client-sagemaker";
 import { InvokeEndpointAsyncCommand, type SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import type { AsyncInvocation } from "../../contract/invoke/invoke-async.ts";
-import { asyncInferenceFolder } from "../../infra/cdk/console-contract.ts";
+import { asyncInferenceFolder } from "../../contract/stack/console-contract.ts";
 import { awsCall } from "../aws/errors.ts";
 import { AppError } from "../http/app-error.ts";
 

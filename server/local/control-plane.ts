@@ -1,7 +1,7 @@
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { normalisedResourcePrefix } from "../../infra/cdk/console-contract.ts";
+import { normalisedResourcePrefix } from "../../contract/stack/console-contract.ts";
 import { AlarmEngine } from "./alarms/alarm-engine.ts";
 import { MetricSource } from "./alarms/metric-source.ts";
 import { AsyncInference } from "./async/async-inference.ts";

@@ -1,7 +1,11 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { LLAMA_CPP_DLC_ACCOUNTS, LLAMA_CPP_DLC_REPOSITORY, LLAMA_CPP_DLC_TAGS } from "../../infra/cdk/llama-cpp-dlc.ts";
+import {
+  LLAMA_CPP_DLC_ACCOUNTS,
+  LLAMA_CPP_DLC_REPOSITORY,
+  LLAMA_CPP_DLC_TAGS,
+} from "../../contract/stack/llama-cpp-dlc.ts";
 import type { Db } from "./database.ts";
 import { DEFAULT_REGION, LOCAL_ACCOUNT_ID } from "./wire/request.ts";
 

@@ -9,7 +9,7 @@ import {
   type SageMakerClient,
 } from "@aws-sdk/client-sagemaker";
 import type { InstanceSeries } from "../../contract/endpoints/metrics.ts";
-import { SAGEMAKER_VARIANT_SCALING } from "../../infra/cdk/console-contract.ts";
+import { SAGEMAKER_VARIANT_SCALING } from "../../contract/stack/console-contract.ts";
 import { awsCall } from "../aws/errors.ts";
 
 /** The count an activity sets: Application Auto Scaling describes it as "Setting desired instance count to N." */

@@ -3,8 +3,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { LLAMA_CPP_DLC_ACCOUNTS } from "../../contract/stack/llama-cpp-dlc.ts";
 import { REGIONS_WITHOUT_CODEBUILD } from "../../infra/cdk/codebuild-regions.ts";
-import { LLAMA_CPP_DLC_ACCOUNTS } from "../../infra/cdk/llama-cpp-dlc.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const cfnLint = path.join(root, ".venv-tests/bin/cfn-lint");

@@ -106,7 +106,7 @@ const CHECKS: { pattern: RegExp; check: Check }[] = [
   },
   {
     pattern: /^npx tsx infra\/packager\/cli\.ts$/,
-    check: { coveredBy: "infra/buildspecs/model-package.test.ts", mentions: "buildspec" },
+    check: { coveredBy: "tests/integration/model-package.test.ts", mentions: "buildspec" },
   },
   { pattern: /^npx tsx <script>$/, check: { notHere: "a placeholder in prose, not a command" } },
   {

@@ -1,24 +1,9 @@
-import { spawnSync } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { lintScratch } from "./lint-scratch.ts";
 
-const root = path.resolve(import.meta.dirname, "../..");
-const biome = path.join(root, "node_modules/.bin/biome");
-const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "browser-imports-"));
-fs.copyFileSync(path.join(root, "biome.json"), path.join(scratch, "biome.json"));
-afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
-
-/** Lints `source` as the file at `file` of a tree that has this project's biome.json and nothing else. */
-function lint(file: string, source: string): { status: number | null; output: string } {
-  const full = path.join(scratch, file);
-  fs.mkdirSync(path.dirname(full), { recursive: true });
-  fs.writeFileSync(full, source);
-  const result = spawnSync(biome, ["lint", "--vcs-enabled=false", file], { cwd: scratch, encoding: "utf8" });
-  fs.rmSync(full);
-  return { status: result.status, output: `${result.stdout}${result.stderr}` };
-}
+const scratch = lintScratch();
+afterAll(() => scratch.remove());
+const lint = scratch.lint;
 
 const leaks = [
   'import type { EndpointSummary } from "@/server/endpoints/list.ts";\n\nexport type Row = EndpointSummary;\n',

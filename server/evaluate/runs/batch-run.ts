@@ -2,7 +2,7 @@ import { GetObjectCommand, ListObjectsV2Command } from "@aws-sdk/client-s3";
 import type { DescribeTransformJobCommandOutput } from "@aws-sdk/client-sagemaker";
 import { RECORD_ERRORS_VARIABLE, recordErrorLineSchema } from "@decision-console/adapter/contract";
 import type { BatchEvaluationTarget } from "../../../contract/evaluate/evaluations.ts";
-import { BATCH_DATA_FOLDERS } from "../../../infra/cdk/console-contract.ts";
+import { BATCH_DATA_FOLDERS } from "../../../contract/stack/console-contract.ts";
 import type { AwsClients } from "../../aws/clients.ts";
 import { toAwsAppError } from "../../aws/errors.ts";
 import { parseS3Uri } from "../../aws/s3-uri.ts";

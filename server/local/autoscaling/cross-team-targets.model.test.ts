@@ -15,7 +15,7 @@ import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { DescribeEndpointCommand, SageMakerClient } from "@aws-sdk/client-sagemaker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { autoscalingRequestSchema } from "../../../contract/endpoints/autoscaling.ts";
-import { CONSOLE_SCALABLE_TARGET_TAG } from "../../../infra/cdk/console-contract.ts";
+import { CONSOLE_SCALABLE_TARGET_TAG } from "../../../contract/stack/console-contract.ts";
 import { putEndpointAutoscaling } from "../../autoscaling/endpoint-autoscaling.ts";
 import { consoleClientsFor } from "../../aws/local-console-clients.ts";
 import { LOCAL_ARTIFACT_BUCKET } from "../builds/build-runner.ts";

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { MODEL_PACKAGE_PROJECT } from "../../../infra/cdk/console-contract.ts";
+import { MODEL_PACKAGE_PROJECT } from "../../../contract/stack/console-contract.ts";
 import { PACKAGER_VARIABLES } from "../../../infra/packager/packager-env.ts";
 import type { AccessKey } from "../local-credentials.ts";
 import { LOCAL_ACCOUNT_ID } from "../wire/request.ts";

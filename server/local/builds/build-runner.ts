@@ -16,9 +16,9 @@ import type { BuildPhase, BuildRecord, BuildStatus, BuildStore } from "./build-s
 import { type Buildspec, type PhaseType, readSourceBuildspec, runBuildspecPhases } from "./buildspec-phases.ts";
 import { localImageBuild } from "./image-build-step.ts";
 
-export { IMAGE_BUILD_PROJECT, MODEL_PACKAGE_PROJECT } from "../../../infra/cdk/console-contract.ts";
+export { IMAGE_BUILD_PROJECT, MODEL_PACKAGE_PROJECT } from "../../../contract/stack/console-contract.ts";
 
-import { IMAGE_BUILD_PROJECT } from "../../../infra/cdk/console-contract.ts";
+import { IMAGE_BUILD_PROJECT } from "../../../contract/stack/console-contract.ts";
 
 /** The bucket local model-packaging builds write to (the IaC stack's artifact bucket on AWS). */
 export const LOCAL_ARTIFACT_BUCKET = "decision-console-local";

@@ -13,7 +13,7 @@ import {
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BUILDSPEC_PATHS } from "../../../infra/cdk/console-contract.ts";
+import { BUILDSPEC_PATHS } from "../../../contract/stack/console-contract.ts";
 import { consoleClientsFor } from "../../aws/local-console-clients.ts";
 import { type BuildSourceRequest, buildSourceFiles } from "../../builds/build-sources.ts";
 import { uploadBuildSources } from "../../builds/source-upload.ts";

@@ -1,5 +1,5 @@
 import os from "node:os";
-import { LLAMA_CPP_DLC_REPOSITORY } from "../../../infra/cdk/llama-cpp-dlc.ts";
+import { LLAMA_CPP_DLC_REPOSITORY } from "../../../contract/stack/llama-cpp-dlc.ts";
 import type { ImageRegistry, LocalImage } from "../image-registry.ts";
 import type { ObjectStore } from "../object-store.ts";
 import type { ModelDoc } from "../sagemaker-store.ts";

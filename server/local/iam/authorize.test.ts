@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CONSOLE_SCALABLE_TARGET_TAG } from "../../../infra/cdk/console-contract.ts";
+import { CONSOLE_SCALABLE_TARGET_TAG } from "../../../contract/stack/console-contract.ts";
 import type { LocalPrincipal } from "../local-credentials.ts";
 import { AwsError } from "../wire/aws-error.ts";
 import { LocalAuthorizer } from "./authorize.ts";

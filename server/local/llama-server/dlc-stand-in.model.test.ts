@@ -6,7 +6,7 @@ import { DescribeEndpointCommand, DescribeModelCommand } from "@aws-sdk/client-s
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deployRequestSchema } from "../../../contract/endpoints/deploy.ts";
 import { endpointLogsQuerySchema } from "../../../contract/endpoints/logs.ts";
-import { LLAMA_CPP_DLC_ACCOUNTS } from "../../../infra/cdk/llama-cpp-dlc.ts";
+import { LLAMA_CPP_DLC_ACCOUNTS } from "../../../contract/stack/llama-cpp-dlc.ts";
 import { consoleClientsFor } from "../../aws/local-console-clients.ts";
 import { deployEndpoint } from "../../endpoints/deploy.ts";
 import { listDeployableImages } from "../../images/images.ts";

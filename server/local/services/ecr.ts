@@ -1,4 +1,4 @@
-import { ecrRegistryHost } from "../../../infra/cdk/llama-cpp-dlc.ts";
+import { ecrRegistryHost } from "../../../contract/stack/llama-cpp-dlc.ts";
 import { type ImageRegistry, LOCAL_REPOSITORIES, type LocalImage } from "../image-registry.ts";
 import { AwsError } from "../wire/aws-error.ts";
 import type { JsonService } from "../wire/json-rpc.ts";

@@ -14,7 +14,7 @@ import {
   StopTransformJobCommand,
 } from "@aws-sdk/client-sagemaker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TRANSFORM_JOB_LOG_GROUP } from "../../../infra/cdk/console-contract.ts";
+import { TRANSFORM_JOB_LOG_GROUP } from "../../../contract/stack/console-contract.ts";
 import { LOCAL_ARTIFACT_BUCKET } from "../builds/build-runner.ts";
 import { type ControlPlane, startControlPlane } from "../control-plane.ts";
 import { localClientConfig } from "../stack.ts";

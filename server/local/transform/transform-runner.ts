@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { TRANSFORM_JOB_LOG_GROUP } from "../../../infra/cdk/console-contract.ts";
+import { TRANSFORM_JOB_LOG_GROUP } from "../../../contract/stack/console-contract.ts";
 import { containedPath } from "../contained-path.ts";
 import { AdapterProcess } from "../endpoints/adapter-process.ts";
 import {

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type Buildspec, readBuildspec, runBuildspec } from "../../infra/test-support/codebuild-emulator.ts";
 import { buildOf } from "../../server/builds/build-view.ts";
-import { type Buildspec, readBuildspec, runBuildspec } from "../test-support/codebuild-emulator.ts";
 
 const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 const DIGEST = `sha256:${"ab12".repeat(16)}`;

@@ -5,8 +5,8 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import type { StartBuildRequest } from "../../contract/builds/builds.ts";
 import { parseDockerfile } from "../../infra/test-support/dockerfile.ts";
-import { buildSourceFiles } from "./build-sources.ts";
-import { sourceArchive } from "./source-upload.ts";
+import { buildSourceFiles } from "../../server/builds/build-sources.ts";
+import { sourceArchive } from "../../server/builds/source-upload.ts";
 
 const repoRoot = path.resolve(import.meta.dirname, "..", "..");
 const model: StartBuildRequest = {
