@@ -71,6 +71,11 @@ const CHECKS: { pattern: RegExp; check: Check }[] = [
       /^CONSOLE=|^curl .*\$CONSOLE|^(IMAGE|DATASET|RUN|INFERENCE|BUILD)=\$\(curl|^until \[ "\$\(curl|^while STATUS=\$\(curl|^echo "\$(DATASET|RUN|INFERENCE|BUILD)"$/,
     check: { run: RUN.console },
   },
+  {
+    // The freshness test renders every file as the script does (renderService) and compares it with the committed one.
+    pattern: /^npm run gen:aws-shapes$/,
+    check: { coveredBy: "scripts/aws-shapes/generate.test.ts", mentions: "renderService(root, botocore, served)" },
+  },
   { pattern: /^npm run docs:api$/, check: { coveredBy: "tests/docs/api-routes.test.ts", mentions: "docs:api" } },
   {
     pattern: /^npm run gen:openapi$|^npx tsx scripts\/openapi\.ts --check$/,
