@@ -7,7 +7,14 @@ import { cloudWatchInputShapes } from "../wire/generated/cloudwatch.ts";
 import { withInputShapes } from "../wire/input-shapes.ts";
 import type { JsonService } from "../wire/json-rpc.ts";
 import { LOCAL_ACCOUNT_ID } from "../wire/request.ts";
-import { CLOUDWATCH_VALIDATION_ERROR, checkMetricAlarm, checkStateReasonData } from "./cloudwatch-rules.ts";
+import { servingOnly } from "../wire/served-members.ts";
+import {
+  CLOUDWATCH_VALIDATION_ERROR,
+  checkMetricAlarm,
+  checkStateReasonData,
+  notServedByCloudWatch,
+} from "./cloudwatch-rules.ts";
+import { cloudWatchServedMembers } from "./cloudwatch-served.ts";
 
 interface MetricQuery {
   Id?: string;
@@ -58,115 +65,120 @@ export function cloudWatchService(metrics: MetricSource, alarms: AlarmEngine): J
       ...withInputShapes(
         "CloudWatch",
         cloudWatchInputShapes,
-        {
-          PutMetricAlarm(input, { region }) {
-            alarms.put(checkMetricAlarm(input), region, LOCAL_ACCOUNT_ID);
-            return {};
-          },
-          DescribeAlarms(input) {
-            const names = input.AlarmNames as string[] | undefined;
-            const prefix = input.AlarmNamePrefix as string | undefined;
-            if (names && prefix !== undefined) {
-              throw new AwsError(
-                "InvalidParameterCombination",
-                "AlarmNames and AlarmNamePrefix cannot be specified together.",
+        servingOnly(
+          "CloudWatch",
+          cloudWatchServedMembers,
+          {
+            PutMetricAlarm(input, { region }) {
+              alarms.put(checkMetricAlarm(input), region, LOCAL_ACCOUNT_ID);
+              return {};
+            },
+            DescribeAlarms(input) {
+              const names = input.AlarmNames as string[] | undefined;
+              const prefix = input.AlarmNamePrefix as string | undefined;
+              if (names && prefix !== undefined) {
+                throw new AwsError(
+                  "InvalidParameterCombination",
+                  "AlarmNames and AlarmNamePrefix cannot be specified together.",
+                );
+              }
+              const types = input.AlarmTypes as string[] | undefined;
+              const actionPrefix = input.ActionPrefix as string | undefined;
+              const matching =
+                types && !types.includes("MetricAlarm")
+                  ? []
+                  : alarms
+                      .all()
+                      .filter((a) => !names || names.includes(a.definition.AlarmName))
+                      .filter((a) => prefix === undefined || a.definition.AlarmName.startsWith(prefix))
+                      .filter((a) => input.StateValue === undefined || a.state === (input.StateValue as AlarmState))
+                      .filter(
+                        (a) =>
+                          actionPrefix === undefined ||
+                          [
+                            ...a.definition.AlarmActions,
+                            ...a.definition.OKActions,
+                            ...a.definition.InsufficientDataActions,
+                          ].some((arn) => arn.startsWith(actionPrefix)),
+                      );
+              const max = typeof input.MaxRecords === "number" ? input.MaxRecords : 50;
+              const offset = typeof input.NextToken === "string" ? Number.parseInt(input.NextToken, 10) : 0;
+              if (!Number.isInteger(offset) || offset < 0) {
+                throw new AwsError("InvalidNextToken", "The service returned an invalid NextToken.");
+              }
+              const page = matching.slice(offset, offset + max);
+              return {
+                MetricAlarms: page.map(describedAlarm),
+                CompositeAlarms: [],
+                NextToken: offset + max < matching.length ? String(offset + max) : undefined,
+              };
+            },
+            SetAlarmState(input) {
+              checkStateReasonData(input.StateReasonData);
+              const name = String(input.AlarmName);
+              const set = alarms.setState(
+                name,
+                input.StateValue as AlarmState,
+                String(input.StateReason),
+                input.StateReasonData as string | undefined,
               );
-            }
-            const types = input.AlarmTypes as string[] | undefined;
-            const actionPrefix = input.ActionPrefix as string | undefined;
-            const matching =
-              types && !types.includes("MetricAlarm")
-                ? []
-                : alarms
-                    .all()
-                    .filter((a) => !names || names.includes(a.definition.AlarmName))
-                    .filter((a) => prefix === undefined || a.definition.AlarmName.startsWith(prefix))
-                    .filter((a) => input.StateValue === undefined || a.state === (input.StateValue as AlarmState))
-                    .filter(
-                      (a) =>
-                        actionPrefix === undefined ||
-                        [
-                          ...a.definition.AlarmActions,
-                          ...a.definition.OKActions,
-                          ...a.definition.InsufficientDataActions,
-                        ].some((arn) => arn.startsWith(actionPrefix)),
-                    );
-            const max = typeof input.MaxRecords === "number" ? input.MaxRecords : 50;
-            const offset = typeof input.NextToken === "string" ? Number.parseInt(input.NextToken, 10) : 0;
-            if (!Number.isInteger(offset) || offset < 0) {
-              throw new AwsError("InvalidNextToken", "The service returned an invalid NextToken.");
-            }
-            const page = matching.slice(offset, offset + max);
-            return {
-              MetricAlarms: page.map(describedAlarm),
-              CompositeAlarms: [],
-              NextToken: offset + max < matching.length ? String(offset + max) : undefined,
-            };
+              if (!set) throw notFound([name]);
+              return {};
+            },
+            DescribeAlarmHistory(input) {
+              const itemType = input.HistoryItemType as string | undefined;
+              // Local mode records each alarm's configuration updates and state changes, not the runs of its actions
+              // nor contributor items: asked for those, it says so rather than answer with none.
+              if (itemType !== undefined && itemType !== "ConfigurationUpdate" && itemType !== "StateUpdate") {
+                throw new AwsError(
+                  "InvalidParameterValue",
+                  `HistoryItemType ${itemType} is not recorded by local mode: it keeps ConfigurationUpdate and StateUpdate items.`,
+                );
+              }
+              if (input.AlarmContributorId !== undefined) {
+                throw new AwsError(
+                  "InvalidParameterValue",
+                  "Local mode has no multi-time-series alarms (AlarmContributorId).",
+                );
+              }
+              const types = input.AlarmTypes as string[] | undefined;
+              const max = typeof input.MaxRecords === "number" ? input.MaxRecords : 50;
+              const offset = typeof input.NextToken === "string" ? Number.parseInt(input.NextToken, 10) : 0;
+              if (!Number.isInteger(offset) || offset < 0 || String(offset) !== (input.NextToken ?? "0")) {
+                throw new AwsError("InvalidNextToken", "The service returned an invalid NextToken.");
+              }
+              const matching =
+                types && !types.includes("MetricAlarm")
+                  ? []
+                  : alarms.history.find({
+                      alarmName: input.AlarmName as string | undefined,
+                      itemType: itemType as "ConfigurationUpdate" | "StateUpdate" | undefined,
+                      from: typeof input.StartDate === "number" ? input.StartDate * 1000 : undefined,
+                      to: typeof input.EndDate === "number" ? input.EndDate * 1000 : undefined,
+                      ascending: input.ScanBy === "TimestampAscending",
+                    });
+              return {
+                AlarmHistoryItems: matching.slice(offset, offset + max).map((item) => ({
+                  AlarmName: item.alarmName,
+                  AlarmType: "MetricAlarm",
+                  Timestamp: item.at / 1000,
+                  HistoryItemType: item.itemType,
+                  HistorySummary: item.summary,
+                  HistoryData: item.data,
+                })),
+                NextToken: offset + max < matching.length ? String(offset + max) : undefined,
+              };
+            },
+            DeleteAlarms(input) {
+              const names = input.AlarmNames as string[];
+              const absent = names.filter((name) => !alarms.get(name));
+              if (absent.length > 0) throw notFound(absent);
+              alarms.delete(names);
+              return {};
+            },
           },
-          SetAlarmState(input) {
-            checkStateReasonData(input.StateReasonData);
-            const name = String(input.AlarmName);
-            const set = alarms.setState(
-              name,
-              input.StateValue as AlarmState,
-              String(input.StateReason),
-              input.StateReasonData as string | undefined,
-            );
-            if (!set) throw notFound([name]);
-            return {};
-          },
-          DescribeAlarmHistory(input) {
-            const itemType = input.HistoryItemType as string | undefined;
-            // Local mode records each alarm's configuration updates and state changes, not the runs of its actions
-            // nor contributor items: asked for those, it says so rather than answer with none.
-            if (itemType !== undefined && itemType !== "ConfigurationUpdate" && itemType !== "StateUpdate") {
-              throw new AwsError(
-                "InvalidParameterValue",
-                `HistoryItemType ${itemType} is not recorded by local mode: it keeps ConfigurationUpdate and StateUpdate items.`,
-              );
-            }
-            if (input.AlarmContributorId !== undefined) {
-              throw new AwsError(
-                "InvalidParameterValue",
-                "Local mode has no multi-time-series alarms (AlarmContributorId).",
-              );
-            }
-            const types = input.AlarmTypes as string[] | undefined;
-            const max = typeof input.MaxRecords === "number" ? input.MaxRecords : 50;
-            const offset = typeof input.NextToken === "string" ? Number.parseInt(input.NextToken, 10) : 0;
-            if (!Number.isInteger(offset) || offset < 0 || String(offset) !== (input.NextToken ?? "0")) {
-              throw new AwsError("InvalidNextToken", "The service returned an invalid NextToken.");
-            }
-            const matching =
-              types && !types.includes("MetricAlarm")
-                ? []
-                : alarms.history.find({
-                    alarmName: input.AlarmName as string | undefined,
-                    itemType: itemType as "ConfigurationUpdate" | "StateUpdate" | undefined,
-                    from: typeof input.StartDate === "number" ? input.StartDate * 1000 : undefined,
-                    to: typeof input.EndDate === "number" ? input.EndDate * 1000 : undefined,
-                    ascending: input.ScanBy === "TimestampAscending",
-                  });
-            return {
-              AlarmHistoryItems: matching.slice(offset, offset + max).map((item) => ({
-                AlarmName: item.alarmName,
-                AlarmType: "MetricAlarm",
-                Timestamp: item.at / 1000,
-                HistoryItemType: item.itemType,
-                HistorySummary: item.summary,
-                HistoryData: item.data,
-              })),
-              NextToken: offset + max < matching.length ? String(offset + max) : undefined,
-            };
-          },
-          DeleteAlarms(input) {
-            const names = input.AlarmNames as string[];
-            const absent = names.filter((name) => !alarms.get(name));
-            if (absent.length > 0) throw notFound(absent);
-            alarms.delete(names);
-            return {};
-          },
-        },
+          notServedByCloudWatch,
+        ),
         CLOUDWATCH_VALIDATION_ERROR,
       ),
       GetMetricData(input) {

@@ -1,7 +1,12 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { ApplicationAutoScalingClient, RegisterScalableTargetCommand } from "@aws-sdk/client-application-auto-scaling";
+import {
+  ApplicationAutoScalingClient,
+  DescribeScalingActivitiesCommand,
+  RegisterScalableTargetCommand,
+} from "@aws-sdk/client-application-auto-scaling";
+import { CloudWatchClient, PutMetricAlarmCommand } from "@aws-sdk/client-cloudwatch";
 import {
   CreateEndpointCommand,
   CreateEndpointConfigCommand,
@@ -10,6 +15,7 @@ import {
   CreateTransformJobCommand,
   type CreateTransformJobCommandInput,
   DeleteTagsCommand,
+  DescribeEndpointConfigCommand,
   DescribeTransformJobCommand,
   type ProductionVariant,
   SageMakerClient,
@@ -337,6 +343,98 @@ describe("local SageMaker validates transform jobs as CreateTransformJob's refer
       name: "ResourceNotFound",
       message: "Could not find requested job with name no-such-job",
     });
+  });
+});
+
+describe("what local mode does not serve, it refuses rather than accepts and ignores", () => {
+  it("refuses data capture, shadow variants and the variant settings it does not act on", async () => {
+    const capture = {
+      InitialSamplingPercentage: 100,
+      DestinationS3Uri: "s3://bucket/capture",
+      CaptureOptions: [{ CaptureMode: "Input" as const }],
+    };
+    await expect(
+      sageMaker.send(
+        new CreateEndpointConfigCommand({ ...config("capture-config", [variant()]), DataCaptureConfig: capture }),
+      ),
+    ).rejects.toMatchObject(refused("DataCaptureConfig is not served by the local control plane."));
+    await expect(
+      sageMaker.send(
+        new CreateEndpointConfigCommand({
+          ...config("shadow-config", [variant()]),
+          ShadowProductionVariants: [variant({ VariantName: "Shadow" })],
+        }),
+      ),
+    ).rejects.toMatchObject(refused("ShadowProductionVariants is not served by the local control plane."));
+    await expect(
+      sageMaker.send(
+        new CreateEndpointConfigCommand(
+          config("routing-config", [
+            variant(),
+            variant({ VariantName: "B", RoutingConfig: { RoutingStrategy: "RANDOM" } }),
+          ]),
+        ),
+      ),
+    ).rejects.toMatchObject(refused("ProductionVariants[1].RoutingConfig is not served by the local control plane."));
+    await expect(
+      sageMaker.send(new DescribeEndpointConfigCommand({ EndpointConfigName: "capture-config" })),
+    ).rejects.toMatchObject({ name: "ValidationException" });
+  });
+
+  it("refuses a multi-model container and a VPC, and serves the single-model mode it runs", async () => {
+    await expect(
+      sageMaker.send(
+        new CreateModelCommand({
+          ModelName: "multi-model",
+          ExecutionRoleArn: role,
+          PrimaryContainer: { Image: image, Mode: "MultiModel" },
+        }),
+      ),
+    ).rejects.toMatchObject(refused('PrimaryContainer.Mode "MultiModel" is not served by the local control plane.'));
+    await expect(
+      sageMaker.send(
+        new CreateModelCommand({
+          ModelName: "vpc-model",
+          ExecutionRoleArn: role,
+          PrimaryContainer: { Image: image },
+          VpcConfig: { SecurityGroupIds: ["sg-0123456789abcdef0"], Subnets: ["subnet-0123456789abcdef0"] },
+        }),
+      ),
+    ).rejects.toMatchObject(refused("VpcConfig is not served by the local control plane."));
+    await sageMaker.send(
+      new CreateModelCommand({
+        ModelName: "single-model",
+        ExecutionRoleArn: role,
+        PrimaryContainer: { Image: image, Mode: "SingleModel" },
+      }),
+    );
+  });
+
+  it("refuses alarm tags and Application Auto Scaling's not-scaled activities, with each service's error", async () => {
+    const cloudWatch = new CloudWatchClient(localClientConfig(plane));
+    await expect(
+      cloudWatch.send(
+        new PutMetricAlarmCommand({
+          AlarmName: "tagged",
+          MetricName: "Invocations",
+          Namespace: "AWS/SageMaker",
+          Statistic: "Sum",
+          Period: 60,
+          EvaluationPeriods: 1,
+          Threshold: 1,
+          ComparisonOperator: "GreaterThanThreshold",
+          Tags: [{ Key: "team", Value: "a" }],
+        }),
+      ),
+    ).rejects.toMatchObject({
+      name: "InvalidParameterValueException",
+      message: "Tags is not served by the local control plane.",
+    });
+    await expect(
+      autoScaling.send(
+        new DescribeScalingActivitiesCommand({ ServiceNamespace: "sagemaker", IncludeNotScaledActivities: true }),
+      ),
+    ).rejects.toMatchObject(refused("IncludeNotScaledActivities true is not served by the local control plane."));
   });
 });
 

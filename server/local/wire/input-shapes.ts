@@ -5,7 +5,7 @@ import type { JsonOperation } from "./json-rpc.ts";
  * The constraint traits of an AWS service model (required, length, pattern, enum, range), checked the way AWS's
  * front end checks them before an operation runs, with its wording: "2 validation errors detected: Value 'x' at
  * 'endpointName' failed to satisfy constraint: Member must satisfy regular expression pattern: ...; ...".
- * The shapes themselves are written per service (sagemaker-rules.ts, application-auto-scaling-rules.ts).
+ * The shapes are generated from botocore's service models (generated/, `npm run gen:aws-shapes`).
  */
 export type Shape =
   | { type: "string"; min?: number; max?: number; pattern?: string; enum?: readonly string[] }

@@ -1,0 +1,82 @@
+import type { SageMakerInputShapesOperation } from "../wire/generated/sagemaker.ts";
+import { onlyValues, type Served } from "../wire/served-members.ts";
+
+/**
+ * The members of each SageMaker operation that the local control plane acts on; any other member of the service
+ * model is refused (wire/served-members.ts). Not served: data capture, shadow variants, explainers, VPCs and KMS
+ * keys (a transform job's too), routing strategies, managed instance scaling, multi-model containers, experiments,
+ * transform AMI versions.
+ * Members refused by a prose rule with a message of their own (ServerlessConfig, a transform job's
+ * DataCaptureConfig) are listed as served so that rule answers.
+ */
+const productionVariant: Served = {
+  VariantName: "served",
+  ModelName: "served",
+  InitialInstanceCount: "served",
+  InstanceType: "served",
+  InstancePools: "served",
+  VariantInstanceProvisionTimeoutInSeconds: "served",
+  InitialVariantWeight: "served",
+  VolumeSizeInGB: "served",
+  ModelDataDownloadTimeoutInSeconds: "served",
+  ContainerStartupHealthCheckTimeoutInSeconds: "served",
+  InferenceAmiVersion: "served",
+  ServerlessConfig: "served",
+};
+
+const container: Served = {
+  ContainerHostname: "served",
+  Image: "served",
+  Mode: onlyValues("SingleModel"),
+  ModelDataUrl: "served",
+  ModelDataSource: "served",
+  Environment: "served",
+};
+
+export const sageMakerServedMembers: Record<SageMakerInputShapesOperation, Served> = {
+  AddTags: "served",
+  CreateEndpoint: { EndpointName: "served", EndpointConfigName: "served", DeploymentConfig: "served", Tags: "served" },
+  CreateEndpointConfig: {
+    EndpointConfigName: "served",
+    ProductionVariants: productionVariant,
+    AsyncInferenceConfig: "served",
+    Tags: "served",
+  },
+  CreateModel: {
+    ModelName: "served",
+    PrimaryContainer: container,
+    Containers: container,
+    ExecutionRoleArn: "served",
+    EnableNetworkIsolation: "served",
+    Tags: "served",
+  },
+  CreateTransformJob: {
+    TransformJobName: "served",
+    ModelName: "served",
+    MaxConcurrentTransforms: "served",
+    ModelClientConfig: "served",
+    MaxPayloadInMB: "served",
+    BatchStrategy: "served",
+    Environment: "served",
+    TransformInput: "served",
+    TransformOutput: { S3OutputPath: "served", Accept: "served", AssembleWith: "served" },
+    DataCaptureConfig: "served",
+    TransformResources: { InstanceType: "served", InstanceCount: "served" },
+    DataProcessing: "served",
+    Tags: "served",
+  },
+  DeleteEndpoint: "served",
+  DeleteEndpointConfig: "served",
+  DeleteModel: "served",
+  DeleteTags: "served",
+  DescribeEndpoint: "served",
+  DescribeEndpointConfig: "served",
+  DescribeModel: "served",
+  DescribeTransformJob: "served",
+  ListEndpoints: "served",
+  ListTags: "served",
+  ListTransformJobs: "served",
+  StopTransformJob: "served",
+  UpdateEndpoint: "served",
+  UpdateEndpointWeightsAndCapacities: "served",
+};
