@@ -1,4 +1,4 @@
-import type { DeploymentConfig } from "../../contract/endpoints/deployment-plan.ts";
+import type { DeploymentConfig } from "@aws-sdk/client-sagemaker";
 import type { Db } from "./database.ts";
 import { validation } from "./wire/aws-error.ts";
 import { LOCAL_ACCOUNT_ID } from "./wire/request.ts";

@@ -1,5 +1,5 @@
 import { setTimeout as delay } from "node:timers/promises";
-import { type DeploymentConfig, deploymentPlan, type PlanStep } from "../../../contract/endpoints/deployment-plan.ts";
+import type { DeploymentConfig } from "@aws-sdk/client-sagemaker";
 import type { AlarmEngine } from "../alarms/alarm-engine.ts";
 import type { LogStore } from "../log-store.ts";
 import type {
@@ -9,6 +9,7 @@ import type {
   VariantState,
   VariantStatusEntry,
 } from "../sagemaker-store.ts";
+import { deploymentSchedule, type TrafficShift } from "./deployment-schedule.ts";
 import { type EndpointRunner, endpointLogGroup, failureReasonOf } from "./endpoint-runner.ts";
 
 /** An accepted UpdateEndpoint: from the serving configuration to the new one, with the new fleet's instance counts. */
@@ -75,7 +76,7 @@ const percent = (share: number) => `${Math.round(share * 100)}%`;
 
 /**
  * Local SageMaker's UpdateEndpoint: the new configuration runs as a second fleet of real adapter processes beside
- * the serving one, and invocations move to it by the deployment's plan (contract/endpoints/deployment-plan.ts):
+ * the serving one, and invocations move to it by the deployment's schedule (deployment-schedule.ts):
  * blue/green all at once, canary or linear steps, each followed by its baking period, or rolling batches. A rollback
  * alarm in ALARM during the shift or a baking period, or the execution timeout, moves all traffic back to the old
  * fleet at once (a rolling deployment brings its instances back in RollbackMaximumBatchSize batches) and stops the
@@ -166,10 +167,10 @@ export class EndpointDeployments {
       checkpoint();
     };
     const total = variants[0]?.DesiredInstanceCount ?? 1;
-    const plan = deploymentPlan(deploymentConfig, total);
+    const plan = deploymentSchedule(deploymentConfig, total);
     try {
       stage("Creating", `Provisioning the new fleet: ${total} instance${total === 1 ? "" : "s"} per variant.`);
-      const firstBatch = plan.strategy === "rolling" ? (plan.steps[0]?.newInstances ?? total) : undefined;
+      const firstBatch = plan.strategy === "rolling" ? (plan.shifts[0]?.newInstances ?? total) : undefined;
       const counts =
         firstBatch === undefined ? request.counts : new Map([...request.counts.keys()].map((k) => [k, firstBatch]));
       let states: VariantState[];
@@ -182,9 +183,9 @@ export class EndpointDeployments {
       this.applyStates(variants, states);
       checkpoint();
       watch.start();
-      for (const [index, step] of plan.steps.entries()) {
+      for (const [index, step] of plan.shifts.entries()) {
         checkpoint();
-        const label = `Step ${index + 1} of ${plan.steps.length}`;
+        const label = `Step ${index + 1} of ${plan.shifts.length}`;
         if (plan.strategy === "rolling") await this.rollingStep(request, variants, step, total);
         this.runner.shiftTraffic(endpoint, step.newFleetShare, step.newInstances);
         for (const variant of variants) variant.CurrentWeight = step.newFleetShare * variant.DesiredWeight;
@@ -256,7 +257,7 @@ export class EndpointDeployments {
   private async rollingStep(
     request: DeploymentRequest,
     variants: PendingVariantState[],
-    step: PlanStep,
+    step: TrafficShift,
     total: number,
   ) {
     for (const variant of variants) {

@@ -1,9 +1,5 @@
-import {
-  capacityProblem,
-  type DeploymentConfig,
-  rollbackBatchProblem,
-  type TrafficRoutingConfig,
-} from "../../../contract/endpoints/deployment-plan.ts";
+import type { CapacitySize, DeploymentConfig, TrafficRoutingConfig } from "@aws-sdk/client-sagemaker";
+import { instancesNamed } from "../endpoints/deployment-schedule.ts";
 import type { EndpointRecord, ProductionVariantDoc } from "../sagemaker-store.ts";
 import { validation } from "../wire/aws-error.ts";
 
@@ -14,10 +10,43 @@ import { validation } from "../wire/aws-error.ts";
  * (../wire/generated/sagemaker.ts).
  */
 
+/**
+ * The share of "the variant's total instance count" each size may name, as the API reference states it:
+ * TrafficRoutingConfig.CanarySize "must be less than or equal to 50%", LinearStepSize "must be 10-50%",
+ * RollingUpdatePolicy.MaximumBatchSize "must be between 5% to 50%". A size must also name one instance or more.
+ */
+const SIZE_LIMITS = {
+  CanarySize: { least: 0, most: 50, wording: "less than or equal to 50%" },
+  LinearStepSize: { least: 10, most: 50, wording: "between 10% and 50%" },
+  MaximumBatchSize: { least: 5, most: 50, wording: "between 5% and 50%" },
+} as const;
+
+function checkSize(field: keyof typeof SIZE_LIMITS, size: CapacitySize, total: number): string | null {
+  const { least, most, wording } = SIZE_LIMITS[field];
+  const value = size.Value ?? 0;
+  const named = size.Type === "CAPACITY_PERCENT" ? `${value}%` : `${value} instance${value === 1 ? "" : "s"}`;
+  // In whole numbers: a count of `value` instances is value * 100 / total percent of the fleet.
+  const [share, scale] = size.Type === "CAPACITY_PERCENT" ? [value, 1] : [value * 100, total];
+  if (share > most * scale || share < least * scale) {
+    return `${field} (${named}) must be ${wording} of the variant's total instance count (${total}).`;
+  }
+  if (instancesNamed(size, total) < 1) {
+    return `${field} (${named}) of the variant's total instance count (${total}) is less than one instance.`;
+  }
+  return null;
+}
+
+/** RollbackMaximumBatchSize brings the old fleet back; it cannot name more than the whole fleet. */
+function checkRollbackSize(size: CapacitySize, total: number): string | null {
+  const value = size.Value ?? 0;
+  const beyond = size.Type === "CAPACITY_PERCENT" ? value > 100 : value > total;
+  return beyond ? `RollbackMaximumBatchSize must not exceed the variant's total instance count (${total}).` : null;
+}
+
 function checkRouting(routing: TrafficRoutingConfig, total: number): void {
   const sizes = { CANARY: "CanarySize", LINEAR: "LinearStepSize" } as const;
   for (const [type, field] of Object.entries(sizes)) {
-    const given = routing[field] !== undefined;
+    const given = routing[field as keyof typeof routing] !== undefined;
     if (routing.Type === type && !given) {
       throw validation(`${field} must be specified when the TrafficRoutingConfiguration Type is ${type}.`);
     }
@@ -27,9 +56,9 @@ function checkRouting(routing: TrafficRoutingConfig, total: number): void {
   }
   const problem =
     routing.Type === "CANARY" && routing.CanarySize
-      ? capacityProblem("canary", routing.CanarySize, total)
+      ? checkSize("CanarySize", routing.CanarySize, total)
       : routing.Type === "LINEAR" && routing.LinearStepSize
-        ? capacityProblem("linear", routing.LinearStepSize, total)
+        ? checkSize("LinearStepSize", routing.LinearStepSize, total)
         : null;
   if (problem) throw validation(problem);
 }
@@ -77,21 +106,21 @@ export function checkUpdateEndpoint(args: {
     throw validation("Rolling deployments are not supported for endpoints with multiple production variants.");
   }
   for (const [variant, total] of args.instanceCounts) {
-    if (blueGreen) checkRouting(blueGreen.TrafficRoutingConfiguration, total);
-    if (rolling) {
+    if (blueGreen?.TrafficRoutingConfiguration) checkRouting(blueGreen.TrafficRoutingConfiguration, total);
+    if (rolling?.MaximumBatchSize) {
       const problem =
-        capacityProblem("rolling", rolling.MaximumBatchSize, total) ??
-        (rolling.RollbackMaximumBatchSize ? rollbackBatchProblem(rolling.RollbackMaximumBatchSize, total) : null);
+        checkSize("MaximumBatchSize", rolling.MaximumBatchSize, total) ??
+        (rolling.RollbackMaximumBatchSize ? checkRollbackSize(rolling.RollbackMaximumBatchSize, total) : null);
       if (problem) throw validation(`${problem} (variant ${variant})`);
     }
   }
   if (blueGreen) {
     checkTimeout(
       blueGreen.MaximumExecutionTimeoutInSeconds,
-      (blueGreen.TerminationWaitInSeconds ?? 0) + blueGreen.TrafficRoutingConfiguration.WaitIntervalInSeconds,
+      (blueGreen.TerminationWaitInSeconds ?? 0) + (blueGreen.TrafficRoutingConfiguration?.WaitIntervalInSeconds ?? 0),
     );
   }
-  if (rolling) checkTimeout(rolling.MaximumExecutionTimeoutInSeconds, rolling.WaitIntervalInSeconds);
+  if (rolling) checkTimeout(rolling.MaximumExecutionTimeoutInSeconds, rolling.WaitIntervalInSeconds ?? 0);
   if (args.missingAlarms.length > 0) {
     throw validation(
       `The CloudWatch alarm(s) [${args.missingAlarms.join(", ")}] of AutoRollbackConfiguration do not exist.`,

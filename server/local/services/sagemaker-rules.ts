@@ -1,5 +1,5 @@
-import { hasInstanceStorage } from "../../../contract/endpoints/storage-volume.ts";
 import { validation } from "../wire/aws-error.ts";
+import { instanceTypeHasInstanceStorage } from "./instance-storage.ts";
 
 /**
  * SageMaker's rules that the API reference states in prose, for the operations local mode serves (one of
@@ -66,9 +66,8 @@ export function checkProductionVariants(variants: VariantInput[]): void {
       );
     }
     const types = variant.InstanceType ? [variant.InstanceType] : pools.map((pool) => pool.InstanceType ?? "");
-    const withInstanceStorage = types.find(hasInstanceStorage);
+    const withInstanceStorage = types.find(instanceTypeHasInstanceStorage);
     if (variant.VolumeSizeInGB !== undefined && withInstanceStorage) {
-      // Instance types with NVMe instance storage take no EBS volume (contract/endpoints/storage-volume.ts).
       throw validation(
         `VolumeSizeInGB is not supported for the instance type ${withInstanceStorage}, which has instance storage.`,
       );
