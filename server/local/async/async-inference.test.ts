@@ -24,7 +24,7 @@ import { BacklogMetrics } from "./backlog-metrics.ts";
 /**
  * The local queue against a stand-in container on loopback (its answers and delays set per test) and stand-in
  * instances, so concurrency, timeouts, failures and restarts can be watched exactly; the adapter itself is covered
- * by async-endpoints.model.test.ts.
+ * by tests/integration/async-endpoints.model.test.ts.
  */
 const ENDPOINT = "dc-queue";
 const BUCKET = LOCAL_ARTIFACT_BUCKET;

@@ -22,16 +22,16 @@ import {
   SageMakerRuntimeClient,
 } from "@aws-sdk/client-sagemaker-runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { consoleClientsFor } from "../../aws/local-console-clients.ts";
-import { invokeEndpointAsync } from "../../invoke/invoke-async.ts";
-import { LOCAL_ARTIFACT_BUCKET } from "../builds/build-runner.ts";
-import { type ControlPlane, startControlPlane } from "../control-plane.ts";
-import { generateTinyModel } from "../seed.ts";
-import { localClientConfig } from "../stack.ts";
-import { localAdapterImageUri } from "../test-support/adapter-image.ts";
-import { awaitAsyncOutcome } from "../test-support/await-async-outcome.ts";
-import { createEndpoint } from "../test-support/create-endpoint.ts";
-import type { AsyncRequest } from "./async-request-store.ts";
+import { consoleClientsFor } from "../../server/aws/local-console-clients.ts";
+import { invokeEndpointAsync } from "../../server/invoke/invoke-async.ts";
+import type { AsyncRequest } from "../../server/local/async/async-request-store.ts";
+import { LOCAL_ARTIFACT_BUCKET } from "../../server/local/builds/build-runner.ts";
+import { type ControlPlane, startControlPlane } from "../../server/local/control-plane.ts";
+import { generateTinyModel } from "../../server/local/seed.ts";
+import { localClientConfig } from "../../server/local/stack.ts";
+import { localAdapterImageUri } from "../../server/local/test-support/adapter-image.ts";
+import { createEndpoint } from "../../server/local/test-support/create-endpoint.ts";
+import { awaitAsyncOutcome } from "../support/await-async-outcome.ts";
 
 /**
  * Asynchronous Inference end to end on real adapter processes, with the SDK clients signing as the console does:

@@ -13,15 +13,20 @@ import {
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BUILDSPEC_PATHS } from "../../../contract/stack/console-contract.ts";
-import { consoleClientsFor } from "../../aws/local-console-clients.ts";
-import { type BuildSourceRequest, buildSourceFiles } from "../../builds/build-sources.ts";
-import { uploadBuildSources } from "../../builds/source-upload.ts";
-import { type ControlPlane, REPO_ROOT, startControlPlane } from "../control-plane.ts";
-import { adapterImageDigest, adapterSourceHash } from "../image-registry.ts";
-import { localClientConfig } from "../stack.ts";
-import { allExit, isRunning, parentOf, processesRunning } from "../test-support/processes.ts";
-import { buildSourcesDir, IMAGE_BUILD_PROJECT, LOCAL_ARTIFACT_BUCKET, MODEL_PACKAGE_PROJECT } from "./build-runner.ts";
+import { BUILDSPEC_PATHS } from "../../contract/stack/console-contract.ts";
+import { consoleClientsFor } from "../../server/aws/local-console-clients.ts";
+import { type BuildSourceRequest, buildSourceFiles } from "../../server/builds/build-sources.ts";
+import { uploadBuildSources } from "../../server/builds/source-upload.ts";
+import {
+  buildSourcesDir,
+  IMAGE_BUILD_PROJECT,
+  LOCAL_ARTIFACT_BUCKET,
+  MODEL_PACKAGE_PROJECT,
+} from "../../server/local/builds/build-runner.ts";
+import { type ControlPlane, REPO_ROOT, startControlPlane } from "../../server/local/control-plane.ts";
+import { adapterImageDigest, adapterSourceHash } from "../../server/local/image-registry.ts";
+import { localClientConfig } from "../../server/local/stack.ts";
+import { allExit, isRunning, parentOf, processesRunning } from "../../server/local/test-support/processes.ts";
 
 /**
  * Local CodeBuild runs what the StartBuild call's source archive holds, never the working tree: each test builds

@@ -18,20 +18,20 @@ import type { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import * as tar from "tar";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { updateRequestSchema } from "../../contract/endpoints/update.ts";
-import { configureAutoscaling, describeAutoscaling } from "../autoscaling/variant-scaling.ts";
-import { consoleClientsFor } from "../aws/local-console-clients.ts";
-import { describeEndpoint as describeForConsole } from "../endpoints/describe.ts";
-import { updateEndpoint } from "../endpoints/update.ts";
-import { invokeEndpoint } from "../invoke/invoke.ts";
-import { LOCAL_ARTIFACT_BUCKET } from "./builds/build-runner.ts";
-import { type ControlPlane, startControlPlane } from "./control-plane.ts";
-import { localExecutionRoleArn } from "./iam/stack-policies.ts";
-import { generateTinyModel } from "./seed.ts";
-import { localClientConfig } from "./stack.ts";
-import { localAdapterImageUri } from "./test-support/adapter-image.ts";
-import { allExit } from "./test-support/processes.ts";
-import { routeDecision } from "./test-support/route-decision.ts";
-import { LOCAL_ACCOUNT_ID } from "./wire/request.ts";
+import { configureAutoscaling, describeAutoscaling } from "../../server/autoscaling/variant-scaling.ts";
+import { consoleClientsFor } from "../../server/aws/local-console-clients.ts";
+import { describeEndpoint as describeForConsole } from "../../server/endpoints/describe.ts";
+import { updateEndpoint } from "../../server/endpoints/update.ts";
+import { invokeEndpoint } from "../../server/invoke/invoke.ts";
+import { LOCAL_ARTIFACT_BUCKET } from "../../server/local/builds/build-runner.ts";
+import { type ControlPlane, startControlPlane } from "../../server/local/control-plane.ts";
+import { localExecutionRoleArn } from "../../server/local/iam/stack-policies.ts";
+import { generateTinyModel } from "../../server/local/seed.ts";
+import { localClientConfig } from "../../server/local/stack.ts";
+import { localAdapterImageUri } from "../../server/local/test-support/adapter-image.ts";
+import { allExit } from "../../server/local/test-support/processes.ts";
+import { routeDecision } from "../../server/local/test-support/route-decision.ts";
+import { LOCAL_ACCOUNT_ID } from "../../server/local/wire/request.ts";
 
 /**
  * UpdateEndpoint against real adapter processes: a canary update of the temperature in which both fleets answer

@@ -14,16 +14,16 @@ import {
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { DescribeEndpointCommand, SageMakerClient } from "@aws-sdk/client-sagemaker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { autoscalingRequestSchema } from "../../../contract/endpoints/autoscaling.ts";
-import { CONSOLE_SCALABLE_TARGET_TAG } from "../../../contract/stack/console-contract.ts";
-import { putEndpointAutoscaling } from "../../autoscaling/endpoint-autoscaling.ts";
-import { consoleClientsFor } from "../../aws/local-console-clients.ts";
-import { LOCAL_ARTIFACT_BUCKET } from "../builds/build-runner.ts";
-import { type ControlPlane, startControlPlane } from "../control-plane.ts";
-import { generateTinyModel } from "../seed.ts";
-import { localClientConfig } from "../stack.ts";
-import { localAdapterImageUri } from "../test-support/adapter-image.ts";
-import { createEndpoint } from "../test-support/create-endpoint.ts";
+import { autoscalingRequestSchema } from "../../contract/endpoints/autoscaling.ts";
+import { CONSOLE_SCALABLE_TARGET_TAG } from "../../contract/stack/console-contract.ts";
+import { putEndpointAutoscaling } from "../../server/autoscaling/endpoint-autoscaling.ts";
+import { consoleClientsFor } from "../../server/aws/local-console-clients.ts";
+import { LOCAL_ARTIFACT_BUCKET } from "../../server/local/builds/build-runner.ts";
+import { type ControlPlane, startControlPlane } from "../../server/local/control-plane.ts";
+import { generateTinyModel } from "../../server/local/seed.ts";
+import { localClientConfig } from "../../server/local/stack.ts";
+import { localAdapterImageUri } from "../../server/local/test-support/adapter-image.ts";
+import { createEndpoint } from "../../server/local/test-support/create-endpoint.ts";
 
 /**
  * The console (prefix dc-) against another team's running endpoint, whose variant that team registered as a

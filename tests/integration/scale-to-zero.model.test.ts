@@ -13,20 +13,20 @@ import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { DescribeEndpointCommand, SageMakerClient } from "@aws-sdk/client-sagemaker";
 import { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { autoscalingRequestSchema } from "../../../contract/endpoints/autoscaling.ts";
-import { wakeAlarmName } from "../../autoscaling/scale-to-zero.ts";
-import { configureAutoscaling, describeAutoscaling } from "../../autoscaling/variant-scaling.ts";
-import { consoleClientsFor } from "../../aws/local-console-clients.ts";
-import { invokeEndpointAsync } from "../../invoke/invoke-async.ts";
-import { instanceHistory } from "../../metrics/instance-history.ts";
-import { LOCAL_ARTIFACT_BUCKET } from "../builds/build-runner.ts";
-import { type ControlPlane, startControlPlane } from "../control-plane.ts";
-import { generateTinyModel } from "../seed.ts";
-import { localClientConfig } from "../stack.ts";
-import { localAdapterImageUri } from "../test-support/adapter-image.ts";
-import { awaitAsyncOutcome } from "../test-support/await-async-outcome.ts";
-import { createEndpoint } from "../test-support/create-endpoint.ts";
-import { MetricClock } from "../test-support/metric-clock.ts";
+import { autoscalingRequestSchema } from "../../contract/endpoints/autoscaling.ts";
+import { wakeAlarmName } from "../../server/autoscaling/scale-to-zero.ts";
+import { configureAutoscaling, describeAutoscaling } from "../../server/autoscaling/variant-scaling.ts";
+import { consoleClientsFor } from "../../server/aws/local-console-clients.ts";
+import { invokeEndpointAsync } from "../../server/invoke/invoke-async.ts";
+import { LOCAL_ARTIFACT_BUCKET } from "../../server/local/builds/build-runner.ts";
+import { type ControlPlane, startControlPlane } from "../../server/local/control-plane.ts";
+import { generateTinyModel } from "../../server/local/seed.ts";
+import { localClientConfig } from "../../server/local/stack.ts";
+import { localAdapterImageUri } from "../../server/local/test-support/adapter-image.ts";
+import { createEndpoint } from "../../server/local/test-support/create-endpoint.ts";
+import { MetricClock } from "../../server/local/test-support/metric-clock.ts";
+import { instanceHistory } from "../../server/metrics/instance-history.ts";
+import { awaitAsyncOutcome } from "../support/await-async-outcome.ts";
 
 /**
  * Scale to zero and wake-up of an asynchronous endpoint on real adapter processes, configured by the console's own

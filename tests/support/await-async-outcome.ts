@@ -1,7 +1,7 @@
 import type { S3Client } from "@aws-sdk/client-s3";
 import type { SageMakerClient } from "@aws-sdk/client-sagemaker";
-import { asyncOutcome } from "../../invoke/async-outcome.ts";
-import { asyncOutputPaths, expectedResultLocations } from "../../invoke/invoke-async.ts";
+import { asyncOutcome } from "../../server/invoke/async-outcome.ts";
+import { asyncOutputPaths, expectedResultLocations } from "../../server/invoke/invoke-async.ts";
 
 /**
  * What the console's playground does: poll an asynchronous request until its answer or failure is there. Tests that

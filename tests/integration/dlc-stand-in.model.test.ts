@@ -4,20 +4,20 @@ import path from "node:path";
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { DescribeEndpointCommand, DescribeModelCommand } from "@aws-sdk/client-sagemaker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { deployRequestSchema } from "../../../contract/endpoints/deploy.ts";
-import { endpointLogsQuerySchema } from "../../../contract/endpoints/logs.ts";
-import { LLAMA_CPP_DLC_ACCOUNTS } from "../../../contract/stack/llama-cpp-dlc.ts";
-import { consoleClientsFor } from "../../aws/local-console-clients.ts";
-import { deployEndpoint } from "../../endpoints/deploy.ts";
-import { listDeployableImages } from "../../images/images.ts";
-import { invokeEndpoint } from "../../invoke/invoke.ts";
-import { endpointLogs } from "../../logs/endpoint-logs.ts";
-import { LOCAL_ARTIFACT_BUCKET } from "../builds/build-runner.ts";
-import { type ControlPlane, startControlPlane } from "../control-plane.ts";
-import { localExecutionRoleArn } from "../iam/stack-policies.ts";
-import { generateTinyModel } from "../seed.ts";
-import { localClientConfig } from "../stack.ts";
-import { DEFAULT_REGION, LOCAL_ACCOUNT_ID } from "../wire/request.ts";
+import { deployRequestSchema } from "../../contract/endpoints/deploy.ts";
+import { endpointLogsQuerySchema } from "../../contract/endpoints/logs.ts";
+import { LLAMA_CPP_DLC_ACCOUNTS } from "../../contract/stack/llama-cpp-dlc.ts";
+import { consoleClientsFor } from "../../server/aws/local-console-clients.ts";
+import { deployEndpoint } from "../../server/endpoints/deploy.ts";
+import { listDeployableImages } from "../../server/images/images.ts";
+import { invokeEndpoint } from "../../server/invoke/invoke.ts";
+import { LOCAL_ARTIFACT_BUCKET } from "../../server/local/builds/build-runner.ts";
+import { type ControlPlane, startControlPlane } from "../../server/local/control-plane.ts";
+import { localExecutionRoleArn } from "../../server/local/iam/stack-policies.ts";
+import { generateTinyModel } from "../../server/local/seed.ts";
+import { localClientConfig } from "../../server/local/stack.ts";
+import { DEFAULT_REGION, LOCAL_ACCOUNT_ID } from "../../server/local/wire/request.ts";
+import { endpointLogs } from "../../server/logs/endpoint-logs.ts";
 
 /**
  * The llama.cpp DLC path in local mode, with the console's own functions signing as the console: the DLC images
