@@ -7,6 +7,7 @@ import {
   RegisterScalableTargetCommand,
 } from "@aws-sdk/client-application-auto-scaling";
 import { CloudWatchClient, PutMetricAlarmCommand } from "@aws-sdk/client-cloudwatch";
+import { CodeBuildClient, StartBuildCommand } from "@aws-sdk/client-codebuild";
 import {
   CreateEndpointCommand,
   CreateEndpointConfigCommand,
@@ -408,6 +409,16 @@ describe("what local mode does not serve, it refuses rather than accepts and ign
         PrimaryContainer: { Image: image, Mode: "SingleModel" },
       }),
     );
+  });
+
+  it("refuses a StartBuild override local CodeBuild would not apply, with CodeBuild's InvalidInputException", async () => {
+    const codeBuild = new CodeBuildClient(localClientConfig(plane));
+    await expect(
+      codeBuild.send(new StartBuildCommand({ projectName: "any-project", buildspecOverride: "version: 0.2" })),
+    ).rejects.toMatchObject({
+      name: "InvalidInputException",
+      message: "buildspecOverride is not served by the local control plane.",
+    });
   });
 
   it("refuses alarm tags and Application Auto Scaling's not-scaled activities, with each service's error", async () => {
