@@ -4,7 +4,13 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { CloudWatchLogsClient, GetLogEventsCommand } from "@aws-sdk/client-cloudwatch-logs";
 import { BatchGetBuildsCommand, type Build, CodeBuildClient, StartBuildCommand } from "@aws-sdk/client-codebuild";
-import { DescribeImagesCommand, DescribeRepositoriesCommand, ECRClient } from "@aws-sdk/client-ecr";
+import {
+  BatchGetImageCommand,
+  DescribeImagesCommand,
+  DescribeRepositoriesCommand,
+  ECRClient,
+  ListImagesCommand,
+} from "@aws-sdk/client-ecr";
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
@@ -225,6 +231,50 @@ describe("local ECR and CodeBuild", () => {
     ]);
     await expect(ecr().send(new DescribeRepositoriesCommand({ repositoryNames: ["other"] }))).rejects.toMatchObject({
       name: "RepositoryNotFoundException",
+    });
+  });
+
+  it("pages images by maxResults and nextToken, filters ListImages by tag status, and refuses what it does not serve", async () => {
+    const tagged = await ecr().send(
+      new ListImagesCommand({ repositoryName: "decision-adapter", filter: { tagStatus: "TAGGED" } }),
+    );
+    const ids = tagged.imageIds ?? [];
+    expect(ids.length).toBeGreaterThanOrEqual(2);
+    const first = await ecr().send(new DescribeImagesCommand({ repositoryName: "decision-adapter", maxResults: 1 }));
+    expect(first.imageDetails).toHaveLength(1);
+    expect(first.nextToken).toBeDefined();
+    const rest = await ecr().send(
+      new DescribeImagesCommand({ repositoryName: "decision-adapter", nextToken: first.nextToken }),
+    );
+    expect(rest.imageDetails?.map((d) => d.imageDigest)).not.toContain(first.imageDetails?.[0]?.imageDigest);
+    await expect(
+      ecr().send(
+        new DescribeImagesCommand({ repositoryName: "decision-adapter", filter: { imageStatus: "ARCHIVED" } }),
+      ),
+    ).rejects.toMatchObject({
+      name: "InvalidParameterException",
+      message: "filter.imageStatus is not served by the local control plane.",
+    });
+    await expect(
+      ecr().send(
+        new DescribeImagesCommand({
+          repositoryName: "decision-adapter",
+          imageIds: [{ imageTag: "cpu" }],
+          maxResults: 5,
+        }),
+      ),
+    ).rejects.toMatchObject({ name: "InvalidParameterException" });
+    await expect(
+      ecr().send(
+        new BatchGetImageCommand({
+          repositoryName: "decision-adapter",
+          imageIds: [{ imageTag: "cpu" }],
+          acceptedMediaTypes: ["application/vnd.oci.image.manifest.v1+json"],
+        }),
+      ),
+    ).rejects.toMatchObject({
+      name: "InvalidParameterException",
+      message: expect.stringMatching(/^acceptedMediaTypes without /),
     });
   });
 

@@ -72,6 +72,14 @@ describe("local FilterLogEvents", () => {
     expect(rest.nextToken).toBeUndefined();
   });
 
+  it("refuses unmasking, which local logs have no data protection policy for, and serves interleaved as AWS does", async () => {
+    await expect(logs.send(new FilterLogEventsCommand({ logGroupName: GROUP, unmask: true }))).rejects.toMatchObject({
+      name: "InvalidParameterException",
+      message: "unmask true is not served by the local control plane.",
+    });
+    expect(await messages({ interleaved: true })).toHaveLength(5);
+  });
+
   it("refuses what the reference refuses, and pattern syntax it does not serve, with InvalidParameterException", async () => {
     const refused = (input: Omit<FilterLogEventsRequest, "logGroupName">, message: RegExp) =>
       expect(logs.send(new FilterLogEventsCommand({ logGroupName: GROUP, ...input }))).rejects.toMatchObject({
