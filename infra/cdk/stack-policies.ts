@@ -1,5 +1,6 @@
 import { App } from "aws-cdk-lib";
 import { Template } from "aws-cdk-lib/assertions";
+import { PACKAGER_VARIABLES } from "../packager/packager-env.ts";
 import { DecisionConsoleStack } from "./decision-console-stack.ts";
 
 /**
@@ -39,8 +40,17 @@ export interface SynthesisedPolicies {
     sourceType: string;
     sourceLocation: unknown;
     environmentVariables: { name: string; value: unknown }[];
+    /** Environment.PrivilegedMode: the build may run a Docker daemon (CodeBuild requires it to build images). */
+    privilegedMode: boolean;
+    /** The variables the project's buildspec documents as its inputs (StartBuild may override them). */
+    inputs: string[];
   }[];
 }
+
+/** The inputs each buildspec documents beyond its own `env.variables` (the model packager reads its environment). */
+const BUILDSPEC_INPUTS: Record<string, readonly string[]> = {
+  "infra/buildspecs/model-package.yml": PACKAGER_VARIABLES,
+};
 
 function logicalIdOf(value: unknown, what: string): string {
   const object = value as { Ref?: string; "Fn::GetAtt"?: [string, string] };
@@ -82,7 +92,10 @@ export function policiesOfTemplate(template: {
     if (resource.Type === "AWS::IAM::Policy") throw new Error(`${id}: a separate AWS::IAM::Policy is not expected`);
     if (resource.Type === "AWS::CodeBuild::Project") {
       const source = props.Source as { Type: string; Location: unknown; BuildSpec: string };
-      const environment = props.Environment as { EnvironmentVariables?: { Name: string; Value: unknown }[] };
+      const environment = props.Environment as {
+        EnvironmentVariables?: { Name: string; Value: unknown }[];
+        PrivilegedMode?: boolean;
+      };
       projects.push({
         name: String(props.Name),
         serviceRole: logicalIdOf(props.ServiceRole, `${id}.ServiceRole`),
@@ -90,6 +103,8 @@ export function policiesOfTemplate(template: {
         sourceType: source.Type,
         sourceLocation: source.Location,
         environmentVariables: (environment.EnvironmentVariables ?? []).map((v) => ({ name: v.Name, value: v.Value })),
+        privilegedMode: environment.PrivilegedMode === true,
+        inputs: [...(BUILDSPEC_INPUTS[source.BuildSpec] ?? [])],
       });
     }
   }

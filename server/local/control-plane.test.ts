@@ -33,12 +33,8 @@ import {
 } from "@aws-sdk/client-sagemaker";
 import { Upload } from "@aws-sdk/lib-storage";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  buildSourcesDir,
-  IMAGE_BUILD_PROJECT,
-  LOCAL_ARTIFACT_BUCKET,
-  MODEL_PACKAGE_PROJECT,
-} from "./builds/build-runner.ts";
+import { IMAGE_BUILD_PROJECT, MODEL_PACKAGE_PROJECT } from "../../contract/stack/console-contract.ts";
+import { buildSourcesDir, LOCAL_ARTIFACT_BUCKET } from "./builds/build-runner.ts";
 import { type ControlPlane, startControlPlane } from "./control-plane.ts";
 import { hasNvidiaGpu } from "./endpoints/gpu.ts";
 import { SHORT_CAPACITY_TAG } from "./endpoints/instance-pools.ts";

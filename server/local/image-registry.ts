@@ -19,6 +19,14 @@ export interface LocalRepository {
 }
 
 /**
+ * A registry's host, as ECR's developer guide names it: `aws_account_id.dkr.ecr.region.amazonaws.com`, with
+ * `amazonaws.com.cn` in the China Regions.
+ */
+export function registryHost(account: string, region: string): string {
+  return `${account}.dkr.ecr.${region}.amazonaws.com${region.startsWith("cn-") ? ".cn" : ""}`;
+}
+
+/**
  * The adapter's repository in the local account, and the llama.cpp DLC's in the DLC account of the local Region,
  * whose images are local mode's llama-server stand-in (`server/local/llama-server/`).
  */

@@ -3,14 +3,10 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { MODEL_PACKAGE_PROJECT } from "../../contract/stack/console-contract.ts";
 import { type BuildSourceRequest, buildSourceFiles } from "../builds/build-sources.ts";
 import { sourceArchive, sourceDigest } from "../builds/source-upload.ts";
-import {
-  type BuildSource,
-  buildSourcesDir,
-  LOCAL_ARTIFACT_BUCKET,
-  MODEL_PACKAGE_PROJECT,
-} from "./builds/build-runner.ts";
+import { type BuildSource, buildSourcesDir, LOCAL_ARTIFACT_BUCKET } from "./builds/build-runner.ts";
 import type { ControlPlane } from "./control-plane.ts";
 import { REPO_ROOT } from "./control-plane.ts";
 import { TRAINED_SEED_NAME, type TrainedSeedSource, trainedSeedSource } from "./trained-seed.ts";

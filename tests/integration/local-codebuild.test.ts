@@ -13,16 +13,11 @@ import {
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BUILDSPEC_PATHS } from "../../contract/stack/console-contract.ts";
+import { BUILDSPEC_PATHS, IMAGE_BUILD_PROJECT, MODEL_PACKAGE_PROJECT } from "../../contract/stack/console-contract.ts";
 import { consoleClientsFor } from "../../server/aws/local-console-clients.ts";
 import { type BuildSourceRequest, buildSourceFiles } from "../../server/builds/build-sources.ts";
 import { uploadBuildSources } from "../../server/builds/source-upload.ts";
-import {
-  buildSourcesDir,
-  IMAGE_BUILD_PROJECT,
-  LOCAL_ARTIFACT_BUCKET,
-  MODEL_PACKAGE_PROJECT,
-} from "../../server/local/builds/build-runner.ts";
+import { buildSourcesDir, LOCAL_ARTIFACT_BUCKET } from "../../server/local/builds/build-runner.ts";
 import { type ControlPlane, REPO_ROOT, startControlPlane } from "../../server/local/control-plane.ts";
 import { adapterImageDigest, adapterSourceHash } from "../../server/local/image-registry.ts";
 import { localClientConfig } from "../../server/local/stack.ts";

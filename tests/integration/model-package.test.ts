@@ -5,12 +5,12 @@ import { fileURLToPath } from "node:url";
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import { extract } from "tar";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MODEL_PACKAGE_PROJECT } from "../../contract/stack/console-contract.ts";
 import { packageModel } from "../../infra/packager/package-model.ts";
 import { readBuildspec, runBuildspec } from "../../infra/test-support/codebuild-emulator.ts";
 import { generatedModelBytes, sha256Of, testModelBytes } from "../../infra/test-support/fixture-model.ts";
 import { type HubFileServer, startHubFileServer } from "../../infra/test-support/hub-file-server.ts";
 import { buildOf } from "../../server/builds/build-view.ts";
-import { MODEL_PACKAGE_PROJECT } from "../../server/local/builds/build-runner.ts";
 import { type ControlPlane, startControlPlane } from "../../server/local/control-plane.ts";
 import type { AccessKey } from "../../server/local/local-credentials.ts";
 

@@ -64,6 +64,7 @@ describe("the arrows between the parts fail lint when crossed", () => {
     ["server/local/endpoints/x.test.ts", "../../invoke/invoke.ts"],
     ["server/local/iam/requests/x.ts", "../../../../contract/api.ts"],
     ["server/local/services/x.ts", "@/server/endpoints/list.ts"],
+    ["server/local/builds/x.ts", "../../../infra/packager/packager-env.ts"],
   ])("the emulator (server/local/) imports nothing of the console: %s <- %s", (file, specifier) =>
     refused(file, specifier, "server/local/ (the emulator) imports nothing of the console"),
   );

@@ -5,12 +5,8 @@ import { DescribeModelCommand, SageMakerClient } from "@aws-sdk/client-sagemaker
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { TransformJobDetail } from "@/contract/batch/transform-jobs.ts";
 import type { ConsoleErrorBody } from "@/contract/http/error-body.ts";
-import {
-  buildSourcesDir,
-  IMAGE_BUILD_PROJECT,
-  LOCAL_ARTIFACT_BUCKET,
-  MODEL_PACKAGE_PROJECT,
-} from "@/server/local/builds/build-runner.ts";
+import { IMAGE_BUILD_PROJECT, MODEL_PACKAGE_PROJECT } from "@/contract/stack/console-contract.ts";
+import { buildSourcesDir, LOCAL_ARTIFACT_BUCKET } from "@/server/local/builds/build-runner.ts";
 import { type ControlPlane, startControlPlane } from "@/server/local/control-plane.ts";
 import { generateTinyModel, putBuildSource, seedModels, WITHOUT_TRAINED_MODEL } from "@/server/local/seed.ts";
 import { localAwsEnvironment, localClientConfig } from "@/server/local/stack.ts";

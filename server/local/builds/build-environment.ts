@@ -1,17 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
-import { MODEL_PACKAGE_PROJECT } from "../../../contract/stack/console-contract.ts";
-import { PACKAGER_VARIABLES } from "../../../infra/packager/packager-env.ts";
 import type { AccessKey } from "../local-credentials.ts";
 import { LOCAL_ACCOUNT_ID } from "../wire/request.ts";
 import type { BuildRecord } from "./build-store.ts";
 import type { Buildspec } from "./buildspec-phases.ts";
-
-/**
- * The project and StartBuild variables each project's build reads, as its buildspec documents them (the model
- * packager's inputs); a project's buildspec `env.variables` are its documented inputs too.
- */
-const PROJECT_INPUTS: Record<string, readonly string[]> = { [MODEL_PACKAGE_PROJECT]: PACKAGER_VARIABLES };
 
 /**
  * The build container's toolchain, as far as local mode can stand in for a CodeBuild image: Node is the control
@@ -56,6 +48,8 @@ export interface BuildJob {
   buildspec: Buildspec;
   /** The project's variables with the StartBuild overrides applied. */
   variables: Record<string, string>;
+  /** The variables the project's buildspec documents as inputs (the stack's project definition, `inputs`). */
+  inputs: readonly string[];
   region: string;
   srcDir: string;
   /** The build's scratch directory (its HOME, TMPDIR and toolchain live there). */
@@ -80,7 +74,7 @@ export function buildEnvironment(job: BuildJob): { env: Record<string, string>; 
   const defaults = Object.fromEntries(
     Object.entries(buildspec.env?.variables ?? {}).map(([name, value]) => [name, String(value)]),
   );
-  const documented = new Set([...(PROJECT_INPUTS[build.project] ?? []), ...Object.keys(defaults)]);
+  const documented = new Set([...job.inputs, ...Object.keys(defaults)]);
   const passed: Record<string, string> = {};
   const dropped: string[] = [];
   for (const [name, value] of Object.entries(job.variables)) {

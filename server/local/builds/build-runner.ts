@@ -2,8 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { containedPath } from "../contained-path.ts";
 import type { RequestAuthorizer } from "../iam/request-authorizer.ts";
-import { loadStackProjects } from "../iam/stack-policies.ts";
-import type { ImageRegistry } from "../image-registry.ts";
+import { type LocalProjectDefinition, loadStackProjects } from "../iam/stack-policies.ts";
+import { type ImageRegistry, registryHost } from "../image-registry.ts";
 import type { AccessKey, LocalCredentials } from "../local-credentials.ts";
 import type { LogStore } from "../log-store.ts";
 import type { ObjectStore } from "../object-store.ts";
@@ -15,10 +15,6 @@ import { downloadSource, PhaseError } from "./build-source.ts";
 import type { BuildPhase, BuildRecord, BuildStatus, BuildStore } from "./build-store.ts";
 import { type Buildspec, type PhaseType, readSourceBuildspec, runBuildspecPhases } from "./buildspec-phases.ts";
 import { localImageBuild } from "./image-build-step.ts";
-
-export { IMAGE_BUILD_PROJECT, MODEL_PACKAGE_PROJECT } from "../../../contract/stack/console-contract.ts";
-
-import { IMAGE_BUILD_PROJECT } from "../../../contract/stack/console-contract.ts";
 
 /** The bucket local model-packaging builds write to (the IaC stack's artifact bucket on AWS). */
 export const LOCAL_ARTIFACT_BUCKET = "decision-console-local";
@@ -43,7 +39,8 @@ export interface BuildSource {
 interface JobContext {
   build: BuildRecord;
   source: BuildSource;
-  buildspecPath: string;
+  /** The project as the stack defines it (buildspec path, privileged mode, documented inputs). */
+  project: LocalProjectDefinition;
   /** The project's environment variables with the StartBuild overrides applied. */
   env: Record<string, string>;
   region: string;
@@ -130,7 +127,7 @@ export class BuildRunner {
     const context: JobContext = {
       build,
       source,
-      buildspecPath: definition.buildspec,
+      project: definition,
       env,
       region,
       credentials: this.credentials.issueBuildKey(project, id),
@@ -196,7 +193,7 @@ export class BuildRunner {
     // Commands run sandboxed or not at all (build-sandbox.ts); an image build runs none.
     let sandbox: BuildSandbox | undefined;
     let unsandboxable: unknown;
-    if (build.project !== IMAGE_BUILD_PROJECT) {
+    if (!context.project.privilegedMode) {
       try {
         sandbox = buildSandbox(workDir, [
           path.join(this.repoRoot, "node_modules"),
@@ -227,17 +224,18 @@ export class BuildRunner {
           this.iam.s3(principal, context.region, request),
         );
         log(`[Container] ${stamp()} Unpacked ${files} source files from s3://${context.source.location}`);
-        buildspec = readSourceBuildspec(srcDir, context.buildspecPath);
+        buildspec = readSourceBuildspec(srcDir, context.project.buildspec);
       } catch (error) {
         this.failPhase(build, "DOWNLOAD_SOURCE", error, context);
         status = "FAILED";
         return;
       }
       this.completePhase(build, "DOWNLOAD_SOURCE", context);
-      status =
-        build.project === IMAGE_BUILD_PROJECT
-          ? this.imageBuild(context, buildspec, srcDir)
-          : await this.buildspecBuild(context, buildspec, srcDir, scratch, sandbox!);
+      // "Set to true only if the build project is used to build Docker images" (CodeBuild's ProjectEnvironment,
+      // privilegedMode): local mode has no Docker daemon, so it stands in for the image build (image-build-step.ts).
+      status = context.project.privilegedMode
+        ? this.imageBuild(context, buildspec, srcDir)
+        : await this.buildspecBuild(context, buildspec, srcDir, scratch, sandbox!);
     } finally {
       if (context.signal.aborted) status = "STOPPED";
       for (const phase of TRAILING_PHASES) {
@@ -324,7 +322,7 @@ export class BuildRunner {
         variables,
         registry: this.registry,
         buildNumber: build.number,
-        registryHost: `${LOCAL_ACCOUNT_ID}.dkr.ecr.${region}.amazonaws.com`,
+        registryHost: registryHost(LOCAL_ACCOUNT_ID, region),
         log,
       });
       const declared = new Set(buildspec.env?.["exported-variables"] ?? []);
@@ -352,6 +350,7 @@ export class BuildRunner {
     const { env, dropped } = buildEnvironment({
       build: context.build,
       buildspec,
+      inputs: context.project.inputs,
       variables: {
         ...(this.hfEndpoint ? { HF_ENDPOINT: this.hfEndpoint } : {}),
         ...ownSourceFile(context.env, path.dirname(srcDir), sandbox),

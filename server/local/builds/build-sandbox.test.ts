@@ -5,9 +5,10 @@ import { BatchGetBuildsCommand, type Build, CodeBuildClient, StartBuildCommand }
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MODEL_PACKAGE_PROJECT } from "../../../contract/stack/console-contract.ts";
 import { type ControlPlane, REPO_ROOT, startControlPlane } from "../control-plane.ts";
 import { localClientConfig } from "../stack.ts";
-import { LOCAL_ARTIFACT_BUCKET, MODEL_PACKAGE_PROJECT } from "./build-runner.ts";
+import { LOCAL_ARTIFACT_BUCKET } from "./build-runner.ts";
 import { buildSandbox, UNSANDBOXED_ENV } from "./build-sandbox.ts";
 
 /**

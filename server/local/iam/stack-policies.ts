@@ -21,6 +21,10 @@ export interface LocalProjectDefinition {
   /** `bucket/prefix/` of the project's default source. */
   sourceLocation: string;
   environmentVariables: Record<string, string>;
+  /** Environment.PrivilegedMode: the build may run Docker (local CodeBuild stands in for the image build). */
+  privilegedMode: boolean;
+  /** The variables its buildspec documents as inputs: with env.variables, all a build is given of StartBuild's. */
+  inputs: string[];
   roleArn: string;
 }
 
@@ -123,6 +127,8 @@ function projectDefinitions(
         environmentVariables: Object.fromEntries(
           project.environmentVariables.map((v) => [v.name, String(resolve(v.value))]),
         ),
+        privilegedMode: project.privilegedMode,
+        inputs: project.inputs,
         roleArn: arnOf(project.serviceRole),
       },
     ]),

@@ -1,5 +1,4 @@
-import { ecrRegistryHost } from "../../../contract/stack/llama-cpp-dlc.ts";
-import { type ImageRegistry, LOCAL_REPOSITORIES, type LocalImage } from "../image-registry.ts";
+import { type ImageRegistry, LOCAL_REPOSITORIES, type LocalImage, registryHost } from "../image-registry.ts";
 import { AwsError } from "../wire/aws-error.ts";
 import type { JsonService } from "../wire/json-rpc.ts";
 import { LOCAL_ACCOUNT_ID } from "../wire/request.ts";
@@ -65,7 +64,7 @@ export function ecrService(registry: ImageRegistry): JsonService {
                 repositoryArn: `arn:aws:ecr:${request.region}:${registryId}:repository/${name}`,
                 registryId,
                 repositoryName: name,
-                repositoryUri: `${ecrRegistryHost(registryId, request.region)}/${name}`,
+                repositoryUri: `${registryHost(registryId, request.region)}/${name}`,
                 imageTagMutability: "MUTABLE",
                 imageScanningConfiguration: { scanOnPush: false },
                 encryptionConfiguration: { encryptionType: "AES256" },
