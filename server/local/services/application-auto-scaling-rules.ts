@@ -42,7 +42,6 @@ export function checkActivitiesFilter(resourceId: string | undefined, dimension:
   }
 }
 
-/** DescribeScalingActivities' paging: up to MaxResults (50) after the position a NextToken it returned names. */
 /**
  * One page of a Describe operation's results. Its MaxResults, in the reference's prose (the model gives no range):
  * "This value can be between 1 and 50. The default value is 50." (DescribeScalableTargets, DescribeScalingActivities),

@@ -1,4 +1,3 @@
-import { AwsError } from "../wire/aws-error.ts";
 import { onlyValues, type Served } from "../wire/served-members.ts";
 
 /**
@@ -34,6 +33,3 @@ export const cloudWatchLogsServedMembers: Record<string, Served> = {
   },
   DescribeLogStreams: "served",
 };
-
-export const notServedByCloudWatchLogs = (what: string) =>
-  new AwsError("InvalidParameterException", `${what} is not served by the local control plane.`);

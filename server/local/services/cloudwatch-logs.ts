@@ -3,7 +3,7 @@ import { AwsError } from "../wire/aws-error.ts";
 import type { JsonService } from "../wire/json-rpc.ts";
 import { LOCAL_ACCOUNT_ID } from "../wire/request.ts";
 import { servingOnly } from "../wire/served-members.ts";
-import { cloudWatchLogsServedMembers, notServedByCloudWatchLogs } from "./cloudwatch-logs-served.ts";
+import { cloudWatchLogsServedMembers } from "./cloudwatch-logs-served.ts";
 import { logFilter } from "./log-filter-pattern.ts";
 
 /** How many events of a group one FilterLogEvents call searches at most. */
@@ -155,7 +155,7 @@ export function cloudWatchLogsService(logs: LogStore): JsonService {
           };
         },
       },
-      notServedByCloudWatchLogs,
+      "InvalidParameterException",
     ),
   };
 }

@@ -11,8 +11,6 @@ export const CLOUDWATCH_VALIDATION_ERROR = "ValidationError";
 
 const invalid = (message: string) => new AwsError("InvalidParameterValue", message);
 const combination = (message: string) => new AwsError("InvalidParameterCombination", message);
-/** CloudWatch's refusal of a member local mode does not serve (its parameter errors are InvalidParameterValue). */
-export const notServedByCloudWatch = (what: string) => invalid(`${what} is not served by the local control plane.`);
 const missing = (name: string) => new AwsError("MissingParameter", `The parameter ${name} is required.`);
 
 const treatments: readonly TreatMissingData[] = ["breaching", "notBreaching", "ignore", "missing"];

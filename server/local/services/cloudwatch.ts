@@ -8,12 +8,7 @@ import { withInputShapes } from "../wire/input-shapes.ts";
 import type { JsonService } from "../wire/json-rpc.ts";
 import { LOCAL_ACCOUNT_ID } from "../wire/request.ts";
 import { servingOnly } from "../wire/served-members.ts";
-import {
-  CLOUDWATCH_VALIDATION_ERROR,
-  checkMetricAlarm,
-  checkStateReasonData,
-  notServedByCloudWatch,
-} from "./cloudwatch-rules.ts";
+import { CLOUDWATCH_VALIDATION_ERROR, checkMetricAlarm, checkStateReasonData } from "./cloudwatch-rules.ts";
 import { cloudWatchServedMembers } from "./cloudwatch-served.ts";
 
 interface MetricQuery {
@@ -177,7 +172,7 @@ export function cloudWatchService(metrics: MetricSource, alarms: AlarmEngine): J
               return {};
             },
           },
-          notServedByCloudWatch,
+          "InvalidParameterValue",
         ),
         CLOUDWATCH_VALIDATION_ERROR,
       ),

@@ -1,4 +1,3 @@
-import { AwsError } from "../wire/aws-error.ts";
 import type { Served } from "../wire/served-members.ts";
 
 /**
@@ -20,6 +19,3 @@ export const codeBuildServedMembers: Record<string, Served> = {
   ListBuilds: "served",
   BatchGetProjects: "served",
 };
-
-export const notServedByCodeBuild = (what: string) =>
-  new AwsError("InvalidInputException", `${what} is not served by the local control plane.`);

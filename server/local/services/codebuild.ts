@@ -4,7 +4,7 @@ import { AwsError } from "../wire/aws-error.ts";
 import type { JsonService } from "../wire/json-rpc.ts";
 import { LOCAL_ACCOUNT_ID } from "../wire/request.ts";
 import { servingOnly } from "../wire/served-members.ts";
-import { codeBuildServedMembers, notServedByCodeBuild } from "./codebuild-served.ts";
+import { codeBuildServedMembers } from "./codebuild-served.ts";
 
 function describeBuild(build: BuildRecord, region: string) {
   const group = buildLogGroup(build.project);
@@ -140,7 +140,7 @@ export function codeBuildService(builds: BuildStore, runner: BuildRunner): JsonS
           };
         },
       },
-      notServedByCodeBuild,
+      "InvalidInputException",
     ),
   };
 }

@@ -1,4 +1,3 @@
-import { AwsError } from "../wire/aws-error.ts";
 import type { Served } from "../wire/served-members.ts";
 
 const DOCKER_MANIFEST = "application/vnd.docker.distribution.manifest.v2+json";
@@ -34,6 +33,3 @@ export const ecrServedMembers: Record<string, Served> = {
       Array.isArray(value) && value.includes(DOCKER_MANIFEST) ? null : `${path} without ${DOCKER_MANIFEST}`,
   },
 };
-
-export const notServedByEcr = (what: string) =>
-  new AwsError("InvalidParameterException", `${what} is not served by the local control plane.`);

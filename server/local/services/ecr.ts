@@ -4,7 +4,7 @@ import type { JsonService } from "../wire/json-rpc.ts";
 import { LOCAL_ACCOUNT_ID } from "../wire/request.ts";
 import { servingOnly } from "../wire/served-members.ts";
 import { ecrPage } from "./ecr-paging.ts";
-import { ecrServedMembers, notServedByEcr } from "./ecr-served.ts";
+import { ecrServedMembers } from "./ecr-served.ts";
 
 interface ImageId {
   imageDigest?: string;
@@ -143,7 +143,7 @@ export function ecrService(registry: ImageRegistry): JsonService {
           return { images, failures };
         },
       },
-      notServedByEcr,
+      "InvalidParameterException",
     ),
   };
 }

@@ -1,4 +1,5 @@
 import { validation } from "../wire/aws-error.ts";
+import { notServedLocally } from "../wire/served-members.ts";
 import { instanceTypeHasInstanceStorage } from "./instance-storage.ts";
 
 /**
@@ -108,8 +109,6 @@ interface TransformJobInput {
   DataCaptureConfig?: unknown;
 }
 
-const notLocal = (what: string) => validation(`${what} is not served by the local control plane.`);
-
 /**
  * What CreateTransformJob's reference says in prose once the shape has passed (MaxPayloadInMB at most 100 MB, and
  * MaxConcurrentTransforms × MaxPayloadInMB too), then what local mode does not run, refused rather than ignored.
@@ -127,17 +126,17 @@ export function checkTransformJob(input: TransformJobInput): void {
   }
   const source = input.TransformInput.DataSource.S3DataSource;
   if (source.S3DataType !== "S3Prefix" && source.S3DataType !== "ManifestFile") {
-    throw notLocal(`S3DataType ${source.S3DataType}`);
+    throw notServedLocally(`S3DataType ${source.S3DataType}`);
   }
   for (const uri of [source.S3Uri, input.TransformOutput.S3OutputPath]) {
-    if (!uri.startsWith("s3://")) throw notLocal(`The HTTPS location ${uri} (use its s3:// URI)`);
+    if (!uri.startsWith("s3://")) throw notServedLocally(`The HTTPS location ${uri} (use its s3:// URI)`);
   }
   const split = input.TransformInput.SplitType;
-  if (split === "RecordIO" || split === "TFRecord") throw notLocal(`SplitType ${split}`);
+  if (split === "RecordIO" || split === "TFRecord") throw notServedLocally(`SplitType ${split}`);
   for (const [name, filter] of Object.entries({ ...input.DataProcessing })) {
     if ((name === "InputFilter" || name === "OutputFilter") && filter !== "$") {
-      throw notLocal(`DataProcessing.${name} other than "$" (JSONPath ${filter})`);
+      throw notServedLocally(`DataProcessing.${name} other than "$" (JSONPath ${filter})`);
     }
   }
-  if (input.DataCaptureConfig !== undefined) throw notLocal("DataCaptureConfig");
+  if (input.DataCaptureConfig !== undefined) throw notServedLocally("DataCaptureConfig");
 }

@@ -1,4 +1,4 @@
-import { type AwsError, validation } from "./aws-error.ts";
+import { AwsError } from "./aws-error.ts";
 import type { JsonOperation } from "./json-rpc.ts";
 
 /**
@@ -8,11 +8,13 @@ import type { JsonOperation } from "./json-rpc.ts";
  */
 export type Served = "served" | { [member: string]: Served } | ((value: unknown, path: string) => string | null);
 
-/** How a service words a refusal of what local mode does not serve (JSON services: a ValidationException). */
-export type Refusal = (what: string) => AwsError;
-
-/** The refusal for a member, or a value of one, that the local control plane does not serve. */
-export const notServedLocally = (what: string) => validation(`${what} is not served by the local control plane.`);
+/**
+ * The refusal of a member, or a value of one, that the local control plane does not serve, with the error code the
+ * service answers a bad parameter with (SageMaker and Application Auto Scaling: ValidationException).
+ */
+export function notServedLocally(what: string, code = "ValidationException"): AwsError {
+  return new AwsError(code, `${what} is not served by the local control plane.`);
+}
 
 /** Served only with one of these values (the one local mode behaves as); a check names what it does not serve. */
 export const onlyValues =
@@ -47,7 +49,7 @@ export function servingOnly(
   service: string,
   served: Record<string, Served>,
   operations: Record<string, JsonOperation>,
-  refusal: Refusal = notServedLocally,
+  errorCode = "ValidationException",
 ): Record<string, JsonOperation> {
   return Object.fromEntries(
     Object.entries(operations).map(([name, operation]) => {
@@ -55,7 +57,7 @@ export function servingOnly(
       if (!members) throw new Error(`${service}.${name} does not say which members it serves`);
       const checked: JsonOperation = (input, request) => {
         const unserved = unservedMember(members, input);
-        if (unserved) throw refusal(unserved);
+        if (unserved) throw notServedLocally(unserved, errorCode);
         return operation(input, request);
       };
       return [name, checked];
