@@ -7,8 +7,8 @@ import { LOCAL_ACCOUNT_ID } from "../wire/request.ts";
 /**
  * SageMaker Runtime's rules for InvokeEndpointAsync and for invoking an asynchronous endpoint: the header-bound
  * members checked against the service model's constraints (generated: ../wire/generated/sagemaker-runtime.ts),
- * then what the API reference and the Asynchronous Inference guide state in prose. AWS documents no wording for the prose rules; the messages
- * say what the documentation says.
+ * then what the API reference and the Asynchronous Inference guide state in prose. AWS documents no wording for the
+ * prose rules; the messages say what the documentation says.
  */
 
 /** "The inline payload can be up to 128,000 bytes" (InvokeEndpointAsync, Body). */
