@@ -1,7 +1,15 @@
+import fs from "node:fs";
 import path from "node:path";
-import { type Db, openDatabase } from "../store/database.ts";
-import type { Migration } from "../store/migrations.ts";
-import { openPrivateDataDir } from "../store/private-files.ts";
+import Database from "better-sqlite3";
+import { openPrivateDataDir, privateFile } from "./private-data.ts";
+
+export type Db = Database.Database;
+
+interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
 
 /**
  * The local control plane's own schema (its own file, its own versions). Resources are stored as the JSON
@@ -131,10 +139,41 @@ const localMigrations: readonly Migration[] = [
 
 export const LOCAL_DATABASE_FILE = "local-aws.sqlite";
 
-/** Opens the control plane's database; its data directory is made the console user's alone first. */
+/**
+ * Opens the control plane's database (WAL mode; the file and its companions 0600 before SQLite opens them, since
+ * SQLite gives the WAL and SHM files the database's mode) and applies, one transaction each, every migration not
+ * yet recorded in `schema_migrations`. Its data directory is made its user's alone first.
+ */
 export function openLocalDatabase(dataDir: string): Db {
   openPrivateDataDir(dataDir);
-  return openDatabase(path.join(dataDir, LOCAL_DATABASE_FILE), localMigrations);
+  const file = path.join(dataDir, LOCAL_DATABASE_FILE);
+  for (const entry of [file, `${file}-wal`, `${file}-shm`])
+    if (entry === file || fs.existsSync(entry)) privateFile(entry);
+  let db: Db;
+  try {
+    db = new Database(file);
+    db.pragma("journal_mode = WAL");
+    db.pragma("busy_timeout = 5000");
+    db.pragma("synchronous = NORMAL");
+  } catch (error) {
+    throw new Error(
+      `The local AWS database ${file} cannot be opened (${(error as Error).message}). Move it away to start empty.`,
+    );
+  }
+  db.exec(
+    "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)",
+  );
+  const applied = new Set(
+    (db.prepare("SELECT version FROM schema_migrations").all() as { version: number }[]).map((row) => row.version),
+  );
+  const record = db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)");
+  for (const migration of localMigrations) {
+    if (applied.has(migration.version)) continue;
+    db.transaction(() => {
+      db.exec(migration.sql);
+      record.run(migration.version, migration.name, new Date().toISOString());
+      db.pragma(`user_version = ${migration.version}`);
+    })();
+  }
+  return db;
 }
-
-export type { Db };

@@ -3,9 +3,9 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../store/private-files.ts";
 import { containedPath } from "./contained-path.ts";
 import type { Db } from "./database.ts";
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "./private-data.ts";
 import { AwsError } from "./wire/aws-error.ts";
 import { malformedXml } from "./wire/xml.ts";
 

@@ -1,4 +1,3 @@
-import { resolveDataDir } from "../store/database.ts";
 import { LOCAL_ARTIFACT_BUCKET } from "./builds/build-runner.ts";
 import { type ControlPlane, DEFAULT_LOCAL_AWS_PORT, startControlPlane } from "./control-plane.ts";
 import type { GpuEmulation } from "./endpoints/container-launch.ts";
@@ -8,8 +7,8 @@ import { type SeedModel, seedModels } from "./seed.ts";
 import { DEFAULT_REGION, LOCAL_ACCOUNT_ID } from "./wire/request.ts";
 
 export interface LocalStackOptions {
-  /** Default: CONSOLE_DATA_DIR, else `.console-data`. */
-  dataDir?: string;
+  /** Where the control plane keeps its database, objects, credentials and build scratch. */
+  dataDir: string;
   /** Default: LOCAL_AWS_PORT, else 4599; 0 picks a free port. */
   port?: number;
   /** Package the first-run models into the local S3 (default true). */
@@ -93,11 +92,11 @@ export function localClientConfig(
 }
 
 /** Starts the local control plane (and seeds it) the way `npm start` does; tests and Playwright use this. */
-export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
+export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   const port =
     options.port ?? (process.env.LOCAL_AWS_PORT ? Number(process.env.LOCAL_AWS_PORT) : DEFAULT_LOCAL_AWS_PORT);
   const controlPlane = await startControlPlane({
-    dataDir: options.dataDir ?? resolveDataDir(),
+    dataDir: options.dataDir,
     port,
     shortCapacity: options.shortCapacity,
     gpuEmulation: options.gpuEmulation,
