@@ -1,5 +1,6 @@
 import { App } from "aws-cdk-lib";
 import { Template } from "aws-cdk-lib/assertions";
+import type { SynthesisedPolicies } from "../../server/local/iam/stack-fixture.ts";
 import { PACKAGER_VARIABLES } from "../packager/packager-env.ts";
 import { DecisionConsoleStack } from "./decision-console-stack.ts";
 
@@ -17,34 +18,6 @@ export const STACK_POLICIES_PATH = "server/local/iam/stack-policies.json";
 interface CfnResource {
   Type: string;
   Properties?: Record<string, unknown>;
-}
-
-export interface SynthesisedPolicies {
-  generatedBy: string;
-  namePrefixPlaceholder: string;
-  /** Logical id of the managed policy the console's identity gets (output ConsolePolicyArn). */
-  consolePolicy: string;
-  /** Logical id of the role SageMaker assumes (output SageMakerExecutionRoleArn). */
-  executionRole: string;
-  /** What local mode needs to turn Ref / Fn::GetAtt into names and ARNs. */
-  resources: Record<string, { type: string; name?: string }>;
-  /** The template's Mappings, for Fn::FindInMap (the llama.cpp DLC's account per Region). */
-  mappings: Record<string, Record<string, Record<string, string>>>;
-  /** Each role's inline policies and the managed policies attached to it. */
-  roles: Record<string, { policies: { name: string; document: unknown }[] }>;
-  managedPolicies: Record<string, { document: unknown }>;
-  projects: {
-    name: string;
-    serviceRole: string;
-    buildspec: string;
-    sourceType: string;
-    sourceLocation: unknown;
-    environmentVariables: { name: string; value: unknown }[];
-    /** Environment.PrivilegedMode: the build may run a Docker daemon (CodeBuild requires it to build images). */
-    privilegedMode: boolean;
-    /** The variables the project's buildspec documents as its inputs (StartBuild may override them). */
-    inputs: string[];
-  }[];
 }
 
 /** The inputs each buildspec documents beyond its own `env.variables` (the model packager reads its environment). */

@@ -1,5 +1,5 @@
-import type { SynthesisedPolicies } from "../../../infra/cdk/stack-policies.ts";
 import { type PolicyDocument, parsePolicyDocument } from "./policy.ts";
+import type { SynthesisedPolicies } from "./stack-fixture.ts";
 import synthesised from "./stack-policies.json" with { type: "json" };
 
 /** Where the local stack "is deployed": the names and place that CloudFormation would have resolved. */
