@@ -4,10 +4,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { parse } from "yaml";
-import type { Buildspec } from "../../builds/build-sources.ts";
 import { processGroupCommand } from "../process-group.mjs";
 import type { BuildSandbox } from "./build-sandbox.ts";
 import { PhaseError } from "./build-source.ts";
+import type { Buildspec } from "./buildspec.ts";
 
 /** The buildspec phases CodeBuild runs, in order, with the names its phase timeline uses. */
 export const BUILDSPEC_PHASES = [

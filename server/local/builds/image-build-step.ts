@@ -1,9 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
-import { dockerfileSources, dockerfilesOf } from "../../builds/build-sources.ts";
 import { ADAPTER_REPOSITORY, type ImageRegistry, type ImageVariant } from "../image-registry.ts";
 import { PhaseError } from "./build-source.ts";
-import type { Buildspec } from "./buildspec-phases.ts";
+import { type Buildspec, contextSources, dockerBuildFiles } from "./buildspec.ts";
 
 /**
  * The one step local CodeBuild does not run as written: `docker build` (there is no Docker engine). It checks what
@@ -24,7 +23,7 @@ export function localImageBuild(options: {
   if (variant !== "cpu" && variant !== "cuda") {
     throw new PhaseError("COMMAND_EXECUTION_ERROR", `IMAGE_VARIANT must be cpu or cuda, not '${variant}'`);
   }
-  const dockerfiles = dockerfilesOf(buildspec, variables);
+  const dockerfiles = dockerBuildFiles(buildspec, variables);
   if (dockerfiles.length !== 1) {
     throw new PhaseError(
       "COMMAND_EXECUTION_ERROR",
@@ -39,7 +38,7 @@ export function localImageBuild(options: {
       `ERROR: failed to solve: failed to read dockerfile: open ${dockerfile}: no such file or directory`,
     );
   }
-  for (const source of dockerfileSources(fs.readFileSync(dockerfilePath, "utf8"))) {
+  for (const source of contextSources(fs.readFileSync(dockerfilePath, "utf8"))) {
     if (!fs.existsSync(path.join(srcDir, source))) {
       throw new PhaseError(
         "COMMAND_EXECUTION_ERROR",
