@@ -9,6 +9,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import { normalisedResourcePrefix } from "../contract/stack/console-contract.ts";
 import { assertSafeBind } from "../server/auth/bind.ts";
 import { usersConfigured } from "../server/auth/users.ts";
 import { readConsoleConfig } from "../server/config.ts";
@@ -117,7 +118,10 @@ async function main() {
   let stack: LocalStack | undefined;
   let env: NodeJS.ProcessEnv = { ...process.env, CONSOLE_MODE: mode, CONSOLE_DATA_DIR: dataDir };
   if (mode === "local") {
-    stack = await startLocalStack({ dataDir });
+    stack = await startLocalStack({
+      dataDir,
+      resourcePrefix: normalisedResourcePrefix(config.CONSOLE_RESOURCE_PREFIX) ?? undefined,
+    });
     env = consoleEnvironment(env, stack);
     console.log(
       `Local AWS control plane on ${stack.controlPlane.url} (data in ${dataDir}; credentials in ${stack.controlPlane.credentials.file}, profiles console and admin)`,

@@ -33,7 +33,6 @@ import {
 } from "@aws-sdk/client-sagemaker";
 import { Upload } from "@aws-sdk/lib-storage";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { IMAGE_BUILD_PROJECT, MODEL_PACKAGE_PROJECT } from "../../contract/stack/console-contract.ts";
 import { buildSourcesDir, LOCAL_ARTIFACT_BUCKET } from "./builds/build-runner.ts";
 import { type ControlPlane, startControlPlane } from "./control-plane.ts";
 import { hasNvidiaGpu } from "./endpoints/gpu.ts";
@@ -41,6 +40,7 @@ import { SHORT_CAPACITY_TAG } from "./endpoints/instance-pools.ts";
 import { adapterImageDigest, adapterSourceHash } from "./image-registry.ts";
 import { putBuildSource } from "./seed.ts";
 import { localClientConfig } from "./stack.ts";
+import { FIXTURE_PROJECTS } from "./test-support/fixture-projects.ts";
 
 const bucket = LOCAL_ARTIFACT_BUCKET;
 const role = "arn:aws:iam::000000000000:role/test";
@@ -277,7 +277,7 @@ describe("local ECR and CodeBuild", () => {
   it("records an image build through CodeBuild's phases and exports the image digest", async () => {
     const { build } = await codeBuild().send(
       new StartBuildCommand({
-        projectName: IMAGE_BUILD_PROJECT,
+        projectName: FIXTURE_PROJECTS.imageBuild,
         environmentVariablesOverride: [{ name: "IMAGE_VARIANT", value: "cpu" }],
         sourceLocationOverride: (await putBuildSource(plane, { kind: "image", variant: "cpu" })).location,
       }),
@@ -314,7 +314,7 @@ describe("local ECR and CodeBuild", () => {
   it("fails a model-packaging build whose source is missing, with the packager's reason in the logs", async () => {
     const { build } = await codeBuild().send(
       new StartBuildCommand({
-        projectName: MODEL_PACKAGE_PROJECT,
+        projectName: FIXTURE_PROJECTS.modelPackage,
         environmentVariablesOverride: [
           { name: "SOURCE_PATH", value: path.join(buildSourcesDir(dataDir), "absent.gguf") },
         ],
@@ -340,7 +340,7 @@ describe("local ECR and CodeBuild", () => {
       await expect(
         codeBuild().send(
           new StartBuildCommand({
-            projectName: MODEL_PACKAGE_PROJECT,
+            projectName: FIXTURE_PROJECTS.modelPackage,
             environmentVariablesOverride: [{ name: "SOURCE_PATH", value }],
           }),
         ),

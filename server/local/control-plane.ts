@@ -1,7 +1,6 @@
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { normalisedResourcePrefix } from "../../contract/stack/console-contract.ts";
 import { AlarmEngine } from "./alarms/alarm-engine.ts";
 import { MetricSource } from "./alarms/metric-source.ts";
 import { AsyncInference } from "./async/async-inference.ts";
@@ -82,7 +81,8 @@ export interface ControlPlaneOptions {
   maxRequestsPerSecond?: number;
   /**
    * The prefix the local stack is "deployed" with: the console's IAM policy allows SageMaker resources named with
-   * it only. Default CONSOLE_RESOURCE_PREFIX, else the stack's default `dc-`.
+   * it only. Default the stack's own default, `dc-`; like the stack, one refuses anything but 1-21 lower-case
+   * letters, digits and hyphens.
    */
   resourcePrefix?: string;
   /** Milliseconds since the epoch, for signature freshness and throttling windows (default Date.now; tests hold it). */
@@ -159,8 +159,10 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   const logs = new LogStore(db);
   const metrics = new MetricsStore(db);
   const sageMaker = new SageMakerStore(db);
-  const resourcePrefix =
-    options.resourcePrefix ?? normalisedResourcePrefix(process.env.CONSOLE_RESOURCE_PREFIX) ?? DEFAULT_LOCAL_PREFIX;
+  const resourcePrefix = options.resourcePrefix ?? DEFAULT_LOCAL_PREFIX;
+  if (!/^[a-z0-9-]{1,21}$/.test(resourcePrefix)) {
+    throw new Error(`The stack's name prefix "${resourcePrefix}" must be 1-21 lower-case letters, digits or hyphens.`);
+  }
   const iam = localIam(sageMaker, db, resourcePrefix);
   const capacity = {
     shortCapacity: options.shortCapacity ?? [...shortCapacityTypes(undefined, process.env[SHORT_CAPACITY_ENV])],

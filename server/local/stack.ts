@@ -11,6 +11,8 @@ export interface LocalStackOptions {
   dataDir: string;
   /** Default: LOCAL_AWS_PORT, else 4599; 0 picks a free port. */
   port?: number;
+  /** The prefix the stack is "deployed" with (its SageMakerNamePrefix); default the stack's `dc-`. */
+  resourcePrefix?: string;
   /** Package the first-run models into the local S3 (default true). */
   seed?: boolean;
   /** Passed to the control plane; defaults come from LOCAL_AWS_SHORT_CAPACITY and LOCAL_AWS_EMULATE_GPU. */
@@ -98,6 +100,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const controlPlane = await startControlPlane({
     dataDir: options.dataDir,
     port,
+    resourcePrefix: options.resourcePrefix,
     shortCapacity: options.shortCapacity,
     gpuEmulation: options.gpuEmulation,
     metricClock: options.metricClock,

@@ -5,9 +5,9 @@ import { BatchGetBuildsCommand, type Build, CodeBuildClient, StartBuildCommand }
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MODEL_PACKAGE_PROJECT } from "../../../contract/stack/console-contract.ts";
 import { type ControlPlane, REPO_ROOT, startControlPlane } from "../control-plane.ts";
 import { localClientConfig } from "../stack.ts";
+import { FIXTURE_PROJECTS } from "../test-support/fixture-projects.ts";
 import { LOCAL_ARTIFACT_BUCKET } from "./build-runner.ts";
 import { buildSandbox, UNSANDBOXED_ENV } from "./build-sandbox.ts";
 
@@ -56,7 +56,7 @@ async function build(commands: string[], exported: string[]): Promise<Build> {
   );
   const { build: started } = await codeBuild.send(
     new StartBuildCommand({
-      projectName: MODEL_PACKAGE_PROJECT,
+      projectName: FIXTURE_PROJECTS.modelPackage,
       sourceTypeOverride: "S3",
       sourceLocationOverride: `${LOCAL_ARTIFACT_BUCKET}/${key}`,
     }),

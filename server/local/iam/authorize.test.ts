@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { CONSOLE_SCALABLE_TARGET_TAG } from "../../../contract/stack/console-contract.ts";
 import type { LocalPrincipal } from "../local-credentials.ts";
 import { AwsError } from "../wire/aws-error.ts";
 import { LocalAuthorizer } from "./authorize.ts";
@@ -137,7 +136,8 @@ describe("the console principal under the policy the stack synthesises (prefix d
     };
     const aas = (operation: string, input: Record<string, unknown>) =>
       denial(() => iam.json(consolePrincipal, "AnyScaleFrontendService", operation, input, REGION));
-    const tag = { [CONSOLE_SCALABLE_TARGET_TAG.key]: CONSOLE_SCALABLE_TARGET_TAG.value };
+    // The tag the stack's console policy conditions scalable-target changes on.
+    const tag = { "decision-console:managed-by": "decision-console" };
     expect(aas("RegisterScalableTarget", { ...target, MinCapacity: 1, MaxCapacity: 2, Tags: tag })).toBeUndefined();
     expect(aas("RegisterScalableTarget", { ...target, MinCapacity: 1, MaxCapacity: 2 })?.code).toBe(
       "AccessDeniedException",

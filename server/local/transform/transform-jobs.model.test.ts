@@ -14,11 +14,11 @@ import {
   StopTransformJobCommand,
 } from "@aws-sdk/client-sagemaker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TRANSFORM_JOB_LOG_GROUP } from "../../../contract/stack/console-contract.ts";
 import { LOCAL_ARTIFACT_BUCKET } from "../builds/build-runner.ts";
 import { type ControlPlane, startControlPlane } from "../control-plane.ts";
 import { localClientConfig } from "../stack.ts";
 import { createTinyAdapterModel } from "../test-support/batch-model.ts";
+import { TRANSFORM_JOB_LOG_GROUP } from "./transform-runner.ts";
 
 /**
  * Local batch transform with real adapter processes, through the SDK as the console signs: outputs in input order

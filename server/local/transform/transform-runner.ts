@@ -2,7 +2,6 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { TRANSFORM_JOB_LOG_GROUP } from "../../../contract/stack/console-contract.ts";
 import { containedPath } from "../contained-path.ts";
 import { AdapterProcess } from "../endpoints/adapter-process.ts";
 import {
@@ -20,6 +19,12 @@ import { refusedRecordLines, SEE_JOB_LOGS } from "./data-log.ts";
 import { type BatchingSettings, joinedOutput, type MiniBatch, miniBatches, splitAnswer } from "./records.ts";
 import { clientError, type TransformInputObject, TransformJobError, transformInputs } from "./transform-inputs.ts";
 import type { TransformJobDoc, TransformStore } from "./transform-store.ts";
+
+/**
+ * "Log Amazon SageMaker AI Events with Amazon CloudWatch": batch transform jobs log to this one group, in a stream
+ * per job and instance, `<job name>/<instance id>`.
+ */
+export const TRANSFORM_JOB_LOG_GROUP = "/aws/sagemaker/TransformJobs";
 
 export interface TransformRunnerDeps {
   jobs: TransformStore;
