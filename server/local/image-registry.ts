@@ -1,12 +1,8 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import {
-  LLAMA_CPP_DLC_ACCOUNTS,
-  LLAMA_CPP_DLC_REPOSITORY,
-  LLAMA_CPP_DLC_TAGS,
-} from "../../contract/stack/llama-cpp-dlc.ts";
 import type { Db } from "./database.ts";
+import { LLAMA_CPP_DLC, llamaCppDlcAccount } from "./llama-cpp-dlc-images.ts";
 import { DEFAULT_REGION, LOCAL_ACCOUNT_ID } from "./wire/request.ts";
 
 export const ADAPTER_REPOSITORY = "decision-adapter";
@@ -32,7 +28,7 @@ export function registryHost(account: string, region: string): string {
  */
 export const LOCAL_REPOSITORIES: readonly LocalRepository[] = [
   { name: ADAPTER_REPOSITORY, registryId: LOCAL_ACCOUNT_ID },
-  { name: LLAMA_CPP_DLC_REPOSITORY, registryId: LLAMA_CPP_DLC_ACCOUNTS[DEFAULT_REGION]! },
+  { name: LLAMA_CPP_DLC.repository, registryId: llamaCppDlcAccount(DEFAULT_REGION)! },
 ];
 
 /** Where the stand-in's sources live: with the adapter's, they are what its local image is. */
@@ -89,7 +85,7 @@ function dlcStandInDigest(repoRoot: string, variant: ImageVariant): { digest: st
   const adapter = adapterSourceHash(repoRoot);
   const standIn = treeHash(repoRoot, listFiles(path.join(repoRoot, STAND_IN_DIR)));
   const digest = createHash("sha256").update(
-    `${LLAMA_CPP_DLC_REPOSITORY}:${variant}\n${adapter.hash}\n${standIn.hash}`,
+    `${LLAMA_CPP_DLC.repository}:${variant}\n${adapter.hash}\n${standIn.hash}`,
   );
   return { digest: `sha256:${digest.digest("hex")}`, bytes: adapter.bytes + standIn.bytes };
 }
@@ -137,7 +133,7 @@ export class ImageRegistry {
     this.recordAdapterImage("cuda", ["cuda"]);
     for (const variant of ["cpu", "cuda"] as const) {
       const { digest, bytes } = dlcStandInDigest(this.repoRoot, variant);
-      this.record(LLAMA_CPP_DLC_REPOSITORY, digest, variant, bytes, [LLAMA_CPP_DLC_TAGS[variant]]);
+      this.record(LLAMA_CPP_DLC.repository, digest, variant, bytes, [LLAMA_CPP_DLC.tags[variant]]);
     }
   }
 

@@ -1,6 +1,6 @@
 import os from "node:os";
-import { LLAMA_CPP_DLC_REPOSITORY } from "../../../contract/stack/llama-cpp-dlc.ts";
 import type { ImageRegistry, LocalImage } from "../image-registry.ts";
+import { LLAMA_CPP_DLC } from "../llama-cpp-dlc-images.ts";
 import type { ObjectStore } from "../object-store.ts";
 import type { ModelDoc } from "../sagemaker-store.ts";
 import { DEFAULT_REGION } from "../wire/request.ts";
@@ -89,7 +89,7 @@ export async function prepareContainer(
     label,
     note,
   );
-  const standIn = image.repository === LLAMA_CPP_DLC_REPOSITORY;
+  const standIn = image.repository === LLAMA_CPP_DLC.repository;
   let runsCuda = image.variant === "cuda" || (!standIn && environment.ADAPTER_GPU === "cuda");
   if (runsCuda && !hasNvidiaGpu()) {
     const emulation = deps.capacity.gpuEmulation;
