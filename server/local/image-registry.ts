@@ -24,7 +24,7 @@ export function registryHost(account: string, region: string): string {
 
 /**
  * The adapter's repository in the local account, and the llama.cpp DLC's in the DLC account of the local Region,
- * whose images are local mode's llama-server stand-in (`server/local/llama-server/`).
+ * whose images are local mode's llama-server stand-in (`adapter/stand-ins/llama-server/`).
  */
 export const LOCAL_REPOSITORIES: readonly LocalRepository[] = [
   { name: ADAPTER_REPOSITORY, registryId: LOCAL_ACCOUNT_ID },
@@ -32,7 +32,7 @@ export const LOCAL_REPOSITORIES: readonly LocalRepository[] = [
 ];
 
 /** Where the stand-in's sources live: with the adapter's, they are what its local image is. */
-const STAND_IN_DIR = path.join("server", "local", "llama-server");
+const STAND_IN_DIR = path.join("adapter", "stand-ins", "llama-server");
 
 export interface LocalImage {
   repository: string;

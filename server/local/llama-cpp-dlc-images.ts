@@ -6,7 +6,7 @@ import { DEFAULT_REGION } from "./wire/request.ts";
  * The AWS llama.cpp Deep Learning Container as local ECR serves it, from the DLC documentation: its images are in
  * the `llama-cpp` repository of the DLC account of each Region (the stack's `LlamaCppDlcAccounts` mapping, which
  * the fixture carries), and its SageMaker x86 images are tagged `server-sagemaker-cpu-v1` and
- * `server-sagemaker-cuda-v1`. Locally those images run the llama-server stand-in (`llama-server/`).
+ * `server-sagemaker-cuda-v1`. Locally those images run the llama-server stand-in (`adapter/stand-ins/llama-server/`).
  */
 export const LLAMA_CPP_DLC = {
   repository: "llama-cpp",

@@ -37,7 +37,7 @@ function instanceCommand(repoRoot: string, program: InstanceProgram): string[] {
   }
   const tsx = pathToFileURL(createRequire(path.join(repoRoot, "package.json")).resolve("tsx/esm")).href;
   if (program.kind === "adapter") return ["--import", tsx, path.join(repoRoot, "adapter", "src", "cli.ts"), "serve"];
-  return ["--import", tsx, path.join(repoRoot, "server", "local", "llama-server", "main.ts"), program.variant];
+  return ["--import", tsx, path.join(repoRoot, "adapter", "stand-ins", "llama-server", "main.ts"), program.variant];
 }
 
 /** One local instance of an endpoint variant: the adapter running as a child process on a loopback port. */

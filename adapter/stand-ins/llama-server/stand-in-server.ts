@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
-import { parseJsonWithinDepth } from "../../../adapter/src/contract/json-depth.ts";
-import type { Engine } from "../../../adapter/src/engine/engine.ts";
-import { RequestError } from "../../../adapter/src/engine/request-error.ts";
-import type { RouteResponse } from "../../../adapter/src/http/route.ts";
-import chatRoute from "../../../adapter/src/http/routes/chat.route.ts";
-import modelsRoute from "../../../adapter/src/http/routes/models.route.ts";
+import { parseJsonWithinDepth } from "../../src/contract/json-depth.ts";
+import type { Engine } from "../../src/engine/engine.ts";
+import { RequestError } from "../../src/engine/request-error.ts";
+import type { RouteResponse } from "../../src/http/route.ts";
+import chatRoute from "../../src/http/routes/chat.route.ts";
+import modelsRoute from "../../src/http/routes/models.route.ts";
 
 /** SageMaker's real-time payload limit; llama-server itself sets none. */
 const MAX_BODY_BYTES = 6 * 1024 * 1024;

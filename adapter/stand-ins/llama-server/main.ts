@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
-import { readConfig } from "../../../adapter/src/engine/config.ts";
-import { startEngine } from "../../../adapter/src/engine/engine.ts";
+import { readConfig } from "../../src/engine/config.ts";
+import { startEngine } from "../../src/engine/engine.ts";
 import { dlcLaunch } from "./dlc-entrypoint.ts";
 import { createStandInServer } from "./stand-in-server.ts";
 import { type DlcImageVariant, standInSettings } from "./stand-in-settings.ts";
