@@ -204,7 +204,7 @@ async function main(): Promise<void> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "decision-console-perf-"));
   const distDir = flags["dist-dir"] ?? `.next/perf-${process.pid}`;
   const children: ChildProcess[] = [];
-  const stack = await startLocalStack({ dataDir: path.join(work, "aws"), port: 0, seed: false });
+  const stack = await startLocalStack({ dataDir: path.join(work, "aws"), port: 0 });
   try {
     const digest = stack.controlPlane.registry.digestForTag(ADAPTER_REPOSITORY, "cpu");
     if (!digest) throw new Error("the local registry has no decision-adapter:cpu image");

@@ -17,6 +17,7 @@ import { exitWithParent, exitWithParentArgs } from "../server/local/exit-with-pa
 import { consoleEnvironment, type LocalStack, startLocalStack } from "../server/local/stack.ts";
 import { openDatabase, resolveDataDir } from "../server/store/database.ts";
 import { openPrivateDataDir } from "../server/store/private-files.ts";
+import { type SeedModel, seedModels } from "./local-seed/seed-models.ts";
 
 const REPO_ROOT = path.resolve(import.meta.dirname, "..");
 
@@ -116,6 +117,7 @@ async function main() {
   }
 
   let stack: LocalStack | undefined;
+  let seeded: Promise<SeedModel[]> = Promise.resolve([]);
   let env: NodeJS.ProcessEnv = { ...process.env, CONSOLE_MODE: mode, CONSOLE_DATA_DIR: dataDir };
   if (mode === "local") {
     stack = await startLocalStack({
@@ -126,7 +128,9 @@ async function main() {
     console.log(
       `Local AWS control plane on ${stack.controlPlane.url} (data in ${dataDir}; credentials in ${stack.controlPlane.credentials.file}, profiles console and admin)`,
     );
-    stack.seeded.then(
+    // Packaging the first-run models takes a moment; the console starts meanwhile, and stopping waits for it.
+    seeded = seedModels(stack.controlPlane);
+    seeded.then(
       (models) => console.log(`Models ready to deploy: ${models.map((m) => m.modelDataUrl).join(", ")}`),
       (error) => console.error(`Seeding the first-run models failed: ${(error as Error).message}`),
     );
@@ -169,6 +173,7 @@ async function main() {
     current = run(["start", "-p", port, "-H", host], env);
     code = await exitCode(current);
   }
+  await seeded.catch(() => undefined);
   await stack?.close();
   process.exit(code);
 }

@@ -2,8 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
-import { CloudWatchLogsClient, GetLogEventsCommand } from "@aws-sdk/client-cloudwatch-logs";
-import { BatchGetBuildsCommand, type Build, CodeBuildClient, StartBuildCommand } from "@aws-sdk/client-codebuild";
+import { CodeBuildClient, StartBuildCommand } from "@aws-sdk/client-codebuild";
 import {
   BatchGetImageCommand,
   DescribeImagesCommand,
@@ -33,12 +32,11 @@ import {
 } from "@aws-sdk/client-sagemaker";
 import { Upload } from "@aws-sdk/lib-storage";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildSourcesDir, LOCAL_ARTIFACT_BUCKET } from "./builds/build-runner.ts";
+import { LOCAL_ARTIFACT_BUCKET } from "./builds/build-runner.ts";
 import { type ControlPlane, startControlPlane } from "./control-plane.ts";
 import { hasNvidiaGpu } from "./endpoints/gpu.ts";
 import { SHORT_CAPACITY_TAG } from "./endpoints/instance-pools.ts";
 import { adapterImageDigest, adapterSourceHash } from "./image-registry.ts";
-import { putBuildSource } from "./seed.ts";
 import { localClientConfig } from "./stack.ts";
 import { FIXTURE_PROJECTS } from "./test-support/fixture-projects.ts";
 
@@ -60,12 +58,6 @@ afterAll(async () => {
   await plane?.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
-
-async function waitForBuild(codeBuild: CodeBuildClient, id: string): Promise<Build> {
-  await plane.builds.settled(id);
-  const { builds } = await codeBuild.send(new BatchGetBuildsCommand({ ids: [id] }));
-  return builds![0]!;
-}
 
 async function endpointAfterProvisioning(name: string) {
   await plane.endpoints.settled(name);
@@ -272,67 +264,6 @@ describe("local ECR and CodeBuild", () => {
       name: "InvalidParameterException",
       message: expect.stringMatching(/^acceptedMediaTypes without /),
     });
-  });
-
-  it("records an image build through CodeBuild's phases and exports the image digest", async () => {
-    const { build } = await codeBuild().send(
-      new StartBuildCommand({
-        projectName: FIXTURE_PROJECTS.imageBuild,
-        environmentVariablesOverride: [{ name: "IMAGE_VARIANT", value: "cpu" }],
-        sourceLocationOverride: (await putBuildSource(plane, { kind: "image", variant: "cpu" })).location,
-      }),
-    );
-    const done = await waitForBuild(codeBuild(), build!.id!);
-    expect(done.buildStatus).toBe("SUCCEEDED");
-    expect(done.phases?.map((p) => p.phaseType)).toEqual([
-      "SUBMITTED",
-      "QUEUED",
-      "PROVISIONING",
-      "DOWNLOAD_SOURCE",
-      "INSTALL",
-      "PRE_BUILD",
-      "BUILD",
-      "POST_BUILD",
-      "UPLOAD_ARTIFACTS",
-      "FINALIZING",
-      "COMPLETED",
-    ]);
-    const exported = Object.fromEntries(done.exportedEnvironmentVariables!.map((v) => [v.name, v.value]));
-    expect(exported.IMAGE_DIGEST).toBe(plane.registry.digestForTag("decision-adapter", "cpu"));
-    expect(exported.IMAGE_URI).toBe(`${registryHost}/decision-adapter@${exported.IMAGE_DIGEST}`);
-    const logs = new CloudWatchLogsClient(localClientConfig(plane));
-    const { events } = await logs.send(
-      new GetLogEventsCommand({
-        logGroupName: done.logs!.groupName!,
-        logStreamName: done.logs!.streamName!,
-        startFromHead: true,
-      }),
-    );
-    expect(events?.some((e) => e.message?.includes(exported.IMAGE_DIGEST!))).toBe(true);
-  });
-
-  it("fails a model-packaging build whose source is missing, with the packager's reason in the logs", async () => {
-    const { build } = await codeBuild().send(
-      new StartBuildCommand({
-        projectName: FIXTURE_PROJECTS.modelPackage,
-        environmentVariablesOverride: [
-          { name: "SOURCE_PATH", value: path.join(buildSourcesDir(dataDir), "absent.gguf") },
-        ],
-        sourceLocationOverride: (await putBuildSource(plane)).location,
-      }),
-    );
-    const done = await waitForBuild(codeBuild(), build!.id!);
-    expect(done.buildStatus).toBe("FAILED");
-    const buildPhase = done.phases?.find((p) => p.phaseType === "BUILD");
-    expect(buildPhase?.phaseStatus).toBe("FAILED");
-    expect(buildPhase?.contexts?.[0]?.message).toMatch(/exit status 1/);
-    const logs = new CloudWatchLogsClient(localClientConfig(plane));
-    const { events } = await logs.send(
-      new GetLogEventsCommand({ logGroupName: done.logs!.groupName!, logStreamName: done.logs!.streamName! }),
-    );
-    expect(events?.map((e) => e.message).join("\n")).toMatch(
-      /packager failed: invalid_input: Cannot read the local model/,
-    );
   });
 
   it("refuses a model-packaging build whose SOURCE_PATH is outside the local build sources", async () => {

@@ -3,7 +3,6 @@ import { type ControlPlane, DEFAULT_LOCAL_AWS_PORT, startControlPlane } from "./
 import type { GpuEmulation } from "./endpoints/container-launch.ts";
 import { localExecutionRoleArn } from "./iam/stack-policies.ts";
 import type { LocalProfile } from "./local-credentials.ts";
-import { type SeedModel, seedModels } from "./seed.ts";
 import { DEFAULT_REGION, LOCAL_ACCOUNT_ID } from "./wire/request.ts";
 
 export interface LocalStackOptions {
@@ -13,8 +12,6 @@ export interface LocalStackOptions {
   port?: number;
   /** The prefix the stack is "deployed" with (its SageMakerNamePrefix); default the stack's `dc-`. */
   resourcePrefix?: string;
-  /** Package the first-run models into the local S3 (default true). */
-  seed?: boolean;
   /** Passed to the control plane; defaults come from LOCAL_AWS_SHORT_CAPACITY and LOCAL_AWS_EMULATE_GPU. */
   shortCapacity?: string[];
   gpuEmulation?: GpuEmulation;
@@ -26,8 +23,6 @@ export interface LocalStack {
   controlPlane: ControlPlane;
   /** The environment that points the console (or any AWS SDK v3 program) at this control plane. */
   env: Record<string, string>;
-  /** Resolves with the seeded models once they are in the local S3. */
-  seeded: Promise<SeedModel[]>;
   close(): Promise<void>;
 }
 
@@ -93,7 +88,7 @@ export function localClientConfig(
   return { region, endpoint: plane.url, credentials: plane.credentials.keys[principal], maxAttempts: 1 };
 }
 
-/** Starts the local control plane (and seeds it) the way `npm start` does; tests and Playwright use this. */
+/** Starts the local control plane the way `npm start` does; tests and Playwright use this. */
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   const port =
     options.port ?? (process.env.LOCAL_AWS_PORT ? Number(process.env.LOCAL_AWS_PORT) : DEFAULT_LOCAL_AWS_PORT);
@@ -107,14 +102,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     // The console starts at once; restored endpoints answer invocations as soon as their adapter is ready.
     waitForEndpoints: false,
   });
-  const seeded = options.seed === false ? Promise.resolve([]) : seedModels(controlPlane);
-  seeded.catch(() => undefined);
   return {
     controlPlane,
     env: localAwsEnvironment(controlPlane),
-    seeded,
     async close() {
-      await seeded.catch(() => undefined);
       await controlPlane.close();
     },
   };

@@ -27,10 +27,10 @@ import { invokeEndpointAsync } from "../../server/invoke/invoke-async.ts";
 import type { AsyncRequest } from "../../server/local/async/async-request-store.ts";
 import { LOCAL_ARTIFACT_BUCKET } from "../../server/local/builds/build-runner.ts";
 import { type ControlPlane, startControlPlane } from "../../server/local/control-plane.ts";
-import { generateTinyModel } from "../../server/local/seed.ts";
 import { localClientConfig } from "../../server/local/stack.ts";
 import { localAdapterImageUri } from "../../server/local/test-support/adapter-image.ts";
 import { createEndpoint } from "../../server/local/test-support/create-endpoint.ts";
+import { generateTinyModel } from "../../server/local/test-support/tiny-model.ts";
 import { awaitAsyncOutcome } from "../support/await-async-outcome.ts";
 
 /**

@@ -20,10 +20,10 @@ import { putEndpointAutoscaling } from "../../server/autoscaling/endpoint-autosc
 import { consoleClientsFor } from "../../server/aws/local-console-clients.ts";
 import { LOCAL_ARTIFACT_BUCKET } from "../../server/local/builds/build-runner.ts";
 import { type ControlPlane, startControlPlane } from "../../server/local/control-plane.ts";
-import { generateTinyModel } from "../../server/local/seed.ts";
 import { localClientConfig } from "../../server/local/stack.ts";
 import { localAdapterImageUri } from "../../server/local/test-support/adapter-image.ts";
 import { createEndpoint } from "../../server/local/test-support/create-endpoint.ts";
+import { generateTinyModel } from "../../server/local/test-support/tiny-model.ts";
 
 /**
  * The console (prefix dc-) against another team's running endpoint, whose variant that team registered as a

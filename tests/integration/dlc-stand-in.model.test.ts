@@ -14,8 +14,8 @@ import { invokeEndpoint } from "../../server/invoke/invoke.ts";
 import { LOCAL_ARTIFACT_BUCKET } from "../../server/local/builds/build-runner.ts";
 import { type ControlPlane, startControlPlane } from "../../server/local/control-plane.ts";
 import { localExecutionRoleArn } from "../../server/local/iam/stack-policies.ts";
-import { generateTinyModel } from "../../server/local/seed.ts";
 import { localClientConfig } from "../../server/local/stack.ts";
+import { generateTinyModel } from "../../server/local/test-support/tiny-model.ts";
 import { DEFAULT_REGION, LOCAL_ACCOUNT_ID } from "../../server/local/wire/request.ts";
 import { endpointLogs } from "../../server/logs/endpoint-logs.ts";
 

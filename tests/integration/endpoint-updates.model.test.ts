@@ -26,11 +26,11 @@ import { invokeEndpoint } from "../../server/invoke/invoke.ts";
 import { LOCAL_ARTIFACT_BUCKET } from "../../server/local/builds/build-runner.ts";
 import { type ControlPlane, startControlPlane } from "../../server/local/control-plane.ts";
 import { localExecutionRoleArn } from "../../server/local/iam/stack-policies.ts";
-import { generateTinyModel } from "../../server/local/seed.ts";
 import { localClientConfig } from "../../server/local/stack.ts";
 import { localAdapterImageUri } from "../../server/local/test-support/adapter-image.ts";
 import { allExit } from "../../server/local/test-support/processes.ts";
 import { routeDecision } from "../../server/local/test-support/route-decision.ts";
+import { generateTinyModel } from "../../server/local/test-support/tiny-model.ts";
 import { LOCAL_ACCOUNT_ID } from "../../server/local/wire/request.ts";
 
 /**

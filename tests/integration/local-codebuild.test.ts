@@ -113,6 +113,20 @@ const packaging = () => ({
   ARTIFACT_PREFIX: `models/test/${crypto.randomUUID()}`,
   COMPRESSION: "gzip",
 });
+/** CodeBuild's phase types in the order a build that runs to the end records them. */
+const EVERY_PHASE = [
+  "SUBMITTED",
+  "QUEUED",
+  "PROVISIONING",
+  "DOWNLOAD_SOURCE",
+  "INSTALL",
+  "PRE_BUILD",
+  "BUILD",
+  "POST_BUILD",
+  "UPLOAD_ARTIFACTS",
+  "FINALIZING",
+  "COMPLETED",
+];
 const phase = (done: Build, type: string) => done.phases?.find((p) => p.phaseType === type);
 const exported = (done: Build) =>
   Object.fromEntries((done.exportedEnvironmentVariables ?? []).map((v) => [v.name, v.value]));
@@ -125,19 +139,7 @@ describe("local CodeBuild runs the source archive the build names", { timeout: 1
     fs.rmSync(path.join(tree.root, "infra/buildspecs/model-package.yml"));
     const done = await build(MODEL_PACKAGE_PROJECT, location, packaging());
     expect(done.buildStatus).toBe("SUCCEEDED");
-    expect(done.phases?.map((p) => p.phaseType)).toEqual([
-      "SUBMITTED",
-      "QUEUED",
-      "PROVISIONING",
-      "DOWNLOAD_SOURCE",
-      "INSTALL",
-      "PRE_BUILD",
-      "BUILD",
-      "POST_BUILD",
-      "UPLOAD_ARTIFACTS",
-      "FINALIZING",
-      "COMPLETED",
-    ]);
+    expect(done.phases?.map((p) => p.phaseType)).toEqual(EVERY_PHASE);
     expect(exported(done).MODEL_SHA256).toBe(createHash("sha256").update(fs.readFileSync(modelFile)).digest("hex"));
   });
 
@@ -264,6 +266,31 @@ describe("local CodeBuild runs the source archive the build names", { timeout: 1
     const done = await build(IMAGE_BUILD_PROJECT, location, { IMAGE_VARIANT: "cuda" });
     expect(done.buildStatus).toBe("FAILED");
     expect(phase(done, "BUILD")?.contexts?.[0]?.message).toMatch(/"\/tsconfig\.base\.json": not found$/);
+  });
+});
+
+describe("a local build's phases and logs", { timeout: 120_000 }, () => {
+  it("records an image build through CodeBuild's phases and logs the exported image digest", async () => {
+    const { location } = await uploadWithConsole(workingTree({ kind: "image", variant: "cpu" }));
+    const done = await build(IMAGE_BUILD_PROJECT, location, { IMAGE_VARIANT: "cpu" });
+    expect(done.buildStatus).toBe("SUCCEEDED");
+    expect(done.phases?.map((p) => p.phaseType)).toEqual(EVERY_PHASE);
+    const digest = exported(done).IMAGE_DIGEST;
+    expect(digest).toBe(plane.registry.digestForTag("decision-adapter", "cpu"));
+    expect(exported(done).IMAGE_URI).toBe(`000000000000.dkr.ecr.us-east-1.amazonaws.com/decision-adapter@${digest}`);
+    expect(await buildLog(done)).toContain(digest);
+  });
+
+  it("fails a model-packaging build whose source is missing, with the packager's reason in the logs", async () => {
+    const { location } = await uploadWithConsole(workingTree({ kind: "model" }));
+    const done = await build(MODEL_PACKAGE_PROJECT, location, {
+      ...packaging(),
+      SOURCE_PATH: path.join(buildSourcesDir(dataDir), "absent.gguf"),
+    });
+    expect(done.buildStatus).toBe("FAILED");
+    expect(phase(done, "BUILD")?.phaseStatus).toBe("FAILED");
+    expect(phase(done, "BUILD")?.contexts?.[0]?.message).toMatch(/exit status 1/);
+    expect(await buildLog(done)).toMatch(/packager failed: invalid_input: Cannot read the local model/);
   });
 });
 

@@ -23,11 +23,11 @@ import { LOCAL_ARTIFACT_BUCKET } from "../../server/local/builds/build-runner.ts
 import { type ControlPlane, startControlPlane } from "../../server/local/control-plane.ts";
 import { type HubStandIn, publishHubFile, startHubStandIn } from "../../server/local/hf-standin.ts";
 import { localExecutionRoleArn } from "../../server/local/iam/stack-policies.ts";
-import { generateTinyModel } from "../../server/local/seed.ts";
 import { localClientConfig } from "../../server/local/stack.ts";
 import { localAdapterImageUri } from "../../server/local/test-support/adapter-image.ts";
 import { createEndpoint } from "../../server/local/test-support/create-endpoint.ts";
 import { routeDecision } from "../../server/local/test-support/route-decision.ts";
+import { generateTinyModel } from "../../server/local/test-support/tiny-model.ts";
 import { LOCAL_ACCOUNT_ID } from "../../server/local/wire/request.ts";
 import { endpointLogs } from "../../server/logs/endpoint-logs.ts";
 import { endpointMetrics } from "../../server/metrics/endpoint-metrics.ts";

@@ -20,11 +20,11 @@ import { consoleClientsFor } from "../../server/aws/local-console-clients.ts";
 import { invokeEndpointAsync } from "../../server/invoke/invoke-async.ts";
 import { LOCAL_ARTIFACT_BUCKET } from "../../server/local/builds/build-runner.ts";
 import { type ControlPlane, startControlPlane } from "../../server/local/control-plane.ts";
-import { generateTinyModel } from "../../server/local/seed.ts";
 import { localClientConfig } from "../../server/local/stack.ts";
 import { localAdapterImageUri } from "../../server/local/test-support/adapter-image.ts";
 import { createEndpoint } from "../../server/local/test-support/create-endpoint.ts";
 import { MetricClock } from "../../server/local/test-support/metric-clock.ts";
+import { generateTinyModel } from "../../server/local/test-support/tiny-model.ts";
 import { instanceHistory } from "../../server/metrics/instance-history.ts";
 import { awaitAsyncOutcome } from "../support/await-async-outcome.ts";
 

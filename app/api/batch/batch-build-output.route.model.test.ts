@@ -6,10 +6,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { TransformJobDetail } from "@/contract/batch/transform-jobs.ts";
 import type { ConsoleErrorBody } from "@/contract/http/error-body.ts";
 import { IMAGE_BUILD_PROJECT, MODEL_PACKAGE_PROJECT } from "@/contract/stack/console-contract.ts";
+import { putBuildSource, seedModels, WITHOUT_TRAINED_MODEL } from "@/scripts/local-seed/seed-models.ts";
 import { buildSourcesDir, LOCAL_ARTIFACT_BUCKET } from "@/server/local/builds/build-runner.ts";
 import { type ControlPlane, startControlPlane } from "@/server/local/control-plane.ts";
-import { generateTinyModel, putBuildSource, seedModels, WITHOUT_TRAINED_MODEL } from "@/server/local/seed.ts";
 import { localAwsEnvironment, localClientConfig } from "@/server/local/stack.ts";
+import { generateTinyModel } from "@/server/local/test-support/tiny-model.ts";
 import { DEFAULT_REGION } from "@/server/local/wire/request.ts";
 import { consoleDatabase } from "@/server/store/console-database.ts";
 

@@ -10,8 +10,8 @@ import type { ImageList } from "@/contract/images/images.ts";
 import type { AsyncInvocation, AsyncOutcome, AsyncRequestList } from "@/contract/invoke/invoke-async.ts";
 import { LOCAL_ARTIFACT_BUCKET } from "@/server/local/builds/build-runner.ts";
 import { type ControlPlane, startControlPlane } from "@/server/local/control-plane.ts";
-import { generateTinyModel } from "@/server/local/seed.ts";
 import { localAwsEnvironment, localClientConfig } from "@/server/local/stack.ts";
+import { generateTinyModel } from "@/server/local/test-support/tiny-model.ts";
 import { consoleDatabase } from "@/server/store/console-database.ts";
 
 vi.mock("server-only", () => ({}));

@@ -5,10 +5,10 @@ import * as tar from "tar";
 import { LOCAL_ARTIFACT_BUCKET } from "../builds/build-runner.ts";
 import type { ControlPlane } from "../control-plane.ts";
 import { localExecutionRoleArn } from "../iam/stack-policies.ts";
-import { generateTinyModel } from "../seed.ts";
 import { localClientConfig } from "../stack.ts";
 import { LOCAL_ACCOUNT_ID } from "../wire/request.ts";
 import { localAdapterImageUri } from "./adapter-image.ts";
+import { generateTinyModel } from "./tiny-model.ts";
 
 /** createAdapterModel on the adapter's generated tiny GGUF. */
 export async function createTinyAdapterModel(

@@ -5,9 +5,9 @@ import path from "node:path";
 import { trainedModel } from "../../../scripts/models/trained-model.ts";
 import { exitWithParentArgs } from "../../../server/local/exit-with-parent.mjs";
 import { publishHubFile, startHubStandIn } from "../../../server/local/hf-standin.ts";
-import { generateTinyModel } from "../../../server/local/seed.ts";
 import { consoleEnvironment, startLocalStack } from "../../../server/local/stack.ts";
 import { MetricClock } from "../../../server/local/test-support/metric-clock.ts";
+import { generateTinyModel } from "../../../server/local/test-support/tiny-model.ts";
 import { demoModelPreset } from "../../../server/presets/models.ts";
 import { e2eSettings, type ModelPin, type TrainedModelPin } from "./e2e-settings.ts";
 import { startMetricClockControl } from "./metric-clock.ts";
@@ -98,7 +98,6 @@ async function main(): Promise<void> {
   const stack = await startLocalStack({
     dataDir: settings.controlPlaneDataDir,
     port: 0,
-    seed: false,
     metricClock: metricClock.now,
   });
   closers.push(stack.close);

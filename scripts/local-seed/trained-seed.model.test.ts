@@ -3,12 +3,12 @@ import os from "node:os";
 import path from "node:path";
 import { BatchGetBuildsCommand, CodeBuildClient } from "@aws-sdk/client-codebuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { modelPin, TRAINED_MODEL } from "../../scripts/models/pins.ts";
-import { trainedModel } from "../../scripts/models/trained-model.ts";
-import { LOCAL_ARTIFACT_BUCKET } from "./builds/build-runner.ts";
-import { type ControlPlane, startControlPlane } from "./control-plane.ts";
-import { type SeedModel, seedModels } from "./seed.ts";
-import { localClientConfig } from "./stack.ts";
+import { LOCAL_ARTIFACT_BUCKET } from "../../server/local/builds/build-runner.ts";
+import { type ControlPlane, startControlPlane } from "../../server/local/control-plane.ts";
+import { localClientConfig } from "../../server/local/stack.ts";
+import { modelPin, TRAINED_MODEL } from "../models/pins.ts";
+import { trainedModel } from "../models/trained-model.ts";
+import { type SeedModel, seedModels } from "./seed-models.ts";
 import { TRAINED_SEED_NAME, trainedSeedSource } from "./trained-seed.ts";
 
 /** First-run seeding of the trained model from the models:fetch cache, through a real model-packaging build. */

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import { pipeline } from "node:stream/promises";
-import { cachedModelPath, modelPin, TRAINED_MODEL } from "../../scripts/models/pins.ts";
+import { cachedModelPath, modelPin, TRAINED_MODEL } from "../models/pins.ts";
 
 /** The seed's name: its artifact is `s3://decision-console-local/models/seed/SmolLM2-135M-Instruct/model.tar.gz`. */
 export const TRAINED_SEED_NAME = "SmolLM2-135M-Instruct";

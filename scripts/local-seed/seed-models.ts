@@ -1,16 +1,14 @@
-import { spawn } from "node:child_process";
 import fs from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { MODEL_PACKAGE_PROJECT } from "../../contract/stack/console-contract.ts";
-import { type BuildSourceRequest, buildSourceFiles } from "../builds/build-sources.ts";
-import { sourceArchive, sourceDigest } from "../builds/source-upload.ts";
-import { type BuildSource, buildSourcesDir, LOCAL_ARTIFACT_BUCKET } from "./builds/build-runner.ts";
-import type { ControlPlane } from "./control-plane.ts";
-import { REPO_ROOT } from "./control-plane.ts";
+import { type BuildSourceRequest, buildSourceFiles } from "../../server/builds/build-sources.ts";
+import { sourceArchive, sourceDigest } from "../../server/builds/source-upload.ts";
+import { type BuildSource, buildSourcesDir, LOCAL_ARTIFACT_BUCKET } from "../../server/local/builds/build-runner.ts";
+import type { ControlPlane } from "../../server/local/control-plane.ts";
+import { REPO_ROOT } from "../../server/local/control-plane.ts";
+import { generateTinyModel } from "../../server/local/test-support/tiny-model.ts";
+import { DEFAULT_REGION } from "../../server/local/wire/request.ts";
 import { TRAINED_SEED_NAME, type TrainedSeedSource, trainedSeedSource } from "./trained-seed.ts";
-import { DEFAULT_REGION } from "./wire/request.ts";
 
 export interface SeedModel {
   name: string;
@@ -39,26 +37,6 @@ export const SHARED_FIXTURE_MODEL = path.join(REPO_ROOT, "..", "shared", "fixtur
 function seedUrl(name: string): { key: string; url: string } {
   const key = `models/seed/${name}/model.tar.gz`;
   return { key, url: `s3://${LOCAL_ARTIFACT_BUCKET}/${key}` };
-}
-
-/** Writes the adapter's generated tiny GGUF (a real llama-shaped model with random weights) to `out`. */
-export function generateTinyModel(out: string): Promise<void> {
-  const tsx = pathToFileURL(createRequire(path.join(REPO_ROOT, "package.json")).resolve("tsx/esm")).href;
-  const cli = path.join(REPO_ROOT, "adapter", "test", "support", "make-model.ts");
-  fs.mkdirSync(path.dirname(out), { recursive: true });
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", tsx, cli, "--kind", "tiny", "--out", out], {
-      stdio: ["ignore", "ignore", "pipe"],
-    });
-    let stderr = "";
-    child.stderr.on("data", (chunk) => {
-      stderr += String(chunk);
-    });
-    child.on("error", reject);
-    child.on("close", (code) =>
-      code === 0 ? resolve() : reject(new Error(`make-model failed (${code}): ${stderr.trim()}`)),
-    );
-  });
 }
 
 /** Puts the repository's sources of a build into the local S3, as the console does before starting one. */
