@@ -1,4 +1,5 @@
 import type { CoveragePoint } from "@/contract/evaluate/metrics.ts";
+import { accuracyInterval } from "@/contract/evaluate/threshold.ts";
 import { ChartFrame } from "../charts/chart-frame.tsx";
 import { percent } from "./format.ts";
 
@@ -6,7 +7,15 @@ import { percent } from "./format.ts";
 const box = { width: 320, height: 164, pad: { left: 42, right: 8, top: 8, bottom: 28 } };
 const shares = [0, 0.5, 1].map((value) => ({ value, text: percent(value, 0) }));
 
-/** Accuracy (y) against coverage (x) as the threshold rises; the picked threshold is marked. */
+/** The 95% Wilson interval of the accuracy at one threshold, from the items it answers. */
+export const pointInterval = (point: CoveragePoint) =>
+  accuracyInterval(Math.round(point.accuracy * point.covered), point.covered);
+
+/**
+ * Accuracy (y) against coverage (x) as the threshold rises, in a shaded 95% band; the picked threshold is marked.
+ * A real model's curve is jagged at low coverage, where a handful of items decide each point: the band widens
+ * there, so the jumps read as noise rather than as thresholds to choose.
+ */
 export function CoverageChart({
   curve,
   picked,
@@ -30,12 +39,13 @@ export function CoverageChart({
       y={{ domain: [0, 1], ticks: shares, label: "accuracy of answered" }}
       table={{
         caption: "Coverage and accuracy at each probability threshold",
-        columns: ["threshold", "coverage", "accuracy", "items"],
+        columns: ["threshold", "coverage", "accuracy", "items", "95% interval"],
         rows: curve.map((point) => [
           point.threshold.toFixed(3),
           percent(point.coverage),
           percent(point.accuracy),
           point.covered,
+          `${percent(pointInterval(point).lower)}–${percent(pointInterval(point).upper)}`,
         ]),
       }}
     >
@@ -52,6 +62,19 @@ export function CoverageChart({
           <text className="fill-red-700" x={right - 2} y={y(targetAccuracy) - 3} textAnchor="end" fontSize="9">
             {`target ${percent(targetAccuracy, 0)}`}
           </text>
+          {curve.length > 0 && (
+            <path
+              data-testid="coverage-band"
+              d={`${[...curve, ...[...curve].reverse()]
+                .map((point, i) => {
+                  const bound = i < curve.length ? pointInterval(point).upper : pointInterval(point).lower;
+                  return `${i === 0 ? "M" : "L"}${x(point.coverage).toFixed(1)},${y(bound).toFixed(1)}`;
+                })
+                .join(" ")} Z`}
+              className="fill-blue-200 stroke-none"
+              fillOpacity="0.6"
+            />
+          )}
           {curve.length > 0 && (
             <path
               d={curve

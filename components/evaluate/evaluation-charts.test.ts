@@ -44,6 +44,30 @@ describe("the evaluation page's charts on a real model's uneven numbers", () => 
     // The 3-item bar is drawn fainter than the 150-item one, so it does not read as the diagram's main evidence.
     const opacities = [...html.matchAll(/fill-opacity="([\d.]+)"/g)].map((match) => Number(match[1]));
     expect(opacities).toEqual([0.85, 0.33]);
+    // Each bar carries its accuracy's 95% Wilson interval, drawn to the y axis's scale.
+    const spans = [...html.matchAll(/data-interval="([\d.]+)-([\d.]+)"/g)].map((m) => Number(m[1]) - Number(m[2]));
+    const width = (correct: number, total: number) =>
+      accuracyInterval(correct, total).upper - accuracyInterval(correct, total).lower;
+    expect(spans).toHaveLength(2);
+    expect(spans[1]! / spans[0]!).toBeCloseTo(width(3, 3) / width(Math.round(0.31 * 150), 150), 1);
+    expect(html).toContain("3 items, 95% interval 44%–100%");
+  });
+
+  it("shade the coverage curve's 95% band, wide where few items decide a point", () => {
+    const curve = [
+      { threshold: 0.2, coverage: 1, accuracy: 0.31, covered: 223 },
+      { threshold: 0.7, coverage: 5 / 223, accuracy: 1, covered: 5 },
+    ];
+    const html = renderToStaticMarkup(createElement(CoverageChart, { curve, picked: curve[1]!, targetAccuracy: 0.9 }));
+    const band = /data-testid="coverage-band" d="([^"]+)"/.exec(html)?.[1] ?? "";
+    const ys = [...band.matchAll(/[ML][\d.]+,([\d.]+)/g)].map((m) => Number(m[1]));
+    // Upper bounds forward (223 items, then 5), lower bounds back (5 items, then 223).
+    expect(ys).toHaveLength(4);
+    const [upper223, upper5, lower5, lower223] = ys as [number, number, number, number];
+    const width = (correct: number, total: number) =>
+      accuracyInterval(correct, total).upper - accuracyInterval(correct, total).lower;
+    expect((lower5 - upper5) / (lower223 - upper223)).toBeCloseTo(width(5, 5) / width(Math.round(0.31 * 223), 223), 1);
+    expect(html).toContain("56.6%–100.0%");
   });
 
   it("put the p50 and p95 labels above the bars, where the tallest bar cannot cover them", () => {
@@ -55,7 +79,9 @@ describe("the evaluation page's charts on a real model's uneven numbers", () => 
     const summary = { count: 59, p50: 5, p95: 150, p99: 190, mean: 20, max: 200 };
     const html = renderToStaticMarkup(createElement(LatencyHistogram, { bins, summary, title: "Latency" }));
     const tallest = Number(/<rect[^>]* y="([\d.]+)"/.exec(html)?.[1]);
-    const labels = [...html.matchAll(/<text[^>]*y="([\d.]+)"[^>]*>p(50|95)<\/text>/g)].map((match) => Number(match[1]));
+    const labels = [...html.matchAll(/<text[^>]*y="([\d.]+)"[^>]*>p(50|95) [^<]+<\/text>/g)].map((match) =>
+      Number(match[1]),
+    );
     expect(labels).toHaveLength(2);
     for (const y of labels) expect(y).toBeLessThan(tallest - 2);
   });
@@ -72,7 +98,8 @@ describe("the evaluation page's charts on a real model's uneven numbers", () => 
     const xTicks = texts
       .filter(([, , , rest]) => !rest!.includes("transform"))
       .map(([, x, anchor, , text]) => ({ x: Number(x), anchor, text: text! }));
-    expect(xTicks.map((tick) => tick.text)).toEqual(expect.arrayContaining(["0", "925.8 ms", "1.852 s"]));
+    // Round ticks, not the run's own maximum ("1.852 s") and its half.
+    expect(xTicks.map((tick) => tick.text)).toEqual(expect.arrayContaining(["0", "500 ms", "1 s", "1.5 s"]));
     for (const tick of xTicks) {
       const extent = tick.text.length * 9 * 0.6;
       const [from, to] =

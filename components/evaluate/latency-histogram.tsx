@@ -1,6 +1,11 @@
 import type { HistogramBin, LatencySummary } from "@/contract/evaluate/metrics.ts";
 import { ChartFrame } from "../charts/chart-frame.tsx";
+import { niceTicks } from "../charts/nice-ticks.ts";
+import { readableNumber } from "../charts/readable-number.ts";
 import { latency } from "./format.ts";
+
+/** A round tick's latency, without the three decimals of a measured one: "20 s", "500 ms". */
+const tickLatency = (ms: number) => (ms >= 1000 ? `${readableNumber(ms / 1000)} s` : `${readableNumber(ms)} ms`);
 
 // The p50 and p95 labels sit in the top band, above the tallest bar, so no bar ever covers them.
 const box = { width: 320, height: 166, pad: { left: 30, right: 8, top: 26, bottom: 32 } };
@@ -26,19 +31,12 @@ export function LatencyHistogram({
       box={box}
       x={{
         domain: [0, top],
-        ticks: [
-          { value: 0, text: "0" },
-          { value: top / 2, text: latency(top / 2) },
-          { value: top, text: latency(top) },
-        ],
+        ticks: niceTicks(top).map((value) => ({ value, text: value === 0 ? "0" : tickLatency(value) })),
         label: "latency per request",
       }}
       y={{
         domain: [0, max],
-        ticks: [
-          { value: 0, text: "0" },
-          { value: max, text: String(max) },
-        ],
+        ticks: niceTicks(max).map((value) => ({ value, text: readableNumber(value) })),
         label: "requests",
       }}
       table={{
@@ -82,7 +80,7 @@ export function LatencyHistogram({
                   fontSize="9"
                   textAnchor={nearRight ? "end" : "start"}
                 >
-                  {key}
+                  {`${key} ${latency(value)}`}
                 </text>
               </g>
             );

@@ -1,4 +1,5 @@
 import type { ReliabilityBin } from "@/contract/evaluate/metrics.ts";
+import { accuracyInterval } from "@/contract/evaluate/threshold.ts";
 import { ChartFrame } from "../charts/chart-frame.tsx";
 import { decimal } from "./format.ts";
 
@@ -12,10 +13,18 @@ const ticks = [0, 0.5, 1].map((value) => ({ value, text: String(value) }));
 export const binOpacity = (count: number, most: number) =>
   Math.round((0.25 + 0.6 * Math.sqrt(count / Math.max(1, most))) * 100) / 100;
 
+/** The 95% Wilson interval of a bin's accuracy: a bar of 3 items at 100% may stand for anything above 44%. */
+export function binInterval(bin: ReliabilityBin): { lower: number; upper: number } {
+  return accuracyInterval(Math.round((bin.accuracy ?? 0) * bin.count), bin.count);
+}
+
+const percentText = (value: number) => `${Math.round(value * 100)}%`;
+
 /**
  * Accuracy against confidence per equal-width bin; the diagonal is perfect calibration. Each bar is labelled with
- * its item count: a real model's confidences crowd into a few bins, and a bar of 3 items says far less than one
- * of 150.
+ * its item count and carries a whisker of its accuracy's 95% interval: a real model's confidences crowd into a few
+ * bins, and on the 231 JevBench decisions two bars of 3 and 1 items at 100% read as a finding until their whiskers
+ * show they reach down to 44% and 21%.
  */
 export function ReliabilityDiagram({
   bins,
@@ -31,7 +40,7 @@ export function ReliabilityDiagram({
   const summary = `${title}: expected calibration error ${decimal(ece)} over ${filled.length} non-empty bins of ${bins.length}. ${filled
     .map(
       (bin) =>
-        `confidence ${bin.lower.toFixed(1)}–${bin.upper.toFixed(1)}: accuracy ${decimal(bin.accuracy, 2)} (${bin.count} items)`,
+        `confidence ${bin.lower.toFixed(1)}–${bin.upper.toFixed(1)}: accuracy ${decimal(bin.accuracy, 2)} (${bin.count} items, 95% interval ${percentText(binInterval(bin).lower)}–${percentText(binInterval(bin).upper)})`,
     )
     .join("; ")}`;
   return (
@@ -46,12 +55,13 @@ export function ReliabilityDiagram({
       y={{ domain: [0, 1], ticks, label: "accuracy" }}
       table={{
         caption: `${title}: accuracy per confidence bin`,
-        columns: ["confidence", "items", "mean confidence", "accuracy"],
+        columns: ["confidence", "items", "mean confidence", "accuracy", "95% interval"],
         rows: filled.map((bin) => [
           `${bin.lower.toFixed(1)}–${bin.upper.toFixed(1)}`,
           bin.count,
           decimal(bin.meanConfidence, 3),
           decimal(bin.accuracy, 3),
+          `${percentText(binInterval(bin).lower)}–${percentText(binInterval(bin).upper)}`,
         ]),
       }}
     >
@@ -71,12 +81,20 @@ export function ReliabilityDiagram({
                 >
                   <title>{`${bin.lower.toFixed(1)}–${bin.upper.toFixed(1)}: accuracy ${decimal(bin.accuracy, 2)}, ${bin.count} items`}</title>
                 </rect>
+                <BinWhisker
+                  centre={(x(bin.lower) + x(bin.upper)) / 2}
+                  from={y(binInterval(bin).lower)}
+                  to={y(binInterval(bin).upper)}
+                />
+                {/* At the bar's foot, clear of the whisker; the white halo keeps it legible on any bar's shade. */}
                 <text
                   x={(x(bin.lower) + x(bin.upper)) / 2}
-                  y={Math.max(16, y(bin.accuracy) - 2)}
+                  y={y(0) - 3}
                   textAnchor="middle"
                   fontSize="8"
-                  className={y(bin.accuracy) - 2 < 16 ? "fill-white" : "fill-slate-700"}
+                  className="fill-slate-900 stroke-white"
+                  strokeWidth="2.5"
+                  paintOrder="stroke"
                   data-bin-count={bin.count}
                 >
                   {bin.count}
@@ -87,5 +105,16 @@ export function ReliabilityDiagram({
         </>
       )}
     </ChartFrame>
+  );
+}
+
+/** A vertical 95% interval with short caps, drawn over the bar. */
+function BinWhisker({ centre, from, to }: { centre: number; from: number; to: number }) {
+  return (
+    <g className="stroke-slate-800" strokeWidth="1" data-interval={`${from.toFixed(1)}-${to.toFixed(1)}`}>
+      <line x1={centre} x2={centre} y1={from} y2={to} />
+      <line x1={centre - 3} x2={centre + 3} y1={from} y2={from} />
+      <line x1={centre - 3} x2={centre + 3} y1={to} y2={to} />
+    </g>
   );
 }
