@@ -1,4 +1,3 @@
-import { quantileOf } from "@decision-console/adapter/contract";
 import type { InvocationSample, MetricsStore } from "../metrics-store.ts";
 import { PERCENTILE_PATTERN, type RealTimeEndpointMetric } from "./sagemaker-endpoint-metrics.ts";
 
@@ -32,8 +31,20 @@ export function statistic(values: readonly number[], stat: string): number | nul
   if (stat === "Average") return values.reduce((a, b) => a + b, 0) / values.length;
   if (stat === "Maximum") return Math.max(...values);
   if (stat === "Minimum") return Math.min(...values);
-  if (PERCENTILE_PATTERN.test(stat)) return quantileOf(values, Number(stat.slice(1)) / 100);
+  if (PERCENTILE_PATTERN.test(stat)) return percentile(values, Number(stat.slice(1)));
   return null;
+}
+
+/**
+ * CloudWatch's `pNN` statistic ("CloudWatch statistics definitions": the value below which NN% of the data points
+ * fall), read as the nearest rank: the smallest sample at or above which NN% of the samples lie, so p100 is the
+ * maximum and every answer is a sample that was published.
+ */
+export function percentile(values: readonly number[], nn: number): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.max(1, Math.ceil((nn / 100) * sorted.length));
+  return sorted[Math.min(rank, sorted.length) - 1] as number;
 }
 
 /** The start of the period holding `timestampMs`, for periods that start at `alignMs` + k × period. */
