@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
+import { freePort } from "@decision-console/local-aws";
 import { defineConfig, devices } from "@playwright/test";
-import { freePort } from "./server/local/free-port.ts";
 import { chromiumArgs, chromiumExecutablePath } from "./tests/e2e/support/chromium.ts";
 import { defaultStateDir } from "./tests/e2e/support/e2e-settings.ts";
 

@@ -5,17 +5,14 @@ import { parseArgs } from "node:util";
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { SageMakerClient } from "@aws-sdk/client-sagemaker";
 import { nearestRankQuantile } from "@decision-console/adapter/contract";
+import { LOCAL_ARTIFACT_BUCKET, localClientConfig, startControlPlane } from "@decision-console/local-aws";
+import { createEndpoint, localAdapterImageUri } from "@decision-console/local-aws/testing";
 import { benchModel, benchOut } from "../adapter/bench/bench-files.ts";
 import type { ModelKind } from "../adapter/test/support/llama-model.ts";
 import { consoleClientsFor } from "../server/aws/local-console-clients.ts";
 import { asyncOutcome } from "../server/invoke/async-outcome.ts";
 import { invokeEndpoint } from "../server/invoke/invoke.ts";
 import { invokeEndpointAsync } from "../server/invoke/invoke-async.ts";
-import { LOCAL_ARTIFACT_BUCKET } from "../server/local/builds/build-runner.ts";
-import { startControlPlane } from "../server/local/control-plane.ts";
-import { localClientConfig } from "../server/local/stack.ts";
-import { localAdapterImageUri } from "../server/local/test-support/adapter-image.ts";
-import { createEndpoint } from "../server/local/test-support/create-endpoint.ts";
 
 /**
  * npm run bench:async -- [--requests 48] [--clients 8] [--parallel 2] [--kind tiny] [--model file.gguf]

@@ -3,12 +3,10 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { CreateTransformJobCommand, DescribeTransformJobCommand, SageMakerClient } from "@aws-sdk/client-sagemaker";
+import { LOCAL_ARTIFACT_BUCKET, localClientConfig, startControlPlane } from "@decision-console/local-aws";
+import { createAdapterModel } from "@decision-console/local-aws/testing";
 import { benchModel, benchOut, jevbenchRows } from "../adapter/bench/bench-files.ts";
 import type { ModelKind } from "../adapter/test/support/llama-model.ts";
-import { LOCAL_ARTIFACT_BUCKET } from "../server/local/builds/build-runner.ts";
-import { startControlPlane } from "../server/local/control-plane.ts";
-import { localClientConfig } from "../server/local/stack.ts";
-import { createAdapterModel } from "../server/local/test-support/batch-model.ts";
 
 /**
  * npm run bench:batch -- [--kind bench-0.5b] [--records 96] [--instances 1,2,4] [--threads 1]

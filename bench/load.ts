@@ -3,11 +3,11 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { nearestRankQuantile } from "@decision-console/adapter/contract";
+import { AdapterProcess } from "@decision-console/local-aws/testing";
 import { benchModel, benchOut } from "../adapter/bench/bench-files.ts";
 import { Progress } from "../adapter/bench/progress.ts";
 import type { ModelKind } from "../adapter/test/support/llama-model.ts";
 import { defaultBusyRetryPolicy, isBusyAnswer, retryWhileBusy } from "../server/invoke/busy-retry.ts";
-import { AdapterProcess } from "../server/local/endpoints/adapter-process.ts";
 
 /**
  * npm run bench:load -- [--requests 96] [--clients 1,4,16] [--parallel 1,4] [--kind tiny] [--model file.gguf]

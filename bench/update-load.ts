@@ -9,15 +9,13 @@ import {
   SageMakerClient,
   UpdateEndpointCommand,
 } from "@aws-sdk/client-sagemaker";
+import { localClientConfig, startControlPlane } from "@decision-console/local-aws";
+import { createAdapterModel, routeDecision } from "@decision-console/local-aws/testing";
 import { benchModel, benchOut } from "../adapter/bench/bench-files.ts";
 import type { ModelKind } from "../adapter/test/support/llama-model.ts";
 import { type DeploymentConfig, deploymentPlan } from "../contract/endpoints/deployment-plan.ts";
 import { consoleClientsFor } from "../server/aws/local-console-clients.ts";
 import { invokeEndpoint } from "../server/invoke/invoke.ts";
-import { startControlPlane } from "../server/local/control-plane.ts";
-import { localClientConfig } from "../server/local/stack.ts";
-import { createAdapterModel } from "../server/local/test-support/batch-model.ts";
-import { routeDecision } from "../server/local/test-support/route-decision.ts";
 
 /**
  * npm run bench:update-load -- [--kind tiny] [--instances 4] [--clients 4] [--wait 10] [--threads 1]

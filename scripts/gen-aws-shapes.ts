@@ -6,7 +6,7 @@ import { servedServices } from "./aws-shapes/served-operations.ts";
 
 /**
  * npm run gen:aws-shapes: local mode's input shapes from the pinned botocore's service models
- * (scripts/aws-shapes/served-operations.ts lists the operations), written to server/local/wire/generated/.
+ * (scripts/aws-shapes/served-operations.ts lists the operations), written to local-aws/src/wire/generated/.
  * Needs the Python test environment (`npm run py:env`), which pins botocore in requirements/tests.txt.
  */
 const root = path.resolve(import.meta.dirname, "..");

@@ -5,14 +5,11 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { gzipSync } from "node:zlib";
 import { quantileOf } from "@decision-console/adapter/contract";
+import { consoleEnvironment, freePort, startLocalStack } from "@decision-console/local-aws";
+import { ADAPTER_REPOSITORY, arnOf, openLocalDatabase, SageMakerStore } from "@decision-console/local-aws/testing";
 import { chromium, type Page } from "@playwright/test";
 import { benchOut } from "../adapter/bench/bench-files.ts";
 import { measuredOn, writeGeneratedSection } from "../bench/docs/generated-section.ts";
-import { openLocalDatabase } from "../server/local/database.ts";
-import { freePort } from "../server/local/free-port.ts";
-import { ADAPTER_REPOSITORY } from "../server/local/image-registry.ts";
-import { arnOf, SageMakerStore } from "../server/local/sagemaker-store.ts";
-import { consoleEnvironment, startLocalStack } from "../server/local/stack.ts";
 import { chromiumArgs, chromiumExecutablePath } from "../tests/e2e/support/chromium.ts";
 
 /**

@@ -9,12 +9,17 @@ import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import {
+  consoleEnvironment,
+  exitWithParent,
+  exitWithParentArgs,
+  type LocalStack,
+  startLocalStack,
+} from "@decision-console/local-aws";
 import { normalisedResourcePrefix } from "../contract/stack/console-contract.ts";
 import { assertSafeBind } from "../server/auth/bind.ts";
 import { usersConfigured } from "../server/auth/users.ts";
 import { readConsoleConfig } from "../server/config.ts";
-import { exitWithParent, exitWithParentArgs } from "../server/local/exit-with-parent.mjs";
-import { consoleEnvironment, type LocalStack, startLocalStack } from "../server/local/stack.ts";
 import { openDatabase, resolveDataDir } from "../server/store/database.ts";
 import { openPrivateDataDir } from "../server/store/private-files.ts";
 import { type SeedModel, seedModels } from "./local-seed/seed-models.ts";

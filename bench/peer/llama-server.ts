@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { freePort } from "../../server/local/free-port.ts";
+import { freePort } from "@decision-console/local-aws";
 
 /** A `llama-server` child process on loopback, and the three endpoints the peer benchmark uses. */
 export type LlamaServer = {

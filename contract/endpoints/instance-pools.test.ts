@@ -6,7 +6,7 @@ import { maxInstancePools } from "./instance-pools.ts";
 import { endpointChangeSchema } from "./update.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
-/** The emulator keeps its own reading of AWS (server/local), and tests restate rules to check them. */
+/** The emulator keeps its own reading of AWS (local-aws), and tests restate rules to check them. */
 const skipped = /(^|\/)(node_modules|\.next|server\/local)(\/|$)|\.test\.tsx?$/;
 
 function sources(dir: string): string[] {

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { App } from "aws-cdk-lib";
 import { Match, Template } from "aws-cdk-lib/assertions";
@@ -296,7 +296,7 @@ function consoleSdkActions(): Set<string> {
     for (const entry of readdirSync(dir)) {
       const path = join(dir, entry);
       if (statSync(path).isDirectory()) {
-        if (relative(repoRoot, path) !== join("server", "local")) walk(path);
+        walk(path);
       } else if (path.endsWith(".ts") && !path.endsWith(".test.ts")) {
         const source = readFileSync(path, "utf8");
         for (const match of source.matchAll(/import\s*\{([^}]*)\}\s*from\s*"@aws-sdk\/client-([a-z0-9-]+)"/g)) {

@@ -1,19 +1,19 @@
+import type { SynthesisedPolicies } from "@decision-console/local-aws";
 import { App } from "aws-cdk-lib";
 import { Template } from "aws-cdk-lib/assertions";
-import type { SynthesisedPolicies } from "../../server/local/iam/stack-fixture.ts";
 import { PACKAGER_VARIABLES } from "../packager/packager-env.ts";
 import { DecisionConsoleStack } from "./decision-console-stack.ts";
 
 /**
  * Local mode holds the console and the CodeBuild jobs to the IAM policies this stack synthesises. Synthesising on
  * every start would load aws-cdk-lib into the console, so the parts local mode needs are committed as JSON
- * (`server/local/iam/stack-policies.json`, written by `npm run synth:local-policies`) with their CloudFormation
+ * (`local-aws/src/iam/stack-policies.json`, written by `npm run synth:local-policies`) with their CloudFormation
  * intrinsics kept; a test fails when the file differs from a fresh synth. The name prefix is synthesised as
  * NAME_PREFIX_PLACEHOLDER and replaced by the local prefix when the policies are loaded.
  */
 export const NAME_PREFIX_PLACEHOLDER = "dcprefixplaceholder-";
 
-export const STACK_POLICIES_PATH = "server/local/iam/stack-policies.json";
+export const STACK_POLICIES_PATH = "local-aws/src/iam/stack-policies.json";
 
 interface CfnResource {
   Type: string;

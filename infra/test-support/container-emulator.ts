@@ -2,7 +2,7 @@ import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { copyFile, mkdir, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { freePort } from "../../server/local/free-port.ts";
+import { freePort } from "@decision-console/local-aws";
 import type { ContainerStart } from "./dockerfile.ts";
 
 export { freePort };

@@ -1,7 +1,7 @@
 import type { ModelShape, ServiceModel } from "./botocore-models.ts";
 
 /**
- * The TypeScript source of one service's input shapes (server/local/wire/input-shapes.ts's `Shape`), for the given
+ * The TypeScript source of one service's input shapes (local-aws/src/wire/input-shapes.ts's `Shape`), for the given
  * operations, from its botocore model: every shape an input reaches once, as a named constant in dependency order,
  * then a table of operation -> input structure. Only constraint traits are kept (required, min, max, pattern, enum);
  * documentation and wire locations are not. A recursive input shape is an error (no served operation has one).

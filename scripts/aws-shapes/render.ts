@@ -5,7 +5,7 @@ import { generateInputShapes } from "./generate.ts";
 import type { ServedService } from "./served-operations.ts";
 
 /** Where the generated shapes live, beside the validator that reads them. */
-export const GENERATED_DIR = "server/local/wire/generated";
+export const GENERATED_DIR = "local-aws/src/wire/generated";
 
 /** One service's generated file, formatted as the repository's Biome formats it (so a fresh run equals the file). */
 export function renderService(root: string, botocore: Botocore, served: ServedService): string {

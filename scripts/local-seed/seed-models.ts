@@ -1,13 +1,16 @@
 import fs from "node:fs";
 import path from "node:path";
+import {
+  type BuildSource,
+  buildSourcesDir,
+  type ControlPlane,
+  DEFAULT_REGION,
+  LOCAL_ARTIFACT_BUCKET,
+} from "@decision-console/local-aws";
+import { generateTinyModel, REPO_ROOT } from "@decision-console/local-aws/testing";
 import { MODEL_PACKAGE_PROJECT } from "../../contract/stack/console-contract.ts";
 import { type BuildSourceRequest, buildSourceFiles } from "../../server/builds/build-sources.ts";
 import { sourceArchive, sourceDigest } from "../../server/builds/source-upload.ts";
-import { type BuildSource, buildSourcesDir, LOCAL_ARTIFACT_BUCKET } from "../../server/local/builds/build-runner.ts";
-import type { ControlPlane } from "../../server/local/control-plane.ts";
-import { REPO_ROOT } from "../../server/local/control-plane.ts";
-import { generateTinyModel } from "../../server/local/test-support/tiny-model.ts";
-import { DEFAULT_REGION } from "../../server/local/wire/request.ts";
 import { TRAINED_SEED_NAME, type TrainedSeedSource, trainedSeedSource } from "./trained-seed.ts";
 
 export interface SeedModel {

@@ -1,9 +1,7 @@
 import { ListBucketsCommand, S3Client } from "@aws-sdk/client-s3";
+import { type ControlPlane, LOCAL_ARTIFACT_BUCKET, localClientConfig } from "@decision-console/local-aws";
+import { throttledPlanes } from "@decision-console/local-aws/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { LOCAL_ARTIFACT_BUCKET } from "../../server/local/builds/build-runner.ts";
-import type { ControlPlane } from "../../server/local/control-plane.ts";
-import { localClientConfig } from "../../server/local/stack.ts";
-import { throttledPlanes } from "../../server/local/test-support/throttled-plane.ts";
 import { seedModels, WITHOUT_TRAINED_MODEL } from "./seed-models.ts";
 
 /** Seeding on a control plane that throttles every service to one request a second (LOCAL_AWS_MAX_TPS=1). */

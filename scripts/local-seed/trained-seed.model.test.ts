@@ -2,10 +2,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { BatchGetBuildsCommand, CodeBuildClient } from "@aws-sdk/client-codebuild";
+import {
+  type ControlPlane,
+  LOCAL_ARTIFACT_BUCKET,
+  localClientConfig,
+  startControlPlane,
+} from "@decision-console/local-aws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LOCAL_ARTIFACT_BUCKET } from "../../server/local/builds/build-runner.ts";
-import { type ControlPlane, startControlPlane } from "../../server/local/control-plane.ts";
-import { localClientConfig } from "../../server/local/stack.ts";
 import { modelPin, TRAINED_MODEL } from "../models/pins.ts";
 import { trainedModel } from "../models/trained-model.ts";
 import { type SeedModel, seedModels } from "./seed-models.ts";

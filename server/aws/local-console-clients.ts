@@ -1,6 +1,4 @@
-import type { ControlPlane } from "../local/control-plane.ts";
-import type { LocalProfile } from "../local/local-credentials.ts";
-import { localClientConfig } from "../local/stack.ts";
+import { type ControlPlane, type LocalProfile, localClientConfig } from "@decision-console/local-aws";
 import { type AwsClients, createAwsClients } from "./clients.ts";
 
 /**

@@ -2,10 +2,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { CloudWatchClient, PutMetricAlarmCommand, SetAlarmStateCommand } from "@aws-sdk/client-cloudwatch";
+import { type ControlPlane, localClientConfig, startControlPlane } from "@decision-console/local-aws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { consoleClientsFor } from "../aws/local-console-clients.ts";
-import { type ControlPlane, startControlPlane } from "../local/control-plane.ts";
-import { localClientConfig } from "../local/stack.ts";
 import { endpointAlarms } from "./endpoint-alarms.ts";
 import { putStandardAlarms } from "./rollback-alarms.ts";
 

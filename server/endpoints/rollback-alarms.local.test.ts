@@ -2,12 +2,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type CloudWatchClient, DescribeAlarmsCommand } from "@aws-sdk/client-cloudwatch";
+import { type ControlPlane, startControlPlane } from "@decision-console/local-aws";
+import { MetricDatapoints, MetricsStore, openLocalDatabase } from "@decision-console/local-aws/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { consoleClientsFor } from "../aws/local-console-clients.ts";
-import { type ControlPlane, startControlPlane } from "../local/control-plane.ts";
-import { openLocalDatabase } from "../local/database.ts";
-import { MetricDatapoints } from "../local/metric-datapoints.ts";
-import { MetricsStore } from "../local/metrics-store.ts";
 import { putStandardAlarms } from "./rollback-alarms.ts";
 
 /**

@@ -2,12 +2,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { CloudWatchClient } from "@aws-sdk/client-cloudwatch";
+import { type ControlPlane, startControlPlane } from "@decision-console/local-aws";
+import { MetricsStore, openLocalDatabase } from "@decision-console/local-aws/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { metricsQuerySchema } from "../../contract/endpoints/metrics.ts";
 import { consoleClientsFor } from "../aws/local-console-clients.ts";
-import { type ControlPlane, startControlPlane } from "../local/control-plane.ts";
-import { openLocalDatabase } from "../local/database.ts";
-import { MetricsStore } from "../local/metrics-store.ts";
 import { endpointMetrics } from "./endpoint-metrics.ts";
 
 /**

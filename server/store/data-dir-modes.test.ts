@@ -3,9 +3,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
+import { type ControlPlane, startControlPlane } from "@decision-console/local-aws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backupDataDir } from "../../scripts/backup.ts";
-import { type ControlPlane, startControlPlane } from "../local/control-plane.ts";
 import { openDatabase } from "./database.ts";
 
 /**

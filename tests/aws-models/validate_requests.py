@@ -167,7 +167,7 @@ def compiled_pattern(source, notes):
     if source not in _patterns:
         try:
             # The services match a pattern against the whole value, as local mode does
-            # (server/local/wire/input-shapes.ts): SageMaker refuses "bad_name" for ^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}.
+            # (local-aws/src/wire/input-shapes.ts): SageMaker refuses "bad_name" for ^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}.
             _patterns[source] = regex.compile(java_to_python(source))
         except regex.error:
             _patterns[source] = None

@@ -2,10 +2,10 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { freePort } from "@decision-console/local-aws";
+import { allExit, childrenOf } from "@decision-console/local-aws/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildIsStale } from "../../scripts/start.ts";
-import { freePort } from "../../server/local/free-port.ts";
-import { allExit, childrenOf } from "../../server/local/test-support/processes.ts";
 import { documentedCommands, sectionShellBlocks } from "./documented-commands.ts";
 
 /**
@@ -361,7 +361,7 @@ describe("the console's own commands", () => {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, "GGUF");
     const standIn = background(
-      documentedLine("README.md", "npx tsx server/local/hf-standin.ts").replace("<dir>", root),
+      documentedLine("README.md", "npx tsx local-aws/src/hf-standin.ts").replace("<dir>", root),
       cleanEnv(),
     );
     const printsEndpoint = async () => /HF_ENDPOINT=http:\/\/127\.0\.0\.1:\d+/.test(standIn.printed());

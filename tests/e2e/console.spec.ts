@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import { SageMakerClient } from "@aws-sdk/client-sagemaker";
+import { readLocalAccessKey } from "@decision-console/local-aws";
+import { createEndpoint } from "@decision-console/local-aws/testing";
 import { expect, type Page, type Response, test } from "@playwright/test";
-import { readLocalAccessKey } from "../../server/local/local-credentials.ts";
-import { createEndpoint } from "../../server/local/test-support/create-endpoint.ts";
 import { BuildDetailPage, BuildsPage } from "./pages/builds-page.ts";
 import { DeployPage } from "./pages/deploy-page.ts";
 import { EndpointDetailPage } from "./pages/endpoint-detail-page.ts";

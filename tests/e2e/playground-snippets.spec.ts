@@ -1,9 +1,8 @@
 import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { DEFAULT_REGION, localCredentialsDir } from "@decision-console/local-aws";
 import { expect, type TestInfo, test } from "@playwright/test";
-import { localCredentialsDir } from "../../server/local/local-credentials.ts";
-import { DEFAULT_REGION } from "../../server/local/wire/request.ts";
 import { BuildDetailPage, BuildsPage } from "./pages/builds-page.ts";
 import { cpuAdapterChoices, DeployPage } from "./pages/deploy-page.ts";
 import { EndpointsPage } from "./pages/endpoints-page.ts";

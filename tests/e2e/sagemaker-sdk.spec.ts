@@ -1,9 +1,12 @@
 import fs from "node:fs";
+import {
+  DEFAULT_REGION,
+  LOCAL_ACCOUNT_ID,
+  LOCAL_ARTIFACT_BUCKET,
+  localExecutionRoleArn,
+} from "@decision-console/local-aws";
 import { expect, type Page, type TestInfo, test } from "@playwright/test";
 import type { AsyncInvocation, AsyncOutcome } from "../../contract/invoke/invoke-async.ts";
-import { LOCAL_ARTIFACT_BUCKET } from "../../server/local/builds/build-runner.ts";
-import { localExecutionRoleArn } from "../../server/local/iam/stack-policies.ts";
-import { DEFAULT_REGION, LOCAL_ACCOUNT_ID } from "../../server/local/wire/request.ts";
 import { packageAndOpenDeploy } from "./pages/builds-page.ts";
 import { cpuAdapterChoices, DeployPage } from "./pages/deploy-page.ts";
 import { EndpointsPage } from "./pages/endpoints-page.ts";

@@ -21,16 +21,21 @@ import {
   InvokeEndpointCommand,
   SageMakerRuntimeClient,
 } from "@aws-sdk/client-sagemaker-runtime";
+import {
+  type ControlPlane,
+  LOCAL_ARTIFACT_BUCKET,
+  localClientConfig,
+  startControlPlane,
+} from "@decision-console/local-aws";
+import {
+  type AsyncRequest,
+  createEndpoint,
+  generateTinyModel,
+  localAdapterImageUri,
+} from "@decision-console/local-aws/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { consoleClientsFor } from "../../server/aws/local-console-clients.ts";
 import { invokeEndpointAsync } from "../../server/invoke/invoke-async.ts";
-import type { AsyncRequest } from "../../server/local/async/async-request-store.ts";
-import { LOCAL_ARTIFACT_BUCKET } from "../../server/local/builds/build-runner.ts";
-import { type ControlPlane, startControlPlane } from "../../server/local/control-plane.ts";
-import { localClientConfig } from "../../server/local/stack.ts";
-import { localAdapterImageUri } from "../../server/local/test-support/adapter-image.ts";
-import { createEndpoint } from "../../server/local/test-support/create-endpoint.ts";
-import { generateTinyModel } from "../../server/local/test-support/tiny-model.ts";
 import { awaitAsyncOutcome } from "../support/await-async-outcome.ts";
 
 /**

@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
+import { contextSources, dockerBuildFiles } from "@decision-console/local-aws/testing";
 import { describe, expect, it } from "vitest";
 import { buildVariables, dockerfileSources, dockerfilesOf, readBuildspec } from "../../server/builds/build-sources.ts";
-import { contextSources, dockerBuildFiles } from "../../server/local/builds/buildspec.ts";
 
 /**
  * The console (which files a build's source must carry) and local CodeBuild (what a `docker build` would read)

@@ -13,17 +13,18 @@ import {
 } from "@aws-sdk/client-application-auto-scaling";
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { DescribeEndpointCommand, SageMakerClient } from "@aws-sdk/client-sagemaker";
+import {
+  type ControlPlane,
+  LOCAL_ARTIFACT_BUCKET,
+  localClientConfig,
+  startControlPlane,
+} from "@decision-console/local-aws";
+import { createEndpoint, generateTinyModel, localAdapterImageUri } from "@decision-console/local-aws/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { autoscalingRequestSchema } from "../../contract/endpoints/autoscaling.ts";
 import { CONSOLE_SCALABLE_TARGET_TAG } from "../../contract/stack/console-contract.ts";
 import { putEndpointAutoscaling } from "../../server/autoscaling/endpoint-autoscaling.ts";
 import { consoleClientsFor } from "../../server/aws/local-console-clients.ts";
-import { LOCAL_ARTIFACT_BUCKET } from "../../server/local/builds/build-runner.ts";
-import { type ControlPlane, startControlPlane } from "../../server/local/control-plane.ts";
-import { localClientConfig } from "../../server/local/stack.ts";
-import { localAdapterImageUri } from "../../server/local/test-support/adapter-image.ts";
-import { createEndpoint } from "../../server/local/test-support/create-endpoint.ts";
-import { generateTinyModel } from "../../server/local/test-support/tiny-model.ts";
 
 /**
  * The console (prefix dc-) against another team's running endpoint, whose variant that team registered as a

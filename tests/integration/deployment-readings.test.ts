@@ -1,4 +1,9 @@
 import { ProductionVariantInstanceType } from "@aws-sdk/client-sagemaker";
+import {
+  checkUpdateEndpoint,
+  deploymentSchedule,
+  instanceTypeHasInstanceStorage,
+} from "@decision-console/local-aws/testing";
 import { describe, expect, it } from "vitest";
 import {
   type CapacitySize,
@@ -7,9 +12,6 @@ import {
   deploymentPlan,
 } from "../../contract/endpoints/deployment-plan.ts";
 import { hasInstanceStorage } from "../../contract/endpoints/storage-volume.ts";
-import { deploymentSchedule } from "../../server/local/endpoints/deployment-schedule.ts";
-import { checkUpdateEndpoint } from "../../server/local/services/deployment-config-rules.ts";
-import { instanceTypeHasInstanceStorage } from "../../server/local/services/instance-storage.ts";
 
 /**
  * The console and local SageMaker each read the same AWS documentation for deployment schedules, capacity sizes and

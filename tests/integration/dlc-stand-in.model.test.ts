@@ -3,6 +3,16 @@ import os from "node:os";
 import path from "node:path";
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { DescribeEndpointCommand, DescribeModelCommand } from "@aws-sdk/client-sagemaker";
+import {
+  type ControlPlane,
+  DEFAULT_REGION,
+  LOCAL_ACCOUNT_ID,
+  LOCAL_ARTIFACT_BUCKET,
+  localClientConfig,
+  localExecutionRoleArn,
+  startControlPlane,
+} from "@decision-console/local-aws";
+import { generateTinyModel } from "@decision-console/local-aws/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deployRequestSchema } from "../../contract/endpoints/deploy.ts";
 import { endpointLogsQuerySchema } from "../../contract/endpoints/logs.ts";
@@ -11,12 +21,6 @@ import { consoleClientsFor } from "../../server/aws/local-console-clients.ts";
 import { deployEndpoint } from "../../server/endpoints/deploy.ts";
 import { listDeployableImages } from "../../server/images/images.ts";
 import { invokeEndpoint } from "../../server/invoke/invoke.ts";
-import { LOCAL_ARTIFACT_BUCKET } from "../../server/local/builds/build-runner.ts";
-import { type ControlPlane, startControlPlane } from "../../server/local/control-plane.ts";
-import { localExecutionRoleArn } from "../../server/local/iam/stack-policies.ts";
-import { localClientConfig } from "../../server/local/stack.ts";
-import { generateTinyModel } from "../../server/local/test-support/tiny-model.ts";
-import { DEFAULT_REGION, LOCAL_ACCOUNT_ID } from "../../server/local/wire/request.ts";
 import { endpointLogs } from "../../server/logs/endpoint-logs.ts";
 
 /**

@@ -15,6 +15,15 @@ import {
   type UpdateEndpointInput,
 } from "@aws-sdk/client-sagemaker";
 import type { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
+import {
+  type ControlPlane,
+  LOCAL_ACCOUNT_ID,
+  LOCAL_ARTIFACT_BUCKET,
+  localClientConfig,
+  localExecutionRoleArn,
+  startControlPlane,
+} from "@decision-console/local-aws";
+import { allExit, generateTinyModel, localAdapterImageUri, routeDecision } from "@decision-console/local-aws/testing";
 import * as tar from "tar";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { updateRequestSchema } from "../../contract/endpoints/update.ts";
@@ -23,15 +32,6 @@ import { consoleClientsFor } from "../../server/aws/local-console-clients.ts";
 import { describeEndpoint as describeForConsole } from "../../server/endpoints/describe.ts";
 import { updateEndpoint } from "../../server/endpoints/update.ts";
 import { invokeEndpoint } from "../../server/invoke/invoke.ts";
-import { LOCAL_ARTIFACT_BUCKET } from "../../server/local/builds/build-runner.ts";
-import { type ControlPlane, startControlPlane } from "../../server/local/control-plane.ts";
-import { localExecutionRoleArn } from "../../server/local/iam/stack-policies.ts";
-import { localClientConfig } from "../../server/local/stack.ts";
-import { localAdapterImageUri } from "../../server/local/test-support/adapter-image.ts";
-import { allExit } from "../../server/local/test-support/processes.ts";
-import { routeDecision } from "../../server/local/test-support/route-decision.ts";
-import { generateTinyModel } from "../../server/local/test-support/tiny-model.ts";
-import { LOCAL_ACCOUNT_ID } from "../../server/local/wire/request.ts";
 
 /**
  * UpdateEndpoint against real adapter processes: a canary update of the temperature in which both fleets answer

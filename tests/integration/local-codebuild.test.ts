@@ -11,17 +11,28 @@ import {
   StopBuildCommand,
 } from "@aws-sdk/client-codebuild";
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import {
+  buildSourcesDir,
+  type ControlPlane,
+  LOCAL_ARTIFACT_BUCKET,
+  localClientConfig,
+  startControlPlane,
+} from "@decision-console/local-aws";
+import {
+  adapterImageDigest,
+  adapterSourceHash,
+  allExit,
+  isRunning,
+  parentOf,
+  processesRunning,
+  REPO_ROOT,
+} from "@decision-console/local-aws/testing";
 import { zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILDSPEC_PATHS, IMAGE_BUILD_PROJECT, MODEL_PACKAGE_PROJECT } from "../../contract/stack/console-contract.ts";
 import { consoleClientsFor } from "../../server/aws/local-console-clients.ts";
 import { type BuildSourceRequest, buildSourceFiles } from "../../server/builds/build-sources.ts";
 import { uploadBuildSources } from "../../server/builds/source-upload.ts";
-import { buildSourcesDir, LOCAL_ARTIFACT_BUCKET } from "../../server/local/builds/build-runner.ts";
-import { type ControlPlane, REPO_ROOT, startControlPlane } from "../../server/local/control-plane.ts";
-import { adapterImageDigest, adapterSourceHash } from "../../server/local/image-registry.ts";
-import { localClientConfig } from "../../server/local/stack.ts";
-import { allExit, isRunning, parentOf, processesRunning } from "../../server/local/test-support/processes.ts";
 
 /**
  * Local CodeBuild runs what the StartBuild call's source archive holds, never the working tree: each test builds

@@ -6,6 +6,23 @@ import { GetMetricDataCommand } from "@aws-sdk/client-cloudwatch";
 import { CloudWatchLogsClient, GetLogEventsCommand } from "@aws-sdk/client-cloudwatch-logs";
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { DeleteEndpointCommand, DescribeEndpointCommand, SageMakerClient } from "@aws-sdk/client-sagemaker";
+import {
+  type ControlPlane,
+  type HubStandIn,
+  LOCAL_ACCOUNT_ID,
+  LOCAL_ARTIFACT_BUCKET,
+  localClientConfig,
+  localExecutionRoleArn,
+  publishHubFile,
+  startControlPlane,
+  startHubStandIn,
+} from "@decision-console/local-aws";
+import {
+  createEndpoint,
+  generateTinyModel,
+  localAdapterImageUri,
+  routeDecision,
+} from "@decision-console/local-aws/testing";
 import * as tar from "tar";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StartBuildRequest } from "../../contract/builds/builds.ts";
@@ -19,16 +36,6 @@ import { getBuild, startBuild } from "../../server/builds/builds.ts";
 import { uploadBuildSources } from "../../server/builds/source-upload.ts";
 import { deployEndpoint } from "../../server/endpoints/deploy.ts";
 import { invokeEndpoint, invokeEndpointStream } from "../../server/invoke/invoke.ts";
-import { LOCAL_ARTIFACT_BUCKET } from "../../server/local/builds/build-runner.ts";
-import { type ControlPlane, startControlPlane } from "../../server/local/control-plane.ts";
-import { type HubStandIn, publishHubFile, startHubStandIn } from "../../server/local/hf-standin.ts";
-import { localExecutionRoleArn } from "../../server/local/iam/stack-policies.ts";
-import { localClientConfig } from "../../server/local/stack.ts";
-import { localAdapterImageUri } from "../../server/local/test-support/adapter-image.ts";
-import { createEndpoint } from "../../server/local/test-support/create-endpoint.ts";
-import { routeDecision } from "../../server/local/test-support/route-decision.ts";
-import { generateTinyModel } from "../../server/local/test-support/tiny-model.ts";
-import { LOCAL_ACCOUNT_ID } from "../../server/local/wire/request.ts";
 import { endpointLogs } from "../../server/logs/endpoint-logs.ts";
 import { endpointMetrics } from "../../server/metrics/endpoint-metrics.ts";
 

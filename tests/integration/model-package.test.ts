@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
+import { type AccessKey, type ControlPlane, startControlPlane } from "@decision-console/local-aws";
 import { extract } from "tar";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MODEL_PACKAGE_PROJECT } from "../../contract/stack/console-contract.ts";
@@ -11,8 +12,6 @@ import { readBuildspec, runBuildspec } from "../../infra/test-support/codebuild-
 import { generatedModelBytes, sha256Of, testModelBytes } from "../../infra/test-support/fixture-model.ts";
 import { type HubFileServer, startHubFileServer } from "../../infra/test-support/hub-file-server.ts";
 import { buildOf } from "../../server/builds/build-view.ts";
-import { type ControlPlane, startControlPlane } from "../../server/local/control-plane.ts";
-import type { AccessKey } from "../../server/local/local-credentials.ts";
 
 const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 const BUCKET = "decision-console-local";

@@ -12,19 +12,24 @@ import { CloudWatchClient, DescribeAlarmsCommand } from "@aws-sdk/client-cloudwa
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { DescribeEndpointCommand, SageMakerClient } from "@aws-sdk/client-sagemaker";
 import { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
+import {
+  type ControlPlane,
+  LOCAL_ARTIFACT_BUCKET,
+  localClientConfig,
+  startControlPlane,
+} from "@decision-console/local-aws";
+import {
+  createEndpoint,
+  generateTinyModel,
+  localAdapterImageUri,
+  MetricClock,
+} from "@decision-console/local-aws/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { autoscalingRequestSchema } from "../../contract/endpoints/autoscaling.ts";
 import { wakeAlarmName } from "../../server/autoscaling/scale-to-zero.ts";
 import { configureAutoscaling, describeAutoscaling } from "../../server/autoscaling/variant-scaling.ts";
 import { consoleClientsFor } from "../../server/aws/local-console-clients.ts";
 import { invokeEndpointAsync } from "../../server/invoke/invoke-async.ts";
-import { LOCAL_ARTIFACT_BUCKET } from "../../server/local/builds/build-runner.ts";
-import { type ControlPlane, startControlPlane } from "../../server/local/control-plane.ts";
-import { localClientConfig } from "../../server/local/stack.ts";
-import { localAdapterImageUri } from "../../server/local/test-support/adapter-image.ts";
-import { createEndpoint } from "../../server/local/test-support/create-endpoint.ts";
-import { MetricClock } from "../../server/local/test-support/metric-clock.ts";
-import { generateTinyModel } from "../../server/local/test-support/tiny-model.ts";
 import { instanceHistory } from "../../server/metrics/instance-history.ts";
 import { awaitAsyncOutcome } from "../support/await-async-outcome.ts";
 

@@ -1,4 +1,10 @@
 import path from "node:path";
+import {
+  cloudWatchLogsServedMembers,
+  codeBuildServedMembers,
+  ecrServedMembers,
+  type Served,
+} from "@decision-console/local-aws/testing";
 import { describe, expect, it } from "vitest";
 import {
   locateBotocore,
@@ -6,15 +12,11 @@ import {
   type ServiceModel,
   TEST_VENV_PYTHON,
 } from "../../scripts/aws-shapes/botocore-models.ts";
-import { cloudWatchLogsServedMembers } from "../../server/local/services/cloudwatch-logs-served.ts";
-import { codeBuildServedMembers } from "../../server/local/services/codebuild-served.ts";
-import { ecrServedMembers } from "../../server/local/services/ecr-served.ts";
-import type { Served } from "../../server/local/wire/served-members.ts";
 
 /**
  * The served-member tables of the services local mode has no generated shapes for (CodeBuild, ECR, CloudWatch Logs)
  * name only operations and members of botocore's own models (the generated ones are checked in
- * server/local/wire/served-members.test.ts).
+ * local-aws/src/wire/served-members.test.ts).
  */
 const botocore = locateBotocore(path.resolve(import.meta.dirname, "../.."));
 const required = process.env.PYTHON_TESTS === "required";

@@ -1,4 +1,10 @@
 import { quantileOf } from "@decision-console/adapter/contract";
+import {
+  LLAMA_CPP_DLC,
+  llamaCppDlcAccount,
+  TRANSFORM_JOB_LOG_GROUP as localTransformLogGroup,
+  percentile,
+} from "@decision-console/local-aws/testing";
 import { describe, expect, it } from "vitest";
 import { TRANSFORM_JOB_LOG_GROUP as consoleTransformLogGroup } from "../../contract/stack/console-contract.ts";
 import {
@@ -6,9 +12,6 @@ import {
   LLAMA_CPP_DLC_REPOSITORY,
   LLAMA_CPP_DLC_TAGS,
 } from "../../contract/stack/llama-cpp-dlc.ts";
-import { percentile } from "../../server/local/alarms/sagemaker-metrics.ts";
-import { LLAMA_CPP_DLC, llamaCppDlcAccount } from "../../server/local/llama-cpp-dlc-images.ts";
-import { TRANSFORM_JOB_LOG_GROUP as localTransformLogGroup } from "../../server/local/transform/transform-runner.ts";
 
 /**
  * Facts of AWS that the console (and its stack) and local mode each state in code of their own: where SageMaker

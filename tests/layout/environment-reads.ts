@@ -23,7 +23,7 @@ export const allowedFiles: Record<string, string> = {
     "BENCH_OUT: the one output folder that every benchmark, and the tests that run them, share (not a per-run knob)",
 };
 /** Folders out of the rule: the local AWS emulator reads its own variables (LOCAL_*), as AWS's services have theirs. */
-export const allowedFolders = ["server/local/"];
+export const allowedFolders = ["local-aws/"];
 
 /**
  * Reads of `process.env` in `source`, as `line: text`. Not reads: spreading the whole environment into a child's

@@ -57,22 +57,31 @@ describe("the arrows between the parts fail lint when crossed", () => {
   );
 
   it.each([
-    ["server/local/services/x.ts", "../../endpoints/deploy.ts"],
-    ["server/local/services/x.ts", "../../../contract/endpoints/deployment-plan.ts"],
-    ["server/local/x.ts", "../endpoints/list.ts"],
-    ["server/local/x.ts", "../../components/ui/button.tsx"],
-    ["server/local/endpoints/x.test.ts", "../../invoke/invoke.ts"],
-    ["server/local/iam/requests/x.ts", "../../../../contract/api.ts"],
-    ["server/local/services/x.ts", "@/server/endpoints/list.ts"],
-    ["server/local/builds/x.ts", "../../../infra/packager/packager-env.ts"],
-    ["server/local/x.ts", "../store/database.ts"],
-    ["server/local/services/x.ts", "../../../contract/stack/console-contract.ts"],
-    ["server/local/endpoints/x.ts", "../../../adapter/src/engine/engine.ts"],
-    ["server/local/llama/x.ts", "@/adapter/src/http/route.ts"],
-    ["server/local/x.ts", "../../scripts/models/pins.ts"],
-    ["server/local/iam/x.ts", "../../../infra/cdk/stack-policies.ts"],
-  ])("the emulator (server/local/) imports nothing of the console: %s <- %s", (file, specifier) =>
-    refused(file, specifier, "server/local/ (the emulator) imports nothing of the console"),
+    ["local-aws/src/services/x.ts", "../../../server/endpoints/deploy.ts"],
+    ["local-aws/src/services/x.ts", "../../../contract/endpoints/deployment-plan.ts"],
+    ["local-aws/src/x.ts", "../../server/endpoints/list.ts"],
+    ["local-aws/src/x.ts", "../../components/ui/button.tsx"],
+    ["local-aws/src/endpoints/x.test.ts", "../../../server/invoke/invoke.ts"],
+    ["local-aws/src/iam/requests/x.ts", "../../../../contract/api.ts"],
+    ["local-aws/src/services/x.ts", "@/server/endpoints/list.ts"],
+    ["local-aws/src/builds/x.ts", "../../../infra/packager/packager-env.ts"],
+    ["local-aws/src/x.ts", "../../server/store/database.ts"],
+    ["local-aws/src/services/x.ts", "../../../contract/stack/console-contract.ts"],
+    ["local-aws/src/endpoints/x.ts", "../../../adapter/src/engine/engine.ts"],
+    ["local-aws/src/llama/x.ts", "@decision-console/adapter/contract"],
+    ["local-aws/src/x.ts", "../../scripts/models/pins.ts"],
+    ["local-aws/src/iam/x.ts", "../../../infra/cdk/stack-policies.ts"],
+  ])("the emulator (local-aws/) imports nothing of the console: %s <- %s", (file, specifier) =>
+    refused(file, specifier, "local-aws/ (the emulator) imports nothing of the console"),
+  );
+
+  it.each([
+    ["server/aws/x.ts", "../../local-aws/src/control-plane.ts"],
+    ["tests/integration/x.ts", "../../local-aws/src/stack.ts"],
+    ["scripts/x.ts", "../local-aws/src/test-support/processes.ts"],
+    ["infra/cdk/x.ts", "../../local-aws/src/iam/stack-fixture.ts"],
+  ])("everything else reaches the emulator through its package: %s <- %s", (file, specifier) =>
+    refused(file, specifier, "Reach the emulator through its package"),
   );
 
   it("lets each part import what its arrows name", () => {
@@ -85,7 +94,9 @@ describe("the arrows between the parts fail lint when crossed", () => {
     allowed("adapter/src/http/routes/x.ts", "../../contract/chat.ts");
     allowed("adapter/test/x.ts", "../src/contract/softmax.ts");
     allowed("tests/integration/x.ts", "../../server/evaluate/metrics/calibration.ts");
-    allowed("server/local/services/x.ts", "../wire/aws-error.ts");
-    allowed("server/local/iam/requests/x.ts", "../../../local/wire/aws-error.ts");
+    allowed("local-aws/src/services/x.ts", "../wire/aws-error.ts");
+    allowed("local-aws/src/iam/requests/x.ts", "../../wire/aws-error.ts");
+    allowed("server/aws/x.ts", "@decision-console/local-aws/testing");
+    allowed("infra/cdk/x.ts", "@decision-console/local-aws");
   });
 });

@@ -1,11 +1,13 @@
 import { CreateModelCommand, SageMakerClient } from "@aws-sdk/client-sagemaker";
+import {
+  LOCAL_ACCOUNT_ID,
+  LOCAL_ARTIFACT_BUCKET,
+  localClientConfig,
+  localExecutionRoleArn,
+} from "@decision-console/local-aws";
+import { localAdapterImageUri } from "@decision-console/local-aws/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AuditRecord } from "@/contract/audit/audit.ts";
-import { LOCAL_ARTIFACT_BUCKET } from "@/server/local/builds/build-runner.ts";
-import { localExecutionRoleArn } from "@/server/local/iam/stack-policies.ts";
-import { localClientConfig } from "@/server/local/stack.ts";
-import { localAdapterImageUri } from "@/server/local/test-support/adapter-image.ts";
-import { LOCAL_ACCOUNT_ID } from "@/server/local/wire/request.ts";
 import { type LocalConsole, startLocalConsole, uploadDataset } from "./local-console.ts";
 
 /**

@@ -1,14 +1,13 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { type ControlPlane, localAwsEnvironment, startControlPlane } from "@decision-console/local-aws";
 import { NextRequest } from "next/server";
 import { vi } from "vitest";
 import { type ApiRoute, consoleApi } from "@/contract/api.ts";
 import { proxy } from "@/proxy.ts";
 import { matchesPattern } from "@/server/auth/policy.ts";
 import { PEER_ADDRESS_HEADER } from "@/server/http/forwarded.ts";
-import { type ControlPlane, startControlPlane } from "@/server/local/control-plane.ts";
-import { localAwsEnvironment } from "@/server/local/stack.ts";
 import { consoleDatabase } from "@/server/store/console-database.ts";
 import { addUser, consoleOrigin, sessionCookieFor } from "./support.ts";
 

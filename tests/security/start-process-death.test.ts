@@ -4,12 +4,10 @@ import os from "node:os";
 import path from "node:path";
 import { HeadObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { DescribeEndpointCommand, SageMakerClient } from "@aws-sdk/client-sagemaker";
+import { freePort, readLocalAccessKey } from "@decision-console/local-aws";
+import { allExit, childrenOf, createEndpoint, isRunning } from "@decision-console/local-aws/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildIsStale } from "../../scripts/start.ts";
-import { freePort } from "../../server/local/free-port.ts";
-import { readLocalAccessKey } from "../../server/local/local-credentials.ts";
-import { createEndpoint } from "../../server/local/test-support/create-endpoint.ts";
-import { allExit, childrenOf, isRunning } from "../../server/local/test-support/processes.ts";
 
 /**
  * Killing only `npm start`'s process, even with SIGKILL, leaves no next-server or adapter behind, and the next start

@@ -2,16 +2,21 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { DescribeModelCommand, SageMakerClient } from "@aws-sdk/client-sagemaker";
+import {
+  buildSourcesDir,
+  type ControlPlane,
+  DEFAULT_REGION,
+  LOCAL_ARTIFACT_BUCKET,
+  localAwsEnvironment,
+  localClientConfig,
+  startControlPlane,
+} from "@decision-console/local-aws";
+import { generateTinyModel } from "@decision-console/local-aws/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { TransformJobDetail } from "@/contract/batch/transform-jobs.ts";
 import type { ConsoleErrorBody } from "@/contract/http/error-body.ts";
 import { IMAGE_BUILD_PROJECT, MODEL_PACKAGE_PROJECT } from "@/contract/stack/console-contract.ts";
 import { putBuildSource, seedModels, WITHOUT_TRAINED_MODEL } from "@/scripts/local-seed/seed-models.ts";
-import { buildSourcesDir, LOCAL_ARTIFACT_BUCKET } from "@/server/local/builds/build-runner.ts";
-import { type ControlPlane, startControlPlane } from "@/server/local/control-plane.ts";
-import { localAwsEnvironment, localClientConfig } from "@/server/local/stack.ts";
-import { generateTinyModel } from "@/server/local/test-support/tiny-model.ts";
-import { DEFAULT_REGION } from "@/server/local/wire/request.ts";
 import { consoleDatabase } from "@/server/store/console-database.ts";
 
 vi.mock("server-only", () => ({}));

@@ -3,6 +3,13 @@ import os from "node:os";
 import path from "node:path";
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { CreateModelCommand, DescribeModelCommand, SageMakerClient } from "@aws-sdk/client-sagemaker";
+import {
+  type ControlPlane,
+  localAwsEnvironment,
+  localClientConfig,
+  startControlPlane,
+} from "@decision-console/local-aws";
+import { createTinyAdapterModel } from "@decision-console/local-aws/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   batchModelDataReason,
@@ -12,9 +19,6 @@ import {
 } from "@/contract/batch/transform-jobs.ts";
 import type { ConsoleErrorBody } from "@/contract/http/error-body.ts";
 import { createDataset } from "@/server/evaluate/datasets/dataset-store.ts";
-import { type ControlPlane, startControlPlane } from "@/server/local/control-plane.ts";
-import { localAwsEnvironment, localClientConfig } from "@/server/local/stack.ts";
-import { createTinyAdapterModel } from "@/server/local/test-support/batch-model.ts";
 import { consoleDatabase } from "@/server/store/console-database.ts";
 
 vi.mock("server-only", () => ({}));

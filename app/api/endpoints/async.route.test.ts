@@ -3,15 +3,19 @@ import os from "node:os";
 import path from "node:path";
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { InvokeEndpointCommand, SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
+import {
+  type ControlPlane,
+  LOCAL_ARTIFACT_BUCKET,
+  localAwsEnvironment,
+  localClientConfig,
+  startControlPlane,
+} from "@decision-console/local-aws";
+import { generateTinyModel } from "@decision-console/local-aws/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { EndpointDetail } from "@/contract/endpoints/endpoint.ts";
 import type { EndpointMetricsResponse } from "@/contract/endpoints/metrics.ts";
 import type { ImageList } from "@/contract/images/images.ts";
 import type { AsyncInvocation, AsyncOutcome, AsyncRequestList } from "@/contract/invoke/invoke-async.ts";
-import { LOCAL_ARTIFACT_BUCKET } from "@/server/local/builds/build-runner.ts";
-import { type ControlPlane, startControlPlane } from "@/server/local/control-plane.ts";
-import { localAwsEnvironment, localClientConfig } from "@/server/local/stack.ts";
-import { generateTinyModel } from "@/server/local/test-support/tiny-model.ts";
 import { consoleDatabase } from "@/server/store/console-database.ts";
 
 vi.mock("server-only", () => ({}));

@@ -9,6 +9,14 @@ import {
   DescribeEndpointCommand,
   SageMakerClient,
 } from "@aws-sdk/client-sagemaker";
+import {
+  type ControlPlane,
+  freePort,
+  localAwsEnvironment,
+  localClientConfig,
+  startControlPlane,
+} from "@decision-console/local-aws";
+import { createEndpoint } from "@decision-console/local-aws/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Build, BuildList, BuildLogs } from "@/contract/builds/builds.ts";
 import type { EndpointDetail, EndpointList } from "@/contract/endpoints/endpoint.ts";
@@ -16,10 +24,6 @@ import type { EndpointLogs } from "@/contract/endpoints/logs.ts";
 import type { ImageList } from "@/contract/images/images.ts";
 import { consoleClientsFor } from "@/server/aws/local-console-clients.ts";
 import { putStandardAlarms } from "@/server/endpoints/rollback-alarms.ts";
-import { type ControlPlane, startControlPlane } from "@/server/local/control-plane.ts";
-import { freePort } from "@/server/local/free-port.ts";
-import { localAwsEnvironment, localClientConfig } from "@/server/local/stack.ts";
-import { createEndpoint } from "@/server/local/test-support/create-endpoint.ts";
 import { consoleDatabase } from "@/server/store/console-database.ts";
 
 // `server-only` throws outside a React Server Components bundle; Next.js, not vitest, enforces it.

@@ -4,14 +4,16 @@ import os from "node:os";
 import path from "node:path";
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { SageMakerClient } from "@aws-sdk/client-sagemaker";
+import {
+  type ControlPlane,
+  LOCAL_ARTIFACT_BUCKET,
+  localAwsEnvironment,
+  localClientConfig,
+  startControlPlane,
+} from "@decision-console/local-aws";
+import { createEndpoint, generateTinyModel, localAdapterImageUri } from "@decision-console/local-aws/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { workerOutcome } from "../../../tests/support/evaluate/worker-outcome.ts";
-import { LOCAL_ARTIFACT_BUCKET } from "../../local/builds/build-runner.ts";
-import { type ControlPlane, startControlPlane } from "../../local/control-plane.ts";
-import { localAwsEnvironment, localClientConfig } from "../../local/stack.ts";
-import { localAdapterImageUri } from "../../local/test-support/adapter-image.ts";
-import { createEndpoint } from "../../local/test-support/create-endpoint.ts";
-import { generateTinyModel } from "../../local/test-support/tiny-model.ts";
 import { type Db, openDatabase } from "../../store/database.ts";
 import { createDataset } from "../datasets/dataset-store.ts";
 import type { LabelledDecision } from "../datasets/labelled-decision.ts";

@@ -7,13 +7,17 @@ import {
   SageMakerClient,
   StopTransformJobCommand,
 } from "@aws-sdk/client-sagemaker";
+import {
+  type ControlPlane,
+  localAwsEnvironment,
+  localClientConfig,
+  startControlPlane,
+} from "@decision-console/local-aws";
+import { createTinyAdapterModel } from "@decision-console/local-aws/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAwsClients } from "../../aws/clients.ts";
 import { consoleConfig } from "../../config.ts";
 import { consoleSettings } from "../../console-settings.ts";
-import { type ControlPlane, startControlPlane } from "../../local/control-plane.ts";
-import { localAwsEnvironment, localClientConfig } from "../../local/stack.ts";
-import { createTinyAdapterModel } from "../../local/test-support/batch-model.ts";
 import { type Db, openDatabase } from "../../store/database.ts";
 import { createDataset } from "../datasets/dataset-store.ts";
 import type { LabelledDecision } from "../datasets/labelled-decision.ts";

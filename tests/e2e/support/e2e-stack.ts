@@ -2,12 +2,15 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import {
+  consoleEnvironment,
+  exitWithParentArgs,
+  publishHubFile,
+  startHubStandIn,
+  startLocalStack,
+} from "@decision-console/local-aws";
+import { generateTinyModel, MetricClock } from "@decision-console/local-aws/testing";
 import { trainedModel } from "../../../scripts/models/trained-model.ts";
-import { exitWithParentArgs } from "../../../server/local/exit-with-parent.mjs";
-import { publishHubFile, startHubStandIn } from "../../../server/local/hf-standin.ts";
-import { consoleEnvironment, startLocalStack } from "../../../server/local/stack.ts";
-import { MetricClock } from "../../../server/local/test-support/metric-clock.ts";
-import { generateTinyModel } from "../../../server/local/test-support/tiny-model.ts";
 import { demoModelPreset } from "../../../server/presets/models.ts";
 import { e2eSettings, type ModelPin, type TrainedModelPin } from "./e2e-settings.ts";
 import { startMetricClockControl } from "./metric-clock.ts";

@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { ControlPlane } from "../../../server/local/control-plane.ts";
-import type { MetricClock } from "../../../server/local/test-support/metric-clock.ts";
+import type { ControlPlane } from "@decision-console/local-aws";
+import type { MetricClock } from "@decision-console/local-aws/testing";
 import { e2eSettings } from "./e2e-settings.ts";
 
 /** The most one call may move the clock: enough for any alarm of the scale-to-zero policies, and bounded. */

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { localCredentialsDir } from "../../../server/local/local-credentials.ts";
+import { localCredentialsDir } from "@decision-console/local-aws";
 
 const root = path.resolve(import.meta.dirname, "../../..");
 const python = path.join(root, ".venv-tests/bin/python");

@@ -84,7 +84,7 @@ export async function startHubStandIn(options: { root: string; port?: number }):
   };
 }
 
-/** `tsx server/local/hf-standin.ts --root <dir> [--port <n>]`: prints `HF_ENDPOINT=<url>` and serves until stopped. */
+/** `tsx local-aws/src/hf-standin.ts --root <dir> [--port <n>]`: prints `HF_ENDPOINT=<url>` and serves until stopped. */
 async function main() {
   const { values } = parseArgs({ options: { root: { type: "string" }, port: { type: "string" } } });
   if (!values.root) {
