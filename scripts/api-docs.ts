@@ -85,7 +85,8 @@ function walkthrough(): string[] {
   return [
     "## Try it: every mutating route against a local console",
     [
-      "Start a console (`npm start`, local mode), then run these from the repository root in one shell, in order:",
+      "Start a console (`npm start`, local mode) and wait until it prints `Models ready to deploy` (the first-run",
+      "models the deploy step uses are packaged then), then run these from the repository root in one shell, in order:",
       "each step may use what an earlier one created (`$IMAGE`, `$DATASET`, `$RUN`). The examples send the session",
       "cookie that step 1 stores and the `Origin` a page of this console would send; curl needs neither on loopback",
       "with no users configured, and a cross-site `Origin` is refused with 403.",

@@ -103,7 +103,7 @@ const CHECKS: { pattern: RegExp; check: Check }[] = [
     pattern: /^npx tsx bench\/quality\/check\.ts$/,
     check: { coveredBy: "bench/quality/summary.test.ts", mentions: "bench/quality/check.ts" },
   },
-  { pattern: /^npx tsx server\/local\/hf-standin\.ts --root <dir>$/, check: { run: RUN.hubStandIn } },
+  { pattern: /^npx tsx local-aws\/src\/hf-standin\.ts --root <dir>$/, check: { run: RUN.hubStandIn } },
   { pattern: /^npm run synth$/, check: { run: RUN.synth } },
   {
     pattern: /^npm run synth:local-policies$/,
@@ -335,6 +335,9 @@ describe("the console's own commands", () => {
       const npmStart = background("npm start", env);
       const health = async () => (await fetch(`${consoleUrl}/api/health`)).ok;
       await until("the console's /api/health", health, 180_000, npmStart);
+      // As the walkthrough says: its deploy step uses a first-run model, packaged once npm start says so.
+      const seeded = async () => npmStart.printed().includes("Models ready to deploy");
+      await until("npm start's first-run models", seeded, 240_000, npmStart);
 
       // The walkthrough, as written, from a directory that has the repository's sample file where it says.
       const shell = path.join(scratch, "walkthrough");
