@@ -1,55 +1,39 @@
-import type { DeploymentConfig } from "@aws-sdk/client-sagemaker";
+import type {
+  AsyncInferenceConfig,
+  DeploymentConfig,
+  DescribeModelCommandOutput,
+  InstancePoolSummary,
+  ProductionVariant,
+  ProductionVariantInstanceType,
+  ContainerDefinition as SdkContainerDefinition,
+  InstancePool as SdkInstancePool,
+} from "@aws-sdk/client-sagemaker";
 import type { Db } from "./database.ts";
 import { validation } from "./wire/aws-error.ts";
 import { LOCAL_ACCOUNT_ID } from "./wire/request.ts";
+import type { OnTheWire } from "./wire/typed-operations.ts";
 
 export type EndpointStatus = "Creating" | "Updating" | "InService" | "Deleting" | "Failed";
 
-export interface ContainerDefinition {
-  Image?: string;
-  ModelDataUrl?: string;
-  ModelDataSource?: { S3DataSource?: { S3Uri?: string; S3DataType?: string; CompressionType?: string } };
-  Environment?: Record<string, string>;
-}
+/** The SDK's own shapes, as the store keeps them: on the wire (timestamps in epoch seconds). */
+export type ContainerDefinition = OnTheWire<SdkContainerDefinition>;
 
-export interface ModelDoc {
+export type ModelDoc = OnTheWire<DescribeModelCommandOutput> & {
   ModelName: string;
   ModelArn: string;
-  PrimaryContainer?: ContainerDefinition;
-  Containers?: ContainerDefinition[];
-  ExecutionRoleArn?: string;
-  EnableNetworkIsolation?: boolean;
   CreationTime: number;
-}
+};
 
-export interface InstancePool {
-  InstanceType: string;
-  Priority: number;
-  ModelNameOverride?: string;
-}
+export type InstancePool = OnTheWire<SdkInstancePool>;
 
-export interface ProductionVariantDoc {
+export type ProductionVariantDoc = Omit<OnTheWire<ProductionVariant>, "InstancePools"> & {
   VariantName: string;
   ModelName: string;
-  InitialInstanceCount?: number;
-  InstanceType?: string;
   InstancePools?: InstancePool[];
-  VariantInstanceProvisionTimeoutInSeconds?: number;
-  InitialVariantWeight?: number;
-  ModelDataDownloadTimeoutInSeconds?: number;
-  ContainerStartupHealthCheckTimeoutInSeconds?: number;
-}
+};
 
 /** CreateEndpointConfig's AsyncInferenceConfig, as given (DescribeEndpointConfig returns it the same way). */
-export interface AsyncInferenceConfigDoc {
-  OutputConfig: {
-    KmsKeyId?: string;
-    S3OutputPath?: string;
-    S3FailurePath?: string;
-    NotificationConfig?: { SuccessTopic?: string; ErrorTopic?: string; IncludeInferenceResponseIn?: string[] };
-  };
-  ClientConfig?: { MaxConcurrentInvocationsPerInstance?: number };
-}
+export type AsyncInferenceConfigDoc = OnTheWire<AsyncInferenceConfig>;
 
 export interface EndpointConfigDoc {
   EndpointConfigName: string;
@@ -63,8 +47,8 @@ export interface EndpointConfigDoc {
 export interface VariantState {
   VariantName: string;
   ModelName: string;
-  InstanceType?: string;
-  InstancePools?: { InstanceType: string; CurrentInstanceCount: number }[];
+  InstanceType?: ProductionVariantInstanceType;
+  InstancePools?: OnTheWire<InstancePoolSummary>[];
   CurrentWeight: number;
   DesiredWeight: number;
   CurrentInstanceCount: number;
@@ -86,7 +70,7 @@ export interface PendingVariantState extends VariantState {
 
 /** What DescribeEndpoint reports of deployments: the last DeploymentConfig and the one in progress. */
 export interface EndpointDeployment {
-  lastDeploymentConfig?: DeploymentConfig;
+  lastDeploymentConfig?: OnTheWire<DeploymentConfig>;
   pending?: { EndpointConfigName: string; StartTime: number; ProductionVariants: PendingVariantState[] };
 }
 

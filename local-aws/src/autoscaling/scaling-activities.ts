@@ -1,21 +1,13 @@
+import type { ScalingActivity } from "@aws-sdk/client-application-auto-scaling";
 import type { Db } from "../database.ts";
 import type { EndpointRunner } from "../endpoints/endpoint-runner.ts";
 import type { SageMakerStore } from "../sagemaker-store.ts";
+import type { OnTheWire } from "../wire/typed-operations.ts";
 import type { TargetKey } from "./scaling-store.ts";
 
 /** A scaling activity as DescribeScalingActivities returns it (times in epoch seconds). */
-export interface ScalingActivityDoc {
-  ActivityId: string;
-  ServiceNamespace: string;
-  ResourceId: string;
-  ScalableDimension: string;
-  Description: string;
-  Cause: string;
-  StartTime: number;
-  EndTime?: number;
-  StatusCode: "InProgress" | "Successful" | "Failed";
-  StatusMessage?: string;
-}
+/** A scaling activity as DescribeScalingActivities returns it. */
+export type ScalingActivityDoc = OnTheWire<ScalingActivity>;
 
 export interface ScalingActivityDeps {
   db: Db;

@@ -1,53 +1,19 @@
+import type {
+  ScalableDimension,
+  ScalableTarget,
+  ScalingPolicy,
+  ServiceNamespace,
+} from "@aws-sdk/client-application-auto-scaling";
 import type { Db } from "../database.ts";
-import type { StepScalingConfiguration } from "./scaling-adjustment.ts";
+import type { OnTheWire } from "../wire/typed-operations.ts";
 
-export type TargetKey = [namespace: string, resourceId: string, dimension: string];
+export type TargetKey = [namespace: ServiceNamespace, resourceId: string, dimension: ScalableDimension];
 
-export interface TargetDoc {
-  ServiceNamespace: string;
-  ResourceId: string;
-  ScalableDimension: string;
-  MinCapacity: number;
-  MaxCapacity: number;
-  RoleARN?: string;
-  SuspendedState?: { DynamicScalingInSuspended?: boolean; DynamicScalingOutSuspended?: boolean };
-  CreationTime: number;
-  ScalableTargetARN: string;
-  /** The target's tags (ListTagsForResource's `Tags`), kept for IAM's aws:ResourceTag. */
-  Tags?: Record<string, string>;
-}
-
-export interface CustomizedMetric {
-  MetricName: string;
-  Namespace: string;
-  Dimensions?: { Name: string; Value: string }[];
-  Statistic: string;
-  Unit?: string;
-}
-
-export interface TargetTrackingConfiguration {
-  TargetValue: number;
-  PredefinedMetricSpecification?: unknown;
-  CustomizedMetricSpecification?: CustomizedMetric;
-  ScaleOutCooldown?: number;
-  ScaleInCooldown?: number;
-  DisableScaleIn?: boolean;
-}
+/** A scalable target as DescribeScalableTargets returns it, with its tags (kept for IAM's aws:ResourceTag). */
+export type TargetDoc = OnTheWire<ScalableTarget> & { ScalableTargetARN: string; Tags?: Record<string, string> };
 
 /** A scaling policy as DescribeScalingPolicies returns it. */
-export interface PolicyDoc {
-  PolicyARN: string;
-  PolicyName: string;
-  ServiceNamespace: string;
-  ResourceId: string;
-  ScalableDimension: string;
-  PolicyType: string;
-  TargetTrackingScalingPolicyConfiguration?: TargetTrackingConfiguration;
-  StepScalingPolicyConfiguration?: StepScalingConfiguration;
-  /** The CloudWatch alarms Application Auto Scaling created for a target-tracking policy. */
-  Alarms: { AlarmName: string; AlarmARN: string }[];
-  CreationTime: number;
-}
+export type PolicyDoc = OnTheWire<ScalingPolicy> & { Alarms: { AlarmName: string; AlarmARN: string }[] };
 
 export function readTarget(db: Db, k: TargetKey): TargetDoc | undefined {
   const row = db

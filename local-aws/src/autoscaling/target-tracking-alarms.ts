@@ -18,15 +18,18 @@ export function createTargetTrackingAlarms(
   const config = policy.TargetTrackingScalingPolicyConfiguration;
   const metric = config?.CustomizedMetricSpecification;
   if (!config || !metric) return [];
+  const { MetricName, Namespace, Statistic } = metric;
+  // checkScalingPolicy refuses a customized metric that lacks one of them.
+  if (!MetricName || !Namespace || !Statistic) throw new Error("a customized metric passed without its name");
   const base = {
     AlarmDescription: `DO NOT EDIT OR DELETE. For TargetTrackingScaling policy ${policy.PolicyARN}.`,
     ActionsEnabled: true,
     OKActions: [],
     AlarmActions: [policy.PolicyARN],
     InsufficientDataActions: [],
-    MetricName: metric.MetricName,
-    Namespace: metric.Namespace,
-    Statistic: metric.Statistic,
+    MetricName,
+    Namespace,
+    Statistic,
     Dimensions: metric.Dimensions ?? [],
     Unit: metric.Unit,
     Period: 60,

@@ -9,6 +9,7 @@ import type {
   VariantState,
   VariantStatusEntry,
 } from "../sagemaker-store.ts";
+import type { OnTheWire } from "../wire/typed-operations.ts";
 import { deploymentSchedule, type TrafficShift } from "./deployment-schedule.ts";
 import { type EndpointRunner, endpointLogGroup, failureReasonOf } from "./endpoint-runner.ts";
 
@@ -17,7 +18,7 @@ export interface DeploymentRequest {
   endpoint: string;
   fromConfig: string;
   toConfig: string;
-  deploymentConfig: DeploymentConfig | undefined;
+  deploymentConfig: OnTheWire<DeploymentConfig> | undefined;
   counts: Map<string, number>;
 }
 

@@ -1,3 +1,19 @@
+import type {
+  DeleteScalingPolicyCommandInput,
+  DeleteScalingPolicyCommandOutput,
+  DeregisterScalableTargetCommandInput,
+  DeregisterScalableTargetCommandOutput,
+  DescribeScalableTargetsCommandInput,
+  DescribeScalableTargetsCommandOutput,
+  DescribeScalingActivitiesCommandInput,
+  DescribeScalingActivitiesCommandOutput,
+  DescribeScalingPoliciesCommandInput,
+  DescribeScalingPoliciesCommandOutput,
+  PutScalingPolicyCommandInput,
+  PutScalingPolicyCommandOutput,
+  RegisterScalableTargetCommandInput,
+  RegisterScalableTargetCommandOutput,
+} from "@aws-sdk/client-application-auto-scaling";
 import type { AlarmEngine } from "../alarms/alarm-engine.ts";
 import { readActivities, scaleVariantRecorded } from "../autoscaling/scaling-activities.ts";
 import {
@@ -22,6 +38,7 @@ import { withInputShapes } from "../wire/input-shapes.ts";
 import type { JsonService } from "../wire/json-rpc.ts";
 import { type AwsRequest, LOCAL_ACCOUNT_ID } from "../wire/request.ts";
 import { servingOnly } from "../wire/served-members.ts";
+import { asJsonOperations, type TypedOperation } from "../wire/typed-operations.ts";
 import {
   checkActivitiesFilter,
   checkScalingPolicy,
@@ -31,8 +48,30 @@ import {
 } from "./application-auto-scaling-rules.ts";
 import { applicationAutoScalingServedMembers } from "./application-auto-scaling-served.ts";
 
+/** The Application Auto Scaling operations this module serves, each typed with the SDK's own input and output. */
+type ScalingOperations = {
+  RegisterScalableTarget: TypedOperation<RegisterScalableTargetCommandInput, RegisterScalableTargetCommandOutput>;
+  DescribeScalableTargets: TypedOperation<DescribeScalableTargetsCommandInput, DescribeScalableTargetsCommandOutput>;
+  DeregisterScalableTarget: TypedOperation<DeregisterScalableTargetCommandInput, DeregisterScalableTargetCommandOutput>;
+  PutScalingPolicy: TypedOperation<PutScalingPolicyCommandInput, PutScalingPolicyCommandOutput>;
+  DescribeScalingActivities: TypedOperation<
+    DescribeScalingActivitiesCommandInput,
+    DescribeScalingActivitiesCommandOutput
+  >;
+  DescribeScalingPolicies: TypedOperation<DescribeScalingPoliciesCommandInput, DescribeScalingPoliciesCommandOutput>;
+  DeleteScalingPolicy: TypedOperation<DeleteScalingPolicyCommandInput, DeleteScalingPolicyCommandOutput>;
+};
+
+/**
+ * The service-linked role Application Auto Scaling uses for SageMaker variants when RegisterScalableTarget names no
+ * RoleARN ("Service-linked roles for Application Auto Scaling"); DescribeScalableTargets always answers a RoleARN.
+ */
+const sageMakerScalingRoleArn = (account: string) =>
+  `arn:aws:iam::${account}:role/aws-service-role/sagemaker.application-autoscaling.amazonaws.com/AWSServiceRoleForApplicationAutoScaling_SageMakerEndpoint`;
+
 function key(input: Record<string, unknown>): TargetKey {
-  const k: TargetKey = [String(input.ServiceNamespace), String(input.ResourceId), String(input.ScalableDimension)];
+  // The input was validated against the operation's shape, enums included.
+  const k = [String(input.ServiceNamespace), String(input.ResourceId), String(input.ScalableDimension)] as TargetKey;
   variantOfTarget(...k);
   return k;
 }
@@ -56,7 +95,7 @@ export function scalableTargetFacts(
   resourceId: string,
   dimension: string,
 ): ScalableTargetFacts | undefined {
-  const doc = readTarget(db, [namespace, resourceId, dimension]);
+  const doc = readTarget(db, [namespace, resourceId, dimension] as TargetKey);
   return doc ? { arn: doc.ScalableTargetARN, tags: doc.Tags ?? {} } : undefined;
 }
 
@@ -103,153 +142,161 @@ export function applicationAutoScalingService(
     operations: withInputShapes(
       "AnyScaleFrontendService",
       applicationAutoScalingInputShapes,
-      servingOnly("AnyScaleFrontendService", applicationAutoScalingServedMembers, {
-        RegisterScalableTarget(input, request) {
-          const { region } = request;
-          const k = permitted(input, request);
-          const [, resourceId, dimension] = k;
-          const names = variantOfTarget(...k);
-          const previous = target(k);
-          const endpoint = store.endpoint(names.endpoint);
-          const asynchronous = Boolean(endpoint && store.endpointConfig(endpoint.configName)?.AsyncInferenceConfig);
-          const { min, max } = registeredCapacity(
-            input as { MinCapacity?: number; MaxCapacity?: number },
-            previous,
-            asynchronous,
-          );
-          const variant = endpoint?.variants.find((v) => v.VariantName === names.variant);
-          if (!endpoint || !variant) {
-            throw new AwsError("ValidationException", `The endpoint variant ${resourceId} does not exist.`);
-          }
-          const doc: TargetDoc = {
-            ServiceNamespace: "sagemaker",
-            ResourceId: resourceId,
-            ScalableDimension: dimension,
-            MinCapacity: min,
-            MaxCapacity: max,
-            RoleARN: typeof input.RoleARN === "string" ? input.RoleARN : previous?.RoleARN,
-            SuspendedState: input.SuspendedState ?? previous?.SuspendedState,
-            CreationTime: previous?.CreationTime ?? Date.now() / 1000,
-            ScalableTargetARN: previous?.ScalableTargetARN ?? scalableTargetArn(region, LOCAL_ACCOUNT_ID, ...k),
-            // Tags given with a registration are added to the target's (as TagResource would add them).
-            Tags: { ...(previous?.Tags ?? {}), ...((input.Tags as Record<string, string> | undefined) ?? {}) },
-          };
-          db.prepare(
-            "INSERT INTO aas_targets (namespace, resource_id, dimension, doc) VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET doc = excluded.doc",
-          ).run(...k, JSON.stringify(doc));
-          const clamped = Math.min(Math.max(variant.DesiredInstanceCount, min), max);
-          if (endpoint.status === "InService" && clamped !== variant.DesiredInstanceCount) {
-            const cause =
-              variant.DesiredInstanceCount < min
-                ? `minimum capacity was set to ${min}`
-                : `maximum capacity was set to ${max}`;
-            void scaleVariantRecorded(
-              { db, store, runner, clock },
-              k,
-              endpoint.name,
-              variant.VariantName,
-              clamped,
-              cause,
+      servingOnly(
+        "AnyScaleFrontendService",
+        applicationAutoScalingServedMembers,
+        asJsonOperations({
+          RegisterScalableTarget(input, request) {
+            const { region } = request;
+            const k = permitted(input, request);
+            const [, resourceId, dimension] = k;
+            const names = variantOfTarget(...k);
+            const previous = target(k);
+            const endpoint = store.endpoint(names.endpoint);
+            const asynchronous = Boolean(endpoint && store.endpointConfig(endpoint.configName)?.AsyncInferenceConfig);
+            const { min, max } = registeredCapacity(
+              input as { MinCapacity?: number; MaxCapacity?: number },
+              previous,
+              asynchronous,
             );
-          }
-          return { ScalableTargetARN: doc.ScalableTargetARN };
-        },
-        DescribeScalableTargets(input) {
-          const namespace = String(input.ServiceNamespace ?? "");
-          const ids = Array.isArray(input.ResourceIds) ? (input.ResourceIds as string[]) : undefined;
-          const rows = db
-            .prepare("SELECT doc FROM aas_targets WHERE namespace = ? ORDER BY resource_id")
-            .all(namespace) as { doc: string }[];
-          const targets = rows
-            .map((row) => JSON.parse(row.doc) as TargetDoc)
-            .filter((t) => !ids || ids.includes(t.ResourceId))
-            .filter((t) => input.ScalableDimension === undefined || t.ScalableDimension === input.ScalableDimension);
-          const { slice, nextToken } = resultsPage(targets, input, 50);
-          // Tags are not part of a described target (ListTagsForResource returns them).
-          return { ScalableTargets: slice.map(({ Tags: _tags, ...described }) => described), NextToken: nextToken };
-        },
-        DeregisterScalableTarget(input, request) {
-          const k = permitted(input, request);
-          if (!target(k)) throw notRegistered(k);
-          for (const policy of readPolicies(db, k)) deleteTargetTrackingAlarms(alarms, policy);
-          db.prepare("DELETE FROM aas_targets WHERE namespace = ? AND resource_id = ? AND dimension = ?").run(...k);
-          db.prepare("DELETE FROM aas_policies WHERE namespace = ? AND resource_id = ? AND dimension = ?").run(...k);
-          return {};
-        },
-        PutScalingPolicy(input, request) {
-          const { region } = request;
-          const k = permitted(input, request);
-          if (!target(k)) throw notRegistered(k);
-          const name = String(input.PolicyName);
-          checkScalingPolicy(input);
-          const policyType = String(input.PolicyType ?? "StepScaling");
-          const previous = readPolicy(db, k, name);
-          const doc: PolicyDoc = {
-            PolicyARN:
-              previous?.PolicyARN ??
-              `arn:aws:autoscaling:${region}:${LOCAL_ACCOUNT_ID}:scalingPolicy:${crypto.randomUUID()}:resource/sagemaker/${k[1]}:policyName/${name}`,
-            PolicyName: name,
-            ServiceNamespace: k[0],
-            ResourceId: k[1],
-            ScalableDimension: k[2],
-            PolicyType: policyType,
-            TargetTrackingScalingPolicyConfiguration:
-              policyType === "TargetTrackingScaling"
-                ? (input.TargetTrackingScalingPolicyConfiguration as PolicyDoc["TargetTrackingScalingPolicyConfiguration"])
-                : undefined,
-            StepScalingPolicyConfiguration:
-              policyType === "StepScaling"
-                ? (input.StepScalingPolicyConfiguration as PolicyDoc["StepScalingPolicyConfiguration"])
-                : undefined,
-            Alarms: [],
-            CreationTime: previous?.CreationTime ?? Date.now() / 1000,
-          };
-          deleteTargetTrackingAlarms(alarms, previous);
-          doc.Alarms = createTargetTrackingAlarms(alarms, doc, region, LOCAL_ACCOUNT_ID);
-          db.prepare(
-            "INSERT INTO aas_policies (namespace, resource_id, dimension, name, doc) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET doc = excluded.doc",
-          ).run(...k, name, JSON.stringify(doc));
-          return { PolicyARN: doc.PolicyARN, Alarms: doc.Alarms };
-        },
-        DescribeScalingActivities(input) {
-          const resource = typeof input.ResourceId === "string" ? input.ResourceId : undefined;
-          const dimension = typeof input.ScalableDimension === "string" ? input.ScalableDimension : undefined;
-          checkActivitiesFilter(resource, dimension);
-          const activities = readActivities(db, String(input.ServiceNamespace), resource, dimension);
-          const { slice, nextToken } = resultsPage(activities, input, 50);
-          return { ScalingActivities: slice, NextToken: nextToken };
-        },
-        DescribeScalingPolicies(input) {
-          const namespace = String(input.ServiceNamespace ?? "");
-          const names = Array.isArray(input.PolicyNames) ? (input.PolicyNames as string[]) : undefined;
-          const rows = db.prepare("SELECT doc FROM aas_policies WHERE namespace = ? ORDER BY name").all(namespace) as {
-            doc: string;
-          }[];
-          const policies = rows
-            .map((row) => JSON.parse(row.doc) as { PolicyName: string; ResourceId: string; ScalableDimension: string })
-            .filter((p) => input.ResourceId === undefined || p.ResourceId === input.ResourceId)
-            .filter((p) => input.ScalableDimension === undefined || p.ScalableDimension === input.ScalableDimension)
-            .filter((p) => !names || names.includes(p.PolicyName));
-          const { slice, nextToken } = resultsPage(policies, input, 10);
-          return { ScalingPolicies: slice, NextToken: nextToken };
-        },
-        DeleteScalingPolicy(input, request) {
-          const k = permitted(input, request);
-          const name = String(input.PolicyName ?? "");
-          const policy = readPolicy(db, k, name);
-          const result = db
-            .prepare("DELETE FROM aas_policies WHERE namespace = ? AND resource_id = ? AND dimension = ? AND name = ?")
-            .run(...k, name);
-          deleteTargetTrackingAlarms(alarms, policy);
-          if (result.changes === 0) {
-            throw new AwsError(
-              "ObjectNotFoundException",
-              `No scaling policy found for service namespace: ${k[0]}, resource ID: ${k[1]}, scalable dimension: ${k[2]}, policy name: ${name}`,
-            );
-          }
-          return {};
-        },
-      }),
+            const variant = endpoint?.variants.find((v) => v.VariantName === names.variant);
+            if (!endpoint || !variant) {
+              throw new AwsError("ValidationException", `The endpoint variant ${resourceId} does not exist.`);
+            }
+            const doc: TargetDoc = {
+              ServiceNamespace: "sagemaker",
+              ResourceId: resourceId,
+              ScalableDimension: dimension,
+              MinCapacity: min,
+              MaxCapacity: max,
+              RoleARN: input.RoleARN ?? previous?.RoleARN ?? sageMakerScalingRoleArn(LOCAL_ACCOUNT_ID),
+              SuspendedState: input.SuspendedState ?? previous?.SuspendedState,
+              CreationTime: previous?.CreationTime ?? Date.now() / 1000,
+              ScalableTargetARN: previous?.ScalableTargetARN ?? scalableTargetArn(region, LOCAL_ACCOUNT_ID, ...k),
+              // Tags given with a registration are added to the target's (as TagResource would add them).
+              Tags: { ...(previous?.Tags ?? {}), ...((input.Tags as Record<string, string> | undefined) ?? {}) },
+            };
+            db.prepare(
+              "INSERT INTO aas_targets (namespace, resource_id, dimension, doc) VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET doc = excluded.doc",
+            ).run(...k, JSON.stringify(doc));
+            const clamped = Math.min(Math.max(variant.DesiredInstanceCount, min), max);
+            if (endpoint.status === "InService" && clamped !== variant.DesiredInstanceCount) {
+              const cause =
+                variant.DesiredInstanceCount < min
+                  ? `minimum capacity was set to ${min}`
+                  : `maximum capacity was set to ${max}`;
+              void scaleVariantRecorded(
+                { db, store, runner, clock },
+                k,
+                endpoint.name,
+                variant.VariantName,
+                clamped,
+                cause,
+              );
+            }
+            return { ScalableTargetARN: doc.ScalableTargetARN };
+          },
+          DescribeScalableTargets(input) {
+            const namespace = String(input.ServiceNamespace ?? "");
+            const ids = Array.isArray(input.ResourceIds) ? (input.ResourceIds as string[]) : undefined;
+            const rows = db
+              .prepare("SELECT doc FROM aas_targets WHERE namespace = ? ORDER BY resource_id")
+              .all(namespace) as { doc: string }[];
+            const targets = rows
+              .map((row) => JSON.parse(row.doc) as TargetDoc)
+              .filter((t) => !ids || ids.includes(t.ResourceId))
+              .filter((t) => input.ScalableDimension === undefined || t.ScalableDimension === input.ScalableDimension);
+            const { slice, nextToken } = resultsPage(targets, input, 50);
+            // Tags are not part of a described target (ListTagsForResource returns them).
+            return { ScalableTargets: slice.map(({ Tags: _tags, ...described }) => described), NextToken: nextToken };
+          },
+          DeregisterScalableTarget(input, request) {
+            const k = permitted(input, request);
+            if (!target(k)) throw notRegistered(k);
+            for (const policy of readPolicies(db, k)) deleteTargetTrackingAlarms(alarms, policy);
+            db.prepare("DELETE FROM aas_targets WHERE namespace = ? AND resource_id = ? AND dimension = ?").run(...k);
+            db.prepare("DELETE FROM aas_policies WHERE namespace = ? AND resource_id = ? AND dimension = ?").run(...k);
+            return {};
+          },
+          PutScalingPolicy(input, request) {
+            const { region } = request;
+            const k = permitted(input, request);
+            if (!target(k)) throw notRegistered(k);
+            const name = String(input.PolicyName);
+            checkScalingPolicy(input);
+            const policyType = input.PolicyType ?? "StepScaling";
+            const previous = readPolicy(db, k, name);
+            const doc: PolicyDoc = {
+              PolicyARN:
+                previous?.PolicyARN ??
+                `arn:aws:autoscaling:${region}:${LOCAL_ACCOUNT_ID}:scalingPolicy:${crypto.randomUUID()}:resource/sagemaker/${k[1]}:policyName/${name}`,
+              PolicyName: name,
+              ServiceNamespace: k[0],
+              ResourceId: k[1],
+              ScalableDimension: k[2],
+              PolicyType: policyType,
+              TargetTrackingScalingPolicyConfiguration:
+                policyType === "TargetTrackingScaling"
+                  ? (input.TargetTrackingScalingPolicyConfiguration as PolicyDoc["TargetTrackingScalingPolicyConfiguration"])
+                  : undefined,
+              StepScalingPolicyConfiguration:
+                policyType === "StepScaling"
+                  ? (input.StepScalingPolicyConfiguration as PolicyDoc["StepScalingPolicyConfiguration"])
+                  : undefined,
+              Alarms: [],
+              CreationTime: previous?.CreationTime ?? Date.now() / 1000,
+            };
+            deleteTargetTrackingAlarms(alarms, previous);
+            doc.Alarms = createTargetTrackingAlarms(alarms, doc, region, LOCAL_ACCOUNT_ID);
+            db.prepare(
+              "INSERT INTO aas_policies (namespace, resource_id, dimension, name, doc) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET doc = excluded.doc",
+            ).run(...k, name, JSON.stringify(doc));
+            return { PolicyARN: doc.PolicyARN, Alarms: doc.Alarms };
+          },
+          DescribeScalingActivities(input) {
+            const resource = typeof input.ResourceId === "string" ? input.ResourceId : undefined;
+            const dimension = typeof input.ScalableDimension === "string" ? input.ScalableDimension : undefined;
+            checkActivitiesFilter(resource, dimension);
+            const activities = readActivities(db, String(input.ServiceNamespace), resource, dimension);
+            const { slice, nextToken } = resultsPage(activities, input, 50);
+            return { ScalingActivities: slice, NextToken: nextToken };
+          },
+          DescribeScalingPolicies(input) {
+            const namespace = String(input.ServiceNamespace ?? "");
+            const names = Array.isArray(input.PolicyNames) ? (input.PolicyNames as string[]) : undefined;
+            const rows = db
+              .prepare("SELECT doc FROM aas_policies WHERE namespace = ? ORDER BY name")
+              .all(namespace) as {
+              doc: string;
+            }[];
+            const policies = rows
+              .map((row) => JSON.parse(row.doc) as PolicyDoc)
+              .filter((p) => input.ResourceId === undefined || p.ResourceId === input.ResourceId)
+              .filter((p) => input.ScalableDimension === undefined || p.ScalableDimension === input.ScalableDimension)
+              .filter((p) => !names || names.includes(p.PolicyName));
+            const { slice, nextToken } = resultsPage(policies, input, 10);
+            return { ScalingPolicies: slice, NextToken: nextToken };
+          },
+          DeleteScalingPolicy(input, request) {
+            const k = permitted(input, request);
+            const name = String(input.PolicyName ?? "");
+            const policy = readPolicy(db, k, name);
+            const result = db
+              .prepare(
+                "DELETE FROM aas_policies WHERE namespace = ? AND resource_id = ? AND dimension = ? AND name = ?",
+              )
+              .run(...k, name);
+            deleteTargetTrackingAlarms(alarms, policy);
+            if (result.changes === 0) {
+              throw new AwsError(
+                "ObjectNotFoundException",
+                `No scaling policy found for service namespace: ${k[0]}, resource ID: ${k[1]}, scalable dimension: ${k[2]}, policy name: ${name}`,
+              );
+            }
+            return {};
+          },
+        } satisfies ScalingOperations),
+      ),
     ),
   };
 }

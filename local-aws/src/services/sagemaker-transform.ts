@@ -1,8 +1,19 @@
+import type {
+  CreateTransformJobCommandInput,
+  CreateTransformJobCommandOutput,
+  DescribeTransformJobCommandInput,
+  DescribeTransformJobCommandOutput,
+  ListTransformJobsCommandInput,
+  ListTransformJobsCommandOutput,
+  StopTransformJobCommandInput,
+  StopTransformJobCommandOutput,
+} from "@aws-sdk/client-sagemaker";
 import { arnOf, type SageMakerStore } from "../sagemaker-store.ts";
 import type { TransformRunner } from "../transform/transform-runner.ts";
-import type { TransformJobDoc, TransformJobRecord, TransformStore } from "../transform/transform-store.ts";
+import type { TransformJobRecord, TransformStore } from "../transform/transform-store.ts";
 import { AwsError, validation } from "../wire/aws-error.ts";
 import type { JsonOperation } from "../wire/json-rpc.ts";
+import { asJsonOperations, type TypedOperation } from "../wire/typed-operations.ts";
 import { page } from "./paging.ts";
 import { checkTransformJob, checkTransformModel } from "./sagemaker-rules.ts";
 
@@ -23,6 +34,13 @@ function sortOf(sortBy: unknown): (a: TransformJobRecord, b: TransformJobRecord)
   return (a, b) => a.createdAt - b.createdAt || a.doc.TransformJobName.localeCompare(b.doc.TransformJobName);
 }
 
+type TransformOperations = {
+  CreateTransformJob: TypedOperation<CreateTransformJobCommandInput, CreateTransformJobCommandOutput>;
+  DescribeTransformJob: TypedOperation<DescribeTransformJobCommandInput, DescribeTransformJobCommandOutput>;
+  ListTransformJobs: TypedOperation<ListTransformJobsCommandInput, ListTransformJobsCommandOutput>;
+  StopTransformJob: TypedOperation<StopTransformJobCommandInput, StopTransformJobCommandOutput>;
+};
+
 const after = (value: number | null, bound: unknown) => typeof bound !== "number" || (value ?? 0) > bound;
 const before = (value: number | null, bound: unknown) => typeof bound !== "number" || (value ?? 0) < bound;
 
@@ -32,7 +50,7 @@ export function transformOperations(
   jobs: TransformStore,
   runner: TransformRunner,
 ): Record<string, JsonOperation> {
-  return {
+  const operations: TransformOperations = {
     CreateTransformJob(input, { region }) {
       const name = String(input.TransformJobName);
       const arn = arnOf(region, "transform-job", name);
@@ -45,7 +63,7 @@ export function transformOperations(
       checkTransformJob(input as never);
       checkTransformModel(store.requireModel(String(input.ModelName), region));
       const { Tags: _tags, ...definition } = input;
-      jobs.insert({ ...(definition as unknown as TransformJobDoc), TransformJobArn: arn });
+      jobs.insert({ ...definition, TransformJobArn: arn });
       store.addTags(arn, input.Tags);
       runner.start(name);
       return { TransformJobArn: arn };
@@ -94,4 +112,5 @@ export function transformOperations(
       return {};
     },
   };
+  return asJsonOperations(operations);
 }

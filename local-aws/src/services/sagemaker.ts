@@ -1,4 +1,35 @@
-import type { DeploymentConfig } from "@aws-sdk/client-sagemaker";
+import type {
+  AddTagsCommandInput,
+  AddTagsCommandOutput,
+  CreateEndpointCommandInput,
+  CreateEndpointCommandOutput,
+  CreateEndpointConfigCommandInput,
+  CreateEndpointConfigCommandOutput,
+  CreateModelCommandInput,
+  CreateModelCommandOutput,
+  DeleteEndpointCommandInput,
+  DeleteEndpointCommandOutput,
+  DeleteEndpointConfigCommandInput,
+  DeleteEndpointConfigCommandOutput,
+  DeleteModelCommandInput,
+  DeleteModelCommandOutput,
+  DeleteTagsCommandInput,
+  DeleteTagsCommandOutput,
+  DescribeEndpointCommandInput,
+  DescribeEndpointCommandOutput,
+  DescribeEndpointConfigCommandInput,
+  DescribeEndpointConfigCommandOutput,
+  DescribeModelCommandInput,
+  DescribeModelCommandOutput,
+  ListEndpointsCommandInput,
+  ListEndpointsCommandOutput,
+  ListTagsCommandInput,
+  ListTagsCommandOutput,
+  UpdateEndpointCommandInput,
+  UpdateEndpointCommandOutput,
+  UpdateEndpointWeightsAndCapacitiesCommandInput,
+  UpdateEndpointWeightsAndCapacitiesCommandOutput,
+} from "@aws-sdk/client-sagemaker";
 import type { AlarmEngine } from "../alarms/alarm-engine.ts";
 import type { EndpointDeployments } from "../endpoints/endpoint-deployment.ts";
 import type { EndpointRunner } from "../endpoints/endpoint-runner.ts";
@@ -17,6 +48,7 @@ import { sageMakerInputShapes } from "../wire/generated/sagemaker.ts";
 import { withInputShapes } from "../wire/input-shapes.ts";
 import type { JsonService } from "../wire/json-rpc.ts";
 import { servingOnly } from "../wire/served-members.ts";
+import { asJsonOperations, type TypedOperation } from "../wire/typed-operations.ts";
 import { checkUpdateOfScaledVariants } from "./application-auto-scaling-rules.ts";
 import { checkUpdateEndpoint } from "./deployment-config-rules.ts";
 import { page } from "./paging.ts";
@@ -24,17 +56,40 @@ import { checkContainers, checkNameIsFree, checkProductionVariants } from "./sag
 import { sageMakerServedMembers } from "./sagemaker-served.ts";
 import { transformOperations } from "./sagemaker-transform.ts";
 
+/** The SageMaker operations this module serves, each typed with the SDK's own input and output. */
+type SageMakerOperations = {
+  CreateModel: TypedOperation<CreateModelCommandInput, CreateModelCommandOutput>;
+  DescribeModel: TypedOperation<DescribeModelCommandInput, DescribeModelCommandOutput>;
+  DeleteModel: TypedOperation<DeleteModelCommandInput, DeleteModelCommandOutput>;
+  CreateEndpointConfig: TypedOperation<CreateEndpointConfigCommandInput, CreateEndpointConfigCommandOutput>;
+  DescribeEndpointConfig: TypedOperation<DescribeEndpointConfigCommandInput, DescribeEndpointConfigCommandOutput>;
+  DeleteEndpointConfig: TypedOperation<DeleteEndpointConfigCommandInput, DeleteEndpointConfigCommandOutput>;
+  CreateEndpoint: TypedOperation<CreateEndpointCommandInput, CreateEndpointCommandOutput>;
+  DescribeEndpoint: TypedOperation<DescribeEndpointCommandInput, DescribeEndpointCommandOutput>;
+  UpdateEndpoint: TypedOperation<UpdateEndpointCommandInput, UpdateEndpointCommandOutput>;
+  ListEndpoints: TypedOperation<ListEndpointsCommandInput, ListEndpointsCommandOutput>;
+  UpdateEndpointWeightsAndCapacities: TypedOperation<
+    UpdateEndpointWeightsAndCapacitiesCommandInput,
+    UpdateEndpointWeightsAndCapacitiesCommandOutput
+  >;
+  DeleteEndpoint: TypedOperation<DeleteEndpointCommandInput, DeleteEndpointCommandOutput>;
+  AddTags: TypedOperation<AddTagsCommandInput, AddTagsCommandOutput>;
+  DeleteTags: TypedOperation<DeleteTagsCommandInput, DeleteTagsCommandOutput>;
+  ListTags: TypedOperation<ListTagsCommandInput, ListTagsCommandOutput>;
+};
+
 const TRANSITIONAL = new Set(["Creating", "Updating", "Deleting"]);
 
 function describeVariants(endpoint: EndpointRecord) {
   return endpoint.variants.map((variant) => ({
     ...variant,
-    VariantStatus: endpoint.status === "Updating" ? [{ Status: "Updating", StartTime: endpoint.updatedAt }] : undefined,
+    VariantStatus:
+      endpoint.status === "Updating" ? [{ Status: "Updating" as const, StartTime: endpoint.updatedAt }] : undefined,
   }));
 }
 
 /** The new fleet's instance counts: the config's, or the serving ones with RetainAllVariantProperties. */
-function newFleetCounts(input: Record<string, unknown>, endpoint: EndpointRecord, variants: ProductionVariantDoc[]) {
+function newFleetCounts(input: UpdateEndpointCommandInput, endpoint: EndpointRecord, variants: ProductionVariantDoc[]) {
   const excluded = new Set(
     ((input.ExcludeRetainedVariantProperties ?? []) as { VariantPropertyType: string }[]).map(
       (p) => p.VariantPropertyType,
@@ -73,230 +128,241 @@ export function sageMakerService(
       sageMakerInputShapes,
       servingOnly("SageMaker", sageMakerServedMembers, {
         ...transformOperations(store, jobs, transforms),
-        CreateModel(input, { region }) {
-          const name = String(input.ModelName);
-          const arn = arnOf(region, "model", name);
-          checkNameIsFree("model", arn, store.model(name));
-          checkContainers(input);
-          const containers = input.Containers as ContainerDefinition[] | undefined;
-          const primary = input.PrimaryContainer as ContainerDefinition | undefined;
-          store.insertModel({
-            ModelName: name,
-            ModelArn: arn,
-            PrimaryContainer: primary,
-            Containers: containers,
-            ExecutionRoleArn: typeof input.ExecutionRoleArn === "string" ? input.ExecutionRoleArn : undefined,
-            EnableNetworkIsolation: input.EnableNetworkIsolation === true,
-            CreationTime: Date.now() / 1000,
-          });
-          store.addTags(arn, input.Tags);
-          return { ModelArn: arn };
-        },
-        DescribeModel(input, { region }) {
-          return store.requireModel(String(input.ModelName ?? ""), region);
-        },
-        DeleteModel(input, { region }) {
-          const model = store.requireModel(String(input.ModelName ?? ""), region);
-          store.deleteModel(model.ModelName);
-          store.deleteTags(model.ModelArn);
-          return {};
-        },
-        CreateEndpointConfig(input, { region }) {
-          const name = String(input.EndpointConfigName);
-          const arn = arnOf(region, "endpoint-config", name);
-          checkNameIsFree("endpoint-config", arn, store.endpointConfig(name));
-          const variants = input.ProductionVariants as ProductionVariantDoc[];
-          checkProductionVariants(variants);
-          for (const variant of variants) {
-            store.requireModel(variant.ModelName, region);
-            for (const pool of variant.InstancePools ?? []) {
-              if (pool.ModelNameOverride) store.requireModel(pool.ModelNameOverride, region);
-            }
-          }
-          store.insertEndpointConfig({
-            EndpointConfigName: name,
-            EndpointConfigArn: arn,
-            ProductionVariants: variants,
-            AsyncInferenceConfig: input.AsyncInferenceConfig as AsyncInferenceConfigDoc | undefined,
-            CreationTime: Date.now() / 1000,
-          });
-          store.addTags(arn, input.Tags);
-          return { EndpointConfigArn: arn };
-        },
-        DescribeEndpointConfig(input, { region }) {
-          return store.requireEndpointConfig(String(input.EndpointConfigName ?? ""), region);
-        },
-        DeleteEndpointConfig(input, { region }) {
-          const config = store.requireEndpointConfig(String(input.EndpointConfigName ?? ""), region);
-          store.deleteEndpointConfig(config.EndpointConfigName);
-          store.deleteTags(config.EndpointConfigArn);
-          return {};
-        },
-        CreateEndpoint(input, { region }) {
-          const name = String(input.EndpointName);
-          const arn = arnOf(region, "endpoint", name);
-          checkNameIsFree("endpoint", arn, store.endpoint(name));
-          const config = store.requireEndpointConfig(String(input.EndpointConfigName ?? ""), region);
-          const now = Date.now() / 1000;
-          store.insertEndpoint({
-            name,
-            configName: config.EndpointConfigName,
-            status: "Creating",
-            failureReason: null,
-            variants: [],
-            deployment: {},
-            createdAt: now,
-            updatedAt: now,
-          });
-          store.addTags(arn, input.Tags);
-          void runner.create(name);
-          return { EndpointArn: arn };
-        },
-        DescribeEndpoint(input, { region }) {
-          const endpoint = store.requireEndpoint(String(input.EndpointName ?? ""));
-          return {
-            EndpointName: endpoint.name,
-            EndpointArn: arnOf(region, "endpoint", endpoint.name),
-            EndpointConfigName: endpoint.configName,
-            ProductionVariants: endpoint.variants.length > 0 ? describeVariants(endpoint) : undefined,
-            EndpointStatus: endpoint.status,
-            FailureReason: endpoint.failureReason ?? undefined,
-            CreationTime: endpoint.createdAt,
-            LastModifiedTime: endpoint.updatedAt,
-            LastDeploymentConfig: endpoint.deployment.lastDeploymentConfig,
-            PendingDeploymentSummary: endpoint.deployment.pending,
-          };
-        },
-        UpdateEndpoint(input, { region }) {
-          const endpoint = store.requireEndpoint(String(input.EndpointName ?? ""));
-          const arn = arnOf(region, "endpoint", endpoint.name);
-          const config = store.requireEndpointConfig(String(input.EndpointConfigName ?? ""), region);
-          const counts = newFleetCounts(input, endpoint, config.ProductionVariants);
-          const deploymentConfig =
-            (input.DeploymentConfig as DeploymentConfig | undefined) ??
-            (input.RetainDeploymentConfig === true ? endpoint.deployment.lastDeploymentConfig : undefined);
-          const alarmNames = (deploymentConfig?.AutoRollbackConfiguration?.Alarms ?? []).flatMap((a) =>
-            a.AlarmName ? [a.AlarmName] : [],
-          );
-          checkUpdateEndpoint({
-            arn,
-            endpoint,
-            currentVariants: store.endpointConfig(endpoint.configName)?.ProductionVariants,
-            newVariants: config.ProductionVariants,
-            instanceCounts: counts,
-            deploymentConfig,
-            missingAlarms: alarmNames.filter((name) => !alarms.get(name)),
-          });
-          checkUpdateOfScaledVariants(
-            endpoint.name,
-            scaledVariants(endpoint.name),
-            store.endpointConfig(endpoint.configName)?.ProductionVariants ?? [],
-            config.ProductionVariants,
-          );
-          const now = Date.now() / 1000;
-          store.updateEndpoint(endpoint.name, {
-            status: "Updating",
-            failureReason: null,
-            deployment: {
-              lastDeploymentConfig: deploymentConfig,
-              pending: { EndpointConfigName: config.EndpointConfigName, StartTime: now, ProductionVariants: [] },
-            },
-          });
-          void deployments.start({
-            endpoint: endpoint.name,
-            fromConfig: endpoint.configName,
-            toConfig: config.EndpointConfigName,
-            deploymentConfig,
-            counts,
-          });
-          return { EndpointArn: arn };
-        },
-        ListEndpoints(input, { region }) {
-          const sortBy = input.SortBy ?? "CreationTime";
-          const ascending = input.SortOrder === "Ascending";
-          const nameContains = typeof input.NameContains === "string" ? input.NameContains.toLowerCase() : "";
-          const endpoints = store
-            .endpoints()
-            .filter((e) => e.name.toLowerCase().includes(nameContains))
-            .filter((e) => input.StatusEquals === undefined || e.status === input.StatusEquals)
-            .filter((e) => typeof input.CreationTimeAfter !== "number" || e.createdAt > input.CreationTimeAfter)
-            .filter((e) => typeof input.CreationTimeBefore !== "number" || e.createdAt < input.CreationTimeBefore)
-            .filter((e) => typeof input.LastModifiedTimeAfter !== "number" || e.updatedAt > input.LastModifiedTimeAfter)
-            .filter(
-              (e) => typeof input.LastModifiedTimeBefore !== "number" || e.updatedAt < input.LastModifiedTimeBefore,
-            )
-            .sort((a, b) => {
-              const order =
-                sortBy === "Name"
-                  ? a.name.localeCompare(b.name)
-                  : sortBy === "Status"
-                    ? a.status.localeCompare(b.status)
-                    : a.createdAt - b.createdAt || a.name.localeCompare(b.name);
-              return ascending ? order : -order;
-            });
-          const { slice, nextToken } = page(endpoints, input, 10);
-          return {
-            Endpoints: slice.map((e) => ({
-              EndpointName: e.name,
-              EndpointArn: arnOf(region, "endpoint", e.name),
-              CreationTime: e.createdAt,
-              LastModifiedTime: e.updatedAt,
-              EndpointStatus: e.status,
-            })),
-            NextToken: nextToken,
-          };
-        },
-        UpdateEndpointWeightsAndCapacities(input, { region }) {
-          const endpoint = store.requireEndpoint(String(input.EndpointName ?? ""));
-          const arn = arnOf(region, "endpoint", endpoint.name);
-          if (endpoint.status !== "InService") throw validation(`Cannot update in-progress endpoint "${arn}".`);
-          const desired = input.DesiredWeightsAndCapacities as {
-            VariantName: string;
-            DesiredInstanceCount?: number;
-            DesiredWeight?: number;
-          }[];
-          for (const change of desired) {
-            if (!endpoint.variants.some((v) => v.VariantName === change.VariantName)) {
-              throw validation(`The variant(s) "[${change.VariantName}]" are not present on endpoint "${arn}".`);
-            }
-            if (change.DesiredInstanceCount === 0) {
-              throw validation("DesiredInstanceCount can be 0 only for endpoints with inference components.");
-            }
-          }
-          store.updateEndpoint(endpoint.name, { status: "Updating" });
-          void runner.update(endpoint.name, desired);
-          return { EndpointArn: arn };
-        },
-        DeleteEndpoint(input, { region }) {
-          const endpoint = store.requireEndpoint(String(input.EndpointName ?? ""));
-          const arn = arnOf(region, "endpoint", endpoint.name);
-          if (TRANSITIONAL.has(endpoint.status)) {
-            throw validation(`Cannot delete endpoint "${arn}" while it is in ${endpoint.status} status.`);
-          }
-          store.updateEndpoint(endpoint.name, { status: "Deleting" });
-          store.deleteTags(arn);
-          void runner.delete(endpoint.name);
-          return {};
-        },
-        AddTags(input) {
-          const arn = String(input.ResourceArn ?? "");
-          if (!store.exists(arn)) throw validation(`Resource ${arn} does not exist.`);
-          store.addTags(arn, input.Tags);
-          return { Tags: store.tags(arn) };
-        },
-        DeleteTags(input) {
-          const arn = String(input.ResourceArn ?? "");
-          if (!store.exists(arn)) throw validation(`Resource ${arn} does not exist.`);
-          store.deleteTags(arn, Array.isArray(input.TagKeys) ? (input.TagKeys as string[]) : []);
-          return {};
-        },
-        ListTags(input) {
-          const arn = String(input.ResourceArn ?? "");
-          if (!store.exists(arn)) throw validation(`Resource ${arn} does not exist.`);
-          const { slice, nextToken } = page(store.tags(arn), input, 50);
-          return { Tags: slice, NextToken: nextToken };
-        },
+        ...asJsonOperations(endpointOperations(store, runner, deployments, alarms, scaledVariants)),
       }),
     ),
+  };
+}
+
+/** Models, endpoint configurations, endpoints and tags. */
+function endpointOperations(
+  store: SageMakerStore,
+  runner: EndpointRunner,
+  deployments: EndpointDeployments,
+  alarms: AlarmEngine,
+  scaledVariants: (endpoint: string) => string[],
+): SageMakerOperations {
+  return {
+    CreateModel(input, { region }) {
+      const name = String(input.ModelName);
+      const arn = arnOf(region, "model", name);
+      checkNameIsFree("model", arn, store.model(name));
+      checkContainers(input);
+      const containers = input.Containers as ContainerDefinition[] | undefined;
+      const primary = input.PrimaryContainer as ContainerDefinition | undefined;
+      store.insertModel({
+        ModelName: name,
+        ModelArn: arn,
+        PrimaryContainer: primary,
+        Containers: containers,
+        ExecutionRoleArn: typeof input.ExecutionRoleArn === "string" ? input.ExecutionRoleArn : undefined,
+        EnableNetworkIsolation: input.EnableNetworkIsolation === true,
+        CreationTime: Date.now() / 1000,
+      });
+      store.addTags(arn, input.Tags);
+      return { ModelArn: arn };
+    },
+    DescribeModel(input, { region }) {
+      return store.requireModel(String(input.ModelName ?? ""), region);
+    },
+    DeleteModel(input, { region }) {
+      const model = store.requireModel(String(input.ModelName ?? ""), region);
+      store.deleteModel(model.ModelName);
+      store.deleteTags(model.ModelArn);
+      return {};
+    },
+    CreateEndpointConfig(input, { region }) {
+      const name = String(input.EndpointConfigName);
+      const arn = arnOf(region, "endpoint-config", name);
+      checkNameIsFree("endpoint-config", arn, store.endpointConfig(name));
+      const variants = input.ProductionVariants as ProductionVariantDoc[];
+      checkProductionVariants(variants);
+      for (const variant of variants) {
+        store.requireModel(variant.ModelName, region);
+        for (const pool of variant.InstancePools ?? []) {
+          if (pool.ModelNameOverride) store.requireModel(pool.ModelNameOverride, region);
+        }
+      }
+      store.insertEndpointConfig({
+        EndpointConfigName: name,
+        EndpointConfigArn: arn,
+        ProductionVariants: variants,
+        AsyncInferenceConfig: input.AsyncInferenceConfig as AsyncInferenceConfigDoc | undefined,
+        CreationTime: Date.now() / 1000,
+      });
+      store.addTags(arn, input.Tags);
+      return { EndpointConfigArn: arn };
+    },
+    DescribeEndpointConfig(input, { region }) {
+      return store.requireEndpointConfig(String(input.EndpointConfigName ?? ""), region);
+    },
+    DeleteEndpointConfig(input, { region }) {
+      const config = store.requireEndpointConfig(String(input.EndpointConfigName ?? ""), region);
+      store.deleteEndpointConfig(config.EndpointConfigName);
+      store.deleteTags(config.EndpointConfigArn);
+      return {};
+    },
+    CreateEndpoint(input, { region }) {
+      const name = String(input.EndpointName);
+      const arn = arnOf(region, "endpoint", name);
+      checkNameIsFree("endpoint", arn, store.endpoint(name));
+      const config = store.requireEndpointConfig(String(input.EndpointConfigName ?? ""), region);
+      const now = Date.now() / 1000;
+      store.insertEndpoint({
+        name,
+        configName: config.EndpointConfigName,
+        status: "Creating",
+        failureReason: null,
+        variants: [],
+        deployment: {},
+        createdAt: now,
+        updatedAt: now,
+      });
+      store.addTags(arn, input.Tags);
+      void runner.create(name);
+      return { EndpointArn: arn };
+    },
+    DescribeEndpoint(input, { region }) {
+      const endpoint = store.requireEndpoint(String(input.EndpointName ?? ""));
+      return {
+        EndpointName: endpoint.name,
+        EndpointArn: arnOf(region, "endpoint", endpoint.name),
+        EndpointConfigName: endpoint.configName,
+        ProductionVariants: endpoint.variants.length > 0 ? describeVariants(endpoint) : undefined,
+        EndpointStatus: endpoint.status,
+        FailureReason: endpoint.failureReason ?? undefined,
+        CreationTime: endpoint.createdAt,
+        LastModifiedTime: endpoint.updatedAt,
+        LastDeploymentConfig: endpoint.deployment.lastDeploymentConfig,
+        PendingDeploymentSummary: endpoint.deployment.pending,
+      };
+    },
+    UpdateEndpoint(input, { region }) {
+      const endpoint = store.requireEndpoint(String(input.EndpointName ?? ""));
+      const arn = arnOf(region, "endpoint", endpoint.name);
+      const config = store.requireEndpointConfig(String(input.EndpointConfigName ?? ""), region);
+      const counts = newFleetCounts(input, endpoint, config.ProductionVariants);
+      const deploymentConfig =
+        input.DeploymentConfig ??
+        (input.RetainDeploymentConfig === true ? endpoint.deployment.lastDeploymentConfig : undefined);
+      const alarmNames = (deploymentConfig?.AutoRollbackConfiguration?.Alarms ?? []).flatMap((a) =>
+        a.AlarmName ? [a.AlarmName] : [],
+      );
+      checkUpdateEndpoint({
+        arn,
+        endpoint,
+        currentVariants: store.endpointConfig(endpoint.configName)?.ProductionVariants,
+        newVariants: config.ProductionVariants,
+        instanceCounts: counts,
+        deploymentConfig,
+        missingAlarms: alarmNames.filter((name) => !alarms.get(name)),
+      });
+      checkUpdateOfScaledVariants(
+        endpoint.name,
+        scaledVariants(endpoint.name),
+        store.endpointConfig(endpoint.configName)?.ProductionVariants ?? [],
+        config.ProductionVariants,
+      );
+      const now = Date.now() / 1000;
+      store.updateEndpoint(endpoint.name, {
+        status: "Updating",
+        failureReason: null,
+        deployment: {
+          lastDeploymentConfig: deploymentConfig,
+          pending: { EndpointConfigName: config.EndpointConfigName, StartTime: now, ProductionVariants: [] },
+        },
+      });
+      void deployments.start({
+        endpoint: endpoint.name,
+        fromConfig: endpoint.configName,
+        toConfig: config.EndpointConfigName,
+        deploymentConfig,
+        counts,
+      });
+      return { EndpointArn: arn };
+    },
+    ListEndpoints(input, { region }) {
+      const sortBy = input.SortBy ?? "CreationTime";
+      const ascending = input.SortOrder === "Ascending";
+      const nameContains = typeof input.NameContains === "string" ? input.NameContains.toLowerCase() : "";
+      const endpoints = store
+        .endpoints()
+        .filter((e) => e.name.toLowerCase().includes(nameContains))
+        .filter((e) => input.StatusEquals === undefined || e.status === input.StatusEquals)
+        .filter((e) => typeof input.CreationTimeAfter !== "number" || e.createdAt > input.CreationTimeAfter)
+        .filter((e) => typeof input.CreationTimeBefore !== "number" || e.createdAt < input.CreationTimeBefore)
+        .filter((e) => typeof input.LastModifiedTimeAfter !== "number" || e.updatedAt > input.LastModifiedTimeAfter)
+        .filter((e) => typeof input.LastModifiedTimeBefore !== "number" || e.updatedAt < input.LastModifiedTimeBefore)
+        .sort((a, b) => {
+          const order =
+            sortBy === "Name"
+              ? a.name.localeCompare(b.name)
+              : sortBy === "Status"
+                ? a.status.localeCompare(b.status)
+                : a.createdAt - b.createdAt || a.name.localeCompare(b.name);
+          return ascending ? order : -order;
+        });
+      const { slice, nextToken } = page(endpoints, input, 10);
+      return {
+        Endpoints: slice.map((e) => ({
+          EndpointName: e.name,
+          EndpointArn: arnOf(region, "endpoint", e.name),
+          CreationTime: e.createdAt,
+          LastModifiedTime: e.updatedAt,
+          EndpointStatus: e.status,
+        })),
+        NextToken: nextToken,
+      };
+    },
+    UpdateEndpointWeightsAndCapacities(input, { region }) {
+      const endpoint = store.requireEndpoint(String(input.EndpointName ?? ""));
+      const arn = arnOf(region, "endpoint", endpoint.name);
+      if (endpoint.status !== "InService") throw validation(`Cannot update in-progress endpoint "${arn}".`);
+      const desired = input.DesiredWeightsAndCapacities as {
+        VariantName: string;
+        DesiredInstanceCount?: number;
+        DesiredWeight?: number;
+      }[];
+      for (const change of desired) {
+        if (!endpoint.variants.some((v) => v.VariantName === change.VariantName)) {
+          throw validation(`The variant(s) "[${change.VariantName}]" are not present on endpoint "${arn}".`);
+        }
+        if (change.DesiredInstanceCount === 0) {
+          throw validation("DesiredInstanceCount can be 0 only for endpoints with inference components.");
+        }
+      }
+      store.updateEndpoint(endpoint.name, { status: "Updating" });
+      void runner.update(endpoint.name, desired);
+      return { EndpointArn: arn };
+    },
+    DeleteEndpoint(input, { region }) {
+      const endpoint = store.requireEndpoint(String(input.EndpointName ?? ""));
+      const arn = arnOf(region, "endpoint", endpoint.name);
+      if (TRANSITIONAL.has(endpoint.status)) {
+        throw validation(`Cannot delete endpoint "${arn}" while it is in ${endpoint.status} status.`);
+      }
+      store.updateEndpoint(endpoint.name, { status: "Deleting" });
+      store.deleteTags(arn);
+      void runner.delete(endpoint.name);
+      return {};
+    },
+    AddTags(input) {
+      const arn = String(input.ResourceArn ?? "");
+      if (!store.exists(arn)) throw validation(`Resource ${arn} does not exist.`);
+      store.addTags(arn, input.Tags);
+      return { Tags: store.tags(arn) };
+    },
+    DeleteTags(input) {
+      const arn = String(input.ResourceArn ?? "");
+      if (!store.exists(arn)) throw validation(`Resource ${arn} does not exist.`);
+      store.deleteTags(arn, Array.isArray(input.TagKeys) ? (input.TagKeys as string[]) : []);
+      return {};
+    },
+    ListTags(input) {
+      const arn = String(input.ResourceArn ?? "");
+      if (!store.exists(arn)) throw validation(`Resource ${arn} does not exist.`);
+      const { slice, nextToken } = page(store.tags(arn), input, 50);
+      return { Tags: slice, NextToken: nextToken };
+    },
   };
 }

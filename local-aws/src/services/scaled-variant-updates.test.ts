@@ -1,14 +1,19 @@
+import type { ProductionVariantInstanceType } from "@aws-sdk/client-sagemaker";
 import { describe, expect, it } from "vitest";
 import type { ProductionVariantDoc } from "../sagemaker-store.ts";
 import { checkUpdateOfScaledVariants } from "./application-auto-scaling-rules.ts";
 
-const cpu = (VariantName: string, InstanceType: string, ModelName = "m1"): ProductionVariantDoc => ({
+const cpu = (
+  VariantName: string,
+  InstanceType: ProductionVariantInstanceType,
+  ModelName = "m1",
+): ProductionVariantDoc => ({
   VariantName,
   ModelName,
   InstanceType,
   InitialInstanceCount: 1,
 });
-const pools = (VariantName: string, types: string[]): ProductionVariantDoc => ({
+const pools = (VariantName: string, types: ProductionVariantInstanceType[]): ProductionVariantDoc => ({
   VariantName,
   ModelName: "m1",
   InitialInstanceCount: 1,

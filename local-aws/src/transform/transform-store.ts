@@ -1,28 +1,13 @@
+import type { CreateTransformJobCommandInput } from "@aws-sdk/client-sagemaker";
 import type { Db } from "../database.ts";
 import { AwsError } from "../wire/aws-error.ts";
+import type { OnTheWire } from "../wire/typed-operations.ts";
 
 export type TransformJobStatus = "InProgress" | "Completed" | "Failed" | "Stopping" | "Stopped";
 
 /** The job as CreateTransformJob defined it (the members DescribeTransformJob echoes). */
-export interface TransformJobDoc {
-  TransformJobName: string;
-  TransformJobArn: string;
-  ModelName: string;
-  MaxConcurrentTransforms?: number;
-  ModelClientConfig?: { InvocationsTimeoutInSeconds?: number; InvocationsMaxRetries?: number };
-  MaxPayloadInMB?: number;
-  BatchStrategy?: "MultiRecord" | "SingleRecord";
-  Environment?: Record<string, string>;
-  TransformInput: {
-    DataSource: { S3DataSource: { S3DataType: string; S3Uri: string } };
-    ContentType?: string;
-    CompressionType?: "None" | "Gzip";
-    SplitType?: "None" | "Line" | "RecordIO" | "TFRecord";
-  };
-  TransformOutput: { S3OutputPath: string; Accept?: string; AssembleWith?: "None" | "Line"; KmsKeyId?: string };
-  TransformResources: { InstanceType: string; InstanceCount: number; VolumeKmsKeyId?: string };
-  DataProcessing?: { InputFilter?: string; OutputFilter?: string; JoinSource?: "Input" | "None" };
-}
+/** CreateTransformJob's request as the job keeps it (its tags apart), with the ARN it was given. */
+export type TransformJobDoc = Omit<OnTheWire<CreateTransformJobCommandInput>, "Tags"> & { TransformJobArn: string };
 
 export interface TransformJobRecord {
   doc: TransformJobDoc;
