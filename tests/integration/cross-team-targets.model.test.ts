@@ -75,6 +75,7 @@ async function registered(endpoint: string) {
   );
   return {
     bounds: ScalableTargets.map((t) => [t.MinCapacity, t.MaxCapacity]),
+    roles: ScalableTargets.map((t) => t.RoleARN),
     policies: ScalingPolicies.map((p) => p.PolicyName),
   };
 }
@@ -152,7 +153,7 @@ describe("the console and another team's scalable target", { timeout: 120_000 },
       });
     }
     expect((refusals[0] as Error).message).toContain("sagemaker:UpdateEndpointWeightsAndCapacities");
-    expect(await registered(THEIRS)).toEqual({ bounds: [[1, 1]], policies: [stepPolicy.PolicyName] });
+    expect(await registered(THEIRS)).toMatchObject({ bounds: [[1, 1]], policies: [stepPolicy.PolicyName] });
     await plane.endpoints.settled(THEIRS);
     expect(await instances(THEIRS)).toEqual({ status: "InService", current: 1, desired: 1 });
   });
@@ -163,10 +164,17 @@ describe("the console and another team's scalable target", { timeout: 120_000 },
     await autoScaling.send(new RegisterScalableTargetCommand({ ...ours, MinCapacity: 1, MaxCapacity: 2, Tags: tag }));
     await autoScaling.send(new RegisterScalableTargetCommand({ ...ours, MinCapacity: 1, MaxCapacity: 3, Tags: tag }));
     await autoScaling.send(new PutScalingPolicyCommand({ ...ours, ...stepPolicy }));
-    expect(await registered(OURS)).toEqual({ bounds: [[1, 3]], policies: [stepPolicy.PolicyName] });
+    // Registered with no RoleARN: DescribeScalableTargets answers the service-linked role, as the model requires a RoleARN.
+    expect(await registered(OURS)).toEqual({
+      bounds: [[1, 3]],
+      roles: [
+        "arn:aws:iam::000000000000:role/aws-service-role/sagemaker.application-autoscaling.amazonaws.com/AWSServiceRoleForApplicationAutoScaling_SageMakerEndpoint",
+      ],
+      policies: [stepPolicy.PolicyName],
+    });
     await autoScaling.send(new DeleteScalingPolicyCommand({ ...ours, PolicyName: stepPolicy.PolicyName }));
     await autoScaling.send(new DeregisterScalableTargetCommand(ours));
-    expect(await registered(OURS)).toEqual({ bounds: [], policies: [] });
+    expect(await registered(OURS)).toEqual({ bounds: [], roles: [], policies: [] });
   });
 
   it("through the console's own code: refuses another team's endpoint and scale to zero of a real-time one, leaving nothing", async () => {
@@ -190,6 +198,6 @@ describe("the console and another team's scalable target", { timeout: 120_000 },
       status: 400,
       message: expect.stringMatching(/^scaleToZero: "dc-own" is a real-time endpoint\./),
     });
-    expect(await registered(OURS)).toEqual({ bounds: [], policies: [] });
+    expect(await registered(OURS)).toEqual({ bounds: [], roles: [], policies: [] });
   });
 });
