@@ -60,6 +60,27 @@ export const servedServices = [
     exportName: "cloudWatchInputShapes",
     operations: ["DeleteAlarms", "DescribeAlarmHistory", "DescribeAlarms", "PutMetricAlarm", "SetAlarmState"],
   },
+  {
+    service: "codebuild",
+    apiVersion: "2016-10-06",
+    file: "codebuild.ts",
+    exportName: "codeBuildInputShapes",
+    operations: ["BatchGetBuilds", "BatchGetProjects", "ListBuilds", "ListBuildsForProject", "StartBuild", "StopBuild"],
+  },
+  {
+    service: "ecr",
+    apiVersion: "2015-09-21",
+    file: "ecr.ts",
+    exportName: "ecrInputShapes",
+    operations: ["BatchGetImage", "DescribeImages", "DescribeRepositories", "ListImages"],
+  },
+  {
+    service: "logs",
+    apiVersion: "2014-03-28",
+    file: "cloudwatch-logs.ts",
+    exportName: "cloudWatchLogsInputShapes",
+    operations: ["DescribeLogStreams", "FilterLogEvents", "GetLogEvents"],
+  },
 ] as const;
 
 export type ServedService = (typeof servedServices)[number];

@@ -1,5 +1,7 @@
 import type { LogEvent, LogStore } from "../log-store.ts";
 import { AwsError } from "../wire/aws-error.ts";
+import { cloudWatchLogsInputShapes } from "../wire/generated/cloudwatch-logs.ts";
+import { withInputShapes } from "../wire/input-shapes.ts";
 import type { JsonService } from "../wire/json-rpc.ts";
 import { LOCAL_ACCOUNT_ID } from "../wire/request.ts";
 import { servingOnly } from "../wire/served-members.ts";
@@ -39,122 +41,127 @@ export function cloudWatchLogsService(logs: LogStore): JsonService {
     target: "Logs_20140328",
     signingName: "logs",
     version: "1.1",
-    operations: servingOnly(
+    operations: withInputShapes(
       "CloudWatchLogs",
-      cloudWatchLogsServedMembers,
-      {
-        GetLogEvents(input) {
-          const group = groupName(input);
-          const stream = String(input.logStreamName ?? "");
-          requireGroup(group);
-          if (!logs.hasStream(group, stream)) {
-            throw new AwsError("ResourceNotFoundException", "The specified log stream does not exist.");
-          }
-          const token = typeof input.nextToken === "string" ? input.nextToken : "";
-          const tokenMatch = /^([fb])\/(\d+)$/.exec(token);
-          if (token && !tokenMatch)
-            throw new AwsError("InvalidParameterException", "The specified nextToken is invalid.");
-          const limit = limitOf(input, 10_000);
-          const direction = tokenMatch?.[1];
-          const position = Number(tokenMatch?.[2] ?? 0);
-          const events = logs.read(group, stream, {
-            after: direction === "f" ? position : undefined,
-            before: direction === "b" ? position : undefined,
-            from: optionalNumber(input.startTime),
-            to: optionalNumber(input.endTime),
-            limit,
-            fromHead: direction === "f" || (!direction && input.startFromHead === true),
-          });
-          const first = events[0]?.id;
-          const last = events.at(-1)?.id;
-          return {
-            events: events.map((event) => ({
-              timestamp: event.timestamp,
-              message: event.message,
-              ingestionTime: event.timestamp,
-            })),
-            nextForwardToken: `f/${last ?? (direction === "f" ? position : 0)}`,
-            nextBackwardToken: `b/${first ?? (direction === "b" ? position : 0)}`,
-          };
+      cloudWatchLogsInputShapes,
+      servingOnly(
+        "CloudWatchLogs",
+        cloudWatchLogsServedMembers,
+        {
+          GetLogEvents(input) {
+            const group = groupName(input);
+            const stream = String(input.logStreamName ?? "");
+            requireGroup(group);
+            if (!logs.hasStream(group, stream)) {
+              throw new AwsError("ResourceNotFoundException", "The specified log stream does not exist.");
+            }
+            const token = typeof input.nextToken === "string" ? input.nextToken : "";
+            const tokenMatch = /^([fb])\/(\d+)$/.exec(token);
+            if (token && !tokenMatch)
+              throw new AwsError("InvalidParameterException", "The specified nextToken is invalid.");
+            const limit = limitOf(input, 10_000);
+            const direction = tokenMatch?.[1];
+            const position = Number(tokenMatch?.[2] ?? 0);
+            const events = logs.read(group, stream, {
+              after: direction === "f" ? position : undefined,
+              before: direction === "b" ? position : undefined,
+              from: optionalNumber(input.startTime),
+              to: optionalNumber(input.endTime),
+              limit,
+              fromHead: direction === "f" || (!direction && input.startFromHead === true),
+            });
+            const first = events[0]?.id;
+            const last = events.at(-1)?.id;
+            return {
+              events: events.map((event) => ({
+                timestamp: event.timestamp,
+                message: event.message,
+                ingestionTime: event.timestamp,
+              })),
+              nextForwardToken: `f/${last ?? (direction === "f" ? position : 0)}`,
+              nextBackwardToken: `b/${first ?? (direction === "b" ? position : 0)}`,
+            };
+          },
+          FilterLogEvents(input) {
+            if (input.logGroupName !== undefined && input.logGroupIdentifier !== undefined) {
+              throw new AwsError(
+                "InvalidParameterException",
+                "LogGroup name and LogGroup ARN are mutually exclusive parameters.",
+              );
+            }
+            const names = Array.isArray(input.logStreamNames) ? (input.logStreamNames as string[]) : undefined;
+            const prefix = typeof input.logStreamNamePrefix === "string" ? input.logStreamNamePrefix : undefined;
+            if (names && prefix !== undefined) {
+              throw new AwsError(
+                "InvalidParameterException",
+                "Cannot specify both logStreamNames and logStreamNamePrefix",
+              );
+            }
+            const group = groupName(input);
+            requireGroup(group);
+            const limit = limitOf(input, 10_000);
+            const matches = logFilter(typeof input.filterPattern === "string" ? input.filterPattern : undefined);
+            const inStreams = (stream: string) =>
+              names ? names.includes(stream) : prefix === undefined || stream.startsWith(prefix);
+            const token = typeof input.nextToken === "string" ? input.nextToken : undefined;
+            if (token !== undefined && !/^\d+$/.test(token)) {
+              throw new AwsError("InvalidParameterException", "The specified nextToken is invalid.");
+            }
+            // Like AWS, one call searches a bounded slice of the group: a page may hold fewer than `limit` events (even
+            // none) and still carry a nextToken to go on from.
+            const scanned = logs.scan(group, {
+              after: Number(token ?? 0),
+              from: optionalNumber(input.startTime),
+              to: optionalNumber(input.endTime),
+              limit: FILTER_SCAN_EVENTS,
+            });
+            const page: LogEvent[] = [];
+            let searched = 0;
+            for (const event of scanned) {
+              if (page.length === limit) break;
+              searched++;
+              if (inStreams(event.stream) && matches(event.message)) page.push(event);
+            }
+            const more = searched < scanned.length || scanned.length === FILTER_SCAN_EVENTS;
+            const last = scanned[searched - 1]?.id;
+            return {
+              events: page.map((event) => ({
+                logStreamName: event.stream,
+                timestamp: event.timestamp,
+                message: event.message,
+                ingestionTime: event.timestamp,
+                eventId: String(event.id),
+              })),
+              nextToken: more && last !== undefined ? String(last) : undefined,
+            };
+          },
+          DescribeLogStreams(input, request) {
+            const group = groupName(input);
+            requireGroup(group);
+            const limit = limitOf(input, 50);
+            const prefix = typeof input.logStreamNamePrefix === "string" ? input.logStreamNamePrefix : "";
+            let streams = logs.streams(group).filter((s) => s.stream.startsWith(prefix));
+            if (input.orderBy !== "LastEventTime") streams.sort((a, b) => a.stream.localeCompare(b.stream));
+            if (input.descending === true && input.orderBy !== "LastEventTime") streams.reverse();
+            if (input.orderBy === "LastEventTime" && input.descending !== true) streams.reverse();
+            const offset = typeof input.nextToken === "string" ? Number(input.nextToken) || 0 : 0;
+            streams = streams.slice(offset, offset + limit + 1);
+            const page = streams.slice(0, limit);
+            return {
+              logStreams: page.map((s) => ({
+                logStreamName: s.stream,
+                creationTime: s.created,
+                firstEventTimestamp: s.first,
+                lastEventTimestamp: s.last,
+                lastIngestionTime: s.last,
+                arn: `arn:aws:logs:${request.region}:${LOCAL_ACCOUNT_ID}:log-group:${group}:log-stream:${s.stream}`,
+              })),
+              nextToken: streams.length > limit ? String(offset + limit) : undefined,
+            };
+          },
         },
-        FilterLogEvents(input) {
-          if (input.logGroupName !== undefined && input.logGroupIdentifier !== undefined) {
-            throw new AwsError(
-              "InvalidParameterException",
-              "LogGroup name and LogGroup ARN are mutually exclusive parameters.",
-            );
-          }
-          const names = Array.isArray(input.logStreamNames) ? (input.logStreamNames as string[]) : undefined;
-          const prefix = typeof input.logStreamNamePrefix === "string" ? input.logStreamNamePrefix : undefined;
-          if (names && prefix !== undefined) {
-            throw new AwsError(
-              "InvalidParameterException",
-              "Cannot specify both logStreamNames and logStreamNamePrefix",
-            );
-          }
-          const group = groupName(input);
-          requireGroup(group);
-          const limit = limitOf(input, 10_000);
-          const matches = logFilter(typeof input.filterPattern === "string" ? input.filterPattern : undefined);
-          const inStreams = (stream: string) =>
-            names ? names.includes(stream) : prefix === undefined || stream.startsWith(prefix);
-          const token = typeof input.nextToken === "string" ? input.nextToken : undefined;
-          if (token !== undefined && !/^\d+$/.test(token)) {
-            throw new AwsError("InvalidParameterException", "The specified nextToken is invalid.");
-          }
-          // Like AWS, one call searches a bounded slice of the group: a page may hold fewer than `limit` events (even
-          // none) and still carry a nextToken to go on from.
-          const scanned = logs.scan(group, {
-            after: Number(token ?? 0),
-            from: optionalNumber(input.startTime),
-            to: optionalNumber(input.endTime),
-            limit: FILTER_SCAN_EVENTS,
-          });
-          const page: LogEvent[] = [];
-          let searched = 0;
-          for (const event of scanned) {
-            if (page.length === limit) break;
-            searched++;
-            if (inStreams(event.stream) && matches(event.message)) page.push(event);
-          }
-          const more = searched < scanned.length || scanned.length === FILTER_SCAN_EVENTS;
-          const last = scanned[searched - 1]?.id;
-          return {
-            events: page.map((event) => ({
-              logStreamName: event.stream,
-              timestamp: event.timestamp,
-              message: event.message,
-              ingestionTime: event.timestamp,
-              eventId: String(event.id),
-            })),
-            nextToken: more && last !== undefined ? String(last) : undefined,
-          };
-        },
-        DescribeLogStreams(input, request) {
-          const group = groupName(input);
-          requireGroup(group);
-          const limit = limitOf(input, 50);
-          const prefix = typeof input.logStreamNamePrefix === "string" ? input.logStreamNamePrefix : "";
-          let streams = logs.streams(group).filter((s) => s.stream.startsWith(prefix));
-          if (input.orderBy !== "LastEventTime") streams.sort((a, b) => a.stream.localeCompare(b.stream));
-          if (input.descending === true && input.orderBy !== "LastEventTime") streams.reverse();
-          if (input.orderBy === "LastEventTime" && input.descending !== true) streams.reverse();
-          const offset = typeof input.nextToken === "string" ? Number(input.nextToken) || 0 : 0;
-          streams = streams.slice(offset, offset + limit + 1);
-          const page = streams.slice(0, limit);
-          return {
-            logStreams: page.map((s) => ({
-              logStreamName: s.stream,
-              creationTime: s.created,
-              firstEventTimestamp: s.first,
-              lastEventTimestamp: s.last,
-              lastIngestionTime: s.last,
-              arn: `arn:aws:logs:${request.region}:${LOCAL_ACCOUNT_ID}:log-group:${group}:log-stream:${s.stream}`,
-            })),
-            nextToken: streams.length > limit ? String(offset + limit) : undefined,
-          };
-        },
-      },
+        "InvalidParameterException",
+      ),
       "InvalidParameterException",
     ),
   };

@@ -1,6 +1,8 @@
 import { type BuildRunner, buildLogGroup, buildLogStream, localProjects } from "../builds/build-runner.ts";
 import type { BuildRecord, BuildStore } from "../builds/build-store.ts";
 import { AwsError } from "../wire/aws-error.ts";
+import { codeBuildInputShapes } from "../wire/generated/codebuild.ts";
+import { withInputShapes } from "../wire/input-shapes.ts";
 import type { JsonService } from "../wire/json-rpc.ts";
 import { LOCAL_ACCOUNT_ID } from "../wire/request.ts";
 import { servingOnly } from "../wire/served-members.ts";
@@ -61,85 +63,90 @@ export function codeBuildService(builds: BuildStore, runner: BuildRunner): JsonS
     target: "CodeBuild_20161006",
     signingName: "codebuild",
     version: "1.1",
-    operations: servingOnly(
+    operations: withInputShapes(
       "CodeBuild",
-      codeBuildServedMembers,
-      {
-        StartBuild(input, { region }) {
-          const project = requireProject(input.projectName);
-          const overrides = input.environmentVariablesOverride ?? [];
-          if (!Array.isArray(overrides))
-            throw new AwsError("InvalidInputException", "environmentVariablesOverride must be a list");
-          for (const override of overrides as { name?: unknown; value?: unknown }[]) {
-            if (typeof override?.name !== "string" || typeof override.value !== "string") {
-              throw new AwsError(
-                "InvalidInputException",
-                "Every environment variable override needs a name and a value",
-              );
+      codeBuildInputShapes,
+      servingOnly(
+        "CodeBuild",
+        codeBuildServedMembers,
+        {
+          StartBuild(input, { region }) {
+            const project = requireProject(input.projectName);
+            const overrides = input.environmentVariablesOverride ?? [];
+            if (!Array.isArray(overrides))
+              throw new AwsError("InvalidInputException", "environmentVariablesOverride must be a list");
+            for (const override of overrides as { name?: unknown; value?: unknown }[]) {
+              if (typeof override?.name !== "string" || typeof override.value !== "string") {
+                throw new AwsError(
+                  "InvalidInputException",
+                  "Every environment variable override needs a name and a value",
+                );
+              }
             }
-          }
-          if (input.sourceTypeOverride !== undefined && input.sourceTypeOverride !== "S3") {
-            throw new AwsError("InvalidInputException", "The local control plane builds from S3 sources only");
-          }
-          if (input.sourceLocationOverride !== undefined && typeof input.sourceLocationOverride !== "string") {
-            throw new AwsError("InvalidInputException", "sourceLocationOverride must be a string");
-          }
-          const source =
-            typeof input.sourceLocationOverride === "string"
-              ? { type: "S3", location: input.sourceLocationOverride }
-              : undefined;
-          const build = runner.start(project, overrides as { name: string; value: string }[], region, source);
-          return { build: describeBuild(build, region) };
+            if (input.sourceTypeOverride !== undefined && input.sourceTypeOverride !== "S3") {
+              throw new AwsError("InvalidInputException", "The local control plane builds from S3 sources only");
+            }
+            if (input.sourceLocationOverride !== undefined && typeof input.sourceLocationOverride !== "string") {
+              throw new AwsError("InvalidInputException", "sourceLocationOverride must be a string");
+            }
+            const source =
+              typeof input.sourceLocationOverride === "string"
+                ? { type: "S3", location: input.sourceLocationOverride }
+                : undefined;
+            const build = runner.start(project, overrides as { name: string; value: string }[], region, source);
+            return { build: describeBuild(build, region) };
+          },
+          StopBuild(input, { region }) {
+            const id = String(input.id ?? "");
+            const build = builds.get(id);
+            if (!build) throw new AwsError("ResourceNotFoundException", `Build ${id} does not exist`);
+            runner.stop(id);
+            return { build: describeBuild(builds.get(id)!, region) };
+          },
+          BatchGetBuilds(input, { region }) {
+            const ids = Array.isArray(input.ids) ? (input.ids as string[]) : [];
+            if (ids.length === 0 || ids.length > 100)
+              throw new AwsError("InvalidInputException", "ids must list 1 to 100 build ids");
+            const found = ids.map((id) => builds.get(id));
+            return {
+              builds: found.filter((b) => b !== undefined).map((b) => describeBuild(b, region)),
+              buildsNotFound: ids.filter((_, i) => found[i] === undefined),
+            };
+          },
+          ListBuildsForProject(input) {
+            const project = requireProject(input.projectName);
+            return page(builds.ids(project, input.sortOrder === "ASCENDING"), input.nextToken);
+          },
+          ListBuilds(input) {
+            return page(builds.ids(null, input.sortOrder === "ASCENDING"), input.nextToken);
+          },
+          BatchGetProjects(input, { region }) {
+            const names = Array.isArray(input.names) ? (input.names as string[]) : [];
+            return {
+              projects: names
+                .filter((name) => name in localProjects)
+                .map((name) => ({
+                  name,
+                  arn: `arn:aws:codebuild:${region}:${LOCAL_ACCOUNT_ID}:project/${name}`,
+                  environment: {
+                    type: "LINUX_CONTAINER",
+                    image: "local",
+                    computeType: "BUILD_GENERAL1_SMALL",
+                    environmentVariables: Object.entries(localProjects[name]?.environmentVariables ?? {}).map(
+                      ([n, value]) => ({
+                        name: n,
+                        value,
+                        type: "PLAINTEXT",
+                      }),
+                    ),
+                  },
+                })),
+              projectsNotFound: names.filter((name) => !(name in localProjects)),
+            };
+          },
         },
-        StopBuild(input, { region }) {
-          const id = String(input.id ?? "");
-          const build = builds.get(id);
-          if (!build) throw new AwsError("ResourceNotFoundException", `Build ${id} does not exist`);
-          runner.stop(id);
-          return { build: describeBuild(builds.get(id)!, region) };
-        },
-        BatchGetBuilds(input, { region }) {
-          const ids = Array.isArray(input.ids) ? (input.ids as string[]) : [];
-          if (ids.length === 0 || ids.length > 100)
-            throw new AwsError("InvalidInputException", "ids must list 1 to 100 build ids");
-          const found = ids.map((id) => builds.get(id));
-          return {
-            builds: found.filter((b) => b !== undefined).map((b) => describeBuild(b, region)),
-            buildsNotFound: ids.filter((_, i) => found[i] === undefined),
-          };
-        },
-        ListBuildsForProject(input) {
-          const project = requireProject(input.projectName);
-          return page(builds.ids(project, input.sortOrder === "ASCENDING"), input.nextToken);
-        },
-        ListBuilds(input) {
-          return page(builds.ids(null, input.sortOrder === "ASCENDING"), input.nextToken);
-        },
-        BatchGetProjects(input, { region }) {
-          const names = Array.isArray(input.names) ? (input.names as string[]) : [];
-          return {
-            projects: names
-              .filter((name) => name in localProjects)
-              .map((name) => ({
-                name,
-                arn: `arn:aws:codebuild:${region}:${LOCAL_ACCOUNT_ID}:project/${name}`,
-                environment: {
-                  type: "LINUX_CONTAINER",
-                  image: "local",
-                  computeType: "BUILD_GENERAL1_SMALL",
-                  environmentVariables: Object.entries(localProjects[name]?.environmentVariables ?? {}).map(
-                    ([n, value]) => ({
-                      name: n,
-                      value,
-                      type: "PLAINTEXT",
-                    }),
-                  ),
-                },
-              })),
-            projectsNotFound: names.filter((name) => !(name in localProjects)),
-          };
-        },
-      },
+        "InvalidInputException",
+      ),
       "InvalidInputException",
     ),
   };

@@ -1,5 +1,7 @@
 import { type ImageRegistry, LOCAL_REPOSITORIES, type LocalImage, registryHost } from "../image-registry.ts";
 import { AwsError } from "../wire/aws-error.ts";
+import { ecrInputShapes } from "../wire/generated/ecr.ts";
+import { withInputShapes } from "../wire/input-shapes.ts";
 import type { JsonService } from "../wire/json-rpc.ts";
 import { LOCAL_ACCOUNT_ID } from "../wire/request.ts";
 import { servingOnly } from "../wire/served-members.ts";
@@ -46,103 +48,112 @@ export function ecrService(registry: ImageRegistry): JsonService {
     target: "AmazonEC2ContainerRegistry_V20150921",
     signingName: "ecr",
     version: "1.1",
-    operations: servingOnly(
+    operations: withInputShapes(
       "ECR",
-      ecrServedMembers,
-      {
-        DescribeRepositories(input, request) {
-          const registryId = registryOf(input);
-          const all = Array.isArray(input.repositoryNames)
-            ? (input.repositoryNames as string[])
-            : LOCAL_REPOSITORIES.filter((r) => r.registryId === registryId).map((r) => r.name);
-          const { items: names, nextToken } = ecrPage(all, input, "repositoryNames");
-          return {
-            nextToken,
-            repositories: names.map((name) => {
-              repositoryOf({ repositoryName: name, registryId });
-              return {
-                repositoryArn: `arn:aws:ecr:${request.region}:${registryId}:repository/${name}`,
-                registryId,
-                repositoryName: name,
-                repositoryUri: `${registryHost(registryId, request.region)}/${name}`,
-                imageTagMutability: "MUTABLE",
-                imageScanningConfiguration: { scanOnPush: false },
-                encryptionConfiguration: { encryptionType: "AES256" },
-              };
-            }),
-          };
-        },
-        DescribeImages(input) {
-          const repository = repositoryOf(input);
-          let images: LocalImage[];
-          if (Array.isArray(input.imageIds)) {
-            images = (input.imageIds as ImageId[]).map((id) => {
+      ecrInputShapes,
+      servingOnly(
+        "ECR",
+        ecrServedMembers,
+        {
+          DescribeRepositories(input, request) {
+            const registryId = registryOf(input);
+            const all = Array.isArray(input.repositoryNames)
+              ? (input.repositoryNames as string[])
+              : LOCAL_REPOSITORIES.filter((r) => r.registryId === registryId).map((r) => r.name);
+            const { items: names, nextToken } = ecrPage(all, input, "repositoryNames");
+            return {
+              nextToken,
+              repositories: names.map((name) => {
+                repositoryOf({ repositoryName: name, registryId });
+                return {
+                  repositoryArn: `arn:aws:ecr:${request.region}:${registryId}:repository/${name}`,
+                  registryId,
+                  repositoryName: name,
+                  repositoryUri: `${registryHost(registryId, request.region)}/${name}`,
+                  imageTagMutability: "MUTABLE",
+                  imageScanningConfiguration: { scanOnPush: false },
+                  encryptionConfiguration: { encryptionType: "AES256" },
+                };
+              }),
+            };
+          },
+          DescribeImages(input) {
+            const repository = repositoryOf(input);
+            let images: LocalImage[];
+            if (Array.isArray(input.imageIds)) {
+              images = (input.imageIds as ImageId[]).map((id) => {
+                const image = find(repository, id);
+                if (!image) {
+                  throw new AwsError(
+                    "ImageNotFoundException",
+                    `The image with imageId ${describeImageId(id)} does not exist within the repository with name '${repository}' in the registry with id '${registryOf(input)}'`,
+                  );
+                }
+                return image;
+              });
+            } else {
+              images = registry.images(repository);
+              const tagStatus = (input.filter as { tagStatus?: string } | undefined)?.tagStatus;
+              if (tagStatus === "TAGGED") images = images.filter((image) => image.tags.length > 0);
+              if (tagStatus === "UNTAGGED") images = images.filter((image) => image.tags.length === 0);
+            }
+            const { items: shown, nextToken } = ecrPage(images, input, "imageIds");
+            return {
+              nextToken,
+              imageDetails: shown.map((image) => ({
+                registryId: registryOf(input),
+                repositoryName: repository,
+                imageDigest: image.digest,
+                imageTags: image.tags.length > 0 ? image.tags : undefined,
+                imageSizeInBytes: image.size,
+                imagePushedAt: image.pushedAt.getTime() / 1000,
+                imageManifestMediaType: "application/vnd.docker.distribution.manifest.v2+json",
+                artifactMediaType: "application/vnd.docker.container.image.v1+json",
+              })),
+            };
+          },
+          ListImages(input) {
+            const repository = repositoryOf(input);
+            const tagStatus = (input.filter as { tagStatus?: string } | undefined)?.tagStatus;
+            const ids = registry
+              .images(repository)
+              .filter((image) => tagStatus !== "TAGGED" || image.tags.length > 0)
+              .filter((image) => tagStatus !== "UNTAGGED" || image.tags.length === 0)
+              .flatMap((image) =>
+                image.tags.length > 0
+                  ? image.tags.map((tag) => ({ imageDigest: image.digest, imageTag: tag }))
+                  : [{ imageDigest: image.digest }],
+              );
+            const { items: imageIds, nextToken } = ecrPage(ids, input, null);
+            return { imageIds, nextToken };
+          },
+          BatchGetImage(input) {
+            const repository = repositoryOf(input);
+            const images: unknown[] = [];
+            const failures: unknown[] = [];
+            for (const id of (input.imageIds ?? []) as ImageId[]) {
               const image = find(repository, id);
               if (!image) {
-                throw new AwsError(
-                  "ImageNotFoundException",
-                  `The image with imageId ${describeImageId(id)} does not exist within the repository with name '${repository}' in the registry with id '${registryOf(input)}'`,
-                );
+                failures.push({
+                  imageId: id,
+                  failureCode: "ImageNotFound",
+                  failureReason: "Requested image not found",
+                });
+                continue;
               }
-              return image;
-            });
-          } else {
-            images = registry.images(repository);
-            const tagStatus = (input.filter as { tagStatus?: string } | undefined)?.tagStatus;
-            if (tagStatus === "TAGGED") images = images.filter((image) => image.tags.length > 0);
-            if (tagStatus === "UNTAGGED") images = images.filter((image) => image.tags.length === 0);
-          }
-          const { items: shown, nextToken } = ecrPage(images, input, "imageIds");
-          return {
-            nextToken,
-            imageDetails: shown.map((image) => ({
-              registryId: registryOf(input),
-              repositoryName: repository,
-              imageDigest: image.digest,
-              imageTags: image.tags.length > 0 ? image.tags : undefined,
-              imageSizeInBytes: image.size,
-              imagePushedAt: image.pushedAt.getTime() / 1000,
-              imageManifestMediaType: "application/vnd.docker.distribution.manifest.v2+json",
-              artifactMediaType: "application/vnd.docker.container.image.v1+json",
-            })),
-          };
-        },
-        ListImages(input) {
-          const repository = repositoryOf(input);
-          const tagStatus = (input.filter as { tagStatus?: string } | undefined)?.tagStatus;
-          const ids = registry
-            .images(repository)
-            .filter((image) => tagStatus !== "TAGGED" || image.tags.length > 0)
-            .filter((image) => tagStatus !== "UNTAGGED" || image.tags.length === 0)
-            .flatMap((image) =>
-              image.tags.length > 0
-                ? image.tags.map((tag) => ({ imageDigest: image.digest, imageTag: tag }))
-                : [{ imageDigest: image.digest }],
-            );
-          const { items: imageIds, nextToken } = ecrPage(ids, input, null);
-          return { imageIds, nextToken };
-        },
-        BatchGetImage(input) {
-          const repository = repositoryOf(input);
-          const images: unknown[] = [];
-          const failures: unknown[] = [];
-          for (const id of (input.imageIds ?? []) as ImageId[]) {
-            const image = find(repository, id);
-            if (!image) {
-              failures.push({ imageId: id, failureCode: "ImageNotFound", failureReason: "Requested image not found" });
-              continue;
+              images.push({
+                registryId: registryOf(input),
+                repositoryName: repository,
+                imageId: { imageDigest: image.digest, imageTag: id.imageTag },
+                imageManifest: JSON.stringify({ schemaVersion: 2, local: true, variant: image.variant }),
+                imageManifestMediaType: "application/vnd.docker.distribution.manifest.v2+json",
+              });
             }
-            images.push({
-              registryId: registryOf(input),
-              repositoryName: repository,
-              imageId: { imageDigest: image.digest, imageTag: id.imageTag },
-              imageManifest: JSON.stringify({ schemaVersion: 2, local: true, variant: image.variant }),
-              imageManifestMediaType: "application/vnd.docker.distribution.manifest.v2+json",
-            });
-          }
-          return { images, failures };
+            return { images, failures };
+          },
         },
-      },
+        "InvalidParameterException",
+      ),
       "InvalidParameterException",
     ),
   };

@@ -7,7 +7,9 @@ import {
   RegisterScalableTargetCommand,
 } from "@aws-sdk/client-application-auto-scaling";
 import { CloudWatchClient, PutMetricAlarmCommand } from "@aws-sdk/client-cloudwatch";
-import { CodeBuildClient, StartBuildCommand } from "@aws-sdk/client-codebuild";
+import { CloudWatchLogsClient, GetLogEventsCommand } from "@aws-sdk/client-cloudwatch-logs";
+import { BatchGetBuildsCommand, CodeBuildClient, StartBuildCommand } from "@aws-sdk/client-codebuild";
+import { DescribeImagesCommand, ECRClient } from "@aws-sdk/client-ecr";
 import {
   CreateEndpointCommand,
   CreateEndpointConfigCommand,
@@ -32,7 +34,8 @@ import { sageMakerRuntimeInputShapes } from "../wire/generated/sagemaker-runtime
 import { matchesPattern, type Shape } from "../wire/input-shapes.ts";
 
 /**
- * What local SageMaker and Application Auto Scaling refuse, with the names and wording AWS uses, through the SDK.
+ * What local SageMaker, Application Auto Scaling, CodeBuild, ECR and CloudWatch Logs refuse, with the names and
+ * wording AWS uses, through the SDK.
  */
 let dataDir: string;
 let plane: ControlPlane;
@@ -497,5 +500,27 @@ describe("the rules modules", () => {
     expect(matchesPattern(inferenceId, " leading-space")).toBe(false);
     expect(matchesPattern(inferenceId, "tab\tinside")).toBe(false);
     expect(matchesPattern("\\p{Print}+", "policy name")).toBe(true);
+  });
+});
+
+describe("local CodeBuild, ECR and CloudWatch Logs check their inputs against botocore's shapes", () => {
+  const constraint = (member: string) =>
+    expect.stringMatching(new RegExp(`at '${member}' failed to satisfy constraint`));
+
+  it("refuses a member outside its model's bounds with the service's own invalid-input error", async () => {
+    const codeBuild = new CodeBuildClient(localClientConfig(plane));
+    await expect(codeBuild.send(new BatchGetBuildsCommand({ ids: [] }))).rejects.toMatchObject({
+      name: "InvalidInputException",
+      message: constraint("ids"),
+    });
+    const ecr = new ECRClient(localClientConfig(plane));
+    await expect(ecr.send(new DescribeImagesCommand({ repositoryName: "Decision-Adapter" }))).rejects.toMatchObject({
+      name: "InvalidParameterException",
+      message: constraint("repositoryName"),
+    });
+    const logs = new CloudWatchLogsClient(localClientConfig(plane));
+    await expect(
+      logs.send(new GetLogEventsCommand({ logGroupName: "/aws/codebuild/x", logStreamName: "s", limit: 0 })),
+    ).rejects.toMatchObject({ name: "InvalidParameterException", message: constraint("limit") });
   });
 });
