@@ -1,3 +1,4 @@
+import type { StandardUnit, Statistic } from "@aws-sdk/client-cloudwatch";
 /** CloudWatch's alarm states. */
 export type AlarmState = "OK" | "ALARM" | "INSUFFICIENT_DATA";
 
@@ -19,11 +20,11 @@ export interface MetricAlarmDefinition {
   InsufficientDataActions: string[];
   MetricName: string;
   Namespace: string;
-  Statistic?: string;
+  Statistic?: Statistic;
   ExtendedStatistic?: string;
   Dimensions: { Name: string; Value: string }[];
   Period: number;
-  Unit?: string;
+  Unit?: StandardUnit;
   EvaluationPeriods: number;
   DatapointsToAlarm?: number;
   Threshold: number;

@@ -1,3 +1,4 @@
+import type { StandardUnit } from "@aws-sdk/client-cloudwatch";
 import type { AlarmEngine } from "../alarms/alarm-engine.ts";
 import type { MetricAlarmDefinition } from "../alarms/metric-alarm.ts";
 import type { PolicyDoc } from "./scaling-store.ts";
@@ -31,7 +32,8 @@ export function createTargetTrackingAlarms(
     Namespace,
     Statistic,
     Dimensions: metric.Dimensions ?? [],
-    Unit: metric.Unit,
+    // Application Auto Scaling's MetricUnit is a free string in its model; CloudWatch's units are what it names.
+    Unit: metric.Unit as StandardUnit | undefined,
     Period: 60,
   } satisfies Partial<MetricAlarmDefinition>;
   const id = crypto.randomUUID();

@@ -1,3 +1,4 @@
+import type { StandardUnit, Statistic } from "@aws-sdk/client-cloudwatch";
 import type { MetricAlarmDefinition, TreatMissingData } from "../alarms/metric-alarm.ts";
 import { PERCENTILE_PATTERN } from "../alarms/sagemaker-endpoint-metrics.ts";
 import { AwsError } from "../wire/aws-error.ts";
@@ -112,11 +113,12 @@ export function checkMetricAlarm(raw: Record<string, unknown>): MetricAlarmDefin
     InsufficientDataActions: input.InsufficientDataActions ?? [],
     MetricName: input.MetricName,
     Namespace: input.Namespace,
-    Statistic: input.Statistic,
+    // Both were checked against the service model's enums (withInputShapes) before this rule ran.
+    Statistic: input.Statistic as Statistic | undefined,
     ExtendedStatistic: input.ExtendedStatistic,
     Dimensions: input.Dimensions ?? [],
     Period: period,
-    Unit: input.Unit,
+    Unit: input.Unit as StandardUnit | undefined,
     EvaluationPeriods: input.EvaluationPeriods,
     DatapointsToAlarm: input.DatapointsToAlarm,
     Threshold: input.Threshold,

@@ -1,3 +1,15 @@
+import type {
+  DeleteAlarmsCommandInput,
+  DeleteAlarmsCommandOutput,
+  DescribeAlarmHistoryCommandInput,
+  DescribeAlarmHistoryCommandOutput,
+  DescribeAlarmsCommandInput,
+  DescribeAlarmsCommandOutput,
+  PutMetricAlarmCommandInput,
+  PutMetricAlarmCommandOutput,
+  SetAlarmStateCommandInput,
+  SetAlarmStateCommandOutput,
+} from "@aws-sdk/client-cloudwatch";
 import type { AlarmEngine } from "../alarms/alarm-engine.ts";
 import type { AlarmState, StoredAlarm } from "../alarms/metric-alarm.ts";
 import type { MetricSource } from "../alarms/metric-source.ts";
@@ -8,6 +20,7 @@ import { withInputShapes } from "../wire/input-shapes.ts";
 import type { JsonService } from "../wire/json-rpc.ts";
 import { LOCAL_ACCOUNT_ID } from "../wire/request.ts";
 import { servingOnly } from "../wire/served-members.ts";
+import { asJsonOperations, type TypedOperation } from "../wire/typed-operations.ts";
 import { CLOUDWATCH_VALIDATION_ERROR, checkMetricAlarm, checkStateReasonData } from "./cloudwatch-rules.ts";
 import { cloudWatchServedMembers } from "./cloudwatch-served.ts";
 
@@ -21,6 +34,15 @@ interface MetricQuery {
     Stat?: string;
   };
 }
+
+/** The alarm operations, each typed with the SDK's own input and output. */
+type AlarmOperations = {
+  DeleteAlarms: TypedOperation<DeleteAlarmsCommandInput, DeleteAlarmsCommandOutput>;
+  DescribeAlarmHistory: TypedOperation<DescribeAlarmHistoryCommandInput, DescribeAlarmHistoryCommandOutput>;
+  DescribeAlarms: TypedOperation<DescribeAlarmsCommandInput, DescribeAlarmsCommandOutput>;
+  PutMetricAlarm: TypedOperation<PutMetricAlarmCommandInput, PutMetricAlarmCommandOutput>;
+  SetAlarmState: TypedOperation<SetAlarmStateCommandInput, SetAlarmStateCommandOutput>;
+};
 
 function epochMs(value: unknown, field: string): number {
   if (typeof value !== "number") throw new AwsError("MissingParameter", `The parameter ${field} must be specified.`);
@@ -63,7 +85,7 @@ export function cloudWatchService(metrics: MetricSource, alarms: AlarmEngine): J
         servingOnly(
           "CloudWatch",
           cloudWatchServedMembers,
-          {
+          asJsonOperations({
             PutMetricAlarm(input, { region }) {
               alarms.put(checkMetricAlarm(input), region, LOCAL_ACCOUNT_ID);
               return {};
@@ -171,7 +193,7 @@ export function cloudWatchService(metrics: MetricSource, alarms: AlarmEngine): J
               alarms.delete(names);
               return {};
             },
-          },
+          } satisfies AlarmOperations),
           "InvalidParameterValue",
         ),
         CLOUDWATCH_VALIDATION_ERROR,
