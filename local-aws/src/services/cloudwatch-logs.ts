@@ -1,3 +1,11 @@
+import type {
+  DescribeLogStreamsCommandInput,
+  DescribeLogStreamsCommandOutput,
+  FilterLogEventsCommandInput,
+  FilterLogEventsCommandOutput,
+  GetLogEventsCommandInput,
+  GetLogEventsCommandOutput,
+} from "@aws-sdk/client-cloudwatch-logs";
 import type { LogEvent, LogStore } from "../log-store.ts";
 import { AwsError } from "../wire/aws-error.ts";
 import { cloudWatchLogsInputShapes } from "../wire/generated/cloudwatch-logs.ts";
@@ -5,11 +13,19 @@ import { withInputShapes } from "../wire/input-shapes.ts";
 import type { JsonService } from "../wire/json-rpc.ts";
 import { LOCAL_ACCOUNT_ID } from "../wire/request.ts";
 import { servingOnly } from "../wire/served-members.ts";
+import { asJsonOperations, type TypedOperation } from "../wire/typed-operations.ts";
 import { cloudWatchLogsServedMembers } from "./cloudwatch-logs-served.ts";
 import { logFilter } from "./log-filter-pattern.ts";
 
 /** How many events of a group one FilterLogEvents call searches at most. */
 const FILTER_SCAN_EVENTS = 10_000;
+
+/** The operations this module serves, each typed with the SDK's own input and output. */
+type LogsOperations = {
+  GetLogEvents: TypedOperation<GetLogEventsCommandInput, GetLogEventsCommandOutput>;
+  FilterLogEvents: TypedOperation<FilterLogEventsCommandInput, FilterLogEventsCommandOutput>;
+  DescribeLogStreams: TypedOperation<DescribeLogStreamsCommandInput, DescribeLogStreamsCommandOutput>;
+};
 
 function groupName(input: Record<string, unknown>): string {
   const name = input.logGroupName ?? input.logGroupIdentifier;
@@ -47,7 +63,7 @@ export function cloudWatchLogsService(logs: LogStore): JsonService {
       servingOnly(
         "CloudWatchLogs",
         cloudWatchLogsServedMembers,
-        {
+        asJsonOperations({
           GetLogEvents(input) {
             const group = groupName(input);
             const stream = String(input.logStreamName ?? "");
@@ -159,7 +175,7 @@ export function cloudWatchLogsService(logs: LogStore): JsonService {
               nextToken: streams.length > limit ? String(offset + limit) : undefined,
             };
           },
-        },
+        } satisfies LogsOperations),
         "InvalidParameterException",
       ),
       "InvalidParameterException",

@@ -1,3 +1,15 @@
+import type {
+  BatchGetImageCommandInput,
+  BatchGetImageCommandOutput,
+  DescribeImagesCommandInput,
+  DescribeImagesCommandOutput,
+  DescribeRepositoriesCommandInput,
+  DescribeRepositoriesCommandOutput,
+  Image,
+  ImageFailure,
+  ListImagesCommandInput,
+  ListImagesCommandOutput,
+} from "@aws-sdk/client-ecr";
 import { type ImageRegistry, LOCAL_REPOSITORIES, type LocalImage, registryHost } from "../image-registry.ts";
 import { AwsError } from "../wire/aws-error.ts";
 import { ecrInputShapes } from "../wire/generated/ecr.ts";
@@ -5,6 +17,7 @@ import { withInputShapes } from "../wire/input-shapes.ts";
 import type { JsonService } from "../wire/json-rpc.ts";
 import { LOCAL_ACCOUNT_ID } from "../wire/request.ts";
 import { servingOnly } from "../wire/served-members.ts";
+import { asJsonOperations, type OnTheWire, type TypedOperation } from "../wire/typed-operations.ts";
 import { ecrPage } from "./ecr-paging.ts";
 import { ecrServedMembers } from "./ecr-served.ts";
 
@@ -12,6 +25,14 @@ interface ImageId {
   imageDigest?: string;
   imageTag?: string;
 }
+
+/** The operations this module serves, each typed with the SDK's own input and output. */
+type EcrOperations = {
+  DescribeRepositories: TypedOperation<DescribeRepositoriesCommandInput, DescribeRepositoriesCommandOutput>;
+  DescribeImages: TypedOperation<DescribeImagesCommandInput, DescribeImagesCommandOutput>;
+  ListImages: TypedOperation<ListImagesCommandInput, ListImagesCommandOutput>;
+  BatchGetImage: TypedOperation<BatchGetImageCommandInput, BatchGetImageCommandOutput>;
+};
 
 function describeImageId(id: ImageId): string {
   return `{imageDigest:'${id.imageDigest ?? "null"}', imageTag:'${id.imageTag ?? "null"}'}`;
@@ -54,7 +75,7 @@ export function ecrService(registry: ImageRegistry): JsonService {
       servingOnly(
         "ECR",
         ecrServedMembers,
-        {
+        asJsonOperations({
           DescribeRepositories(input, request) {
             const registryId = registryOf(input);
             const all = Array.isArray(input.repositoryNames)
@@ -129,8 +150,8 @@ export function ecrService(registry: ImageRegistry): JsonService {
           },
           BatchGetImage(input) {
             const repository = repositoryOf(input);
-            const images: unknown[] = [];
-            const failures: unknown[] = [];
+            const images: OnTheWire<Image>[] = [];
+            const failures: OnTheWire<ImageFailure>[] = [];
             for (const id of (input.imageIds ?? []) as ImageId[]) {
               const image = find(repository, id);
               if (!image) {
@@ -151,7 +172,7 @@ export function ecrService(registry: ImageRegistry): JsonService {
             }
             return { images, failures };
           },
-        },
+        } satisfies EcrOperations),
         "InvalidParameterException",
       ),
       "InvalidParameterException",
