@@ -62,7 +62,9 @@ export function LatencyHistogram({
           {(["p50", "p95"] as const).map((key) => {
             const value = summary[key];
             if (value === null) return null;
-            const nearRight = x(value) > right - 32;
+            const text = `${key} ${latency(value)}`;
+            // About 5 px a character at 9 px: a label that would run past the plot ends at its marker instead.
+            const nearRight = x(value) + 2 + text.length * 5 > right;
             return (
               <g key={key}>
                 <line
@@ -80,7 +82,7 @@ export function LatencyHistogram({
                   fontSize="9"
                   textAnchor={nearRight ? "end" : "start"}
                 >
-                  {`${key} ${latency(value)}`}
+                  {text}
                 </text>
               </g>
             );
