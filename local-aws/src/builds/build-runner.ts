@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import type { BuildPhaseType, SourceType } from "@aws-sdk/client-codebuild";
 import { containedPath } from "../contained-path.ts";
 import type { RequestAuthorizer } from "../iam/request-authorizer.ts";
 import { type LocalProjectDefinition, loadStackProjects } from "../iam/stack-policies.ts";
@@ -26,12 +27,12 @@ export const localProjects = loadStackProjects({
   bucketName: LOCAL_ARTIFACT_BUCKET,
 });
 
-const LEADING_PHASES = ["SUBMITTED", "QUEUED", "PROVISIONING"];
+const LEADING_PHASES: BuildPhaseType[] = ["SUBMITTED", "QUEUED", "PROVISIONING"];
 const BUILDSPEC_PHASE_TYPES: PhaseType[] = ["INSTALL", "PRE_BUILD", "BUILD", "POST_BUILD"];
-const TRAILING_PHASES = ["UPLOAD_ARTIFACTS", "FINALIZING"];
+const TRAILING_PHASES: BuildPhaseType[] = ["UPLOAD_ARTIFACTS", "FINALIZING"];
 
 export interface BuildSource {
-  type: string;
+  type: SourceType;
   /** `bucket/key.zip` or `bucket/prefix/`. */
   location: string;
 }
@@ -372,7 +373,7 @@ export class BuildRunner {
     return env;
   }
 
-  private beginPhase(build: BuildRecord, phaseType: string) {
+  private beginPhase(build: BuildRecord, phaseType: BuildPhaseType) {
     build.phases.push({ phaseType, startTime: nowSeconds() });
     build.currentPhase = phaseType;
     this.builds.save(build);

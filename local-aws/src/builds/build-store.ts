@@ -1,9 +1,10 @@
+import type { BuildPhaseType, EnvironmentVariableType, SourceType } from "@aws-sdk/client-codebuild";
 import type { Db } from "../database.ts";
 
 export type BuildStatus = "IN_PROGRESS" | "SUCCEEDED" | "FAILED" | "FAULT" | "STOPPED" | "TIMED_OUT";
 
 export interface BuildPhase {
-  phaseType: string;
+  phaseType: BuildPhaseType;
   phaseStatus?: BuildStatus;
   startTime: number;
   endTime?: number;
@@ -13,7 +14,7 @@ export interface BuildPhase {
 
 /** A build's source as BatchGetBuilds answers it (ProjectSource): the StartBuild override or the project's. */
 export interface BuildRecordSource {
-  type: string;
+  type: SourceType;
   location: string;
   buildspec: string;
 }
@@ -25,9 +26,9 @@ export interface BuildRecord {
   source: BuildRecordSource | null;
   number: number;
   status: BuildStatus;
-  currentPhase: string;
+  currentPhase: BuildPhaseType;
   phases: BuildPhase[];
-  environment: { name: string; value: string; type: string }[];
+  environment: { name: string; value: string; type: EnvironmentVariableType }[];
   exported: { name: string; value: string }[];
   startedAt: number;
   endedAt: number | null;
@@ -120,7 +121,7 @@ function toRecord(row: BuildRow): BuildRecord {
     project: row.project,
     number: row.number,
     status: row.status,
-    currentPhase: row.current_phase,
+    currentPhase: row.current_phase as BuildPhaseType,
     phases: JSON.parse(row.phases) as BuildPhase[],
     environment: JSON.parse(row.environment) as BuildRecord["environment"],
     exported: JSON.parse(row.exported) as BuildRecord["exported"],

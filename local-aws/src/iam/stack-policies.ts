@@ -1,3 +1,4 @@
+import type { SourceType } from "@aws-sdk/client-codebuild";
 import { type PolicyDocument, parsePolicyDocument } from "./policy.ts";
 import type { SynthesisedPolicies } from "./stack-fixture.ts";
 import synthesised from "./stack-policies.json" with { type: "json" };
@@ -17,7 +18,7 @@ export interface LocalProjectDefinition {
   name: string;
   /** Path of the buildspec inside the build's source. */
   buildspec: string;
-  sourceType: string;
+  sourceType: SourceType;
   /** `bucket/prefix/` of the project's default source. */
   sourceLocation: string;
   environmentVariables: Record<string, string>;
@@ -122,7 +123,8 @@ function projectDefinitions(
       {
         name: project.name,
         buildspec: project.buildspec,
-        sourceType: project.sourceType,
+        // The synthesised template's Source.Type, one of CodeBuild's source types.
+        sourceType: project.sourceType as SourceType,
         sourceLocation: String(resolve(project.sourceLocation)),
         environmentVariables: Object.fromEntries(
           project.environmentVariables.map((v) => [v.name, String(resolve(v.value))]),

@@ -1,3 +1,17 @@
+import type {
+  BatchGetBuildsCommandInput,
+  BatchGetBuildsCommandOutput,
+  BatchGetProjectsCommandInput,
+  BatchGetProjectsCommandOutput,
+  ListBuildsCommandInput,
+  ListBuildsCommandOutput,
+  ListBuildsForProjectCommandInput,
+  ListBuildsForProjectCommandOutput,
+  StartBuildCommandInput,
+  StartBuildCommandOutput,
+  StopBuildCommandInput,
+  StopBuildCommandOutput,
+} from "@aws-sdk/client-codebuild";
 import { type BuildRunner, buildLogGroup, buildLogStream, localProjects } from "../builds/build-runner.ts";
 import type { BuildRecord, BuildStore } from "../builds/build-store.ts";
 import { AwsError } from "../wire/aws-error.ts";
@@ -6,7 +20,18 @@ import { withInputShapes } from "../wire/input-shapes.ts";
 import type { JsonService } from "../wire/json-rpc.ts";
 import { LOCAL_ACCOUNT_ID } from "../wire/request.ts";
 import { servingOnly } from "../wire/served-members.ts";
+import { asJsonOperations, type TypedOperation } from "../wire/typed-operations.ts";
 import { codeBuildServedMembers } from "./codebuild-served.ts";
+
+/** The operations this module serves, each typed with the SDK's own input and output. */
+type CodeBuildOperations = {
+  StartBuild: TypedOperation<StartBuildCommandInput, StartBuildCommandOutput>;
+  StopBuild: TypedOperation<StopBuildCommandInput, StopBuildCommandOutput>;
+  BatchGetBuilds: TypedOperation<BatchGetBuildsCommandInput, BatchGetBuildsCommandOutput>;
+  ListBuildsForProject: TypedOperation<ListBuildsForProjectCommandInput, ListBuildsForProjectCommandOutput>;
+  ListBuilds: TypedOperation<ListBuildsCommandInput, ListBuildsCommandOutput>;
+  BatchGetProjects: TypedOperation<BatchGetProjectsCommandInput, BatchGetProjectsCommandOutput>;
+};
 
 function describeBuild(build: BuildRecord, region: string) {
   const group = buildLogGroup(build.project);
@@ -26,15 +51,15 @@ function describeBuild(build: BuildRecord, region: string) {
     initiator: "local-control-plane",
     phases: build.phases,
     environment: {
-      type: "LINUX_CONTAINER",
+      type: "LINUX_CONTAINER" as const,
       image: "local",
-      computeType: "BUILD_GENERAL1_SMALL",
+      computeType: "BUILD_GENERAL1_SMALL" as const,
       environmentVariables: build.environment,
     },
     logs: {
       groupName: group,
       streamName: stream,
-      cloudWatchLogs: { status: "ENABLED", groupName: group, streamName: stream },
+      cloudWatchLogs: { status: "ENABLED" as const, groupName: group, streamName: stream },
       deepLink: `https://console.aws.amazon.com/cloudwatch/home?region=${region}#logEvent:group=${group};stream=${stream}`,
     },
     exportedEnvironmentVariables: build.exported,
@@ -69,7 +94,7 @@ export function codeBuildService(builds: BuildStore, runner: BuildRunner): JsonS
       servingOnly(
         "CodeBuild",
         codeBuildServedMembers,
-        {
+        asJsonOperations({
           StartBuild(input, { region }) {
             const project = requireProject(input.projectName);
             const overrides = input.environmentVariablesOverride ?? [];
@@ -91,7 +116,7 @@ export function codeBuildService(builds: BuildStore, runner: BuildRunner): JsonS
             }
             const source =
               typeof input.sourceLocationOverride === "string"
-                ? { type: "S3", location: input.sourceLocationOverride }
+                ? { type: "S3" as const, location: input.sourceLocationOverride }
                 : undefined;
             const build = runner.start(project, overrides as { name: string; value: string }[], region, source);
             return { build: describeBuild(build, region) };
@@ -144,7 +169,7 @@ export function codeBuildService(builds: BuildStore, runner: BuildRunner): JsonS
               projectsNotFound: names.filter((name) => !(name in localProjects)),
             };
           },
-        },
+        } satisfies CodeBuildOperations),
         "InvalidInputException",
       ),
       "InvalidInputException",
