@@ -154,11 +154,7 @@ export function applicationAutoScalingService(
             const previous = target(k);
             const endpoint = store.endpoint(names.endpoint);
             const asynchronous = Boolean(endpoint && store.endpointConfig(endpoint.configName)?.AsyncInferenceConfig);
-            const { min, max } = registeredCapacity(
-              input as { MinCapacity?: number; MaxCapacity?: number },
-              previous,
-              asynchronous,
-            );
+            const { min, max } = registeredCapacity(input, previous, asynchronous);
             const variant = endpoint?.variants.find((v) => v.VariantName === names.variant);
             if (!endpoint || !variant) {
               throw new AwsError("ValidationException", `The endpoint variant ${resourceId} does not exist.`);
@@ -197,8 +193,8 @@ export function applicationAutoScalingService(
             return { ScalableTargetARN: doc.ScalableTargetARN };
           },
           DescribeScalableTargets(input) {
-            const namespace = String(input.ServiceNamespace ?? "");
-            const ids = Array.isArray(input.ResourceIds) ? (input.ResourceIds as string[]) : undefined;
+            const namespace = input.ServiceNamespace;
+            const ids = input.ResourceIds;
             const rows = db
               .prepare("SELECT doc FROM aas_targets WHERE namespace = ? ORDER BY resource_id")
               .all(namespace) as { doc: string }[];
@@ -222,7 +218,7 @@ export function applicationAutoScalingService(
             const { region } = request;
             const k = permitted(input, request);
             if (!target(k)) throw notRegistered(k);
-            const name = String(input.PolicyName);
+            const name = input.PolicyName;
             checkScalingPolicy(input);
             const policyType = input.PolicyType ?? "StepScaling";
             const previous = readPolicy(db, k, name);
@@ -236,13 +232,9 @@ export function applicationAutoScalingService(
               ScalableDimension: k[2],
               PolicyType: policyType,
               TargetTrackingScalingPolicyConfiguration:
-                policyType === "TargetTrackingScaling"
-                  ? (input.TargetTrackingScalingPolicyConfiguration as PolicyDoc["TargetTrackingScalingPolicyConfiguration"])
-                  : undefined,
+                policyType === "TargetTrackingScaling" ? input.TargetTrackingScalingPolicyConfiguration : undefined,
               StepScalingPolicyConfiguration:
-                policyType === "StepScaling"
-                  ? (input.StepScalingPolicyConfiguration as PolicyDoc["StepScalingPolicyConfiguration"])
-                  : undefined,
+                policyType === "StepScaling" ? input.StepScalingPolicyConfiguration : undefined,
               Alarms: [],
               CreationTime: previous?.CreationTime ?? Date.now() / 1000,
             };
@@ -254,16 +246,16 @@ export function applicationAutoScalingService(
             return { PolicyARN: doc.PolicyARN, Alarms: doc.Alarms };
           },
           DescribeScalingActivities(input) {
-            const resource = typeof input.ResourceId === "string" ? input.ResourceId : undefined;
-            const dimension = typeof input.ScalableDimension === "string" ? input.ScalableDimension : undefined;
+            const resource = input.ResourceId;
+            const dimension = input.ScalableDimension;
             checkActivitiesFilter(resource, dimension);
-            const activities = readActivities(db, String(input.ServiceNamespace), resource, dimension);
+            const activities = readActivities(db, input.ServiceNamespace, resource, dimension);
             const { slice, nextToken } = resultsPage(activities, input, 50);
             return { ScalingActivities: slice, NextToken: nextToken };
           },
           DescribeScalingPolicies(input) {
-            const namespace = String(input.ServiceNamespace ?? "");
-            const names = Array.isArray(input.PolicyNames) ? (input.PolicyNames as string[]) : undefined;
+            const namespace = input.ServiceNamespace;
+            const names = input.PolicyNames;
             const rows = db
               .prepare("SELECT doc FROM aas_policies WHERE namespace = ? ORDER BY name")
               .all(namespace) as {
@@ -279,7 +271,7 @@ export function applicationAutoScalingService(
           },
           DeleteScalingPolicy(input, request) {
             const k = permitted(input, request);
-            const name = String(input.PolicyName ?? "");
+            const name = input.PolicyName;
             const policy = readPolicy(db, k, name);
             const result = db
               .prepare(

@@ -11,7 +11,7 @@ import type {
   SetAlarmStateCommandOutput,
 } from "@aws-sdk/client-cloudwatch";
 import type { AlarmEngine } from "../alarms/alarm-engine.ts";
-import type { AlarmState, StoredAlarm } from "../alarms/metric-alarm.ts";
+import type { StoredAlarm } from "../alarms/metric-alarm.ts";
 import type { MetricSource } from "../alarms/metric-source.ts";
 import { statistic } from "../alarms/sagemaker-metrics.ts";
 import { AwsError } from "../wire/aws-error.ts";
@@ -91,16 +91,16 @@ export function cloudWatchService(metrics: MetricSource, alarms: AlarmEngine): J
               return {};
             },
             DescribeAlarms(input) {
-              const names = input.AlarmNames as string[] | undefined;
-              const prefix = input.AlarmNamePrefix as string | undefined;
+              const names = input.AlarmNames;
+              const prefix = input.AlarmNamePrefix;
               if (names && prefix !== undefined) {
                 throw new AwsError(
                   "InvalidParameterCombination",
                   "AlarmNames and AlarmNamePrefix cannot be specified together.",
                 );
               }
-              const types = input.AlarmTypes as string[] | undefined;
-              const actionPrefix = input.ActionPrefix as string | undefined;
+              const types = input.AlarmTypes;
+              const actionPrefix = input.ActionPrefix;
               const matching =
                 types && !types.includes("MetricAlarm")
                   ? []
@@ -108,7 +108,7 @@ export function cloudWatchService(metrics: MetricSource, alarms: AlarmEngine): J
                       .all()
                       .filter((a) => !names || names.includes(a.definition.AlarmName))
                       .filter((a) => prefix === undefined || a.definition.AlarmName.startsWith(prefix))
-                      .filter((a) => input.StateValue === undefined || a.state === (input.StateValue as AlarmState))
+                      .filter((a) => input.StateValue === undefined || a.state === input.StateValue)
                       .filter(
                         (a) =>
                           actionPrefix === undefined ||
@@ -132,18 +132,13 @@ export function cloudWatchService(metrics: MetricSource, alarms: AlarmEngine): J
             },
             SetAlarmState(input) {
               checkStateReasonData(input.StateReasonData);
-              const name = String(input.AlarmName);
-              const set = alarms.setState(
-                name,
-                input.StateValue as AlarmState,
-                String(input.StateReason),
-                input.StateReasonData as string | undefined,
-              );
+              const name = input.AlarmName;
+              const set = alarms.setState(name, input.StateValue, input.StateReason, input.StateReasonData);
               if (!set) throw notFound([name]);
               return {};
             },
             DescribeAlarmHistory(input) {
-              const itemType = input.HistoryItemType as string | undefined;
+              const itemType = input.HistoryItemType;
               // Local mode records each alarm's configuration updates and state changes, not the runs of its actions
               // nor contributor items: asked for those, it says so rather than answer with none.
               if (itemType !== undefined && itemType !== "ConfigurationUpdate" && itemType !== "StateUpdate") {
@@ -158,7 +153,7 @@ export function cloudWatchService(metrics: MetricSource, alarms: AlarmEngine): J
                   "Local mode has no multi-time-series alarms (AlarmContributorId).",
                 );
               }
-              const types = input.AlarmTypes as string[] | undefined;
+              const types = input.AlarmTypes;
               const max = typeof input.MaxRecords === "number" ? input.MaxRecords : 50;
               const offset = typeof input.NextToken === "string" ? Number.parseInt(input.NextToken, 10) : 0;
               if (!Number.isInteger(offset) || offset < 0 || String(offset) !== (input.NextToken ?? "0")) {
@@ -168,8 +163,8 @@ export function cloudWatchService(metrics: MetricSource, alarms: AlarmEngine): J
                 types && !types.includes("MetricAlarm")
                   ? []
                   : alarms.history.find({
-                      alarmName: input.AlarmName as string | undefined,
-                      itemType: itemType as "ConfigurationUpdate" | "StateUpdate" | undefined,
+                      alarmName: input.AlarmName,
+                      itemType,
                       from: typeof input.StartDate === "number" ? input.StartDate * 1000 : undefined,
                       to: typeof input.EndDate === "number" ? input.EndDate * 1000 : undefined,
                       ascending: input.ScanBy === "TimestampAscending",
@@ -187,7 +182,7 @@ export function cloudWatchService(metrics: MetricSource, alarms: AlarmEngine): J
               };
             },
             DeleteAlarms(input) {
-              const names = input.AlarmNames as string[];
+              const names = input.AlarmNames;
               const absent = names.filter((name) => !alarms.get(name));
               if (absent.length > 0) throw notFound(absent);
               alarms.delete(names);

@@ -39,8 +39,8 @@ function describeImageId(id: ImageId): string {
 }
 
 /** The registry a request names (`registryId`), else the caller's own, as ECR defaults it. */
-function registryOf(input: Record<string, unknown>): string {
-  return typeof input.registryId === "string" && input.registryId !== "" ? input.registryId : LOCAL_ACCOUNT_ID;
+function registryOf(input: { registryId?: string }): string {
+  return input.registryId || LOCAL_ACCOUNT_ID;
 }
 
 /**
@@ -48,8 +48,8 @@ function registryOf(input: Record<string, unknown>): string {
  * repositories belong to the local account or, for the llama.cpp DLC, to the DLC's account (`registryId`).
  */
 export function ecrService(registry: ImageRegistry): JsonService {
-  function repositoryOf(input: Record<string, unknown>): string {
-    const name = String(input.repositoryName ?? "");
+  function repositoryOf(input: { registryId?: string; repositoryName: string }): string {
+    const name = input.repositoryName;
     const registryId = registryOf(input);
     if (!registry.repository(name, registryId)) {
       throw new AwsError(
@@ -78,9 +78,8 @@ export function ecrService(registry: ImageRegistry): JsonService {
         asJsonOperations({
           DescribeRepositories(input, request) {
             const registryId = registryOf(input);
-            const all = Array.isArray(input.repositoryNames)
-              ? (input.repositoryNames as string[])
-              : LOCAL_REPOSITORIES.filter((r) => r.registryId === registryId).map((r) => r.name);
+            const all =
+              input.repositoryNames ?? LOCAL_REPOSITORIES.filter((r) => r.registryId === registryId).map((r) => r.name);
             const { items: names, nextToken } = ecrPage(all, input, "repositoryNames");
             return {
               nextToken,
@@ -101,8 +100,8 @@ export function ecrService(registry: ImageRegistry): JsonService {
           DescribeImages(input) {
             const repository = repositoryOf(input);
             let images: LocalImage[];
-            if (Array.isArray(input.imageIds)) {
-              images = (input.imageIds as ImageId[]).map((id) => {
+            if (input.imageIds) {
+              images = input.imageIds.map((id) => {
                 const image = find(repository, id);
                 if (!image) {
                   throw new AwsError(
@@ -114,7 +113,7 @@ export function ecrService(registry: ImageRegistry): JsonService {
               });
             } else {
               images = registry.images(repository);
-              const tagStatus = (input.filter as { tagStatus?: string } | undefined)?.tagStatus;
+              const tagStatus = input.filter?.tagStatus;
               if (tagStatus === "TAGGED") images = images.filter((image) => image.tags.length > 0);
               if (tagStatus === "UNTAGGED") images = images.filter((image) => image.tags.length === 0);
             }
@@ -135,7 +134,7 @@ export function ecrService(registry: ImageRegistry): JsonService {
           },
           ListImages(input) {
             const repository = repositoryOf(input);
-            const tagStatus = (input.filter as { tagStatus?: string } | undefined)?.tagStatus;
+            const tagStatus = input.filter?.tagStatus;
             const ids = registry
               .images(repository)
               .filter((image) => tagStatus !== "TAGGED" || image.tags.length > 0)
@@ -152,7 +151,7 @@ export function ecrService(registry: ImageRegistry): JsonService {
             const repository = repositoryOf(input);
             const images: OnTheWire<Image>[] = [];
             const failures: OnTheWire<ImageFailure>[] = [];
-            for (const id of (input.imageIds ?? []) as ImageId[]) {
+            for (const id of input.imageIds) {
               const image = find(repository, id);
               if (!image) {
                 failures.push({

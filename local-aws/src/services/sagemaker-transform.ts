@@ -52,7 +52,7 @@ export function transformOperations(
 ): Record<string, JsonOperation> {
   const operations: TransformOperations = {
     CreateTransformJob(input, { region }) {
-      const name = String(input.TransformJobName);
+      const name = input.TransformJobName;
       const arn = arnOf(region, "transform-job", name);
       if (jobs.job(name)) {
         throw new AwsError(
@@ -61,7 +61,7 @@ export function transformOperations(
         );
       }
       checkTransformJob(input as never);
-      checkTransformModel(store.requireModel(String(input.ModelName), region));
+      checkTransformModel(store.requireModel(input.ModelName, region));
       const { Tags: _tags, ...definition } = input;
       jobs.insert({ ...definition, TransformJobArn: arn });
       store.addTags(arn, input.Tags);
@@ -69,10 +69,10 @@ export function transformOperations(
       return { TransformJobArn: arn };
     },
     DescribeTransformJob(input) {
-      return described(jobs.requireJob(String(input.TransformJobName ?? "")));
+      return described(jobs.requireJob(input.TransformJobName));
     },
     ListTransformJobs(input) {
-      const nameContains = typeof input.NameContains === "string" ? input.NameContains.toLowerCase() : "";
+      const nameContains = input.NameContains?.toLowerCase() ?? "";
       const order = sortOf(input.SortBy);
       const direction = input.SortOrder === "Ascending" ? 1 : -1;
       const matching = jobs
@@ -102,7 +102,7 @@ export function transformOperations(
       };
     },
     StopTransformJob(input) {
-      const job = jobs.requireJob(String(input.TransformJobName ?? ""));
+      const job = jobs.requireJob(input.TransformJobName);
       if (job.status !== "InProgress") {
         throw validation(
           `The request was rejected because the transform job is in status ${job.status}; only a job InProgress can be stopped.`,

@@ -33,14 +33,7 @@ import type {
 import type { AlarmEngine } from "../alarms/alarm-engine.ts";
 import type { EndpointDeployments } from "../endpoints/endpoint-deployment.ts";
 import type { EndpointRunner } from "../endpoints/endpoint-runner.ts";
-import {
-  type AsyncInferenceConfigDoc,
-  arnOf,
-  type ContainerDefinition,
-  type EndpointRecord,
-  type ProductionVariantDoc,
-  type SageMakerStore,
-} from "../sagemaker-store.ts";
+import { arnOf, type EndpointRecord, type ProductionVariantDoc, type SageMakerStore } from "../sagemaker-store.ts";
 import type { TransformRunner } from "../transform/transform-runner.ts";
 import type { TransformStore } from "../transform/transform-store.ts";
 import { validation } from "../wire/aws-error.ts";
@@ -90,11 +83,7 @@ function describeVariants(endpoint: EndpointRecord) {
 
 /** The new fleet's instance counts: the config's, or the serving ones with RetainAllVariantProperties. */
 function newFleetCounts(input: UpdateEndpointCommandInput, endpoint: EndpointRecord, variants: ProductionVariantDoc[]) {
-  const excluded = new Set(
-    ((input.ExcludeRetainedVariantProperties ?? []) as { VariantPropertyType: string }[]).map(
-      (p) => p.VariantPropertyType,
-    ),
-  );
+  const excluded = new Set((input.ExcludeRetainedVariantProperties ?? []).map((p) => p.VariantPropertyType));
   const retain = input.RetainAllVariantProperties === true && !excluded.has("DesiredInstanceCount");
   return new Map(
     variants.map((v) => {
@@ -106,8 +95,7 @@ function newFleetCounts(input: UpdateEndpointCommandInput, endpoint: EndpointRec
 
 /**
  * SageMaker's control plane (AWS JSON 1.1) for models, endpoint configurations, endpoints, transform jobs and tags;
- * UpdateEndpoint
- * hands accepted deployments to `deployments`, which reads rollback alarms from `alarms`; `scaledVariants` names an
+ * UpdateEndpoint hands accepted deployments to `deployments`, which reads rollback alarms from `alarms`; `scaledVariants` names an
  * endpoint's variants registered with Application Auto Scaling.
  */
 export function sageMakerService(
@@ -144,18 +132,16 @@ function endpointOperations(
 ): SageMakerOperations {
   return {
     CreateModel(input, { region }) {
-      const name = String(input.ModelName);
+      const name = input.ModelName;
       const arn = arnOf(region, "model", name);
       checkNameIsFree("model", arn, store.model(name));
       checkContainers(input);
-      const containers = input.Containers as ContainerDefinition[] | undefined;
-      const primary = input.PrimaryContainer as ContainerDefinition | undefined;
       store.insertModel({
         ModelName: name,
         ModelArn: arn,
-        PrimaryContainer: primary,
-        Containers: containers,
-        ExecutionRoleArn: typeof input.ExecutionRoleArn === "string" ? input.ExecutionRoleArn : undefined,
+        PrimaryContainer: input.PrimaryContainer,
+        Containers: input.Containers,
+        ExecutionRoleArn: input.ExecutionRoleArn,
         EnableNetworkIsolation: input.EnableNetworkIsolation === true,
         CreationTime: Date.now() / 1000,
       });
@@ -163,20 +149,21 @@ function endpointOperations(
       return { ModelArn: arn };
     },
     DescribeModel(input, { region }) {
-      return store.requireModel(String(input.ModelName ?? ""), region);
+      return store.requireModel(input.ModelName, region);
     },
     DeleteModel(input, { region }) {
-      const model = store.requireModel(String(input.ModelName ?? ""), region);
+      const model = store.requireModel(input.ModelName, region);
       store.deleteModel(model.ModelName);
       store.deleteTags(model.ModelArn);
       return {};
     },
     CreateEndpointConfig(input, { region }) {
-      const name = String(input.EndpointConfigName);
+      const name = input.EndpointConfigName;
       const arn = arnOf(region, "endpoint-config", name);
       checkNameIsFree("endpoint-config", arn, store.endpointConfig(name));
+      checkProductionVariants(input.ProductionVariants);
+      // checkProductionVariants refused a variant without a ModelName (inference components are not served).
       const variants = input.ProductionVariants as ProductionVariantDoc[];
-      checkProductionVariants(variants);
       for (const variant of variants) {
         store.requireModel(variant.ModelName, region);
         for (const pool of variant.InstancePools ?? []) {
@@ -187,26 +174,26 @@ function endpointOperations(
         EndpointConfigName: name,
         EndpointConfigArn: arn,
         ProductionVariants: variants,
-        AsyncInferenceConfig: input.AsyncInferenceConfig as AsyncInferenceConfigDoc | undefined,
+        AsyncInferenceConfig: input.AsyncInferenceConfig,
         CreationTime: Date.now() / 1000,
       });
       store.addTags(arn, input.Tags);
       return { EndpointConfigArn: arn };
     },
     DescribeEndpointConfig(input, { region }) {
-      return store.requireEndpointConfig(String(input.EndpointConfigName ?? ""), region);
+      return store.requireEndpointConfig(input.EndpointConfigName, region);
     },
     DeleteEndpointConfig(input, { region }) {
-      const config = store.requireEndpointConfig(String(input.EndpointConfigName ?? ""), region);
+      const config = store.requireEndpointConfig(input.EndpointConfigName, region);
       store.deleteEndpointConfig(config.EndpointConfigName);
       store.deleteTags(config.EndpointConfigArn);
       return {};
     },
     CreateEndpoint(input, { region }) {
-      const name = String(input.EndpointName);
+      const name = input.EndpointName;
       const arn = arnOf(region, "endpoint", name);
       checkNameIsFree("endpoint", arn, store.endpoint(name));
-      const config = store.requireEndpointConfig(String(input.EndpointConfigName ?? ""), region);
+      const config = store.requireEndpointConfig(input.EndpointConfigName, region);
       const now = Date.now() / 1000;
       store.insertEndpoint({
         name,
@@ -223,7 +210,7 @@ function endpointOperations(
       return { EndpointArn: arn };
     },
     DescribeEndpoint(input, { region }) {
-      const endpoint = store.requireEndpoint(String(input.EndpointName ?? ""));
+      const endpoint = store.requireEndpoint(input.EndpointName);
       return {
         EndpointName: endpoint.name,
         EndpointArn: arnOf(region, "endpoint", endpoint.name),
@@ -238,9 +225,9 @@ function endpointOperations(
       };
     },
     UpdateEndpoint(input, { region }) {
-      const endpoint = store.requireEndpoint(String(input.EndpointName ?? ""));
+      const endpoint = store.requireEndpoint(input.EndpointName);
       const arn = arnOf(region, "endpoint", endpoint.name);
-      const config = store.requireEndpointConfig(String(input.EndpointConfigName ?? ""), region);
+      const config = store.requireEndpointConfig(input.EndpointConfigName, region);
       const counts = newFleetCounts(input, endpoint, config.ProductionVariants);
       const deploymentConfig =
         input.DeploymentConfig ??
@@ -284,7 +271,7 @@ function endpointOperations(
     ListEndpoints(input, { region }) {
       const sortBy = input.SortBy ?? "CreationTime";
       const ascending = input.SortOrder === "Ascending";
-      const nameContains = typeof input.NameContains === "string" ? input.NameContains.toLowerCase() : "";
+      const nameContains = input.NameContains?.toLowerCase() ?? "";
       const endpoints = store
         .endpoints()
         .filter((e) => e.name.toLowerCase().includes(nameContains))
@@ -315,14 +302,10 @@ function endpointOperations(
       };
     },
     UpdateEndpointWeightsAndCapacities(input, { region }) {
-      const endpoint = store.requireEndpoint(String(input.EndpointName ?? ""));
+      const endpoint = store.requireEndpoint(input.EndpointName);
       const arn = arnOf(region, "endpoint", endpoint.name);
       if (endpoint.status !== "InService") throw validation(`Cannot update in-progress endpoint "${arn}".`);
-      const desired = input.DesiredWeightsAndCapacities as {
-        VariantName: string;
-        DesiredInstanceCount?: number;
-        DesiredWeight?: number;
-      }[];
+      const desired = input.DesiredWeightsAndCapacities;
       for (const change of desired) {
         if (!endpoint.variants.some((v) => v.VariantName === change.VariantName)) {
           throw validation(`The variant(s) "[${change.VariantName}]" are not present on endpoint "${arn}".`);
@@ -336,7 +319,7 @@ function endpointOperations(
       return { EndpointArn: arn };
     },
     DeleteEndpoint(input, { region }) {
-      const endpoint = store.requireEndpoint(String(input.EndpointName ?? ""));
+      const endpoint = store.requireEndpoint(input.EndpointName);
       const arn = arnOf(region, "endpoint", endpoint.name);
       if (TRANSITIONAL.has(endpoint.status)) {
         throw validation(`Cannot delete endpoint "${arn}" while it is in ${endpoint.status} status.`);
@@ -347,19 +330,19 @@ function endpointOperations(
       return {};
     },
     AddTags(input) {
-      const arn = String(input.ResourceArn ?? "");
+      const arn = input.ResourceArn;
       if (!store.exists(arn)) throw validation(`Resource ${arn} does not exist.`);
       store.addTags(arn, input.Tags);
       return { Tags: store.tags(arn) };
     },
     DeleteTags(input) {
-      const arn = String(input.ResourceArn ?? "");
+      const arn = input.ResourceArn;
       if (!store.exists(arn)) throw validation(`Resource ${arn} does not exist.`);
-      store.deleteTags(arn, Array.isArray(input.TagKeys) ? (input.TagKeys as string[]) : []);
+      store.deleteTags(arn, input.TagKeys);
       return {};
     },
     ListTags(input) {
-      const arn = String(input.ResourceArn ?? "");
+      const arn = input.ResourceArn;
       if (!store.exists(arn)) throw validation(`Resource ${arn} does not exist.`);
       const { slice, nextToken } = page(store.tags(arn), input, 50);
       return { Tags: slice, NextToken: nextToken };
