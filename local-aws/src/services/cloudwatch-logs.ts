@@ -27,24 +27,12 @@ type LogsOperations = {
   DescribeLogStreams: TypedOperation<DescribeLogStreamsCommandInput, DescribeLogStreamsCommandOutput>;
 };
 
-function groupName(input: Record<string, unknown>): string {
+function groupName(input: { logGroupName?: string; logGroupIdentifier?: string }): string {
   const name = input.logGroupName ?? input.logGroupIdentifier;
-  if (typeof name !== "string" || name === "") {
+  if (!name) {
     throw new AwsError("InvalidParameterException", "logGroupName or logGroupIdentifier is required");
   }
   return name.includes(":log-group:") ? (name.split(":log-group:")[1] ?? name).replace(/:\*$/, "") : name;
-}
-
-function limitOf(input: Record<string, unknown>, max: number): number {
-  const limit = input.limit === undefined ? max : Number(input.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > max) {
-    throw new AwsError("InvalidParameterException", `limit must be between 1 and ${max}`);
-  }
-  return limit;
-}
-
-function optionalNumber(value: unknown): number | undefined {
-  return typeof value === "number" ? value : undefined;
 }
 
 /** CloudWatch Logs (AWS JSON 1.1): GetLogEvents, FilterLogEvents, DescribeLogStreams over the local log store. */
@@ -66,23 +54,23 @@ export function cloudWatchLogsService(logs: LogStore): JsonService {
         asJsonOperations({
           GetLogEvents(input) {
             const group = groupName(input);
-            const stream = String(input.logStreamName ?? "");
+            const stream = input.logStreamName;
             requireGroup(group);
             if (!logs.hasStream(group, stream)) {
               throw new AwsError("ResourceNotFoundException", "The specified log stream does not exist.");
             }
-            const token = typeof input.nextToken === "string" ? input.nextToken : "";
+            const token = input.nextToken ?? "";
             const tokenMatch = /^([fb])\/(\d+)$/.exec(token);
             if (token && !tokenMatch)
               throw new AwsError("InvalidParameterException", "The specified nextToken is invalid.");
-            const limit = limitOf(input, 10_000);
+            const limit = input.limit ?? 10_000;
             const direction = tokenMatch?.[1];
             const position = Number(tokenMatch?.[2] ?? 0);
             const events = logs.read(group, stream, {
               after: direction === "f" ? position : undefined,
               before: direction === "b" ? position : undefined,
-              from: optionalNumber(input.startTime),
-              to: optionalNumber(input.endTime),
+              from: input.startTime,
+              to: input.endTime,
               limit,
               fromHead: direction === "f" || (!direction && input.startFromHead === true),
             });
@@ -105,8 +93,8 @@ export function cloudWatchLogsService(logs: LogStore): JsonService {
                 "LogGroup name and LogGroup ARN are mutually exclusive parameters.",
               );
             }
-            const names = Array.isArray(input.logStreamNames) ? (input.logStreamNames as string[]) : undefined;
-            const prefix = typeof input.logStreamNamePrefix === "string" ? input.logStreamNamePrefix : undefined;
+            const names = input.logStreamNames;
+            const prefix = input.logStreamNamePrefix;
             if (names && prefix !== undefined) {
               throw new AwsError(
                 "InvalidParameterException",
@@ -115,11 +103,11 @@ export function cloudWatchLogsService(logs: LogStore): JsonService {
             }
             const group = groupName(input);
             requireGroup(group);
-            const limit = limitOf(input, 10_000);
-            const matches = logFilter(typeof input.filterPattern === "string" ? input.filterPattern : undefined);
+            const limit = input.limit ?? 10_000;
+            const matches = logFilter(input.filterPattern);
             const inStreams = (stream: string) =>
               names ? names.includes(stream) : prefix === undefined || stream.startsWith(prefix);
-            const token = typeof input.nextToken === "string" ? input.nextToken : undefined;
+            const token = input.nextToken;
             if (token !== undefined && !/^\d+$/.test(token)) {
               throw new AwsError("InvalidParameterException", "The specified nextToken is invalid.");
             }
@@ -127,8 +115,8 @@ export function cloudWatchLogsService(logs: LogStore): JsonService {
             // none) and still carry a nextToken to go on from.
             const scanned = logs.scan(group, {
               after: Number(token ?? 0),
-              from: optionalNumber(input.startTime),
-              to: optionalNumber(input.endTime),
+              from: input.startTime,
+              to: input.endTime,
               limit: FILTER_SCAN_EVENTS,
             });
             const page: LogEvent[] = [];
@@ -154,13 +142,13 @@ export function cloudWatchLogsService(logs: LogStore): JsonService {
           DescribeLogStreams(input, request) {
             const group = groupName(input);
             requireGroup(group);
-            const limit = limitOf(input, 50);
-            const prefix = typeof input.logStreamNamePrefix === "string" ? input.logStreamNamePrefix : "";
+            const limit = input.limit ?? 50;
+            const prefix = input.logStreamNamePrefix ?? "";
             let streams = logs.streams(group).filter((s) => s.stream.startsWith(prefix));
             if (input.orderBy !== "LastEventTime") streams.sort((a, b) => a.stream.localeCompare(b.stream));
             if (input.descending === true && input.orderBy !== "LastEventTime") streams.reverse();
             if (input.orderBy === "LastEventTime" && input.descending !== true) streams.reverse();
-            const offset = typeof input.nextToken === "string" ? Number(input.nextToken) || 0 : 0;
+            const offset = Number(input.nextToken ?? 0) || 0;
             streams = streams.slice(offset, offset + limit + 1);
             const page = streams.slice(0, limit);
             return {

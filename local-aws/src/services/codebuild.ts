@@ -97,41 +97,25 @@ export function codeBuildService(builds: BuildStore, runner: BuildRunner): JsonS
         asJsonOperations({
           StartBuild(input, { region }) {
             const project = requireProject(input.projectName);
-            const overrides = input.environmentVariablesOverride ?? [];
-            if (!Array.isArray(overrides))
-              throw new AwsError("InvalidInputException", "environmentVariablesOverride must be a list");
-            for (const override of overrides as { name?: unknown; value?: unknown }[]) {
-              if (typeof override?.name !== "string" || typeof override.value !== "string") {
-                throw new AwsError(
-                  "InvalidInputException",
-                  "Every environment variable override needs a name and a value",
-                );
-              }
-            }
             if (input.sourceTypeOverride !== undefined && input.sourceTypeOverride !== "S3") {
               throw new AwsError("InvalidInputException", "The local control plane builds from S3 sources only");
             }
-            if (input.sourceLocationOverride !== undefined && typeof input.sourceLocationOverride !== "string") {
-              throw new AwsError("InvalidInputException", "sourceLocationOverride must be a string");
-            }
             const source =
-              typeof input.sourceLocationOverride === "string"
-                ? { type: "S3" as const, location: input.sourceLocationOverride }
-                : undefined;
-            const build = runner.start(project, overrides as { name: string; value: string }[], region, source);
+              input.sourceLocationOverride === undefined
+                ? undefined
+                : { type: "S3" as const, location: input.sourceLocationOverride };
+            const build = runner.start(project, input.environmentVariablesOverride ?? [], region, source);
             return { build: describeBuild(build, region) };
           },
           StopBuild(input, { region }) {
-            const id = String(input.id ?? "");
+            const id = input.id;
             const build = builds.get(id);
             if (!build) throw new AwsError("ResourceNotFoundException", `Build ${id} does not exist`);
             runner.stop(id);
             return { build: describeBuild(builds.get(id)!, region) };
           },
           BatchGetBuilds(input, { region }) {
-            const ids = Array.isArray(input.ids) ? (input.ids as string[]) : [];
-            if (ids.length === 0 || ids.length > 100)
-              throw new AwsError("InvalidInputException", "ids must list 1 to 100 build ids");
+            const ids = input.ids;
             const found = ids.map((id) => builds.get(id));
             return {
               builds: found.filter((b) => b !== undefined).map((b) => describeBuild(b, region)),
@@ -146,7 +130,7 @@ export function codeBuildService(builds: BuildStore, runner: BuildRunner): JsonS
             return page(builds.ids(null, input.sortOrder === "ASCENDING"), input.nextToken);
           },
           BatchGetProjects(input, { region }) {
-            const names = Array.isArray(input.names) ? (input.names as string[]) : [];
+            const names = input.names;
             return {
               projects: names
                 .filter((name) => name in localProjects)
