@@ -52,7 +52,8 @@ export function chartScales(box: ChartBox, x: ChartAxis, y: ChartAxis): ChartSca
 const axisText = { fontSize: 9, className: "fill-slate-700" } as const;
 
 /** Width of `text` at the axis font, by the average advance of a sans-serif glyph (0.6 em): no DOM to measure. */
-const textWidth = (text: string) => text.length * axisText.fontSize * 0.6;
+/** About how wide a label is drawn: 0.6 of the font size a character. */
+export const textWidth = (text: string, fontSize = axisText.fontSize) => text.length * fontSize * 0.6;
 
 /**
  * How an x tick's label is anchored so it stays inside the drawing: centred on its tick, unless half of it would

@@ -1,7 +1,7 @@
 import type { CoveragePoint } from "@/contract/evaluate/metrics.ts";
 import { accuracyInterval } from "@/contract/evaluate/threshold.ts";
 import { ChartFrame } from "../charts/chart-frame.tsx";
-import { percent } from "./format.ts";
+import { percent, percentRange } from "./format.ts";
 
 // Room on the left for the rotated axis label beside the "50%" tick.
 const box = { width: 320, height: 164, pad: { left: 42, right: 8, top: 8, bottom: 28 } };
@@ -45,7 +45,7 @@ export function CoverageChart({
           percent(point.coverage),
           percent(point.accuracy),
           point.covered,
-          `${percent(pointInterval(point).lower)}–${percent(pointInterval(point).upper)}`,
+          percentRange(pointInterval(point)),
         ]),
       }}
     >

@@ -2,6 +2,11 @@ export function percent(value: number | null | undefined, digits = 1): string {
   return value === null || value === undefined ? "–" : `${(value * 100).toFixed(digits)}%`;
 }
 
+/** A 95% interval as the charts' tables and summaries show it: "44%–100%". */
+export function percentRange(range: { lower: number; upper: number }, digits = 1): string {
+  return `${percent(range.lower, digits)}–${percent(range.upper, digits)}`;
+}
+
 export function decimal(value: number | null | undefined, digits = 3): string {
   return value === null || value === undefined ? "–" : value.toFixed(digits);
 }

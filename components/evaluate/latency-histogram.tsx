@@ -1,8 +1,10 @@
 import type { HistogramBin, LatencySummary } from "@/contract/evaluate/metrics.ts";
-import { ChartFrame } from "../charts/chart-frame.tsx";
+import { ChartFrame, textWidth } from "../charts/chart-frame.tsx";
 import { niceTicks } from "../charts/nice-ticks.ts";
 import { readableNumber } from "../charts/readable-number.ts";
 import { latency } from "./format.ts";
+
+const MARKER_FONT_SIZE = 9;
 
 /** A round tick's latency, without the three decimals of a measured one: "20 s", "500 ms". */
 const tickLatency = (ms: number) => (ms >= 1000 ? `${readableNumber(ms / 1000)} s` : `${readableNumber(ms)} ms`);
@@ -63,8 +65,8 @@ export function LatencyHistogram({
             const value = summary[key];
             if (value === null) return null;
             const text = `${key} ${latency(value)}`;
-            // About 5 px a character at 9 px: a label that would run past the plot ends at its marker instead.
-            const nearRight = x(value) + 2 + text.length * 5 > right;
+            // A label that would run past the plot ends at its marker instead.
+            const nearRight = x(value) + 2 + textWidth(text, MARKER_FONT_SIZE) > right;
             return (
               <g key={key}>
                 <line
@@ -79,7 +81,7 @@ export function LatencyHistogram({
                   className="fill-red-700"
                   x={x(value) + (nearRight ? -2 : 2)}
                   y={key === "p50" ? 9 : 20}
-                  fontSize="9"
+                  fontSize={MARKER_FONT_SIZE}
                   textAnchor={nearRight ? "end" : "start"}
                 >
                   {text}

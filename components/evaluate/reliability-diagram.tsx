@@ -1,7 +1,7 @@
 import type { ReliabilityBin } from "@/contract/evaluate/metrics.ts";
 import { accuracyInterval } from "@/contract/evaluate/threshold.ts";
 import { ChartFrame } from "../charts/chart-frame.tsx";
-import { decimal } from "./format.ts";
+import { decimal, percentRange } from "./format.ts";
 
 const box = { width: 240, height: 240, pad: { left: 32, right: 8, top: 8, bottom: 24 } };
 const ticks = [0, 0.5, 1].map((value) => ({ value, text: String(value) }));
@@ -17,8 +17,6 @@ export const binOpacity = (count: number, most: number) =>
 export function binInterval(bin: ReliabilityBin): { lower: number; upper: number } {
   return accuracyInterval(Math.round((bin.accuracy ?? 0) * bin.count), bin.count);
 }
-
-const percentText = (value: number) => `${Math.round(value * 100)}%`;
 
 /**
  * Accuracy against confidence per equal-width bin; the diagonal is perfect calibration. Each bar is labelled with
@@ -40,7 +38,7 @@ export function ReliabilityDiagram({
   const summary = `${title}: expected calibration error ${decimal(ece)} over ${filled.length} non-empty bins of ${bins.length}. ${filled
     .map(
       (bin) =>
-        `confidence ${bin.lower.toFixed(1)}–${bin.upper.toFixed(1)}: accuracy ${decimal(bin.accuracy, 2)} (${bin.count} items, 95% interval ${percentText(binInterval(bin).lower)}–${percentText(binInterval(bin).upper)})`,
+        `confidence ${bin.lower.toFixed(1)}–${bin.upper.toFixed(1)}: accuracy ${decimal(bin.accuracy, 2)} (${bin.count} items, 95% interval ${percentRange(binInterval(bin), 0)})`,
     )
     .join("; ")}`;
   return (
@@ -61,7 +59,7 @@ export function ReliabilityDiagram({
           bin.count,
           decimal(bin.meanConfidence, 3),
           decimal(bin.accuracy, 3),
-          `${percentText(binInterval(bin).lower)}–${percentText(binInterval(bin).upper)}`,
+          percentRange(binInterval(bin), 0),
         ]),
       }}
     >
@@ -81,11 +79,7 @@ export function ReliabilityDiagram({
                 >
                   <title>{`${bin.lower.toFixed(1)}–${bin.upper.toFixed(1)}: accuracy ${decimal(bin.accuracy, 2)}, ${bin.count} items`}</title>
                 </rect>
-                <BinWhisker
-                  centre={(x(bin.lower) + x(bin.upper)) / 2}
-                  from={y(binInterval(bin).lower)}
-                  to={y(binInterval(bin).upper)}
-                />
+                <BinWhisker centre={(x(bin.lower) + x(bin.upper)) / 2} range={binInterval(bin)} y={y} />
                 {/* At the bar's foot, clear of the whisker; the white halo keeps it legible on any bar's shade. */}
                 <text
                   x={(x(bin.lower) + x(bin.upper)) / 2}
@@ -109,7 +103,16 @@ export function ReliabilityDiagram({
 }
 
 /** A vertical 95% interval with short caps, drawn over the bar. */
-function BinWhisker({ centre, from, to }: { centre: number; from: number; to: number }) {
+function BinWhisker({
+  centre,
+  range,
+  y,
+}: {
+  centre: number;
+  range: { lower: number; upper: number };
+  y: (value: number) => number;
+}) {
+  const [from, to] = [y(range.lower), y(range.upper)];
   return (
     <g className="stroke-slate-800" strokeWidth="1" data-interval={`${from.toFixed(1)}-${to.toFixed(1)}`}>
       <line x1={centre} x2={centre} y1={from} y2={to} />
