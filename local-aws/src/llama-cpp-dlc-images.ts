@@ -1,5 +1,5 @@
 import type { SynthesisedPolicies } from "./iam/stack-fixture.ts";
-import synthesised from "./iam/stack-policies.json" with { type: "json" };
+import { SYNTHESISED_STACK } from "./iam/stack-policies.ts";
 import { DEFAULT_REGION } from "./wire/request.ts";
 
 /**
@@ -14,6 +14,6 @@ export const LLAMA_CPP_DLC = {
 } as const;
 
 /** The DLC account of `region`, from the stack fixture's mapping; absent where the DLC is not offered. */
-export function llamaCppDlcAccount(region: string = DEFAULT_REGION, stack = synthesised as SynthesisedPolicies) {
+export function llamaCppDlcAccount(region: string = DEFAULT_REGION, stack: SynthesisedPolicies = SYNTHESISED_STACK) {
   return stack.mappings.LlamaCppDlcAccounts?.[region]?.account;
 }

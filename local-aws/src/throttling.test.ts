@@ -2,7 +2,6 @@ import { ListBucketsCommand, S3Client } from "@aws-sdk/client-s3";
 import { ListEndpointsCommand, SageMakerClient } from "@aws-sdk/client-sagemaker";
 import { InvokeEndpointCommand, SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import { afterEach, describe, expect, it } from "vitest";
-import type { ControlPlane } from "./control-plane.ts";
 import { localClientConfig } from "./stack.ts";
 import { throttledPlanes } from "./test-support/throttled-plane.ts";
 
@@ -12,18 +11,12 @@ import { throttledPlanes } from "./test-support/throttled-plane.ts";
  * The control plane's clock stands still here, so a throttling window ends only when the test says.
  */
 const planes = throttledPlanes();
-let plane: ControlPlane | undefined;
 afterEach(() => planes.closeAll());
-
-async function throttledPlane(clock: () => number): Promise<ControlPlane> {
-  plane = await planes.start(clock);
-  return plane;
-}
 
 describe("beyond LOCAL_AWS_MAX_TPS", () => {
   it("each service answers as its AWS counterpart does", async () => {
     const now = Date.now();
-    const limited = await throttledPlane(() => now);
+    const limited = await planes.start(() => now);
     const s3 = new S3Client({ ...localClientConfig(limited), forcePathStyle: true });
     const sageMaker = new SageMakerClient(localClientConfig(limited));
     const runtime = new SageMakerRuntimeClient(localClientConfig(limited));

@@ -6,19 +6,15 @@ import { seedModels, WITHOUT_TRAINED_MODEL } from "./seed-models.ts";
 
 /** Seeding on a control plane that throttles every service to one request a second (LOCAL_AWS_MAX_TPS=1). */
 const planes = throttledPlanes();
-let plane: ControlPlane | undefined;
 afterEach(() => planes.closeAll());
-
-async function throttledPlane(clock: () => number): Promise<ControlPlane> {
-  plane = await planes.start(clock);
-  return plane;
-}
 
 describe("first-run seeding beyond LOCAL_AWS_MAX_TPS", () => {
   it("first-run seeding through S3 is throttled, retries as the SDK does, and succeeds", async () => {
     // Time moves on by one second each time a request is throttled, so every retry finds a new window.
     const start = Date.now();
-    const limited = await throttledPlane(() => start + 1000 * (plane?.traffic.throttled ?? 0));
+    let plane: ControlPlane | undefined;
+    const limited = await planes.start(() => start + 1000 * (plane?.traffic.throttled ?? 0));
+    plane = limited;
     await new S3Client({ ...localClientConfig(limited), forcePathStyle: true }).send(new ListBucketsCommand({}));
     // The trained model's 98 MB upload is left out: its seeding is trained-seed.model.test.ts's.
     const seeded = await seedModels(limited, WITHOUT_TRAINED_MODEL);

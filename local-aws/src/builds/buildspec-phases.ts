@@ -7,15 +7,7 @@ import { parse } from "yaml";
 import { processGroupCommand } from "../process-group.mjs";
 import type { BuildSandbox } from "./build-sandbox.ts";
 import { PhaseError } from "./build-source.ts";
-import type { Buildspec } from "./buildspec.ts";
-
-/** The buildspec phases CodeBuild runs, in order, with the names its phase timeline uses. */
-export const BUILDSPEC_PHASES = [
-  ["install", "INSTALL"],
-  ["pre_build", "PRE_BUILD"],
-  ["build", "BUILD"],
-  ["post_build", "POST_BUILD"],
-] as const;
+import { BUILDSPEC_PHASES, type Buildspec } from "./buildspec.ts";
 
 export type PhaseType = (typeof BUILDSPEC_PHASES)[number][1];
 

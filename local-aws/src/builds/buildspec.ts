@@ -9,6 +9,14 @@ export interface Buildspec {
   phases?: Record<string, { "runtime-versions"?: Record<string, unknown>; commands?: unknown[] } | undefined>;
 }
 
+/** The buildspec phases CodeBuild runs, in order, with the names its phase timeline uses. */
+export const BUILDSPEC_PHASES = [
+  ["install", "INSTALL"],
+  ["pre_build", "PRE_BUILD"],
+  ["build", "BUILD"],
+  ["post_build", "POST_BUILD"],
+] as const;
+
 /** "Environment variables in build environments": `$NAME` and `${NAME}` as bash expands them, for known names. */
 function expand(command: string, variables: Record<string, string>): string {
   return command.replace(/\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))/g, (whole, braced?: string, bare?: string) => {
@@ -23,7 +31,7 @@ function expand(command: string, variables: Record<string, string>): string {
  */
 export function dockerBuildFiles(buildspec: Buildspec, variables: Record<string, string>): string[] {
   const files: string[] = [];
-  for (const phase of ["install", "pre_build", "build", "post_build"]) {
+  for (const [phase] of BUILDSPEC_PHASES) {
     for (const command of buildspec.phases?.[phase]?.commands ?? []) {
       if (typeof command !== "string") continue;
       const words = expand(command, variables)

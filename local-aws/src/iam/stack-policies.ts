@@ -3,6 +3,9 @@ import { type PolicyDocument, parsePolicyDocument } from "./policy.ts";
 import type { SynthesisedPolicies } from "./stack-fixture.ts";
 import synthesised from "./stack-policies.json" with { type: "json" };
 
+/** The stack fixture as `npm run synth:local-policies` committed it. */
+export const SYNTHESISED_STACK = synthesised as SynthesisedPolicies;
+
 /** Where the local stack "is deployed": the names and place that CloudFormation would have resolved. */
 export interface LocalStackPlacement {
   accountId: string;
@@ -52,7 +55,7 @@ export function localRoleName(logicalId: string): string {
 
 /** The ARN of the execution role local mode's console passes to CreateModel (SAGEMAKER_EXECUTION_ROLE_ARN). */
 export function localExecutionRoleArn(accountId: string): string {
-  return `arn:aws:iam::${accountId}:role/${localRoleName((synthesised as SynthesisedPolicies).executionRole)}`;
+  return `arn:aws:iam::${accountId}:role/${localRoleName(SYNTHESISED_STACK.executionRole)}`;
 }
 
 /** Turns the template's intrinsics into the values CloudFormation would have produced for this placement. */
@@ -140,7 +143,7 @@ function projectDefinitions(
 /** The stack's CodeBuild projects (name, buildspec path, default source, environment) as local mode runs them. */
 export function loadStackProjects(
   placement: Omit<LocalStackPlacement, "namePrefix">,
-  stack = synthesised as SynthesisedPolicies,
+  stack = SYNTHESISED_STACK,
 ): Record<string, LocalProjectDefinition> {
   const { resolve, arnOf } = resolver(stack, { ...placement, namePrefix: stack.namePrefixPlaceholder });
   return projectDefinitions(stack, resolve, arnOf);
@@ -150,7 +153,7 @@ export function loadStackProjects(
  * The stack's policies as they would stand deployed with this placement: console, CodeBuild roles and execution
  * role, parsed strictly (see policy.ts) so that every one of their statements is evaluated as written.
  */
-export function loadStackPolicies(placement: LocalStackPlacement, stack = synthesised as SynthesisedPolicies) {
+export function loadStackPolicies(placement: LocalStackPlacement, stack = SYNTHESISED_STACK) {
   if (!/^[a-z0-9][a-z0-9-]{0,20}$/.test(placement.namePrefix)) {
     throw new Error(
       `The resource prefix "${placement.namePrefix}" must be 1-21 lower-case letters, digits or hyphens.`,

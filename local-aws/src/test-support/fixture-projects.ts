@@ -1,9 +1,8 @@
-import type { SynthesisedPolicies } from "../iam/stack-fixture.ts";
-import synthesised from "../iam/stack-policies.json" with { type: "json" };
+import { SYNTHESISED_STACK } from "../iam/stack-policies.ts";
 
 /** The name of the fixture's CodeBuild project that runs `buildspec`, as the synthesised stack defines it. */
 function projectRunning(buildspec: string): string {
-  const project = (synthesised as SynthesisedPolicies).projects.find((candidate) => candidate.buildspec === buildspec);
+  const project = SYNTHESISED_STACK.projects.find((candidate) => candidate.buildspec === buildspec);
   if (!project) throw new Error(`the stack fixture has no project running ${buildspec}`);
   return project.name;
 }
