@@ -36,7 +36,7 @@ export const servedServices = [
     apiVersion: "2017-05-13",
     file: "sagemaker-runtime.ts",
     exportName: "sageMakerRuntimeInputShapes",
-    operations: ["InvokeEndpointAsync"],
+    operations: ["InvokeEndpoint", "InvokeEndpointAsync", "InvokeEndpointWithResponseStream"],
   },
   {
     service: "application-autoscaling",

@@ -5,7 +5,7 @@ import { validateInput } from "../wire/input-shapes.ts";
 import { LOCAL_ACCOUNT_ID } from "../wire/request.ts";
 
 /**
- * SageMaker Runtime's rules for InvokeEndpointAsync and for invoking an asynchronous endpoint: the header-bound
+ * SageMaker Runtime's rules for its invocations and for invoking an asynchronous endpoint: the header-bound
  * members checked against the service model's constraints (generated: ../wire/generated/sagemaker-runtime.ts),
  * then what the API reference and the Asynchronous Inference guide state in prose. AWS documents no wording for the
  * prose rules; the messages say what the documentation says.
@@ -29,6 +29,55 @@ export interface AsyncInvocationInput {
   InputLocation?: string;
   RequestTTLSeconds?: number;
   InvocationTimeoutSeconds?: number;
+}
+
+/**
+ * The header each member of InvokeEndpoint and InvokeEndpointWithResponseStream is bound to (the service model's
+ * `locationName`); the two differ only in Accept and in which members they have.
+ */
+const REAL_TIME_HEADERS = {
+  InvokeEndpoint: {
+    ContentType: "content-type",
+    Accept: "accept",
+    CustomAttributes: "x-amzn-sagemaker-custom-attributes",
+    TargetModel: "x-amzn-sagemaker-target-model",
+    TargetVariant: "x-amzn-sagemaker-target-variant",
+    TargetContainerHostname: "x-amzn-sagemaker-target-container-hostname",
+    InferenceId: "x-amzn-sagemaker-inference-id",
+    EnableExplanations: "x-amzn-sagemaker-enable-explanations",
+    InferenceComponentName: "x-amzn-sagemaker-inference-component",
+    SessionId: "x-amzn-sagemaker-session-id",
+    PrefixAwareId: "x-amzn-sagemaker-prefix-aware-id",
+  },
+  InvokeEndpointWithResponseStream: {
+    ContentType: "content-type",
+    Accept: "x-amzn-sagemaker-accept",
+    CustomAttributes: "x-amzn-sagemaker-custom-attributes",
+    TargetVariant: "x-amzn-sagemaker-target-variant",
+    TargetContainerHostname: "x-amzn-sagemaker-target-container-hostname",
+    InferenceId: "x-amzn-sagemaker-inference-id",
+    InferenceComponentName: "x-amzn-sagemaker-inference-component",
+    SessionId: "x-amzn-sagemaker-session-id",
+    PrefixAwareId: "x-amzn-sagemaker-prefix-aware-id",
+  },
+} as const;
+
+export type RealTimeInvocation = keyof typeof REAL_TIME_HEADERS;
+
+/**
+ * A real-time invocation's input from its path, headers and body, checked against the service model's constraints
+ * (the body at most 6 MB, header values' lengths and patterns) before anything runs.
+ */
+export function realTimeInvocationInput(
+  operation: RealTimeInvocation,
+  endpointName: string,
+  headerOf: (name: string) => string | undefined,
+  body: Buffer,
+): Record<string, unknown> {
+  const input: Record<string, unknown> = { EndpointName: endpointName, Body: body };
+  for (const [member, header] of Object.entries(REAL_TIME_HEADERS[operation])) input[member] = headerOf(header);
+  validateInput(sageMakerRuntimeInputShapes[operation], input, "ValidationError");
+  return input;
 }
 
 function integerHeader(value: string | undefined): number | string | undefined {

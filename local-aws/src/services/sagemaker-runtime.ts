@@ -9,7 +9,7 @@ import { AwsError } from "../wire/aws-error.ts";
 import { sendJsonError } from "../wire/json-rpc.ts";
 import { runtimeInvocation } from "../wire/protocols.ts";
 import { type AwsRequest, decodeUriComponent, LOCAL_ACCOUNT_ID } from "../wire/request.ts";
-import { invocableEndpoint } from "./sagemaker-runtime-rules.ts";
+import { invocableEndpoint, realTimeInvocationInput } from "./sagemaker-runtime-rules.ts";
 
 /** How long a container may take to answer /invocations (real-time endpoints): 1 minute. */
 const INVOKE_TIMEOUT_MS = 60_000;
@@ -34,19 +34,21 @@ export async function handleRuntime(
   let started = 0;
   try {
     name = decodeUriComponent(rawName);
+    const operation = kind === "invocations" ? "InvokeEndpoint" : "InvokeEndpointWithResponseStream";
     iam.runtime(
       request.auth.principal,
       request.region,
-      kind === "invocations" ? "InvokeEndpoint" : "InvokeEndpointWithResponseStream",
+      operation,
       name,
       header(request, "x-amzn-sagemaker-target-model"),
     );
+    const body = request.body ?? Buffer.alloc(0);
+    realTimeInvocationInput(operation, name, (field) => header(request, field), body);
     invocableEndpoint(store, name, "real-time");
     const target = header(request, "x-amzn-sagemaker-target-variant");
     if (target && !runner.hasVariant(name, target)) {
       throw new AwsError("ValidationError", `The variant ${target} is not present on endpoint ${name}.`);
     }
-    const body = request.body ?? Buffer.alloc(0);
     picked = await runner.pick(name, target);
     if (!picked)
       throw new AwsError("ServiceUnavailable", `Endpoint ${name} has no running instance right now; retry.`, 503);

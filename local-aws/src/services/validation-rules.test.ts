@@ -24,6 +24,11 @@ import {
   SageMakerClient,
   StopTransformJobCommand,
 } from "@aws-sdk/client-sagemaker";
+import {
+  InvokeEndpointCommand,
+  InvokeEndpointWithResponseStreamCommand,
+  SageMakerRuntimeClient,
+} from "@aws-sdk/client-sagemaker-runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ControlPlane, startControlPlane } from "../control-plane.ts";
 import { localClientConfig } from "../stack.ts";
@@ -471,6 +476,49 @@ describe("the constraints generated from botocore that the hand-written tables h
         /^1 validation error detected: Value '\[team#1\]' at 'tagKeys' failed to satisfy constraint: Member must satisfy constraint: \[Member must satisfy regular expression pattern/,
       ),
     );
+  });
+});
+
+describe("local SageMaker Runtime checks real-time invocations against the service model", () => {
+  it("refuses a body over 6 MB and header values outside their patterns before it looks for the endpoint", async () => {
+    const runtime = new SageMakerRuntimeClient(localClientConfig(plane));
+    await expect(
+      runtime.send(new InvokeEndpointCommand({ EndpointName: "no-such-endpoint", Body: new Uint8Array(6_291_457) })),
+    ).rejects.toMatchObject({
+      name: "ValidationError",
+      message:
+        "1 validation error detected: Value '<binary>' at 'body' failed to satisfy constraint: Member must have length less than or equal to 6291456",
+    });
+    await expect(
+      runtime.send(
+        new InvokeEndpointWithResponseStreamCommand({
+          EndpointName: "no-such-endpoint",
+          Body: new TextEncoder().encode("{}"),
+          TargetVariant: "All_Traffic",
+          SessionId: "NEW_SESSION",
+        }),
+      ),
+    ).rejects.toMatchObject({
+      name: "ValidationError",
+      message: expect.stringMatching(
+        /^2 validation errors detected: Value 'All_Traffic' at 'targetVariant' failed to satisfy constraint: Member must satisfy regular expression pattern: .*; Value 'NEW_SESSION' at 'sessionId'/,
+      ),
+    });
+  });
+
+  it("lets a valid invocation through to the endpoint lookup", async () => {
+    const runtime = new SageMakerRuntimeClient(localClientConfig(plane));
+    await expect(
+      runtime.send(
+        new InvokeEndpointCommand({
+          EndpointName: "no-such-endpoint",
+          Body: new Uint8Array(6_291_456),
+          ContentType: "application/json",
+          TargetVariant: "AllTraffic",
+          SessionId: "NEW_SESSION",
+        }),
+      ),
+    ).rejects.toMatchObject({ name: "ValidationError", message: expect.stringContaining("no-such-endpoint") });
   });
 });
 

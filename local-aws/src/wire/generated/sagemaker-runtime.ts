@@ -2,9 +2,44 @@
 import type { Shape, StructureShape } from "../input-shapes.ts";
 
 const endpointNameShape: Shape = { type: "string", max: 63, pattern: "^[a-zA-Z0-9](-*[a-zA-Z0-9])*" };
+const bodyBlobShape: Shape = { type: "blob", max: 6291456 };
 const headerShape: Shape = { type: "string", max: 1024, pattern: "\\p{ASCII}*" };
 const customAttributesHeaderShape: Shape = { type: "string", max: 1024, pattern: "\\p{ASCII}*" };
+const targetModelHeaderShape: Shape = { type: "string", min: 1, max: 1024, pattern: "\\A\\S[\\p{Print}]*\\z" };
+const targetVariantHeaderShape: Shape = { type: "string", max: 63, pattern: "^[a-zA-Z0-9](-*[a-zA-Z0-9])*" };
+const targetContainerHostnameHeaderShape: Shape = { type: "string", max: 63, pattern: "^[a-zA-Z0-9](-*[a-zA-Z0-9])*" };
 const inferenceIdShape: Shape = { type: "string", min: 1, max: 64, pattern: "\\A\\S[\\p{Print}]*\\z" };
+const enableExplanationsHeaderShape: Shape = { type: "string", min: 1, max: 64, pattern: ".*" };
+const inferenceComponentHeaderShape: Shape = {
+  type: "string",
+  max: 63,
+  pattern: "^[a-zA-Z0-9]([\\-a-zA-Z0-9]*[a-zA-Z0-9])?$",
+};
+const sessionIdOrNewSessionConstantHeaderShape: Shape = {
+  type: "string",
+  max: 256,
+  pattern: "^(NEW_SESSION)$|^[a-zA-Z0-9](-*[a-zA-Z0-9])*$",
+};
+const prefixAwareIdHeaderShape: Shape = { type: "string", min: 1, max: 64, pattern: "\\A\\S[\\p{Print}]*\\z" };
+const invokeEndpointInputShape: StructureShape = {
+  type: "structure",
+  required: ["EndpointName", "Body"],
+  members: {
+    EndpointName: endpointNameShape,
+    Body: bodyBlobShape,
+    ContentType: headerShape,
+    Accept: headerShape,
+    CustomAttributes: customAttributesHeaderShape,
+    TargetModel: targetModelHeaderShape,
+    TargetVariant: targetVariantHeaderShape,
+    TargetContainerHostname: targetContainerHostnameHeaderShape,
+    InferenceId: inferenceIdShape,
+    EnableExplanations: enableExplanationsHeaderShape,
+    InferenceComponentName: inferenceComponentHeaderShape,
+    SessionId: sessionIdOrNewSessionConstantHeaderShape,
+    PrefixAwareId: prefixAwareIdHeaderShape,
+  },
+};
 const inputLocationHeaderShape: Shape = { type: "string", min: 1, max: 1024, pattern: "^(https|s3)://([^/]+)/?(.*)$" };
 const s3OutputPathExtensionHeaderShape: Shape = {
   type: "string",
@@ -38,10 +73,33 @@ const invokeEndpointAsyncInputShape: StructureShape = {
     Body: asyncBodyBlobShape,
   },
 };
+const sessionIdHeaderShape: Shape = { type: "string", max: 256, pattern: "^[a-zA-Z0-9](-*[a-zA-Z0-9])*$" };
+const invokeEndpointWithResponseStreamInputShape: StructureShape = {
+  type: "structure",
+  required: ["EndpointName", "Body"],
+  members: {
+    EndpointName: endpointNameShape,
+    Body: bodyBlobShape,
+    ContentType: headerShape,
+    Accept: headerShape,
+    CustomAttributes: customAttributesHeaderShape,
+    TargetVariant: targetVariantHeaderShape,
+    TargetContainerHostname: targetContainerHostnameHeaderShape,
+    InferenceId: inferenceIdShape,
+    InferenceComponentName: inferenceComponentHeaderShape,
+    SessionId: sessionIdHeaderShape,
+    PrefixAwareId: prefixAwareIdHeaderShape,
+  },
+};
 
-export type SageMakerRuntimeInputShapesOperation = "InvokeEndpointAsync";
+export type SageMakerRuntimeInputShapesOperation =
+  | "InvokeEndpoint"
+  | "InvokeEndpointAsync"
+  | "InvokeEndpointWithResponseStream";
 
 /** Each operation's input as SageMaker Runtime's service model defines it. */
 export const sageMakerRuntimeInputShapes: Record<SageMakerRuntimeInputShapesOperation, StructureShape> = {
+  InvokeEndpoint: invokeEndpointInputShape,
   InvokeEndpointAsync: invokeEndpointAsyncInputShape,
+  InvokeEndpointWithResponseStream: invokeEndpointWithResponseStreamInputShape,
 };
