@@ -32,10 +32,10 @@ export interface AsyncInvocationInput {
 }
 
 /**
- * The header each member of InvokeEndpoint and InvokeEndpointWithResponseStream is bound to (the service model's
- * `locationName`); the two differ only in Accept and in which members they have.
+ * The header each member of the three invocations is bound to (the service model's `locationName`): the real-time
+ * two differ in Accept and in which members they have; the asynchronous one prefixes its content headers.
  */
-const REAL_TIME_HEADERS = {
+const INVOCATION_HEADERS = {
   InvokeEndpoint: {
     ContentType: "content-type",
     Accept: "accept",
@@ -60,24 +60,53 @@ const REAL_TIME_HEADERS = {
     SessionId: "x-amzn-sagemaker-session-id",
     PrefixAwareId: "x-amzn-sagemaker-prefix-aware-id",
   },
+  InvokeEndpointAsync: {
+    ContentType: "x-amzn-sagemaker-content-type",
+    Accept: "x-amzn-sagemaker-accept",
+    CustomAttributes: "x-amzn-sagemaker-custom-attributes",
+    InferenceId: "x-amzn-sagemaker-inference-id",
+    InputLocation: "x-amzn-sagemaker-inputlocation",
+    RequestTTLSeconds: "x-amzn-sagemaker-requestttlseconds",
+    InvocationTimeoutSeconds: "x-amzn-sagemaker-invocationtimeoutseconds",
+    S3OutputPathExtension: "x-amzn-sagemaker-s3outputpathextension",
+    Filename: "x-amzn-sagemaker-filename",
+  },
 } as const;
 
-export type RealTimeInvocation = keyof typeof REAL_TIME_HEADERS;
+type Invocation = keyof typeof INVOCATION_HEADERS;
+
+/**
+ * An invocation's input from its path, headers and (real-time only: the asynchronous shape has no Body) body,
+ * checked against the service model's constraints. A header of an integer member is read as a number when it is
+ * one, so that the shape refuses anything else.
+ */
+function invocationInput(
+  operation: Invocation,
+  endpointName: string,
+  headerOf: (name: string) => string | undefined,
+  body?: Buffer,
+): Record<string, unknown> {
+  const shape = sageMakerRuntimeInputShapes[operation];
+  const input: Record<string, unknown> = { EndpointName: endpointName };
+  if (body) input.Body = body;
+  for (const [member, header] of Object.entries(INVOCATION_HEADERS[operation])) {
+    input[member] = shape.members[member]?.type === "integer" ? integerHeader(headerOf(header)) : headerOf(header);
+  }
+  validateInput(shape, input, "ValidationError");
+  return input;
+}
 
 /**
  * A real-time invocation's input from its path, headers and body, checked against the service model's constraints
  * (the body at most 6 MB, header values' lengths and patterns) before anything runs.
  */
 export function realTimeInvocationInput(
-  operation: RealTimeInvocation,
+  operation: "InvokeEndpoint" | "InvokeEndpointWithResponseStream",
   endpointName: string,
   headerOf: (name: string) => string | undefined,
   body: Buffer,
-): Record<string, unknown> {
-  const input: Record<string, unknown> = { EndpointName: endpointName, Body: body };
-  for (const [member, header] of Object.entries(REAL_TIME_HEADERS[operation])) input[member] = headerOf(header);
-  validateInput(sageMakerRuntimeInputShapes[operation], input, "ValidationError");
-  return input;
+): { TargetVariant?: string } {
+  return invocationInput(operation, endpointName, headerOf, body) as { TargetVariant?: string };
 }
 
 function integerHeader(value: string | undefined): number | string | undefined {
@@ -94,19 +123,7 @@ export function asyncInvocationInput(
   headerOf: (name: string) => string | undefined,
   body: Buffer,
 ): AsyncInvocationInput {
-  const input: Record<string, unknown> = {
-    EndpointName: endpointName,
-    ContentType: headerOf("x-amzn-sagemaker-content-type"),
-    Accept: headerOf("x-amzn-sagemaker-accept"),
-    CustomAttributes: headerOf("x-amzn-sagemaker-custom-attributes"),
-    InferenceId: headerOf("x-amzn-sagemaker-inference-id"),
-    InputLocation: headerOf("x-amzn-sagemaker-inputlocation"),
-    RequestTTLSeconds: integerHeader(headerOf("x-amzn-sagemaker-requestttlseconds")),
-    InvocationTimeoutSeconds: integerHeader(headerOf("x-amzn-sagemaker-invocationtimeoutseconds")),
-    S3OutputPathExtension: headerOf("x-amzn-sagemaker-s3outputpathextension"),
-    Filename: headerOf("x-amzn-sagemaker-filename"),
-  };
-  validateInput(sageMakerRuntimeInputShapes.InvokeEndpointAsync, input, "ValidationError");
+  const input = invocationInput("InvokeEndpointAsync", endpointName, headerOf);
   const hasLocation = input.InputLocation !== undefined;
   if (hasLocation === body.length > 0) {
     throw new AwsError(

@@ -43,9 +43,8 @@ export async function handleRuntime(
       header(request, "x-amzn-sagemaker-target-model"),
     );
     const body = request.body ?? Buffer.alloc(0);
-    realTimeInvocationInput(operation, name, (field) => header(request, field), body);
+    const { TargetVariant: target } = realTimeInvocationInput(operation, name, (field) => header(request, field), body);
     invocableEndpoint(store, name, "real-time");
-    const target = header(request, "x-amzn-sagemaker-target-variant");
     if (target && !runner.hasVariant(name, target)) {
       throw new AwsError("ValidationError", `The variant ${target} is not present on endpoint ${name}.`);
     }
