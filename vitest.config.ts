@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { workspaceStackFixture } from "./infra/local-stack/workspace-fixture.ts";
 
 // One runner for every non-browser test (unit, model and integration); Playwright runs the browser suite.
 export default defineConfig({
@@ -14,6 +15,9 @@ export default defineConfig({
     exclude: ["**/node_modules/**", "tests/e2e/**", ".next/**", "dist/**", "cdk.out/**"],
     testTimeout: 30_000,
     hookTimeout: 120_000,
+    // The stack every test's control plane stands in for, resolved for this checkout (local-aws/ reads it via inject).
+    provide: { localStackFixture: workspaceStackFixture() },
+    globalSetup: ["./tests/support/vitest-global-setup.ts"],
     pool: "forks",
     maxWorkers: 2,
   },

@@ -5,10 +5,11 @@ import { parseArgs } from "node:util";
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { SageMakerClient } from "@aws-sdk/client-sagemaker";
 import { nearestRankQuantile } from "@decision-console/adapter/contract";
-import { LOCAL_ARTIFACT_BUCKET, localClientConfig, startControlPlane } from "@decision-console/local-aws";
+import { localClientConfig, startControlPlane } from "@decision-console/local-aws";
 import { createEndpoint, localAdapterImageUri } from "@decision-console/local-aws/testing";
 import { benchModel, benchOut } from "../adapter/bench/bench-files.ts";
 import type { ModelKind } from "../adapter/test/support/llama-model.ts";
+import { LOCAL_ARTIFACT_BUCKET, workspaceStackFixture } from "../infra/local-stack/workspace-fixture.ts";
 import { consoleClientsFor } from "../server/aws/local-console-clients.ts";
 import { asyncOutcome } from "../server/invoke/async-outcome.ts";
 import { invokeEndpoint } from "../server/invoke/invoke.ts";
@@ -85,7 +86,8 @@ async function drive(send: (index: number) => Promise<void>): Promise<number> {
 
 async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-async-"));
-  const plane = await startControlPlane({ dataDir, port: 0 });
+  const plane = await startControlPlane({ dataDir, port: 0, fixture: workspaceStackFixture() });
+  const STACK_EXECUTION_ROLE = plane.executionRoleArn;
   try {
     const admin = localClientConfig(plane, "admin");
     const { s3, runtime } = consoleClientsFor(plane);
@@ -113,13 +115,16 @@ async function main() {
       },
     };
     const adminSageMaker = new SageMakerClient(admin);
-    await createEndpoint(adminSageMaker, REAL_TIME, container);
+    await createEndpoint(adminSageMaker, REAL_TIME, container, { executionRoleArn: STACK_EXECUTION_ROLE });
     await createEndpoint(adminSageMaker, ASYNC, container, {
-      OutputConfig: {
-        S3OutputPath: `s3://${LOCAL_ARTIFACT_BUCKET}/async/${ASYNC}/out/`,
-        S3FailurePath: `s3://${LOCAL_ARTIFACT_BUCKET}/async/${ASYNC}/failed/`,
+      executionRoleArn: STACK_EXECUTION_ROLE,
+      asyncInference: {
+        OutputConfig: {
+          S3OutputPath: `s3://${LOCAL_ARTIFACT_BUCKET}/async/${ASYNC}/out/`,
+          S3FailurePath: `s3://${LOCAL_ARTIFACT_BUCKET}/async/${ASYNC}/failed/`,
+        },
+        ClientConfig: { MaxConcurrentInvocationsPerInstance: Number(parallel) },
       },
-      ClientConfig: { MaxConcurrentInvocationsPerInstance: Number(parallel) },
     });
     await Promise.all([plane.endpoints.settled(REAL_TIME), plane.endpoints.settled(ASYNC)]);
     // One warm-up decision each, not counted.

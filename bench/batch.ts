@@ -3,10 +3,11 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { CreateTransformJobCommand, DescribeTransformJobCommand, SageMakerClient } from "@aws-sdk/client-sagemaker";
-import { LOCAL_ARTIFACT_BUCKET, localClientConfig, startControlPlane } from "@decision-console/local-aws";
+import { localClientConfig, startControlPlane } from "@decision-console/local-aws";
 import { createAdapterModel } from "@decision-console/local-aws/testing";
 import { benchModel, benchOut, jevbenchRows } from "../adapter/bench/bench-files.ts";
 import type { ModelKind } from "../adapter/test/support/llama-model.ts";
+import { LOCAL_ARTIFACT_BUCKET, workspaceStackFixture } from "../infra/local-stack/workspace-fixture.ts";
 
 /**
  * npm run bench:batch -- [--kind bench-0.5b] [--records 96] [--instances 1,2,4] [--threads 1]
@@ -45,7 +46,11 @@ const records = Array.from({ length: Number(values.records) }, (_, index) => {
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-batch-"));
 process.env.LOCAL_ADAPTER_THREADS = values.threads;
-const plane = await startControlPlane({ dataDir: path.join(dataDir, "plane"), port: 0 });
+const plane = await startControlPlane({
+  dataDir: path.join(dataDir, "plane"),
+  port: 0,
+  fixture: workspaceStackFixture(),
+});
 try {
   const sageMaker = new SageMakerClient(localClientConfig(plane, "admin"));
   await createAdapterModel(plane, "dc-bench-batch", benchModel(values.kind as ModelKind), dataDir, {

@@ -7,6 +7,7 @@ import { AdapterProcess } from "@decision-console/local-aws/testing";
 import { benchModel, benchOut } from "../adapter/bench/bench-files.ts";
 import { Progress } from "../adapter/bench/progress.ts";
 import type { ModelKind } from "../adapter/test/support/llama-model.ts";
+import { workspaceStackFixture } from "../infra/local-stack/workspace-fixture.ts";
 import { defaultBusyRetryPolicy, isBusyAnswer, retryWhileBusy } from "../server/invoke/busy-retry.ts";
 
 /**
@@ -108,6 +109,14 @@ async function runConfiguration(url: string, clients: number) {
 
 const round = (value: number) => Math.round(value * 100) / 100;
 
+function adapterProgram() {
+  const adapter = workspaceStackFixture(repoRoot).imageRepositories.find(
+    (repository) => repository.contract === "adapter",
+  );
+  if (!adapter) throw new Error("the stack fixture has no adapter repository");
+  return { program: adapter.programs.cpu, contract: adapter.contract };
+}
+
 async function main() {
   const file = modelFile();
   const modelDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-load-"));
@@ -117,7 +126,8 @@ async function main() {
   try {
     for (const parallel of parallels) {
       const instance = new AdapterProcess({
-        repoRoot,
+        // The adapter image's program, as local endpoints run it.
+        ...adapterProgram(),
         modelDir,
         home: modelDir,
         // Reading cache off: every row repeats one decision, which the cache would answer in a millisecond; with it

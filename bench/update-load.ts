@@ -14,6 +14,7 @@ import { createAdapterModel, routeDecision } from "@decision-console/local-aws/t
 import { benchModel, benchOut } from "../adapter/bench/bench-files.ts";
 import type { ModelKind } from "../adapter/test/support/llama-model.ts";
 import { type DeploymentConfig, deploymentPlan } from "../contract/endpoints/deployment-plan.ts";
+import { workspaceStackFixture } from "../infra/local-stack/workspace-fixture.ts";
 import { consoleClientsFor } from "../server/aws/local-console-clients.ts";
 import { invokeEndpoint } from "../server/invoke/invoke.ts";
 
@@ -57,7 +58,11 @@ interface Answer {
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-update-load-"));
 process.env.LOCAL_ADAPTER_THREADS = values.threads;
-const plane = await startControlPlane({ dataDir: path.join(dataDir, "plane"), port: 0 });
+const plane = await startControlPlane({
+  dataDir: path.join(dataDir, "plane"),
+  port: 0,
+  fixture: workspaceStackFixture(),
+});
 try {
   const config = localClientConfig(plane, "admin");
   const sageMaker = new SageMakerClient(config);

@@ -6,10 +6,12 @@ import { parseArgs } from "node:util";
 import { gzipSync } from "node:zlib";
 import { quantileOf } from "@decision-console/adapter/contract";
 import { consoleEnvironment, freePort, startLocalStack } from "@decision-console/local-aws";
-import { ADAPTER_REPOSITORY, arnOf, openLocalDatabase, SageMakerStore } from "@decision-console/local-aws/testing";
+import { arnOf, openLocalDatabase, SageMakerStore } from "@decision-console/local-aws/testing";
 import { chromium, type Page } from "@playwright/test";
 import { benchOut } from "../adapter/bench/bench-files.ts";
 import { measuredOn, writeGeneratedSection } from "../bench/docs/generated-section.ts";
+import { ADAPTER_REPOSITORY } from "../contract/stack/console-contract.ts";
+import { workspaceStackFixture } from "../infra/local-stack/workspace-fixture.ts";
 import { chromiumArgs, chromiumExecutablePath } from "../tests/e2e/support/chromium.ts";
 
 /**
@@ -201,7 +203,7 @@ async function main(): Promise<void> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "decision-console-perf-"));
   const distDir = flags["dist-dir"] ?? `.next/perf-${process.pid}`;
   const children: ChildProcess[] = [];
-  const stack = await startLocalStack({ dataDir: path.join(work, "aws"), port: 0 });
+  const stack = await startLocalStack({ dataDir: path.join(work, "aws"), port: 0, fixture: workspaceStackFixture() });
   try {
     const digest = stack.controlPlane.registry.digestForTag(ADAPTER_REPOSITORY, "cpu");
     if (!digest) throw new Error("the local registry has no decision-adapter:cpu image");

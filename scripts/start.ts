@@ -17,6 +17,7 @@ import {
   startLocalStack,
 } from "@decision-console/local-aws";
 import { normalisedResourcePrefix } from "../contract/stack/console-contract.ts";
+import { workspaceStackFixture } from "../infra/local-stack/workspace-fixture.ts";
 import { assertSafeBind } from "../server/auth/bind.ts";
 import { usersConfigured } from "../server/auth/users.ts";
 import { readConsoleConfig } from "../server/config.ts";
@@ -127,6 +128,7 @@ async function main() {
   if (mode === "local") {
     stack = await startLocalStack({
       dataDir,
+      fixture: workspaceStackFixture(REPO_ROOT),
       resourcePrefix: normalisedResourcePrefix(config.CONSOLE_RESOURCE_PREFIX) ?? undefined,
     });
     env = consoleEnvironment(env, stack);

@@ -7,13 +7,13 @@ import { DecisionConsoleStack } from "./decision-console-stack.ts";
 /**
  * Local mode holds the console and the CodeBuild jobs to the IAM policies this stack synthesises. Synthesising on
  * every start would load aws-cdk-lib into the console, so the parts local mode needs are committed as JSON
- * (`local-aws/src/iam/stack-policies.json`, written by `npm run synth:local-policies`) with their CloudFormation
+ * (`infra/local-stack/stack-policies.json`, written by `npm run synth:local-policies`; `workspace-fixture.ts` hands it to local mode) with their CloudFormation
  * intrinsics kept; a test fails when the file differs from a fresh synth. The name prefix is synthesised as
  * NAME_PREFIX_PLACEHOLDER and replaced by the local prefix when the policies are loaded.
  */
 export const NAME_PREFIX_PLACEHOLDER = "dcprefixplaceholder-";
 
-export const STACK_POLICIES_PATH = "local-aws/src/iam/stack-policies.json";
+export const STACK_POLICIES_PATH = "infra/local-stack/stack-policies.json";
 
 interface CfnResource {
   Type: string;

@@ -5,7 +5,6 @@ import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from 
 import { DescribeModelCommand, ListEndpointsCommand, SageMakerClient } from "@aws-sdk/client-sagemaker";
 import { InvokeEndpointWithResponseStreamCommand, SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LOCAL_ARTIFACT_BUCKET } from "./builds/build-runner.ts";
 import { type ControlPlane, startControlPlane } from "./control-plane.ts";
 import { type AccessKey, readLocalAccessKey } from "./local-credentials.ts";
 import { localClientConfig } from "./stack.ts";
@@ -19,6 +18,9 @@ import {
   sha256Hex,
   signRequest,
 } from "./test-support/signed-request.ts";
+import { testStackFixture } from "./test-support/stack-fixture.ts";
+
+const LOCAL_ARTIFACT_BUCKET = testStackFixture().bucket;
 
 /**
  * The control plane authenticates every request as AWS does (issue 12, critical 1): SigV4 recomputed with the keys
@@ -36,7 +38,7 @@ const wrongSecret = () => ({ accessKeyId: admin.accessKeyId, secretAccessKey: `$
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "local-auth-"));
-  plane = await startControlPlane({ dataDir, port: 0, waitForEndpoints: false });
+  plane = await startControlPlane({ fixture: testStackFixture(), dataDir, port: 0, waitForEndpoints: false });
   admin = plane.credentials.keys.admin;
 });
 
@@ -387,10 +389,20 @@ describe("the credentials the control plane issues", () => {
 
   it("are new at each start: keys of the previous start are refused", async () => {
     const otherDir = fs.mkdtempSync(path.join(os.tmpdir(), "local-auth-restart-"));
-    const first = await startControlPlane({ dataDir: otherDir, port: 0, waitForEndpoints: false });
+    const first = await startControlPlane({
+      fixture: testStackFixture(),
+      dataDir: otherDir,
+      port: 0,
+      waitForEndpoints: false,
+    });
     const old = first.credentials.keys.admin;
     await first.close();
-    const second = await startControlPlane({ dataDir: otherDir, port: 0, waitForEndpoints: false });
+    const second = await startControlPlane({
+      fixture: testStackFixture(),
+      dataDir: otherDir,
+      port: 0,
+      waitForEndpoints: false,
+    });
     try {
       expect(second.credentials.keys.admin.accessKeyId).not.toBe(old.accessKeyId);
       await expect(

@@ -3,10 +3,10 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ControlPlane, startControlPlane } from "./control-plane.ts";
-import { localExecutionRoleArn } from "./iam/stack-policies.ts";
 import type { AccessKey } from "./local-credentials.ts";
 import { localAdapterImageUri } from "./test-support/adapter-image.ts";
 import { jsonErrorCode, type RawAnswer, sendJson, sendRaw } from "./test-support/signed-request.ts";
+import { testExecutionRoleArn, testStackFixture } from "./test-support/stack-fixture.ts";
 import { LOCAL_ACCOUNT_ID } from "./wire/request.ts";
 
 /**
@@ -33,7 +33,7 @@ const sageMaker = (key: AccessKey, operation: string, input: unknown) =>
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "local-console-authorization-"));
-  plane = await startControlPlane({ dataDir, port: 0, waitForEndpoints: false });
+  plane = await startControlPlane({ fixture: testStackFixture(), dataDir, port: 0, waitForEndpoints: false });
   admin = plane.credentials.keys.admin;
   consoleKey = plane.credentials.keys.console;
   for (const [key, name] of [
@@ -42,7 +42,7 @@ beforeAll(async () => {
   ] as const) {
     const created = await sageMaker(key, "CreateModel", {
       ModelName: name,
-      ExecutionRoleArn: localExecutionRoleArn(LOCAL_ACCOUNT_ID),
+      ExecutionRoleArn: testExecutionRoleArn(),
       EnableNetworkIsolation: true,
       PrimaryContainer: { Image: localAdapterImageUri(plane) },
     });

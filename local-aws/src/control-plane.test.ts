@@ -32,13 +32,15 @@ import {
 } from "@aws-sdk/client-sagemaker";
 import { Upload } from "@aws-sdk/lib-storage";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LOCAL_ARTIFACT_BUCKET } from "./builds/build-runner.ts";
 import { type ControlPlane, startControlPlane } from "./control-plane.ts";
 import { hasNvidiaGpu } from "./endpoints/gpu.ts";
 import { SHORT_CAPACITY_TAG } from "./endpoints/instance-pools.ts";
-import { adapterImageDigest, adapterSourceHash } from "./image-registry.ts";
+import { imageDigest, imageSourceHash } from "./image-registry.ts";
 import { localClientConfig } from "./stack.ts";
 import { FIXTURE_PROJECTS } from "./test-support/fixture-projects.ts";
+import { testStackFixture } from "./test-support/stack-fixture.ts";
+
+const LOCAL_ARTIFACT_BUCKET = testStackFixture().bucket;
 
 const bucket = LOCAL_ARTIFACT_BUCKET;
 const role = "arn:aws:iam::000000000000:role/test";
@@ -49,7 +51,7 @@ let sageMaker: SageMakerClient;
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "local-aws-"));
-  plane = await startControlPlane({ dataDir, port: 0 });
+  plane = await startControlPlane({ fixture: testStackFixture(), dataDir, port: 0 });
   s3 = new S3Client({ ...localClientConfig(plane), forcePathStyle: true });
   sageMaker = new SageMakerClient(localClientConfig(plane));
 });
@@ -183,7 +185,12 @@ describe("wire rules", () => {
 
   it("throttles beyond the configured request rate", async () => {
     const throttledDir = fs.mkdtempSync(path.join(os.tmpdir(), "local-aws-throttle-"));
-    const limited = await startControlPlane({ dataDir: throttledDir, port: 0, maxRequestsPerSecond: 2 });
+    const limited = await startControlPlane({
+      fixture: testStackFixture(),
+      dataDir: throttledDir,
+      port: 0,
+      maxRequestsPerSecond: 2,
+    });
     const ecr = new ECRClient(localClientConfig(limited));
     try {
       const results = await Promise.allSettled(
@@ -206,7 +213,8 @@ describe("local ECR and CodeBuild", () => {
   const codeBuild = () => new CodeBuildClient(localClientConfig(plane));
 
   it("holds decision-adapter with cpu and cuda tags whose digests hash the adapter sources", async () => {
-    const { hash } = adapterSourceHash(path.resolve(import.meta.dirname, "..", ".."));
+    const adapter = testStackFixture().imageRepositories.find((repository) => repository.name === "decision-adapter")!;
+    const { hash } = imageSourceHash(adapter.sourceRoot, adapter.sources);
     const { imageDetails } = await ecr().send(
       new DescribeImagesCommand({
         repositoryName: "decision-adapter",
@@ -214,8 +222,8 @@ describe("local ECR and CodeBuild", () => {
       }),
     );
     expect(imageDetails?.map((d) => d.imageDigest)).toEqual([
-      adapterImageDigest(hash, "cpu"),
-      adapterImageDigest(hash, "cuda"),
+      imageDigest("decision-adapter", hash, "cpu"),
+      imageDigest("decision-adapter", hash, "cuda"),
     ]);
     await expect(ecr().send(new DescribeRepositoriesCommand({ repositoryNames: ["other"] }))).rejects.toMatchObject({
       name: "RepositoryNotFoundException",

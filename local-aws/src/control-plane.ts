@@ -7,7 +7,7 @@ import { AsyncInference } from "./async/async-inference.ts";
 import { AsyncRequestStore } from "./async/async-request-store.ts";
 import { BacklogMetrics } from "./async/backlog-metrics.ts";
 import { registerScalingPolicyActions } from "./autoscaling/policy-actions.ts";
-import { BuildRunner, LOCAL_ARTIFACT_BUCKET } from "./builds/build-runner.ts";
+import { BuildRunner } from "./builds/build-runner.ts";
 import { BuildStore } from "./builds/build-store.ts";
 import { openLocalDatabase } from "./database.ts";
 import type { GpuEmulation } from "./endpoints/container-launch.ts";
@@ -31,6 +31,7 @@ import { handleS3 } from "./services/s3.ts";
 import { sageMakerService } from "./services/sagemaker.ts";
 import { handleRuntime } from "./services/sagemaker-runtime.ts";
 import { handleAsyncInvocation } from "./services/sagemaker-runtime-async.ts";
+import type { LocalStackFixture } from "./stack-fixture.ts";
 import { TransformRunner } from "./transform/transform-runner.ts";
 import { TransformStore } from "./transform/transform-store.ts";
 import { jsonAuthError } from "./wire/auth-errors.ts";
@@ -60,11 +61,12 @@ function gpuEmulationFrom(value: string | undefined): GpuEmulation {
   if (value === "1") return "all";
   return "cpu-image";
 }
-export const REPO_ROOT = path.resolve(import.meta.dirname, "..", "..");
 
 export interface ControlPlaneOptions {
   /** Where the database, object bytes, endpoint model directories and build scratch space live. */
   dataDir: string;
+  /** The stack this control plane stands in for: policies, projects, bucket, image repositories and programs. */
+  fixture: LocalStackFixture;
   /** 0 picks a free port (tests). */
   port: number;
   /** Defaults to 127.0.0.1; the control plane never listens beyond loopback unless told. */
@@ -124,6 +126,10 @@ export interface ControlPlane {
   credentials: LocalCredentials;
   /** The stack prefix the console's and builds' requests are authorised with (the console must use it too). */
   resourcePrefix: string;
+  /** The stack's artifact bucket. */
+  bucket: string;
+  /** The stack's execution role, the one role the console's policy may pass to SageMaker. */
+  executionRoleArn: string;
   traffic: ControlPlaneTraffic;
   close(): Promise<void>;
 }
@@ -153,8 +159,9 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   const db = openLocalDatabase(dataDir);
   const credentials = issueLocalCredentials(dataDir, DEFAULT_REGION);
   const objects = new ObjectStore(db, dataDir);
-  objects.createBucket(LOCAL_ARTIFACT_BUCKET);
-  const registry = new ImageRegistry(db, REPO_ROOT);
+  const { fixture } = options;
+  objects.createBucket(fixture.bucket);
+  const registry = new ImageRegistry(db, fixture);
   registry.ensureBaseImages();
   const logs = new LogStore(db);
   const metrics = new MetricsStore(db);
@@ -163,22 +170,13 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   if (!/^[a-z0-9-]{1,21}$/.test(resourcePrefix)) {
     throw new Error(`The stack's name prefix "${resourcePrefix}" must be 1-21 lower-case letters, digits or hyphens.`);
   }
-  const iam = localIam(sageMaker, db, resourcePrefix);
+  const iam = localIam(sageMaker, db, fixture, resourcePrefix);
   const capacity = {
     shortCapacity: options.shortCapacity ?? [...shortCapacityTypes(undefined, process.env[SHORT_CAPACITY_ENV])],
     gpuEmulation: options.gpuEmulation ?? gpuEmulationFrom(process.env[EMULATE_GPU_ENV]),
   };
   const executionRoleMayPull = (role: string, repository: string) => iam.executionRoleMayPull(role, repository);
-  const endpoints = new EndpointRunner(
-    sageMaker,
-    objects,
-    registry,
-    logs,
-    dataDir,
-    REPO_ROOT,
-    capacity,
-    executionRoleMayPull,
-  );
+  const endpoints = new EndpointRunner(sageMaker, objects, registry, logs, dataDir, capacity, executionRoleMayPull);
   const transformJobs = new TransformStore(db);
   const transforms = new TransformRunner({
     jobs: transformJobs,
@@ -190,7 +188,6 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     capacity,
     executionRoleMayPull,
     dataDir,
-    repoRoot: REPO_ROOT,
   });
   const publishedMetrics = new MetricDatapoints(db);
   const asyncRequests = new AsyncRequestStore(db);
@@ -218,7 +215,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     logs,
     objects,
     dataDir,
-    REPO_ROOT,
+    fixture,
     () => url,
     credentials,
     iam,
@@ -389,6 +386,8 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     backlogMetrics,
     credentials,
     resourcePrefix,
+    bucket: fixture.bucket,
+    executionRoleArn: iam.executionRoleArn,
     traffic,
     async close() {
       await new Promise<void>((resolve) => {

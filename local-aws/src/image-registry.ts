@@ -2,16 +2,23 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { Db } from "./database.ts";
-import { LLAMA_CPP_DLC, llamaCppDlcAccount } from "./llama-cpp-dlc-images.ts";
+import { LLAMA_CPP_DLC } from "./llama-cpp-dlc-images.ts";
+import type {
+  ContainerContract,
+  ImageRepositoryFixture,
+  ImageVariant,
+  InstanceProgram,
+  LocalStackFixture,
+} from "./stack-fixture.ts";
 import { DEFAULT_REGION, LOCAL_ACCOUNT_ID } from "./wire/request.ts";
 
-export const ADAPTER_REPOSITORY = "decision-adapter";
-export type ImageVariant = "cpu" | "cuda";
+export type { ImageVariant } from "./stack-fixture.ts";
 
 /** A repository of the local ECR and the registry (account) it belongs to. */
 export interface LocalRepository {
   name: string;
   registryId: string;
+  fixture: ImageRepositoryFixture;
 }
 
 /**
@@ -21,18 +28,6 @@ export interface LocalRepository {
 export function registryHost(account: string, region: string): string {
   return `${account}.dkr.ecr.${region}.amazonaws.com${region.startsWith("cn-") ? ".cn" : ""}`;
 }
-
-/**
- * The adapter's repository in the local account, and the llama.cpp DLC's in the DLC account of the local Region,
- * whose images are local mode's llama-server stand-in (`adapter/stand-ins/llama-server/`).
- */
-export const LOCAL_REPOSITORIES: readonly LocalRepository[] = [
-  { name: ADAPTER_REPOSITORY, registryId: LOCAL_ACCOUNT_ID },
-  { name: LLAMA_CPP_DLC.repository, registryId: llamaCppDlcAccount(DEFAULT_REGION)! },
-];
-
-/** Where the stand-in's sources live: with the adapter's, they are what its local image is. */
-const STAND_IN_DIR = path.join("adapter", "stand-ins", "llama-server");
 
 export interface LocalImage {
   repository: string;
@@ -44,22 +39,18 @@ export interface LocalImage {
 }
 
 /**
- * The hash of the adapter as this working tree has it: every file under `adapter/src` (sorted by path) and
- * `adapter/package.json`. Images "built" locally are this adapter, so their digest is derived from it.
+ * The hash of an image's source files as they are under `root` (each path, relative to `root`, and its bytes,
+ * sorted by path; a directory stands for every file under it). Images "built" locally are their sources, so their
+ * digests derive from it.
  */
-export function adapterSourceHash(repoRoot: string): { hash: string; bytes: number } {
-  const adapterDir = path.join(repoRoot, "adapter");
-  return treeHash(adapterDir, [path.join(adapterDir, "package.json"), ...listFiles(path.join(adapterDir, "src"))]);
-}
-
-/** Paths (relative to `base`) and bytes of the files, sorted by path. */
-function treeHash(base: string, files: string[]): { hash: string; bytes: number } {
+export function imageSourceHash(root: string, sources: readonly string[]): { hash: string; bytes: number } {
+  const files = sources.flatMap((source) => listFiles(path.join(root, source)));
   const hash = createHash("sha256");
   let bytes = 0;
-  for (const file of files.filter((f) => fs.existsSync(f)).sort()) {
+  for (const file of files.sort()) {
     const content = fs.readFileSync(file);
     bytes += content.length;
-    hash.update(path.relative(base, file).split(path.sep).join("/"));
+    hash.update(path.relative(root, file).split(path.sep).join("/"));
     hash.update("\0");
     hash.update(content);
     hash.update("\0");
@@ -67,43 +58,69 @@ function treeHash(base: string, files: string[]): { hash: string; bytes: number 
   return { hash: hash.digest("hex"), bytes };
 }
 
-function listFiles(dir: string): string[] {
-  if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    return entry.isDirectory() ? listFiles(full) : [full];
-  });
+function listFiles(target: string): string[] {
+  const stat = fs.statSync(target, { throwIfNoEntry: false });
+  if (!stat) return [];
+  if (!stat.isDirectory()) return [target];
+  return fs.readdirSync(target).flatMap((name) => listFiles(path.join(target, name)));
 }
 
-/** The CPU and CUDA images of one adapter source differ (different base image), so the variant is hashed in. */
-export function adapterImageDigest(sourceHash: string, variant: ImageVariant): string {
-  return `sha256:${createHash("sha256").update(`${ADAPTER_REPOSITORY}:${variant}\n${sourceHash}`).digest("hex")}`;
+/** The CPU and CUDA images of one source differ (different base image), so repository and variant are hashed in. */
+export function imageDigest(repository: string, sourceHash: string, variant: ImageVariant): string {
+  return `sha256:${createHash("sha256").update(`${repository}:${variant}\n${sourceHash}`).digest("hex")}`;
 }
 
-/** The stand-in of one DLC variant: its own sources and the adapter's, which it runs. */
-function dlcStandInDigest(repoRoot: string, variant: ImageVariant): { digest: string; bytes: number } {
-  const adapter = adapterSourceHash(repoRoot);
-  const standIn = treeHash(repoRoot, listFiles(path.join(repoRoot, STAND_IN_DIR)));
-  const digest = createHash("sha256").update(
-    `${LLAMA_CPP_DLC.repository}:${variant}\n${adapter.hash}\n${standIn.hash}`,
-  );
-  return { digest: `sha256:${digest.digest("hex")}`, bytes: adapter.bytes + standIn.bytes };
+/** The account of a repository's registry: the local account's, or the stack's mapping's for the Region. */
+function registryIdOf(repository: ImageRepositoryFixture, fixture: LocalStackFixture, region: string) {
+  if (!repository.registry) return LOCAL_ACCOUNT_ID;
+  const account = fixture.stack.mappings[repository.registry.mapping]?.[region]?.account;
+  if (!account) {
+    throw new Error(
+      `The stack's ${repository.registry.mapping} mapping has no account for ${region} (${repository.name}).`,
+    );
+  }
+  return account;
 }
 
-/** Local ECR: images by digest and mutable tags pointing at them. */
+/**
+ * The tag a base image carries: the DLC's documented SageMaker tag in its repository, the variant's name
+ * elsewhere (what the image build pushes besides its unique tag).
+ */
+function baseTag(repository: string, variant: ImageVariant): string {
+  return repository === LLAMA_CPP_DLC.repository ? LLAMA_CPP_DLC.tags[variant] : variant;
+}
+
+/** Local ECR: the fixture's repositories, images by digest and mutable tags pointing at them. */
 export class ImageRegistry {
+  readonly repositories: readonly LocalRepository[];
+
   constructor(
     private readonly db: Db,
-    private readonly repoRoot: string,
-  ) {}
+    fixture: LocalStackFixture,
+    region = DEFAULT_REGION,
+  ) {
+    this.repositories = fixture.imageRepositories.map((repository) => ({
+      name: repository.name,
+      registryId: registryIdOf(repository, fixture, region),
+      fixture: repository,
+    }));
+  }
 
   /**
-   * Records an adapter as an image of `variant` and points the given tags at it: the working tree's, or that of
-   * a build's unpacked source (`sourceRoot`), so the digest is that of what the build was given.
+   * Records the image a build of `sourceRoot` (its unpacked source) pushes to a repository of the local account,
+   * and points the given tags at it: its digest is that of the repository's source files in what the build was
+   * given. Undefined when the local account has no such repository.
    */
-  recordAdapterImage(variant: ImageVariant, tags: string[], sourceRoot = this.repoRoot): LocalImage {
-    const { hash, bytes } = adapterSourceHash(sourceRoot);
-    return this.record(ADAPTER_REPOSITORY, adapterImageDigest(hash, variant), variant, bytes, tags);
+  recordBuiltImage(
+    repository: string,
+    variant: ImageVariant,
+    tags: string[],
+    sourceRoot: string,
+  ): LocalImage | undefined {
+    const target = this.repository(repository, LOCAL_ACCOUNT_ID);
+    if (!target) return undefined;
+    const { hash, bytes } = imageSourceHash(sourceRoot, target.fixture.sources);
+    return this.record(target.name, imageDigest(target.name, hash, variant), variant, bytes, tags);
   }
 
   private record(repository: string, digest: string, variant: ImageVariant, bytes: number, tags: string[]) {
@@ -124,22 +141,26 @@ export class ImageRegistry {
     return this.image(repository, digest)!;
   }
 
-  /**
-   * The adapter repository always holds `cpu` and `cuda`, pointing at the adapter of the working tree; the DLC
-   * repository its two SageMaker tags, pointing at the stand-in of the working tree.
-   */
+  /** Each repository holds a `cpu` and a `cuda` base image, built from the fixture's sources as they are now. */
   ensureBaseImages() {
-    this.recordAdapterImage("cpu", ["cpu"]);
-    this.recordAdapterImage("cuda", ["cuda"]);
-    for (const variant of ["cpu", "cuda"] as const) {
-      const { digest, bytes } = dlcStandInDigest(this.repoRoot, variant);
-      this.record(LLAMA_CPP_DLC.repository, digest, variant, bytes, [LLAMA_CPP_DLC.tags[variant]]);
+    for (const { name, fixture } of this.repositories) {
+      const { hash, bytes } = imageSourceHash(fixture.sourceRoot, fixture.sources);
+      for (const variant of ["cpu", "cuda"] as const) {
+        this.record(name, imageDigest(name, hash, variant), variant, bytes, [baseTag(name, variant)]);
+      }
     }
   }
 
   /** A repository by name, in the given registry (default: any). */
   repository(name: string, registryId?: string): LocalRepository | undefined {
-    return LOCAL_REPOSITORIES.find((r) => r.name === name && (registryId === undefined || r.registryId === registryId));
+    return this.repositories.find((r) => r.name === name && (registryId === undefined || r.registryId === registryId));
+  }
+
+  /** What an instance of an image of this repository runs, and the container contract it follows. */
+  program(repository: string, variant: ImageVariant): { contract: ContainerContract; program: InstanceProgram } {
+    const fixture = this.repository(repository)?.fixture;
+    if (!fixture) throw new Error(`local ECR has no repository ${repository}`);
+    return { contract: fixture.contract, program: fixture.programs[variant] };
   }
 
   image(repository: string, digest: string): LocalImage | undefined {

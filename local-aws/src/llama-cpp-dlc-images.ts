@@ -1,12 +1,10 @@
-import type { SynthesisedPolicies } from "./iam/stack-fixture.ts";
-import { SYNTHESISED_STACK } from "./iam/stack-policies.ts";
-import { DEFAULT_REGION } from "./wire/request.ts";
+import type { SynthesisedPolicies } from "./stack-fixture.ts";
 
 /**
  * The AWS llama.cpp Deep Learning Container as local ECR serves it, from the DLC documentation: its images are in
  * the `llama-cpp` repository of the DLC account of each Region (the stack's `LlamaCppDlcAccounts` mapping, which
  * the fixture carries), and its SageMaker x86 images are tagged `server-sagemaker-cpu-v1` and
- * `server-sagemaker-cuda-v1`. Locally those images run the llama-server stand-in (`adapter/stand-ins/llama-server/`).
+ * `server-sagemaker-cuda-v1`. What those images run locally, the fixture says.
  */
 export const LLAMA_CPP_DLC = {
   repository: "llama-cpp",
@@ -14,6 +12,6 @@ export const LLAMA_CPP_DLC = {
 } as const;
 
 /** The DLC account of `region`, from the stack fixture's mapping; absent where the DLC is not offered. */
-export function llamaCppDlcAccount(region: string = DEFAULT_REGION, stack: SynthesisedPolicies = SYNTHESISED_STACK) {
+export function llamaCppDlcAccount(stack: SynthesisedPolicies, region: string) {
   return stack.mappings.LlamaCppDlcAccounts?.[region]?.account;
 }

@@ -4,13 +4,15 @@ import path from "node:path";
 import { CreateMultipartUploadCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { DescribeEndpointCommand, SageMakerClient } from "@aws-sdk/client-sagemaker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LOCAL_ARTIFACT_BUCKET } from "./builds/build-runner.ts";
 import { type ControlPlane, startControlPlane } from "./control-plane.ts";
 import { openLocalDatabase } from "./database.ts";
 import { localClientConfig } from "./stack.ts";
 import { localAdapterImageUri } from "./test-support/adapter-image.ts";
 import { createEndpoint, type TestContainer } from "./test-support/create-endpoint.ts";
 import { type RawAnswer, s3ErrorCode, sendSigned } from "./test-support/signed-request.ts";
+import { testExecutionRoleArn, testStackFixture } from "./test-support/stack-fixture.ts";
+
+const LOCAL_ARTIFACT_BUCKET = testStackFixture().bucket;
 
 /**
  * Object keys and model data cannot make local mode touch a path outside its directories (issue 12, critical 2):
@@ -24,7 +26,7 @@ const answers: RawAnswer[] = [];
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "local-traversal-"));
-  plane = await startControlPlane({ dataDir, port: 0, waitForEndpoints: false });
+  plane = await startControlPlane({ fixture: testStackFixture(), dataDir, port: 0, waitForEndpoints: false });
 });
 
 afterAll(async () => {
@@ -107,7 +109,12 @@ describe("laying out model data and environments from user data", () => {
   const image = () => localAdapterImageUri(plane);
 
   async function deploy(name: string, container: Omit<TestContainer, "Image">) {
-    await createEndpoint(sageMaker(), name, { Image: image(), ...container });
+    await createEndpoint(
+      sageMaker(),
+      name,
+      { Image: image(), ...container },
+      { executionRoleArn: testExecutionRoleArn() },
+    );
     await plane.endpoints.settled(name);
     return sageMaker().send(new DescribeEndpointCommand({ EndpointName: name }));
   }

@@ -3,7 +3,6 @@ import os from "node:os";
 import path from "node:path";
 import { DescribeModelCommand, ListEndpointsCommand, SageMakerClient } from "@aws-sdk/client-sagemaker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LOCAL_ARTIFACT_BUCKET } from "./builds/build-runner.ts";
 import { type ControlPlane, startControlPlane } from "./control-plane.ts";
 import type { AccessKey } from "./local-credentials.ts";
 import { localClientConfig } from "./stack.ts";
@@ -18,6 +17,9 @@ import {
   sendSigned,
   signRequest,
 } from "./test-support/signed-request.ts";
+import { testStackFixture } from "./test-support/stack-fixture.ts";
+
+const LOCAL_ARTIFACT_BUCKET = testStackFixture().bucket;
 
 /**
  * What a signature must cover (security issue 25, items 6 and 7): the headers AWS requires to be signed, the
@@ -39,7 +41,7 @@ async function forge(answer: Promise<RawAnswer>): Promise<RawAnswer> {
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "local-signature-coverage-"));
-  plane = await startControlPlane({ dataDir, port: 0, waitForEndpoints: false });
+  plane = await startControlPlane({ fixture: testStackFixture(), dataDir, port: 0, waitForEndpoints: false });
   admin = plane.credentials.keys.admin;
 });
 

@@ -1,13 +1,14 @@
-import { LOCAL_ARTIFACT_BUCKET } from "./builds/build-runner.ts";
 import { type ControlPlane, DEFAULT_LOCAL_AWS_PORT, startControlPlane } from "./control-plane.ts";
 import type { GpuEmulation } from "./endpoints/container-launch.ts";
-import { localExecutionRoleArn } from "./iam/stack-policies.ts";
 import type { LocalProfile } from "./local-credentials.ts";
-import { DEFAULT_REGION, LOCAL_ACCOUNT_ID } from "./wire/request.ts";
+import type { LocalStackFixture } from "./stack-fixture.ts";
+import { DEFAULT_REGION } from "./wire/request.ts";
 
 export interface LocalStackOptions {
   /** Where the control plane keeps its database, objects, credentials and build scratch. */
   dataDir: string;
+  /** The stack it stands in for (infra/ writes it; `workspaceStackFixture` in scripts/ resolves it for a checkout). */
+  fixture: LocalStackFixture;
   /** Default: LOCAL_AWS_PORT, else 4599; 0 picks a free port. */
   port?: number;
   /** The prefix the stack is "deployed" with (its SageMakerNamePrefix); default the stack's `dc-`. */
@@ -32,7 +33,7 @@ export interface LocalStack {
  * a region, and the console's own local-mode settings.
  */
 export function localAwsEnvironment(
-  plane: Pick<ControlPlane, "url" | "credentials" | "resourcePrefix">,
+  plane: Pick<ControlPlane, "url" | "credentials" | "resourcePrefix" | "bucket" | "executionRoleArn">,
   region = DEFAULT_REGION,
 ): Record<string, string> {
   const { url } = plane;
@@ -50,12 +51,12 @@ export function localAwsEnvironment(
     AWS_CONFIG_FILE: plane.credentials.configFile,
     AWS_PROFILE: "console",
     CONSOLE_MODE: "local",
-    CONSOLE_ARTIFACT_BUCKET: LOCAL_ARTIFACT_BUCKET,
+    CONSOLE_ARTIFACT_BUCKET: plane.bucket,
     CONSOLE_CONTROL_PLANE_HEALTH_URL: `${url}/_local/health`,
     // The prefix the local stack's console policy allows, so the console is held to exactly that policy.
     CONSOLE_RESOURCE_PREFIX: plane.resourcePrefix,
     // The execution role of the local stack, the one role the console's policy may pass to SageMaker.
-    SAGEMAKER_EXECUTION_ROLE_ARN: localExecutionRoleArn(LOCAL_ACCOUNT_ID),
+    SAGEMAKER_EXECUTION_ROLE_ARN: plane.executionRoleArn,
   };
 }
 
@@ -94,6 +95,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     options.port ?? (process.env.LOCAL_AWS_PORT ? Number(process.env.LOCAL_AWS_PORT) : DEFAULT_LOCAL_AWS_PORT);
   const controlPlane = await startControlPlane({
     dataDir: options.dataDir,
+    fixture: options.fixture,
     port,
     resourcePrefix: options.resourcePrefix,
     shortCapacity: options.shortCapacity,

@@ -1,16 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
-import {
-  type BuildSource,
-  buildSourcesDir,
-  type ControlPlane,
-  DEFAULT_REGION,
-  LOCAL_ARTIFACT_BUCKET,
-} from "@decision-console/local-aws";
-import { generateTinyModel, REPO_ROOT } from "@decision-console/local-aws/testing";
+import { type BuildSource, buildSourcesDir, type ControlPlane, DEFAULT_REGION } from "@decision-console/local-aws";
 import { MODEL_PACKAGE_PROJECT } from "../../contract/stack/console-contract.ts";
+import { LOCAL_ARTIFACT_BUCKET, REPO_ROOT } from "../../infra/local-stack/workspace-fixture.ts";
 import { type BuildSourceRequest, buildSourceFiles } from "../../server/builds/build-sources.ts";
 import { sourceArchive, sourceDigest } from "../../server/builds/source-upload.ts";
+import { generateTinyModel } from "./tiny-model.ts";
 import { TRAINED_SEED_NAME, type TrainedSeedSource, trainedSeedSource } from "./trained-seed.ts";
 
 export interface SeedModel {

@@ -1,8 +1,10 @@
 import { ListBucketsCommand, S3Client } from "@aws-sdk/client-s3";
-import { type ControlPlane, LOCAL_ARTIFACT_BUCKET, localClientConfig } from "@decision-console/local-aws";
-import { throttledPlanes } from "@decision-console/local-aws/testing";
+import { type ControlPlane, localClientConfig } from "@decision-console/local-aws";
+import { testStackFixture, throttledPlanes } from "@decision-console/local-aws/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { seedModels, WITHOUT_TRAINED_MODEL } from "./seed-models.ts";
+
+const LOCAL_ARTIFACT_BUCKET = testStackFixture().bucket;
 
 /** Seeding on a control plane that throttles every service to one request a second (LOCAL_AWS_MAX_TPS=1). */
 const planes = throttledPlanes();

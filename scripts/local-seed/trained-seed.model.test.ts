@@ -2,17 +2,15 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { BatchGetBuildsCommand, CodeBuildClient } from "@aws-sdk/client-codebuild";
-import {
-  type ControlPlane,
-  LOCAL_ARTIFACT_BUCKET,
-  localClientConfig,
-  startControlPlane,
-} from "@decision-console/local-aws";
+import { type ControlPlane, localClientConfig, startControlPlane } from "@decision-console/local-aws";
+import { testStackFixture } from "@decision-console/local-aws/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { modelPin, TRAINED_MODEL } from "../models/pins.ts";
 import { trainedModel } from "../models/trained-model.ts";
 import { type SeedModel, seedModels } from "./seed-models.ts";
 import { TRAINED_SEED_NAME, trainedSeedSource } from "./trained-seed.ts";
+
+const LOCAL_ARTIFACT_BUCKET = testStackFixture().bucket;
 
 /** First-run seeding of the trained model from the models:fetch cache, through a real model-packaging build. */
 const model = trainedModel();
@@ -26,7 +24,7 @@ describe.skipIf(!model.path)("local mode seeds SmolLM2-135M-Instruct from the ca
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "trained-seed-"));
-    plane = await startControlPlane({ dataDir, port: 0, waitForEndpoints: false });
+    plane = await startControlPlane({ fixture: testStackFixture(), dataDir, port: 0, waitForEndpoints: false });
     seeded = await seedModels(plane, { onSkip: (name) => skipped.push(name) });
   }, 300_000);
   afterAll(async () => {

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { DescribeAlarmsCommand, PutMetricAlarmCommand } from "@aws-sdk/client-cloudwatch";
 import { type ControlPlane, startControlPlane } from "@decision-console/local-aws";
+import { testStackFixture } from "@decision-console/local-aws/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listAudit } from "../audit/record.ts";
 import { type Db, openDatabase } from "../store/database.ts";
@@ -18,7 +19,12 @@ let db: Db;
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "audit-request-id-"));
-  plane = await startControlPlane({ dataDir: path.join(dataDir, "aws"), port: 0, waitForEndpoints: false });
+  plane = await startControlPlane({
+    fixture: testStackFixture(),
+    dataDir: path.join(dataDir, "aws"),
+    port: 0,
+    waitForEndpoints: false,
+  });
   aws = consoleClientsFor(plane);
   db = openDatabase(path.join(dataDir, "console.db"));
 });

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { CloudWatchClient, PutMetricAlarmCommand, SetAlarmStateCommand } from "@aws-sdk/client-cloudwatch";
 import { type ControlPlane, localClientConfig, startControlPlane } from "@decision-console/local-aws";
+import { testStackFixture } from "@decision-console/local-aws/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { consoleClientsFor } from "../aws/local-console-clients.ts";
 import { endpointAlarms } from "./endpoint-alarms.ts";
@@ -20,7 +21,7 @@ const ENDPOINT = "dc-alarmed";
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "endpoint-alarms-"));
-  plane = await startControlPlane({ dataDir, port: 0, waitForEndpoints: false });
+  plane = await startControlPlane({ fixture: testStackFixture(), dataDir, port: 0, waitForEndpoints: false });
   cloudWatch = consoleClientsFor(plane).cloudWatch;
   const thresholds = {
     kind: "standard",

@@ -3,7 +3,12 @@ import os from "node:os";
 import path from "node:path";
 import { type CloudWatchClient, DescribeAlarmsCommand } from "@aws-sdk/client-cloudwatch";
 import { type ControlPlane, startControlPlane } from "@decision-console/local-aws";
-import { MetricDatapoints, MetricsStore, openLocalDatabase } from "@decision-console/local-aws/testing";
+import {
+  MetricDatapoints,
+  MetricsStore,
+  openLocalDatabase,
+  testStackFixture,
+} from "@decision-console/local-aws/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { consoleClientsFor } from "../aws/local-console-clients.ts";
 import { putStandardAlarms } from "./rollback-alarms.ts";
@@ -21,6 +26,7 @@ let aheadMs = 0;
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "rollback-alarms-"));
   plane = await startControlPlane({
+    fixture: testStackFixture(),
     dataDir,
     port: 0,
     waitForEndpoints: false,

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import type { CloudWatchClient } from "@aws-sdk/client-cloudwatch";
 import { type ControlPlane, startControlPlane } from "@decision-console/local-aws";
-import { MetricsStore, openLocalDatabase } from "@decision-console/local-aws/testing";
+import { MetricsStore, openLocalDatabase, testStackFixture } from "@decision-console/local-aws/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { metricsQuerySchema } from "../../contract/endpoints/metrics.ts";
 import { consoleClientsFor } from "../aws/local-console-clients.ts";
@@ -20,7 +20,7 @@ let recorded: MetricsStore;
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "local-metrics-"));
-  plane = await startControlPlane({ dataDir, port: 0, waitForEndpoints: false });
+  plane = await startControlPlane({ fixture: testStackFixture(), dataDir, port: 0, waitForEndpoints: false });
   cloudWatch = consoleClientsFor(plane).cloudWatch;
   recorded = new MetricsStore(openLocalDatabase(dataDir));
 });

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { type ControlPlane, startControlPlane } from "@decision-console/local-aws";
+import { testStackFixture } from "@decision-console/local-aws/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backupDataDir } from "../../scripts/backup.ts";
 import { openDatabase } from "./database.ts";
@@ -59,7 +60,7 @@ beforeAll(async () => {
   fs.chmodSync(dataDir, 0o755);
   fs.writeFileSync(path.join(dataDir, "s3", "objects", "left-by-an-older-start"), "object bytes", { mode: 0o644 });
   openDatabase(path.join(dataDir, "console.db")).close();
-  plane = await startControlPlane({ dataDir, port: 0, waitForEndpoints: false });
+  plane = await startControlPlane({ fixture: testStackFixture(), dataDir, port: 0, waitForEndpoints: false });
   await plane.objects.putObject("decision-console-local", "datasets/a.jsonl", Buffer.from('{"x":1}\n'));
   await plane.objects.putObject("decision-console-local", "datasets/b.jsonl", Readable.from([Buffer.from("{}\n")]));
   const upload = plane.objects.createUpload("decision-console-local", "models/m.tar.gz", null, {});

@@ -1,8 +1,9 @@
 import fs from "node:fs";
 import { SageMakerClient } from "@aws-sdk/client-sagemaker";
-import { readLocalAccessKey } from "@decision-console/local-aws";
+import { executionRoleArnOf, LOCAL_ACCOUNT_ID, readLocalAccessKey } from "@decision-console/local-aws";
 import { createEndpoint } from "@decision-console/local-aws/testing";
 import { expect, type Page, type Response, test } from "@playwright/test";
+import { workspaceStackFixture } from "../../infra/local-stack/workspace-fixture.ts";
 import { BuildDetailPage, BuildsPage } from "./pages/builds-page.ts";
 import { DeployPage } from "./pages/deploy-page.ts";
 import { EndpointDetailPage } from "./pages/endpoint-detail-page.ts";
@@ -108,10 +109,15 @@ test("an endpoint another team created is listed as not managed, and the console
     credentials: readLocalAccessKey(controlPlaneDataDir, "admin"),
     maxAttempts: 1,
   });
-  await createEndpoint(otherTeam, otherTeamEndpoint, {
-    Image: "000000000000.dkr.ecr.us-east-1.amazonaws.com/decision-adapter:cpu",
-    ModelDataUrl: "s3://decision-console-local/models/team-b/model.tar.gz",
-  });
+  await createEndpoint(
+    otherTeam,
+    otherTeamEndpoint,
+    {
+      Image: "000000000000.dkr.ecr.us-east-1.amazonaws.com/decision-adapter:cpu",
+      ModelDataUrl: "s3://decision-console-local/models/team-b/model.tar.gz",
+    },
+    { executionRoleArn: executionRoleArnOf(workspaceStackFixture().stack, LOCAL_ACCOUNT_ID) },
+  );
   const endpoints = new EndpointsPage(page);
   await endpoints.goto();
   await expect(endpoints.unmanagedRow(otherTeamEndpoint)).toContainText("not managed by this console");

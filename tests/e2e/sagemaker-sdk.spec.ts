@@ -1,12 +1,8 @@
 import fs from "node:fs";
-import {
-  DEFAULT_REGION,
-  LOCAL_ACCOUNT_ID,
-  LOCAL_ARTIFACT_BUCKET,
-  localExecutionRoleArn,
-} from "@decision-console/local-aws";
+import { DEFAULT_REGION, executionRoleArnOf, LOCAL_ACCOUNT_ID } from "@decision-console/local-aws";
 import { expect, type Page, type TestInfo, test } from "@playwright/test";
 import type { AsyncInvocation, AsyncOutcome } from "../../contract/invoke/invoke-async.ts";
+import { LOCAL_ARTIFACT_BUCKET, workspaceStackFixture } from "../../infra/local-stack/workspace-fixture.ts";
 import { packageAndOpenDeploy } from "./pages/builds-page.ts";
 import { cpuAdapterChoices, DeployPage } from "./pages/deploy-page.ts";
 import { EndpointsPage } from "./pages/endpoints-page.ts";
@@ -139,7 +135,7 @@ test("the SageMaker Python SDK's Predictor, AsyncPredictor, Transformer and Mode
       asyncEndpoint,
       decision,
       bucket: LOCAL_ARTIFACT_BUCKET,
-      roleArn: localExecutionRoleArn(LOCAL_ACCOUNT_ID),
+      roleArn: executionRoleArnOf(workspaceStackFixture().stack, LOCAL_ACCOUNT_ID),
       runId: Date.now().toString(36),
       resultsFile,
     },

@@ -21,22 +21,21 @@ import {
   InvokeEndpointCommand,
   SageMakerRuntimeClient,
 } from "@aws-sdk/client-sagemaker-runtime";
-import {
-  type ControlPlane,
-  LOCAL_ARTIFACT_BUCKET,
-  localClientConfig,
-  startControlPlane,
-} from "@decision-console/local-aws";
+import { type ControlPlane, localClientConfig, startControlPlane } from "@decision-console/local-aws";
 import {
   type AsyncRequest,
   createEndpoint,
-  generateTinyModel,
   localAdapterImageUri,
+  testExecutionRoleArn,
+  testStackFixture,
+  writeTinyModel,
 } from "@decision-console/local-aws/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { consoleClientsFor } from "../../server/aws/local-console-clients.ts";
 import { invokeEndpointAsync } from "../../server/invoke/invoke-async.ts";
 import { awaitAsyncOutcome } from "../support/await-async-outcome.ts";
+
+const LOCAL_ARTIFACT_BUCKET = testStackFixture().bucket;
 
 /**
  * Asynchronous Inference end to end on real adapter processes, with the SDK clients signing as the console does:
@@ -102,8 +101,8 @@ function peakPerInstance(requests: AsyncRequest[]): number {
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "local-async-"));
   const gguf = path.join(dataDir, "tiny.gguf");
-  await generateTinyModel(gguf);
-  plane = await startControlPlane({ dataDir, port: 0 });
+  writeTinyModel(gguf);
+  plane = await startControlPlane({ fixture: testStackFixture(), dataDir, port: 0 });
   const admin = clients("admin");
   await admin.s3.send(
     new PutObjectCommand({ Bucket: bucket, Key: "models/async-tiny/model.gguf", Body: fs.readFileSync(gguf) }),
@@ -120,8 +119,11 @@ beforeAll(async () => {
     },
     Environment: { ADAPTER_THREADS: "1", ADAPTER_PARALLEL: String(PER_INSTANCE), ADAPTER_READING_CACHE: "0" },
   };
-  await createEndpoint(admin.sageMaker, ASYNC, container, asyncConfig(ASYNC));
-  await createEndpoint(admin.sageMaker, REAL_TIME, container);
+  await createEndpoint(admin.sageMaker, ASYNC, container, {
+    executionRoleArn: testExecutionRoleArn(),
+    asyncInference: asyncConfig(ASYNC),
+  });
+  await createEndpoint(admin.sageMaker, REAL_TIME, container, { executionRoleArn: testExecutionRoleArn() });
   await Promise.all([plane.endpoints.settled(ASYNC), plane.endpoints.settled(REAL_TIME)]);
 });
 

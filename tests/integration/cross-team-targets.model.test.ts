@@ -13,18 +13,21 @@ import {
 } from "@aws-sdk/client-application-auto-scaling";
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { DescribeEndpointCommand, SageMakerClient } from "@aws-sdk/client-sagemaker";
+import { type ControlPlane, localClientConfig, startControlPlane } from "@decision-console/local-aws";
 import {
-  type ControlPlane,
-  LOCAL_ARTIFACT_BUCKET,
-  localClientConfig,
-  startControlPlane,
-} from "@decision-console/local-aws";
-import { createEndpoint, generateTinyModel, localAdapterImageUri } from "@decision-console/local-aws/testing";
+  createEndpoint,
+  localAdapterImageUri,
+  testExecutionRoleArn,
+  testStackFixture,
+  writeTinyModel,
+} from "@decision-console/local-aws/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { autoscalingRequestSchema } from "../../contract/endpoints/autoscaling.ts";
 import { CONSOLE_SCALABLE_TARGET_TAG } from "../../contract/stack/console-contract.ts";
 import { putEndpointAutoscaling } from "../../server/autoscaling/endpoint-autoscaling.ts";
 import { consoleClientsFor } from "../../server/aws/local-console-clients.ts";
+
+const LOCAL_ARTIFACT_BUCKET = testStackFixture().bucket;
 
 /**
  * The console (prefix dc-) against another team's running endpoint, whose variant that team registered as a
@@ -83,8 +86,8 @@ async function registered(endpoint: string) {
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "local-cross-team-"));
   const gguf = path.join(dataDir, "tiny.gguf");
-  await generateTinyModel(gguf);
-  plane = await startControlPlane({ dataDir, port: 0 });
+  writeTinyModel(gguf);
+  plane = await startControlPlane({ fixture: testStackFixture(), dataDir, port: 0 });
   const config = admin();
   const s3 = new S3Client({ ...config, forcePathStyle: true });
   const key = "models/cross-team/model.gguf";
@@ -101,8 +104,8 @@ beforeAll(async () => {
     Environment: { ADAPTER_THREADS: "1", ADAPTER_READING_CACHE: "0" },
   } as const;
   const sageMaker = new SageMakerClient(config);
-  await createEndpoint(sageMaker, THEIRS, container);
-  await createEndpoint(sageMaker, OURS, container);
+  await createEndpoint(sageMaker, THEIRS, container, { executionRoleArn: testExecutionRoleArn() });
+  await createEndpoint(sageMaker, OURS, container, { executionRoleArn: testExecutionRoleArn() });
   await plane.endpoints.settled(THEIRS);
   await plane.endpoints.settled(OURS);
 }, 180_000);

@@ -3,16 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { DescribeEndpointCommand, DescribeModelCommand } from "@aws-sdk/client-sagemaker";
-import {
-  type ControlPlane,
-  DEFAULT_REGION,
-  LOCAL_ACCOUNT_ID,
-  LOCAL_ARTIFACT_BUCKET,
-  localClientConfig,
-  localExecutionRoleArn,
-  startControlPlane,
-} from "@decision-console/local-aws";
-import { generateTinyModel } from "@decision-console/local-aws/testing";
+import { type ControlPlane, DEFAULT_REGION, localClientConfig, startControlPlane } from "@decision-console/local-aws";
+import { testExecutionRoleArn, testStackFixture, writeTinyModel } from "@decision-console/local-aws/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deployRequestSchema } from "../../contract/endpoints/deploy.ts";
 import { endpointLogsQuerySchema } from "../../contract/endpoints/logs.ts";
@@ -22,6 +14,8 @@ import { deployEndpoint } from "../../server/endpoints/deploy.ts";
 import { listDeployableImages } from "../../server/images/images.ts";
 import { invokeEndpoint } from "../../server/invoke/invoke.ts";
 import { endpointLogs } from "../../server/logs/endpoint-logs.ts";
+
+const LOCAL_ARTIFACT_BUCKET = testStackFixture().bucket;
 
 /**
  * The llama.cpp DLC path in local mode, with the console's own functions signing as the console: the DLC images
@@ -37,9 +31,9 @@ function consoleClients() {
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "dlc-stand-in-"));
-  plane = await startControlPlane({ dataDir, port: 0 });
+  plane = await startControlPlane({ fixture: testStackFixture(), dataDir, port: 0 });
   const gguf = path.join(dataDir, "tiny.gguf");
-  await generateTinyModel(gguf);
+  writeTinyModel(gguf);
   const s3 = new S3Client({ ...localClientConfig(plane, "admin"), forcePathStyle: true });
   await s3.send(
     new PutObjectCommand({
@@ -57,7 +51,7 @@ afterAll(async () => {
 
 describe("the llama.cpp DLC in local mode", { timeout: 120_000 }, () => {
   const dlcRegistry = `${LLAMA_CPP_DLC_ACCOUNTS[DEFAULT_REGION]}.dkr.ecr.${DEFAULT_REGION}.amazonaws.com/llama-cpp`;
-  const options = { defaultExecutionRoleArn: localExecutionRoleArn(LOCAL_ACCOUNT_ID), resourceNamePrefix: "dc-" };
+  const options = { defaultExecutionRoleArn: testExecutionRoleArn(), resourceNamePrefix: "dc-" };
   const deployOf = (imageUri: string) =>
     deployRequestSchema.parse({
       name: "dc-dlc-chat",

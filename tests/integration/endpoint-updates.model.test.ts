@@ -15,15 +15,15 @@ import {
   type UpdateEndpointInput,
 } from "@aws-sdk/client-sagemaker";
 import type { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
+import { type ControlPlane, localClientConfig, startControlPlane } from "@decision-console/local-aws";
 import {
-  type ControlPlane,
-  LOCAL_ACCOUNT_ID,
-  LOCAL_ARTIFACT_BUCKET,
-  localClientConfig,
-  localExecutionRoleArn,
-  startControlPlane,
-} from "@decision-console/local-aws";
-import { allExit, generateTinyModel, localAdapterImageUri, routeDecision } from "@decision-console/local-aws/testing";
+  allExit,
+  localAdapterImageUri,
+  routeDecision,
+  testExecutionRoleArn,
+  testStackFixture,
+  writeTinyModel,
+} from "@decision-console/local-aws/testing";
 import * as tar from "tar";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { updateRequestSchema } from "../../contract/endpoints/update.ts";
@@ -32,6 +32,8 @@ import { consoleClientsFor } from "../../server/aws/local-console-clients.ts";
 import { describeEndpoint as describeForConsole } from "../../server/endpoints/describe.ts";
 import { updateEndpoint } from "../../server/endpoints/update.ts";
 import { invokeEndpoint } from "../../server/invoke/invoke.ts";
+
+const LOCAL_ARTIFACT_BUCKET = testStackFixture().bucket;
 
 /**
  * UpdateEndpoint against real adapter processes: a canary update of the temperature in which both fleets answer
@@ -58,7 +60,7 @@ async function createConfig(
   await sageMaker.send(
     new CreateModelCommand({
       ModelName: name,
-      ExecutionRoleArn: localExecutionRoleArn(LOCAL_ACCOUNT_ID),
+      ExecutionRoleArn: testExecutionRoleArn(),
       PrimaryContainer: {
         Image: imageUri,
         ModelDataUrl: modelDataUrl,
@@ -139,14 +141,14 @@ function trafficFrom(callers: number) {
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "endpoint-updates-"));
-  plane = await startControlPlane({ dataDir, port: 0 });
+  plane = await startControlPlane({ fixture: testStackFixture(), dataDir, port: 0 });
   const config = localClientConfig(plane, "admin");
   sageMaker = new SageMakerClient(config);
   // invokeEndpoint is the console's, so it signs as the console.
   runtime = consoleClients().runtime;
   cloudWatch = new CloudWatchClient(config);
   const staging = path.join(dataDir, "model");
-  await generateTinyModel(path.join(staging, "tiny.gguf"));
+  writeTinyModel(path.join(staging, "tiny.gguf"));
   const archive = path.join(dataDir, "model.tar.gz");
   await tar.c({ gzip: true, file: archive, cwd: staging }, ["tiny.gguf"]);
   await new S3Client({ ...config, forcePathStyle: true }).send(

@@ -11,28 +11,25 @@ import {
   StopBuildCommand,
 } from "@aws-sdk/client-codebuild";
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { buildSourcesDir, type ControlPlane, localClientConfig, startControlPlane } from "@decision-console/local-aws";
 import {
-  buildSourcesDir,
-  type ControlPlane,
-  LOCAL_ARTIFACT_BUCKET,
-  localClientConfig,
-  startControlPlane,
-} from "@decision-console/local-aws";
-import {
-  adapterImageDigest,
-  adapterSourceHash,
   allExit,
+  imageDigest,
+  imageSourceHash,
   isRunning,
   parentOf,
   processesRunning,
-  REPO_ROOT,
+  testStackFixture,
 } from "@decision-console/local-aws/testing";
 import { zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILDSPEC_PATHS, IMAGE_BUILD_PROJECT, MODEL_PACKAGE_PROJECT } from "../../contract/stack/console-contract.ts";
+import { REPO_ROOT } from "../../infra/local-stack/workspace-fixture.ts";
 import { consoleClientsFor } from "../../server/aws/local-console-clients.ts";
 import { type BuildSourceRequest, buildSourceFiles } from "../../server/builds/build-sources.ts";
 import { uploadBuildSources } from "../../server/builds/source-upload.ts";
+
+const LOCAL_ARTIFACT_BUCKET = testStackFixture().bucket;
 
 /**
  * Local CodeBuild runs what the StartBuild call's source archive holds, never the working tree: each test builds
@@ -49,7 +46,7 @@ let modelFile: string;
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "local-codebuild-"));
-  plane = await startControlPlane({ dataDir, port: 0 });
+  plane = await startControlPlane({ fixture: testStackFixture(), dataDir, port: 0 });
   s3 = new S3Client({ ...localClientConfig(plane, "console"), forcePathStyle: true });
   codeBuild = new CodeBuildClient(localClientConfig(plane, "console"));
   admin = {
@@ -261,7 +258,8 @@ describe("local CodeBuild runs the source archive the build names", { timeout: 1
 
   it("records an image build from the archive's adapter after the working tree lost a file", async () => {
     const tree = workingTree({ kind: "image", variant: "cpu" });
-    const expected = adapterImageDigest(adapterSourceHash(tree.root).hash, "cpu");
+    const adapter = testStackFixture().imageRepositories.find((repository) => repository.name === "decision-adapter")!;
+    const expected = imageDigest(adapter.name, imageSourceHash(tree.root, adapter.sources).hash, "cpu");
     const { location } = await uploadWithConsole(tree);
     fs.rmSync(path.join(tree.root, "tsconfig.base.json"));
     fs.writeFileSync(path.join(tree.root, "adapter/src/cli.ts"), "changed after upload");

@@ -9,19 +9,18 @@ import { DeleteEndpointCommand, DescribeEndpointCommand, SageMakerClient } from 
 import {
   type ControlPlane,
   type HubStandIn,
-  LOCAL_ACCOUNT_ID,
-  LOCAL_ARTIFACT_BUCKET,
   localClientConfig,
-  localExecutionRoleArn,
   publishHubFile,
   startControlPlane,
   startHubStandIn,
 } from "@decision-console/local-aws";
 import {
   createEndpoint,
-  generateTinyModel,
   localAdapterImageUri,
   routeDecision,
+  testExecutionRoleArn,
+  testStackFixture,
+  writeTinyModel,
 } from "@decision-console/local-aws/testing";
 import * as tar from "tar";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -38,6 +37,8 @@ import { deployEndpoint } from "../../server/endpoints/deploy.ts";
 import { invokeEndpoint, invokeEndpointStream } from "../../server/invoke/invoke.ts";
 import { endpointLogs } from "../../server/logs/endpoint-logs.ts";
 import { endpointMetrics } from "../../server/metrics/endpoint-metrics.ts";
+
+const LOCAL_ARTIFACT_BUCKET = testStackFixture().bucket;
 
 /**
  * The whole local path with the real SDK clients and the console's own server/ functions: package a generated
@@ -90,6 +91,7 @@ function clients() {
 
 function openPlane() {
   return startControlPlane({
+    fixture: testStackFixture(),
     dataDir,
     port: 0,
     shortCapacity: ["ml.g6e.xlarge"],
@@ -103,7 +105,12 @@ async function createAdapterEndpoint(
   name: string,
   container: { ModelDataUrl: string; Environment: Record<string, string> },
 ) {
-  await createEndpoint(sageMaker, name, { Image: localAdapterImageUri(plane), ...container });
+  await createEndpoint(
+    sageMaker,
+    name,
+    { Image: localAdapterImageUri(plane), ...container },
+    { executionRoleArn: testExecutionRoleArn() },
+  );
   return describe_(name, sageMaker);
 }
 
@@ -123,7 +130,7 @@ async function describe_(name: string, sageMaker = clients().sageMaker) {
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "local-endpoints-"));
   const gguf = path.join(dataDir, "tiny.gguf");
-  await generateTinyModel(gguf);
+  writeTinyModel(gguf);
   ggufSha256 = createHash("sha256").update(fs.readFileSync(gguf)).digest("hex");
   publishHubFile(path.join(dataDir, "hub"), pin, gguf);
   hub = await startHubStandIn({ root: path.join(dataDir, "hub") });
@@ -181,7 +188,7 @@ describe("local endpoints end to end", { timeout: 120_000 }, () => {
       limits: { maxTokens: 512, maxRequestTokens: 1024 },
     });
     await deployEndpoint(sageMaker, request, {
-      defaultExecutionRoleArn: localExecutionRoleArn(LOCAL_ACCOUNT_ID),
+      defaultExecutionRoleArn: testExecutionRoleArn(),
       resourceNamePrefix: plane.resourcePrefix,
     });
     const endpoint = await describe_(ENDPOINT);

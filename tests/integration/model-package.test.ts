@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import { type AccessKey, type ControlPlane, startControlPlane } from "@decision-console/local-aws";
+import { testStackFixture } from "@decision-console/local-aws/testing";
 import { extract } from "tar";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MODEL_PACKAGE_PROJECT } from "../../contract/stack/console-contract.ts";
@@ -55,7 +56,11 @@ function buildEnv(extra: Record<string, string>): Record<string, string> {
 
 beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), "model-package-buildspec-"));
-  controlPlane = await startControlPlane({ dataDir: join(scratch, "control-plane"), port: 0 });
+  controlPlane = await startControlPlane({
+    fixture: testStackFixture(),
+    dataDir: join(scratch, "control-plane"),
+    port: 0,
+  });
   buildKey = controlPlane.credentials.issueBuildKey(MODEL_PACKAGE_PROJECT, `${MODEL_PACKAGE_PROJECT}:buildspec-test`);
   hub = await startHubFileServer({ files: new Map([[`${REPO}/resolve/${REVISION}/${FILE}`, model]]) });
   corruptHub = await startHubFileServer({

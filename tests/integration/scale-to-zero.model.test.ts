@@ -12,17 +12,14 @@ import { CloudWatchClient, DescribeAlarmsCommand } from "@aws-sdk/client-cloudwa
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { DescribeEndpointCommand, SageMakerClient } from "@aws-sdk/client-sagemaker";
 import { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
-import {
-  type ControlPlane,
-  LOCAL_ARTIFACT_BUCKET,
-  localClientConfig,
-  startControlPlane,
-} from "@decision-console/local-aws";
+import { type ControlPlane, localClientConfig, startControlPlane } from "@decision-console/local-aws";
 import {
   createEndpoint,
-  generateTinyModel,
   localAdapterImageUri,
   MetricClock,
+  testExecutionRoleArn,
+  testStackFixture,
+  writeTinyModel,
 } from "@decision-console/local-aws/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { autoscalingRequestSchema } from "../../contract/endpoints/autoscaling.ts";
@@ -32,6 +29,8 @@ import { consoleClientsFor } from "../../server/aws/local-console-clients.ts";
 import { invokeEndpointAsync } from "../../server/invoke/invoke-async.ts";
 import { instanceHistory } from "../../server/metrics/instance-history.ts";
 import { awaitAsyncOutcome } from "../support/await-async-outcome.ts";
+
+const LOCAL_ARTIFACT_BUCKET = testStackFixture().bucket;
 
 /**
  * Scale to zero and wake-up of an asynchronous endpoint on real adapter processes, configured by the console's own
@@ -109,8 +108,8 @@ const running = (pid: number) => {
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "local-s2z-"));
   const gguf = path.join(dataDir, "tiny.gguf");
-  await generateTinyModel(gguf);
-  plane = await startControlPlane({ dataDir, port: 0, metricClock: clock.now });
+  writeTinyModel(gguf);
+  plane = await startControlPlane({ fixture: testStackFixture(), dataDir, port: 0, metricClock: clock.now });
   const { s3, sageMaker } = clients();
   await s3.send(new PutObjectCommand({ Bucket: bucket, Key: "models/s2z/model.gguf", Body: fs.readFileSync(gguf) }));
   const image = localAdapterImageUri(plane);
@@ -125,9 +124,12 @@ beforeAll(async () => {
       Environment: { ADAPTER_THREADS: "1", ADAPTER_PARALLEL: "2", ADAPTER_READING_CACHE: "0" },
     },
     {
-      OutputConfig: {
-        S3OutputPath: `s3://${bucket}/async/${ENDPOINT}/out/`,
-        S3FailurePath: `s3://${bucket}/async/${ENDPOINT}/failed/`,
+      executionRoleArn: testExecutionRoleArn(),
+      asyncInference: {
+        OutputConfig: {
+          S3OutputPath: `s3://${bucket}/async/${ENDPOINT}/out/`,
+          S3FailurePath: `s3://${bucket}/async/${ENDPOINT}/failed/`,
+        },
       },
     },
   );
@@ -226,7 +228,7 @@ describe("an asynchronous endpoint scaled to zero on real adapter processes", { 
 
     // A restart of the control plane keeps the variant at 0 instances (and its policies and alarms).
     await plane.close();
-    plane = await startControlPlane({ dataDir, port: 0, metricClock: clock.now });
+    plane = await startControlPlane({ fixture: testStackFixture(), dataDir, port: 0, metricClock: clock.now });
     expect(await instanceCount()).toBe(0);
     // Registering the target again (the card saved once more) leaves a count inside the bounds where it is.
     await clients().autoScaling.send(new RegisterScalableTargetCommand({ ...target, MinCapacity: 0, MaxCapacity: 1 }));

@@ -4,6 +4,7 @@ import {
   llamaCppDlcAccount,
   TRANSFORM_JOB_LOG_GROUP as localTransformLogGroup,
   percentile,
+  testStackFixture,
 } from "@decision-console/local-aws/testing";
 import { describe, expect, it } from "vitest";
 import { TRANSFORM_JOB_LOG_GROUP as consoleTransformLogGroup } from "../../contract/stack/console-contract.ts";
@@ -26,9 +27,9 @@ describe("the console's and local mode's readings of AWS facts", () => {
 
   it("place the DLC in the same account in every Region the stack maps", () => {
     for (const [region, account] of Object.entries(LLAMA_CPP_DLC_ACCOUNTS)) {
-      expect(llamaCppDlcAccount(region), region).toBe(account);
+      expect(llamaCppDlcAccount(testStackFixture().stack, region), region).toBe(account);
     }
-    expect(llamaCppDlcAccount("xx-nowhere-1")).toBeUndefined();
+    expect(llamaCppDlcAccount(testStackFixture().stack, "xx-nowhere-1")).toBeUndefined();
   });
 
   it("send transform jobs' logs to the same group", () => {

@@ -79,7 +79,7 @@ describe("the arrows between the parts fail lint when crossed", () => {
     ["server/aws/x.ts", "../../local-aws/src/control-plane.ts"],
     ["tests/integration/x.ts", "../../local-aws/src/stack.ts"],
     ["scripts/x.ts", "../local-aws/src/test-support/processes.ts"],
-    ["infra/cdk/x.ts", "../../local-aws/src/iam/stack-fixture.ts"],
+    ["infra/cdk/x.ts", "../../local-aws/src/stack-fixture.ts"],
   ])("everything else reaches the emulator through its package: %s <- %s", (file, specifier) =>
     refused(file, specifier, "Reach the emulator through its package"),
   );

@@ -1,14 +1,11 @@
 import { CreateModelCommand, SageMakerClient } from "@aws-sdk/client-sagemaker";
-import {
-  LOCAL_ACCOUNT_ID,
-  LOCAL_ARTIFACT_BUCKET,
-  localClientConfig,
-  localExecutionRoleArn,
-} from "@decision-console/local-aws";
-import { localAdapterImageUri } from "@decision-console/local-aws/testing";
+import { localClientConfig } from "@decision-console/local-aws";
+import { localAdapterImageUri, testExecutionRoleArn, testStackFixture } from "@decision-console/local-aws/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AuditRecord } from "@/contract/audit/audit.ts";
 import { type LocalConsole, startLocalConsole, uploadDataset } from "./local-console.ts";
+
+const LOCAL_ARTIFACT_BUCKET = testStackFixture().bucket;
 
 /**
  * Security issue 25, item 3: an evaluation in a batch transform job starts paid instances (up to 20 of a type), so
@@ -25,7 +22,7 @@ beforeAll(async () => {
   await new SageMakerClient(localClientConfig(local.plane, "admin")).send(
     new CreateModelCommand({
       ModelName: model,
-      ExecutionRoleArn: localExecutionRoleArn(LOCAL_ACCOUNT_ID),
+      ExecutionRoleArn: testExecutionRoleArn(),
       EnableNetworkIsolation: true,
       PrimaryContainer: {
         Image: localAdapterImageUri(local.plane),

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type ControlPlane, localAwsEnvironment, startControlPlane } from "@decision-console/local-aws";
+import { testStackFixture } from "@decision-console/local-aws/testing";
 import { NextRequest } from "next/server";
 import { vi } from "vitest";
 import { type ApiRoute, consoleApi } from "@/contract/api.ts";
@@ -62,7 +63,12 @@ export function routeOf(method: string, pathname: string): { route: ApiRoute; pa
 export async function startLocalConsole(): Promise<LocalConsole> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "console-local-walk-"));
   const saved = { ...process.env };
-  const plane = await startControlPlane({ dataDir: path.join(dataDir, "aws"), port: 0, waitForEndpoints: false });
+  const plane = await startControlPlane({
+    fixture: testStackFixture(),
+    dataDir: path.join(dataDir, "aws"),
+    port: 0,
+    waitForEndpoints: false,
+  });
   for (const name of ["CONSOLE_USERS", "CONSOLE_USERS_FILE", "CONSOLE_OIDC_ISSUER", "CONSOLE_PUBLIC_ORIGIN"]) {
     delete process.env[name];
   }

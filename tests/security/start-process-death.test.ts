@@ -5,7 +5,13 @@ import path from "node:path";
 import { HeadObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { DescribeEndpointCommand, SageMakerClient } from "@aws-sdk/client-sagemaker";
 import { freePort, readLocalAccessKey } from "@decision-console/local-aws";
-import { allExit, childrenOf, createEndpoint, isRunning } from "@decision-console/local-aws/testing";
+import {
+  allExit,
+  childrenOf,
+  createEndpoint,
+  isRunning,
+  testExecutionRoleArn,
+} from "@decision-console/local-aws/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildIsStale } from "../../scripts/start.ts";
 
@@ -111,11 +117,16 @@ describe.skipIf(stale)(
         },
         30_000,
       );
-      await createEndpoint(sageMaker, "survivor", {
-        Image: "000000000000.dkr.ecr.us-east-1.amazonaws.com/decision-adapter:cpu",
-        ModelDataUrl: `s3://decision-console-local/${modelKey}`,
-        Environment: { ADAPTER_THREADS: "1" },
-      });
+      await createEndpoint(
+        sageMaker,
+        "survivor",
+        {
+          Image: "000000000000.dkr.ecr.us-east-1.amazonaws.com/decision-adapter:cpu",
+          ModelDataUrl: `s3://decision-console-local/${modelKey}`,
+          Environment: { ADAPTER_THREADS: "1" },
+        },
+        { executionRoleArn: testExecutionRoleArn() },
+      );
       const inService = async () => {
         const described = await new SageMakerClient(config()).send(
           new DescribeEndpointCommand({ EndpointName: "survivor" }),

@@ -6,18 +6,19 @@ import {
   buildSourcesDir,
   type ControlPlane,
   DEFAULT_REGION,
-  LOCAL_ARTIFACT_BUCKET,
   localAwsEnvironment,
   localClientConfig,
   startControlPlane,
 } from "@decision-console/local-aws";
-import { generateTinyModel } from "@decision-console/local-aws/testing";
+import { testStackFixture, writeTinyModel } from "@decision-console/local-aws/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { TransformJobDetail } from "@/contract/batch/transform-jobs.ts";
 import type { ConsoleErrorBody } from "@/contract/http/error-body.ts";
 import { IMAGE_BUILD_PROJECT, MODEL_PACKAGE_PROJECT } from "@/contract/stack/console-contract.ts";
 import { putBuildSource, seedModels, WITHOUT_TRAINED_MODEL } from "@/scripts/local-seed/seed-models.ts";
 import { consoleDatabase } from "@/server/store/console-database.ts";
+
+const LOCAL_ARTIFACT_BUCKET = testStackFixture().bucket;
 
 vi.mock("server-only", () => ({}));
 
@@ -95,7 +96,7 @@ async function modelExists(name: string): Promise<boolean> {
 }
 
 beforeAll(async () => {
-  plane = await startControlPlane({ dataDir: path.join(dataDir, "aws"), port: 0 });
+  plane = await startControlPlane({ fixture: testStackFixture(), dataDir: path.join(dataDir, "aws"), port: 0 });
   Object.assign(process.env, localAwsEnvironment(plane), { CONSOLE_DATA_DIR: path.join(dataDir, "console") });
   const [tiny] = (await seedModels(plane, WITHOUT_TRAINED_MODEL)).filter((model) => model.name === "synthetic-tiny");
   if (!tiny?.buildId) throw new Error("the tiny model was not built");
@@ -273,7 +274,7 @@ describe("batch jobs from a build output in local mode", { timeout: 180_000 }, (
     // Local builds package only files under build-sources, as the seed's are.
     const gguf = path.join(buildSourcesDir(plane.dataDir), "seed", "uncompressed.gguf");
     fs.mkdirSync(path.dirname(gguf), { recursive: true });
-    await generateTinyModel(gguf);
+    writeTinyModel(gguf);
     const build = plane.builds.start(
       MODEL_PACKAGE_PROJECT,
       [

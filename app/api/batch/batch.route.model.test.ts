@@ -9,7 +9,7 @@ import {
   localClientConfig,
   startControlPlane,
 } from "@decision-console/local-aws";
-import { createTinyAdapterModel } from "@decision-console/local-aws/testing";
+import { createTinyAdapterModel, testStackFixture } from "@decision-console/local-aws/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   batchModelDataReason,
@@ -86,7 +86,7 @@ async function untilEnded(name: string): Promise<TransformJobDetail> {
 }
 
 beforeAll(async () => {
-  plane = await startControlPlane({ dataDir: path.join(dataDir, "aws"), port: 0 });
+  plane = await startControlPlane({ fixture: testStackFixture(), dataDir: path.join(dataDir, "aws"), port: 0 });
   Object.assign(process.env, localAwsEnvironment(plane), { CONSOLE_DATA_DIR: path.join(dataDir, "console") });
   await createTinyAdapterModel(plane, "dc-batch-routes", dataDir);
   jobs = await import("./route.ts");

@@ -5,18 +5,19 @@ import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { InvokeEndpointCommand, SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import {
   type ControlPlane,
-  LOCAL_ARTIFACT_BUCKET,
   localAwsEnvironment,
   localClientConfig,
   startControlPlane,
 } from "@decision-console/local-aws";
-import { generateTinyModel } from "@decision-console/local-aws/testing";
+import { testStackFixture, writeTinyModel } from "@decision-console/local-aws/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { EndpointDetail } from "@/contract/endpoints/endpoint.ts";
 import type { EndpointMetricsResponse } from "@/contract/endpoints/metrics.ts";
 import type { ImageList } from "@/contract/images/images.ts";
 import type { AsyncInvocation, AsyncOutcome, AsyncRequestList } from "@/contract/invoke/invoke-async.ts";
 import { consoleDatabase } from "@/server/store/console-database.ts";
+
+const LOCAL_ARTIFACT_BUCKET = testStackFixture().bucket;
 
 vi.mock("server-only", () => ({}));
 
@@ -78,7 +79,7 @@ async function poll(name: string, inferenceId: string): Promise<AsyncOutcome> {
 }
 
 beforeAll(async () => {
-  plane = await startControlPlane({ dataDir: path.join(dataDir, "aws"), port: 0 });
+  plane = await startControlPlane({ fixture: testStackFixture(), dataDir: path.join(dataDir, "aws"), port: 0 });
   Object.assign(process.env, localAwsEnvironment(plane), { CONSOLE_DATA_DIR: path.join(dataDir, "console") });
   endpoints = await import("./route.ts");
   endpoint = await import("./[name]/route.ts");
@@ -88,7 +89,7 @@ beforeAll(async () => {
   asyncRequests = await import("./[name]/async-requests/route.ts");
   const images = await import("../images/route.ts");
   const gguf = path.join(dataDir, "tiny.gguf");
-  await generateTinyModel(gguf);
+  writeTinyModel(gguf);
   const s3 = new S3Client({ ...localClientConfig(plane, "admin"), forcePathStyle: true });
   await s3.send(
     new PutObjectCommand({

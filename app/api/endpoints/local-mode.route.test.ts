@@ -16,7 +16,7 @@ import {
   localClientConfig,
   startControlPlane,
 } from "@decision-console/local-aws";
-import { createEndpoint } from "@decision-console/local-aws/testing";
+import { createEndpoint, testExecutionRoleArn, testStackFixture } from "@decision-console/local-aws/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Build, BuildList, BuildLogs } from "@/contract/builds/builds.ts";
 import type { EndpointDetail, EndpointList } from "@/contract/endpoints/endpoint.ts";
@@ -66,7 +66,12 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms 
 }
 
 beforeAll(async () => {
-  plane = await startControlPlane({ dataDir: path.join(dataDir, "aws"), port: 0, waitForEndpoints: false });
+  plane = await startControlPlane({
+    fixture: testStackFixture(),
+    dataDir: path.join(dataDir, "aws"),
+    port: 0,
+    waitForEndpoints: false,
+  });
   Object.assign(process.env, localAwsEnvironment(plane), { CONSOLE_DATA_DIR: path.join(dataDir, "console") });
   endpoints = await import("./route.ts");
   endpoint = await import("./[name]/route.ts");
@@ -235,10 +240,15 @@ describe("console routes on the local control plane", () => {
   it("lists another team's endpoint; the console profile is denied deleting it and an action outside its policy", async () => {
     // Another team in the same account (the admin profile) runs an endpoint outside the console's prefix.
     const otherTeam = new SageMakerClient(localClientConfig(plane, "admin"));
-    await createEndpoint(otherTeam, "team-b-ranker", {
-      Image: "000000000000.dkr.ecr.us-east-1.amazonaws.com/decision-adapter:cpu",
-      ModelDataUrl: "s3://decision-console-local/models/team-b/model.tar.gz",
-    });
+    await createEndpoint(
+      otherTeam,
+      "team-b-ranker",
+      {
+        Image: "000000000000.dkr.ecr.us-east-1.amazonaws.com/decision-adapter:cpu",
+        ModelDataUrl: "s3://decision-console-local/models/team-b/model.tar.gz",
+      },
+      { executionRoleArn: testExecutionRoleArn() },
+    );
     expect(process.env.CONSOLE_RESOURCE_PREFIX).toBe("dc-");
 
     const listed = await endpoints.GET(get("/api/endpoints"));

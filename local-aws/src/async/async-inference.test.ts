@@ -6,20 +6,21 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MetricSource } from "../alarms/metric-source.ts";
 import { ASYNC_ENDPOINT_METRICS } from "../alarms/sagemaker-endpoint-metrics.ts";
-import { LOCAL_ARTIFACT_BUCKET } from "../builds/build-runner.ts";
 import { type Db, openLocalDatabase } from "../database.ts";
 import type { EndpointRunner, InstanceAddress } from "../endpoints/endpoint-runner.ts";
 import { localIam } from "../iam/local-iam.ts";
-import { localExecutionRoleArn } from "../iam/stack-policies.ts";
 import { LogStore } from "../log-store.ts";
 import { MetricDatapoints } from "../metric-datapoints.ts";
 import { MetricsStore } from "../metrics-store.ts";
 import { ObjectStore } from "../object-store.ts";
 import { SageMakerStore } from "../sagemaker-store.ts";
+import { testExecutionRoleArn, testStackFixture } from "../test-support/stack-fixture.ts";
 import { LOCAL_ACCOUNT_ID } from "../wire/request.ts";
 import { AsyncInference } from "./async-inference.ts";
 import { AsyncRequestStore } from "./async-request-store.ts";
 import { BacklogMetrics } from "./backlog-metrics.ts";
+
+const LOCAL_ARTIFACT_BUCKET = testStackFixture().bucket;
 
 /**
  * The local queue against a stand-in container on loopback (its answers and delays set per test) and stand-in
@@ -59,7 +60,7 @@ function openQueue() {
     runner,
     objects,
     requests,
-    iam: localIam(sageMaker, db),
+    iam: localIam(sageMaker, db, testStackFixture()),
     logs,
     metrics,
     region: "us-east-1",
@@ -72,7 +73,7 @@ function addEndpoint(maxConcurrent: number | undefined, status: "InService" | "C
   sageMaker.insertModel({
     ModelName: ENDPOINT,
     ModelArn: `arn:aws:sagemaker:us-east-1:${LOCAL_ACCOUNT_ID}:model/${ENDPOINT}`,
-    ExecutionRoleArn: localExecutionRoleArn(LOCAL_ACCOUNT_ID),
+    ExecutionRoleArn: testExecutionRoleArn(),
     CreationTime: 0,
   });
   sageMaker.insertEndpointConfig({

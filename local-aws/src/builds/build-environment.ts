@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { AccessKey } from "../local-credentials.ts";
+import type { LocalStackFixture } from "../stack-fixture.ts";
 import { LOCAL_ACCOUNT_ID } from "../wire/request.ts";
 import type { BuildRecord } from "./build-store.ts";
 import type { Buildspec } from "./buildspec-phases.ts";
@@ -10,7 +11,10 @@ import type { Buildspec } from "./buildspec-phases.ts";
  * plane's own, and `npm install`/`npm ci` are answered from the control plane's installed dependencies (nothing is
  * downloaded) when the build's package-lock.json is the one they were installed from; any other npm command runs.
  */
-export function prepareToolchain(scratch: string, repoRoot: string): { binDir: string; env: Record<string, string> } {
+export function prepareToolchain(
+  scratch: string,
+  buildImage: LocalStackFixture["buildImage"],
+): { binDir: string; env: Record<string, string> } {
   const binDir = path.join(scratch, "bin");
   fs.mkdirSync(binDir, { recursive: true });
   const npm = path.join(binDir, "npm");
@@ -36,8 +40,8 @@ esac
   return {
     binDir,
     env: {
-      LOCAL_CODEBUILD_LOCKFILE: path.join(repoRoot, "package-lock.json"),
-      LOCAL_CODEBUILD_NODE_MODULES: path.join(repoRoot, "node_modules"),
+      LOCAL_CODEBUILD_LOCKFILE: buildImage.lockfile,
+      LOCAL_CODEBUILD_NODE_MODULES: buildImage.nodeModules,
       LOCAL_CODEBUILD_NPM: realNpm,
     },
   };
@@ -56,7 +60,7 @@ export interface BuildJob {
   scratch: string;
   /** `bucket/key` of the source the build runs. */
   sourceLocation: string;
-  repoRoot: string;
+  buildImage: LocalStackFixture["buildImage"];
   controlPlaneUrl: string;
   /** The build's own keys, as CodeBuild hands a build its project role's credentials. */
   credentials: AccessKey;
@@ -81,7 +85,7 @@ export function buildEnvironment(job: BuildJob): { env: Record<string, string>; 
     if (documented.has(name)) passed[name] = value;
     else dropped.push(name);
   }
-  const toolchain = prepareToolchain(scratch, job.repoRoot);
+  const toolchain = prepareToolchain(scratch, job.buildImage);
   const home = path.join(scratch, "home");
   fs.mkdirSync(home, { recursive: true });
   const url = job.controlPlaneUrl;

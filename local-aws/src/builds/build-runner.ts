@@ -8,6 +8,7 @@ import { type ImageRegistry, registryHost } from "../image-registry.ts";
 import type { AccessKey, LocalCredentials } from "../local-credentials.ts";
 import type { LogStore } from "../log-store.ts";
 import type { ObjectStore } from "../object-store.ts";
+import type { LocalStackFixture } from "../stack-fixture.ts";
 import { AwsError } from "../wire/aws-error.ts";
 import { DEFAULT_REGION, LOCAL_ACCOUNT_ID } from "../wire/request.ts";
 import { buildEnvironment } from "./build-environment.ts";
@@ -16,16 +17,6 @@ import { downloadSource, PhaseError } from "./build-source.ts";
 import type { BuildPhase, BuildRecord, BuildStatus, BuildStore } from "./build-store.ts";
 import { type Buildspec, type PhaseType, readSourceBuildspec, runBuildspecPhases } from "./buildspec-phases.ts";
 import { localImageBuild } from "./image-build-step.ts";
-
-/** The bucket local model-packaging builds write to (the IaC stack's artifact bucket on AWS). */
-export const LOCAL_ARTIFACT_BUCKET = "decision-console-local";
-
-/** The CodeBuild projects as the CDK stack defines them (buildspec path, default source, environment). */
-export const localProjects = loadStackProjects({
-  accountId: LOCAL_ACCOUNT_ID,
-  region: DEFAULT_REGION,
-  bucketName: LOCAL_ARTIFACT_BUCKET,
-});
 
 const LEADING_PHASES: BuildPhaseType[] = ["SUBMITTED", "QUEUED", "PROVISIONING"];
 const BUILDSPEC_PHASE_TYPES: PhaseType[] = ["INSTALL", "PRE_BUILD", "BUILD", "POST_BUILD"];
@@ -83,7 +74,7 @@ export class BuildRunner {
     private readonly logs: LogStore,
     private readonly objects: ObjectStore,
     private readonly dataDir: string,
-    private readonly repoRoot: string,
+    private readonly fixture: Pick<LocalStackFixture, "stack" | "bucket" | "buildImage">,
     private readonly controlPlaneUrl: () => string,
     /** Issues each build's own keys (the `codebuild` principal, with the build's project and id). */
     private readonly credentials: LocalCredentials,
@@ -91,7 +82,16 @@ export class BuildRunner {
     private readonly iam: RequestAuthorizer,
     /** Where model-packaging builds fetch Hugging Face files (HF_ENDPOINT); a build's own override wins. */
     private readonly hfEndpoint: string | undefined,
-  ) {}
+  ) {
+    this.projects = loadStackProjects(fixture.stack, {
+      accountId: LOCAL_ACCOUNT_ID,
+      region: DEFAULT_REGION,
+      bucketName: fixture.bucket,
+    });
+  }
+
+  /** The stack's CodeBuild projects as it defines them (buildspec path, default source, environment). */
+  readonly projects: Readonly<Record<string, LocalProjectDefinition>>;
 
   start(
     project: string,
@@ -99,7 +99,7 @@ export class BuildRunner {
     region: string,
     sourceOverride?: BuildSource,
   ): BuildRecord {
-    const definition = localProjects[project];
+    const definition = this.projects[project];
     if (!definition) throw new Error(`No local CodeBuild project ${project}`);
     const uuid = crypto.randomUUID();
     const id = `${project}:${uuid}`;
@@ -196,10 +196,7 @@ export class BuildRunner {
     let unsandboxable: unknown;
     if (!context.project.privilegedMode) {
       try {
-        sandbox = buildSandbox(workDir, [
-          path.join(this.repoRoot, "node_modules"),
-          path.join(this.repoRoot, "package-lock.json"),
-        ]);
+        sandbox = buildSandbox(workDir, [this.fixture.buildImage.nodeModules, this.fixture.buildImage.lockfile]);
       } catch (error) {
         unsandboxable = error;
       }
@@ -360,7 +357,7 @@ export class BuildRunner {
       srcDir,
       scratch,
       sourceLocation: context.source.location,
-      repoRoot: this.repoRoot,
+      buildImage: this.fixture.buildImage,
       controlPlaneUrl: this.controlPlaneUrl(),
       credentials: context.credentials,
       inside: (hostPath) => sandbox.inside(hostPath),

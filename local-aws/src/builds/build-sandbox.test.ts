@@ -5,11 +5,13 @@ import { BatchGetBuildsCommand, type Build, CodeBuildClient, StartBuildCommand }
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ControlPlane, REPO_ROOT, startControlPlane } from "../control-plane.ts";
+import { type ControlPlane, startControlPlane } from "../control-plane.ts";
 import { localClientConfig } from "../stack.ts";
 import { FIXTURE_PROJECTS } from "../test-support/fixture-projects.ts";
-import { LOCAL_ARTIFACT_BUCKET } from "./build-runner.ts";
+import { testStackFixture } from "../test-support/stack-fixture.ts";
 import { buildSandbox, UNSANDBOXED_ENV } from "./build-sandbox.ts";
+
+const LOCAL_ARTIFACT_BUCKET = testStackFixture().bucket;
 
 /**
  * A local build runs as CodeBuild runs it, in a container of its own (security issue 25 item 10): started with the
@@ -24,7 +26,7 @@ const secretInHome = path.join(os.homedir(), `.build-sandbox-probe-${process.pid
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "build-sandbox-"));
-  plane = await startControlPlane({ dataDir, port: 0, waitForEndpoints: false });
+  plane = await startControlPlane({ fixture: testStackFixture(), dataDir, port: 0, waitForEndpoints: false });
   s3 = new S3Client({ ...localClientConfig(plane, "console"), forcePathStyle: true });
   codeBuild = new CodeBuildClient(localClientConfig(plane, "console"));
   fs.writeFileSync(secretInHome, "the console user's own file");
@@ -82,7 +84,7 @@ describe("a local build started with the console's key", { timeout: 120_000 }, (
         probe("DATA_DIR", `ls ${dataDir}`),
         probe("DATABASE", `cat ${path.join(dataDir, "local-aws.sqlite")}`),
         probe("OBJECTS", `ls ${path.join(dataDir, "s3", "objects")}`),
-        probe("WORKING_TREE", `cat ${path.join(REPO_ROOT, "package.json")}`),
+        probe("WORKING_TREE", `cat ${path.join(testStackFixture().imageRepositories[0]!.sourceRoot, "package.json")}`),
         probe("HOME_FILE", `cat ${secretInHome}`),
         probe("OWN_SOURCE", "cat infra/buildspecs/model-package.yml"),
         probe("OWN_WRITE", 'echo x > "$CODEBUILD_SRC_DIR/written" && echo y > "$HOME/written"'),

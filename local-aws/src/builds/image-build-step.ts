@@ -1,13 +1,14 @@
 import fs from "node:fs";
 import path from "node:path";
-import { ADAPTER_REPOSITORY, type ImageRegistry, type ImageVariant } from "../image-registry.ts";
+import type { ImageRegistry, ImageVariant } from "../image-registry.ts";
 import { PhaseError } from "./build-source.ts";
 import { type Buildspec, contextSources, dockerBuildFiles } from "./buildspec.ts";
 
 /**
  * The one step local CodeBuild does not run as written: `docker build` (there is no Docker engine). It checks what
  * Docker would: the Dockerfile the buildspec names and every COPY/ADD source are in the unpacked source (BuildKit's
- * "not found" otherwise), then records the source's adapter as the image in the local registry.
+ * "not found" otherwise), then records the image of the source in IMAGE_REPOSITORY of the local registry (what
+ * `docker push` would have pushed there).
  */
 export function localImageBuild(options: {
   srcDir: string;
@@ -46,12 +47,19 @@ export function localImageBuild(options: {
       );
     }
   }
+  const repository = variables.IMAGE_REPOSITORY ?? "";
   log(
-    `Docker is not used locally: ${dockerfile} and its COPY sources are in the source; recording its adapter as the ${variant} image.`,
+    `Docker is not used locally: ${dockerfile} and its COPY sources are in the source; recording its image as the ${variant} image of ${repository}.`,
   );
   const tag = `${variant}-build-${options.buildNumber}`;
-  const image = registry.recordAdapterImage(variant as ImageVariant, [variant, tag], srcDir);
-  const uri = `${options.registryHost}/${ADAPTER_REPOSITORY}`;
+  const uri = `${options.registryHost}/${repository}`;
+  const image = registry.recordBuiltImage(repository, variant as ImageVariant, [variant, tag], srcDir);
+  if (!image) {
+    throw new PhaseError(
+      "COMMAND_EXECUTION_ERROR",
+      `name unknown: The repository with name '${repository}' does not exist in the registry with id '${options.registryHost.split(".")[0]}' (docker push ${uri}:${tag})`,
+    );
+  }
   log(`pushed ${uri}@${image.digest} (tags ${image.tags.join(", ")})`);
   return { IMAGE_DIGEST: image.digest, IMAGE_URI: `${uri}@${image.digest}`, IMAGE_TAG: tag, IMAGE_VARIANT: variant };
 }

@@ -1,20 +1,16 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
-import { createRequire } from "node:module";
-import path from "node:path";
 import { createInterface } from "node:readline";
-import { pathToFileURL } from "node:url";
 import { exitWithParentArgs } from "../exit-with-parent.mjs";
 import { freePort } from "../free-port.ts";
+import type { ContainerContract, InstanceProgram } from "../stack-fixture.ts";
 import { instanceEnvironment } from "./container-environment.ts";
 
-/** What an instance runs: the adapter image, or local mode's stand-in for a llama.cpp DLC image of a variant. */
-export type InstanceProgram = { kind: "adapter" } | { kind: "llama-server-stand-in"; variant: "cpu" | "cuda" };
-
 export interface AdapterLaunch {
-  repoRoot: string;
-  /** Default: the adapter. */
-  program?: InstanceProgram;
+  /** What the instance's image runs (the fixture's program for its repository and variant). */
+  program: InstanceProgram;
+  /** The container contract of the image, which decides the variables it is started with. */
+  contract: ContainerContract;
   modelDir: string;
   /** The instance's own directory (its HOME), not the console's. */
   home: string;
@@ -25,20 +21,6 @@ export interface AdapterLaunch {
 }
 
 const TAIL_LINES = 30;
-
-/**
- * The command that starts the program as the container would (`<image> serve`): for the adapter the built
- * `adapter/dist/cli.js` when `LOCAL_ADAPTER_ENTRY=dist`, else the TypeScript sources through tsx (always current
- * with the tree); the DLC stand-in always from its sources.
- */
-function instanceCommand(repoRoot: string, program: InstanceProgram): string[] {
-  if (program.kind === "adapter" && process.env.LOCAL_ADAPTER_ENTRY === "dist") {
-    return [path.join(repoRoot, "adapter", "dist", "cli.js"), "serve"];
-  }
-  const tsx = pathToFileURL(createRequire(path.join(repoRoot, "package.json")).resolve("tsx/esm")).href;
-  if (program.kind === "adapter") return ["--import", tsx, path.join(repoRoot, "adapter", "src", "cli.ts"), "serve"];
-  return ["--import", tsx, path.join(repoRoot, "adapter", "stand-ins", "llama-server", "main.ts"), program.variant];
-}
 
 /** One local instance of an endpoint variant: the adapter running as a child process on a loopback port. */
 export class AdapterProcess {
@@ -72,11 +54,11 @@ export class AdapterProcess {
     this.port = await freePort();
     fs.mkdirSync(this.launch.home, { recursive: true });
     // Nothing of the console's own environment: the instance sees what a container would, and exits with its parent.
-    const { repoRoot, program = { kind: "adapter" } } = this.launch;
-    const child = spawn(process.execPath, [...exitWithParentArgs(), ...instanceCommand(repoRoot, program)], {
-      cwd: path.join(repoRoot, "adapter"),
+    const { program, contract } = this.launch;
+    const child = spawn(process.execPath, [...exitWithParentArgs(), ...program.args], {
+      cwd: program.cwd,
       env: instanceEnvironment(this.launch.environment, {
-        image: program.kind,
+        contract,
         modelDir: this.launch.modelDir,
         port: this.port,
         home: this.launch.home,

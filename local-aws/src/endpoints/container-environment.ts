@@ -1,4 +1,5 @@
 import { containedPath } from "../contained-path.ts";
+import type { ContainerContract } from "../stack-fixture.ts";
 
 /** The prefixes of the variables the adapter documents (adapter/README.md); nothing else reaches a local instance. */
 export const DOCUMENTED_PREFIXES = ["ADAPTER_", "SEMIF_", "SM_", "SAGEMAKER_"] as const;
@@ -67,14 +68,14 @@ function localModelPath(name: string, containerPath: string, modelDir: string): 
 export function instanceEnvironment(
   screened: Record<string, string>,
   local: {
-    image: "adapter" | "llama-server-stand-in";
+    contract: ContainerContract;
     modelDir: string;
     port: number;
     home: string;
     defaultThreads: string;
   },
 ): NodeJS.ProcessEnv {
-  const adapter = local.image === "adapter";
+  const adapter = local.contract === "adapter";
   const port = String(local.port);
   return {
     NODE_ENV: "production",

@@ -1,10 +1,9 @@
 import os from "node:os";
 import type { ImageRegistry, LocalImage } from "../image-registry.ts";
-import { LLAMA_CPP_DLC } from "../llama-cpp-dlc-images.ts";
 import type { ObjectStore } from "../object-store.ts";
 import type { ModelDoc } from "../sagemaker-store.ts";
+import type { ContainerContract, InstanceProgram } from "../stack-fixture.ts";
 import { DEFAULT_REGION } from "../wire/request.ts";
-import type { InstanceProgram } from "./adapter-process.ts";
 import { ContainerEnvironmentError, DOCUMENTED_PREFIXES, screenEnvironment } from "./container-environment.ts";
 import { hasNvidiaGpu } from "./gpu.ts";
 import { EMULATE_GPU_ENV } from "./instance-pools.ts";
@@ -35,8 +34,9 @@ export type ExecutionRolePull = (roleArn: string, repositoryArn: string) => bool
 export interface PreparedContainer {
   imageUri: string;
   image: LocalImage;
-  /** The adapter, or the llama.cpp DLC's stand-in for an image of the DLC repository. */
+  /** What the image's repository runs for the variant that runs (the fixture's), and its container contract. */
   program: InstanceProgram;
+  contract: ContainerContract;
   /** What every instance of the model gets (before the per-instance variables). */
   environment: Record<string, string>;
 }
@@ -89,7 +89,7 @@ export async function prepareContainer(
     label,
     note,
   );
-  const standIn = image.repository === LLAMA_CPP_DLC.repository;
+  const standIn = deps.registry.program(image.repository, image.variant).contract === "llama-server";
   let runsCuda = image.variant === "cuda" || (!standIn && environment.ADAPTER_GPU === "cuda");
   if (runsCuda && !hasNvidiaGpu()) {
     const emulation = deps.capacity.gpuEmulation;
@@ -116,10 +116,8 @@ export async function prepareContainer(
   } catch (error) {
     throw new ProvisioningError(`${(error as Error).message} (${label})`);
   }
-  const program: InstanceProgram = standIn
-    ? { kind: "llama-server-stand-in", variant: runsCuda ? "cuda" : "cpu" }
-    : { kind: "adapter" };
-  return { imageUri, image, program, environment };
+  const { program, contract } = deps.registry.program(image.repository, runsCuda ? "cuda" : "cpu");
+  return { imageUri, image, program, contract, environment };
 }
 
 /** The Environment as a local instance gets it (`container-environment.ts`), with what was left out said in the log. */

@@ -6,7 +6,8 @@ import type { ImageRegistry } from "../image-registry.ts";
 import type { LogStore } from "../log-store.ts";
 import type { ObjectStore } from "../object-store.ts";
 import type { EndpointConfigDoc, ProductionVariantDoc, SageMakerStore, VariantState } from "../sagemaker-store.ts";
-import { AdapterProcess, type InstanceProgram } from "./adapter-process.ts";
+import type { ContainerContract, InstanceProgram } from "../stack-fixture.ts";
+import { AdapterProcess } from "./adapter-process.ts";
 import { type ExecutionRolePull, type LocalCapacity, ProvisioningError, prepareContainer } from "./container-launch.ts";
 import { choosePool, SHORT_CAPACITY_TAG, shortCapacityTypes } from "./instance-pools.ts";
 
@@ -37,6 +38,7 @@ function occupy(instance: Instance): () => void {
 interface RunningVariant {
   name: string;
   program: InstanceProgram;
+  contract: ContainerContract;
   modelDir: string;
   home: string;
   environment: Record<string, string>;
@@ -113,7 +115,6 @@ export class EndpointRunner {
     private readonly registry: ImageRegistry,
     private readonly logs: LogStore,
     private readonly dataDir: string,
-    private readonly repoRoot: string,
     private readonly capacity: LocalCapacity,
     private readonly executionRoleMayPull: ExecutionRolePull = () => undefined,
   ) {}
@@ -235,7 +236,7 @@ export class EndpointRunner {
     if (!model) throw new ProvisioningError(`The model ${modelName} of ${label} no longer exists.`);
     const variantDir = containedPath(this.dataDir, "endpoints", endpoint, fleetDir, variant.VariantName);
     const modelDir = path.join(variantDir, "model");
-    const { imageUri, image, program, environment } = await prepareContainer(
+    const { imageUri, image, program, contract, environment } = await prepareContainer(
       {
         registry: this.registry,
         objects: this.objects,
@@ -253,6 +254,7 @@ export class EndpointRunner {
     const running: RunningVariant = {
       name: variant.VariantName,
       program,
+      contract,
       modelDir,
       home: path.join(variantDir, "home"),
       environment,
@@ -321,8 +323,8 @@ export class EndpointRunner {
     const stream = `${variant.name}/${id}`;
     const group = endpointLogGroup(endpoint);
     const adapter = new AdapterProcess({
-      repoRoot: this.repoRoot,
       program: variant.program,
+      contract: variant.contract,
       modelDir: variant.modelDir,
       home: variant.home,
       environment: variant.environment,

@@ -1,15 +1,16 @@
 import { describe, expect, it } from "vitest";
 import type { LocalPrincipal } from "../local-credentials.ts";
+import { testExecutionRoleArn, testStackFixture } from "../test-support/stack-fixture.ts";
 import { AwsError } from "../wire/aws-error.ts";
 import { LocalAuthorizer } from "./authorize.ts";
 import { RequestAuthorizer } from "./request-authorizer.ts";
 import type { RequestFacts, ScalableTargetFacts } from "./requests/facts.ts";
-import { loadStackPolicies, localExecutionRoleArn } from "./stack-policies.ts";
+import { loadStackPolicies } from "./stack-policies.ts";
 
 /** The console's stack deployed with CONSOLE_RESOURCE_PREFIX=dc- in the local account. */
 const ACCOUNT = "000000000000";
 const REGION = "us-east-1";
-const policies = loadStackPolicies({
+const policies = loadStackPolicies(testStackFixture().stack, {
   accountId: ACCOUNT,
   region: REGION,
   namePrefix: "dc-",
@@ -80,7 +81,7 @@ describe("the console principal under the policy the stack synthesises (prefix d
 
   it("creates a model only when it passes the execution role, to SageMaker", () => {
     const model = { ModelName: "dc-model", PrimaryContainer: { Image: "x" }, EnableNetworkIsolation: true };
-    expect(sageMaker("CreateModel", { ...model, ExecutionRoleArn: localExecutionRoleArn(ACCOUNT) })).toBeUndefined();
+    expect(sageMaker("CreateModel", { ...model, ExecutionRoleArn: testExecutionRoleArn() })).toBeUndefined();
     const other = `arn:aws:iam::${ACCOUNT}:role/admin`;
     expect(sageMaker("CreateModel", { ...model, ExecutionRoleArn: other })?.message).toBe(
       `User: ${consoleArn} is not authorized to perform: iam:PassRole on resource: ${other} because no identity-based policy allows the iam:PassRole action`,
@@ -230,7 +231,7 @@ describe("other principals", () => {
 });
 
 describe("the execution role's image pulls", () => {
-  const role = localExecutionRoleArn(ACCOUNT);
+  const role = testExecutionRoleArn();
   const repository = (account: string, name: string) => `arn:aws:ecr:${REGION}:${account}:repository/${name}`;
 
   it("may pull the adapter repository and the Region's llama.cpp DLC repository, and nothing else", () => {

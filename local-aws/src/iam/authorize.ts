@@ -50,6 +50,11 @@ export class LocalAuthorizer {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
+  /** The stack's execution role, the one role SageMaker can assume in the local account. */
+  get executionRoleArn(): string {
+    return this.policies.executionRole.arn;
+  }
+
   identity(principal: LocalPrincipal): Identity | undefined {
     if (principal.kind === "admin") return undefined;
     if (principal.kind === "console") return { ...this.policies.console, type: "User" };

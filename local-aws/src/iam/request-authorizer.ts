@@ -19,6 +19,10 @@ export class RequestAuthorizer {
     private readonly denied: (denial: Denial) => void = () => undefined,
   ) {}
 
+  get executionRoleArn(): string {
+    return this.authorizer.executionRoleArn;
+  }
+
   json(principal: LocalPrincipal, target: string, operation: string, input: Record<string, unknown>, region: string) {
     const rules = jsonAuthorization[target];
     const mapping = rules && Object.hasOwn(rules, operation) ? rules[operation] : undefined;

@@ -1,10 +1,6 @@
 import type { SourceType } from "@aws-sdk/client-codebuild";
+import type { SynthesisedPolicies } from "../stack-fixture.ts";
 import { type PolicyDocument, parsePolicyDocument } from "./policy.ts";
-import type { SynthesisedPolicies } from "./stack-fixture.ts";
-import synthesised from "./stack-policies.json" with { type: "json" };
-
-/** The stack fixture as `npm run synth:local-policies` committed it. */
-export const SYNTHESISED_STACK = synthesised as SynthesisedPolicies;
 
 /** Where the local stack "is deployed": the names and place that CloudFormation would have resolved. */
 export interface LocalStackPlacement {
@@ -53,9 +49,9 @@ export function localRoleName(logicalId: string): string {
   return `DecisionConsole-${logicalId}`;
 }
 
-/** The ARN of the execution role local mode's console passes to CreateModel (SAGEMAKER_EXECUTION_ROLE_ARN). */
-export function localExecutionRoleArn(accountId: string): string {
-  return `arn:aws:iam::${accountId}:role/${localRoleName(SYNTHESISED_STACK.executionRole)}`;
+/** The ARN of the stack's execution role, which local mode's console passes to CreateModel. */
+export function executionRoleArnOf(stack: SynthesisedPolicies, accountId: string): string {
+  return `arn:aws:iam::${accountId}:role/${localRoleName(stack.executionRole)}`;
 }
 
 /** Turns the template's intrinsics into the values CloudFormation would have produced for this placement. */
@@ -63,7 +59,7 @@ function resolver(stack: SynthesisedPolicies, placement: LocalStackPlacement) {
   const { accountId, region } = placement;
   const nameOf = (id: string): string => {
     const resource = stack.resources[id];
-    if (!resource) throw new Error(`stack-policies.json references unknown resource ${id}`);
+    if (!resource) throw new Error(`the stack fixture references unknown resource ${id}`);
     if (resource.type === "AWS::S3::Bucket") return resource.name ?? placement.bucketName;
     if (resource.type === "AWS::IAM::Role") return resource.name ?? localRoleName(id);
     if (!resource.name) throw new Error(`${id} (${resource.type}) has no name to resolve locally`);
@@ -142,8 +138,8 @@ function projectDefinitions(
 
 /** The stack's CodeBuild projects (name, buildspec path, default source, environment) as local mode runs them. */
 export function loadStackProjects(
+  stack: SynthesisedPolicies,
   placement: Omit<LocalStackPlacement, "namePrefix">,
-  stack = SYNTHESISED_STACK,
 ): Record<string, LocalProjectDefinition> {
   const { resolve, arnOf } = resolver(stack, { ...placement, namePrefix: stack.namePrefixPlaceholder });
   return projectDefinitions(stack, resolve, arnOf);
@@ -153,7 +149,7 @@ export function loadStackProjects(
  * The stack's policies as they would stand deployed with this placement: console, CodeBuild roles and execution
  * role, parsed strictly (see policy.ts) so that every one of their statements is evaluated as written.
  */
-export function loadStackPolicies(placement: LocalStackPlacement, stack = SYNTHESISED_STACK) {
+export function loadStackPolicies(stack: SynthesisedPolicies, placement: LocalStackPlacement) {
   if (!/^[a-z0-9][a-z0-9-]{0,20}$/.test(placement.namePrefix)) {
     throw new Error(
       `The resource prefix "${placement.namePrefix}" must be 1-21 lower-case letters, digits or hyphens.`,
@@ -162,7 +158,7 @@ export function loadStackPolicies(placement: LocalStackPlacement, stack = SYNTHE
   const { resolve, arnOf } = resolver(stack, placement);
   const rolePolicies = (roleId: string): PolicyDocument[] => {
     const role = stack.roles[roleId];
-    if (!role) throw new Error(`stack-policies.json has no role ${roleId}`);
+    if (!role) throw new Error(`the stack fixture has no role ${roleId}`);
     return role.policies.map((p) => parsePolicyDocument(`${localRoleName(roleId)}/${p.name}`, resolve(p.document)));
   };
   const consoleDocument = stack.managedPolicies[stack.consolePolicy]?.document;

@@ -11,6 +11,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ControlPlane, startControlPlane } from "../control-plane.ts";
 import { localClientConfig } from "../stack.ts";
+import { testStackFixture } from "../test-support/stack-fixture.ts";
 
 /**
  * Local DescribeAlarmHistory over the wire, from the service model's shapes: what an alarm went through, asked as
@@ -23,7 +24,7 @@ const ALARM = "dc-history-rollback-5xx";
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "local-alarm-history-"));
-  plane = await startControlPlane({ dataDir, port: 0, waitForEndpoints: false });
+  plane = await startControlPlane({ fixture: testStackFixture(), dataDir, port: 0, waitForEndpoints: false });
   cloudWatch = new CloudWatchClient(localClientConfig(plane, "console"));
   await cloudWatch.send(
     new PutMetricAlarmCommand({

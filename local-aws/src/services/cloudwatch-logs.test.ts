@@ -9,6 +9,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ControlPlane, startControlPlane } from "../control-plane.ts";
 import { localClientConfig } from "../stack.ts";
+import { testStackFixture } from "../test-support/stack-fixture.ts";
 
 /** Local FilterLogEvents over the wire, as the API reference describes it, with the filter-pattern subset it serves. */
 const GROUP = "/aws/sagemaker/Endpoints/dc-logs";
@@ -21,7 +22,7 @@ const messages = async (input: Omit<FilterLogEventsRequest, "logGroupName">) =>
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "local-logs-"));
-  plane = await startControlPlane({ dataDir, port: 0, waitForEndpoints: false });
+  plane = await startControlPlane({ fixture: testStackFixture(), dataDir, port: 0, waitForEndpoints: false });
   logs = new CloudWatchLogsClient(localClientConfig(plane, "console"));
   const lines: [string, string, number][] = [
     ["AllTraffic/i-1", '{"event":"ready","port":8080}', 1_000],

@@ -12,7 +12,7 @@ import type {
   StopBuildCommandInput,
   StopBuildCommandOutput,
 } from "@aws-sdk/client-codebuild";
-import { type BuildRunner, buildLogGroup, buildLogStream, localProjects } from "../builds/build-runner.ts";
+import { type BuildRunner, buildLogGroup, buildLogStream } from "../builds/build-runner.ts";
 import type { BuildRecord, BuildStore } from "../builds/build-store.ts";
 import { AwsError } from "../wire/aws-error.ts";
 import { codeBuildInputShapes } from "../wire/generated/codebuild.ts";
@@ -66,8 +66,8 @@ function describeBuild(build: BuildRecord, region: string) {
   };
 }
 
-function requireProject(name: unknown): string {
-  if (typeof name !== "string" || !(name in localProjects)) {
+function requireProject(projects: Readonly<Record<string, unknown>>, name: unknown): string {
+  if (typeof name !== "string" || !(name in projects)) {
     throw new AwsError(
       "ResourceNotFoundException",
       `Project cannot be found: arn:aws:codebuild:::project/${String(name)}`,
@@ -96,7 +96,7 @@ export function codeBuildService(builds: BuildStore, runner: BuildRunner): JsonS
         codeBuildServedMembers,
         asJsonOperations({
           StartBuild(input, { region }) {
-            const project = requireProject(input.projectName);
+            const project = requireProject(runner.projects, input.projectName);
             if (input.sourceTypeOverride !== undefined && input.sourceTypeOverride !== "S3") {
               throw new AwsError("InvalidInputException", "The local control plane builds from S3 sources only");
             }
@@ -123,7 +123,7 @@ export function codeBuildService(builds: BuildStore, runner: BuildRunner): JsonS
             };
           },
           ListBuildsForProject(input) {
-            const project = requireProject(input.projectName);
+            const project = requireProject(runner.projects, input.projectName);
             return page(builds.ids(project, input.sortOrder === "ASCENDING"), input.nextToken);
           },
           ListBuilds(input) {
@@ -133,7 +133,7 @@ export function codeBuildService(builds: BuildStore, runner: BuildRunner): JsonS
             const names = input.names;
             return {
               projects: names
-                .filter((name) => name in localProjects)
+                .filter((name) => name in runner.projects)
                 .map((name) => ({
                   name,
                   arn: `arn:aws:codebuild:${region}:${LOCAL_ACCOUNT_ID}:project/${name}`,
@@ -141,7 +141,7 @@ export function codeBuildService(builds: BuildStore, runner: BuildRunner): JsonS
                     type: "LINUX_CONTAINER",
                     image: "local",
                     computeType: "BUILD_GENERAL1_SMALL",
-                    environmentVariables: Object.entries(localProjects[name]?.environmentVariables ?? {}).map(
+                    environmentVariables: Object.entries(runner.projects[name]?.environmentVariables ?? {}).map(
                       ([n, value]) => ({
                         name: n,
                         value,
@@ -150,7 +150,7 @@ export function codeBuildService(builds: BuildStore, runner: BuildRunner): JsonS
                     ),
                   },
                 })),
-              projectsNotFound: names.filter((name) => !(name in localProjects)),
+              projectsNotFound: names.filter((name) => !(name in runner.projects)),
             };
           },
         } satisfies CodeBuildOperations),

@@ -10,7 +10,7 @@ import type {
   ListImagesCommandInput,
   ListImagesCommandOutput,
 } from "@aws-sdk/client-ecr";
-import { type ImageRegistry, LOCAL_REPOSITORIES, type LocalImage, registryHost } from "../image-registry.ts";
+import { type ImageRegistry, type LocalImage, registryHost } from "../image-registry.ts";
 import { AwsError } from "../wire/aws-error.ts";
 import { ecrInputShapes } from "../wire/generated/ecr.ts";
 import { withInputShapes } from "../wire/input-shapes.ts";
@@ -79,7 +79,8 @@ export function ecrService(registry: ImageRegistry): JsonService {
           DescribeRepositories(input, request) {
             const registryId = registryOf(input);
             const all =
-              input.repositoryNames ?? LOCAL_REPOSITORIES.filter((r) => r.registryId === registryId).map((r) => r.name);
+              input.repositoryNames ??
+              registry.repositories.filter((r) => r.registryId === registryId).map((r) => r.name);
             const { items: names, nextToken } = ecrPage(all, input, "repositoryNames");
             return {
               nextToken,

@@ -8,9 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openLocalDatabase } from "../database.ts";
 import { LocalAuthorizer } from "../iam/authorize.ts";
 import { RequestAuthorizer } from "../iam/request-authorizer.ts";
-import { loadStackPolicies, localExecutionRoleArn } from "../iam/stack-policies.ts";
+import { loadStackPolicies } from "../iam/stack-policies.ts";
 import type { LocalPrincipal } from "../local-credentials.ts";
 import { ObjectStore } from "../object-store.ts";
+import { testExecutionRoleArn, testStackFixture } from "../test-support/stack-fixture.ts";
 import { type AwsRequest, LOCAL_ACCOUNT_ID } from "../wire/request.ts";
 import { handleS3 } from "./s3.ts";
 
@@ -22,7 +23,7 @@ import { handleS3 } from "./s3.ts";
  */
 const bucket = "decision-console-local";
 const REGION = "us-east-1";
-const policies = loadStackPolicies({
+const policies = loadStackPolicies(testStackFixture().stack, {
   accountId: LOCAL_ACCOUNT_ID,
   region: REGION,
   namePrefix: "dc-",
@@ -37,7 +38,7 @@ const iam = new RequestAuthorizer(new LocalAuthorizer(policies, LOCAL_ACCOUNT_ID
 const principals = {
   admin: { kind: "admin" },
   console: { kind: "console" },
-  executionRole: { kind: "execution-role", roleArn: localExecutionRoleArn(LOCAL_ACCOUNT_ID) },
+  executionRole: { kind: "execution-role", roleArn: testExecutionRoleArn() },
   imageBuild: { kind: "codebuild", project: "decision-console-image-build", buildId: "decision-console-image-build:t" },
 } satisfies Record<string, LocalPrincipal>;
 type Who = keyof typeof principals;

@@ -3,9 +3,11 @@ import os from "node:os";
 import path from "node:path";
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LOCAL_ARTIFACT_BUCKET } from "../builds/build-runner.ts";
 import { type ControlPlane, startControlPlane } from "../control-plane.ts";
 import { localClientConfig } from "../stack.ts";
+import { testStackFixture } from "../test-support/stack-fixture.ts";
+
+const LOCAL_ARTIFACT_BUCKET = testStackFixture().bucket;
 
 /** S3's Common Response Headers: every answer carries x-amz-request-id, which the SDK reads as $metadata.requestId. */
 let dataDir: string;
@@ -14,7 +16,7 @@ let s3: S3Client;
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "local-s3-request-id-"));
-  plane = await startControlPlane({ dataDir, port: 0, waitForEndpoints: false });
+  plane = await startControlPlane({ fixture: testStackFixture(), dataDir, port: 0, waitForEndpoints: false });
   s3 = new S3Client({ ...localClientConfig(plane, "admin"), forcePathStyle: true });
 });
 

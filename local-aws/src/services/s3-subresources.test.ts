@@ -21,6 +21,7 @@ import { LocalAuthorizer } from "../iam/authorize.ts";
 import { RequestAuthorizer } from "../iam/request-authorizer.ts";
 import { loadStackPolicies } from "../iam/stack-policies.ts";
 import { ObjectStore } from "../object-store.ts";
+import { testStackFixture } from "../test-support/stack-fixture.ts";
 import { type AwsRequest, LOCAL_ACCOUNT_ID } from "../wire/request.ts";
 import { handleS3 } from "./s3.ts";
 
@@ -31,7 +32,7 @@ import { handleS3 } from "./s3.ts";
  */
 const bucket = "decision-console-local";
 const REGION = "us-east-1";
-const policies = loadStackPolicies({
+const policies = loadStackPolicies(testStackFixture().stack, {
   accountId: LOCAL_ACCOUNT_ID,
   region: REGION,
   namePrefix: "dc-",

@@ -9,6 +9,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ControlPlane, startControlPlane } from "../control-plane.ts";
 import { localClientConfig } from "../stack.ts";
+import { testStackFixture } from "../test-support/stack-fixture.ts";
 import { resultsPage } from "./application-auto-scaling-rules.ts";
 
 /** DescribeScalingActivities' refusals, with AWS's error names, through the SDK; its paging. */
@@ -18,7 +19,7 @@ let autoScaling: ApplicationAutoScalingClient;
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "local-activities-"));
-  plane = await startControlPlane({ dataDir, port: 0 });
+  plane = await startControlPlane({ fixture: testStackFixture(), dataDir, port: 0 });
   autoScaling = new ApplicationAutoScalingClient(localClientConfig(plane, "admin"));
 });
 

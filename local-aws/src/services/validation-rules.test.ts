@@ -32,6 +32,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ControlPlane, startControlPlane } from "../control-plane.ts";
 import { localClientConfig } from "../stack.ts";
+import { testStackFixture } from "../test-support/stack-fixture.ts";
 import { applicationAutoScalingInputShapes } from "../wire/generated/application-auto-scaling.ts";
 import { cloudWatchInputShapes } from "../wire/generated/cloudwatch.ts";
 import { sageMakerInputShapes } from "../wire/generated/sagemaker.ts";
@@ -51,7 +52,7 @@ const image = `000000000000.dkr.ecr.us-east-1.amazonaws.com/decision-adapter@sha
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "local-rules-"));
-  plane = await startControlPlane({ dataDir, port: 0 });
+  plane = await startControlPlane({ fixture: testStackFixture(), dataDir, port: 0 });
   sageMaker = new SageMakerClient(localClientConfig(plane));
   autoScaling = new ApplicationAutoScalingClient(localClientConfig(plane));
   await sageMaker.send(

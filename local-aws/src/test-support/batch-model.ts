@@ -2,13 +2,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { CreateModelCommand, SageMakerClient } from "@aws-sdk/client-sagemaker";
 import * as tar from "tar";
-import { LOCAL_ARTIFACT_BUCKET } from "../builds/build-runner.ts";
 import type { ControlPlane } from "../control-plane.ts";
-import { localExecutionRoleArn } from "../iam/stack-policies.ts";
 import { localClientConfig } from "../stack.ts";
-import { LOCAL_ACCOUNT_ID } from "../wire/request.ts";
 import { localAdapterImageUri } from "./adapter-image.ts";
-import { generateTinyModel } from "./tiny-model.ts";
+import { writeTinyModel } from "./stack-fixture.ts";
 
 /** createAdapterModel on the adapter's generated tiny GGUF. */
 export async function createTinyAdapterModel(
@@ -18,7 +15,7 @@ export async function createTinyAdapterModel(
   environment: Record<string, string> = {},
 ) {
   const gguf = path.join(scratch, "tiny.gguf");
-  await generateTinyModel(gguf);
+  writeTinyModel(gguf);
   await createAdapterModel(plane, name, gguf, scratch, environment);
 }
 
@@ -39,15 +36,15 @@ export async function createAdapterModel(
   const archive = path.join(scratch, "model.tar.gz");
   await tar.c({ gzip: true, file: archive, cwd: staging }, ["model.gguf"]);
   const key = `models/${name}/model.tar.gz`;
-  await plane.objects.putObject(LOCAL_ARTIFACT_BUCKET, key, fs.readFileSync(archive));
+  await plane.objects.putObject(plane.bucket, key, fs.readFileSync(archive));
   await new SageMakerClient(localClientConfig(plane, "admin")).send(
     new CreateModelCommand({
       ModelName: name,
-      ExecutionRoleArn: localExecutionRoleArn(LOCAL_ACCOUNT_ID),
+      ExecutionRoleArn: plane.executionRoleArn,
       EnableNetworkIsolation: true,
       PrimaryContainer: {
         Image: localAdapterImageUri(plane),
-        ModelDataUrl: `s3://${LOCAL_ARTIFACT_BUCKET}/${key}`,
+        ModelDataUrl: `s3://${plane.bucket}/${key}`,
         Environment: { ADAPTER_READING_CACHE: "0", ...environment },
       },
     }),

@@ -5,8 +5,6 @@ import {
   CreateModelCommand,
   type SageMakerClient,
 } from "@aws-sdk/client-sagemaker";
-import { localExecutionRoleArn } from "../iam/stack-policies.ts";
-import { LOCAL_ACCOUNT_ID } from "../wire/request.ts";
 
 export interface TestContainer {
   Image: string;
@@ -18,19 +16,19 @@ export interface TestContainer {
 }
 
 /**
- * CreateModel (with the local stack's execution role, the one the console may pass), CreateEndpointConfig (one
+ * CreateModel (with the stack's execution role, the one the console may pass), CreateEndpointConfig (one
  * ml.c6i.2xlarge instance, asynchronous where an AsyncInferenceConfig is given) and CreateEndpoint, all named `name`.
  */
 export async function createEndpoint(
   sageMaker: SageMakerClient,
   name: string,
   container: TestContainer,
-  asyncInference?: AsyncInferenceConfig,
+  { executionRoleArn, asyncInference }: { executionRoleArn: string; asyncInference?: AsyncInferenceConfig },
 ) {
   await sageMaker.send(
     new CreateModelCommand({
       ModelName: name,
-      ExecutionRoleArn: localExecutionRoleArn(LOCAL_ACCOUNT_ID),
+      ExecutionRoleArn: executionRoleArn,
       PrimaryContainer: container,
     }),
   );

@@ -1,8 +1,8 @@
-import { SYNTHESISED_STACK } from "../iam/stack-policies.ts";
+import { testStackFixture } from "./stack-fixture.ts";
 
 /** The name of the fixture's CodeBuild project that runs `buildspec`, as the synthesised stack defines it. */
 function projectRunning(buildspec: string): string {
-  const project = SYNTHESISED_STACK.projects.find((candidate) => candidate.buildspec === buildspec);
+  const project = testStackFixture().stack.projects.find((candidate) => candidate.buildspec === buildspec);
   if (!project) throw new Error(`the stack fixture has no project running ${buildspec}`);
   return project.name;
 }

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type ControlPlane, startControlPlane } from "../control-plane.ts";
+import { testStackFixture } from "./stack-fixture.ts";
 
 /**
  * Control planes that throttle every service to one request a second (LOCAL_AWS_MAX_TPS=1) on a clock the test
@@ -13,6 +14,7 @@ export function throttledPlanes() {
     async start(clock: () => number): Promise<ControlPlane> {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "local-throttle-"));
       const plane = await startControlPlane({
+        fixture: testStackFixture(),
         dataDir,
         port: 0,
         waitForEndpoints: false,

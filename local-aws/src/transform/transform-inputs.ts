@@ -2,10 +2,8 @@ import fs from "node:fs";
 import { denialMessage } from "../iam/authorize.ts";
 import type { RequestAuthorizer } from "../iam/request-authorizer.ts";
 import type { S3Request } from "../iam/requests/s3.ts";
-import { localExecutionRoleArn } from "../iam/stack-policies.ts";
 import type { ObjectStore } from "../object-store.ts";
 import { AwsError } from "../wire/aws-error.ts";
-import { LOCAL_ACCOUNT_ID } from "../wire/request.ts";
 import type { TransformJobDoc } from "./transform-store.ts";
 
 /**
@@ -57,7 +55,7 @@ class RoleAccess {
     const denial = this.iam.executionRoleS3(role, `SageMaker-${this.job}`, this.region, full);
     if (denial === "unknown") {
       throw clientError(
-        `SageMaker could not assume the model's execution role ${role}: the local account has only the stack's execution role ${localExecutionRoleArn(LOCAL_ACCOUNT_ID)}.`,
+        `SageMaker could not assume the model's execution role ${role}: the local account has only the stack's execution role ${this.iam.executionRoleArn}.`,
       );
     }
     if (denial) throw clientError(`${denialMessage(denial, "s3")}.`);

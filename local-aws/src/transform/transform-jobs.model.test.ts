@@ -14,11 +14,13 @@ import {
   StopTransformJobCommand,
 } from "@aws-sdk/client-sagemaker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LOCAL_ARTIFACT_BUCKET } from "../builds/build-runner.ts";
 import { type ControlPlane, startControlPlane } from "../control-plane.ts";
 import { localClientConfig } from "../stack.ts";
 import { createTinyAdapterModel } from "../test-support/batch-model.ts";
+import { testStackFixture } from "../test-support/stack-fixture.ts";
 import { TRANSFORM_JOB_LOG_GROUP } from "./transform-runner.ts";
+
+const LOCAL_ARTIFACT_BUCKET = testStackFixture().bucket;
 
 /**
  * Local batch transform with real adapter processes, through the SDK as the console signs: outputs in input order
@@ -125,7 +127,7 @@ type Answer = {
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "local-transform-"));
-  plane = await startControlPlane({ dataDir: path.join(dataDir, "plane"), port: 0 });
+  plane = await startControlPlane({ fixture: testStackFixture(), dataDir: path.join(dataDir, "plane"), port: 0 });
   await createTinyAdapterModel(plane, MODEL, dataDir, { UNDOCUMENTED_SETTING: "x" });
   await put("batch/inputs/tickets/a.jsonl", jsonLines(Array.from({ length: 9 }, (_, i) => decision(i))));
   await put("batch/inputs/tickets/sub/b.jsonl", jsonLines(Array.from({ length: 4 }, (_, i) => decision(100 + i))));
@@ -276,7 +278,7 @@ describe("local batch transform", { timeout: 180_000 }, () => {
     await sageMaker().send(new CreateTransformJobCommand(job("dc-resumed", "batch/inputs/many/", single)));
     await waitForProgress("dc-resumed", 30);
     await plane.close();
-    plane = await startControlPlane({ dataDir: path.join(dataDir, "plane"), port: 0 });
+    plane = await startControlPlane({ fixture: testStackFixture(), dataDir: path.join(dataDir, "plane"), port: 0 });
     await plane.transforms.settled("dc-resumed");
     const resumed = await sageMaker().send(new DescribeTransformJobCommand({ TransformJobName: "dc-resumed" }));
     expect(resumed.TransformJobStatus, resumed.FailureReason).toBe("Completed");
@@ -381,7 +383,7 @@ describe("local batch transform refusals", { timeout: 180_000 }, () => {
       );
     }
     await plane.close();
-    plane = await startControlPlane({ dataDir: path.join(dataDir, "plane"), port: 0 });
+    plane = await startControlPlane({ fixture: testStackFixture(), dataDir: path.join(dataDir, "plane"), port: 0 });
     await plane.transforms.settled("dc-bomb-line");
     const after = await sageMaker().send(new DescribeTransformJobCommand({ TransformJobName: "dc-bomb-line" }));
     expect(after.TransformJobStatus).toBe("Failed");

@@ -7,6 +7,7 @@ import { AdapterProcess } from "../endpoints/adapter-process.ts";
 import {
   type ExecutionRolePull,
   type LocalCapacity,
+  type PreparedContainer,
   ProvisioningError,
   prepareContainer,
 } from "../endpoints/container-launch.ts";
@@ -36,7 +37,6 @@ export interface TransformRunnerDeps {
   capacity: LocalCapacity;
   executionRoleMayPull: ExecutionRolePull;
   dataDir: string;
-  repoRoot: string;
 }
 
 interface Instance {
@@ -176,7 +176,7 @@ export class TransformRunner {
         note,
       });
       for (let index = 0; index < doc.TransformResources.InstanceCount; index++) {
-        instances.push(await this.startInstance(name, jobDir, prepared.environment));
+        instances.push(await this.startInstance(name, jobDir, prepared));
       }
       try {
         await Promise.all(instances.map((instance) => instance.process.waitUntilHealthy(HEALTH_TIMEOUT_MS)));
@@ -207,13 +207,14 @@ export class TransformRunner {
     }
   }
 
-  private async startInstance(name: string, jobDir: string, environment: Record<string, string>): Promise<Instance> {
+  private async startInstance(name: string, jobDir: string, prepared: PreparedContainer): Promise<Instance> {
     const id = `i-${crypto.randomUUID().replaceAll("-", "").slice(0, 17)}`;
     const process = new AdapterProcess({
-      repoRoot: this.deps.repoRoot,
+      program: prepared.program,
+      contract: prepared.contract,
       modelDir: path.join(jobDir, "model"),
       home: path.join(jobDir, "instances", id),
-      environment,
+      environment: prepared.environment,
       onLine: (line) => this.note(name, id, line),
     });
     await process.start();

@@ -6,18 +6,25 @@ import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { SageMakerClient } from "@aws-sdk/client-sagemaker";
 import {
   type ControlPlane,
-  LOCAL_ARTIFACT_BUCKET,
   localAwsEnvironment,
   localClientConfig,
   startControlPlane,
 } from "@decision-console/local-aws";
-import { createEndpoint, generateTinyModel, localAdapterImageUri } from "@decision-console/local-aws/testing";
+import {
+  createEndpoint,
+  localAdapterImageUri,
+  testExecutionRoleArn,
+  testStackFixture,
+  writeTinyModel,
+} from "@decision-console/local-aws/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { workerOutcome } from "../../../tests/support/evaluate/worker-outcome.ts";
 import { type Db, openDatabase } from "../../store/database.ts";
 import { createDataset } from "../datasets/dataset-store.ts";
 import type { LabelledDecision } from "../datasets/labelled-decision.ts";
 import { createRun, findRun, runResults } from "./run-store.ts";
+
+const LOCAL_ARTIFACT_BUCKET = testStackFixture().bucket;
 
 /**
  * An evaluation run on an asynchronous endpoint of the local control plane, worked by a separate process that is
@@ -73,8 +80,8 @@ function worker(file: string, runId: string) {
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "async-resume-"));
   const gguf = path.join(dir, "tiny.gguf");
-  await generateTinyModel(gguf);
-  plane = await startControlPlane({ dataDir: path.join(dir, "aws"), port: 0 });
+  writeTinyModel(gguf);
+  plane = await startControlPlane({ fixture: testStackFixture(), dataDir: path.join(dir, "aws"), port: 0 });
   const admin = localClientConfig(plane, "admin");
   await new S3Client({ ...admin, forcePathStyle: true }).send(
     new PutObjectCommand({
@@ -99,11 +106,14 @@ beforeAll(async () => {
       Environment: { ADAPTER_THREADS: "1", ADAPTER_PARALLEL: "1", ADAPTER_READING_CACHE: "0" },
     },
     {
-      OutputConfig: {
-        S3OutputPath: `s3://${LOCAL_ARTIFACT_BUCKET}/async/${ASYNC}/out/`,
-        S3FailurePath: `s3://${LOCAL_ARTIFACT_BUCKET}/async/${ASYNC}/failed/`,
+      executionRoleArn: testExecutionRoleArn(),
+      asyncInference: {
+        OutputConfig: {
+          S3OutputPath: `s3://${LOCAL_ARTIFACT_BUCKET}/async/${ASYNC}/out/`,
+          S3FailurePath: `s3://${LOCAL_ARTIFACT_BUCKET}/async/${ASYNC}/failed/`,
+        },
+        ClientConfig: { MaxConcurrentInvocationsPerInstance: 1 },
       },
-      ClientConfig: { MaxConcurrentInvocationsPerInstance: 1 },
     },
   );
   await plane.endpoints.settled(ASYNC);

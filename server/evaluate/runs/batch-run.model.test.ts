@@ -13,7 +13,7 @@ import {
   localClientConfig,
   startControlPlane,
 } from "@decision-console/local-aws";
-import { createTinyAdapterModel } from "@decision-console/local-aws/testing";
+import { createTinyAdapterModel, testStackFixture } from "@decision-console/local-aws/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAwsClients } from "../../aws/clients.ts";
 import { consoleConfig } from "../../config.ts";
@@ -75,7 +75,7 @@ async function ended(runId: string, timeoutMs = 150_000) {
 }
 
 beforeAll(async () => {
-  plane = await startControlPlane({ dataDir: path.join(scratch, "aws"), port: 0 });
+  plane = await startControlPlane({ fixture: testStackFixture(), dataDir: path.join(scratch, "aws"), port: 0 });
   Object.assign(process.env, localAwsEnvironment(plane));
   await createTinyAdapterModel(plane, MODEL, scratch);
   db = openDatabase(path.join(scratch, "console.db"));

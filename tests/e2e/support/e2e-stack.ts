@@ -9,7 +9,9 @@ import {
   startHubStandIn,
   startLocalStack,
 } from "@decision-console/local-aws";
-import { generateTinyModel, MetricClock } from "@decision-console/local-aws/testing";
+import { MetricClock } from "@decision-console/local-aws/testing";
+import { workspaceStackFixture } from "../../../infra/local-stack/workspace-fixture.ts";
+import { generateTinyModel } from "../../../scripts/local-seed/tiny-model.ts";
 import { trainedModel } from "../../../scripts/models/trained-model.ts";
 import { demoModelPreset } from "../../../server/presets/models.ts";
 import { e2eSettings, type ModelPin, type TrainedModelPin } from "./e2e-settings.ts";
@@ -100,6 +102,7 @@ async function main(): Promise<void> {
   const metricClock = new MetricClock();
   const stack = await startLocalStack({
     dataDir: settings.controlPlaneDataDir,
+    fixture: workspaceStackFixture(repoRoot),
     port: 0,
     metricClock: metricClock.now,
   });

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { REPO_ROOT } from "../control-plane.ts";
+import { REPO_ROOT } from "../../infra/local-stack/workspace-fixture.ts";
 
 /** Writes the adapter's generated tiny GGUF (a real llama-shaped model with random weights) to `out`. */
 export function generateTinyModel(out: string): Promise<void> {
