@@ -550,6 +550,17 @@ describe("the rules modules", () => {
     expect(matchesPattern(inferenceId, "tab\tinside")).toBe(false);
     expect(matchesPattern("\\p{Print}+", "policy name")).toBe(true);
   });
+
+  it("reads a quantified end anchor as Java does (CustomerMetadataProperties' keys end in `$` repeated)", () => {
+    const metadata = sageMakerInputShapes.CreateModelPackage.members.CustomerMetadataProperties as Shape & {
+      type: "map";
+    };
+    const key = (metadata.key as Shape & { type: "string" }).pattern!;
+    expect(key).toMatch(/\$\{1,128\}$/);
+    expect(matchesPattern(key, "dataset-sha256")).toBe(true);
+    expect(matchesPattern(key, "evaluation run")).toBe(true);
+    expect(matchesPattern(key, "no;semicolons")).toBe(false);
+  });
 });
 
 describe("local CodeBuild, ECR and CloudWatch Logs check their inputs against botocore's shapes", () => {

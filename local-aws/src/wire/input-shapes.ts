@@ -26,7 +26,8 @@ const compiled = new Map<string, RegExp>();
 
 /**
  * Java regex constructs some service models use, as JavaScript writes them (for matching; messages keep the
- * model's): `\p{Print}` is ASCII printable, a range inside a character class (`[\p{Print}]`) and a class outside.
+ * model's): `\p{Print}` is ASCII printable, a range inside a character class (`[\p{Print}]`) and a class outside;
+ * a quantified end anchor is the anchor.
  */
 function javaToJavaScript(source: string): string {
   let out = "";
@@ -46,6 +47,13 @@ function javaToJavaScript(source: string): string {
     }
     if (char === "[") inClass = true;
     if (char === "]") inClass = false;
+    const anchorRepeat = !inClass && char === "$" ? /^\{\d+(?:,\d*)?\}/.exec(source.slice(i + 1)) : null;
+    if (anchorRepeat) {
+      // Java lets a quantifier follow the end anchor (`${1,128}`, the customer metadata patterns); it matches as `$`.
+      out += char;
+      i += anchorRepeat[0].length;
+      continue;
+    }
     out += char;
   }
   return out;

@@ -942,72 +942,79 @@ const createModelInputShape: StructureShape = {
     EnableNetworkIsolation: booleanShape,
   },
 };
-const transformJobNameShape: Shape = { type: "string", min: 1, max: 63, pattern: "[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}" };
-const maxConcurrentTransformsShape: Shape = { type: "integer", min: 0 };
-const invocationsTimeoutInSecondsShape: Shape = { type: "integer", min: 1, max: 3600 };
-const invocationsMaxRetriesShape: Shape = { type: "integer", min: 0, max: 3 };
-const modelClientConfigShape: StructureShape = {
-  type: "structure",
-  members: {
-    InvocationsTimeoutInSeconds: invocationsTimeoutInSecondsShape,
-    InvocationsMaxRetries: invocationsMaxRetriesShape,
-  },
+const entityNameShape: Shape = { type: "string", min: 1, max: 63, pattern: "[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}" };
+const arnOrNameShape: Shape = {
+  type: "string",
+  min: 1,
+  max: 170,
+  pattern: "(arn:aws[a-z\\-]*:sagemaker:[a-z0-9\\-]*:[0-9]{12}:[a-z\\-]*\\/)?([a-zA-Z0-9]([a-zA-Z0-9-]){0,62})(?<!-)",
 };
-const maxPayloadInMBShape: Shape = { type: "integer", min: 0 };
-const batchStrategyShape: Shape = { type: "string", enum: ["MultiRecord", "SingleRecord"] };
-const transformEnvironmentKeyShape: Shape = {
+const entityDescriptionShape: Shape = {
   type: "string",
   min: 0,
   max: 1024,
-  pattern: "[a-zA-Z_][a-zA-Z0-9_]{0,1023}",
+  pattern: "[\\p{L}\\p{M}\\p{Z}\\p{S}\\p{N}\\p{P}]*",
 };
-const transformEnvironmentValueShape: Shape = { type: "string", min: 0, max: 10240, pattern: "[\\S\\s]*" };
-const transformEnvironmentMapShape: Shape = {
-  type: "map",
-  key: transformEnvironmentKeyShape,
-  value: transformEnvironmentValueShape,
-  min: 0,
-  max: 16,
+const modelPackageRegistrationTypeShape: Shape = { type: "string", enum: ["Logged", "Registered"] };
+const imageDigestShape: Shape = { type: "string", min: 0, max: 72, pattern: "[Ss][Hh][Aa]256:[0-9a-fA-F]{64}" };
+const productIdShape: Shape = { type: "string", min: 0, max: 256, pattern: "[a-zA-Z0-9](-*[a-zA-Z0-9])*" };
+const dataInputConfigShape: Shape = { type: "string", min: 1, max: 16384, pattern: "[\\S\\s]+" };
+const modelInputShape: StructureShape = {
+  type: "structure",
+  required: ["DataInputConfig"],
+  members: { DataInputConfig: dataInputConfigShape },
 };
-const s3DataTypeShape: Shape = {
-  type: "string",
-  enum: ["ManifestFile", "S3Prefix", "AugmentedManifestFile", "Converse"],
-};
+const modelPackageFrameworkVersionShape: Shape = { type: "string", min: 3, max: 10, pattern: "[0-9]\\.[A-Za-z0-9.-]+" };
+const additionalS3DataSourceDataTypeShape: Shape = { type: "string", enum: ["S3Object", "S3Prefix"] };
 const s3UriShape: Shape = { type: "string", min: 0, max: 1024, pattern: "(https|s3)://([^/]+)/?(.*)" };
-const transformS3DataSourceShape: StructureShape = {
+const compressionTypeShape: Shape = { type: "string", enum: ["None", "Gzip"] };
+const additionalS3DataSourceShape: StructureShape = {
   type: "structure",
   required: ["S3DataType", "S3Uri"],
-  members: { S3DataType: s3DataTypeShape, S3Uri: s3UriShape },
-};
-const transformDataSourceShape: StructureShape = {
-  type: "structure",
-  required: ["S3DataSource"],
-  members: { S3DataSource: transformS3DataSourceShape },
-};
-const contentTypeShape: Shape = { type: "string", min: 0, max: 256, pattern: ".*" };
-const compressionTypeShape: Shape = { type: "string", enum: ["None", "Gzip"] };
-const splitTypeShape: Shape = { type: "string", enum: ["None", "Line", "RecordIO", "TFRecord"] };
-const transformInputShape: StructureShape = {
-  type: "structure",
-  required: ["DataSource"],
   members: {
-    DataSource: transformDataSourceShape,
-    ContentType: contentTypeShape,
+    S3DataType: additionalS3DataSourceDataTypeShape,
+    S3Uri: s3UriShape,
     CompressionType: compressionTypeShape,
-    SplitType: splitTypeShape,
+    ETag: stringShape,
   },
 };
-const acceptShape: Shape = { type: "string", min: 0, max: 256, pattern: ".*" };
-const assemblyTypeShape: Shape = { type: "string", enum: ["None", "Line"] };
-const transformOutputShape: StructureShape = {
+const hubContentNameShape: Shape = { type: "string", min: 0, max: 63, pattern: "[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}" };
+const hubContentVersionShape: Shape = { type: "string", min: 5, max: 14, pattern: "\\d{1,4}.\\d{1,4}.\\d{1,4}" };
+const recipeNameShape: Shape = { type: "string", min: 0, max: 255 };
+const baseModelShape: StructureShape = {
   type: "structure",
-  required: ["S3OutputPath"],
-  members: { S3OutputPath: s3UriShape, Accept: acceptShape, AssembleWith: assemblyTypeShape, KmsKeyId: kmsKeyIdShape },
+  members: {
+    HubContentName: hubContentNameShape,
+    HubContentVersion: hubContentVersionShape,
+    RecipeName: recipeNameShape,
+  },
 };
-const batchDataCaptureConfigShape: StructureShape = {
+const modelPackageContainerDefinitionShape: StructureShape = {
   type: "structure",
-  required: ["DestinationS3Uri"],
-  members: { DestinationS3Uri: s3UriShape, KmsKeyId: kmsKeyIdShape, GenerateInferenceId: booleanShape },
+  members: {
+    ContainerHostname: containerHostnameShape,
+    Image: containerImageShape,
+    ImageDigest: imageDigestShape,
+    ModelDataUrl: urlShape,
+    ModelDataSource: modelDataSourceShape,
+    ProductId: productIdShape,
+    Environment: environmentMapShape,
+    ModelInput: modelInputShape,
+    Framework: stringShape,
+    FrameworkVersion: modelPackageFrameworkVersionShape,
+    NearestModelName: stringShape,
+    AdditionalModelDataSources: additionalModelDataSourcesShape,
+    AdditionalS3DataSource: additionalS3DataSourceShape,
+    ModelDataETag: stringShape,
+    IsCheckpoint: booleanShape,
+    BaseModel: baseModelShape,
+  },
+};
+const modelPackageContainerDefinitionListShape: Shape = {
+  type: "list",
+  member: modelPackageContainerDefinitionShape,
+  min: 1,
+  max: 15,
 };
 const transformInstanceTypeShape: Shape = {
   type: "string",
@@ -1130,6 +1137,72 @@ const transformInstanceTypeShape: Shape = {
     "ml.g6e.48xlarge",
   ],
 };
+const transformInstanceTypesShape: Shape = { type: "list", member: transformInstanceTypeShape, min: 1 };
+const realtimeInferenceInstanceTypesShape: Shape = { type: "list", member: productionVariantInstanceTypeShape };
+const contentTypeShape: Shape = { type: "string", min: 0, max: 256, pattern: ".*" };
+const contentTypesShape: Shape = { type: "list", member: contentTypeShape };
+const responseMIMETypeShape: Shape = { type: "string", min: 0, max: 1024, pattern: "[-\\w]+\\/.+" };
+const responseMIMETypesShape: Shape = { type: "list", member: responseMIMETypeShape };
+const inferenceSpecificationShape: StructureShape = {
+  type: "structure",
+  required: ["Containers"],
+  members: {
+    Containers: modelPackageContainerDefinitionListShape,
+    SupportedTransformInstanceTypes: transformInstanceTypesShape,
+    SupportedRealtimeInferenceInstanceTypes: realtimeInferenceInstanceTypesShape,
+    SupportedContentTypes: contentTypesShape,
+    SupportedResponseMIMETypes: responseMIMETypesShape,
+  },
+};
+const maxConcurrentTransformsShape: Shape = { type: "integer", min: 0 };
+const maxPayloadInMBShape: Shape = { type: "integer", min: 0 };
+const batchStrategyShape: Shape = { type: "string", enum: ["MultiRecord", "SingleRecord"] };
+const transformEnvironmentKeyShape: Shape = {
+  type: "string",
+  min: 0,
+  max: 1024,
+  pattern: "[a-zA-Z_][a-zA-Z0-9_]{0,1023}",
+};
+const transformEnvironmentValueShape: Shape = { type: "string", min: 0, max: 10240, pattern: "[\\S\\s]*" };
+const transformEnvironmentMapShape: Shape = {
+  type: "map",
+  key: transformEnvironmentKeyShape,
+  value: transformEnvironmentValueShape,
+  min: 0,
+  max: 16,
+};
+const s3DataTypeShape: Shape = {
+  type: "string",
+  enum: ["ManifestFile", "S3Prefix", "AugmentedManifestFile", "Converse"],
+};
+const transformS3DataSourceShape: StructureShape = {
+  type: "structure",
+  required: ["S3DataType", "S3Uri"],
+  members: { S3DataType: s3DataTypeShape, S3Uri: s3UriShape },
+};
+const transformDataSourceShape: StructureShape = {
+  type: "structure",
+  required: ["S3DataSource"],
+  members: { S3DataSource: transformS3DataSourceShape },
+};
+const splitTypeShape: Shape = { type: "string", enum: ["None", "Line", "RecordIO", "TFRecord"] };
+const transformInputShape: StructureShape = {
+  type: "structure",
+  required: ["DataSource"],
+  members: {
+    DataSource: transformDataSourceShape,
+    ContentType: contentTypeShape,
+    CompressionType: compressionTypeShape,
+    SplitType: splitTypeShape,
+  },
+};
+const acceptShape: Shape = { type: "string", min: 0, max: 256, pattern: ".*" };
+const assemblyTypeShape: Shape = { type: "string", enum: ["None", "Line"] };
+const transformOutputShape: StructureShape = {
+  type: "structure",
+  required: ["S3OutputPath"],
+  members: { S3OutputPath: s3UriShape, Accept: acceptShape, AssembleWith: assemblyTypeShape, KmsKeyId: kmsKeyIdShape },
+};
 const transformInstanceCountShape: Shape = { type: "integer", min: 1 };
 const transformAmiVersionShape: Shape = { type: "string", min: 1, max: 63, pattern: "[a-zA-Z0-9]+(-[a-zA-Z0-9]+)*" };
 const transformResourcesShape: StructureShape = {
@@ -1141,6 +1214,252 @@ const transformResourcesShape: StructureShape = {
     VolumeKmsKeyId: kmsKeyIdShape,
     TransformAmiVersion: transformAmiVersionShape,
   },
+};
+const transformJobDefinitionShape: StructureShape = {
+  type: "structure",
+  required: ["TransformInput", "TransformOutput", "TransformResources"],
+  members: {
+    MaxConcurrentTransforms: maxConcurrentTransformsShape,
+    MaxPayloadInMB: maxPayloadInMBShape,
+    BatchStrategy: batchStrategyShape,
+    Environment: transformEnvironmentMapShape,
+    TransformInput: transformInputShape,
+    TransformOutput: transformOutputShape,
+    TransformResources: transformResourcesShape,
+  },
+};
+const modelPackageValidationProfileShape: StructureShape = {
+  type: "structure",
+  required: ["ProfileName", "TransformJobDefinition"],
+  members: { ProfileName: entityNameShape, TransformJobDefinition: transformJobDefinitionShape },
+};
+const modelPackageValidationProfilesShape: Shape = {
+  type: "list",
+  member: modelPackageValidationProfileShape,
+  min: 0,
+  max: 1,
+};
+const modelPackageValidationSpecificationShape: StructureShape = {
+  type: "structure",
+  required: ["ValidationRole", "ValidationProfiles"],
+  members: { ValidationRole: roleArnShape, ValidationProfiles: modelPackageValidationProfilesShape },
+};
+const sourceAlgorithmShape: StructureShape = {
+  type: "structure",
+  required: ["AlgorithmName"],
+  members: {
+    ModelDataUrl: urlShape,
+    ModelDataSource: modelDataSourceShape,
+    ModelDataETag: stringShape,
+    AlgorithmName: arnOrNameShape,
+  },
+};
+const sourceAlgorithmListShape: Shape = { type: "list", member: sourceAlgorithmShape, min: 1, max: 1 };
+const sourceAlgorithmSpecificationShape: StructureShape = {
+  type: "structure",
+  required: ["SourceAlgorithms"],
+  members: { SourceAlgorithms: sourceAlgorithmListShape },
+};
+const certifyForMarketplaceShape: Shape = { type: "boolean" };
+const modelApprovalStatusShape: Shape = { type: "string", enum: ["Approved", "Rejected", "PendingManualApproval"] };
+const metadataPropertyValueShape: Shape = { type: "string", min: 0, max: 1024, pattern: ".*" };
+const metadataPropertiesShape: StructureShape = {
+  type: "structure",
+  members: {
+    CommitId: metadataPropertyValueShape,
+    Repository: metadataPropertyValueShape,
+    GeneratedBy: metadataPropertyValueShape,
+    ProjectId: metadataPropertyValueShape,
+  },
+};
+const contentDigestShape: Shape = { type: "string", min: 0, max: 72, pattern: "[Ss][Hh][Aa]256:[0-9a-fA-F]{64}" };
+const metricsSourceShape: StructureShape = {
+  type: "structure",
+  required: ["ContentType", "S3Uri"],
+  members: { ContentType: contentTypeShape, ContentDigest: contentDigestShape, S3Uri: s3UriShape },
+};
+const modelQualityShape: StructureShape = {
+  type: "structure",
+  members: { Statistics: metricsSourceShape, Constraints: metricsSourceShape },
+};
+const modelDataQualityShape: StructureShape = {
+  type: "structure",
+  members: { Statistics: metricsSourceShape, Constraints: metricsSourceShape },
+};
+const biasShape: StructureShape = {
+  type: "structure",
+  members: {
+    Report: metricsSourceShape,
+    PreTrainingReport: metricsSourceShape,
+    PostTrainingReport: metricsSourceShape,
+  },
+};
+const explainabilityShape: StructureShape = { type: "structure", members: { Report: metricsSourceShape } };
+const modelMetricsShape: StructureShape = {
+  type: "structure",
+  members: {
+    ModelQuality: modelQualityShape,
+    ModelDataQuality: modelDataQualityShape,
+    Bias: biasShape,
+    Explainability: explainabilityShape,
+  },
+};
+const clientTokenShape: Shape = { type: "string", min: 1, max: 36, pattern: "[a-zA-Z0-9-]+" };
+const customerMetadataKeyShape: Shape = {
+  type: "string",
+  min: 1,
+  max: 128,
+  pattern: "([\\p{L}\\p{Z}\\p{N}_.:\\/=+\\-@]*)${1,128}",
+};
+const customerMetadataValueShape: Shape = {
+  type: "string",
+  min: 1,
+  max: 256,
+  pattern: "([\\p{L}\\p{Z}\\p{N}_.:\\/=+\\-@]*)${1,256}",
+};
+const customerMetadataMapShape: Shape = {
+  type: "map",
+  key: customerMetadataKeyShape,
+  value: customerMetadataValueShape,
+  min: 1,
+  max: 50,
+};
+const fileSourceShape: StructureShape = {
+  type: "structure",
+  required: ["S3Uri"],
+  members: { ContentType: contentTypeShape, ContentDigest: contentDigestShape, S3Uri: s3UriShape },
+};
+const driftCheckBiasShape: StructureShape = {
+  type: "structure",
+  members: {
+    ConfigFile: fileSourceShape,
+    PreTrainingConstraints: metricsSourceShape,
+    PostTrainingConstraints: metricsSourceShape,
+  },
+};
+const driftCheckExplainabilityShape: StructureShape = {
+  type: "structure",
+  members: { Constraints: metricsSourceShape, ConfigFile: fileSourceShape },
+};
+const driftCheckModelQualityShape: StructureShape = {
+  type: "structure",
+  members: { Statistics: metricsSourceShape, Constraints: metricsSourceShape },
+};
+const driftCheckModelDataQualityShape: StructureShape = {
+  type: "structure",
+  members: { Statistics: metricsSourceShape, Constraints: metricsSourceShape },
+};
+const driftCheckBaselinesShape: StructureShape = {
+  type: "structure",
+  members: {
+    Bias: driftCheckBiasShape,
+    Explainability: driftCheckExplainabilityShape,
+    ModelQuality: driftCheckModelQualityShape,
+    ModelDataQuality: driftCheckModelDataQualityShape,
+  },
+};
+const additionalInferenceSpecificationDefinitionShape: StructureShape = {
+  type: "structure",
+  required: ["Name", "Containers"],
+  members: {
+    Name: entityNameShape,
+    Description: entityDescriptionShape,
+    Containers: modelPackageContainerDefinitionListShape,
+    SupportedTransformInstanceTypes: transformInstanceTypesShape,
+    SupportedRealtimeInferenceInstanceTypes: realtimeInferenceInstanceTypesShape,
+    SupportedContentTypes: contentTypesShape,
+    SupportedResponseMIMETypes: responseMIMETypesShape,
+  },
+};
+const additionalInferenceSpecificationsShape: Shape = {
+  type: "list",
+  member: additionalInferenceSpecificationDefinitionShape,
+  min: 1,
+  max: 15,
+};
+const skipModelValidationShape: Shape = { type: "string", enum: ["All", "None"] };
+const modelPackageSourceUriShape: Shape = {
+  type: "string",
+  min: 0,
+  max: 1024,
+  pattern: "[\\p{L}\\p{M}\\p{Z}\\p{N}\\p{P}]{0,1024}",
+};
+const modelPackageSecurityConfigShape: StructureShape = {
+  type: "structure",
+  required: ["KmsKeyId"],
+  members: { KmsKeyId: kmsKeyIdShape },
+};
+const modelCardContentShape: Shape = { type: "string", min: 0, max: 100000, pattern: ".*" };
+const modelCardStatusShape: Shape = { type: "string", enum: ["Draft", "PendingReview", "Approved", "Archived"] };
+const modelPackageModelCardShape: StructureShape = {
+  type: "structure",
+  members: { ModelCardContent: modelCardContentShape, ModelCardStatus: modelCardStatusShape },
+};
+const stageDescriptionShape: Shape = { type: "string", min: 0, max: 1024, pattern: ".{0,1024}" };
+const modelLifeCycleShape: StructureShape = {
+  type: "structure",
+  required: ["Stage", "StageStatus"],
+  members: { Stage: entityNameShape, StageStatus: entityNameShape, StageDescription: stageDescriptionShape },
+};
+const managedStorageTypeShape: Shape = { type: "string", enum: ["Restricted"] };
+const createModelPackageInputShape: StructureShape = {
+  type: "structure",
+  members: {
+    ModelPackageName: entityNameShape,
+    ModelPackageGroupName: arnOrNameShape,
+    ModelPackageDescription: entityDescriptionShape,
+    ModelPackageRegistrationType: modelPackageRegistrationTypeShape,
+    InferenceSpecification: inferenceSpecificationShape,
+    ValidationSpecification: modelPackageValidationSpecificationShape,
+    SourceAlgorithmSpecification: sourceAlgorithmSpecificationShape,
+    CertifyForMarketplace: certifyForMarketplaceShape,
+    Tags: tagListShape,
+    ModelApprovalStatus: modelApprovalStatusShape,
+    MetadataProperties: metadataPropertiesShape,
+    ModelMetrics: modelMetricsShape,
+    ClientToken: clientTokenShape,
+    Domain: stringShape,
+    Task: stringShape,
+    SamplePayloadUrl: s3UriShape,
+    CustomerMetadataProperties: customerMetadataMapShape,
+    DriftCheckBaselines: driftCheckBaselinesShape,
+    AdditionalInferenceSpecifications: additionalInferenceSpecificationsShape,
+    SkipModelValidation: skipModelValidationShape,
+    SourceUri: modelPackageSourceUriShape,
+    SecurityConfig: modelPackageSecurityConfigShape,
+    ModelCard: modelPackageModelCardShape,
+    ModelLifeCycle: modelLifeCycleShape,
+    ManagedStorageType: managedStorageTypeShape,
+  },
+};
+const managedConfigurationShape: StructureShape = {
+  type: "structure",
+  members: { ManagedStorageType: managedStorageTypeShape },
+};
+const createModelPackageGroupInputShape: StructureShape = {
+  type: "structure",
+  required: ["ModelPackageGroupName"],
+  members: {
+    ModelPackageGroupName: entityNameShape,
+    ModelPackageGroupDescription: entityDescriptionShape,
+    Tags: tagListShape,
+    ManagedConfiguration: managedConfigurationShape,
+  },
+};
+const transformJobNameShape: Shape = { type: "string", min: 1, max: 63, pattern: "[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}" };
+const invocationsTimeoutInSecondsShape: Shape = { type: "integer", min: 1, max: 3600 };
+const invocationsMaxRetriesShape: Shape = { type: "integer", min: 0, max: 3 };
+const modelClientConfigShape: StructureShape = {
+  type: "structure",
+  members: {
+    InvocationsTimeoutInSeconds: invocationsTimeoutInSecondsShape,
+    InvocationsMaxRetries: invocationsMaxRetriesShape,
+  },
+};
+const batchDataCaptureConfigShape: StructureShape = {
+  type: "structure",
+  required: ["DestinationS3Uri"],
+  members: { DestinationS3Uri: s3UriShape, KmsKeyId: kmsKeyIdShape, GenerateInferenceId: booleanShape },
 };
 const jsonPathShape: Shape = { type: "string", min: 0, max: 63 };
 const joinSourceShape: Shape = { type: "string", enum: ["Input", "None"] };
@@ -1198,6 +1517,11 @@ const deleteModelInputShape: StructureShape = {
   required: ["ModelName"],
   members: { ModelName: modelNameShape },
 };
+const deleteModelPackageInputShape: StructureShape = {
+  type: "structure",
+  required: ["ModelPackageName"],
+  members: { ModelPackageName: versionedArnOrNameShape },
+};
 const tagKeyListShape: Shape = { type: "list", member: tagKeyShape, min: 1, max: 50 };
 const deleteTagsInputShape: StructureShape = {
   type: "structure",
@@ -1218,6 +1542,17 @@ const describeModelInputShape: StructureShape = {
   type: "structure",
   required: ["ModelName"],
   members: { ModelName: modelNameShape },
+};
+const includedDataShape: Shape = { type: "string", enum: ["AllData", "MetadataOnly"] };
+const describeModelPackageInputShape: StructureShape = {
+  type: "structure",
+  required: ["ModelPackageName"],
+  members: { ModelPackageName: versionedArnOrNameShape, IncludedData: includedDataShape },
+};
+const describeModelPackageGroupInputShape: StructureShape = {
+  type: "structure",
+  required: ["ModelPackageGroupName"],
+  members: { ModelPackageGroupName: arnOrNameShape },
 };
 const describeTransformJobRequestShape: StructureShape = {
   type: "structure",
@@ -1259,20 +1594,53 @@ const listEndpointsInputShape: StructureShape = {
     StatusEquals: endpointStatusShape,
   },
 };
+const creationTimeShape: Shape = { type: "timestamp" };
+const nameContainsShape: Shape = { type: "string", min: 0, max: 63, pattern: "[a-zA-Z0-9\\-]+" };
 const nextTokenShape: Shape = { type: "string", min: 0, max: 8192, pattern: ".*" };
+const modelPackageGroupSortByShape: Shape = { type: "string", enum: ["Name", "CreationTime"] };
+const sortOrderShape: Shape = { type: "string", enum: ["Ascending", "Descending"] };
+const crossAccountFilterOptionShape: Shape = { type: "string", enum: ["SameAccount", "CrossAccount"] };
+const listModelPackageGroupsInputShape: StructureShape = {
+  type: "structure",
+  members: {
+    CreationTimeAfter: creationTimeShape,
+    CreationTimeBefore: creationTimeShape,
+    MaxResults: maxResultsShape,
+    NameContains: nameContainsShape,
+    NextToken: nextTokenShape,
+    SortBy: modelPackageGroupSortByShape,
+    SortOrder: sortOrderShape,
+    CrossAccountFilterOption: crossAccountFilterOptionShape,
+  },
+};
+const modelPackageTypeShape: Shape = { type: "string", enum: ["Versioned", "Unversioned", "Both"] };
+const modelPackageSortByShape: Shape = { type: "string", enum: ["Name", "CreationTime"] };
+const listModelPackagesInputShape: StructureShape = {
+  type: "structure",
+  members: {
+    CreationTimeAfter: creationTimeShape,
+    CreationTimeBefore: creationTimeShape,
+    MaxResults: maxResultsShape,
+    NameContains: nameContainsShape,
+    ModelApprovalStatus: modelApprovalStatusShape,
+    ModelPackageGroupName: arnOrNameShape,
+    ModelPackageType: modelPackageTypeShape,
+    NextToken: nextTokenShape,
+    SortBy: modelPackageSortByShape,
+    SortOrder: sortOrderShape,
+  },
+};
 const listTagsMaxResultsShape: Shape = { type: "integer", min: 50 };
 const listTagsInputShape: StructureShape = {
   type: "structure",
   required: ["ResourceArn"],
   members: { ResourceArn: resourceArnShape, NextToken: nextTokenShape, MaxResults: listTagsMaxResultsShape },
 };
-const nameContainsShape: Shape = { type: "string", min: 0, max: 63, pattern: "[a-zA-Z0-9\\-]+" };
 const transformJobStatusShape: Shape = {
   type: "string",
   enum: ["InProgress", "Completed", "Failed", "Stopping", "Stopped"],
 };
 const sortByShape: Shape = { type: "string", enum: ["Name", "CreationTime", "Status"] };
-const sortOrderShape: Shape = { type: "string", enum: ["Ascending", "Descending"] };
 const listTransformJobsRequestShape: StructureShape = {
   type: "structure",
   members: {
@@ -1339,27 +1707,61 @@ const updateEndpointWeightsAndCapacitiesInputShape: StructureShape = {
   required: ["EndpointName", "DesiredWeightsAndCapacities"],
   members: { EndpointName: endpointNameShape, DesiredWeightsAndCapacities: desiredWeightAndCapacityListShape },
 };
+const modelPackageArnShape: Shape = {
+  type: "string",
+  min: 1,
+  max: 2048,
+  pattern: "arn:aws[a-z\\-]*:sagemaker:[a-z0-9\\-]{9,16}:[0-9]{12}:model-package/[\\S]{1,2048}",
+};
+const approvalDescriptionShape: Shape = { type: "string", min: 0, max: 1024, pattern: ".*" };
+const customerMetadataKeyListShape: Shape = { type: "list", member: customerMetadataKeyShape };
+const updateModelPackageInputShape: StructureShape = {
+  type: "structure",
+  required: ["ModelPackageArn"],
+  members: {
+    ModelPackageArn: modelPackageArnShape,
+    ModelApprovalStatus: modelApprovalStatusShape,
+    ModelPackageRegistrationType: modelPackageRegistrationTypeShape,
+    ApprovalDescription: approvalDescriptionShape,
+    CustomerMetadataProperties: customerMetadataMapShape,
+    CustomerMetadataPropertiesToRemove: customerMetadataKeyListShape,
+    AdditionalInferenceSpecificationsToAdd: additionalInferenceSpecificationsShape,
+    InferenceSpecification: inferenceSpecificationShape,
+    SourceUri: modelPackageSourceUriShape,
+    ModelCard: modelPackageModelCardShape,
+    ModelLifeCycle: modelLifeCycleShape,
+    ClientToken: clientTokenShape,
+  },
+};
 
 export type SageMakerInputShapesOperation =
   | "AddTags"
   | "CreateEndpoint"
   | "CreateEndpointConfig"
   | "CreateModel"
+  | "CreateModelPackage"
+  | "CreateModelPackageGroup"
   | "CreateTransformJob"
   | "DeleteEndpoint"
   | "DeleteEndpointConfig"
   | "DeleteModel"
+  | "DeleteModelPackage"
   | "DeleteTags"
   | "DescribeEndpoint"
   | "DescribeEndpointConfig"
   | "DescribeModel"
+  | "DescribeModelPackage"
+  | "DescribeModelPackageGroup"
   | "DescribeTransformJob"
   | "ListEndpoints"
+  | "ListModelPackageGroups"
+  | "ListModelPackages"
   | "ListTags"
   | "ListTransformJobs"
   | "StopTransformJob"
   | "UpdateEndpoint"
-  | "UpdateEndpointWeightsAndCapacities";
+  | "UpdateEndpointWeightsAndCapacities"
+  | "UpdateModelPackage";
 
 /** Each operation's input as SageMaker's service model defines it. */
 export const sageMakerInputShapes: Record<SageMakerInputShapesOperation, StructureShape> = {
@@ -1367,19 +1769,27 @@ export const sageMakerInputShapes: Record<SageMakerInputShapesOperation, Structu
   CreateEndpoint: createEndpointInputShape,
   CreateEndpointConfig: createEndpointConfigInputShape,
   CreateModel: createModelInputShape,
+  CreateModelPackage: createModelPackageInputShape,
+  CreateModelPackageGroup: createModelPackageGroupInputShape,
   CreateTransformJob: createTransformJobRequestShape,
   DeleteEndpoint: deleteEndpointInputShape,
   DeleteEndpointConfig: deleteEndpointConfigInputShape,
   DeleteModel: deleteModelInputShape,
+  DeleteModelPackage: deleteModelPackageInputShape,
   DeleteTags: deleteTagsInputShape,
   DescribeEndpoint: describeEndpointInputShape,
   DescribeEndpointConfig: describeEndpointConfigInputShape,
   DescribeModel: describeModelInputShape,
+  DescribeModelPackage: describeModelPackageInputShape,
+  DescribeModelPackageGroup: describeModelPackageGroupInputShape,
   DescribeTransformJob: describeTransformJobRequestShape,
   ListEndpoints: listEndpointsInputShape,
+  ListModelPackageGroups: listModelPackageGroupsInputShape,
+  ListModelPackages: listModelPackagesInputShape,
   ListTags: listTagsInputShape,
   ListTransformJobs: listTransformJobsRequestShape,
   StopTransformJob: stopTransformJobRequestShape,
   UpdateEndpoint: updateEndpointInputShape,
   UpdateEndpointWeightsAndCapacities: updateEndpointWeightsAndCapacitiesInputShape,
+  UpdateModelPackage: updateModelPackageInputShape,
 };
