@@ -20,6 +20,7 @@ import { issueLocalCredentials, type LocalCredentials } from "./local-credential
 import { LogStore } from "./log-store.ts";
 import { MetricDatapoints } from "./metric-datapoints.ts";
 import { MetricsStore } from "./metrics-store.ts";
+import { ModelPackageStore } from "./model-registry/model-package-store.ts";
 import { ObjectStore } from "./object-store.ts";
 import { SageMakerStore } from "./sagemaker-store.ts";
 import { applicationAutoScalingService, scaledVariants } from "./services/application-auto-scaling.ts";
@@ -224,8 +225,15 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   builds.failInterrupted();
 
   const services: JsonService[] = [
-    sageMakerService(sageMaker, endpoints, deployments, alarms, transformJobs, transforms, (endpoint) =>
-      scaledVariants(db, endpoint),
+    sageMakerService(
+      sageMaker,
+      endpoints,
+      deployments,
+      alarms,
+      transformJobs,
+      transforms,
+      (endpoint) => scaledVariants(db, endpoint),
+      new ModelPackageStore(db),
     ),
     codeBuildService(buildStore, builds),
     ecrService(registry),

@@ -135,6 +135,19 @@ const localMigrations: readonly Migration[] = [
       CREATE INDEX cw_alarm_history_time ON cw_alarm_history (at);
     `,
   },
+  {
+    version: 8,
+    name: "sagemaker model registry",
+    sql: `
+      CREATE TABLE sm_model_package_groups (
+        name TEXT PRIMARY KEY COLLATE NOCASE, doc TEXT NOT NULL, created_at REAL NOT NULL, last_version INTEGER NOT NULL
+      );
+      CREATE TABLE sm_model_packages (
+        group_name TEXT NOT NULL COLLATE NOCASE, version INTEGER NOT NULL, doc TEXT NOT NULL, created_at REAL NOT NULL,
+        client_token TEXT, PRIMARY KEY (group_name, version)
+      );
+    `,
+  },
 ];
 
 export const LOCAL_DATABASE_FILE = "local-aws.sqlite";

@@ -239,6 +239,17 @@ export class SageMakerStore {
 
   /** Whether an ARN names a resource that exists (AddTags/ListTags refuse unknown ones). */
   exists(arn: string): boolean {
+    const group = /:model-package-group\/(.+)$/.exec(arn);
+    if (group)
+      return this.db.prepare("SELECT 1 FROM sm_model_package_groups WHERE name = ?").get(group[1]) !== undefined;
+    const version = /:model-package\/([^/]+)\/(\d+)$/.exec(arn);
+    if (version) {
+      return (
+        this.db
+          .prepare("SELECT 1 FROM sm_model_packages WHERE group_name = ? AND version = ?")
+          .get(version[1], Number(version[2])) !== undefined
+      );
+    }
     const match = /:(model|endpoint-config|endpoint|transform-job)\/(.+)$/.exec(arn);
     if (!match) return false;
     const table = {

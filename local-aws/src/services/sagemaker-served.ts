@@ -5,7 +5,8 @@ import { onlyValues, type Served } from "../wire/served-members.ts";
  * The members of each SageMaker operation that the local control plane acts on; any other member of the service
  * model is refused (wire/served-members.ts). Not served: data capture, shadow variants, explainers, VPCs and KMS
  * keys (a transform job's too), routing strategies, managed instance scaling, multi-model containers, experiments,
- * transform AMI versions.
+ * transform AMI versions; in the Model Registry, unversioned and Marketplace packages, validation and algorithm
+ * specifications, drift baselines, model cards and life cycles, managed storage, cross-account listing.
  * Members refused by a prose rule with a message of their own (ServerlessConfig, a transform job's
  * DataCaptureConfig) are listed as served so that rule answers.
  */
@@ -31,6 +32,24 @@ const container: Served = {
   ModelDataUrl: "served",
   ModelDataSource: "served",
   Environment: "served",
+  ModelPackageName: "served",
+};
+
+/** A model version's container: its image (with the digest it was built as), artifact and environment. */
+const modelPackageContainer: Served = {
+  ContainerHostname: "served",
+  Image: "served",
+  ImageDigest: "served",
+  ModelDataUrl: "served",
+  Environment: "served",
+};
+
+const inferenceSpecification: Served = {
+  Containers: modelPackageContainer,
+  SupportedTransformInstanceTypes: "served",
+  SupportedRealtimeInferenceInstanceTypes: "served",
+  SupportedContentTypes: "served",
+  SupportedResponseMIMETypes: "served",
 };
 
 export const sageMakerServedMembers: Record<SageMakerInputShapesOperation, Served> = {
@@ -50,6 +69,19 @@ export const sageMakerServedMembers: Record<SageMakerInputShapesOperation, Serve
     EnableNetworkIsolation: "served",
     Tags: "served",
   },
+  CreateModelPackage: {
+    ModelPackageName: "served",
+    ModelPackageGroupName: "served",
+    ModelPackageDescription: "served",
+    InferenceSpecification: inferenceSpecification,
+    Tags: "served",
+    ModelApprovalStatus: "served",
+    MetadataProperties: "served",
+    ModelMetrics: "served",
+    ClientToken: "served",
+    CustomerMetadataProperties: "served",
+  },
+  CreateModelPackageGroup: { ModelPackageGroupName: "served", ModelPackageGroupDescription: "served", Tags: "served" },
   CreateTransformJob: {
     TransformJobName: "served",
     ModelName: "served",
@@ -68,15 +100,46 @@ export const sageMakerServedMembers: Record<SageMakerInputShapesOperation, Serve
   DeleteEndpoint: "served",
   DeleteEndpointConfig: "served",
   DeleteModel: "served",
+  DeleteModelPackage: "served",
   DeleteTags: "served",
   DescribeEndpoint: "served",
   DescribeEndpointConfig: "served",
   DescribeModel: "served",
+  DescribeModelPackage: { ModelPackageName: "served" },
+  DescribeModelPackageGroup: "served",
   DescribeTransformJob: "served",
   ListEndpoints: "served",
+  ListModelPackageGroups: {
+    CreationTimeAfter: "served",
+    CreationTimeBefore: "served",
+    MaxResults: "served",
+    NameContains: "served",
+    NextToken: "served",
+    SortBy: "served",
+    SortOrder: "served",
+  },
+  ListModelPackages: {
+    CreationTimeAfter: "served",
+    CreationTimeBefore: "served",
+    MaxResults: "served",
+    NameContains: "served",
+    ModelApprovalStatus: "served",
+    ModelPackageGroupName: "served",
+    ModelPackageType: "served",
+    NextToken: "served",
+    SortBy: "served",
+    SortOrder: "served",
+  },
   ListTags: "served",
   ListTransformJobs: "served",
   StopTransformJob: "served",
   UpdateEndpoint: "served",
   UpdateEndpointWeightsAndCapacities: "served",
+  UpdateModelPackage: {
+    ModelPackageArn: "served",
+    ModelApprovalStatus: "served",
+    ApprovalDescription: "served",
+    CustomerMetadataProperties: "served",
+    CustomerMetadataPropertiesToRemove: "served",
+  },
 };

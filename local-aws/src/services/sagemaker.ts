@@ -33,7 +33,14 @@ import type {
 import type { AlarmEngine } from "../alarms/alarm-engine.ts";
 import type { EndpointDeployments } from "../endpoints/endpoint-deployment.ts";
 import type { EndpointRunner } from "../endpoints/endpoint-runner.ts";
-import { arnOf, type EndpointRecord, type ProductionVariantDoc, type SageMakerStore } from "../sagemaker-store.ts";
+import type { ModelPackageStore } from "../model-registry/model-package-store.ts";
+import {
+  arnOf,
+  type ContainerDefinition,
+  type EndpointRecord,
+  type ProductionVariantDoc,
+  type SageMakerStore,
+} from "../sagemaker-store.ts";
 import type { TransformRunner } from "../transform/transform-runner.ts";
 import type { TransformStore } from "../transform/transform-store.ts";
 import { validation } from "../wire/aws-error.ts";
@@ -45,6 +52,7 @@ import { asJsonOperations, type TypedOperation } from "../wire/typed-operations.
 import { checkUpdateOfScaledVariants } from "./application-auto-scaling-rules.ts";
 import { checkUpdateEndpoint } from "./deployment-config-rules.ts";
 import { page } from "./paging.ts";
+import { modelRegistryOperations, modelVersionContainer } from "./sagemaker-model-registry.ts";
 import { checkContainers, checkNameIsFree, checkProductionVariants } from "./sagemaker-rules.ts";
 import { sageMakerServedMembers } from "./sagemaker-served.ts";
 import { transformOperations } from "./sagemaker-transform.ts";
@@ -106,6 +114,7 @@ export function sageMakerService(
   jobs: TransformStore,
   transforms: TransformRunner,
   scaledVariants: (endpoint: string) => string[],
+  modelPackages: ModelPackageStore,
 ): JsonService {
   return {
     target: "SageMaker",
@@ -116,7 +125,8 @@ export function sageMakerService(
       sageMakerInputShapes,
       servingOnly("SageMaker", sageMakerServedMembers, {
         ...transformOperations(store, jobs, transforms),
-        ...asJsonOperations(endpointOperations(store, runner, deployments, alarms, scaledVariants)),
+        ...modelRegistryOperations(modelPackages, store),
+        ...asJsonOperations(endpointOperations(store, runner, deployments, alarms, scaledVariants, modelPackages)),
       }),
     ),
   };
@@ -129,18 +139,24 @@ function endpointOperations(
   deployments: EndpointDeployments,
   alarms: AlarmEngine,
   scaledVariants: (endpoint: string) => string[],
+  modelPackages: ModelPackageStore,
 ): SageMakerOperations {
   return {
     CreateModel(input, { region }) {
       const name = input.ModelName;
       const arn = arnOf(region, "model", name);
       checkNameIsFree("model", arn, store.model(name));
-      checkContainers(input);
+      const fromPackage = (container: ContainerDefinition | undefined) =>
+        container?.ModelPackageName ? modelVersionContainer(modelPackages, container, region) : container;
+      const containers = {
+        PrimaryContainer: fromPackage(input.PrimaryContainer),
+        Containers: input.Containers?.map((container) => fromPackage(container)!),
+      };
+      checkContainers(containers);
       store.insertModel({
         ModelName: name,
         ModelArn: arn,
-        PrimaryContainer: input.PrimaryContainer,
-        Containers: input.Containers,
+        ...containers,
         ExecutionRoleArn: input.ExecutionRoleArn,
         EnableNetworkIsolation: input.EnableNetworkIsolation === true,
         CreationTime: Date.now() / 1000,

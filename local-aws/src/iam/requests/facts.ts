@@ -51,3 +51,16 @@ export function tagListToMap(tags: unknown): Record<string, string> | undefined 
   }
   return map;
 }
+
+/** Tags in a Create call need sagemaker:AddTags on the new resource too, with the creating call as TaggingAction. */
+export function tagOnCreate(create: string, resource: string, input: Record<string, unknown>): AuthorizationQuery[] {
+  const tags = tagListToMap(input.Tags);
+  if (!tags || Object.keys(tags).length === 0) return [];
+  return [
+    {
+      action: "sagemaker:AddTags",
+      resource,
+      context: { ...requestTagContext(tags), "sagemaker:TaggingAction": create.split(":")[1] ?? create },
+    },
+  ];
+}

@@ -15,7 +15,7 @@ import { runtimeAuthorization } from "./sagemaker.ts";
 /** The served operations, read from the services themselves (their stores are not touched to list them). */
 const none = undefined as never;
 const services = [
-  sageMakerService(none, none, none, none, none, none, () => []),
+  sageMakerService(none, none, none, none, none, none, () => [], none),
   codeBuildService(none, none),
   ecrService(none),
   cloudWatchLogsService(none),
@@ -84,6 +84,24 @@ const inputs: Record<string, Record<string, unknown>> = {
   DescribeTransformJob: { TransformJobName: "dc-t" },
   ListTransformJobs: {},
   StopTransformJob: { TransformJobName: "dc-t" },
+  CreateModelPackageGroup: { ModelPackageGroupName: "dc-g", Tags: tags },
+  DescribeModelPackageGroup: { ModelPackageGroupName: "dc-g" },
+  ListModelPackageGroups: {},
+  CreateModelPackage: {
+    ModelPackageGroupName: "arn:aws:sagemaker:us-east-1:000000000000:model-package-group/dc-g",
+    ModelApprovalStatus: "PendingManualApproval",
+    CustomerMetadataProperties: { "evaluation-run": "run-1" },
+    Tags: tags,
+  },
+  DescribeModelPackage: { ModelPackageName: "arn:aws:sagemaker:us-east-1:000000000000:model-package/dc-g/1" },
+  ListModelPackages: { ModelPackageGroupName: "dc-g" },
+  UpdateModelPackage: {
+    ModelPackageArn: "arn:aws:sagemaker:us-east-1:000000000000:model-package/dc-g/1",
+    ModelApprovalStatus: "Approved",
+    CustomerMetadataProperties: { "approved-by": "operator" },
+    CustomerMetadataPropertiesToRemove: ["evaluation-run"],
+  },
+  DeleteModelPackage: { ModelPackageName: "arn:aws:sagemaker:us-east-1:000000000000:model-package/dc-g/1" },
   StartBuild: { projectName: "decision-console-model-package" },
   StopBuild: { id: "decision-console-model-package:1" },
   BatchGetBuilds: { ids: ["decision-console-model-package:1", "decision-console-image-build:2"] },

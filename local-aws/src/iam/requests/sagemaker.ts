@@ -6,7 +6,9 @@ import {
   resourceTagContext,
   str,
   tagListToMap,
+  tagOnCreate,
 } from "./facts.ts";
+import { modelRegistryAuthorization } from "./sagemaker-model-registry.ts";
 
 type SageMakerKind = "model" | "endpoint-config" | "endpoint" | "transform-job";
 
@@ -23,19 +25,6 @@ function onExisting(action: string, kind: SageMakerKind, nameField: string): Ope
   };
 }
 
-/** Tags in a Create call need sagemaker:AddTags on the new resource too, with the creating call as TaggingAction. */
-function tagOnCreate(create: string, resource: string, input: Record<string, unknown>): AuthorizationQuery[] {
-  const tags = tagListToMap(input.Tags);
-  if (!tags || Object.keys(tags).length === 0) return [];
-  return [
-    {
-      action: "sagemaker:AddTags",
-      resource,
-      context: { ...requestTagContext(tags), "sagemaker:TaggingAction": create.split(":")[1] ?? create },
-    },
-  ];
-}
-
 interface VariantInput {
   ModelName?: unknown;
   InstanceType?: unknown;
@@ -48,6 +37,7 @@ function variantsOf(input: Record<string, unknown>): VariantInput[] {
 
 /** SageMaker control plane: the Service Authorization Reference's resources and condition keys per operation. */
 export const sageMakerAuthorization: Record<string, OperationAuthorization> = {
+  ...modelRegistryAuthorization,
   CreateModel(input, facts) {
     const model = sageMakerArn(facts, "model", str(input.ModelName));
     const vpc = input.VpcConfig as { Subnets?: string[]; SecurityGroupIds?: string[] } | undefined;
