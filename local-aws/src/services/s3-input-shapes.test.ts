@@ -1,0 +1,141 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Readable } from "node:stream";
+import {
+  CreateMultipartUploadCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+} from "@aws-sdk/client-s3";
+import { Upload } from "@aws-sdk/lib-storage";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LOCAL_ARTIFACT_BUCKET } from "../builds/build-runner.ts";
+import { type ControlPlane, startControlPlane } from "../control-plane.ts";
+import type { AccessKey } from "../local-credentials.ts";
+import { localClientConfig } from "../stack.ts";
+import { type RawAnswer, type RawRequest, s3ErrorCode, sendSigned } from "../test-support/signed-request.ts";
+
+/**
+ * Every S3 request local S3 serves is bound and checked against S3's service model (generated/s3.ts) before it
+ * runs, and answered as S3 answers a bad argument.
+ */
+const bucket = LOCAL_ARTIFACT_BUCKET;
+let dataDir: string;
+let plane: ControlPlane;
+let admin: AccessKey;
+let s3: S3Client;
+
+beforeAll(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "local-s3-input-shapes-"));
+  plane = await startControlPlane({ dataDir, port: 0, waitForEndpoints: false });
+  admin = plane.credentials.keys.admin;
+  s3 = new S3Client({ ...localClientConfig(plane, "admin"), forcePathStyle: true });
+});
+
+afterAll(async () => {
+  s3?.destroy();
+  await plane?.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+const signed = (request: RawRequest) => sendSigned(plane, request, { key: admin, service: "s3" });
+
+/** The error document's code, message and named argument, as S3 words them. */
+function s3Error(answer: RawAnswer) {
+  const field = (name: string) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(answer.text)?.[1];
+  return {
+    status: answer.status,
+    code: s3ErrorCode(answer),
+    message: field("Message"),
+    argument: field("ArgumentName") ?? field("Header"),
+    value: field("ArgumentValue"),
+  };
+}
+
+async function createUpload(key: string): Promise<string> {
+  const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key }));
+  return UploadId!;
+}
+
+describe("local S3's inputs, checked against S3's service model", () => {
+  it("refuses a max-keys that is not an integer with S3's InvalidArgument, naming it", async () => {
+    const answer = await signed({ method: "GET", path: `/${bucket}`, query: "list-type=2&max-keys=ten" });
+    expect(s3Error(answer)).toEqual({
+      status: 400,
+      code: "InvalidArgument",
+      message: "Provided max-keys not an integer or within integer range",
+      argument: "max-keys",
+      value: "ten",
+    });
+  });
+
+  it("refuses part number 10,001 (the API reference allows 1 to 10,000) and a part number that is not one", async () => {
+    const uploadId = await createUpload("shapes/parts.bin");
+    const part = (partNumber: string) =>
+      signed({
+        method: "PUT",
+        path: `/${bucket}/shapes/parts.bin`,
+        query: `partNumber=${partNumber}&uploadId=${uploadId}`,
+        body: "part",
+      });
+    expect(s3Error(await part("10001"))).toEqual({
+      status: 400,
+      code: "InvalidArgument",
+      message: "Part number must be an integer between 1 and 10000, inclusive",
+      argument: "partNumber",
+      value: "10001",
+    });
+    expect(s3Error(await part("0")).value).toBe("0");
+    expect(s3Error(await part("one")).message).toBe("Provided partNumber not an integer or within integer range");
+    expect((await part("10000")).status).toBe(200);
+  });
+
+  it("refuses a value outside a member's enum: S3's InvalidStorageClass, and InvalidArgument for the rest", async () => {
+    await expect(
+      s3.send(
+        new PutObjectCommand({ Bucket: bucket, Key: "shapes/a.txt", Body: "a", StorageClass: "COLD" as "GLACIER" }),
+      ),
+    ).rejects.toMatchObject({
+      name: "InvalidStorageClass",
+      message: "The storage class you specified is not valid",
+      $metadata: { httpStatusCode: 400 },
+    });
+    const answer = await signed({ method: "GET", path: `/${bucket}`, query: "list-type=2&encoding-type=base64" });
+    expect(s3Error(answer)).toMatchObject({ status: 400, code: "InvalidArgument", argument: "encoding-type" });
+    expect(s3Error(answer).message).toContain("Member must satisfy enum value set: [url]");
+  });
+
+  it("refuses a CompleteMultipartUpload body whose part number is not an integer as MalformedXML", async () => {
+    const uploadId = await createUpload("shapes/complete.bin");
+    const answer = await signed({
+      method: "POST",
+      path: `/${bucket}/shapes/complete.bin`,
+      query: `uploadId=${uploadId}`,
+      body: "<CompleteMultipartUpload><Part><PartNumber>first</PartNumber><ETag>x</ETag></Part></CompleteMultipartUpload>",
+    });
+    expect(s3Error(answer)).toMatchObject({ status: 400, code: "MalformedXML" });
+  });
+
+  it("serves what the SDK and lib-storage send by default (flexible checksums, checksum mode, aws-chunked)", async () => {
+    const key = { Bucket: bucket, Key: "shapes/defaults.txt" };
+    await s3.send(new PutObjectCommand({ ...key, Body: "defaults", ContentType: "text/plain" }));
+    const got = await s3.send(new GetObjectCommand(key));
+    expect(await got.Body?.transformToString()).toBe("defaults");
+    expect((await s3.send(new HeadObjectCommand(key))).ContentType).toBe("text/plain");
+    await s3.send(new PutObjectCommand({ ...key, Body: Readable.from([Buffer.from("streamed")]), ContentLength: 8 }));
+    expect(await (await s3.send(new GetObjectCommand(key))).Body?.transformToString()).toBe("streamed");
+    const large = Buffer.alloc(6 * 1024 * 1024, 7);
+    await new Upload({
+      client: s3,
+      params: { ...key, Body: Readable.from([large]), ContentType: "application/zip" },
+    }).done();
+    const head = await s3.send(new HeadObjectCommand(key));
+    expect(head.ContentLength).toBe(large.length);
+    expect(head.ETag).toMatch(/-2"$/);
+    const listed = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: "shapes/defaults", MaxKeys: 1 }));
+    expect(listed.Contents?.map((object) => object.Key)).toEqual(["shapes/defaults.txt"]);
+  });
+});
