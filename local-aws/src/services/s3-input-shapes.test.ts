@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -9,6 +10,7 @@ import {
   ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
+  UploadPartCommand,
 } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -20,7 +22,7 @@ import { type RawAnswer, type RawRequest, s3ErrorCode, sendSigned } from "../tes
 
 /**
  * Every S3 request local S3 serves is bound and checked against S3's service model (generated/s3.ts) before it
- * runs, and answered as S3 answers a bad argument.
+ * runs, and answered as S3 answers a bad argument; members local mode cannot honour are refused, never ignored.
  */
 const bucket = LOCAL_ARTIFACT_BUCKET;
 let dataDir: string;
@@ -137,5 +139,102 @@ describe("local S3's inputs, checked against S3's service model", () => {
     expect(head.ETag).toMatch(/-2"$/);
     const listed = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: "shapes/defaults", MaxKeys: 1 }));
     expect(listed.Contents?.map((object) => object.Key)).toEqual(["shapes/defaults.txt"]);
+  });
+
+  it("verifies a Content-MD5: S3's BadDigest when the body does not match it, InvalidDigest when it is not one", async () => {
+    const key = { Bucket: bucket, Key: "shapes/md5.txt" };
+    const md5 = (text: string) => createHash("md5").update(text).digest("base64");
+    await s3.send(new PutObjectCommand({ ...key, Body: "checked", ContentMD5: md5("checked") }));
+    await expect(
+      s3.send(new PutObjectCommand({ ...key, Body: "changed", ContentMD5: md5("checked") })),
+    ).rejects.toMatchObject({
+      name: "BadDigest",
+    });
+    await expect(
+      s3.send(new PutObjectCommand({ ...key, Body: "changed", ContentMD5: "not-md5" })),
+    ).rejects.toMatchObject({
+      name: "InvalidDigest",
+    });
+    expect(await (await s3.send(new GetObjectCommand(key))).Body?.transformToString()).toBe("checked");
+  });
+});
+
+describe("members local S3 cannot honour", () => {
+  it("are refused with S3's NotImplemented, naming the header, and nothing is stored", async () => {
+    const key = { Bucket: bucket, Key: "shapes/refused.txt" };
+    for (const extra of [
+      { StorageClass: "GLACIER" as const },
+      { ServerSideEncryption: "aws:kms" as const },
+      { Tagging: "team=ml" },
+      { CacheControl: "no-cache" },
+      { WebsiteRedirectLocation: "/elsewhere" },
+    ]) {
+      await expect(s3.send(new PutObjectCommand({ ...key, Body: "x", ...extra }))).rejects.toMatchObject({
+        name: "NotImplemented",
+        $metadata: { httpStatusCode: 501 },
+      });
+    }
+    const answer = await signed({
+      method: "PUT",
+      path: `/${bucket}/shapes/refused.txt`,
+      headers: { "x-amz-storage-class": "GLACIER" },
+      body: "x",
+    });
+    expect(s3Error(answer)).toMatchObject({ code: "NotImplemented", argument: "x-amz-storage-class" });
+    await expect(s3.send(new HeadObjectCommand(key))).rejects.toMatchObject({ $metadata: { httpStatusCode: 404 } });
+  });
+
+  it("answer S3's own errors where S3 has one: ACLs disabled, no Object Lock, another bucket owner", async () => {
+    const key = { Bucket: bucket, Key: "shapes/owned.txt" };
+    await expect(s3.send(new PutObjectCommand({ ...key, Body: "x", ACL: "public-read" }))).rejects.toMatchObject({
+      name: "AccessControlListNotSupported",
+    });
+    await expect(
+      s3.send(new PutObjectCommand({ ...key, Body: "x", ObjectLockMode: "GOVERNANCE" })),
+    ).rejects.toMatchObject({ name: "InvalidRequest", message: "Bucket is missing Object Lock Configuration" });
+    await expect(
+      s3.send(new PutObjectCommand({ ...key, Body: "x", ExpectedBucketOwner: "111122223333" })),
+    ).rejects.toMatchObject({ name: "AccessDenied", $metadata: { httpStatusCode: 403 } });
+    await s3.send(
+      new PutObjectCommand({ ...key, Body: "x", ACL: "bucket-owner-full-control", StorageClass: "STANDARD" }),
+    );
+  });
+
+  it("refuses UploadPart with a customer-provided key and CopyObject, which would otherwise store the wrong bytes", async () => {
+    const uploadId = await createUpload("shapes/sse-c.bin");
+    await expect(
+      s3.send(
+        new UploadPartCommand({
+          Bucket: bucket,
+          Key: "shapes/sse-c.bin",
+          UploadId: uploadId,
+          PartNumber: 1,
+          Body: "x",
+          SSECustomerAlgorithm: "AES256",
+          SSECustomerKey: Buffer.alloc(32, 1).toString("base64"),
+        }),
+      ),
+    ).rejects.toMatchObject({ name: "NotImplemented" });
+    const copy = await signed({
+      method: "PUT",
+      path: `/${bucket}/shapes/copy.txt`,
+      headers: { "x-amz-copy-source": `/${bucket}/shapes/owned.txt` },
+    });
+    expect(s3Error(copy)).toMatchObject({ status: 501, code: "NotImplemented" });
+  });
+
+  it("honours GetObject's response-* overrides and ListObjectsV2's encoding-type=url", async () => {
+    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: "shapes/with space.txt", Body: "x" }));
+    const got = await s3.send(
+      new GetObjectCommand({ Bucket: bucket, Key: "shapes/with space.txt", ResponseContentType: "text/csv" }),
+    );
+    expect(got.ContentType).toBe("text/csv");
+    const answer = await signed({
+      method: "GET",
+      path: `/${bucket}`,
+      query: "list-type=2&prefix=shapes%2Fwith&encoding-type=url",
+    });
+    expect(answer.text).toContain("<Key>shapes%2Fwith%20space.txt</Key>");
+    expect(answer.text).toContain("<EncodingType>url</EncodingType>");
   });
 });

@@ -10,6 +10,7 @@ import { s3RequestBody } from "../wire/s3-payload.ts";
 import { malformedXml, parseCompletedMultipartUpload, xmlDocument } from "../wire/xml.ts";
 import { type S3Operation, s3Operation } from "./s3-operations.ts";
 import { requirePartNumber } from "./s3-rules.ts";
+import { refuseUnservedMembers } from "./s3-served.ts";
 
 /**
  * S3's REST-XML protocol for the operations the console and `@aws-sdk/lib-storage` use, path-style
@@ -58,6 +59,7 @@ async function route(store: ObjectStore, iam: RequestAuthorizer, request: AwsReq
   const operation = s3Operation(method, target, query, request.headers);
   const payload = operation === "CompleteMultipartUpload" ? await completedParts(request) : undefined;
   const input = s3Input(operation, { labels: { Bucket: bucket, Key: key }, query, headers: request.headers }, payload);
+  refuseUnservedMembers(operation, input);
   return OPERATIONS[operation](input as S3Input, { store, iam, request, response });
 }
 
@@ -105,7 +107,7 @@ const OPERATIONS: Record<S3Operation, (input: S3Input, context: S3Context) => un
   },
   UploadPart: async (input, { store, request, response }) => {
     requirePartNumber(input.PartNumber!, "partNumber");
-    const body = s3RequestBody(request);
+    const body = s3RequestBody(request, input.ContentMD5);
     const etag = await store.uploadPart(input.Bucket, input.Key, input.UploadId!, input.PartNumber!, body);
     send(response, 200, { etag: `"${etag}"` });
   },
@@ -129,7 +131,7 @@ const OPERATIONS: Record<S3Operation, (input: S3Input, context: S3Context) => un
     send(response, 204, {});
   },
   PutObject: async (input, { store, request, response }) => {
-    const object = await store.putObject(input.Bucket, input.Key, s3RequestBody(request), {
+    const object = await store.putObject(input.Bucket, input.Key, s3RequestBody(request, input.ContentMD5), {
       contentType: input.ContentType ?? null,
       metadata: input.Metadata ?? {},
     });
