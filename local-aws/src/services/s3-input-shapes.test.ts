@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
+import zlib from "node:zlib";
 import {
   CreateMultipartUploadCommand,
   GetObjectCommand,
@@ -156,6 +157,64 @@ describe("local S3's inputs, checked against S3's service model", () => {
       name: "InvalidDigest",
     });
     expect(await (await s3.send(new GetObjectCommand(key))).Body?.transformToString()).toBe("checked");
+  });
+});
+
+describe("the checksum a PutObject or UploadPart gives for its body", () => {
+  const crc32 = (text: string) => {
+    const bytes = Buffer.alloc(4);
+    bytes.writeUInt32BE(zlib.crc32(text) >>> 0);
+    return bytes.toString("base64");
+  };
+  const put = (key: string, body: string, headers: Record<string, string>, payloadHash?: string) =>
+    sendSigned(
+      plane,
+      { method: "PUT", path: `/${bucket}/${key}`, headers, body },
+      { key: admin, service: "s3", payloadHash },
+    );
+  /** The SDK's framing of a stream: one chunk, then the checksum as a trailer. */
+  const trailed = (text: string, checksum: string) =>
+    `${text.length.toString(16)}\r\n${text}\r\n0\r\nx-amz-checksum-crc32:${checksum}\r\n\r\n`;
+  const trailerHeaders = (text: string) => ({
+    "content-encoding": "aws-chunked",
+    "x-amz-decoded-content-length": String(text.length),
+    "x-amz-trailer": "x-amz-checksum-crc32",
+    "x-amz-sdk-checksum-algorithm": "CRC32",
+  });
+
+  it("is verified in a header: S3's BadDigest when the body does not match it, and nothing is stored", async () => {
+    expect((await put("shapes/crc.txt", "crc", { "x-amz-checksum-crc32": crc32("crc") })).status).toBe(200);
+    const wrong = await put("shapes/crc-wrong.txt", "crc", { "x-amz-checksum-crc32": crc32("other") });
+    expect(s3Error(wrong)).toMatchObject({
+      status: 400,
+      code: "BadDigest",
+      message: "The CRC32 you specified did not match the calculated checksum.",
+    });
+    await expect(s3.send(new HeadObjectCommand({ Bucket: bucket, Key: "shapes/crc-wrong.txt" }))).rejects.toMatchObject(
+      {
+        $metadata: { httpStatusCode: 404 },
+      },
+    );
+  });
+
+  it("is verified in the aws-chunked trailer the SDK sends for a stream", async () => {
+    const sent = (checksum: string) =>
+      put(
+        "shapes/trailer.txt",
+        trailed("trailed", checksum),
+        trailerHeaders("trailed"),
+        "STREAMING-UNSIGNED-PAYLOAD-TRAILER",
+      );
+    expect((await sent(crc32("trailed"))).status).toBe(200);
+    expect(s3Error(await sent(crc32("changed")))).toMatchObject({ status: 400, code: "BadDigest" });
+    const key = { Bucket: bucket, Key: "shapes/sdk-stream.txt" };
+    await s3.send(new PutObjectCommand({ ...key, Body: Readable.from([Buffer.from("sdk")]), ContentLength: 3 }));
+    expect(await (await s3.send(new GetObjectCommand(key))).Body?.transformToString()).toBe("sdk");
+  });
+
+  it("is refused with NotImplemented in an algorithm local S3 does not compute", async () => {
+    const answer = await put("shapes/crc32c.txt", "c", { "x-amz-checksum-crc32c": "AAAAAA==" });
+    expect(s3Error(answer)).toMatchObject({ status: 501, code: "NotImplemented", argument: "x-amz-checksum-crc32c" });
   });
 });
 

@@ -49,8 +49,8 @@ const bucketMembers = { Bucket: "served", ExpectedBucketOwner: bucketOwner } sat
 const objectMembers = { ...bucketMembers, Key: "served", RequestPayer: "served" } satisfies Record<string, Served>;
 
 /**
- * The SDK's flexible checksums (sent by default: x-amz-sdk-checksum-algorithm and one x-amz-checksum-*), accepted;
- * the payload is verified by its signed SHA-256 or aws-chunked framing (wire/s3-payload.ts), not by these.
+ * The SDK's flexible checksums, sent by default (x-amz-sdk-checksum-algorithm and one x-amz-checksum-*, in a header
+ * or the aws-chunked trailer): the body is verified against the one given (wire/s3-checksums.ts).
  */
 const checksums = {
   ChecksumAlgorithm: "served",
@@ -130,7 +130,8 @@ const s3ServedMembers: Record<S3InputShapesOperation, Record<string, Served>> = 
     // RestoreStatus, the one attribute, is only ever given for archived objects: local S3 has none.
     OptionalObjectAttributes: "served",
   },
-  CreateMultipartUpload: { ...newObject, ChecksumAlgorithm: "served", ChecksumType: "served" },
+  // lib-storage names the algorithm its parts' checksums use (CRC32), each verified as UploadPart receives it.
+  CreateMultipartUpload: { ...newObject, ChecksumAlgorithm: "served" },
   UploadPart: {
     ...objectMembers,
     ...checksums,
@@ -140,13 +141,8 @@ const s3ServedMembers: Record<S3InputShapesOperation, Record<string, Served>> = 
     Body: "served",
     ContentLength: "served",
   },
-  CompleteMultipartUpload: {
-    ...objectMembers,
-    ...checksums,
-    ChecksumType: "served",
-    UploadId: "served",
-    MultipartUpload: "served",
-  },
+  // Whole-object checksums are refused (local S3 keeps no part checksums to combine); each part's ETag is compared.
+  CompleteMultipartUpload: { ...objectMembers, UploadId: "served", MultipartUpload: "served" },
   AbortMultipartUpload: { ...objectMembers, UploadId: "served" },
   PutObject: { ...newObject, ...checksums, ContentMD5: "served", Body: "served", ContentLength: "served" },
   GetObject: readObject,

@@ -4,6 +4,7 @@ import type { RequestAuthorizer } from "../iam/request-authorizer.ts";
 import type { ObjectStore, StoredObject } from "../object-store.ts";
 import { AwsError } from "../wire/aws-error.ts";
 import { type AwsRequest, decodeUriComponent, readBody } from "../wire/request.ts";
+import { claimedChecksum } from "../wire/s3-checksums.ts";
 import { sendS3Error } from "../wire/s3-errors.ts";
 import { s3Input } from "../wire/s3-input.ts";
 import { s3RequestBody } from "../wire/s3-payload.ts";
@@ -63,6 +64,15 @@ async function route(store: ObjectStore, iam: RequestAuthorizer, request: AwsReq
   return OPERATIONS[operation](input as S3Input, { store, iam, request, response });
 }
 
+/** A PutObject or UploadPart body, checked against the Content-MD5 and the checksum the request gives. */
+function objectBody(request: AwsRequest, input: S3Input) {
+  const trailer = request.headers["x-amz-trailer"];
+  return s3RequestBody(request, {
+    contentMd5: input.ContentMD5,
+    checksum: claimedChecksum(input, typeof trailer === "string" ? trailer : undefined),
+  });
+}
+
 async function completedParts(request: AwsRequest) {
   const xml = await readBody(s3RequestBody(request), 1024 * 1024, malformedXml);
   return parseCompletedMultipartUpload(xml.toString("utf8"));
@@ -107,7 +117,7 @@ const OPERATIONS: Record<S3Operation, (input: S3Input, context: S3Context) => un
   },
   UploadPart: async (input, { store, request, response }) => {
     requirePartNumber(input.PartNumber!, "partNumber");
-    const body = s3RequestBody(request, input.ContentMD5);
+    const body = objectBody(request, input);
     const etag = await store.uploadPart(input.Bucket, input.Key, input.UploadId!, input.PartNumber!, body);
     send(response, 200, { etag: `"${etag}"` });
   },
@@ -131,7 +141,7 @@ const OPERATIONS: Record<S3Operation, (input: S3Input, context: S3Context) => un
     send(response, 204, {});
   },
   PutObject: async (input, { store, request, response }) => {
-    const object = await store.putObject(input.Bucket, input.Key, s3RequestBody(request, input.ContentMD5), {
+    const object = await store.putObject(input.Bucket, input.Key, objectBody(request, input), {
       contentType: input.ContentType ?? null,
       metadata: input.Metadata ?? {},
     });

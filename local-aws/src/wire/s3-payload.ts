@@ -3,10 +3,12 @@ import { pipeline, type Readable, Transform } from "node:stream";
 import { AwsChunkedDecoder } from "./aws-chunked.ts";
 import { AwsError } from "./aws-error.ts";
 import type { AwsRequest } from "./request.ts";
+import { type ClaimedChecksum, checksumCheck } from "./s3-checksums.ts";
 
 const HEX_SHA256 = /^[0-9a-f]{64}$/;
 const STREAMING_SIGNED = "STREAMING-AWS4-HMAC-SHA256-PAYLOAD";
 const STREAMING_UNSIGNED_TRAILER = "STREAMING-UNSIGNED-PAYLOAD-TRAILER";
+const STREAMING = [STREAMING_SIGNED, STREAMING_UNSIGNED_TRAILER];
 
 /**
  * The `x-amz-content-sha256` of an S3 request, which S3 requires on every SigV4 request: the payload's SHA-256,
@@ -103,27 +105,32 @@ function contentMd5Check(claimed: string): Transform {
 
 /**
  * The request body as S3 stores it: decoded from aws-chunked, verified against what the request signed and, when
- * the request gives one, against its Content-MD5.
+ * the request gives them, against its Content-MD5 and its checksum (a header's, or the aws-chunked trailer's).
  */
-export function s3RequestBody(request: AwsRequest, contentMd5?: string): Readable {
+export function s3RequestBody(
+  request: AwsRequest,
+  integrity: { contentMd5?: string; checksum?: ClaimedChecksum | null } = {},
+): Readable {
   const claimed = requirePayloadHash(request);
-  const md5 = contentMd5 === undefined ? [] : [contentMd5Check(contentMd5)];
-  const check =
-    claimed === "UNSIGNED-PAYLOAD"
-      ? null
-      : HEX_SHA256.test(claimed)
-        ? payloadHashCheck(claimed)
-        : new AwsChunkedDecoder(
-            claimed === STREAMING_SIGNED
-              ? {
-                  seedSignature: request.auth.signature,
-                  amzDate: request.auth.amzDate,
-                  scope: request.auth.scope,
-                  sign: request.auth.sign,
-                }
-              : undefined,
-          );
+  const md5 = integrity.contentMd5 === undefined ? [] : [contentMd5Check(integrity.contentMd5)];
+  const decoder = STREAMING.includes(claimed)
+    ? new AwsChunkedDecoder(
+        claimed === STREAMING_SIGNED
+          ? {
+              seedSignature: request.auth.signature,
+              amzDate: request.auth.amzDate,
+              scope: request.auth.scope,
+              sign: request.auth.sign,
+            }
+          : undefined,
+      )
+    : null;
+  const { checksum } = integrity;
+  const checksums = checksum
+    ? [checksumCheck(checksum, () => checksum.value ?? decoder?.trailers[checksum.header])]
+    : [];
+  const check = HEX_SHA256.test(claimed) ? payloadHashCheck(claimed) : decoder;
   let body: Readable = request.raw;
-  for (const stage of [...(check ? [check] : []), ...md5]) body = pipeline(body, stage, () => undefined);
+  for (const stage of [...(check ? [check] : []), ...md5, ...checksums]) body = pipeline(body, stage, () => undefined);
   return body;
 }
