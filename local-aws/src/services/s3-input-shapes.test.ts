@@ -5,9 +5,11 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import zlib from "node:zlib";
 import {
+  CreateBucketCommand,
   CreateMultipartUploadCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListBucketsCommand,
   ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
@@ -280,6 +282,25 @@ describe("members local S3 cannot honour", () => {
       headers: { "x-amz-copy-source": `/${bucket}/shapes/owned.txt` },
     });
     expect(s3Error(copy)).toMatchObject({ status: 501, code: "NotImplemented" });
+  });
+
+  it("honours ListBuckets' prefix and paging, and refuses a CreateBucketConfiguration it would not act on", async () => {
+    for (const name of ["shapes-a", "shapes-b"]) await s3.send(new CreateBucketCommand({ Bucket: name }));
+    const first = await s3.send(new ListBucketsCommand({ Prefix: "shapes-", MaxBuckets: 1 }));
+    expect(first.Buckets?.map((b) => b.Name)).toEqual(["shapes-a"]);
+    const next = await s3.send(
+      new ListBucketsCommand({ Prefix: "shapes-", MaxBuckets: 1, ContinuationToken: first.ContinuationToken }),
+    );
+    expect(next.Buckets?.map((b) => b.Name)).toEqual(["shapes-b"]);
+    expect(next.ContinuationToken).toBeUndefined();
+    await expect(
+      s3.send(
+        new CreateBucketCommand({
+          Bucket: "shapes-c",
+          CreateBucketConfiguration: { LocationConstraint: "eu-west-1" },
+        }),
+      ),
+    ).rejects.toMatchObject({ name: "NotImplemented" });
   });
 
   it("honours GetObject's response-* overrides and ListObjectsV2's encoding-type=url", async () => {

@@ -49,6 +49,16 @@ type S3Input = Record<string, unknown> & {
   ContentType?: string;
   ContentMD5?: string;
   Metadata?: Record<string, string>;
+  MultipartUpload?: { Parts?: Array<{ PartNumber?: number; ETag?: string }> };
+  Prefix?: string;
+  Delimiter?: string;
+  MaxKeys?: number;
+  MaxBuckets?: number;
+  ContinuationToken?: string;
+  StartAfter?: string;
+  EncodingType?: string;
+  Range?: string;
+  ResponseExpires?: Date;
 };
 
 async function route(store: ObjectStore, iam: RequestAuthorizer, request: AwsRequest, response: ServerResponse) {
@@ -122,7 +132,7 @@ const OPERATIONS: Record<S3Operation, (input: S3Input, context: S3Context) => un
     send(response, 200, { etag: `"${etag}"` });
   },
   CompleteMultipartUpload: async (input, { store, request, response }) => {
-    const { Parts = [] } = (input.MultipartUpload ?? {}) as { Parts?: Array<{ PartNumber?: number; ETag?: string }> };
+    const { Parts = [] } = input.MultipartUpload ?? {};
     const parts = Parts.map((part) => ({ partNumber: part.PartNumber ?? Number.NaN, etag: part.ETag ?? "" }));
     const object = await store.completeUpload(input.Bucket, input.Key, input.UploadId!, parts);
     sendXml(
@@ -193,8 +203,8 @@ function getObject(object: StoredObject, input: S3Input, request: AwsRequest, re
   for (const [member, header] of Object.entries(RESPONSE_OVERRIDES)) {
     if (typeof input[member] === "string") headers[header] = input[member];
   }
-  if (input.ResponseExpires instanceof Date) headers.expires = input.ResponseExpires.toUTCString();
-  const range = /^bytes=(\d*)-(\d*)$/.exec(String(input.Range ?? ""));
+  if (input.ResponseExpires) headers.expires = input.ResponseExpires.toUTCString();
+  const range = /^bytes=(\d*)-(\d*)$/.exec(input.Range ?? "");
   let start = 0;
   let end = object.size - 1;
   let status = 200;
@@ -222,13 +232,13 @@ function getObject(object: StoredObject, input: S3Input, request: AwsRequest, re
 
 function listObjectsV2(store: ObjectStore, input: S3Input, response: ServerResponse) {
   const bucket = input.Bucket;
-  const prefix = (input.Prefix as string | undefined) ?? "";
-  const delimiter = (input.Delimiter as string | undefined) ?? "";
+  const prefix = input.Prefix ?? "";
+  const delimiter = input.Delimiter ?? "";
   // MaxKeys: "By default, the action returns up to 1,000 key names. The response might contain fewer keys but will
   // never contain more."
-  const maxKeys = Math.min(Math.max((input.MaxKeys as number | undefined) ?? 1000, 0), 1000);
-  const token = input.ContinuationToken as string | undefined;
-  const requestedStart = input.StartAfter as string | undefined;
+  const maxKeys = Math.min(Math.max(input.MaxKeys ?? 1000, 0), 1000);
+  const token = input.ContinuationToken;
+  const requestedStart = input.StartAfter;
   const startAfter = token ? Buffer.from(token, "base64url").toString("utf8") : (requestedStart ?? "");
   // EncodingType url: object key names in the response are URL-encoded, as the request asks.
   const encoded = (text: string) => (input.EncodingType === "url" ? encodeURIComponent(text) : text);
@@ -282,16 +292,16 @@ function listObjectsV2(store: ObjectStore, input: S3Input, response: ServerRespo
   sendXml(response, 200, body);
 }
 
-/** ListBuckets by name, from after the continuation token, at most MaxBuckets (10,000 without one) a page. */
+/** ListBuckets by name, from after the continuation token, MaxBuckets a page (without it, every bucket). */
 function listBuckets(store: ObjectStore, input: S3Input, response: ServerResponse) {
-  const prefix = (input.Prefix as string | undefined) ?? "";
-  const token = input.ContinuationToken as string | undefined;
+  const prefix = input.Prefix ?? "";
+  const token = input.ContinuationToken;
   const after = token ? Buffer.from(token, "base64url").toString("utf8") : "";
   const matching = store
     .listBuckets()
     .filter((b) => b.name.startsWith(prefix) && b.name > after)
     .sort((a, b) => (a.name < b.name ? -1 : 1));
-  const page = matching.slice(0, (input.MaxBuckets as number | undefined) ?? 10_000);
+  const page = matching.slice(0, input.MaxBuckets ?? matching.length);
   const last = page.at(-1);
   const more = matching.length > page.length && last !== undefined;
   sendXml(
