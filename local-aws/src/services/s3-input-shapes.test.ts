@@ -109,8 +109,26 @@ describe("local S3's inputs, checked against S3's service model", () => {
       $metadata: { httpStatusCode: 400 },
     });
     const answer = await signed({ method: "GET", path: `/${bucket}`, query: "list-type=2&encoding-type=base64" });
-    expect(s3Error(answer)).toMatchObject({ status: 400, code: "InvalidArgument", argument: "encoding-type" });
-    expect(s3Error(answer).message).toContain("Member must satisfy enum value set: [url]");
+    expect(s3Error(answer)).toEqual({
+      status: 400,
+      code: "InvalidArgument",
+      message: "Invalid Encoding Method specified in Request",
+      argument: "encoding-type",
+      value: "base64",
+    });
+    const mode = await signed({
+      method: "GET",
+      path: `/${bucket}/shapes/a.txt`,
+      headers: { "x-amz-checksum-mode": "DISABLED" },
+    });
+    expect(s3Error(mode)).toMatchObject({
+      code: "InvalidArgument",
+      argument: "x-amz-checksum-mode",
+      value: "DISABLED",
+    });
+    expect(s3Error(mode).message).toBe(
+      "Invalid argument x-amz-checksum-mode: Member must satisfy enum value set: [ENABLED]",
+    );
   });
 
   it("refuses a CompleteMultipartUpload body whose part number is not an integer as MalformedXML", async () => {

@@ -75,14 +75,15 @@ function headerTexts(headers: IncomingHttpHeaders, name: string): string[] {
 
 /**
  * An operation's input from the request's URI labels, query string and headers, as the service model binds its
- * members (a request's payload, its body, is the caller's to read). A header sent empty is absent.
+ * members, with the payload the caller read from the body (as its payload member). A header sent empty is absent.
  */
 export function bindRestInput(
   shape: StructureShape,
   bindings: RestBindings,
-  request: RestRequestParts,
+  request: RestRequestParts & { payload?: unknown },
 ): Record<string, unknown> {
   const input: Record<string, unknown> = {};
+  if (bindings.payload && request.payload !== undefined) input[bindings.payload] = request.payload;
   for (const [member, binding] of Object.entries(bindings.members)) {
     const memberShape = shape.members[member];
     if (!memberShape) throw new Error(`${member} is bound to the request but not in the input shape`);
@@ -117,7 +118,6 @@ export function restInput(
   code?: string,
 ): Record<string, unknown> {
   const input = bindRestInput(shape, bindings, request);
-  if (bindings.payload && request.payload !== undefined) input[bindings.payload] = request.payload;
   validateInput(shape, input, code);
   return input;
 }

@@ -1,6 +1,5 @@
 import { AwsError } from "./aws-error.ts";
-import type { S3InputShapesOperation } from "./generated/s3.ts";
-import { s3InputBindings, s3InputShapes } from "./generated/s3.ts";
+import { type S3InputShapesOperation, s3InputBindings, s3InputShapes } from "./generated/s3.ts";
 import { inputViolations, memberName, ShapeTypeError, type Violation } from "./input-shapes.ts";
 import { bindRestInput, type RestRequestParts } from "./rest-binding.ts";
 import { malformedXml } from "./xml.ts";
@@ -18,8 +17,7 @@ export function s3Input(
 ): Record<string, unknown> {
   const shape = s3InputShapes[operation];
   const bindings = s3InputBindings[operation];
-  const input = bindRestInput(shape, bindings, request);
-  if (bindings.payload && payload !== undefined) input[bindings.payload] = payload;
+  const input = bindRestInput(shape, bindings, { ...request, payload });
   const argument = (path: string) => {
     const member = Object.keys(bindings.members).find((name) => memberName(name) === path.split(".")[0]);
     return member ? bindings.members[member]!.name : undefined;
@@ -43,8 +41,11 @@ export function s3Input(
     });
   }
   const value = first.value === null ? "null" : String(first.value);
-  throw invalidArgument(`Invalid argument ${name}: ${first.constraint}`, name, value);
+  throw invalidArgument(S3_WORDING[name] ?? `Invalid argument ${name}: ${first.constraint}`, name, value);
 }
+
+/** How S3 words a value outside an argument's enum, where local mode knows it; others name the model's constraint. */
+const S3_WORDING: Record<string, string> = { "encoding-type": "Invalid Encoding Method specified in Request" };
 
 /** S3's wording for max-keys that is not a number; the other types follow it. */
 const TYPE_WORDING: Record<string, string> = {
