@@ -8,6 +8,7 @@ import {
   CreateBucketCommand,
   CreateMultipartUploadCommand,
   GetObjectCommand,
+  type GetObjectCommandInput,
   HeadObjectCommand,
   ListBucketsCommand,
   ListObjectsV2Command,
@@ -300,6 +301,33 @@ describe("members local S3 cannot honour", () => {
       headers: { "x-amz-copy-source": `/${bucket}/shapes/owned.txt` },
     });
     expect(s3Error(copy)).toMatchObject({ status: 501, code: "NotImplemented" });
+  });
+
+  it("honours GetObject's and HeadObject's conditions: 304 Not Modified, 412 PreconditionFailed", async () => {
+    const key = { Bucket: bucket, Key: "shapes/conditional.txt" };
+    const { ETag } = await s3.send(new PutObjectCommand({ ...key, Body: "v1" }));
+    const later = new Date(Date.now() + 60_000);
+    const earlier = new Date(Date.now() - 60_000);
+    const status = async (conditions: Omit<GetObjectCommandInput, "Bucket" | "Key">) => {
+      try {
+        const got = await s3.send(new GetObjectCommand({ ...key, ...conditions }));
+        await got.Body?.transformToString();
+        return got.$metadata.httpStatusCode;
+      } catch (error) {
+        return (error as { $metadata: { httpStatusCode: number } }).$metadata.httpStatusCode;
+      }
+    };
+    expect(await status({ IfMatch: ETag })).toBe(200);
+    expect(await status({ IfMatch: '"other"' })).toBe(412);
+    expect(await status({ IfNoneMatch: ETag })).toBe(304);
+    expect(await status({ IfNoneMatch: '"other"', IfModifiedSince: later })).toBe(200);
+    expect(await status({ IfModifiedSince: later })).toBe(304);
+    expect(await status({ IfModifiedSince: earlier })).toBe(200);
+    expect(await status({ IfUnmodifiedSince: earlier })).toBe(412);
+    expect(await status({ IfMatch: ETag, IfUnmodifiedSince: earlier })).toBe(200);
+    await expect(s3.send(new HeadObjectCommand({ ...key, IfNoneMatch: ETag }))).rejects.toMatchObject({
+      $metadata: { httpStatusCode: 304 },
+    });
   });
 
   it("honours ListBuckets' prefix and paging, and refuses a CreateBucketConfiguration it would not act on", async () => {

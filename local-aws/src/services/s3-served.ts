@@ -88,10 +88,14 @@ const newObject = {
   ObjectLockEventHoldDurationYears: noObjectLock,
 } satisfies Record<string, Served>;
 
-/** GetObject and HeadObject: the object's bytes (a range of them), with its headers overridden as asked. */
+/** GetObject and HeadObject: the object's bytes (a range of them), if its conditions hold, with its headers overridden as asked. */
 const readObject = {
   ...objectMembers,
   Range: "served",
+  IfMatch: "served",
+  IfNoneMatch: "served",
+  IfModifiedSince: "served",
+  IfUnmodifiedSince: "served",
   // Checksums are returned for objects stored with one; local S3 stores none, so it returns none, as S3 then does.
   ChecksumMode: "served",
   ResponseCacheControl: "served",

@@ -9,6 +9,7 @@ import { sendS3Error } from "../wire/s3-errors.ts";
 import { s3Input } from "../wire/s3-input.ts";
 import { s3RequestBody } from "../wire/s3-payload.ts";
 import { malformedXml, parseCompletedMultipartUpload, xmlDocument } from "../wire/xml.ts";
+import { notModified, type ReadConditions } from "./s3-conditions.ts";
 import { type S3Operation, s3Operation } from "./s3-operations.ts";
 import { requirePartNumber } from "./s3-rules.ts";
 import { refuseUnservedMembers } from "./s3-served.ts";
@@ -41,25 +42,26 @@ function locate(request: AwsRequest): { bucket: string; key: string } {
 }
 
 /** Input members as the handlers read them (the shape has checked each one's type). */
-type S3Input = Record<string, unknown> & {
-  Bucket: string;
-  Key: string;
-  UploadId?: string;
-  PartNumber?: number;
-  ContentType?: string;
-  ContentMD5?: string;
-  Metadata?: Record<string, string>;
-  MultipartUpload?: { Parts?: Array<{ PartNumber?: number; ETag?: string }> };
-  Prefix?: string;
-  Delimiter?: string;
-  MaxKeys?: number;
-  MaxBuckets?: number;
-  ContinuationToken?: string;
-  StartAfter?: string;
-  EncodingType?: string;
-  Range?: string;
-  ResponseExpires?: Date;
-};
+type S3Input = Record<string, unknown> &
+  ReadConditions & {
+    Bucket: string;
+    Key: string;
+    UploadId?: string;
+    PartNumber?: number;
+    ContentType?: string;
+    ContentMD5?: string;
+    Metadata?: Record<string, string>;
+    MultipartUpload?: { Parts?: Array<{ PartNumber?: number; ETag?: string }> };
+    Prefix?: string;
+    Delimiter?: string;
+    MaxKeys?: number;
+    MaxBuckets?: number;
+    ContinuationToken?: string;
+    StartAfter?: string;
+    EncodingType?: string;
+    Range?: string;
+    ResponseExpires?: Date;
+  };
 
 async function route(store: ObjectStore, iam: RequestAuthorizer, request: AwsRequest, response: ServerResponse) {
   const target = locate(request);
@@ -200,6 +202,10 @@ const RESPONSE_OVERRIDES = {
 
 function getObject(object: StoredObject, input: S3Input, request: AwsRequest, response: ServerResponse) {
   const headers = objectHeaders(object);
+  if (notModified(object, input)) {
+    send(response, 304, { etag: `"${object.etag}"`, "last-modified": object.lastModified.toUTCString() });
+    return;
+  }
   for (const [member, header] of Object.entries(RESPONSE_OVERRIDES)) {
     if (typeof input[member] === "string") headers[header] = input[member];
   }
