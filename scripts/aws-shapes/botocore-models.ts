@@ -5,15 +5,25 @@ import zlib from "node:zlib";
 
 /** A botocore service model (`service-2.json`): the parts the input-shape generator reads. */
 export interface ServiceModel {
-  metadata: { apiVersion: string; serviceId: string };
+  metadata: { apiVersion: string; serviceId: string; protocol?: string };
   operations: Record<string, { input?: { shape: string } }>;
   shapes: Record<string, ModelShape>;
 }
 
+/** A structure member: its shape and, in the REST protocols, where on the HTTP request it travels. */
+export interface ModelMember {
+  shape: string;
+  location?: "uri" | "querystring" | "header" | "headers" | "statusCode";
+  locationName?: string;
+  timestampFormat?: string;
+}
+
 export interface ModelShape {
   type: string;
-  members?: Record<string, { shape: string }>;
+  members?: Record<string, ModelMember>;
   required?: string[];
+  payload?: string;
+  timestampFormat?: string;
   member?: { shape: string };
   key?: { shape: string };
   value?: { shape: string };

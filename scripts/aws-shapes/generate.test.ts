@@ -72,6 +72,57 @@ describe("generateInputShapes", () => {
   });
 });
 
+/** A REST service of one operation whose members travel in the URI, the query string, headers and the body. */
+const tinyRest: ServiceModel = {
+  metadata: { apiVersion: "2026-01-01", serviceId: "TinyRest", protocol: "rest-xml" },
+  operations: { PutThing: { input: { shape: "PutThingRequest" } }, Ping: {} },
+  shapes: {
+    PutThingRequest: {
+      type: "structure",
+      required: ["Name"],
+      payload: "Body",
+      members: {
+        Name: { shape: "Text", location: "uri", locationName: "Name" },
+        Limit: { shape: "Count", location: "querystring", locationName: "max-things" },
+        Since: { shape: "Moment", location: "header", locationName: "x-since" },
+        Until: { shape: "Moment", location: "header", locationName: "x-until", timestampFormat: "iso8601" },
+        Labels: { shape: "Labels", location: "headers", locationName: "x-label-" },
+        Body: { shape: "Bytes" },
+      },
+    },
+    Text: { type: "string" },
+    Count: { type: "integer" },
+    Moment: { type: "timestamp" },
+    Labels: { type: "map", key: { shape: "Text" }, value: { shape: "Text" } },
+    Bytes: { type: "blob" },
+  },
+};
+
+describe("generateInputShapes for a REST protocol", () => {
+  const source = generateInputShapes(tinyRest, {
+    operations: ["PutThing", "Ping"],
+    exportName: "tinyRestInputShapes",
+    source: "a test model",
+  });
+
+  it("tables each input's HTTP bindings: location, name there, a timestamp's format, and the payload member", () => {
+    expect(source).toContain('import type { RestBindings } from "../rest-binding.ts";');
+    expect(source).toContain(
+      "export const tinyRestInputBindings: Record<TinyRestInputShapesOperation, RestBindings> = {",
+    );
+    expect(source).toContain(
+      '  PutThing: { payload: "Body", members: { Name: { location: "uri", name: "Name" }, Limit: { location: "querystring", name: "max-things" }, Since: { location: "header", name: "x-since" }, Until: { location: "header", name: "x-until", format: "iso8601" }, Labels: { location: "headers", name: "x-label-" } } },',
+    );
+    expect(source).toContain("  Ping: { members: {} },");
+  });
+
+  it("tables no bindings for a JSON protocol", () => {
+    expect(generateInputShapes(tiny, { operations: ["PutThing"], exportName: "t", source: "s" })).not.toContain(
+      "Bindings",
+    );
+  });
+});
+
 const botocore = locateBotocore(root);
 const required = process.env.PYTHON_TESTS === "required";
 if (!botocore)

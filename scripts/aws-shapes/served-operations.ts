@@ -1,7 +1,8 @@
 /**
  * The operations whose input local mode checks against AWS's service models before it runs them, per service: the
  * botocore model (folder and API version) and the file `npm run gen:aws-shapes` writes. A handler of one of these
- * services without a generated shape fails at start (withInputShapes).
+ * services without a generated shape fails at start (withInputShapes); S3's handler table is typed by the generated
+ * operations, so one without a shape does not compile.
  */
 export const servedServices = [
   {
@@ -81,6 +82,27 @@ export const servedServices = [
     file: "ecr.ts",
     exportName: "ecrInputShapes",
     operations: ["BatchGetImage", "DescribeImages", "DescribeRepositories", "ListImages"],
+  },
+  {
+    service: "s3",
+    apiVersion: "2006-03-01",
+    file: "s3.ts",
+    exportName: "s3InputShapes",
+    operations: [
+      "AbortMultipartUpload",
+      "CompleteMultipartUpload",
+      "CreateBucket",
+      "CreateMultipartUpload",
+      "DeleteObject",
+      "GetBucketLocation",
+      "GetObject",
+      "HeadBucket",
+      "HeadObject",
+      "ListBuckets",
+      "ListObjectsV2",
+      "PutObject",
+      "UploadPart",
+    ],
   },
   {
     service: "logs",

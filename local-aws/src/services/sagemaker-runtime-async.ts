@@ -22,12 +22,8 @@ export async function handleAsyncInvocation(
   try {
     const name = decodeUriComponent(runtimeInvocation(request.method, request.path)?.name ?? "");
     iam.runtime(request.auth.principal, request.region, "InvokeEndpointAsync", name, undefined);
-    const headerOf = (header: string) => {
-      const value = request.headers[header];
-      return typeof value === "string" && value !== "" ? value : undefined;
-    };
     const body = request.body ?? Buffer.alloc(0);
-    const input = asyncInvocationInput(name, headerOf, body);
+    const input = asyncInvocationInput(name, request.headers, body);
     const endpoint = invocableEndpoint(store, name, "asynchronous");
     const queued = queue.submit({ ...input, EndpointName: endpoint.name }, body.length > 0 ? body : null);
     const text = JSON.stringify({ InferenceId: queued.inferenceId });

@@ -1,12 +1,13 @@
+import type { IncomingHttpHeaders } from "node:http";
 import type { SageMakerStore } from "../sagemaker-store.ts";
 import { AwsError } from "../wire/aws-error.ts";
-import { sageMakerRuntimeInputShapes } from "../wire/generated/sagemaker-runtime.ts";
-import { validateInput } from "../wire/input-shapes.ts";
+import { sageMakerRuntimeInputBindings, sageMakerRuntimeInputShapes } from "../wire/generated/sagemaker-runtime.ts";
 import { LOCAL_ACCOUNT_ID } from "../wire/request.ts";
+import { restInput } from "../wire/rest-binding.ts";
 
 /**
  * SageMaker Runtime's rules for its invocations and for invoking an asynchronous endpoint: the header-bound
- * members checked against the service model's constraints (generated: ../wire/generated/sagemaker-runtime.ts),
+ * members, bound and checked as the service model defines them (generated: ../wire/generated/sagemaker-runtime.ts),
  * then what the API reference and the Asynchronous Inference guide state in prose. AWS documents no wording for the
  * prose rules; the messages say what the documentation says.
  */
@@ -31,69 +32,24 @@ export interface AsyncInvocationInput {
   InvocationTimeoutSeconds?: number;
 }
 
-/**
- * The header each member of the three invocations is bound to (the service model's `locationName`): the real-time
- * two differ in Accept and in which members they have; the asynchronous one prefixes its content headers.
- */
-const INVOCATION_HEADERS = {
-  InvokeEndpoint: {
-    ContentType: "content-type",
-    Accept: "accept",
-    CustomAttributes: "x-amzn-sagemaker-custom-attributes",
-    TargetModel: "x-amzn-sagemaker-target-model",
-    TargetVariant: "x-amzn-sagemaker-target-variant",
-    TargetContainerHostname: "x-amzn-sagemaker-target-container-hostname",
-    InferenceId: "x-amzn-sagemaker-inference-id",
-    EnableExplanations: "x-amzn-sagemaker-enable-explanations",
-    InferenceComponentName: "x-amzn-sagemaker-inference-component",
-    SessionId: "x-amzn-sagemaker-session-id",
-    PrefixAwareId: "x-amzn-sagemaker-prefix-aware-id",
-  },
-  InvokeEndpointWithResponseStream: {
-    ContentType: "content-type",
-    Accept: "x-amzn-sagemaker-accept",
-    CustomAttributes: "x-amzn-sagemaker-custom-attributes",
-    TargetVariant: "x-amzn-sagemaker-target-variant",
-    TargetContainerHostname: "x-amzn-sagemaker-target-container-hostname",
-    InferenceId: "x-amzn-sagemaker-inference-id",
-    InferenceComponentName: "x-amzn-sagemaker-inference-component",
-    SessionId: "x-amzn-sagemaker-session-id",
-    PrefixAwareId: "x-amzn-sagemaker-prefix-aware-id",
-  },
-  InvokeEndpointAsync: {
-    ContentType: "x-amzn-sagemaker-content-type",
-    Accept: "x-amzn-sagemaker-accept",
-    CustomAttributes: "x-amzn-sagemaker-custom-attributes",
-    InferenceId: "x-amzn-sagemaker-inference-id",
-    InputLocation: "x-amzn-sagemaker-inputlocation",
-    RequestTTLSeconds: "x-amzn-sagemaker-requestttlseconds",
-    InvocationTimeoutSeconds: "x-amzn-sagemaker-invocationtimeoutseconds",
-    S3OutputPathExtension: "x-amzn-sagemaker-s3outputpathextension",
-    Filename: "x-amzn-sagemaker-filename",
-  },
-} as const;
-
-type Invocation = keyof typeof INVOCATION_HEADERS;
+type Invocation = keyof typeof sageMakerRuntimeInputShapes;
 
 /**
- * An invocation's input from its path, headers and (real-time only: the asynchronous shape has no Body) body,
- * checked against the service model's constraints. A header of an integer member is read as a number when it is
- * one, so that the shape refuses anything else.
+ * An invocation's input from its path and headers, as the service model binds them, and (real-time only: the
+ * asynchronous body is checked by the prose rules below) its body, checked against the model's constraints.
  */
 function invocationInput(
   operation: Invocation,
   endpointName: string,
-  headerOf: (name: string) => string | undefined,
+  headers: IncomingHttpHeaders,
   body?: Buffer,
 ): Record<string, unknown> {
-  const shape = sageMakerRuntimeInputShapes[operation];
-  const input: Record<string, unknown> = { EndpointName: endpointName };
-  if (body) input.Body = body;
-  for (const [member, header] of Object.entries(INVOCATION_HEADERS[operation])) {
-    input[member] = shape.members[member]?.type === "integer" ? integerHeader(headerOf(header)) : headerOf(header);
-  }
-  validateInput(shape, input, "ValidationError");
-  return input;
+  return restInput(
+    sageMakerRuntimeInputShapes[operation],
+    sageMakerRuntimeInputBindings[operation],
+    { labels: { EndpointName: endpointName }, query: new URLSearchParams(), headers, payload: body },
+    "ValidationError",
+  );
 }
 
 /**
@@ -103,15 +59,10 @@ function invocationInput(
 export function realTimeInvocationInput(
   operation: "InvokeEndpoint" | "InvokeEndpointWithResponseStream",
   endpointName: string,
-  headerOf: (name: string) => string | undefined,
+  headers: IncomingHttpHeaders,
   body: Buffer,
 ): { TargetVariant?: string } {
-  return invocationInput(operation, endpointName, headerOf, body) as { TargetVariant?: string };
-}
-
-function integerHeader(value: string | undefined): number | string | undefined {
-  if (value === undefined) return undefined;
-  return /^-?\d+$/.test(value.trim()) ? Number(value) : value;
+  return invocationInput(operation, endpointName, headers, body) as { TargetVariant?: string };
 }
 
 /**
@@ -120,10 +71,10 @@ function integerHeader(value: string | undefined): number | string | undefined {
  */
 export function asyncInvocationInput(
   endpointName: string,
-  headerOf: (name: string) => string | undefined,
+  headers: IncomingHttpHeaders,
   body: Buffer,
 ): AsyncInvocationInput {
-  const input = invocationInput("InvokeEndpointAsync", endpointName, headerOf);
+  const input = invocationInput("InvokeEndpointAsync", endpointName, headers);
   const hasLocation = input.InputLocation !== undefined;
   if (hasLocation === body.length > 0) {
     throw new AwsError(

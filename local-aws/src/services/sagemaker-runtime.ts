@@ -43,7 +43,7 @@ export async function handleRuntime(
       header(request, "x-amzn-sagemaker-target-model"),
     );
     const body = request.body ?? Buffer.alloc(0);
-    const { TargetVariant: target } = realTimeInvocationInput(operation, name, (field) => header(request, field), body);
+    const { TargetVariant: target } = realTimeInvocationInput(operation, name, request.headers, body);
     invocableEndpoint(store, name, "real-time");
     if (target && !runner.hasVariant(name, target)) {
       throw new AwsError("ValidationError", `The variant ${target} is not present on endpoint ${name}.`);

@@ -21,7 +21,8 @@ function framingError(message: string): AwsError {
  * Decodes the `aws-chunked` content encoding the SDK uses for streamed S3 bodies:
  * `<hex size>[;chunk-signature=...]\r\n<bytes>\r\n ... 0[;chunk-signature=...]\r\n<trailers>\r\n\r\n`.
  * With a signature chain every chunk's signature is verified (each signs the previous one and the chunk's
- * SHA-256); trailers are dropped. A body that ends before its final chunk is refused.
+ * SHA-256); trailers (`name:value` lines, e.g. the SDK's `x-amz-checksum-crc32`) are kept in `trailers` once the
+ * body has ended. A body that ends before its final chunk is refused.
  */
 export class AwsChunkedDecoder extends Transform {
   private pending: Buffer = Buffer.alloc(0);
@@ -31,6 +32,9 @@ export class AwsChunkedDecoder extends Transform {
   private claimedSignature = "";
   private previousSignature: string;
   private readonly checks: Promise<void>[] = [];
+  private trailerText = "";
+  /** The trailing headers, by lowercase name, complete when the stream has ended. */
+  readonly trailers: Record<string, string> = {};
 
   constructor(private readonly chain?: ChunkSignatureChain) {
     super();
@@ -49,15 +53,23 @@ export class AwsChunkedDecoder extends Transform {
   }
 
   override _flush(callback: TransformCallback) {
-    if (this.state !== "trailer")
+    if (this.state !== "trailer") {
       callback(new AwsError("IncompleteBody", "The request body ended before its final aws-chunked chunk.", 400));
-    else callback();
+      return;
+    }
+    for (const line of this.trailerText.split("\r\n")) {
+      const colon = line.indexOf(":");
+      if (colon > 0) this.trailers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+    }
+    callback();
   }
 
   private drain() {
     while (this.pending.length > 0) {
       if (this.state === "trailer") {
+        this.trailerText += this.pending.toString("latin1");
         this.pending = Buffer.alloc(0);
+        if (this.trailerText.length > 4096) throw framingError("the trailer is longer than 4096 bytes");
         return;
       }
       if (this.state === "size") {

@@ -71,7 +71,7 @@ export function matchesPattern(pattern: string, value: string): boolean {
 }
 
 /** `EndpointName` -> `endpointName`, as AWS names members in validation messages. */
-const memberName = (name: string) => name.charAt(0).toLowerCase() + name.slice(1);
+export const memberName = (name: string) => name.charAt(0).toLowerCase() + name.slice(1);
 
 function shown(value: unknown): string {
   if (typeof value === "string") return value;
@@ -84,20 +84,37 @@ function shown(value: unknown): string {
   return String(value);
 }
 
-function violation(value: unknown, path: string, constraint: string): string {
-  return `Value '${shown(value)}' at '${path}' failed to satisfy constraint: ${constraint}`;
+/** One constraint an input breaks: the member's path as AWS names it, the value, and the constraint's wording. */
+export interface Violation {
+  path: string;
+  value: unknown;
+  constraint: string;
 }
 
-function serialization(path: string, expected: string): AwsError {
-  return new AwsError("SerializationException", `Unexpected value at '${path}': expected ${expected}`);
+const violation = (value: unknown, path: string, constraint: string): Violation => ({ path, value, constraint });
+
+const described = ({ value, path, constraint }: Violation) =>
+  `Value ${value === null ? "null" : `'${shown(value)}'`} at '${path}' failed to satisfy constraint: ${constraint}`;
+
+/** A value of the wrong type, which AWS refuses before it checks any constraint (JSON: SerializationException). */
+export class ShapeTypeError extends AwsError {
+  constructor(
+    readonly path: string,
+    readonly expected: string,
+    readonly value: unknown,
+  ) {
+    super("SerializationException", `Unexpected value at '${path}': expected ${expected}`);
+  }
 }
+
+const serialization = (path: string, expected: string, value: unknown) => new ShapeTypeError(path, expected, value);
 
 function checkLength(
   length: number,
   value: unknown,
   path: string,
   shape: { min?: number; max?: number },
-  out: string[],
+  out: Violation[],
 ) {
   if (shape.max !== undefined && length > shape.max) {
     out.push(violation(value, path, `Member must have length less than or equal to ${shape.max}`));
@@ -107,10 +124,10 @@ function checkLength(
   }
 }
 
-function check(shape: Shape, value: unknown, path: string, out: string[]) {
+function check(shape: Shape, value: unknown, path: string, out: Violation[]) {
   switch (shape.type) {
     case "string": {
-      if (typeof value !== "string") throw serialization(path, "a string");
+      if (typeof value !== "string") throw serialization(path, "a string", value);
       if (shape.enum && !shape.enum.includes(value)) {
         out.push(violation(value, path, `Member must satisfy enum value set: [${shape.enum.join(", ")}]`));
         return;
@@ -128,7 +145,7 @@ function check(shape: Shape, value: unknown, path: string, out: string[]) {
         !Number.isFinite(value) ||
         (shape.type === "integer" && !Number.isInteger(value))
       ) {
-        throw serialization(path, shape.type === "integer" ? "an integer" : "a number");
+        throw serialization(path, shape.type === "integer" ? "an integer" : "a number", value);
       }
       if (shape.min !== undefined && value < shape.min) {
         out.push(violation(value, path, `Member must have value greater than or equal to ${shape.min}`));
@@ -139,58 +156,62 @@ function check(shape: Shape, value: unknown, path: string, out: string[]) {
       return;
     }
     case "boolean":
-      if (typeof value !== "boolean") throw serialization(path, "a boolean");
+      if (typeof value !== "boolean") throw serialization(path, "a boolean", value);
       return;
     case "blob": {
       // JSON protocols carry a blob as base64 text; a REST payload arrives as bytes.
       const bytes =
         typeof value === "string" ? Buffer.from(value, "base64") : value instanceof Uint8Array ? value : null;
-      if (bytes === null) throw serialization(path, "a blob");
+      if (bytes === null) throw serialization(path, "a blob", value);
       checkLength(bytes.length, "<binary>", path, shape, out);
       return;
     }
     case "timestamp":
-      if (typeof value !== "number" && typeof value !== "string") throw serialization(path, "a timestamp");
+      // JSON sends epoch seconds, the query protocol ISO 8601 text; a REST binding reads a header or query as a Date.
+      if (typeof value !== "number" && typeof value !== "string" && !(value instanceof Date)) {
+        throw serialization(path, "a timestamp", value);
+      }
       return;
     case "list": {
-      if (!Array.isArray(value)) throw serialization(path, "a list");
+      if (!Array.isArray(value)) throw serialization(path, "a list", value);
       checkLength(value.length, value, path, shape, out);
       for (const [index, item] of value.entries()) check(shape.member, item, `${path}.${index + 1}.member`, out);
       return;
     }
     case "map": {
-      if (typeof value !== "object" || value === null || Array.isArray(value)) throw serialization(path, "a map");
+      if (typeof value !== "object" || value === null || Array.isArray(value))
+        throw serialization(path, "a map", value);
       const entries = Object.entries(value);
       checkLength(entries.length, value, path, shape, out);
       for (const [key, item] of entries) {
-        const keyProblems: string[] = [];
+        const keyProblems: Violation[] = [];
         check(shape.key, key, path, keyProblems);
         if (keyProblems.length > 0) {
-          const constraints = keyProblems.map((problem) => problem.split("failed to satisfy constraint: ")[1]);
+          const constraints = keyProblems.map((problem) => problem.constraint);
           out.push(violation(value, path, `Map keys must satisfy constraint: [${constraints.join(", ")}]`));
         }
-        const valueProblems: string[] = [];
+        const valueProblems: Violation[] = [];
         check(shape.value, item, path, valueProblems);
         if (valueProblems.length > 0) {
-          const constraints = valueProblems.map((problem) => problem.split("failed to satisfy constraint: ")[1]);
+          const constraints = valueProblems.map((problem) => problem.constraint);
           out.push(violation(value, path, `Map value must satisfy constraint: [${constraints.join(", ")}]`));
         }
       }
       return;
     }
     case "structure": {
-      if (typeof value !== "object" || value === null || Array.isArray(value)) throw serialization(path, "a structure");
+      if (typeof value !== "object" || value === null || Array.isArray(value)) {
+        throw serialization(path, "a structure", value);
+      }
       checkStructure(shape, value as Record<string, unknown>, `${path}.`, out);
     }
   }
 }
 
-function checkStructure(shape: StructureShape, value: Record<string, unknown>, prefix: string, out: string[]) {
+function checkStructure(shape: StructureShape, value: Record<string, unknown>, prefix: string, out: Violation[]) {
   for (const required of shape.required ?? []) {
     if (value[required] === undefined || value[required] === null) {
-      out.push(
-        `Value null at '${prefix}${memberName(required)}' failed to satisfy constraint: Member must not be null`,
-      );
+      out.push(violation(null, `${prefix}${memberName(required)}`, "Member must not be null"));
     }
   }
   for (const [name, member] of Object.entries(shape.members)) {
@@ -210,11 +231,17 @@ export function validateInput(
   input: Record<string, unknown>,
   code = "ValidationException",
 ): void {
-  const problems: string[] = [];
-  checkStructure(shape, input, "", problems);
+  const problems = inputViolations(shape, input);
   if (problems.length === 0) return;
   const count = problems.length === 1 ? "1 validation error detected" : `${problems.length} validation errors detected`;
-  throw new AwsError(code, `${count}: ${problems.join("; ")}`);
+  throw new AwsError(code, `${count}: ${problems.map(described).join("; ")}`);
+}
+
+/** Every constraint the input breaks, in the order AWS lists them; a value of the wrong type throws ShapeTypeError. */
+export function inputViolations(shape: StructureShape, input: Record<string, unknown>): Violation[] {
+  const problems: Violation[] = [];
+  checkStructure(shape, input, "", problems);
+  return problems;
 }
 
 /** Wraps a service's operations so that each checks its input against its shape first (a missing shape is a bug). */

@@ -1,12 +1,14 @@
-import { createHash } from "node:crypto";
+import { createHash, type Hash } from "node:crypto";
 import { pipeline, type Readable, Transform } from "node:stream";
 import { AwsChunkedDecoder } from "./aws-chunked.ts";
 import { AwsError } from "./aws-error.ts";
 import type { AwsRequest } from "./request.ts";
+import { type ClaimedChecksum, checksumCheck } from "./s3-checksums.ts";
 
 const HEX_SHA256 = /^[0-9a-f]{64}$/;
 const STREAMING_SIGNED = "STREAMING-AWS4-HMAC-SHA256-PAYLOAD";
 const STREAMING_UNSIGNED_TRAILER = "STREAMING-UNSIGNED-PAYLOAD-TRAILER";
+const STREAMING = [STREAMING_SIGNED, STREAMING_UNSIGNED_TRAILER];
 
 /**
  * The `x-amz-content-sha256` of an S3 request, which S3 requires on every SigV4 request: the payload's SHA-256,
@@ -36,12 +38,18 @@ export function requirePayloadHash(request: Pick<AwsRequest, "headers">): string
   return value;
 }
 
-/** Fails the stream at its end unless the bytes hash to the SHA-256 the request was signed with. */
-class PayloadHashCheck extends Transform {
-  private readonly hash = createHash("sha256");
+/** Fails the stream at its end unless the bytes hash to what the request claims (a signed SHA-256, a Content-MD5). */
+class DigestCheck extends Transform {
+  private readonly hash: Hash;
 
-  constructor(private readonly claimed: string) {
+  constructor(
+    algorithm: "sha256" | "md5",
+    private readonly claimed: string,
+    private readonly encoding: "hex" | "base64",
+    private readonly mismatch: (computed: string) => AwsError,
+  ) {
     super();
+    this.hash = createHash(algorithm);
   }
 
   override _transform(
@@ -54,30 +62,59 @@ class PayloadHashCheck extends Transform {
   }
 
   override _flush(callback: (error?: Error | null) => void) {
-    const computed = this.hash.digest("hex");
-    if (computed === this.claimed) callback();
-    else
-      callback(
-        new AwsError(
-          "XAmzContentSHA256Mismatch",
-          "The provided 'x-amz-content-sha256' header does not match what was computed.",
-          400,
-          {
-            ClientComputedContentSHA256: this.claimed,
-            S3ComputedContentSHA256: computed,
-          },
-        ),
-      );
+    const computed = this.hash.digest(this.encoding);
+    callback(computed === this.claimed ? null : this.mismatch(computed));
   }
 }
 
-/** The request body as S3 stores it: decoded from aws-chunked, and verified against what the request signed. */
-export function s3RequestBody(request: AwsRequest): Readable {
+const payloadHashCheck = (claimed: string) =>
+  new DigestCheck(
+    "sha256",
+    claimed,
+    "hex",
+    (computed) =>
+      new AwsError(
+        "XAmzContentSHA256Mismatch",
+        "The provided 'x-amz-content-sha256' header does not match what was computed.",
+        400,
+        { ClientComputedContentSHA256: claimed, S3ComputedContentSHA256: computed },
+      ),
+  );
+
+const BASE64_MD5 = /^[A-Za-z0-9+/]{22}==$/;
+
+/**
+ * Content-MD5, "The Base64 encoded 128-bit MD5 digest of the message (without the headers) according to RFC 1864"
+ * (PutObject, UploadPart): S3's InvalidDigest when it is not one, BadDigest when the body does not match it.
+ */
+function contentMd5Check(claimed: string): Transform {
+  if (!BASE64_MD5.test(claimed)) {
+    throw new AwsError("InvalidDigest", "The Content-MD5 you specified was invalid.", 400, { "Content-MD5": claimed });
+  }
+  return new DigestCheck(
+    "md5",
+    claimed,
+    "base64",
+    (computed) =>
+      new AwsError("BadDigest", "The Content-MD5 you specified did not match what we received.", 400, {
+        ExpectedDigest: claimed,
+        CalculatedDigest: computed,
+      }),
+  );
+}
+
+/**
+ * The request body as S3 stores it: decoded from aws-chunked, verified against what the request signed and, when
+ * the request gives them, against its Content-MD5 and its checksum (a header's, or the aws-chunked trailer's).
+ */
+export function s3RequestBody(
+  request: AwsRequest,
+  integrity: { contentMd5?: string; checksum?: ClaimedChecksum | null } = {},
+): Readable {
   const claimed = requirePayloadHash(request);
-  if (claimed === "UNSIGNED-PAYLOAD") return request.raw;
-  const check = HEX_SHA256.test(claimed)
-    ? new PayloadHashCheck(claimed)
-    : new AwsChunkedDecoder(
+  const md5 = integrity.contentMd5 === undefined ? [] : [contentMd5Check(integrity.contentMd5)];
+  const decoder = STREAMING.includes(claimed)
+    ? new AwsChunkedDecoder(
         claimed === STREAMING_SIGNED
           ? {
               seedSignature: request.auth.signature,
@@ -86,6 +123,14 @@ export function s3RequestBody(request: AwsRequest): Readable {
               sign: request.auth.sign,
             }
           : undefined,
-      );
-  return pipeline(request.raw, check, () => undefined);
+      )
+    : null;
+  const { checksum } = integrity;
+  const checksums = checksum
+    ? [checksumCheck(checksum, () => checksum.value ?? decoder?.trailers[checksum.header])]
+    : [];
+  const check = HEX_SHA256.test(claimed) ? payloadHashCheck(claimed) : decoder;
+  let body: Readable = request.raw;
+  for (const stage of [...(check ? [check] : []), ...md5, ...checksums]) body = pipeline(body, stage, () => undefined);
+  return body;
 }

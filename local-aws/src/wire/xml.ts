@@ -30,16 +30,21 @@ export function xmlDocument(root: string, fields: Record<string, unknown>): stri
   return `<?xml version="1.0" encoding="UTF-8"?>\n<${root} xmlns="http://s3.amazonaws.com/doc/2006-03-01/">${xmlElements(fields)}</${root}>`;
 }
 
-/** Reads the `<Part><PartNumber>..</PartNumber><ETag>..</ETag></Part>` list of CompleteMultipartUpload. */
-export function parseCompletedParts(xml: string): { partNumber: number; etag: string }[] {
-  const parts: { partNumber: number; etag: string }[] = [];
+/**
+ * CompleteMultipartUpload's body as its model shape (CompletedMultipartUpload): each `<Part>`'s elements by name,
+ * a PartNumber that is digits as a number (anything else stays text, for the shape to refuse), an ETag unquoted.
+ */
+export function parseCompletedMultipartUpload(xml: string): { Parts: Record<string, unknown>[] } {
+  const parts: Record<string, unknown>[] = [];
   for (const match of xml.matchAll(/<Part>([\s\S]*?)<\/Part>/g)) {
-    const body = match[1] ?? "";
-    const partNumber = Number(/<PartNumber>(\d+)<\/PartNumber>/.exec(body)?.[1]);
-    const etag = (/<ETag>([\s\S]*?)<\/ETag>/.exec(body)?.[1] ?? "").replaceAll("&quot;", '"').replaceAll('"', "");
-    parts.push({ partNumber, etag });
+    const part: Record<string, unknown> = {};
+    for (const [, name = "", text = ""] of (match[1] ?? "").matchAll(/<(\w+)>([\s\S]*?)<\/\1>/g)) {
+      part[name] = name === "ETag" ? text.replaceAll("&quot;", '"').replaceAll('"', "") : text;
+    }
+    if (typeof part.PartNumber === "string" && /^\d+$/.test(part.PartNumber)) part.PartNumber = Number(part.PartNumber);
+    parts.push(part);
   }
-  return parts;
+  return { Parts: parts };
 }
 
 export function malformedXml(): AwsError {
