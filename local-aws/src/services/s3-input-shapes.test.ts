@@ -18,11 +18,13 @@ import {
 } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LOCAL_ARTIFACT_BUCKET } from "../builds/build-runner.ts";
 import { type ControlPlane, startControlPlane } from "../control-plane.ts";
 import type { AccessKey } from "../local-credentials.ts";
 import { localClientConfig } from "../stack.ts";
 import { type RawAnswer, type RawRequest, s3ErrorCode, sendSigned } from "../test-support/signed-request.ts";
+import { testStackFixture } from "../test-support/stack-fixture.ts";
+
+const LOCAL_ARTIFACT_BUCKET = testStackFixture().bucket;
 
 /**
  * Every S3 request local S3 serves is bound and checked against S3's service model (generated/s3.ts) before it
@@ -36,7 +38,7 @@ let s3: S3Client;
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "local-s3-input-shapes-"));
-  plane = await startControlPlane({ dataDir, port: 0, waitForEndpoints: false });
+  plane = await startControlPlane({ fixture: testStackFixture(), dataDir, port: 0, waitForEndpoints: false });
   admin = plane.credentials.keys.admin;
   s3 = new S3Client({ ...localClientConfig(plane, "admin"), forcePathStyle: true });
 });
