@@ -8,3 +8,9 @@ export function page<T>(items: T[], input: Record<string, unknown>, defaultSize:
   const slice = items.slice(offset, offset + max);
   return { slice, nextToken: offset + max < items.length ? String(offset + max) : undefined };
 }
+
+/** A List* time filter (CreationTimeAfter/Before and the like, epoch seconds): strictly between the bounds given. */
+export function inTimeRange(value: number | null, after: unknown, before: unknown): boolean {
+  const at = value ?? 0;
+  return (typeof after !== "number" || at > after) && (typeof before !== "number" || at < before);
+}

@@ -34,7 +34,7 @@ import {
   checkSingleContainer,
   checkVersionedPackage,
 } from "./model-registry-rules.ts";
-import { page } from "./paging.ts";
+import { inTimeRange, page } from "./paging.ts";
 
 type ModelRegistryOperations = {
   CreateModelPackageGroup: TypedOperation<CreateModelPackageGroupCommandInput, CreateModelPackageGroupCommandOutput>;
@@ -116,9 +116,6 @@ function described(version: ModelPackageDoc) {
   };
 }
 
-const created = (bound: unknown, value: number, after: boolean) =>
-  typeof bound !== "number" || (after ? value > bound : value < bound);
-
 function ordered<T>(
   items: T[],
   sortBy: string | undefined,
@@ -162,11 +159,7 @@ export function modelRegistryOperations(
       const matching = groups
         .groups()
         .filter((group) => group.ModelPackageGroupName.toLowerCase().includes(nameContains))
-        .filter(
-          (group) =>
-            created(input.CreationTimeAfter, group.CreationTime, true) &&
-            created(input.CreationTimeBefore, group.CreationTime, false),
-        );
+        .filter((group) => inTimeRange(group.CreationTime, input.CreationTimeAfter, input.CreationTimeBefore));
       const sorted = ordered(
         matching,
         input.SortBy,
@@ -217,11 +210,7 @@ export function modelRegistryOperations(
       const matching = candidates
         .filter((version) => version.ModelPackageGroupName.toLowerCase().includes(nameContains))
         .filter((version) => !input.ModelApprovalStatus || version.ModelApprovalStatus === input.ModelApprovalStatus)
-        .filter(
-          (version) =>
-            created(input.CreationTimeAfter, version.CreationTime, true) &&
-            created(input.CreationTimeBefore, version.CreationTime, false),
-        );
+        .filter((version) => inTimeRange(version.CreationTime, input.CreationTimeAfter, input.CreationTimeBefore));
       const sorted = ordered(
         matching,
         input.SortBy,

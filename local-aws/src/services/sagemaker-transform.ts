@@ -14,7 +14,7 @@ import type { TransformJobRecord, TransformStore } from "../transform/transform-
 import { AwsError, validation } from "../wire/aws-error.ts";
 import type { JsonOperation } from "../wire/json-rpc.ts";
 import { asJsonOperations, type TypedOperation } from "../wire/typed-operations.ts";
-import { page } from "./paging.ts";
+import { inTimeRange, page } from "./paging.ts";
 import { checkTransformJob, checkTransformModel } from "./sagemaker-rules.ts";
 
 function described(job: TransformJobRecord) {
@@ -40,9 +40,6 @@ type TransformOperations = {
   ListTransformJobs: TypedOperation<ListTransformJobsCommandInput, ListTransformJobsCommandOutput>;
   StopTransformJob: TypedOperation<StopTransformJobCommandInput, StopTransformJobCommandOutput>;
 };
-
-const after = (value: number | null, bound: unknown) => typeof bound !== "number" || (value ?? 0) > bound;
-const before = (value: number | null, bound: unknown) => typeof bound !== "number" || (value ?? 0) < bound;
 
 /** CreateTransformJob, DescribeTransformJob, ListTransformJobs and StopTransformJob (SageMaker's JSON 1.1 API). */
 export function transformOperations(
@@ -79,13 +76,8 @@ export function transformOperations(
         .jobs()
         .filter((job) => job.doc.TransformJobName.toLowerCase().includes(nameContains))
         .filter((job) => input.StatusEquals === undefined || job.status === input.StatusEquals)
-        .filter(
-          (job) => after(job.createdAt, input.CreationTimeAfter) && before(job.createdAt, input.CreationTimeBefore),
-        )
-        .filter(
-          (job) =>
-            after(job.updatedAt, input.LastModifiedTimeAfter) && before(job.updatedAt, input.LastModifiedTimeBefore),
-        )
+        .filter((job) => inTimeRange(job.createdAt, input.CreationTimeAfter, input.CreationTimeBefore))
+        .filter((job) => inTimeRange(job.updatedAt, input.LastModifiedTimeAfter, input.LastModifiedTimeBefore))
         .sort((a, b) => direction * order(a, b));
       const { slice, nextToken } = page(matching, input, 10);
       return {
