@@ -61,6 +61,15 @@ import {
   asyncRequestListSchema,
   asyncRequestsQuerySchema,
 } from "./invoke/invoke-async.ts";
+import {
+  approvalRequestSchema,
+  attachEvaluationSchema,
+  modelGroupDetailSchema,
+  modelGroupListSchema,
+  modelVersionDetailSchema,
+  modelVersionSchema,
+  registerVersionSchema,
+} from "./models/model-registry.ts";
 import { openApiDocumentSchema } from "./openapi/openapi.ts";
 import { consoleSettingsSchema } from "./settings/settings.ts";
 
@@ -482,6 +491,53 @@ export const consoleApi = {
     summary:
       "Write a stored dataset's decisions to S3 (batch/inputs/<id>/items-NNNNN.jsonl, 100 a file) as a transform job's input.",
     response: datasetExportSchema,
+    status: 200,
+  },
+  listModelGroups: {
+    method: "GET",
+    path: "/api/models",
+    summary: "The Model Registry's model package groups this console manages.",
+    response: modelGroupListSchema,
+    status: 200,
+  },
+  registerModelVersion: {
+    method: "POST",
+    path: "/api/models",
+    summary:
+      "Register a model build's artifact and an adapter image as a new version of a group (created on first use), PendingManualApproval; with an evaluation run, its report becomes the version's ModelMetrics.",
+    body: registerVersionSchema,
+    response: modelVersionSchema,
+    status: 201,
+  },
+  getModelGroup: {
+    method: "GET",
+    path: "/api/models/[group]",
+    summary: "A model package group and its versions, newest first, with the evaluation each was judged on.",
+    response: modelGroupDetailSchema,
+    status: 200,
+  },
+  getModelVersion: {
+    method: "GET",
+    path: "/api/models/[group]/[version]",
+    summary: "One version: its builds, source revision, model pins, evaluation and the endpoints that serve it.",
+    response: modelVersionDetailSchema,
+    status: 200,
+  },
+  attachModelEvaluation: {
+    method: "POST",
+    path: "/api/models/[group]/[version]/evaluation",
+    summary:
+      "Attach a completed evaluation run of this version's image and artifact: its report goes to S3 and its figures to the version (not once Approved).",
+    body: attachEvaluationSchema,
+    response: modelVersionSchema,
+    status: 200,
+  },
+  decideModelApproval: {
+    method: "POST",
+    path: "/api/models/[group]/[version]/approval",
+    summary: "Approve (with an evaluation attached) or reject a version, with a note; operators only, audited.",
+    body: approvalRequestSchema,
+    response: modelVersionSchema,
     status: 200,
   },
 } as const satisfies Record<string, ApiRoute>;

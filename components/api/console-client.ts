@@ -97,6 +97,12 @@ const routes: { readonly [K in RouteKey]: Pick<ConsoleApi[K], "method" | "path">
   describeTransformJob: { method: "GET", path: "/api/batch/[name]" },
   stopTransformJob: { method: "POST", path: "/api/batch/[name]/stop" },
   exportDataset: { method: "POST", path: "/api/datasets/[id]/export" },
+  listModelGroups: { method: "GET", path: "/api/models" },
+  registerModelVersion: { method: "POST", path: "/api/models" },
+  getModelGroup: { method: "GET", path: "/api/models/[group]" },
+  getModelVersion: { method: "GET", path: "/api/models/[group]/[version]" },
+  attachModelEvaluation: { method: "POST", path: "/api/models/[group]/[version]/evaluation" },
+  decideModelApproval: { method: "POST", path: "/api/models/[group]/[version]/approval" },
 };
 
 /** Routes whose 401 is an answer to show, not a reason to send the person to the sign-in page. */

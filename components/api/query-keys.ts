@@ -37,4 +37,9 @@ export const queryKeys = {
     all: ["batch"] as const,
     one: (name: string) => ["batch", name] as const,
   },
+  models: {
+    all: ["models"] as const,
+    group: (group: string) => ["models", group] as const,
+    version: (group: string, version: number) => ["models", group, version] as const,
+  },
 };

@@ -7,6 +7,7 @@ const links = [
   { href: "/endpoints", label: "Endpoints" },
   { href: "/deploy", label: "Deploy" },
   { href: "/builds", label: "Builds" },
+  { href: "/models", label: "Models" },
   { href: "/batch", label: "Batch" },
   { href: "/playground", label: "Playground" },
   { href: "/evaluate", label: "Evaluate" },

@@ -22,6 +22,7 @@ function build(phases: BuildPhase[], status: Build["status"]): Build {
     kind: "model",
     variant: null,
     projectName: "dc-model-package",
+    inputs: {},
     status,
     currentPhase: phases.at(-1)?.type ?? null,
     startedAt: "2026-12-01T10:00:00.000Z",

@@ -11,6 +11,7 @@ function build(overrides: Partial<Build>): Build {
     kind: "model",
     variant: null,
     projectName: "proj",
+    inputs: {},
     status: "SUCCEEDED",
     currentPhase: "COMPLETED",
     startedAt: null,

@@ -1,4 +1,5 @@
 import type { Build, BuildStatus } from "@/contract/builds/builds.ts";
+import { pinnedImageUri } from "@/contract/builds/builds.ts";
 import type { Tone } from "../ui/badge.tsx";
 
 export function buildTone(status: BuildStatus | null): Tone {
@@ -31,14 +32,6 @@ export function modelOutputLabel(
 /** A file's size as the builds page shows it: GB with two decimals from 1 GB, whole MB below (decimal units). */
 export function fileSize(bytes: number): string {
   return bytes >= 1e9 ? `${(bytes / 1e9).toFixed(2)} GB` : `${Math.round(bytes / 1e6)} MB`;
-}
-
-/** Deploying needs the image by digest: a tag could move between review and deploy. */
-export function pinnedImageUri(outputs: Build["outputs"]): string | null {
-  const { imageUri, imageDigest } = outputs;
-  if (imageUri?.includes("@sha256:")) return imageUri;
-  if (!imageUri || !imageDigest) return null;
-  return `${imageUri.replace(/:[^/:@]+$/, "")}@${imageDigest}`;
 }
 
 /** The deploy page prefilled with this build's output. */
@@ -90,3 +83,5 @@ export function failingCommand(
     .filter((line) => !line.startsWith("[Container] ") && line.trim() !== "");
   return { command, phase, lastLines: output.slice(-limit) };
 }
+
+export { pinnedImageUri };

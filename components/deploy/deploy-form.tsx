@@ -8,7 +8,6 @@ import { ErrorAlert } from "../api/error-text.tsx";
 import { useConsoleSettings } from "../api/settings-queries.ts";
 import { modelOutputLabel, modelOutputsOf } from "../builds/build-format.ts";
 import { useBuilds, useModelPresets } from "../builds/build-queries.ts";
-import { shortDigest } from "../endpoints/endpoint-format.ts";
 import { useDeploy, useEndpoint } from "../endpoints/endpoint-queries.ts";
 import { ProblemSummary } from "../forms/problem-summary.tsx";
 import { canSubmit, shownProblems } from "../forms/shown-problems.ts";
@@ -31,7 +30,7 @@ import {
 } from "./deploy-request.ts";
 import { DeployReview } from "./deploy-review.tsx";
 import { GpuPoolEditor } from "./gpu-pool-editor.tsx";
-import { useImages } from "./image-queries.ts";
+import { imageOptionLabel, useImages } from "./image-queries.ts";
 
 const instanceTypes = Object.keys(hourlyPriceUsd);
 
@@ -152,8 +151,7 @@ export function DeployFormView({ prefill }: { prefill: DeployPrefill & { from?: 
             <option value="">{images.isPending ? "Loading images…" : "Choose an image by digest"}</option>
             {images.data?.images.map((image) => (
               <option key={image.imageUri} value={image.imageUri}>
-                {image.repository} {image.tags.length > 0 ? `(${image.tags.join(", ")})` : ""}{" "}
-                {shortDigest(image.digest)} · {image.apiMode}
+                {imageOptionLabel(image)}
               </option>
             ))}
           </SelectField>

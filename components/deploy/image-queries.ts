@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import type { ImageList } from "@/contract/images/images.ts";
 import { api } from "../api/console-client.ts";
 import { queryKeys } from "../api/query-keys.ts";
+import { shortDigest } from "../endpoints/endpoint-format.ts";
 
 export function useImages() {
   return useQuery({
@@ -15,4 +16,10 @@ export function useImages() {
       return answer;
     },
   });
+}
+
+/** How the forms list an image: repository, tags, short digest and the API it serves. */
+export function imageOptionLabel(image: ImageList["images"][number]): string {
+  const tags = image.tags.length > 0 ? ` (${image.tags.join(", ")})` : "";
+  return `${image.repository}${tags} ${shortDigest(image.digest)} · ${image.apiMode}`;
 }

@@ -50,6 +50,8 @@ export const buildSchema = z.object({
   outputs: buildOutputsSchema,
   /** Every exported variable, for anything the outputs do not name. */
   exportedVariables: z.record(z.string(), z.string()),
+  /** The variables the console started it with (HF_REPO, HF_REVISION, HF_FILE, GGUF_SHA256, TOKENIZER_*, IMAGE_VARIANT). */
+  inputs: z.record(z.string(), z.string()),
   logs: z.object({
     groupName: z.string().nullable(),
     streamName: z.string().nullable(),
@@ -106,3 +108,11 @@ export const startImageBuildSchema = z.strictObject({
 export const startBuildRequestSchema = z.discriminatedUnion("kind", [startModelBuildSchema, startImageBuildSchema]);
 export type StartBuildRequest = z.infer<typeof startBuildRequestSchema>;
 export type StartBuildRequestInput = z.input<typeof startBuildRequestSchema>;
+
+/** Deploying needs the image by digest: a tag could move between review and deploy. */
+export function pinnedImageUri(outputs: BuildOutputs): string | null {
+  const { imageUri, imageDigest } = outputs;
+  if (imageUri?.includes("@sha256:")) return imageUri;
+  if (!imageUri || !imageDigest) return null;
+  return `${imageUri.replace(/:[^/:@]+$/, "")}@${imageDigest}`;
+}

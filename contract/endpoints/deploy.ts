@@ -1,5 +1,6 @@
 import type { SemifLimit } from "@decision-console/adapter/contract";
 import { z } from "zod";
+import { modelVersionArnSchema } from "../models/model-version-arn.ts";
 import { invocationModeSchema } from "./async-inference.ts";
 import { apiModeSchema, resourceNameSchema } from "./endpoint.ts";
 import { instanceCountSchema } from "./instance-count.ts";
@@ -79,6 +80,11 @@ export const deployRequestSchema = z.strictObject({
   apiMode: apiModeSchema.default("decision"),
   imageUri: imageUriSchema,
   modelDataUrl: s3UrlSchema,
+  /**
+   * An Approved Model Registry version to deploy: the model is created from it (ModelPackageName), and imageUri,
+   * modelDataUrl and modelSha256 must be the version's.
+   */
+  modelVersionArn: modelVersionArnSchema.optional(),
   /** Gzip: a model.tar.gz object; None: an uncompressed S3 prefix (faster for multi-GB GGUFs). */
   compression: z.enum(["Gzip", "None"]).default("Gzip"),
   modelSha256: sha256Schema.optional(),

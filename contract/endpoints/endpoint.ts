@@ -97,6 +97,8 @@ export const endpointDetailSchema = z.object({
     modelDataUrl: z.string().nullable(),
     compression: z.enum(["Gzip", "None"]).nullable(),
     modelSha256: z.string().nullable(),
+    /** The Model Registry version the model was created from (its container's ModelPackageName), if any. */
+    modelVersionArn: z.string().nullable(),
     networkIsolation: z.boolean(),
     executionRoleArn: z.string().nullable(),
     environment: z.record(z.string(), z.string()),

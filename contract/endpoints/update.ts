@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { modelVersionArnSchema } from "../models/model-version-arn.ts";
 import { autoscalingSchema } from "./autoscaling.ts";
 import { imageUriSchema, instanceTypeSchema, s3UrlSchema, sha256Schema, temperatureSchema } from "./deploy.ts";
 import type { CapacitySize, DeploymentConfig, DeploymentPlan } from "./deployment-plan.ts";
@@ -50,6 +51,8 @@ export type RollbackAlarms = z.infer<typeof rollbackAlarmsSchema>;
 
 /** What changes; each absent field stays as the endpoint runs it now. */
 export const endpointChangeSchema = z.strictObject({
+  /** An Approved Model Registry version to serve instead: its image and model data (give neither with it). */
+  modelVersionArn: modelVersionArnSchema.optional(),
   imageUri: imageUriSchema.optional(),
   modelDataUrl: s3UrlSchema.optional(),
   /** The new model's sha256 (the adapter enforces it; a chat model's tags record it); with modelDataUrl only. */

@@ -24,6 +24,8 @@ export const ARTIFACT_PREFIXES = {
   async: "async/",
   /** Batch transform inputs the console writes and the outputs SageMaker writes beside them. */
   batch: "batch/",
+  /** The evaluation reports model versions point at (`evaluation-reports/<group>/<run>.json`). */
+  evaluationReports: "evaluation-reports/",
 } as const;
 
 /**

@@ -100,6 +100,27 @@ export function createConsolePolicy(scope: Construct, props: ConsolePolicyProps)
       actions: ["sagemaker:ListTags"],
       resources: [regionalArn("sagemaker", `model/${namePrefix}*`)],
     }),
+    // The Model Registry: groups named with the prefix and their numbered versions (model-package/<group>/<n>).
+    new PolicyStatement({
+      sid: "ManagePrefixedModelGroups",
+      actions: ["sagemaker:CreateModelPackageGroup", "sagemaker:DescribeModelPackageGroup"],
+      resources: [regionalArn("sagemaker", `model-package-group/${namePrefix}*`)],
+    }),
+    new PolicyStatement({
+      sid: "ManagePrefixedModelVersions",
+      actions: ["sagemaker:CreateModelPackage", "sagemaker:DescribeModelPackage", "sagemaker:UpdateModelPackage"],
+      resources: [regionalArn("sagemaker", `model-package/${namePrefix}*/*`)],
+    }),
+    new PolicyStatement({
+      sid: "ListModelRegistry",
+      actions: ["sagemaker:ListModelPackageGroups", "sagemaker:ListModelPackages"],
+      resources: ["*"],
+    }),
+    new PolicyStatement({
+      sid: "WriteEvaluationReports",
+      actions: ["s3:PutObject"],
+      resources: [bucket.arnForObjects(`${ARTIFACT_PREFIXES.evaluationReports}*`)],
+    }),
     new PolicyStatement({ sid: "ListTransformJobs", actions: ["sagemaker:ListTransformJobs"], resources: ["*"] }),
     ...batchDataStatements(bucket),
     new PolicyStatement({
@@ -270,6 +291,11 @@ export function createConsolePolicy(scope: Construct, props: ConsolePolicyProps)
     ServePrefixedModels: `only endpoint configs and transform jobs named with the prefix "${namePrefix}", of models named with it`,
     TagPrefixedModelsOnCreate: `only models named with the prefix "${namePrefix}", only as CreateModel tags them, only the console's tag keys`,
     ReadPrefixedModelTags: `only the tags of models named with the prefix "${namePrefix}"`,
+    ManagePrefixedModelGroups: `only model package groups named with the prefix "${namePrefix}"`,
+    ManagePrefixedModelVersions: `only the versions of model package groups named with the prefix "${namePrefix}"`,
+    ListModelRegistry:
+      "ListModelPackageGroups and ListModelPackages have no resource type (Service Authorization Reference)",
+    WriteEvaluationReports: "evaluation reports under evaluation-reports/ only",
     ListTransformJobs: "ListTransformJobs has no resource type (Service Authorization Reference)",
     ReadWriteBatchData: "transform job inputs and outputs under batch/ only",
     ReadTransformJobLogs:

@@ -346,14 +346,14 @@ describe("console policy", () => {
     expect(extra.filter((action) => !(action in indirectConsoleActions))).toEqual([]);
   });
 
-  it("limits SageMaker models, endpoint configs, endpoints and transform jobs to names with the console's prefix", () => {
+  it("limits SageMaker models, endpoint configs, endpoints, transform jobs and model groups to names with the console's prefix", () => {
     const sageMaker = consoleStatements().filter((s) => list(s.Action).some((a) => a.startsWith("sagemaker:")));
     const arns = sageMaker.flatMap((s) => list(s.Resource).map(render)).filter((r) => r !== "*");
     expect(arns.length).toBeGreaterThan(0);
     for (const arn of arns) {
       expect(arn).toMatch(
         new RegExp(
-          `^arn:<AWS::Partition>:sagemaker:<AWS::Region>:<AWS::AccountId>:(model|endpoint-config|endpoint|transform-job)/${PREFIX}\\*$`,
+          `^arn:<AWS::Partition>:sagemaker:<AWS::Region>:<AWS::AccountId>:((model|endpoint-config|endpoint|transform-job|model-package-group)/${PREFIX}\\*|model-package/${PREFIX}\\*/\\*)$`,
         ),
       );
     }
@@ -405,7 +405,7 @@ describe("console policy", () => {
     ).toBe(true);
   });
 
-  it("writes only build sources, async requests and batch data to the bucket, reads only those, lists only its prefixes", () => {
+  it("writes only build sources, async requests, batch data and evaluation reports to the bucket, reads only those, lists only its prefixes", () => {
     expect([...new Set(actionsOf(consoleStatements()).filter((action) => action.startsWith("s3:")))].sort()).toEqual([
       "s3:AbortMultipartUpload",
       "s3:GetObject",
@@ -413,6 +413,7 @@ describe("console policy", () => {
       "s3:PutObject",
     ]);
     expect(resourcesOf(consoleStatements(), "s3:PutObject")).toEqual([
+      "<ArtifactBucket.Arn>/evaluation-reports/*",
       "<ArtifactBucket.Arn>/batch/*",
       "<ArtifactBucket.Arn>/build-sources/*",
       "<ArtifactBucket.Arn>/async/*/in/*",
@@ -476,6 +477,8 @@ const actionsWithoutResourceTypes: Record<string, string> = {
   "ecr:GetAuthorizationToken": "docker login to ECR (execution role pulls, image build pushes)",
   "sagemaker:ListEndpoints": "the endpoints page lists endpoints",
   "sagemaker:ListTransformJobs": "the batch jobs page lists transform jobs",
+  "sagemaker:ListModelPackageGroups": "the models page lists model package groups",
+  "sagemaker:ListModelPackages": "a group's page lists its versions",
   "cloudwatch:GetMetricData": "endpoint metrics charts",
   "cloudwatch:PutMetricData": "the execution role publishes endpoint metrics (AWS's CreateModel role policy)",
   "application-autoscaling:DescribeScalableTargets": "Describe* has no resource type",

@@ -147,6 +147,27 @@ export const curlExamples: Partial<Record<keyof ConsoleApi, CurlExample>> = {
     },
   },
   stopTransformJob: { path: "/api/batch/dc-demo-batch/stop" },
+  registerModelVersion: {
+    path: "/api/models",
+    json: {
+      group: "dc-demo-router",
+      groupDescription: "Routes support tickets",
+      modelBuildId: "$BUILD",
+      imageUri: "$IMAGE",
+      description: "first candidate",
+    },
+    note: "The build must have SUCCEEDED (a retried one, here). The version starts PendingManualApproval; the answer says its number.",
+  },
+  attachModelEvaluation: {
+    path: "/api/models/dc-demo-router/1/evaluation",
+    json: { evaluationId: "$RUN" },
+    note: "The run must have completed on an endpoint (dc-demo) that serves this version's image and model data; otherwise 409 says what it served.",
+  },
+  decideModelApproval: {
+    path: "/api/models/dc-demo-router/1/approval",
+    json: { status: "Approved", note: "JevBench accuracy 0.91, calibration within target" },
+    note: "Operators only; audited. Deploy it with `modelVersionArn` (with the version's imageUri and modelDataUrl) in POST /api/endpoints.",
+  },
   cancelEvaluation: { path: "/api/evaluations/$RUN/cancel" },
   deleteEvaluation: { path: "/api/evaluations/$RUN" },
   deleteDataset: { path: "/api/datasets/$DATASET" },

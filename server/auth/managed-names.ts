@@ -5,7 +5,7 @@ import { matchesPattern } from "./policy.ts";
 
 /**
  * What this console may act on, as its IAM policy allows: SageMaker resources (endpoints, their models and configs,
- * transform jobs) named with CONSOLE_RESOURCE_PREFIX, and builds of its two CodeBuild projects.
+ * transform jobs, model package groups) named with CONSOLE_RESOURCE_PREFIX, and builds of its two CodeBuild projects.
  */
 export interface ManagedScope {
   /** Lower case; null: any name. */
@@ -78,6 +78,7 @@ const namingRoutes: readonly { pattern: string; param: number; kind: ManagedKind
   { pattern: "/api/endpoints/[name]", param: 2, kind: "sagemaker" },
   { pattern: "/api/batch/[name]", param: 2, kind: "sagemaker" },
   { pattern: "/api/builds/[id]", param: 2, kind: "build" },
+  { pattern: "/api/models/[group]", param: 2, kind: "sagemaker" },
 ];
 
 /** The resource an API path names, decoded, if its route is one of those that name one. */

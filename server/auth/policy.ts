@@ -55,6 +55,11 @@ export const apiPolicy: readonly RouteRule[] = [
   { pattern: "/api/evaluations/[id]", methods: { GET: "viewer", DELETE: "operator" } },
   { pattern: "/api/evaluations/[id]/cancel", methods: { POST: "viewer" } },
   { pattern: "/api/evaluations/[id]/export", methods: { GET: "viewer" } },
+  { pattern: "/api/models", methods: { GET: "viewer", POST: "operator" } },
+  { pattern: "/api/models/[group]", methods: { GET: "viewer" } },
+  { pattern: "/api/models/[group]/[version]", methods: { GET: "viewer" } },
+  { pattern: "/api/models/[group]/[version]/evaluation", methods: { POST: "operator" } },
+  { pattern: "/api/models/[group]/[version]/approval", methods: { POST: "operator" } },
 ];
 
 /** Pages: the login page is open, the audit log is for operators, every other page needs a signed-in viewer. */

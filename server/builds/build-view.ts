@@ -12,6 +12,18 @@ export function kindOfProject(projectName: string | undefined, projects: BuildPr
   return null;
 }
 
+/** Every variable the console sets on a build (`buildEnvironment`): what a retry takes back, what a version pins. */
+export const CONSOLE_BUILD_VARIABLES = new Set([
+  "IMAGE_VARIANT",
+  "HF_REPO",
+  "HF_REVISION",
+  "HF_FILE",
+  "GGUF_SHA256",
+  "COMPRESSION",
+  "TOKENIZER_REPO",
+  "TOKENIZER_REVISION",
+]);
+
 const statuses = new Set<string>(["IN_PROGRESS", "SUCCEEDED", "FAILED", "FAULT", "STOPPED", "TIMED_OUT"]);
 
 function status(value: string | undefined): BuildStatus | null {
@@ -57,6 +69,11 @@ export function buildOf(build: SdkBuild, kind: BuildKind): Build {
       imageDigest: exported.IMAGE_DIGEST || null,
     },
     exportedVariables: exported,
+    inputs: Object.fromEntries(
+      [...environment].filter(
+        (entry): entry is [string, string] => CONSOLE_BUILD_VARIABLES.has(entry[0] ?? "") && entry[1] !== undefined,
+      ),
+    ),
     logs: {
       groupName: build.logs?.groupName ?? null,
       streamName: build.logs?.streamName ?? null,

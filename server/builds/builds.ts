@@ -9,7 +9,7 @@ import {
 import type { Build, StartBuildRequest } from "../../contract/builds/builds.ts";
 import { awsCall, toAwsAppError } from "../aws/errors.ts";
 import { AppError } from "../http/app-error.ts";
-import { type BuildProjects, buildOf, kindOfProject } from "./build-view.ts";
+import { type BuildProjects, buildOf, CONSOLE_BUILD_VARIABLES, kindOfProject } from "./build-view.ts";
 
 function variable(name: string, value: string): EnvironmentVariable {
   return { name, value, type: "PLAINTEXT" };
@@ -33,18 +33,6 @@ export function buildEnvironment(request: StartBuildRequest): EnvironmentVariabl
   }
   return env;
 }
-
-/** Every variable `buildEnvironment` may set: what a retry takes back from the build it repeats. */
-const CONSOLE_BUILD_VARIABLES = new Set([
-  "IMAGE_VARIANT",
-  "HF_REPO",
-  "HF_REVISION",
-  "HF_FILE",
-  "GGUF_SHA256",
-  "COMPRESSION",
-  "TOKENIZER_REPO",
-  "TOKENIZER_REVISION",
-]);
 
 export interface BuildSourceOverride {
   /** `bucket/key` of the uploaded source archive (CodeBuild's S3 source). */

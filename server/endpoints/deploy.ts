@@ -15,6 +15,7 @@ import { storageVolumeFor, VOLUME_SIZE_RANGE_GB } from "../../contract/endpoints
 import { toAwsAppError } from "../aws/errors.ts";
 import { realSleep, type Sleep } from "../aws/sleep.ts";
 import { AppError } from "../http/app-error.ts";
+import { deployableVersion } from "../models/deployable-version.ts";
 import { asyncInferenceConfig } from "./async-config.ts";
 import { type ContainerRequest, containerEnvironment } from "./container-env.ts";
 import { type ModelRecords, recordTags } from "./model-records.ts";
@@ -40,6 +41,8 @@ const defaultCreateRetryDelaysMs = [1000, 2000, 4000, 8000];
 /** A SageMaker model as the console creates it: for an endpoint, or for a batch job from a build's output. */
 export type ModelDefinition = ContainerRequest &
   Pick<DeployRequest, "name" | "imageUri" | "modelDataUrl" | "compression"> & {
+    /** A deployment's registry version: the model is created from it. */
+    modelVersionArn?: string;
     /** For a batch job's model: the model build whose output it runs. */
     sourceBuildId?: string;
   };
@@ -66,11 +69,15 @@ export function modelInput(request: ModelDefinition, executionRoleArn: string): 
           },
         };
   const tags = recordTags(recordsOfDefinition(request));
+  // A registry version names its image and model data itself: the container gives only the version and settings.
+  const container = request.modelVersionArn
+    ? { ModelPackageName: request.modelVersionArn, Environment: containerEnvironment(request) }
+    : { Image: request.imageUri, Environment: containerEnvironment(request), ...modelData };
   return {
     ModelName: request.name,
     ExecutionRoleArn: executionRoleArn,
     EnableNetworkIsolation: true,
-    PrimaryContainer: { Image: request.imageUri, Environment: containerEnvironment(request), ...modelData },
+    PrimaryContainer: container,
     ...(tags ? { Tags: tags } : {}),
   };
 }
@@ -184,6 +191,7 @@ export async function deployEndpoint(
     );
   }
   assertPullableImage(request.imageUri, await sageMaker.config.region().catch(() => undefined));
+  if (request.modelVersionArn) await deployableVersion(sageMaker, request.modelVersionArn, prefix ?? null, request);
   const role = executionRole(request.executionRoleArn ?? options.defaultExecutionRoleArn);
   const sleep = options.sleep ?? realSleep;
   const delays = options.createRetryDelaysMs ?? defaultCreateRetryDelaysMs;

@@ -67,6 +67,7 @@ export async function describeEndpoint(
             : "None"
           : null,
       modelSha256: modelSha256Of(env, resources.records),
+      modelVersionArn: container?.ModelPackageName ?? null,
       networkIsolation: model?.EnableNetworkIsolation ?? false,
       executionRoleArn: model?.ExecutionRoleArn ?? null,
       environment: env,

@@ -29,6 +29,7 @@ import {
 import { describeAutoscaling, removeAutoscaling, restoreAutoscaling } from "../autoscaling/variant-scaling.ts";
 import { awsCall, toAwsAppError } from "../aws/errors.ts";
 import { AppError } from "../http/app-error.ts";
+import { deployableVersion } from "../models/deployable-version.ts";
 import { collectOldConfigs, isUpdateTarget } from "./config-history.ts";
 import { adapterModelSha256Variable, apiModeOf } from "./container-env.ts";
 import { bestEffort } from "./deploy.ts";
@@ -60,6 +61,25 @@ function changedContainer(
   else if (change.temperature !== undefined) environment[semifVariables.temperature] = String(change.temperature);
   const next: ContainerDefinition = { ...container, Environment: environment };
   let recordedSha256 = chat ? records.modelSha256 : undefined;
+  if (container.ModelPackageName || change.modelVersionArn) {
+    // A version's container names the version; SageMaker takes the image and model data from it.
+    delete next.Image;
+    delete next.ModelDataUrl;
+    delete next.ModelDataSource;
+    if (!change.modelVersionArn && (change.imageUri || change.modelDataUrl)) {
+      throw new AppError(
+        "bad_request",
+        `change: the endpoint serves model version ${container.ModelPackageName}; change its image or model data by updating it to another Approved version (modelVersionArn).`,
+      );
+    }
+  }
+  if (change.modelVersionArn) {
+    next.ModelPackageName = change.modelVersionArn;
+    delete environment[adapterModelSha256Variable];
+    recordedSha256 = chat ? change.modelSha256 : undefined;
+    if (change.modelSha256 && !chat) environment[adapterModelSha256Variable] = change.modelSha256;
+    return { container: next, recordedSha256 };
+  }
   if (change.imageUri) next.Image = change.imageUri;
   if (change.modelDataUrl) {
     if (container.ModelDataSource?.S3DataSource) {
@@ -74,6 +94,39 @@ function changedContainer(
     throw new AppError("bad_request", "change.modelSha256: give it with the new modelDataUrl it describes.");
   }
   return { container: next, recordedSha256 };
+}
+
+/** A change to a registry version, with the version's sha256 (which the adapter checks), once it may be deployed. */
+async function withVersionArtifact(
+  sageMaker: SageMakerClient,
+  change: EndpointChange,
+  prefix: string | null,
+): Promise<EndpointChange> {
+  if (change.imageUri !== undefined || change.modelDataUrl !== undefined) {
+    throw new AppError(
+      "bad_request",
+      "change: a model version names its image and model data; give modelVersionArn without imageUri or modelDataUrl.",
+    );
+  }
+  const version = await deployableVersion(
+    sageMaker,
+    change.modelVersionArn ?? "",
+    prefix,
+    change,
+    "change.modelVersionArn",
+  );
+  return { ...change, modelSha256: version.modelSha256 ?? undefined };
+}
+
+/** The container as its new model would name it: a version's without the image and model data it resolved to. */
+function servedAsNamed(container: ContainerDefinition): ContainerDefinition {
+  const named: ContainerDefinition = { ...container, Environment: withoutConsoleVariables(container.Environment) };
+  if (container.ModelPackageName) {
+    delete named.Image;
+    delete named.ModelDataUrl;
+    delete named.ModelDataSource;
+  }
+  return named;
 }
 
 /** A container's Environment without the variables earlier consoles put there for themselves (never passed on). */
@@ -157,7 +210,7 @@ export function updatedResources(resources: EndpointResources, change: EndpointC
   };
   const chat = apiModeOf(container.Environment ?? {}, container.Image ?? null) === "chat";
   const unchanged = {
-    container: { ...container, Environment: withoutConsoleVariables(container.Environment) },
+    container: servedAsNamed(container),
     role: model.ExecutionRoleArn,
     isolation: model.EnableNetworkIsolation,
     variant: { ...variant, ModelName: undefined },
@@ -196,6 +249,8 @@ type UpdateClients = {
 };
 
 export interface UpdateOptions {
+  /** CONSOLE_RESOURCE_PREFIX: the model package groups a change may name a version of. */
+  resourceNamePrefix?: string | null;
   /** Seconds between DescribeEndpoint calls while waiting for the update to end (to register autoscaling again). */
   pollSeconds?: number;
   /** Receives the wait-and-register-again that follows an update which had to deregister autoscaling. */
@@ -342,7 +397,10 @@ export async function updateEndpoint(
     });
   }
   if (request.rollBackTo !== undefined) return rollBack(clients, resources, request.rollBackTo, request, options);
-  const { modelInput, configInput, variantName, changesInstanceType } = updatedResources(resources, request.change);
+  const change = request.change.modelVersionArn
+    ? await withVersionArtifact(sageMaker, request.change, options.resourceNamePrefix ?? null)
+    : request.change;
+  const { modelInput, configInput, variantName, changesInstanceType } = updatedResources(resources, change);
   const newName = modelInput.ModelName ?? "";
   const alarms = await rollbackAlarmNames(clients.cloudWatch, resources, variantName, request.alarms);
   const createdModel = await createUnlessPresent(`model "${newName}"`, () =>

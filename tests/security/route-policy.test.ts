@@ -123,6 +123,12 @@ const expectedAccess: Record<string, Access> = {
   "DELETE /api/evaluations/[id]": "operator",
   "POST /api/evaluations/[id]/cancel": "viewer",
   "GET /api/evaluations/[id]/export": "viewer",
+  "GET /api/models": "viewer",
+  "POST /api/models": "operator",
+  "GET /api/models/[group]": "viewer",
+  "GET /api/models/[group]/[version]": "viewer",
+  "POST /api/models/[group]/[version]/evaluation": "operator",
+  "POST /api/models/[group]/[version]/approval": "operator",
 };
 
 /** HEAD and OPTIONS are answered as GET. */

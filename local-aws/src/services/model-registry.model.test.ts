@@ -75,7 +75,7 @@ beforeAll(async () => {
   plane = await startControlPlane({ fixture: testStackFixture(), dataDir, port: 0, waitForEndpoints: false });
   console_ = new SageMakerClient(localClientConfig(plane, "console"));
   admin = new SageMakerClient(localClientConfig(plane, "admin"));
-  // The team that registers models; admin, until the console's policy grants the Model Registry (see below).
+  // The team that registers models here: admin, so other teams' groups and tags can be made as well.
   registry = admin;
   const staging = path.join(dataDir, "staging");
   writeTinyModel(path.join(staging, "model.gguf"));
@@ -92,16 +92,25 @@ afterAll(async () => {
 });
 
 describe("the console's policy", () => {
-  it("grants no Model Registry call while server/ makes none", async () => {
+  it("grants the Model Registry on the console's prefix only, and no deletion", async () => {
+    const created = await console_.send(
+      new CreateModelPackageGroupCommand({ ModelPackageGroupName: "dc-console-check" }),
+    );
+    expect(created.ModelPackageGroupArn).toBe(groupArn("dc-console-check"));
     await expect(
-      console_.send(new CreateModelPackageGroupCommand({ ModelPackageGroupName: "dc-router" })),
+      console_.send(new CreateModelPackageGroupCommand({ ModelPackageGroupName: "team-b-router" })),
     ).rejects.toMatchObject({
       name: "AccessDeniedException",
-      message: `User: ${consoleArn} is not authorized to perform: sagemaker:CreateModelPackageGroup on resource: ${groupArn("dc-router")} because no identity-based policy allows the sagemaker:CreateModelPackageGroup action`,
+      message: `User: ${consoleArn} is not authorized to perform: sagemaker:CreateModelPackageGroup on resource: ${groupArn("team-b-router")} because no identity-based policy allows the sagemaker:CreateModelPackageGroup action`,
     });
-    await expect(console_.send(new ListModelPackagesCommand({}))).rejects.toMatchObject({
-      name: "AccessDeniedException",
-    });
+    await expect(console_.send(new ListModelPackagesCommand({}))).resolves.toBeDefined();
+    await expect(
+      console_.send(
+        new DeleteModelPackageCommand({
+          ModelPackageName: `${groupArn("dc-console-check").replace("model-package-group", "model-package")}/1`,
+        }),
+      ),
+    ).rejects.toMatchObject({ name: "AccessDeniedException" });
   });
 });
 
@@ -135,6 +144,7 @@ describe("model package groups", () => {
     expect(listed.ModelPackageGroupSummaryList?.map((group) => group.ModelPackageGroupName)).toEqual([
       "team-b-models",
       "dc-router",
+      "dc-console-check",
     ]);
     const tags = await admin.send(new ListTagsCommand({ ResourceArn: groupArn("team-b-models") }));
     expect(tags.Tags).toEqual([{ Key: "team", Value: "b" }]);

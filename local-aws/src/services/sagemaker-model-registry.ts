@@ -101,6 +101,7 @@ export function modelVersionContainer(
         ? `${packaged.Image?.split(":")[0]}@${packaged.ImageDigest}`
         : packaged.Image,
     ModelDataUrl: packaged.ModelDataUrl,
+    ModelDataSource: packaged.ModelDataSource,
     Environment:
       packaged.Environment || container.Environment ? { ...packaged.Environment, ...container.Environment } : undefined,
   };

@@ -17,6 +17,7 @@ export function cpuEndpointDetail(image: string): EndpointDetail {
       modelDataUrl: "s3://bucket/models/qwen/",
       compression: "None",
       modelSha256: "c".repeat(64),
+      modelVersionArn: null,
       networkIsolation: true,
       executionRoleArn: null,
       environment: {},

@@ -19,7 +19,9 @@ export const POST = route(async (request, { params }: Context) => {
   const { aws, db, scope } = consoleContext();
   requireManaged([{ kind: "sagemaker", name: update.rollBackTo, field: "rollBackTo" }], scope);
   const startedAt = new Date();
-  const result = await audited(db, auditEntry(principal.name, name, update), () => updateEndpoint(aws, name, update));
+  const result = await audited(db, auditEntry(principal.name, name, update), () =>
+    updateEndpoint(aws, name, update, { resourceNamePrefix: scope.prefix }),
+  );
   if (update.rollBackTo === undefined && result.alarms.length > 0) {
     // SageMaker rolls back on an alarm by itself: the console watches the update to audit that roll back.
     auditAlarmRollback(aws, db, { result, startedAt, actor: principal.name }).catch((error: unknown) =>
