@@ -28,6 +28,7 @@ export default async function DeployPage({
           bytes: first(params.bytes),
           temperature: first(params.temperature),
           from: first(params.from),
+          version: first(params.version),
         }}
       />
     </>

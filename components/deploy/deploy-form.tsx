@@ -31,6 +31,7 @@ import {
 import { DeployReview } from "./deploy-review.tsx";
 import { GpuPoolEditor } from "./gpu-pool-editor.tsx";
 import { imageOptionLabel, useImages } from "./image-queries.ts";
+import { ModelVersionCard } from "./model-version-card.tsx";
 
 const instanceTypes = Object.keys(hourlyPriceUsd);
 
@@ -136,115 +137,122 @@ export function DeployFormView({ prefill }: { prefill: DeployPrefill & { from?: 
           />
         </div>
       </Card>
-      <Card title="Image">
-        {images.error && <ErrorAlert title="Could not list images" error={images.error} />}
-        <div className="grid gap-3">
-          <SelectField
-            label="Deployable image"
-            value={images.data?.images.some((image) => image.imageUri === form.imageUri) ? form.imageUri : ""}
-            onChange={(e) => {
-              const image = images.data?.images.find((candidate) => candidate.imageUri === e.target.value);
-              if (!image) return;
-              setForm((f) => ({ ...f, imageUri: image.imageUri, apiMode: image.apiMode }));
-            }}
-          >
-            <option value="">{images.isPending ? "Loading images…" : "Choose an image by digest"}</option>
-            {images.data?.images.map((image) => (
-              <option key={image.imageUri} value={image.imageUri}>
-                {imageOptionLabel(image)}
-              </option>
-            ))}
-          </SelectField>
-          <TextField
-            label={labels.imageUri}
-            error={error.imageUri}
-            value={form.imageUri}
-            onChange={(e) => set("imageUri", e.target.value)}
-            placeholder="<registry>/<repository>@sha256:<64 hex>"
-            className="font-mono"
-          />
-          <SelectField
-            label="API mode"
-            value={form.apiMode}
-            onChange={(e) => set("apiMode", e.target.value as DeployForm["apiMode"])}
-            hint="Decision: the adapter (decisions, systemone and chat). Chat: a text-generation image such as the llama.cpp DLC."
-          >
-            <option value="decision">decision</option>
-            <option value="chat">chat</option>
-          </SelectField>
-          {images.data?.images.some((image) => image.imageUri === form.imageUri && image.source === "dlc") && (
-            <p className="text-xs text-slate-700">
-              The llama.cpp DLC serves chat only: llama-server&apos;s OpenAI chat completions at /invocations.
-              {settings?.mode === "local" &&
-                " In local mode its image is a stand-in: the adapter's chat API answers from the model in llama-server's request and response shape (no decision scoring, and only the ctx-size, threads, parallel and n-gpu-layers settings)."}
-            </p>
-          )}
-          {images.data?.unresolved.map((item) => (
-            <p key={item.reference} className="text-xs text-slate-700">
-              Not offered: {item.reference} ({item.reason})
-            </p>
-          ))}
-        </div>
-      </Card>
-      <Card title="Model artifact">
-        <div className="grid gap-3">
-          <SelectField
-            label="From a finished model build"
-            value={
-              modelOutputs.some((build) => build.outputs.modelDataUrl === form.modelDataUrl) ? form.modelDataUrl : ""
-            }
-            onChange={(e) => {
-              const build = modelOutputs.find((candidate) => candidate.outputs.modelDataUrl === e.target.value);
-              if (!build?.outputs.modelDataUrl) return;
-              const url = build.outputs.modelDataUrl;
-              setForm((f) => ({
-                ...f,
-                modelDataUrl: url,
-                modelSha256: build.outputs.modelSha256 ?? "",
-                modelBytes: build.outputs.modelBytes === null ? "" : String(build.outputs.modelBytes),
-                compression: compressionOfModelData(url),
-              }));
-            }}
-          >
-            <option value="">
-              {builds.isPending ? "Loading builds…" : "Choose a build output, or type an S3 URI below"}
-            </option>
-            {modelOutputs.map((build) => (
-              <option key={build.id} value={build.outputs.modelDataUrl ?? ""}>
-                {modelOutputLabel(build, presets.data?.presets)}
-              </option>
-            ))}
-          </SelectField>
-          <TextField
-            label={labels.modelDataUrl}
-            error={error.modelDataUrl}
-            value={form.modelDataUrl}
-            onChange={(e) => {
-              edit("modelDataUrl");
-              setForm((f) => ({ ...f, modelDataUrl: e.target.value, modelBytes: "" }));
-            }}
-            placeholder="s3://bucket/models/model.tar.gz"
-            className="font-mono"
-          />
-          <div className="grid gap-3 sm:grid-cols-2">
-            <SelectField
-              label="Compression"
-              value={form.compression}
-              onChange={(e) => set("compression", e.target.value as DeployForm["compression"])}
-            >
-              <option value="Gzip">Gzip (model.tar.gz)</option>
-              <option value="None">None (uncompressed S3 prefix)</option>
-            </SelectField>
-            <TextField
-              label={`${labels.modelSha256} (optional)`}
-              error={error.modelSha256}
-              value={form.modelSha256}
-              onChange={(e) => set("modelSha256", e.target.value)}
-              className="font-mono"
-            />
-          </div>
-        </div>
-      </Card>
+      <ModelVersionCard form={form} setForm={setForm} prefillVersion={prefill.version} />
+      {!form.modelVersionArn && (
+        <>
+          <Card title="Image">
+            {images.error && <ErrorAlert title="Could not list images" error={images.error} />}
+            <div className="grid gap-3">
+              <SelectField
+                label="Deployable image"
+                value={images.data?.images.some((image) => image.imageUri === form.imageUri) ? form.imageUri : ""}
+                onChange={(e) => {
+                  const image = images.data?.images.find((candidate) => candidate.imageUri === e.target.value);
+                  if (!image) return;
+                  setForm((f) => ({ ...f, imageUri: image.imageUri, apiMode: image.apiMode }));
+                }}
+              >
+                <option value="">{images.isPending ? "Loading images…" : "Choose an image by digest"}</option>
+                {images.data?.images.map((image) => (
+                  <option key={image.imageUri} value={image.imageUri}>
+                    {imageOptionLabel(image)}
+                  </option>
+                ))}
+              </SelectField>
+              <TextField
+                label={labels.imageUri}
+                error={error.imageUri}
+                value={form.imageUri}
+                onChange={(e) => set("imageUri", e.target.value)}
+                placeholder="<registry>/<repository>@sha256:<64 hex>"
+                className="font-mono"
+              />
+              <SelectField
+                label="API mode"
+                value={form.apiMode}
+                onChange={(e) => set("apiMode", e.target.value as DeployForm["apiMode"])}
+                hint="Decision: the adapter (decisions, systemone and chat). Chat: a text-generation image such as the llama.cpp DLC."
+              >
+                <option value="decision">decision</option>
+                <option value="chat">chat</option>
+              </SelectField>
+              {images.data?.images.some((image) => image.imageUri === form.imageUri && image.source === "dlc") && (
+                <p className="text-xs text-slate-700">
+                  The llama.cpp DLC serves chat only: llama-server&apos;s OpenAI chat completions at /invocations.
+                  {settings?.mode === "local" &&
+                    " In local mode its image is a stand-in: the adapter's chat API answers from the model in llama-server's request and response shape (no decision scoring, and only the ctx-size, threads, parallel and n-gpu-layers settings)."}
+                </p>
+              )}
+              {images.data?.unresolved.map((item) => (
+                <p key={item.reference} className="text-xs text-slate-700">
+                  Not offered: {item.reference} ({item.reason})
+                </p>
+              ))}
+            </div>
+          </Card>
+          <Card title="Model artifact">
+            <div className="grid gap-3">
+              <SelectField
+                label="From a finished model build"
+                value={
+                  modelOutputs.some((build) => build.outputs.modelDataUrl === form.modelDataUrl)
+                    ? form.modelDataUrl
+                    : ""
+                }
+                onChange={(e) => {
+                  const build = modelOutputs.find((candidate) => candidate.outputs.modelDataUrl === e.target.value);
+                  if (!build?.outputs.modelDataUrl) return;
+                  const url = build.outputs.modelDataUrl;
+                  setForm((f) => ({
+                    ...f,
+                    modelDataUrl: url,
+                    modelSha256: build.outputs.modelSha256 ?? "",
+                    modelBytes: build.outputs.modelBytes === null ? "" : String(build.outputs.modelBytes),
+                    compression: compressionOfModelData(url),
+                  }));
+                }}
+              >
+                <option value="">
+                  {builds.isPending ? "Loading builds…" : "Choose a build output, or type an S3 URI below"}
+                </option>
+                {modelOutputs.map((build) => (
+                  <option key={build.id} value={build.outputs.modelDataUrl ?? ""}>
+                    {modelOutputLabel(build, presets.data?.presets)}
+                  </option>
+                ))}
+              </SelectField>
+              <TextField
+                label={labels.modelDataUrl}
+                error={error.modelDataUrl}
+                value={form.modelDataUrl}
+                onChange={(e) => {
+                  edit("modelDataUrl");
+                  setForm((f) => ({ ...f, modelDataUrl: e.target.value, modelBytes: "" }));
+                }}
+                placeholder="s3://bucket/models/model.tar.gz"
+                className="font-mono"
+              />
+              <div className="grid gap-3 sm:grid-cols-2">
+                <SelectField
+                  label="Compression"
+                  value={form.compression}
+                  onChange={(e) => set("compression", e.target.value as DeployForm["compression"])}
+                >
+                  <option value="Gzip">Gzip (model.tar.gz)</option>
+                  <option value="None">None (uncompressed S3 prefix)</option>
+                </SelectField>
+                <TextField
+                  label={`${labels.modelSha256} (optional)`}
+                  error={error.modelSha256}
+                  value={form.modelSha256}
+                  onChange={(e) => set("modelSha256", e.target.value)}
+                  className="font-mono"
+                />
+              </div>
+            </div>
+          </Card>
+        </>
+      )}
       <Card title="Compute">
         <RadioChoice
           legend="Compute kind"

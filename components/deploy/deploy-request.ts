@@ -2,10 +2,13 @@ import { defaultParallel } from "@decision-console/adapter/contract/parallel-def
 import { type SemifLimit, semifDefaults, semifVariables } from "@decision-console/adapter/contract/semif-settings.ts";
 import type { DeployRequestInput } from "@/contract/endpoints/deploy.ts";
 import type { ApiMode, EndpointDetail } from "@/contract/endpoints/endpoint.ts";
+import type { ModelVersion } from "@/contract/models/model-registry.ts";
 
 /** The deploy form's state: strings as typed, turned into a request only at review time. */
 export type DeployForm = {
   name: string;
+  /** An Approved Model Registry version; its image and artifact fill imageUri, modelDataUrl and modelSha256. */
+  modelVersionArn: string;
   apiMode: ApiMode;
   imageUri: string;
   modelDataUrl: string;
@@ -30,7 +33,15 @@ export type DeployForm = {
   errorTopic: string;
 };
 
-export type DeployPrefill = { image?: string; model?: string; sha256?: string; bytes?: string; temperature?: string };
+export type DeployPrefill = {
+  image?: string;
+  model?: string;
+  sha256?: string;
+  bytes?: string;
+  temperature?: string;
+  /** A model version ARN (`?version=`), picked once the Approved versions are listed. */
+  version?: string;
+};
 
 const limitKeys = [
   "maxTokens",
@@ -53,6 +64,7 @@ export const samplePool = ["ml.g6e.xlarge", "ml.g6.2xlarge", "ml.g5.2xlarge", "m
 export function initialDeployForm(prefill: DeployPrefill): DeployForm {
   return {
     name: "",
+    modelVersionArn: "",
     apiMode: "decision",
     imageUri: prefill.image ?? "",
     modelDataUrl: prefill.model ?? "",
@@ -120,6 +132,7 @@ export function deployRequestFrom(form: DeployForm): DeployRequestInput {
   );
   return {
     name: form.name.trim(),
+    ...(form.modelVersionArn ? { modelVersionArn: form.modelVersionArn } : {}),
     apiMode: form.apiMode,
     imageUri: form.imageUri.trim(),
     modelDataUrl: form.modelDataUrl.trim(),
@@ -177,5 +190,19 @@ export function invocationCostAndLatency(
     latency:
       "InvokeEndpointAsync answers at once; the decision lands in S3 after the time in the queue plus the model time, " +
       "and after a scale to zero also a cold start (instance provisioning, model download and load: minutes on SageMaker).",
+  };
+}
+
+/** The form with a registry version picked: its image and artifact (the version names them; the server checks). */
+export function withModelVersion(form: DeployForm, version: ModelVersion | null): DeployForm {
+  if (!version) return { ...form, modelVersionArn: "" };
+  return {
+    ...form,
+    modelVersionArn: version.arn,
+    imageUri: version.imageUri ?? "",
+    modelDataUrl: version.modelDataUrl ?? "",
+    compression: version.compression ?? form.compression,
+    modelSha256: version.modelSha256 ?? "",
+    modelBytes: version.modelBytes === null ? "" : String(version.modelBytes),
   };
 }

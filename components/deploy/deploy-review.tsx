@@ -30,6 +30,7 @@ export function DeployReview({
   const rows: [string, string][] = [
     ["Endpoint name", request.name],
     ["API mode", request.apiMode ?? "decision"],
+    ["Model version", request.modelVersionArn ?? "none (image and artifact chosen by hand)"],
     ["Image", request.imageUri],
     ["Model", `${request.modelDataUrl} (${request.compression ?? "Gzip"})`],
     ["Model sha256", request.modelSha256 ?? "not checked by the console"],

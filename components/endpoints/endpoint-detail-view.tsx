@@ -14,6 +14,7 @@ import { EndpointLogsPanel } from "./endpoint-logs-panel.tsx";
 import { useEndpoint } from "./endpoint-queries.ts";
 import { InvocationsTable } from "./invocations-table.tsx";
 import { MetricsPanel } from "./metrics-panel.tsx";
+import { ModelVersionLineage } from "./model-version-lineage.tsx";
 import { ScaleForm } from "./scale-form.tsx";
 import { SettingsCard } from "./settings-card.tsx";
 import { StatusBadge } from "./status-badge.tsx";
@@ -60,7 +61,10 @@ export function EndpointDetailView({ name, updateTemperature }: { name: string; 
           initial={updateTemperature === undefined ? undefined : { temperature: updateTemperature }}
         />
         <div className="grid gap-4 lg:grid-cols-2">
-          <SettingsCard endpoint={endpoint} />
+          <div className="flex flex-col gap-4">
+            <ModelVersionLineage arn={endpoint.model.modelVersionArn} />
+            <SettingsCard endpoint={endpoint} />
+          </div>
           <div className="flex flex-col gap-4">
             <VariantsCard variants={endpoint.variants} />
             <Card title="Scale">

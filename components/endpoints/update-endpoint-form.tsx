@@ -20,6 +20,7 @@ import {
   updateProblems,
   updateRequestOf,
 } from "./update-form.ts";
+import { VersionField } from "./update-version-field.tsx";
 
 type FieldOptions = InputHTMLAttributes<HTMLInputElement> & { hint?: string };
 
@@ -73,9 +74,19 @@ export function UpdateEndpointForm({
     >
       <fieldset className="grid gap-3 sm:grid-cols-2">
         <legend className="mb-2 text-sm font-semibold">What changes</legend>
-        {textField("imageUri")}
-        {textField("modelDataUrl")}
-        {textField("modelSha256")}
+        <VersionField
+          form={form}
+          setForm={setForm}
+          label={labels.modelVersionArn}
+          error={shown.fields.modelVersionArn}
+        />
+        {form.modelVersionArn === "" && (
+          <>
+            {textField("imageUri")}
+            {textField("modelDataUrl")}
+            {textField("modelSha256")}
+          </>
+        )}
         {numberField("temperature", {
           step: "any",
           min: 0,

@@ -3,6 +3,8 @@ import type { FieldsByPath } from "../forms/schema-problems.ts";
 
 /** The update form as typed: every field a string, the changeable ones starting at what the endpoint runs now. */
 export interface UpdateForm {
+  /** The Approved registry version to serve; empty: none (image and artifact by hand). */
+  modelVersionArn: string;
   imageUri: string;
   modelDataUrl: string;
   modelSha256: string;
@@ -37,6 +39,7 @@ export type UpdateField = keyof UpdateForm;
 /** The update form's labels; the step size and the wait are named after the strategy. */
 export function updateFieldLabels(strategy: UpdateForm["strategy"]): Readonly<Record<UpdateField, string>> {
   return {
+    modelVersionArn: "Model version",
     imageUri: "Image (pinned by digest)",
     modelDataUrl: "Model artifact (S3)",
     modelSha256: "Model sha256",
@@ -64,6 +67,7 @@ export function updateFieldLabels(strategy: UpdateForm["strategy"]): Readonly<Re
 
 /** Where each part of updateRequestSchema is typed in the form. */
 export const updateFieldsByPath: FieldsByPath<UpdateField> = {
+  "change.modelVersionArn": "modelVersionArn",
   "change.imageUri": "imageUri",
   "change.modelDataUrl": "modelDataUrl",
   "change.modelSha256": "modelSha256",

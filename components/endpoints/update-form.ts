@@ -24,6 +24,7 @@ const text = (value: number | string | null | undefined) =>
 /** The form for an endpoint: its current image, model and settings; a canary of one instance baking 10 minutes. */
 export function initialUpdateForm(endpoint: EndpointDetail, overrides: Partial<UpdateForm> = {}): UpdateForm {
   return {
+    modelVersionArn: text(endpoint.model.modelVersionArn),
     imageUri: text(endpoint.model.imageUri),
     modelDataUrl: text(endpoint.model.modelDataUrl),
     modelSha256: text(endpoint.model.modelSha256),
@@ -64,8 +65,11 @@ const poolsOf = (value: string) =>
 function changeOf(endpoint: EndpointDetail, form: UpdateForm): EndpointChange {
   const initial = initialUpdateForm(endpoint);
   const change: EndpointChange = {};
-  if (form.imageUri !== initial.imageUri) change.imageUri = form.imageUri.trim();
-  if (form.modelDataUrl !== initial.modelDataUrl) {
+  // A new version names its image and artifact itself; the fields show them, the change names the version only.
+  const newVersion = form.modelVersionArn !== initial.modelVersionArn && form.modelVersionArn !== "";
+  if (newVersion) change.modelVersionArn = form.modelVersionArn;
+  if (!newVersion && form.imageUri !== initial.imageUri) change.imageUri = form.imageUri.trim();
+  if (!newVersion && form.modelDataUrl !== initial.modelDataUrl) {
     change.modelDataUrl = form.modelDataUrl.trim();
     if (form.modelSha256.trim()) change.modelSha256 = form.modelSha256.trim();
   }
@@ -90,6 +94,7 @@ export function updateDiff(
 ): { setting: string; from: string; to: string }[] {
   const initial = initialUpdateForm(endpoint);
   const rows: [string, keyof UpdateForm][] = [
+    ["Model version", "modelVersionArn"],
     ["Image", "imageUri"],
     ["Model artifact", "modelDataUrl"],
     ["Model sha256", "modelSha256"],

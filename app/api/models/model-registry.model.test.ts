@@ -56,6 +56,7 @@ let routes: {
   images: typeof import("../images/route.ts");
   endpoints: typeof import("../endpoints/route.ts");
   endpoint: typeof import("../endpoints/[name]/route.ts");
+  update: typeof import("../endpoints/[name]/update/route.ts");
   datasets: typeof import("../datasets/route.ts");
   evaluations: typeof import("../evaluations/route.ts");
   evaluation: typeof import("../evaluations/[id]/route.ts");
@@ -152,6 +153,7 @@ beforeAll(async () => {
     images: await import("../images/route.ts"),
     endpoints: await import("../endpoints/route.ts"),
     endpoint: await import("../endpoints/[name]/route.ts"),
+    update: await import("../endpoints/[name]/update/route.ts"),
     datasets: await import("../datasets/route.ts"),
     evaluations: await import("../evaluations/route.ts"),
     evaluation: await import("../evaluations/[id]/route.ts"),
@@ -396,6 +398,42 @@ describe("the Model Registry on the local control plane", { timeout: 180_000 }, 
       await json<ModelVersionDetail>(routes.version.GET(get(`/api/models/${GROUP}/1`), ofVersion(GROUP, 1)))
     ).body;
     expect(after).toMatchObject({ status: "Rejected", approvalNote: "revoked: drifted", endpoints: [SERVING] });
+  });
+
+  it("updates the endpoint to another Approved version; a change of image by hand is refused", async () => {
+    const v3 = await register({ group: GROUP, modelBuildId: modelBuild.id, imageUri, evaluationId: runId });
+    expect(v3.body.version).toBe(3);
+    expect((await decide(3, "Approved", "same artifact, re-registered")).status).toBe(200);
+    const update = (change: Record<string, unknown>) =>
+      json<{ error?: { message: string } }>(
+        routes.update.POST(
+          send(`/api/endpoints/${SERVING}/update`, {
+            change,
+            strategy: { kind: "all-at-once", waitSeconds: 0 },
+            alarms: { kind: "none" },
+          }),
+          { params: Promise.resolve({ name: SERVING }) },
+        ),
+      );
+    const byHand = await update({ imageUri: imageUri.replace(/@sha256:.*/, `@sha256:${"0".repeat(64)}`) });
+    expect(byHand.status).toBe(400);
+    expect(byHand.body.error?.message).toContain("updating it to another Approved version");
+    const moved = await update({ modelVersionArn: v3.body.arn });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(202);
+    const detail = await until(
+      async () =>
+        (
+          await json<EndpointDetail>(
+            routes.endpoint.GET(get(`/api/endpoints/${SERVING}`), { params: Promise.resolve({ name: SERVING }) }),
+          )
+        ).body,
+      (endpoint) => endpoint.status === "InService" && endpoint.model.modelVersionArn === v3.body.arn,
+    );
+    expect(detail.model.modelVersionArn).toBe(v3.body.arn);
+    const served = (
+      await json<ModelVersionDetail>(routes.version.GET(get(`/api/models/${GROUP}/3`), ofVersion(GROUP, 3)))
+    ).body;
+    expect(served.endpoints).toEqual([SERVING]);
   });
 
   it("needs an operator to register, attach and approve; a viewer reads", () => {
