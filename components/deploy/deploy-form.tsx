@@ -361,6 +361,18 @@ export function DeployFormView({ prefill }: { prefill: DeployPrefill & { from?: 
             />
           </div>
         )}
+        <div className="mt-3 grid gap-3 sm:grid-cols-3">
+          <TextField
+            label={`${labels.capturePercent} (optional)`}
+            type="number"
+            min={0}
+            max={100}
+            error={error.capturePercent}
+            value={form.capturePercent}
+            onChange={(e) => set("capturePercent", e.target.value)}
+            hint="SageMaker data capture: this share of invocations, request and answer, is written as JSON Lines under data-capture/ of the artifact bucket. Empty: none."
+          />
+        </div>
       </Card>
       <Card title="Adapter limits">
         <p className="mb-3 text-sm text-slate-700">

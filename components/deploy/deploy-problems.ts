@@ -18,7 +18,8 @@ export type DeployField =
   | "successTopic"
   | "errorTopic"
   | `limits.${LimitKey}`
-  | "temperature";
+  | "temperature"
+  | "capturePercent";
 
 /** The form's field labels, as the summary names them. */
 export const deployFieldLabels: Readonly<Record<DeployField, string>> = {
@@ -40,6 +41,7 @@ export const deployFieldLabels: Readonly<Record<DeployField, string>> = {
     string
   >),
   temperature: "SEMIF_TEMPERATURE",
+  capturePercent: "Data capture (% of invocations)",
 };
 
 /** Where each part of deployRequestSchema is typed in the form. */
@@ -59,6 +61,7 @@ const fieldsByPath: FieldsByPath<DeployField> = {
   "invocation.errorTopic": "errorTopic",
   ...Object.fromEntries(limitFields.map((field) => [`limits.${field.key}`, `limits.${field.key}` as const])),
   temperature: "temperature",
+  "dataCapture.samplingPercentage": "capturePercent",
 };
 
 /**

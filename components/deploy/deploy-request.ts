@@ -31,6 +31,8 @@ export type DeployForm = {
   maxConcurrentInvocations: string;
   successTopic: string;
   errorTopic: string;
+  /** Data capture's sampling percentage; empty: no capture. */
+  capturePercent: string;
 };
 
 export type DeployPrefill = {
@@ -84,6 +86,7 @@ export function initialDeployForm(prefill: DeployPrefill): DeployForm {
     maxConcurrentInvocations: "",
     successTopic: "",
     errorTopic: "",
+    capturePercent: "",
   };
 }
 
@@ -117,6 +120,7 @@ export function deployFormFromEndpoint(endpoint: EndpointDetail, temperature: st
     maxConcurrentInvocations: String(endpoint.asyncInference?.maxConcurrentInvocationsPerInstance ?? ""),
     successTopic: endpoint.asyncInference?.successTopic ?? "",
     errorTopic: endpoint.asyncInference?.errorTopic ?? "",
+    capturePercent: endpoint.dataCapture?.enabled ? String(endpoint.dataCapture.samplingPercentage ?? "") : "",
   };
 }
 
@@ -151,6 +155,7 @@ export function deployRequestFrom(form: DeployForm): DeployRequestInput {
     instanceCount: Number(form.instanceCount),
     limits,
     ...(form.temperature.trim() ? { temperature: Number(form.temperature) } : {}),
+    ...(form.capturePercent.trim() ? { dataCapture: { samplingPercentage: Number(form.capturePercent) } } : {}),
     invocation:
       form.invocationMode === "real-time"
         ? { mode: "real-time" }

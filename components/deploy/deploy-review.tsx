@@ -31,6 +31,12 @@ export function DeployReview({
     ["Endpoint name", request.name],
     ["API mode", request.apiMode ?? "decision"],
     ["Model version", request.modelVersionArn ?? "none (image and artifact chosen by hand)"],
+    [
+      "Data capture",
+      request.dataCapture
+        ? `${request.dataCapture.samplingPercentage}% of invocations, to data-capture/ of the artifact bucket`
+        : "off",
+    ],
     ["Image", request.imageUri],
     ["Model", `${request.modelDataUrl} (${request.compression ?? "Gzip"})`],
     ["Model sha256", request.modelSha256 ?? "not checked by the console"],

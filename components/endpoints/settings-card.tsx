@@ -66,6 +66,16 @@ export function SettingsCard({ endpoint }: { endpoint: EndpointDetail }) {
                 .map(([key, value]) => `${key}=${value}`)
                 .join(", ")}
         </Row>
+        <Row term="Data capture">
+          {endpoint.dataCapture?.enabled ? (
+            <span>
+              {endpoint.dataCapture.samplingPercentage}% of invocations ({endpoint.dataCapture.status ?? "—"}) to{" "}
+              <span className="font-mono text-xs">{endpoint.dataCapture.destination}</span>
+            </span>
+          ) : (
+            "off"
+          )}
+        </Row>
         <Row term="$/hour">{hourlyPrice(endpoint.hourlyPriceUsd)}</Row>
         <Row term="Created">
           <Timestamp at={endpoint.createdAt} />

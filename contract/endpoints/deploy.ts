@@ -74,6 +74,20 @@ export const adapterLimitsSchema = z.strictObject({
 } satisfies Record<SemifLimit, z.ZodType>);
 export type AdapterLimits = z.infer<typeof adapterLimitsSchema>;
 
+/**
+ * Data capture (SageMaker's DataCaptureConfig): this share of real-time invocations is written, request and answer,
+ * as JSON Lines under `data-capture/<endpoint>/<variant>/yyyy/mm/dd/hh/` of the artifact bucket.
+ */
+export const dataCaptureSchema = z.strictObject({
+  samplingPercentage: z
+    .number({ error: "must be a whole percentage from 0 to 100" })
+    .int("must be a whole percentage from 0 to 100")
+    .min(0, "must be a whole percentage from 0 to 100")
+    .max(100, "must be a whole percentage from 0 to 100"),
+  capture: z.enum(["input-and-output", "input", "output"]).default("input-and-output"),
+});
+export type DataCapture = z.infer<typeof dataCaptureSchema>;
+
 /** `POST /api/endpoints` body: one model, one endpoint config, one endpoint, all named `name`. */
 export const deployRequestSchema = z.strictObject({
   name: resourceNameSchema,
@@ -97,6 +111,7 @@ export const deployRequestSchema = z.strictObject({
   /** Decision requests evaluated at once inside one instance (ADAPTER_PARALLEL). */
   parallel: z.number().int().min(1).max(64).optional(),
   invocation: invocationModeSchema.default({ mode: "real-time" }),
+  dataCapture: dataCaptureSchema.optional(),
   startupTimeoutSeconds: z.number().int().min(60).max(3600).default(900),
   downloadTimeoutSeconds: z.number().int().min(60).max(3600).default(900),
   /** Defaults to the console's SAGEMAKER_EXECUTION_ROLE_ARN. */

@@ -14,6 +14,15 @@ export const resourceNameSchema = sageMakerNameSchema(resourceNamePattern, MAX_R
 export const apiModeSchema = z.enum(["decision", "chat"]);
 export type ApiMode = z.infer<typeof apiModeSchema>;
 
+/** DescribeEndpoint's DataCaptureConfig summary: whether invocations are captured, how many, where. */
+export const dataCaptureDetailSchema = z.object({
+  enabled: z.boolean(),
+  status: z.string().nullable(),
+  samplingPercentage: z.number().nullable(),
+  destination: z.string().nullable(),
+});
+export type DataCaptureDetail = z.infer<typeof dataCaptureDetailSchema>;
+
 export const endpointSummarySchema = z.object({
   name: z.string(),
   arn: z.string(),
@@ -104,6 +113,8 @@ export const endpointDetailSchema = z.object({
     environment: z.record(z.string(), z.string()),
   }),
   settings: containerSettingsSchema,
+  /** Null when the configuration captures nothing. */
+  dataCapture: dataCaptureDetailSchema.nullable(),
   variants: z.array(variantDetailSchema),
   /** The serving instance type and count, as in the summary. */
   instanceType: z.string().nullable(),

@@ -26,6 +26,8 @@ export const ARTIFACT_PREFIXES = {
   batch: "batch/",
   /** The evaluation reports model versions point at (`evaluation-reports/<group>/<run>.json`). */
   evaluationReports: "evaluation-reports/",
+  /** Real-time data capture: SageMaker writes `data-capture/<endpoint>/<variant>/yyyy/mm/dd/hh/*.jsonl`. */
+  dataCapture: "data-capture/",
 } as const;
 
 /**

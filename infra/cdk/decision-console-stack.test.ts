@@ -188,6 +188,7 @@ describe("SageMaker execution role", () => {
       "<ArtifactBucket.Arn>/batch/outputs/*",
       "<ArtifactBucket.Arn>/async/*/out/*",
       "<ArtifactBucket.Arn>/async/*/failed/*",
+      "<ArtifactBucket.Arn>/data-capture/*",
     ]);
     // https://docs.aws.amazon.com/sagemaker/latest/dg/async-inference-create-endpoint-prerequisites.html lists
     // s3:AbortMultipartUpload beside s3:PutObject for the results.

@@ -53,6 +53,12 @@ export function createExecutionRole(scope: Construct, props: ExecutionRoleProps)
       actions: ["s3:PutObject", "s3:AbortMultipartUpload"],
       resources: [asyncFolder("responses"), asyncFolder("failures")],
     }),
+    // Data capture: SageMaker writes the captured records as the model's execution role.
+    new PolicyStatement({
+      sid: "WriteCapturedData",
+      actions: ["s3:PutObject"],
+      resources: [bucket.arnForObjects(`${ARTIFACT_PREFIXES.dataCapture}*`)],
+    }),
     new PolicyStatement({
       sid: "PublishAsyncNotifications",
       actions: ["sns:Publish"],
@@ -107,6 +113,7 @@ export function createExecutionRole(scope: Construct, props: ExecutionRoleProps)
     ReadModelArtifacts: "objects under models/ only",
     ReadAsyncRequests: "asynchronous requests under async/<endpoint>/in/ only",
     WriteAsyncResults: "asynchronous answers and failures under async/<endpoint>/out/ and failed/ only",
+    WriteCapturedData: "captured invocations under data-capture/ only",
     PublishAsyncNotifications: "only SNS topics named with the console's prefix (success and error notifications)",
     EcrLogin: "GetAuthorizationToken has no resource type (Service Authorization Reference)",
     PublishMetrics: "PutMetricData has no resource type for classic metrics; AWS documents it for CreateModel roles",

@@ -9,6 +9,7 @@ import { BacklogMetrics } from "./async/backlog-metrics.ts";
 import { registerScalingPolicyActions } from "./autoscaling/policy-actions.ts";
 import { BuildRunner } from "./builds/build-runner.ts";
 import { BuildStore } from "./builds/build-store.ts";
+import { DataCapture } from "./capture/data-capture.ts";
 import { openLocalDatabase } from "./database.ts";
 import type { GpuEmulation } from "./endpoints/container-launch.ts";
 import { EndpointDeployments } from "./endpoints/endpoint-deployment.ts";
@@ -121,6 +122,8 @@ export interface ControlPlane {
   logs: LogStore;
   /** The Asynchronous Inference queue (InvokeEndpointAsync). */
   asyncRequests: AsyncRequestStore;
+  /** Real-time data capture; writes buffered records about once a second (tests call `flush` directly). */
+  capture: DataCapture;
   /** Publishes the asynchronous endpoints' backlog metrics (every 10 s on its own; tests call it directly). */
   backlogMetrics: BacklogMetrics;
   /** The keys issued at this start and the shared credentials file that holds them. */
@@ -202,6 +205,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     metrics: publishedMetrics,
     region: DEFAULT_REGION,
   });
+  const dataCapture = new DataCapture({ sageMaker, objects, iam, logs, region: DEFAULT_REGION });
   const metricClock = options.metricClock ?? Date.now;
   const backlogMetrics = new BacklogMetrics(sageMaker, endpoints, asyncRequests, publishedMetrics, metricClock);
   const metricSource = new MetricSource(metrics, publishedMetrics);
@@ -336,7 +340,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       if (protocol.kind === "runtime" && runtimeInvocation(method, message.path)?.kind === "async-invocations")
         return await handleAsyncInvocation(sageMaker, asyncInference, iam, request, response);
       if (protocol.kind === "runtime")
-        return await handleRuntime(sageMaker, endpoints, metrics, iam, request, response);
+        return await handleRuntime(sageMaker, endpoints, metrics, iam, dataCapture, request, response);
       return await handleS3(objects, iam, request, response);
     } catch (error) {
       sendProtocolError(protocol, response, method, error);
@@ -391,6 +395,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     builds,
     logs,
     asyncRequests,
+    capture: dataCapture,
     backlogMetrics,
     credentials,
     resourcePrefix,
@@ -405,6 +410,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       backlogMetrics.close();
       await builds.close();
       await asyncInference.close();
+      await dataCapture.close();
       deployments.close();
       alarms.close();
       await transforms.close();

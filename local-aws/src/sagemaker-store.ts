@@ -1,5 +1,6 @@
 import type {
   AsyncInferenceConfig,
+  DataCaptureConfig,
   DeploymentConfig,
   DescribeModelCommandOutput,
   InstancePoolSummary,
@@ -35,11 +36,15 @@ export type ProductionVariantDoc = Omit<OnTheWire<ProductionVariant>, "InstanceP
 /** CreateEndpointConfig's AsyncInferenceConfig, as given (DescribeEndpointConfig returns it the same way). */
 export type AsyncInferenceConfigDoc = OnTheWire<AsyncInferenceConfig>;
 
+/** CreateEndpointConfig's DataCaptureConfig, as given. */
+export type DataCaptureConfigDoc = OnTheWire<DataCaptureConfig>;
+
 export interface EndpointConfigDoc {
   EndpointConfigName: string;
   EndpointConfigArn: string;
   ProductionVariants: ProductionVariantDoc[];
   AsyncInferenceConfig?: AsyncInferenceConfigDoc;
+  DataCaptureConfig?: DataCaptureConfigDoc;
   CreationTime: number;
 }
 

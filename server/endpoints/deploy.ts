@@ -18,6 +18,7 @@ import { AppError } from "../http/app-error.ts";
 import { deployableVersion } from "../models/deployable-version.ts";
 import { asyncInferenceConfig } from "./async-config.ts";
 import { type ContainerRequest, containerEnvironment } from "./container-env.ts";
+import { dataCaptureConfig } from "./data-capture-config.ts";
 import { type ModelRecords, recordTags } from "./model-records.ts";
 import { assertPullableImage } from "./pullable-image.ts";
 
@@ -199,6 +200,7 @@ export async function deployEndpoint(
   const model = modelInput(request, role);
   const variant = productionVariant(request);
   const asyncInference = asyncInferenceConfig(request, options.artifactBucket ?? null, prefix);
+  const dataCapture = dataCaptureConfig(request, options.artifactBucket ?? null);
 
   if (await endpointExists(sageMaker, name)) {
     throw new AppError(
@@ -213,6 +215,7 @@ export async function deployEndpoint(
         EndpointConfigName: name,
         ProductionVariants: [variant],
         AsyncInferenceConfig: asyncInference,
+        DataCaptureConfig: dataCapture,
       }),
     );
   } catch (error) {

@@ -7,6 +7,7 @@ import { priceForInstances } from "../../contract/pricing/prices.ts";
 import { describeAutoscaling } from "../autoscaling/variant-scaling.ts";
 import { asyncInferenceDetail } from "./async-config.ts";
 import { modelSha256Of, settingsOf } from "./container-env.ts";
+import { dataCaptureDetail } from "./data-capture-config.ts";
 import { variantName } from "./deploy.ts";
 import { deploymentOf } from "./deployment-view.ts";
 import { loadEndpointResources } from "./resources.ts";
@@ -73,6 +74,7 @@ export async function describeEndpoint(
       environment: env,
     },
     settings: settingsOf(env),
+    dataCapture: dataCaptureDetail(resources.endpoint),
     variants,
     instanceType: summary.instanceType,
     instanceCount: summary.instanceCount,

@@ -29,8 +29,8 @@ import { LOCAL_ACCOUNT_ID } from "../wire/request.ts";
 
 /**
  * Local SageMaker's Model Registry through the SDK: groups, numbered versions with their metrics and metadata,
- * approval, and a deployment from a version. The stack's console policy grants exactly the calls server/ makes, and
- * server/ makes none of these yet, so the console's profile is refused each one and the calls are made as admin.
+ * approval, and a deployment from a version. The calls are made as admin (who may also make other teams' groups); the
+ * stack's console policy grants the console the registry on its prefix only, which the first test checks.
  */
 let dataDir: string;
 let plane: ControlPlane;

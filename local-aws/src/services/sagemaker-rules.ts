@@ -140,3 +140,13 @@ export function checkTransformJob(input: TransformJobInput): void {
   }
   if (input.DataCaptureConfig !== undefined) throw notServedLocally("DataCaptureConfig");
 }
+
+/**
+ * CreateEndpointConfig, DataCaptureConfig: the Developer Guide's "Capture data from real-time endpoint" is what
+ * local mode serves; capture on an asynchronous endpoint (its own guide page) is not, and is refused, not ignored.
+ */
+export function checkDataCapture(input: { DataCaptureConfig?: unknown; AsyncInferenceConfig?: unknown }): void {
+  if (input.DataCaptureConfig !== undefined && input.AsyncInferenceConfig !== undefined) {
+    throw notServedLocally("DataCaptureConfig on an asynchronous endpoint (AsyncInferenceConfig)");
+  }
+}

@@ -1,6 +1,7 @@
 import type { ServerResponse } from "node:http";
 import { EventStreamCodec } from "@smithy/eventstream-codec";
 import { fromUtf8, toUtf8 } from "@smithy/util-utf8";
+import type { DataCapture } from "../capture/data-capture.ts";
 import { type EndpointRunner, endpointLogGroup, type PickedInstance } from "../endpoints/endpoint-runner.ts";
 import type { RequestAuthorizer } from "../iam/request-authorizer.ts";
 import type { MetricsStore } from "../metrics-store.ts";
@@ -25,6 +26,7 @@ export async function handleRuntime(
   runner: EndpointRunner,
   metrics: MetricsStore,
   iam: RequestAuthorizer,
+  capture: DataCapture,
   request: AwsRequest,
   response: ServerResponse,
 ) {
@@ -91,6 +93,7 @@ export async function handleRuntime(
       metrics.recordInvocation(name, picked.variant, 200, Math.round((performance.now() - started) * 1000));
       response.writeHead(200, { ...responseHeaders, "content-type": contentType, "content-length": bytes.length });
       response.end(bytes);
+      captureInvocation(store, capture, request, name, picked.variant, body, { body: bytes, contentType });
       return;
     }
     response.writeHead(200, {
@@ -98,7 +101,8 @@ export async function handleRuntime(
       "content-type": "application/vnd.amazon.eventstream",
       "x-amzn-sagemaker-content-type": contentType,
     });
-    await streamPayloadParts(container, response);
+    const streamed = await streamPayloadParts(container, response);
+    captureInvocation(store, capture, request, name, picked.variant, body, { body: streamed, contentType });
     metrics.recordInvocation(name, picked.variant, 200, Math.round((performance.now() - started) * 1000));
   } catch (error) {
     if (picked && error instanceof AwsError) {
@@ -151,7 +155,35 @@ function modelError(picked: PickedInstance, endpoint: string, region: string, st
   );
 }
 
-async function streamPayloadParts(container: Response, response: ServerResponse) {
+/** The invocation, for the endpoint configuration's DataCaptureConfig, once the caller has its answer. */
+function captureInvocation(
+  store: SageMakerStore,
+  capture: DataCapture,
+  request: AwsRequest,
+  endpoint: string,
+  variant: string,
+  input: Buffer,
+  output: { body: Buffer; contentType: string },
+) {
+  const running = store.endpoint(endpoint);
+  const config = running ? store.endpointConfig(running.configName)?.DataCaptureConfig : undefined;
+  if (!config) return;
+  const modelName = running?.variants.find((candidate) => candidate.VariantName === variant)?.ModelName;
+  const model = modelName ? store.model(modelName) : undefined;
+  capture.record({
+    endpoint,
+    variant,
+    config,
+    executionRoleArn: model?.ExecutionRoleArn ?? "",
+    input: { body: input, contentType: header(request, "content-type") ?? "application/octet-stream" },
+    output,
+    inferenceId: header(request, "x-amzn-sagemaker-inference-id"),
+  });
+}
+
+/** Re-frames the container's body as PayloadPart events; answers the whole body, for data capture. */
+async function streamPayloadParts(container: Response, response: ServerResponse): Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
   const write = (message: Parameters<typeof codec.encode>[0]) =>
     new Promise<void>((resolve) => {
       if (!response.write(codec.encode(message))) response.once("drain", resolve);
@@ -159,6 +191,7 @@ async function streamPayloadParts(container: Response, response: ServerResponse)
     });
   try {
     for await (const chunk of container.body ?? []) {
+      chunks.push(chunk as Uint8Array);
       await write({
         headers: {
           ":event-type": { type: "string", value: "PayloadPart" },
@@ -184,4 +217,5 @@ async function streamPayloadParts(container: Response, response: ServerResponse)
     });
   }
   response.end();
+  return Buffer.concat(chunks);
 }

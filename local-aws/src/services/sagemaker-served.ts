@@ -3,7 +3,7 @@ import { onlyValues, type Served } from "../wire/served-members.ts";
 
 /**
  * The members of each SageMaker operation that the local control plane acts on; any other member of the service
- * model is refused (wire/served-members.ts). Not served: data capture, shadow variants, explainers, VPCs and KMS
+ * model is refused (wire/served-members.ts). Not served: data capture on asynchronous endpoints and with a KMS key, shadow variants, explainers, VPCs and KMS
  * keys (a transform job's too), routing strategies, managed instance scaling, multi-model containers, experiments,
  * transform AMI versions; in the Model Registry, unversioned and Marketplace packages, validation and algorithm
  * specifications, drift baselines, model cards and life cycles, managed storage, cross-account listing.
@@ -41,6 +41,7 @@ const modelPackageContainer: Served = {
   Image: "served",
   ImageDigest: "served",
   ModelDataUrl: "served",
+  ModelDataSource: "served",
   Environment: "served",
 };
 
@@ -59,6 +60,14 @@ export const sageMakerServedMembers: Record<SageMakerInputShapesOperation, Serve
     EndpointConfigName: "served",
     ProductionVariants: productionVariant,
     AsyncInferenceConfig: "served",
+    // Real-time capture (KmsKeyId aside); checkDataCapture refuses it on an asynchronous endpoint.
+    DataCaptureConfig: {
+      EnableCapture: "served",
+      InitialSamplingPercentage: "served",
+      DestinationS3Uri: "served",
+      CaptureOptions: "served",
+      CaptureContentTypeHeader: "served",
+    },
     Tags: "served",
   },
   CreateModel: {

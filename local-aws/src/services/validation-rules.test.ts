@@ -357,17 +357,18 @@ describe("local SageMaker validates transform jobs as CreateTransformJob's refer
 });
 
 describe("what local mode does not serve, it refuses rather than accepts and ignores", () => {
-  it("refuses data capture, shadow variants and the variant settings it does not act on", async () => {
+  it("refuses data capture with a KMS key, shadow variants and the variant settings it does not act on", async () => {
     const capture = {
       InitialSamplingPercentage: 100,
       DestinationS3Uri: "s3://bucket/capture",
       CaptureOptions: [{ CaptureMode: "Input" as const }],
+      KmsKeyId: "alias/capture",
     };
     await expect(
       sageMaker.send(
         new CreateEndpointConfigCommand({ ...config("capture-config", [variant()]), DataCaptureConfig: capture }),
       ),
-    ).rejects.toMatchObject(refused("DataCaptureConfig is not served by the local control plane."));
+    ).rejects.toMatchObject(refused("DataCaptureConfig.KmsKeyId is not served by the local control plane."));
     await expect(
       sageMaker.send(
         new CreateEndpointConfigCommand({

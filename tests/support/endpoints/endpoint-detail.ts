@@ -23,6 +23,7 @@ export function cpuEndpointDetail(image: string): EndpointDetail {
       environment: {},
     },
     settings: { threads: 32, gpuLayers: null, parallel: null, temperature: 1.3, limits: { SEMIF_MAX_IN_FLIGHT: "2" } },
+    dataCapture: null,
     variants: [
       {
         name: "AllTraffic",

@@ -1,0 +1,77 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { type ControlPlane, startControlPlane } from "@decision-console/local-aws";
+import {
+  localAdapterImageUri,
+  routeDecision,
+  testStackFixture,
+  writeTinyModel,
+} from "@decision-console/local-aws/testing";
+import * as tar from "tar";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { deployRequestSchema } from "../../contract/endpoints/deploy.ts";
+import { consoleClientsFor } from "../aws/local-console-clients.ts";
+import { invokeEndpoint } from "../invoke/invoke.ts";
+import { deployEndpoint } from "./deploy.ts";
+import { describeEndpoint } from "./describe.ts";
+
+/**
+ * A deployment with data capture, as the console makes it with its own credentials and IAM policy: the endpoint
+ * reports capture Started, and each invocation through the console's runtime call is one record in the bucket.
+ */
+let dataDir: string;
+let plane: ControlPlane;
+let modelDataUrl: string;
+
+beforeAll(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "console-capture-"));
+  plane = await startControlPlane({ fixture: testStackFixture(), dataDir, port: 0 });
+  const staging = path.join(dataDir, "staging");
+  writeTinyModel(path.join(staging, "model.gguf"));
+  const archive = path.join(dataDir, "model.tar.gz");
+  await tar.c({ gzip: true, file: archive, cwd: staging }, ["model.gguf"]);
+  await plane.objects.putObject(plane.bucket, "models/capture/model.tar.gz", fs.readFileSync(archive));
+  modelDataUrl = `s3://${plane.bucket}/models/capture/model.tar.gz`;
+}, 120_000);
+
+afterAll(async () => {
+  await plane?.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("a console deployment with data capture", { timeout: 120_000 }, () => {
+  it("captures every invocation under data-capture/<endpoint>/AllTraffic/", async () => {
+    const clients = consoleClientsFor(plane);
+    const request = deployRequestSchema.parse({
+      name: "dc-captured",
+      imageUri: localAdapterImageUri(plane),
+      modelDataUrl,
+      compute: { kind: "cpu", instanceType: "ml.c6i.large", threads: 1 },
+      dataCapture: { samplingPercentage: 100 },
+    });
+    await deployEndpoint(clients.sageMaker, request, {
+      defaultExecutionRoleArn: plane.executionRoleArn,
+      resourceNamePrefix: plane.resourcePrefix,
+      artifactBucket: plane.bucket,
+    });
+    await plane.endpoints.settled("dc-captured");
+    const detail = await describeEndpoint(clients, "dc-captured");
+    expect(detail.dataCapture).toEqual({
+      enabled: true,
+      status: "Started",
+      samplingPercentage: 100,
+      destination: `s3://${plane.bucket}/data-capture`,
+    });
+    for (let i = 0; i < 5; i++) await invokeEndpoint(clients.runtime, "dc-captured", routeDecision);
+    await plane.capture.flush();
+    const objects = plane.objects.list(plane.bucket, "data-capture/dc-captured/AllTraffic/", "", 100);
+    const lines = objects.flatMap((object) =>
+      fs.readFileSync(plane.objects.getObject(plane.bucket, object.key).file, "utf8").trim().split("\n"),
+    );
+    expect(lines).toHaveLength(5);
+    const record = JSON.parse(lines[0] ?? "{}");
+    expect(JSON.parse(record.captureData.endpointInput.data)).toEqual(routeDecision);
+    expect(record.captureData.endpointOutput.encoding).toBe("JSON");
+  });
+});
