@@ -20,7 +20,12 @@ export { checkUpdateEndpoint } from "./services/deployment-config-rules.ts";
 export { ecrServedMembers } from "./services/ecr-served.ts";
 export { instanceTypeHasInstanceStorage } from "./services/instance-storage.ts";
 export { localAdapterImageUri, localAdapterRepository } from "./test-support/adapter-image.ts";
-export { createAdapterModel, createTinyAdapterModel } from "./test-support/batch-model.ts";
+export {
+  createAdapterModel,
+  createTinyAdapterModel,
+  publishModelArchive,
+  publishTinyModelArchive,
+} from "./test-support/batch-model.ts";
 export { createEndpoint } from "./test-support/create-endpoint.ts";
 export { MetricClock } from "./test-support/metric-clock.ts";
 export { allExit, childrenOf, isRunning, parentOf, processesRunning } from "./test-support/processes.ts";

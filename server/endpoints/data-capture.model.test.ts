@@ -4,11 +4,10 @@ import path from "node:path";
 import { type ControlPlane, startControlPlane } from "@decision-console/local-aws";
 import {
   localAdapterImageUri,
+  publishTinyModelArchive,
   routeDecision,
   testStackFixture,
-  writeTinyModel,
 } from "@decision-console/local-aws/testing";
-import * as tar from "tar";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deployRequestSchema } from "../../contract/endpoints/deploy.ts";
 import { consoleClientsFor } from "../aws/local-console-clients.ts";
@@ -27,12 +26,7 @@ let modelDataUrl: string;
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "console-capture-"));
   plane = await startControlPlane({ fixture: testStackFixture(), dataDir, port: 0 });
-  const staging = path.join(dataDir, "staging");
-  writeTinyModel(path.join(staging, "model.gguf"));
-  const archive = path.join(dataDir, "model.tar.gz");
-  await tar.c({ gzip: true, file: archive, cwd: staging }, ["model.gguf"]);
-  await plane.objects.putObject(plane.bucket, "models/capture/model.tar.gz", fs.readFileSync(archive));
-  modelDataUrl = `s3://${plane.bucket}/models/capture/model.tar.gz`;
+  modelDataUrl = await publishTinyModelArchive(plane, "capture", dataDir);
 }, 120_000);
 
 afterAll(async () => {

@@ -10,13 +10,13 @@ import {
   SageMakerClient,
 } from "@aws-sdk/client-sagemaker";
 import { InvokeEndpointCommand, SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
-import * as tar from "tar";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ControlPlane, startControlPlane } from "../control-plane.ts";
 import { localClientConfig } from "../stack.ts";
 import { localAdapterImageUri } from "../test-support/adapter-image.ts";
+import { publishTinyModelArchive } from "../test-support/batch-model.ts";
 import { routeDecision } from "../test-support/route-decision.ts";
-import { testExecutionRoleArn, testStackFixture, writeTinyModel } from "../test-support/stack-fixture.ts";
+import { testExecutionRoleArn, testStackFixture } from "../test-support/stack-fixture.ts";
 
 /**
  * Real-time data capture on the local control plane: records in the Developer Guide's format under
@@ -96,12 +96,7 @@ beforeAll(async () => {
   plane = await startControlPlane({ fixture: testStackFixture(), dataDir, port: 0 });
   sageMaker = new SageMakerClient(localClientConfig(plane));
   runtime = new SageMakerRuntimeClient(localClientConfig(plane));
-  const staging = path.join(dataDir, "staging");
-  writeTinyModel(path.join(staging, "model.gguf"));
-  const archive = path.join(dataDir, "model.tar.gz");
-  await tar.c({ gzip: true, file: archive, cwd: staging }, ["model.gguf"]);
-  await plane.objects.putObject(plane.bucket, "models/capture/model.tar.gz", fs.readFileSync(archive));
-  modelDataUrl = `s3://${plane.bucket}/models/capture/model.tar.gz`;
+  modelDataUrl = await publishTinyModelArchive(plane, "capture", dataDir);
 }, 120_000);
 
 afterAll(async () => {

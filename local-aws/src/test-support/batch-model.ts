@@ -7,6 +7,34 @@ import { localClientConfig } from "../stack.ts";
 import { localAdapterImageUri } from "./adapter-image.ts";
 import { writeTinyModel } from "./stack-fixture.ts";
 
+/** `gguf` packed as `models/<name>/model.tar.gz` in the stack's bucket; answers its s3:// URL. */
+export async function publishModelArchive(
+  plane: Pick<ControlPlane, "objects" | "bucket">,
+  name: string,
+  gguf: string,
+  scratch: string,
+): Promise<string> {
+  const staging = path.join(scratch, "staging");
+  fs.mkdirSync(staging, { recursive: true });
+  fs.copyFileSync(gguf, path.join(staging, "model.gguf"));
+  const archive = path.join(scratch, "model.tar.gz");
+  await tar.c({ gzip: true, file: archive, cwd: staging }, ["model.gguf"]);
+  const key = `models/${name}/model.tar.gz`;
+  await plane.objects.putObject(plane.bucket, key, fs.readFileSync(archive));
+  return `s3://${plane.bucket}/${key}`;
+}
+
+/** publishModelArchive of the generated tiny GGUF. */
+export async function publishTinyModelArchive(
+  plane: Pick<ControlPlane, "objects" | "bucket">,
+  name: string,
+  scratch: string,
+): Promise<string> {
+  const gguf = path.join(scratch, "tiny.gguf");
+  writeTinyModel(gguf);
+  return publishModelArchive(plane, name, gguf, scratch);
+}
+
 /** createAdapterModel on the adapter's generated tiny GGUF. */
 export async function createTinyAdapterModel(
   plane: ControlPlane,
@@ -30,13 +58,7 @@ export async function createAdapterModel(
   scratch: string,
   environment: Record<string, string> = {},
 ) {
-  const staging = path.join(scratch, "staging");
-  fs.mkdirSync(staging, { recursive: true });
-  fs.copyFileSync(gguf, path.join(staging, "model.gguf"));
-  const archive = path.join(scratch, "model.tar.gz");
-  await tar.c({ gzip: true, file: archive, cwd: staging }, ["model.gguf"]);
-  const key = `models/${name}/model.tar.gz`;
-  await plane.objects.putObject(plane.bucket, key, fs.readFileSync(archive));
+  const modelDataUrl = await publishModelArchive(plane, name, gguf, scratch);
   await new SageMakerClient(localClientConfig(plane, "admin")).send(
     new CreateModelCommand({
       ModelName: name,
@@ -44,7 +66,7 @@ export async function createAdapterModel(
       EnableNetworkIsolation: true,
       PrimaryContainer: {
         Image: localAdapterImageUri(plane),
-        ModelDataUrl: `s3://${plane.bucket}/${key}`,
+        ModelDataUrl: modelDataUrl,
         Environment: { ADAPTER_READING_CACHE: "0", ...environment },
       },
     }),
