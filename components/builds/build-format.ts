@@ -1,5 +1,5 @@
 import type { Build, BuildStatus } from "@/contract/builds/builds.ts";
-import { pinnedImageUri } from "@/contract/builds/builds.ts";
+import { pinnedImageUri } from "@/contract/builds/pinned-image.ts";
 import type { Tone } from "../ui/badge.tsx";
 
 export function buildTone(status: BuildStatus | null): Tone {

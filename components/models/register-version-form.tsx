@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { pinnedImageUri } from "@/contract/builds/builds.ts";
+import { pinnedImageUri } from "@/contract/builds/pinned-image.ts";
 import { type RegisterVersionInput, registerVersionSchema } from "@/contract/models/model-registry.ts";
 import { ErrorAlert } from "../api/error-text.tsx";
 import { useConsoleSettings } from "../api/settings-queries.ts";

@@ -108,11 +108,3 @@ export const startImageBuildSchema = z.strictObject({
 export const startBuildRequestSchema = z.discriminatedUnion("kind", [startModelBuildSchema, startImageBuildSchema]);
 export type StartBuildRequest = z.infer<typeof startBuildRequestSchema>;
 export type StartBuildRequestInput = z.input<typeof startBuildRequestSchema>;
-
-/** Deploying needs the image by digest: a tag could move between review and deploy. */
-export function pinnedImageUri(outputs: BuildOutputs): string | null {
-  const { imageUri, imageDigest } = outputs;
-  if (imageUri?.includes("@sha256:")) return imageUri;
-  if (!imageUri || !imageDigest) return null;
-  return `${imageUri.replace(/:[^/:@]+$/, "")}@${imageDigest}`;
-}

@@ -13,7 +13,8 @@ import {
   UpdateModelPackageCommand,
 } from "@aws-sdk/client-sagemaker";
 import type { Build } from "../../contract/builds/builds.ts";
-import { compressionOfModelData, pinnedImageUri } from "../../contract/builds/builds.ts";
+import { compressionOfModelData } from "../../contract/builds/builds.ts";
+import { pinnedImageUri } from "../../contract/builds/pinned-image.ts";
 import { approvalProblem, evaluationProblem } from "../../contract/models/approval.ts";
 import type {
   ApprovalRequest,

@@ -68,7 +68,7 @@ const CHECKS: { pattern: RegExp; check: Check }[] = [
   },
   {
     pattern:
-      /^CONSOLE=|^curl .*\$CONSOLE|^(IMAGE|DATASET|RUN|INFERENCE|BUILD)=\$\(curl|^until \[ "\$\(curl|^while STATUS=\$\(curl|^echo "\$(DATASET|RUN|INFERENCE|BUILD)"$/,
+      /^CONSOLE=|^curl .*\$CONSOLE|^(IMAGE|DATASET|RUN|INFERENCE|BUILD|MODEL_BUILD|EVALUATED)=\$\(curl|^until \[ "\$\(curl|^while STATUS=\$\(curl|^echo "\$(DATASET|RUN|INFERENCE|BUILD)"$/,
     check: { run: RUN.console },
   },
   {
