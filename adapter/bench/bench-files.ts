@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { type ModelKind, modelSpec, writeModel } from "../test/support/llama-model.ts";
@@ -64,7 +64,11 @@ export function benchModel(kind: ModelKind = "bench-0.5b"): string {
   if (!existsSync(file)) {
     mkdirSync(benchOut, { recursive: true });
     process.stderr.write(`generating ${path.relative(repoRoot, file)} (${kind}, JevBench words in the vocabulary)\n`);
-    writeModel(modelSpec(kind, { extraText: readFileSync(jevbenchFile(), "utf8") }), file);
+    // Written aside and renamed into place: bench scripts run side by side, and one must never read a half-written
+    // file another is still generating (llama.cpp then fails to load it).
+    const partial = `${file}.${process.pid}.partial`;
+    writeModel(modelSpec(kind, { extraText: readFileSync(jevbenchFile(), "utf8") }), partial);
+    renameSync(partial, file);
   }
   return file;
 }
