@@ -1,10 +1,11 @@
 "use client";
 
 import Link from "next/link";
+import { versionOfArn } from "@/contract/models/version-of-arn.ts";
 import { ErrorAlert } from "../api/error-text.tsx";
 import { buildPage } from "../builds/build-queries.ts";
 import { decimal, percent } from "../evaluate/format.ts";
-import { useModelVersion, versionOfArn, versionPage } from "../models/model-queries.ts";
+import { useModelVersion, versionPage } from "../models/model-queries.ts";
 import { approvalLabel, approvalTone } from "../models/version-format.ts";
 import { Badge } from "../ui/badge.tsx";
 import { Card } from "../ui/card.tsx";

@@ -14,12 +14,6 @@ export function groupPage(group: string): string {
   return `/models/${encodeURIComponent(group)}`;
 }
 
-/** The group and number of a version ARN (`.../model-package/<group>/<n>`), or null. */
-export function versionOfArn(arn: string): { group: string; version: number } | null {
-  const match = /:model-package\/([^/]+)\/(\d+)$/.exec(arn);
-  return match ? { group: match[1] ?? "", version: Number(match[2]) } : null;
-}
-
 export function useModelGroups() {
   return useQuery({ queryKey: queryKeys.models.all, queryFn: ({ signal }) => api("listModelGroups", { signal }) });
 }

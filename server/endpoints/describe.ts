@@ -11,7 +11,7 @@ import { dataCaptureDetail } from "./data-capture-config.ts";
 import { variantName } from "./deploy.ts";
 import { deploymentOf } from "./deployment-view.ts";
 import { loadEndpointResources } from "./resources.ts";
-import { environmentOf, imageOf, summaryOf, variantDetails } from "./view.ts";
+import { environmentOf, imageOf, modelDataUrlOf, summaryOf, variantDetails } from "./view.ts";
 
 /** Autoscaling is shown when it can be read; a failure to read it must not hide the endpoint itself. */
 async function autoscalingOrNull(
@@ -59,7 +59,7 @@ export async function describeEndpoint(
     model: {
       name: model?.ModelName ?? config?.ProductionVariants?.[0]?.ModelName ?? "",
       imageUri: imageOf(resources),
-      modelDataUrl: container?.ModelDataUrl ?? source?.S3Uri ?? null,
+      modelDataUrl: modelDataUrlOf(container),
       compression: container?.ModelDataUrl
         ? "Gzip"
         : source

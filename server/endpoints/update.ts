@@ -59,26 +59,25 @@ function changedContainer(
   if (change.parallel !== undefined) environment.ADAPTER_PARALLEL = String(change.parallel);
   if (change.temperature === null) delete environment[semifVariables.temperature];
   else if (change.temperature !== undefined) environment[semifVariables.temperature] = String(change.temperature);
-  const next: ContainerDefinition = { ...container, Environment: environment };
+  // A version's container names the version; SageMaker takes the image and model data from it.
+  const named = change.modelVersionArn ? { ...container, ModelPackageName: change.modelVersionArn } : container;
+  const next = servedAsNamed(named, environment);
   let recordedSha256 = chat ? records.modelSha256 : undefined;
-  if (container.ModelPackageName || change.modelVersionArn) {
-    // A version's container names the version; SageMaker takes the image and model data from it.
-    delete next.Image;
-    delete next.ModelDataUrl;
-    delete next.ModelDataSource;
-    if (!change.modelVersionArn && (change.imageUri || change.modelDataUrl)) {
-      throw new AppError(
-        "bad_request",
-        `change: the endpoint serves model version ${container.ModelPackageName}; change its image or model data by updating it to another Approved version (modelVersionArn).`,
-      );
-    }
-  }
-  if (change.modelVersionArn) {
-    next.ModelPackageName = change.modelVersionArn;
+  // The adapter refuses to start unless its GGUF matches; the llama.cpp DLC cannot check, so there it is recorded.
+  const newArtifact = (sha256: string | undefined) => {
     delete environment[adapterModelSha256Variable];
-    recordedSha256 = chat ? change.modelSha256 : undefined;
-    if (change.modelSha256 && !chat) environment[adapterModelSha256Variable] = change.modelSha256;
+    recordedSha256 = chat ? sha256 : undefined;
+    if (sha256 && !chat) environment[adapterModelSha256Variable] = sha256;
+  };
+  if (change.modelVersionArn) {
+    newArtifact(change.modelSha256);
     return { container: next, recordedSha256 };
+  }
+  if (container.ModelPackageName && (change.imageUri || change.modelDataUrl)) {
+    throw new AppError(
+      "bad_request",
+      `change: the endpoint serves model version ${container.ModelPackageName}; change its image or model data by updating it to another Approved version (modelVersionArn).`,
+    );
   }
   if (change.imageUri) next.Image = change.imageUri;
   if (change.modelDataUrl) {
@@ -86,10 +85,7 @@ function changedContainer(
       const uri = change.modelDataUrl.endsWith("/") ? change.modelDataUrl : `${change.modelDataUrl}/`;
       next.ModelDataSource = { S3DataSource: { ...container.ModelDataSource.S3DataSource, S3Uri: uri } };
     } else next.ModelDataUrl = change.modelDataUrl;
-    // The adapter refuses to start unless its GGUF matches; the llama.cpp DLC cannot check, so there it is recorded.
-    delete environment[adapterModelSha256Variable];
-    recordedSha256 = chat ? change.modelSha256 : undefined;
-    if (change.modelSha256 && !chat) environment[adapterModelSha256Variable] = change.modelSha256;
+    newArtifact(change.modelSha256);
   } else if (change.modelSha256) {
     throw new AppError("bad_request", "change.modelSha256: give it with the new modelDataUrl it describes.");
   }
@@ -118,9 +114,15 @@ async function withVersionArtifact(
   return { ...change, modelSha256: version.modelSha256 ?? undefined };
 }
 
-/** The container as its new model would name it: a version's without the image and model data it resolved to. */
-function servedAsNamed(container: ContainerDefinition): ContainerDefinition {
-  const named: ContainerDefinition = { ...container, Environment: withoutConsoleVariables(container.Environment) };
+/**
+ * The container as its new model would name it, with `environment` (by default its own without the console's old
+ * variables): a version's without the image and model data it resolved to.
+ */
+function servedAsNamed(
+  container: ContainerDefinition,
+  environment: Record<string, string> = withoutConsoleVariables(container.Environment),
+): ContainerDefinition {
+  const named: ContainerDefinition = { ...container, Environment: environment };
   if (container.ModelPackageName) {
     delete named.Image;
     delete named.ModelDataUrl;

@@ -14,12 +14,19 @@ export function environmentOf(resources: EndpointResources): Record<string, stri
   return { ...(container?.Environment ?? {}) };
 }
 
+/** Where a container's model data is: its ModelDataUrl (a model.tar.gz), else its uncompressed S3 prefix. */
+export function modelDataUrlOf(
+  container: { ModelDataUrl?: string; ModelDataSource?: { S3DataSource?: { S3Uri?: string } } } | undefined,
+): string | null {
+  return container?.ModelDataUrl ?? container?.ModelDataSource?.S3DataSource?.S3Uri ?? null;
+}
+
 export function imageOf(resources: EndpointResources): string | null {
   const container = resources.model?.PrimaryContainer ?? resources.model?.Containers?.[0];
   return container?.Image ?? null;
 }
 
-function digestOf(image: string | null | undefined): string | null {
+export function digestOf(image: string | null | undefined): string | null {
   const match = image?.match(/@(sha256:[0-9a-f]{64})$/);
   return match?.[1] ?? null;
 }

@@ -1,10 +1,10 @@
 import type { SageMakerClient } from "@aws-sdk/client-sagemaker";
 import { deployProblem } from "../../contract/models/approval.ts";
 import type { ModelVersion } from "../../contract/models/model-registry.ts";
+import { versionOfArn } from "../../contract/models/version-of-arn.ts";
 import { AppError } from "../http/app-error.ts";
+import { sameModelData } from "./evaluation-evidence.ts";
 import { describeVersionByArn, requireManagedGroup } from "./model-versions.ts";
-
-const withSlash = (url: string) => (url.endsWith(".tar.gz") || url.endsWith("/") ? url : `${url}/`);
 
 /**
  * The version a deployment or update names, once it may serve: its group is this console's and it is Approved. The
@@ -18,7 +18,8 @@ export async function deployableVersion(
   request: { imageUri?: string; modelDataUrl?: string; modelSha256?: string },
   field = "modelVersionArn",
 ): Promise<ModelVersion> {
-  const group = arn.split("/").at(-2) ?? "";
+  // The schema has checked the ARN's form, so it names a group.
+  const group = versionOfArn(arn)?.group ?? "";
   try {
     requireManagedGroup(group, prefix);
   } catch (error) {
@@ -29,7 +30,7 @@ export async function deployableVersion(
   if (problem) throw new AppError("conflict", `${field}: ${problem}`);
   const mismatch = [
     request.imageUri !== undefined && request.imageUri !== version.imageUri ? `imageUri ${version.imageUri}` : null,
-    request.modelDataUrl !== undefined && withSlash(request.modelDataUrl) !== withSlash(version.modelDataUrl ?? "")
+    request.modelDataUrl !== undefined && !sameModelData(request.modelDataUrl, version.modelDataUrl)
       ? `modelDataUrl ${version.modelDataUrl}`
       : null,
     request.modelSha256 !== undefined && version.modelSha256 && request.modelSha256 !== version.modelSha256

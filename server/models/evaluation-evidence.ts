@@ -6,8 +6,10 @@ import { ARTIFACT_PREFIXES } from "../../contract/stack/console-contract.ts";
 import { awsCall } from "../aws/errors.ts";
 import { loadEndpointResources } from "../endpoints/resources.ts";
 import type { EndpointSummaryCache } from "../endpoints/summary-cache.ts";
-import { datasetItems, findDataset, type StoredItem } from "../evaluate/datasets/dataset-store.ts";
-import { endpointEvaluations, evaluationSummary, runData } from "../evaluate/runs/run-view.ts";
+import { digestOf, modelDataUrlOf } from "../endpoints/view.ts";
+import { findDataset, type StoredItem } from "../evaluate/datasets/dataset-store.ts";
+import { batchJobOf } from "../evaluate/runs/batch-job-store.ts";
+import { endpointEvaluations, runData } from "../evaluate/runs/run-view.ts";
 import { AppError } from "../http/app-error.ts";
 import type { Db } from "../store/database.ts";
 
@@ -26,25 +28,20 @@ export interface ServedArtifact {
   modelDataUrl: string | null;
 }
 
-const digestOf = (image: string | null | undefined) => image?.split("@")[1] ?? null;
-const withSlash = (url: string | null | undefined) =>
-  url ? (url.endsWith(".tar.gz") || url.endsWith("/") ? url : `${url}/`) : null;
+/** The same model data: one model.tar.gz, or one uncompressed prefix with or without its trailing slash. */
+export function sameModelData(a: string | null, b: string | null): boolean {
+  const folder = (url: string) => (url.endsWith(".tar.gz") || url.endsWith("/") ? url : `${url}/`);
+  return a !== null && b !== null && folder(a) === folder(b);
+}
 
 function servedBy(model: DescribeModelOutput | null): ServedArtifact {
   const container = model?.PrimaryContainer ?? model?.Containers?.[0];
-  return {
-    imageUri: container?.Image ?? null,
-    modelDataUrl: container?.ModelDataUrl ?? container?.ModelDataSource?.S3DataSource?.S3Uri ?? null,
-  };
+  return { imageUri: container?.Image ?? null, modelDataUrl: modelDataUrlOf(container) };
 }
 
 function sameArtifact(a: ServedArtifact, b: ServedArtifact): boolean {
-  return (
-    digestOf(a.imageUri) !== null &&
-    digestOf(a.imageUri) === digestOf(b.imageUri) &&
-    withSlash(a.modelDataUrl) !== null &&
-    withSlash(a.modelDataUrl) === withSlash(b.modelDataUrl)
-  );
+  const digest = digestOf(a.imageUri);
+  return digest !== null && digest === digestOf(b.imageUri) && sameModelData(a.modelDataUrl, b.modelDataUrl);
 }
 
 export interface EvidenceDeps {
@@ -57,12 +54,12 @@ export interface EvidenceDeps {
 
 /** The model each of a run's targets runs now: an endpoint's (through its config), or a batch run's model. */
 async function targetsServing(deps: EvidenceDeps, runId: string, targets: string[]) {
-  const batch = evaluationSummary(deps.db, runId)?.batch ?? null;
+  const batch = batchJobOf(deps.db, runId);
   return Promise.all(
     targets.map(async (target) => {
       try {
         const model = batch
-          ? await deps.sageMaker.send(new DescribeModelCommand({ ModelName: batch.modelName }))
+          ? await deps.sageMaker.send(new DescribeModelCommand({ ModelName: batch.model_name }))
           : (await loadEndpointResources(deps.sageMaker, target, deps.endpointSummaries)).model;
         return { target, served: servedBy(model) };
       } catch {
@@ -113,7 +110,7 @@ export async function evaluationEvidence(
   }
   const side = endpointEvaluations(data)[slot]!;
   const dataset = findDataset(deps.db, data.run.dataset_id);
-  const items = datasetItems(deps.db, data.run.dataset_id);
+  const { items } = data;
   const metrics = side.metrics;
   const reportKey = `${ARTIFACT_PREFIXES.evaluationReports}${version.group}/${runId}.json`;
   const evaluation: VersionEvaluation = {

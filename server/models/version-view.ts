@@ -1,5 +1,6 @@
 import type { DescribeModelPackageOutput } from "@aws-sdk/client-sagemaker";
 import { type ApprovalStatus, approvalStatusSchema, type ModelVersion } from "../../contract/models/model-registry.ts";
+import { modelDataUrlOf } from "../endpoints/view.ts";
 import { evaluationOf, originOf } from "./version-metadata.ts";
 
 const iso = (date: Date | undefined) => (date ? date.toISOString() : null);
@@ -12,7 +13,6 @@ function status(value: string | undefined): ApprovalStatus {
 /** A model version as the console shows it, from DescribeModelPackage. */
 export function versionOf(described: DescribeModelPackageOutput): ModelVersion {
   const container = described.InferenceSpecification?.Containers?.[0];
-  const source = container?.ModelDataSource?.S3DataSource;
   const metadata = described.CustomerMetadataProperties ?? {};
   const origin = originOf(metadata);
   return {
@@ -25,8 +25,8 @@ export function versionOf(described: DescribeModelPackageOutput): ModelVersion {
     createdAt: iso(described.CreationTime) ?? new Date(0).toISOString(),
     updatedAt: iso(described.LastModifiedTime),
     imageUri: container?.Image ?? null,
-    modelDataUrl: container?.ModelDataUrl ?? source?.S3Uri ?? null,
-    compression: container?.ModelDataUrl ? "Gzip" : source ? "None" : null,
+    modelDataUrl: modelDataUrlOf(container),
+    compression: container?.ModelDataUrl ? "Gzip" : container?.ModelDataSource?.S3DataSource ? "None" : null,
     modelSha256: origin.modelSha256,
     modelBytes: origin.modelBytes,
     build: origin.build,
