@@ -176,6 +176,13 @@ export class SageMakerStore {
     return row ? toRecord(row) : undefined;
   }
 
+  /** The execution role of the model a variant runs (of the endpoint's first variant when `variant` is none of them). */
+  executionRoleArnOf(endpoint: EndpointRecord | undefined, variant: string | null): string {
+    const variants = endpoint?.variants ?? [];
+    const modelName = (variants.find((v) => v.VariantName === variant) ?? variants[0])?.ModelName;
+    return (modelName ? this.model(modelName)?.ExecutionRoleArn : undefined) ?? "";
+  }
+
   requireEndpoint(name: string): EndpointRecord {
     const endpoint = this.endpoint(name);
     if (!endpoint) throw validation(`Could not find endpoint "${name}".`);

@@ -160,10 +160,7 @@ export class AsyncInference {
   /** The execution role of the variant's model (of the first variant where the request never reached one). */
   private executionRoleOf(endpoint: string, variant: string | null): LocalPrincipal {
     const { sageMaker } = this.deps;
-    const variants = sageMaker.endpoint(endpoint)?.variants ?? [];
-    const modelName = (variants.find((v) => v.VariantName === variant) ?? variants[0])?.ModelName;
-    const model = modelName ? sageMaker.model(modelName) : undefined;
-    return { kind: "execution-role", roleArn: model?.ExecutionRoleArn ?? "" };
+    return { kind: "execution-role", roleArn: sageMaker.executionRoleArnOf(sageMaker.endpoint(endpoint), variant) };
   }
 
   private async process(request: AsyncRequest, instance: InstanceAddress): Promise<void> {

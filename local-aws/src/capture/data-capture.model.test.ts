@@ -2,7 +2,6 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import {
-  CreateEndpointCommand,
   CreateEndpointConfigCommand,
   CreateModelCommand,
   type DataCaptureConfig,
@@ -15,6 +14,7 @@ import { type ControlPlane, startControlPlane } from "../control-plane.ts";
 import { localClientConfig } from "../stack.ts";
 import { localAdapterImageUri } from "../test-support/adapter-image.ts";
 import { publishTinyModelArchive } from "../test-support/batch-model.ts";
+import { createEndpoint } from "../test-support/create-endpoint.ts";
 import { routeDecision } from "../test-support/route-decision.ts";
 import { testExecutionRoleArn, testStackFixture } from "../test-support/stack-fixture.ts";
 
@@ -38,29 +38,13 @@ const capture = (overrides: Partial<DataCaptureConfig> = {}): DataCaptureConfig 
   ...overrides,
 });
 
-async function endpointWith(name: string, dataCapture: DataCaptureConfig, extra: Record<string, unknown> = {}) {
-  await sageMaker.send(
-    new CreateModelCommand({
-      ModelName: name,
-      ExecutionRoleArn: testExecutionRoleArn(),
-      PrimaryContainer: {
-        Image: localAdapterImageUri(plane),
-        ModelDataUrl: modelDataUrl,
-        Environment: { ADAPTER_THREADS: "1" },
-      },
-    }),
+async function endpointWith(name: string, dataCapture: DataCaptureConfig) {
+  await createEndpoint(
+    sageMaker,
+    name,
+    { Image: localAdapterImageUri(plane), ModelDataUrl: modelDataUrl, Environment: { ADAPTER_THREADS: "1" } },
+    { executionRoleArn: testExecutionRoleArn(), dataCapture },
   );
-  await sageMaker.send(
-    new CreateEndpointConfigCommand({
-      EndpointConfigName: name,
-      ProductionVariants: [
-        { VariantName: "AllTraffic", ModelName: name, InstanceType: "ml.c6i.large", InitialInstanceCount: 1 },
-      ],
-      DataCaptureConfig: dataCapture,
-      ...extra,
-    }),
-  );
-  await sageMaker.send(new CreateEndpointCommand({ EndpointName: name, EndpointConfigName: name }));
   await plane.endpoints.settled(name);
 }
 

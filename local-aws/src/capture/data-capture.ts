@@ -116,7 +116,8 @@ export class DataCapture {
       eventVersion: "0",
     });
     const folder = captureFolder(config.DestinationS3Uri, invocation.endpoint, invocation.variant, at);
-    const location = parseS3Location(folder.replace(/\/$/, "/x"));
+    // Parsed as the location of an object in the folder (a bare folder has no key to parse), then cut back to it.
+    const location = parseS3Location(`${folder}x`);
     if (!location) return;
     const prefix = location.key.slice(0, -1);
     const slot = `${location.bucket}/${prefix}|${invocation.executionRoleArn}`;

@@ -24,7 +24,7 @@ export async function handleAsyncInvocation(
     iam.runtime(request.auth.principal, request.region, "InvokeEndpointAsync", name, undefined);
     const body = request.body ?? Buffer.alloc(0);
     const input = asyncInvocationInput(name, request.headers, body);
-    const endpoint = invocableEndpoint(store, name, "asynchronous");
+    const { endpoint } = invocableEndpoint(store, name, "asynchronous");
     const queued = queue.submit({ ...input, EndpointName: endpoint.name }, body.length > 0 ? body : null);
     const text = JSON.stringify({ InferenceId: queued.inferenceId });
     const headers: Record<string, string | number> = {

@@ -105,7 +105,8 @@ export function asyncInvocationInput(
 export function invocableEndpoint(store: SageMakerStore, name: string, kind: "real-time" | "asynchronous") {
   const endpoint = store.endpoint(name);
   if (!endpoint) throw new AwsError("ValidationError", `Endpoint ${name} of account ${LOCAL_ACCOUNT_ID} not found.`);
-  const isAsync = Boolean(store.endpointConfig(endpoint.configName)?.AsyncInferenceConfig);
+  const config = store.endpointConfig(endpoint.configName);
+  const isAsync = Boolean(config?.AsyncInferenceConfig);
   if (isAsync && kind === "real-time") {
     throw new AwsError(
       "ValidationError",
@@ -124,5 +125,5 @@ export function invocableEndpoint(store: SageMakerStore, name: string, kind: "re
       `Endpoint ${name} is in ${endpoint.status} status; it accepts invocations once InService.`,
     );
   }
-  return endpoint;
+  return { endpoint, config };
 }

@@ -46,7 +46,7 @@ export async function handleRuntime(
     );
     const body = request.body ?? Buffer.alloc(0);
     const { TargetVariant: target } = realTimeInvocationInput(operation, name, request.headers, body);
-    invocableEndpoint(store, name, "real-time");
+    const invocable = invocableEndpoint(store, name, "real-time");
     if (target && !runner.hasVariant(name, target)) {
       throw new AwsError("ValidationError", `The variant ${target} is not present on endpoint ${name}.`);
     }
@@ -93,7 +93,7 @@ export async function handleRuntime(
       metrics.recordInvocation(name, picked.variant, 200, Math.round((performance.now() - started) * 1000));
       response.writeHead(200, { ...responseHeaders, "content-type": contentType, "content-length": bytes.length });
       response.end(bytes);
-      captureInvocation(store, capture, request, name, picked.variant, body, { body: bytes, contentType });
+      captureInvocation(store, capture, invocable, request, name, picked.variant, body, { body: bytes, contentType });
       return;
     }
     response.writeHead(200, {
@@ -102,7 +102,7 @@ export async function handleRuntime(
       "x-amzn-sagemaker-content-type": contentType,
     });
     const streamed = await streamPayloadParts(container, response);
-    captureInvocation(store, capture, request, name, picked.variant, body, { body: streamed, contentType });
+    captureInvocation(store, capture, invocable, request, name, picked.variant, body, { body: streamed, contentType });
     metrics.recordInvocation(name, picked.variant, 200, Math.round((performance.now() - started) * 1000));
   } catch (error) {
     if (picked && error instanceof AwsError) {
@@ -159,22 +159,19 @@ function modelError(picked: PickedInstance, endpoint: string, region: string, st
 function captureInvocation(
   store: SageMakerStore,
   capture: DataCapture,
+  { endpoint, config }: ReturnType<typeof invocableEndpoint>,
   request: AwsRequest,
-  endpoint: string,
+  name: string,
   variant: string,
   input: Buffer,
   output: { body: Buffer; contentType: string },
 ) {
-  const running = store.endpoint(endpoint);
-  const config = running ? store.endpointConfig(running.configName)?.DataCaptureConfig : undefined;
-  if (!config) return;
-  const modelName = running?.variants.find((candidate) => candidate.VariantName === variant)?.ModelName;
-  const model = modelName ? store.model(modelName) : undefined;
+  if (!config?.DataCaptureConfig) return;
   capture.record({
-    endpoint,
+    endpoint: name,
     variant,
-    config,
-    executionRoleArn: model?.ExecutionRoleArn ?? "",
+    config: config.DataCaptureConfig,
+    executionRoleArn: store.executionRoleArnOf(endpoint, variant),
     input: { body: input, contentType: header(request, "content-type") ?? "application/octet-stream" },
     output,
     inferenceId: header(request, "x-amzn-sagemaker-inference-id"),

@@ -3,6 +3,7 @@ import {
   CreateEndpointCommand,
   CreateEndpointConfigCommand,
   CreateModelCommand,
+  type DataCaptureConfig,
   type SageMakerClient,
 } from "@aws-sdk/client-sagemaker";
 
@@ -17,13 +18,18 @@ export interface TestContainer {
 
 /**
  * CreateModel (with the stack's execution role, the one the console may pass), CreateEndpointConfig (one
- * ml.c6i.2xlarge instance, asynchronous where an AsyncInferenceConfig is given) and CreateEndpoint, all named `name`.
+ * ml.c6i.2xlarge instance, asynchronous where an AsyncInferenceConfig is given, capturing where a DataCaptureConfig
+ * is) and CreateEndpoint, all named `name`.
  */
 export async function createEndpoint(
   sageMaker: SageMakerClient,
   name: string,
   container: TestContainer,
-  { executionRoleArn, asyncInference }: { executionRoleArn: string; asyncInference?: AsyncInferenceConfig },
+  {
+    executionRoleArn,
+    asyncInference,
+    dataCapture,
+  }: { executionRoleArn: string; asyncInference?: AsyncInferenceConfig; dataCapture?: DataCaptureConfig },
 ) {
   await sageMaker.send(
     new CreateModelCommand({
@@ -39,6 +45,7 @@ export async function createEndpoint(
         { VariantName: "AllTraffic", ModelName: name, InstanceType: "ml.c6i.2xlarge", InitialInstanceCount: 1 },
       ],
       AsyncInferenceConfig: asyncInference,
+      DataCaptureConfig: dataCapture,
     }),
   );
   await sageMaker.send(new CreateEndpointCommand({ EndpointName: name, EndpointConfigName: name }));
