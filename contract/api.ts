@@ -35,6 +35,7 @@ import {
 } from "./endpoints/endpoint.ts";
 import { endpointLogsQuerySchema, endpointLogsSchema } from "./endpoints/logs.ts";
 import { endpointMetricsResponseSchema, metricsQuerySchema } from "./endpoints/metrics.ts";
+import { monitoringQuerySchema, monitoringResponseSchema } from "./endpoints/monitoring.ts";
 import { abortUpdateResultSchema, updateRequestSchema, updateResultSchema } from "./endpoints/update.ts";
 import {
   datasetDetailSchema,
@@ -221,6 +222,15 @@ export const consoleApi = {
     path: "/api/endpoints/[name]",
     summary: "Delete the endpoint, its config and its model (409 while it is changing).",
     response: deleteResultSchema,
+    status: 200,
+  },
+  endpointMonitoring: {
+    method: "GET",
+    path: "/api/endpoints/[name]/monitoring",
+    summary:
+      "The endpoint's decisions from its data capture files: per decision kind (question and option set) the decisions per interval, chosen options, top-probability distribution, the share below `threshold` and latency. Capture objects not read yet are read first (500 a call; `source.moreToRead` says when more are waiting).",
+    query: monitoringQuerySchema,
+    response: monitoringResponseSchema,
     status: 200,
   },
   endpointMetrics: {

@@ -64,6 +64,7 @@ const routes: { readonly [K in RouteKey]: Pick<ConsoleApi[K], "method" | "path">
   abortUpdate: { method: "POST", path: "/api/endpoints/[name]/update/abort" },
   deleteEndpoint: { method: "DELETE", path: "/api/endpoints/[name]" },
   endpointMetrics: { method: "GET", path: "/api/endpoints/[name]/metrics" },
+  endpointMonitoring: { method: "GET", path: "/api/endpoints/[name]/monitoring" },
   endpointLogs: { method: "GET", path: "/api/endpoints/[name]/logs" },
   endpointAlarms: { method: "GET", path: "/api/endpoints/[name]/alarms" },
   getAutoscaling: { method: "GET", path: "/api/endpoints/[name]/autoscaling" },

@@ -19,6 +19,8 @@ export const queryKeys = {
       ["endpoints", name, "logs", minutes, filterPattern] as const,
     asyncRequests: (name: string) => ["endpoints", name, "async-requests"] as const,
     alarms: (name: string) => ["endpoints", name, "alarms"] as const,
+    monitoring: (name: string, window: string, threshold: number, variant: string | null) =>
+      ["endpoints", name, "monitoring", window, threshold, variant] as const,
   },
   images: ["images"] as const,
   modelPresets: ["model-presets"] as const,

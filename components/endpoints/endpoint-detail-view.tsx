@@ -46,6 +46,12 @@ export function EndpointDetailView({ name, updateTemperature }: { name: string; 
                 Open in playground
               </Link>
             )}
+            <Link
+              href={`/endpoints/${encodeURIComponent(endpoint.name)}/monitoring`}
+              className={buttonClasses("secondary")}
+            >
+              Monitoring
+            </Link>
             <DeleteEndpoint name={endpoint.name} status={endpoint.status} />
           </div>
         }

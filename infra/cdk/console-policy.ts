@@ -203,6 +203,18 @@ export function createConsolePolicy(scope: Construct, props: ConsolePolicyProps)
       resources: [bucket.bucketArn],
       conditions: { StringLike: { "s3:prefix": [asyncFolderKeys("responses"), asyncFolderKeys("failures")] } },
     }),
+    // The Monitoring view reads what data capture wrote (the execution role writes it; the console only reads).
+    new PolicyStatement({
+      sid: "ReadCapturedDecisions",
+      actions: ["s3:GetObject"],
+      resources: [bucket.arnForObjects(`${ARTIFACT_PREFIXES.dataCapture}*`)],
+    }),
+    new PolicyStatement({
+      sid: "ListCapturedDecisions",
+      actions: ["s3:ListBucket"],
+      resources: [bucket.bucketArn],
+      conditions: { StringLike: { "s3:prefix": [`${ARTIFACT_PREFIXES.dataCapture}*`] } },
+    }),
     new PolicyStatement({ sid: "ReadMetrics", actions: ["cloudwatch:GetMetricData"], resources: ["*"] }),
     // Abort and roll back an update: SageMaker has no call that stops one, but rolls back when one of the update's
     // rollback alarms goes into ALARM, so the console sets the first of them (its own, named with the prefix).
@@ -307,6 +319,7 @@ export function createConsolePolicy(scope: Construct, props: ConsolePolicyProps)
     UploadBuildSources: "objects under build-sources/ only",
     WriteAsyncRequests: "asynchronous requests under async/<endpoint>/in/ only",
     ReadAsyncResults: "asynchronous answers and failures under async/<endpoint>/out/ and failed/ only",
+    ReadCapturedDecisions: "captured invocations under data-capture/<endpoint>/<variant>/ only (the Monitoring view)",
     ReadMetrics: "GetMetricData has no resource type for classic metrics",
     DescribeAutoScaling: "Describe* of Application Auto Scaling have no resource type",
     RegisterTaggedVariantTargets:

@@ -406,7 +406,7 @@ describe("console policy", () => {
     ).toBe(true);
   });
 
-  it("writes only build sources, async requests, batch data and evaluation reports to the bucket, reads only those, lists only its prefixes", () => {
+  it("writes only build sources, async requests, batch data and evaluation reports to the bucket, reads only those and captured decisions, lists only its prefixes", () => {
     expect([...new Set(actionsOf(consoleStatements()).filter((action) => action.startsWith("s3:")))].sort()).toEqual([
       "s3:AbortMultipartUpload",
       "s3:GetObject",
@@ -427,6 +427,7 @@ describe("console policy", () => {
       "<ArtifactBucket.Arn>/batch/*",
       "<ArtifactBucket.Arn>/async/*/out/*",
       "<ArtifactBucket.Arn>/async/*/failed/*",
+      "<ArtifactBucket.Arn>/data-capture/*",
     ]);
     expect(
       consoleStatements()
@@ -436,6 +437,7 @@ describe("console policy", () => {
       { StringLike: { "s3:prefix": ["batch/*"] } },
       { StringLike: { "s3:prefix": ["build-sources/*"] } },
       { StringLike: { "s3:prefix": ["async/*/out/*", "async/*/failed/*"] } },
+      { StringLike: { "s3:prefix": ["data-capture/*"] } },
     ]);
   });
 

@@ -28,6 +28,7 @@ export const apiPolicy: readonly RouteRule[] = [
   { pattern: "/api/endpoints", methods: { GET: "viewer", POST: "operator" } },
   { pattern: "/api/endpoints/[name]", methods: { GET: "viewer", PATCH: "operator", DELETE: "operator" } },
   { pattern: "/api/endpoints/[name]/metrics", methods: { GET: "viewer" } },
+  { pattern: "/api/endpoints/[name]/monitoring", methods: { GET: "viewer" } },
   { pattern: "/api/endpoints/[name]/logs", methods: { GET: "viewer" } },
   { pattern: "/api/endpoints/[name]/alarms", methods: { GET: "viewer" } },
   { pattern: "/api/endpoints/[name]/update", methods: { POST: "operator" } },

@@ -180,4 +180,38 @@ export const migrations: readonly Migration[] = [
     CREATE INDEX async_requests_endpoint ON async_requests (endpoint_name, submitted_at DESC);
     CREATE INDEX async_requests_run_item ON async_requests (run_id, slot, position);`,
   },
+  {
+    version: 53,
+    name: "decision monitoring",
+    sql: `CREATE TABLE capture_objects (
+      endpoint_name TEXT NOT NULL,
+      object_key TEXT NOT NULL,
+      variant TEXT NOT NULL,
+      records INTEGER NOT NULL,
+      decisions INTEGER NOT NULL,
+      unreadable INTEGER NOT NULL,
+      read_at TEXT NOT NULL,
+      PRIMARY KEY (endpoint_name, object_key)
+    );
+    CREATE TABLE decision_kinds (
+      endpoint_name TEXT NOT NULL,
+      kind TEXT NOT NULL,
+      question TEXT NOT NULL,
+      options TEXT NOT NULL,
+      PRIMARY KEY (endpoint_name, kind)
+    );
+    CREATE TABLE decision_rollups (
+      endpoint_name TEXT NOT NULL,
+      variant TEXT NOT NULL,
+      minute INTEGER NOT NULL,
+      kind TEXT NOT NULL,
+      chosen TEXT NOT NULL,
+      decisions INTEGER NOT NULL,
+      top_bins TEXT NOT NULL,
+      latency_bins TEXT NOT NULL,
+      latency_sum_ms REAL NOT NULL,
+      latency_count INTEGER NOT NULL,
+      PRIMARY KEY (endpoint_name, minute, variant, kind, chosen)
+    ) WITHOUT ROWID;`,
+  },
 ];

@@ -88,6 +88,7 @@ const expectedAccess: Record<string, Access> = {
   "PATCH /api/endpoints/[name]": "operator",
   "DELETE /api/endpoints/[name]": "operator",
   "GET /api/endpoints/[name]/metrics": "viewer",
+  "GET /api/endpoints/[name]/monitoring": "viewer",
   "GET /api/endpoints/[name]/logs": "viewer",
   "GET /api/endpoints/[name]/alarms": "viewer",
   "POST /api/endpoints/[name]/update": "operator",

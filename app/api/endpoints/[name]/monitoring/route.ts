@@ -1,0 +1,16 @@
+import { consoleApi } from "@/contract/api.ts";
+import { requireRole } from "@/server/auth/principal.ts";
+import { consoleContext } from "@/server/context.ts";
+import { endpointNameParam } from "@/server/endpoints/route-params.ts";
+import { readQuery, reply, route } from "@/server/http/route.ts";
+import { endpointMonitoring } from "@/server/monitoring/endpoint-monitoring.ts";
+
+/** The endpoint's decisions as its capture files show them: counts, chosen options, confidence, fallback, latency. */
+export const GET = route(async (request, { params }: { params: Promise<{ name: string }> }) => {
+  await requireRole(request, "viewer");
+  const name = await endpointNameParam(params);
+  const query = readQuery(request, consoleApi.endpointMonitoring);
+  const { aws, db, settings } = consoleContext();
+  const answer = await endpointMonitoring({ s3: aws.s3, db, artifactBucket: settings.artifactBucket }, name, query);
+  return reply(consoleApi.endpointMonitoring, answer);
+});

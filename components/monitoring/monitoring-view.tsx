@@ -1,0 +1,241 @@
+"use client";
+
+import Link from "next/link";
+import { useState } from "react";
+import { type MonitoringWindow, monitoringWindowIds } from "@/contract/endpoints/monitoring.ts";
+import { ErrorAlert } from "../api/error-text.tsx";
+import { HistogramChart } from "../charts/histogram-chart.tsx";
+import { LineChart } from "../charts/line-chart.tsx";
+import { ShareChart } from "../charts/share-chart.tsx";
+import { Button } from "../ui/button.tsx";
+import { Card, PageHeader } from "../ui/card.tsx";
+import { SelectField, TextField } from "../ui/field.tsx";
+import { Timestamp } from "../ui/timestamp.tsx";
+import { kindFigures, shareText } from "./monitoring-figures.ts";
+import { useEndpointMonitoring } from "./monitoring-queries.ts";
+
+const windowLabels: Record<MonitoringWindow, string> = { "1h": "1 h", "6h": "6 h", "24h": "24 h", "7d": "7 d" };
+
+/** A threshold as typed: a number from 0.01 to 0.99 in hundredths, or what is wrong with it. */
+function readThreshold(text: string): { value: number } | { error: string } {
+  const value = Number(text);
+  if (text.trim() === "" || !Number.isFinite(value) || value < 0.01 || value > 0.99) {
+    return { error: "Enter a probability from 0.01 to 0.99." };
+  }
+  if (Math.abs(value * 100 - Math.round(value * 100)) > 1e-9) return { error: "Use at most two decimals." };
+  return { value };
+}
+
+const ms = (value: number) => (value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(0)} ms`);
+
+/**
+ * How an endpoint decides in production, read from its data capture: per decision kind (question and option set),
+ * decisions over time, the chosen options' shares, the top probability's distribution, the share below the
+ * threshold (the fallback rate) and latency.
+ */
+export function MonitoringView({ name }: { name: string }) {
+  const [windowId, setWindowId] = useState<MonitoringWindow>("24h");
+  const [thresholdText, setThresholdText] = useState("0.5");
+  const [threshold, setThreshold] = useState(0.5);
+  const [variant, setVariant] = useState<string | null>(null);
+  const [variantsSeen, setVariantsSeen] = useState<string[]>([]);
+  const typed = readThreshold(thresholdText);
+  const { data, error, isPending } = useEndpointMonitoring(name, { window: windowId, threshold, variant });
+  const variants = [...new Set([...variantsSeen, ...(data?.variants.map((entry) => entry.variant) ?? [])])].sort();
+  if (variants.length !== variantsSeen.length) setVariantsSeen(variants);
+  return (
+    <>
+      <PageHeader
+        title={`Monitoring: ${name}`}
+        description="Decisions as the endpoint's data capture recorded them."
+        actions={
+          <Link href={`/endpoints/${encodeURIComponent(name)}`} className="text-sm text-blue-800 underline">
+            Back to the endpoint
+          </Link>
+        }
+      />
+      <div className="flex flex-col gap-4">
+        <Card>
+          <form
+            className="flex flex-wrap items-end gap-4"
+            onSubmit={(event) => {
+              event.preventDefault();
+              if ("value" in typed) setThreshold(typed.value);
+            }}
+          >
+            <fieldset className="flex flex-wrap items-center gap-1">
+              <legend className="mb-1 text-sm font-medium text-slate-800">Window</legend>
+              {monitoringWindowIds.map((id) => (
+                <Button
+                  key={id}
+                  type="button"
+                  size="sm"
+                  variant={id === windowId ? "primary" : "secondary"}
+                  aria-pressed={id === windowId}
+                  onClick={() => setWindowId(id)}
+                >
+                  {windowLabels[id]}
+                </Button>
+              ))}
+            </fieldset>
+            <div className="w-48">
+              <TextField
+                label="Decision threshold"
+                hint="Below it, a decision falls back."
+                inputMode="decimal"
+                value={thresholdText}
+                error={"error" in typed ? typed.error : undefined}
+                onChange={(event) => setThresholdText(event.target.value)}
+                onBlur={() => "value" in typed && setThreshold(typed.value)}
+              />
+            </div>
+            {variants.length > 1 && (
+              <div className="w-48">
+                <SelectField
+                  label="Variant"
+                  value={variant ?? ""}
+                  onChange={(event) => setVariant(event.target.value || null)}
+                >
+                  <option value="">All variants</option>
+                  {variants.map((entry) => (
+                    <option key={entry} value={entry}>
+                      {entry}
+                    </option>
+                  ))}
+                </SelectField>
+              </div>
+            )}
+            <Button type="submit" size="sm" variant="secondary">
+              Apply
+            </Button>
+          </form>
+        </Card>
+        {error && <ErrorAlert title="Monitoring unavailable" error={error} />}
+        {isPending && <p className="text-sm text-slate-700">Reading captured decisions…</p>}
+        {data && (
+          <>
+            <Card title="Overview">
+              <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-4" data-testid="monitoring-totals">
+                <div>
+                  <dt className="text-slate-700">Decisions</dt>
+                  <dd className="text-lg font-semibold tabular-nums" data-testid="monitoring-decisions">
+                    {data.decisions}
+                  </dd>
+                </div>
+                <div>
+                  <dt className="text-slate-700">Below {data.threshold.toFixed(2)} (fallback)</dt>
+                  <dd className="text-lg font-semibold tabular-nums">
+                    {shareText(data.belowThreshold, data.decisions)} ({data.belowThreshold})
+                  </dd>
+                </div>
+                <div>
+                  <dt className="text-slate-700">Decision kinds</dt>
+                  <dd className="text-lg font-semibold tabular-nums">{data.kinds.length}</dd>
+                </div>
+                <div>
+                  <dt className="text-slate-700">Variants</dt>
+                  <dd className="tabular-nums">
+                    {data.variants.map((entry) => `${entry.variant}: ${entry.decisions}`).join(", ") || "–"}
+                  </dd>
+                </div>
+              </dl>
+              <p className="mt-3 text-xs text-slate-700">
+                <Timestamp at={data.from} /> to <Timestamp at={data.to} />, {data.intervalSeconds / 60}-minute
+                intervals. From {data.source.destination ?? "no capture folder"}: {data.source.objectsRead} objects read
+                {data.source.newObjects > 0 ? ` (${data.source.newObjects} new)` : ""}
+                {data.source.unreadableRecords > 0
+                  ? `, ${data.source.unreadableRecords} records that are not decisions skipped`
+                  : ""}
+                {data.source.moreToRead ? "; reading more…" : "."}
+              </p>
+            </Card>
+            {data.kinds.length === 0 && (
+              <Card>
+                <p className="text-sm text-slate-700">
+                  No captured decisions in this window. Turn data capture on when you deploy or update the endpoint,
+                  then send it decisions.
+                </p>
+              </Card>
+            )}
+            {data.kinds.map((kind) => {
+              const figures = kindFigures(kind);
+              return (
+                <Card key={kind.kind} title={kind.question || "(no question)"}>
+                  <section aria-label={`Decision kind ${kind.question}`} data-kind={kind.kind}>
+                    <p className="mb-2 text-xs text-slate-700">
+                      {kind.decisions} decisions over options {kind.options.join(", ")}; below the threshold{" "}
+                      {shareText(kind.belowThreshold, kind.decisions)}
+                      {kind.latency ? `; latency mean ${ms(kind.latency.meanMs)}, p95 ${ms(kind.latency.p95Ms)}` : ""}.
+                    </p>
+                    <table className="mb-3 text-sm tabular-nums" data-testid="chosen-options">
+                      <caption className="sr-only">Chosen options of this decision kind</caption>
+                      <thead>
+                        <tr>
+                          <th scope="col" className="pr-4 text-left font-medium">
+                            Option
+                          </th>
+                          <th scope="col" className="pr-4 text-right font-medium">
+                            Chosen
+                          </th>
+                          <th scope="col" className="text-right font-medium">
+                            Share
+                          </th>
+                        </tr>
+                      </thead>
+                      <tbody>
+                        {kind.chosen.map((entry) => (
+                          <tr key={entry.option} data-option={entry.option}>
+                            <td className="pr-4">{entry.option}</td>
+                            <td className="pr-4 text-right">{entry.decisions}</td>
+                            <td className="text-right">{shareText(entry.decisions, kind.decisions)}</td>
+                          </tr>
+                        ))}
+                      </tbody>
+                    </table>
+                    <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
+                      <LineChart
+                        title="Decisions"
+                        unit="per interval"
+                        points={figures.decisions}
+                        from={data.from}
+                        to={data.to}
+                      />
+                      <ShareChart
+                        title="Chosen option"
+                        categories={kind.options}
+                        periods={figures.chosen}
+                        periodSeconds={data.intervalSeconds}
+                        from={data.from}
+                        to={data.to}
+                      />
+                      <HistogramChart
+                        title="Top probability"
+                        unit="decisions"
+                        bars={figures.topProbability}
+                        marker={{ value: data.threshold, label: `threshold ${data.threshold.toFixed(2)}` }}
+                      />
+                      <LineChart
+                        title="Fallback rate"
+                        unit="% below threshold"
+                        points={figures.fallbackRate}
+                        from={data.from}
+                        to={data.to}
+                      />
+                      <LineChart
+                        title="Latency p95"
+                        unit="ms"
+                        points={figures.latencyP95}
+                        from={data.from}
+                        to={data.to}
+                      />
+                    </div>
+                  </section>
+                </Card>
+              );
+            })}
+          </>
+        )}
+      </div>
+    </>
+  );
+}

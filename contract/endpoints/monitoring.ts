@@ -1,0 +1,85 @@
+import { z } from "zod";
+
+/** The windows the Monitoring view reads, and the interval each is drawn in (about 60 to 100 points). */
+export const monitoringWindows = {
+  "1h": { seconds: 3_600, intervalSeconds: 60 },
+  "6h": { seconds: 21_600, intervalSeconds: 300 },
+  "24h": { seconds: 86_400, intervalSeconds: 900 },
+  "7d": { seconds: 604_800, intervalSeconds: 7_200 },
+} as const;
+export type MonitoringWindow = keyof typeof monitoringWindows;
+export const monitoringWindowIds = Object.keys(monitoringWindows) as MonitoringWindow[];
+
+/** Top probabilities are kept to the hundredth, so the fallback rate at a threshold in hundredths is exact. */
+export const TOP_PROBABILITY_BINS = 100;
+/** The distribution chart's bars: twentieths of [0, 1]. */
+export const DISTRIBUTION_BARS = 20;
+
+export const monitoringQuerySchema = z.object({
+  window: z.enum(monitoringWindowIds as [MonitoringWindow, ...MonitoringWindow[]]).default("24h"),
+  /** A decision whose top probability is below this falls back (to a person, a rule, a default). */
+  threshold: z.coerce
+    .number({ error: "threshold must be a number from 0.01 to 0.99" })
+    .min(0.01, "threshold must be a number from 0.01 to 0.99")
+    .max(0.99, "threshold must be a number from 0.01 to 0.99")
+    .refine((value) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-9, "threshold is kept to two decimals")
+    .default(0.5),
+  /** A variant's decisions only (a shadow's, say); all variants together without it. */
+  variant: z.string().min(1).max(63).optional(),
+});
+export type MonitoringQuery = z.infer<typeof monitoringQuerySchema>;
+
+const latencySchema = z.object({
+  /** Mean of the container's own time per request (the adapter's `timing.total_seconds`). */
+  meanMs: z.number(),
+  /** The 95th percentile, to within 19% (latencies are kept in quarter-octave bins). */
+  p95Ms: z.number(),
+});
+
+export const monitoringIntervalSchema = z.object({
+  at: z.string(),
+  decisions: z.number().int(),
+  belowThreshold: z.number().int(),
+  /** Decisions per chosen option (the option with the highest probability). */
+  chosen: z.record(z.string(), z.number().int()),
+  latency: latencySchema.nullable(),
+});
+export type MonitoringInterval = z.infer<typeof monitoringIntervalSchema>;
+
+export const decisionKindSummarySchema = z.object({
+  /** The question and its option set, hashed: decisions of one kind are comparable. */
+  kind: z.string(),
+  question: z.string(),
+  options: z.array(z.string()),
+  decisions: z.number().int(),
+  belowThreshold: z.number().int(),
+  chosen: z.array(z.object({ option: z.string(), decisions: z.number().int() })),
+  /** Decisions per twentieth of the top probability, from [0, 0.05) to [0.95, 1]. */
+  topProbability: z.array(z.object({ from: z.number(), to: z.number(), decisions: z.number().int() })),
+  latency: latencySchema.nullable(),
+  intervals: z.array(monitoringIntervalSchema),
+});
+export type DecisionKindSummary = z.infer<typeof decisionKindSummarySchema>;
+
+export const monitoringResponseSchema = z.object({
+  endpointName: z.string(),
+  from: z.string(),
+  to: z.string(),
+  intervalSeconds: z.number().int(),
+  threshold: z.number(),
+  variant: z.string().nullable(),
+  /** Where the figures come from: the capture folder, and what this look read of it. */
+  source: z.object({
+    destination: z.string().nullable(),
+    objectsRead: z.number().int(),
+    newObjects: z.number().int(),
+    /** More new objects than one look reads: the page looks again. */
+    moreToRead: z.boolean(),
+    unreadableRecords: z.number().int(),
+  }),
+  variants: z.array(z.object({ variant: z.string(), decisions: z.number().int() })),
+  decisions: z.number().int(),
+  belowThreshold: z.number().int(),
+  kinds: z.array(decisionKindSummarySchema),
+});
+export type MonitoringResponse = z.infer<typeof monitoringResponseSchema>;

@@ -1,0 +1,106 @@
+import { createHash } from "node:crypto";
+
+/**
+ * One decision as a capture record shows it: SageMaker's JSON Lines record (`captureData.endpointInput` /
+ * `endpointOutput`, each `data` in its `encoding`; `eventMetadata.inferenceTime`) of a decision request
+ * (`decision` or `decisions`) and the adapter's answer (`result` or `results`, in the same order).
+ */
+export interface CapturedDecision {
+  at: Date;
+  eventId: string;
+  inferenceId: string | null;
+  /** Position in a shared-state request (0 for a single decision). */
+  item: number;
+  decisionId: string;
+  kind: string;
+  question: string;
+  options: string[];
+  chosen: string;
+  topProbability: number;
+  /** The container's own time for the request (`timing.total_seconds`), when the answer says it. */
+  latencyMs: number | null;
+}
+
+export type CaptureRecordReading =
+  | { ok: true; decisions: CapturedDecision[] }
+  /** A record that is not a decision and its answer (a chat call, an error, input-only capture). */
+  | { ok: false; why: string };
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+function payload(captured: unknown): unknown {
+  if (!isObject(captured) || typeof captured.data !== "string") return undefined;
+  const text = captured.encoding === "BASE64" ? Buffer.from(captured.data, "base64").toString("utf8") : captured.data;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The question and option set a decision answers: equal for decisions whose figures may be pooled. */
+export function decisionKind(question: string, options: readonly string[]): string {
+  return createHash("sha256")
+    .update(JSON.stringify([question, options]))
+    .digest("hex")
+    .slice(0, 16);
+}
+
+export function readCaptureRecord(line: string): CaptureRecordReading {
+  let record: unknown;
+  try {
+    record = JSON.parse(line);
+  } catch {
+    return { ok: false, why: "not JSON" };
+  }
+  if (!isObject(record) || !isObject(record.captureData) || !isObject(record.eventMetadata)) {
+    return { ok: false, why: "not a capture record" };
+  }
+  const at = new Date(String(record.eventMetadata.inferenceTime));
+  if (Number.isNaN(at.getTime())) return { ok: false, why: "no inferenceTime" };
+  const input = payload(record.captureData.endpointInput);
+  const output = payload(record.captureData.endpointOutput);
+  if (!isObject(input) || !isObject(output)) return { ok: false, why: "input or output missing or not JSON" };
+  const asked = isObject(input.decision) ? [input.decision] : Array.isArray(input.decisions) ? input.decisions : null;
+  const answered = isObject(output.result) ? [output.result] : Array.isArray(output.results) ? output.results : null;
+  if (!asked || !answered || asked.length !== answered.length) return { ok: false, why: "not a decision answer" };
+  const totalSeconds = isObject(output.timing) ? output.timing.total_seconds : undefined;
+  const latencyMs = typeof totalSeconds === "number" && Number.isFinite(totalSeconds) ? totalSeconds * 1000 : null;
+  const decisions: CapturedDecision[] = [];
+  for (const [item, decision] of asked.entries()) {
+    const result = answered[item];
+    if (!isObject(decision) || !isObject(result)) return { ok: false, why: "not a decision answer" };
+    const options = result.option_ids;
+    const probabilities = result.probabilities;
+    if (
+      !Array.isArray(options) ||
+      !Array.isArray(probabilities) ||
+      options.length < 2 ||
+      options.length !== probabilities.length ||
+      !options.every((option) => typeof option === "string") ||
+      !probabilities.every((p) => typeof p === "number" && Number.isFinite(p))
+    ) {
+      return { ok: false, why: "result without option_ids and probabilities" };
+    }
+    const scores = probabilities as number[];
+    const ids = options as string[];
+    let best = 0;
+    for (let i = 1; i < scores.length; i++) if ((scores[i] ?? 0) > (scores[best] ?? 0)) best = i;
+    const question = typeof decision.question === "string" ? decision.question : "";
+    decisions.push({
+      at,
+      eventId: String(record.eventMetadata.eventId ?? ""),
+      inferenceId: typeof record.eventMetadata.inferenceId === "string" ? record.eventMetadata.inferenceId : null,
+      item,
+      decisionId: typeof result.id === "string" ? result.id : String(decision.id ?? ""),
+      kind: decisionKind(question, ids),
+      question,
+      options: ids,
+      chosen: ids[best] ?? "",
+      topProbability: scores[best] ?? 0,
+      latencyMs,
+    });
+  }
+  return { ok: true, decisions };
+}

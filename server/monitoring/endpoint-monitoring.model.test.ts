@@ -1,0 +1,131 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { type ControlPlane, startControlPlane } from "@decision-console/local-aws";
+import {
+  localAdapterImageUri,
+  publishTinyModelArchive,
+  routeDecision,
+  testStackFixture,
+} from "@decision-console/local-aws/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { deployRequestSchema } from "../../contract/endpoints/deploy.ts";
+import { monitoringQuerySchema } from "../../contract/endpoints/monitoring.ts";
+import { consoleClientsFor } from "../aws/local-console-clients.ts";
+import { deployEndpoint } from "../endpoints/deploy.ts";
+import { invokeEndpoint } from "../invoke/invoke.ts";
+import { openDatabase } from "../store/database.ts";
+import { endpointMonitoring } from "./endpoint-monitoring.ts";
+
+/**
+ * The Monitoring view's figures against a recount made straight from the capture files (not through the
+ * monitoring code): decisions, chosen options and the share below a threshold, per decision kind, with the
+ * console's own credentials and IAM policy reading the bucket.
+ */
+let dataDir: string;
+let plane: ControlPlane;
+let modelDataUrl: string;
+const ENDPOINT = "dc-watched";
+
+beforeAll(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "console-monitoring-"));
+  plane = await startControlPlane({ fixture: testStackFixture(), dataDir, port: 0 });
+  modelDataUrl = await publishTinyModelArchive(plane, "monitoring", dataDir);
+}, 120_000);
+
+afterAll(async () => {
+  await plane?.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+const priorityDecision = (i: number) => ({
+  decision: {
+    id: `priority-${i}`,
+    state: `Ticket ${i}: the export page ${i % 3 === 0 ? "crashes for every user" : "is slow on Mondays"}.`,
+    question: "How urgent is this ticket?",
+    options: [
+      { id: "p1", description: "Now" },
+      { id: "p2", description: "Today" },
+      { id: "p3", description: "This week" },
+    ],
+  },
+});
+
+type Recount = { decisions: number; below: number; chosen: Map<string, number> };
+
+function recountFromFiles(threshold: number): Map<string, Recount> {
+  const byQuestion = new Map<string, Recount>();
+  const objects = plane.objects.list(plane.bucket, `data-capture/${ENDPOINT}/`, "", 1000);
+  for (const object of objects) {
+    const text = fs.readFileSync(plane.objects.getObject(plane.bucket, object.key).file, "utf8");
+    for (const line of text.trim().split("\n")) {
+      const record = JSON.parse(line);
+      const input = JSON.parse(record.captureData.endpointInput.data);
+      const output = JSON.parse(record.captureData.endpointOutput.data);
+      const probabilities: number[] = output.result.probabilities;
+      const top = Math.max(...probabilities);
+      const chosen: string = output.result.option_ids[probabilities.indexOf(top)];
+      const tally = byQuestion.get(input.decision.question) ?? { decisions: 0, below: 0, chosen: new Map() };
+      tally.decisions++;
+      if (top < threshold) tally.below++;
+      tally.chosen.set(chosen, (tally.chosen.get(chosen) ?? 0) + 1);
+      byQuestion.set(input.decision.question, tally);
+    }
+  }
+  return byQuestion;
+}
+
+describe("the Monitoring view of a captured endpoint", { timeout: 180_000 }, () => {
+  it("counts what the capture files hold, per decision kind, and reads each object once", async () => {
+    const clients = consoleClientsFor(plane);
+    const request = deployRequestSchema.parse({
+      name: ENDPOINT,
+      imageUri: localAdapterImageUri(plane),
+      modelDataUrl,
+      compute: { kind: "cpu", instanceType: "ml.c6i.large", threads: 1 },
+      dataCapture: { samplingPercentage: 100 },
+    });
+    await deployEndpoint(clients.sageMaker, request, {
+      defaultExecutionRoleArn: plane.executionRoleArn,
+      resourceNamePrefix: plane.resourcePrefix,
+      artifactBucket: plane.bucket,
+    });
+    await plane.endpoints.settled(ENDPOINT);
+    for (let i = 0; i < 12; i++) {
+      await invokeEndpoint(clients.runtime, ENDPOINT, i % 3 === 0 ? routeDecision : priorityDecision(i));
+    }
+    await plane.capture.flush();
+
+    const db = openDatabase(path.join(dataDir, "console.db"));
+    const deps = { s3: clients.s3, db, artifactBucket: plane.bucket };
+    const threshold = 0.4;
+    const query = monitoringQuerySchema.parse({ window: "1h", threshold: String(threshold) });
+    const view = await endpointMonitoring(deps, ENDPOINT, query);
+    const recount = recountFromFiles(threshold);
+
+    expect(view.decisions).toBe(12);
+    expect(view.source.moreToRead).toBe(false);
+    expect(view.variants).toEqual([{ variant: "AllTraffic", decisions: 12 }]);
+    expect(new Set(view.kinds.map((kind) => kind.question))).toEqual(new Set(recount.keys()));
+    for (const kind of view.kinds) {
+      const expected = recount.get(kind.question);
+      expect(kind.decisions).toBe(expected?.decisions);
+      expect(kind.belowThreshold).toBe(expected?.below);
+      for (const { option, decisions } of kind.chosen) expect(decisions).toBe(expected?.chosen.get(option) ?? 0);
+      expect(kind.topProbability.reduce((sum, bar) => sum + bar.decisions, 0)).toBe(kind.decisions);
+      expect(kind.intervals.reduce((sum, interval) => sum + interval.decisions, 0)).toBe(kind.decisions);
+      expect(kind.latency?.meanMs).toBeGreaterThan(0);
+    }
+
+    // A second look reads nothing new and counts nothing twice; new traffic is read on the next look.
+    const again = await endpointMonitoring(deps, ENDPOINT, query);
+    expect(again.source.newObjects).toBe(0);
+    expect(again.decisions).toBe(12);
+    await invokeEndpoint(clients.runtime, ENDPOINT, routeDecision);
+    await plane.capture.flush();
+    const later = await endpointMonitoring(deps, ENDPOINT, query);
+    expect(later.source.newObjects).toBe(1);
+    expect(later.decisions).toBe(13);
+    db.close();
+  });
+});
