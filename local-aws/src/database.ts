@@ -148,6 +148,11 @@ const localMigrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 9,
+    name: "sagemaker shadow variants",
+    sql: "ALTER TABLE sm_endpoints ADD COLUMN shadow_variants TEXT;",
+  },
 ];
 
 export const LOCAL_DATABASE_FILE = "local-aws.sqlite";

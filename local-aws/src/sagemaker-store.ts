@@ -43,6 +43,8 @@ export interface EndpointConfigDoc {
   EndpointConfigName: string;
   EndpointConfigArn: string;
   ProductionVariants: ProductionVariantDoc[];
+  /** The shadow variant, as given (CreateEndpointConfig allows one, beside one production variant). */
+  ShadowProductionVariants?: ProductionVariantDoc[];
   AsyncInferenceConfig?: AsyncInferenceConfigDoc;
   DataCaptureConfig?: DataCaptureConfigDoc;
   CreationTime: number;
@@ -76,7 +78,12 @@ export interface PendingVariantState extends VariantState {
 /** What DescribeEndpoint reports of deployments: the last DeploymentConfig and the one in progress. */
 export interface EndpointDeployment {
   lastDeploymentConfig?: OnTheWire<DeploymentConfig>;
-  pending?: { EndpointConfigName: string; StartTime: number; ProductionVariants: PendingVariantState[] };
+  pending?: {
+    EndpointConfigName: string;
+    StartTime: number;
+    ProductionVariants: PendingVariantState[];
+    ShadowProductionVariants?: PendingVariantState[];
+  };
 }
 
 export interface EndpointRecord {
@@ -85,6 +92,8 @@ export interface EndpointRecord {
   status: EndpointStatus;
   failureReason: string | null;
   variants: VariantState[];
+  /** The running shadow variants (DescribeEndpoint's ShadowProductionVariants); none when absent. */
+  shadowVariants?: VariantState[];
   deployment: EndpointDeployment;
   createdAt: number;
   updatedAt: number;
@@ -154,8 +163,8 @@ export class SageMakerStore {
   insertEndpoint(record: EndpointRecord) {
     this.db
       .prepare(
-        `INSERT INTO sm_endpoints (name, config_name, status, failure_reason, variants, deployment, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO sm_endpoints (name, config_name, status, failure_reason, variants, shadow_variants, deployment, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         record.name,
@@ -163,6 +172,7 @@ export class SageMakerStore {
         record.status,
         record.failureReason,
         JSON.stringify(record.variants),
+        JSON.stringify(record.shadowVariants ?? []),
         JSON.stringify(record.deployment),
         record.createdAt,
         record.updatedAt,
@@ -176,10 +186,14 @@ export class SageMakerStore {
     return row ? toRecord(row) : undefined;
   }
 
-  /** The execution role of the model a variant runs (of the endpoint's first variant when `variant` is none of them). */
+  /**
+   * The execution role of the model a variant runs, production or shadow (of the endpoint's first variant when
+   * `variant` is none of them).
+   */
   executionRoleArnOf(endpoint: EndpointRecord | undefined, variant: string | null): string {
     const variants = endpoint?.variants ?? [];
-    const modelName = (variants.find((v) => v.VariantName === variant) ?? variants[0])?.ModelName;
+    const all = [...variants, ...(endpoint?.shadowVariants ?? [])];
+    const modelName = (all.find((v) => v.VariantName === variant) ?? variants[0])?.ModelName;
     return (modelName ? this.model(modelName)?.ExecutionRoleArn : undefined) ?? "";
   }
 
@@ -199,6 +213,7 @@ export class SageMakerStore {
       status?: EndpointStatus;
       failureReason?: string | null;
       variants?: VariantState[];
+      shadowVariants?: VariantState[];
       configName?: string;
       deployment?: EndpointDeployment;
     },
@@ -206,12 +221,13 @@ export class SageMakerStore {
     const current = this.requireEndpoint(name);
     this.db
       .prepare(
-        "UPDATE sm_endpoints SET status = ?, failure_reason = ?, variants = ?, config_name = ?, deployment = ?, updated_at = ? WHERE lower(name) = lower(?)",
+        "UPDATE sm_endpoints SET status = ?, failure_reason = ?, variants = ?, shadow_variants = ?, config_name = ?, deployment = ?, updated_at = ? WHERE lower(name) = lower(?)",
       )
       .run(
         change.status ?? current.status,
         change.failureReason === undefined ? current.failureReason : change.failureReason,
         JSON.stringify(change.variants ?? current.variants),
+        JSON.stringify(change.shadowVariants ?? current.shadowVariants ?? []),
         change.configName ?? current.configName,
         JSON.stringify(change.deployment ?? current.deployment),
         now(),
@@ -280,6 +296,7 @@ interface EndpointRow {
   status: EndpointStatus;
   failure_reason: string | null;
   variants: string;
+  shadow_variants: string | null;
   deployment: string | null;
   created_at: number;
   updated_at: number;
@@ -292,6 +309,7 @@ function toRecord(row: EndpointRow): EndpointRecord {
     status: row.status,
     failureReason: row.failure_reason,
     variants: JSON.parse(row.variants) as VariantState[],
+    shadowVariants: row.shadow_variants ? (JSON.parse(row.shadow_variants) as VariantState[]) : [],
     deployment: row.deployment ? (JSON.parse(row.deployment) as EndpointDeployment) : {},
     createdAt: row.created_at,
     updatedAt: row.updated_at,

@@ -5,6 +5,7 @@ import type { LogStore } from "../log-store.ts";
 import type {
   EndpointDeployment,
   PendingVariantState,
+  ProductionVariantDoc,
   SageMakerStore,
   VariantState,
   VariantStatusEntry,
@@ -108,12 +109,22 @@ export class EndpointDeployments {
     this.logs.append(endpointLogGroup(endpoint), "local-control-plane", line);
   }
 
-  private setPending(request: DeploymentRequest, variants: PendingVariantState[], startTime: number) {
+  private setPending(
+    request: DeploymentRequest,
+    variants: PendingVariantState[],
+    shadows: PendingVariantState[],
+    startTime: number,
+  ) {
     const record = this.store.endpoint(request.endpoint);
     if (!record || this.closing.signal.aborted) return;
     const deployment: EndpointDeployment = {
       lastDeploymentConfig: request.deploymentConfig,
-      pending: { EndpointConfigName: request.toConfig, StartTime: startTime, ProductionVariants: variants },
+      pending: {
+        EndpointConfigName: request.toConfig,
+        StartTime: startTime,
+        ProductionVariants: variants,
+        ShadowProductionVariants: shadows.length > 0 ? shadows : undefined,
+      },
     };
     this.store.updateEndpoint(request.endpoint, { deployment });
   }
@@ -142,7 +153,7 @@ export class EndpointDeployments {
       () => stopWith(watch.tripped as Stop),
     );
     const config = this.store.endpointConfig(request.toConfig);
-    const variants: PendingVariantState[] = (config?.ProductionVariants ?? []).map((v) => ({
+    const pendingOf = (v: ProductionVariantDoc): PendingVariantState => ({
       VariantName: v.VariantName,
       ModelName: v.ModelName,
       InstanceType: v.InstanceType,
@@ -152,11 +163,13 @@ export class EndpointDeployments {
       DesiredInstanceCount: request.counts.get(v.VariantName) ?? v.InitialInstanceCount ?? 1,
       DeployedImages: [],
       VariantStatus: [],
-    }));
+    });
+    const variants = (config?.ProductionVariants ?? []).map(pendingOf);
+    const shadows = (config?.ShadowProductionVariants ?? []).map(pendingOf);
     const stage = (status: VariantStatusEntry["Status"], message: string) => {
-      for (const variant of variants)
+      for (const variant of [...variants, ...shadows])
         variant.VariantStatus.push({ Status: status, StatusMessage: message, StartTime: Date.now() / 1000 });
-      this.setPending(request, variants, startTime);
+      this.setPending(request, variants, shadows, startTime);
       this.note(endpoint, `UpdateEndpoint to ${request.toConfig}: ${status}: ${message}`);
     };
     const checkpoint = () => {
@@ -174,14 +187,15 @@ export class EndpointDeployments {
       const firstBatch = plan.strategy === "rolling" ? (plan.shifts[0]?.newInstances ?? total) : undefined;
       const counts =
         firstBatch === undefined ? request.counts : new Map([...request.counts.keys()].map((k) => [k, firstBatch]));
-      let states: VariantState[];
+      let started: { states: VariantState[]; shadowStates: VariantState[] };
       try {
-        states = await this.runner.startNextFleet(endpoint, request.toConfig, counts);
+        started = await this.runner.startNextFleet(endpoint, request.toConfig, counts);
       } catch (error) {
         checkpoint();
         throw error;
       }
-      this.applyStates(variants, states);
+      this.applyStates(variants, started.states);
+      this.applyStates(shadows, started.shadowStates);
       checkpoint();
       watch.start();
       for (const [index, step] of plan.shifts.entries()) {
@@ -189,7 +203,8 @@ export class EndpointDeployments {
         const label = `Step ${index + 1} of ${plan.shifts.length}`;
         if (plan.strategy === "rolling") await this.rollingStep(request, variants, step, total);
         this.runner.shiftTraffic(endpoint, step.newFleetShare, step.newInstances);
-        for (const variant of variants) variant.CurrentWeight = step.newFleetShare * variant.DesiredWeight;
+        for (const variant of [...variants, ...shadows])
+          variant.CurrentWeight = step.newFleetShare * variant.DesiredWeight;
         stage(
           "ActivatingTraffic",
           `${label}: ${percent(step.newFleetShare)} of traffic on the new fleet (${step.newInstances} of ${total} instances).`,
@@ -214,14 +229,14 @@ export class EndpointDeployments {
       }
       await this.runner.promoteNextFleet(endpoint);
       if (this.closing.signal.aborted) return;
+      const serving = (pending: PendingVariantState[]) =>
+        pending.map(({ VariantStatus: _status, ...state }) => ({ ...state, CurrentWeight: state.DesiredWeight }));
       this.store.updateEndpoint(endpoint, {
         status: "InService",
         failureReason: null,
         configName: request.toConfig,
-        variants: variants.map(({ VariantStatus: _status, ...state }) => ({
-          ...state,
-          CurrentWeight: state.DesiredWeight,
-        })),
+        variants: serving(variants),
+        shadowVariants: serving(shadows),
         deployment: { lastDeploymentConfig: deploymentConfig },
       });
       this.note(

@@ -37,6 +37,8 @@ function occupy(instance: Instance): () => void {
 
 interface RunningVariant {
   name: string;
+  /** A shadow variant: it answers copies of the production variant's invocations, never the caller. */
+  shadow: boolean;
   program: InstanceProgram;
   contract: ContainerContract;
   modelDir: string;
@@ -74,6 +76,21 @@ export interface InstanceAddress {
 export interface PickedInstance extends InstanceAddress {
   /** Ends the invocation on this instance (until then the instance is not stopped by a deployment). */
   release: () => void;
+  /** The shadow variant's instance that gets a copy of this invocation, when the draw mirrors it. */
+  mirror?: PickedInstance;
+}
+
+/**
+ * The share of the production variant's invocations copied to its shadow variant: the shadow's weight relative
+ * to the production variant's, at most all of them. ProductionVariant.InitialVariantWeight: "The traffic to a
+ * production variant is determined by the ratio of the VariantWeight to the sum of all VariantWeight values"; the
+ * Developer Guide's "Create a shadow test" calls the shadow's share of the production variant's requests its
+ * "traffic sampling percentage". The documentation gives no formula for a shadow's weight; local mode reads it as
+ * shadow weight / production weight, so equal weights (the guide's "Shadow variants" example) copy every request.
+ */
+export function shadowShare(shadowWeight: number, productionWeight: number): number {
+  if (productionWeight <= 0) return shadowWeight > 0 ? 1 : 0;
+  return Math.min(1, shadowWeight / productionWeight);
 }
 
 function instanceAddress(variant: RunningVariant, instance: Instance): InstanceAddress {
@@ -167,16 +184,26 @@ export class EndpointRunner {
     this.running.set(endpoint, fleets);
     const counts = new Map(previous?.map((p) => [p.VariantName, p.DesiredInstanceCount]));
     try {
-      const { fleet, states } = await this.buildFleet(endpoint, record.configName, counts, fleets.active);
+      const { fleet, states, shadowStates } = await this.buildFleet(endpoint, record.configName, counts, fleets.active);
       fleets.active = fleet;
       if (this.closed) return;
-      this.store.updateEndpoint(endpoint, { status: "InService", failureReason: null, variants: states });
+      this.store.updateEndpoint(endpoint, {
+        status: "InService",
+        failureReason: null,
+        variants: states,
+        shadowVariants: shadowStates,
+      });
     } catch (error) {
       this.running.delete(endpoint);
       if (this.closed || !this.store.endpoint(endpoint)) return;
       const reason = failureReasonOf(error);
       this.logs.append(endpointLogGroup(endpoint), "local-control-plane", reason);
-      this.store.updateEndpoint(endpoint, { status: "Failed", failureReason: reason, variants: [] });
+      this.store.updateEndpoint(endpoint, {
+        status: "Failed",
+        failureReason: reason,
+        variants: [],
+        shadowVariants: [],
+      });
     }
   }
 
@@ -190,18 +217,22 @@ export class EndpointRunner {
     configName: string,
     counts: Map<string, number>,
     fleet: Fleet = new Map(),
-  ): Promise<{ fleet: Fleet; states: VariantState[] }> {
+  ): Promise<{ fleet: Fleet; states: VariantState[]; shadowStates: VariantState[] }> {
     const config = this.store.endpointConfig(configName);
     const states: VariantState[] = [];
+    const shadowStates: VariantState[] = [];
     const fleetDir = `fleet-${crypto.randomUUID().slice(0, 8)}`;
     try {
       if (!config) throw new ProvisioningError(`The endpoint configuration ${configName} no longer exists.`);
       for (const variant of config.ProductionVariants) {
-        states.push(
-          await this.startVariant(endpoint, config, variant, fleet, fleetDir, counts.get(variant.VariantName)),
-        );
+        const count = counts.get(variant.VariantName);
+        states.push(await this.startVariant(endpoint, config, variant, fleet, fleetDir, false, count));
       }
-      return { fleet, states };
+      for (const variant of config.ShadowProductionVariants ?? []) {
+        const count = counts.get(variant.VariantName);
+        shadowStates.push(await this.startVariant(endpoint, config, variant, fleet, fleetDir, true, count));
+      }
+      return { fleet, states, shadowStates };
     } catch (error) {
       await this.stopFleet(fleet);
       throw error;
@@ -214,9 +245,10 @@ export class EndpointRunner {
     variant: ProductionVariantDoc,
     variants: Fleet,
     fleetDir: string,
+    shadow: boolean,
     countOverride?: number,
   ): Promise<VariantState> {
-    const label = `production variant ${variant.VariantName}`;
+    const label = `${shadow ? "shadow" : "production"} variant ${variant.VariantName}`;
     let instanceType = variant.InstanceType;
     let modelName = variant.ModelName;
     if (variant.InstancePools && variant.InstancePools.length > 0) {
@@ -253,6 +285,7 @@ export class EndpointRunner {
     );
     const running: RunningVariant = {
       name: variant.VariantName,
+      shadow,
       program,
       contract,
       modelDir,
@@ -418,24 +451,29 @@ export class EndpointRunner {
     return this.enqueue(endpoint, work);
   }
 
-  /** The serving fleet's instance counts by variant (what RetainAllVariantProperties keeps). */
+  /** The serving fleet's instance counts by production variant (what RetainAllVariantProperties keeps). */
   activeCounts(endpoint: string): Map<string, number> {
     const fleet = this.running.get(endpoint)?.active ?? new Map<string, RunningVariant>();
-    return new Map([...fleet.values()].map((variant) => [variant.name, variant.instances.length]));
+    const production = [...fleet.values()].filter((variant) => !variant.shadow);
+    return new Map(production.map((variant) => [variant.name, variant.instances.length]));
   }
 
   /** Starts the new fleet of an update beside the serving one; it takes no traffic until `shiftTraffic`. */
-  async startNextFleet(endpoint: string, configName: string, counts: Map<string, number>): Promise<VariantState[]> {
+  async startNextFleet(
+    endpoint: string,
+    configName: string,
+    counts: Map<string, number>,
+  ): Promise<{ states: VariantState[]; shadowStates: VariantState[] }> {
     const fleets = this.running.get(endpoint);
     if (!fleets || this.closed) throw new ProvisioningError("The endpoint has no running fleet to update.");
     fleets.nextShare = 0;
-    const { fleet, states } = await this.buildFleet(endpoint, configName, counts);
+    const { fleet, states, shadowStates } = await this.buildFleet(endpoint, configName, counts);
     if (this.closed) {
       await this.stopFleet(fleet);
       throw new ProvisioningError("The local control plane is stopping.");
     }
     fleets.next = fleet;
-    return states;
+    return { states, shadowStates };
   }
 
   /**
@@ -510,8 +548,9 @@ export class EndpointRunner {
   }
 
   /**
-   * An instance of the endpoint to send an invocation to: the requested variant, or one drawn by weight,
-   * then round-robin over its instances; waits (bounded) for an instance that is still starting.
+   * An instance of the endpoint to send an invocation to: the requested production variant, or one drawn by
+   * weight, then round-robin over its instances; waits (bounded) for an instance that is still starting. When the
+   * fleet has a shadow variant, a draw by its share (shadowShare) adds the shadow instance that gets a copy.
    */
   async pick(endpoint: string, targetVariant?: string): Promise<PickedInstance | undefined> {
     const fleets = this.running.get(endpoint);
@@ -521,7 +560,7 @@ export class EndpointRunner {
     let variant: RunningVariant | undefined;
     if (targetVariant) variant = fleet.get(targetVariant);
     else {
-      const all = [...fleet.values()].filter((v) => v.instances.length > 0);
+      const all = [...fleet.values()].filter((v) => !v.shadow && v.instances.length > 0);
       const total = all.reduce((sum, v) => sum + v.weight, 0);
       let draw = Math.random() * total;
       variant =
@@ -531,7 +570,7 @@ export class EndpointRunner {
         }) ?? all[0];
     }
     const serving = fleet === fleets.next ? variant?.instances.slice(0, fleets.nextInstances) : variant?.instances;
-    if (!variant || !serving || serving.length === 0) return undefined;
+    if (!variant || variant.shadow || !serving || serving.length === 0) return undefined;
     const instance = serving[variant.next++ % serving.length]!;
     const release = occupy(instance);
     let timer: NodeJS.Timeout | undefined;
@@ -546,7 +585,21 @@ export class EndpointRunner {
       release();
       return undefined;
     }
-    return { ...instanceAddress(variant, instance), release };
+    return { ...instanceAddress(variant, instance), release, mirror: this.mirrorOf(fleet, variant) };
+  }
+
+  /**
+   * The fleet's shadow instance that gets a copy of an invocation of `production`, drawn by the shadow's share,
+   * round-robin over its instances that passed /ping (one whose container has died since gets the copy and fails
+   * it, as on AWS); none when the draw does not mirror this invocation.
+   */
+  private mirrorOf(fleet: Fleet, production: RunningVariant): PickedInstance | undefined {
+    const shadow = [...fleet.values()].find((v) => v.shadow);
+    if (!shadow || Math.random() >= shadowShare(shadow.weight, production.weight)) return undefined;
+    const healthy = shadow.instances.filter((instance) => instance.healthy);
+    if (healthy.length === 0) return undefined;
+    const instance = healthy[shadow.next++ % healthy.length]!;
+    return { ...instanceAddress(shadow, instance), release: occupy(instance) };
   }
 
   /**
@@ -574,7 +627,7 @@ export class EndpointRunner {
    * work over them at most MaxConcurrentInvocationsPerInstance each, holding each instance while it works).
    */
   healthyInstances(endpoint: string): InstanceAddress[] {
-    const variants = [...(this.running.get(endpoint)?.active.values() ?? [])];
+    const variants = [...(this.running.get(endpoint)?.active.values() ?? [])].filter((variant) => !variant.shadow);
     return variants.flatMap((variant) =>
       variant.instances
         .filter((instance) => instance.healthy && instance.process.running)
@@ -582,8 +635,15 @@ export class EndpointRunner {
     );
   }
 
+  /** The process of the first instance of a serving variant, production or shadow (tests stop a container by it). */
+  instancePid(endpoint: string, variant: string): number | undefined {
+    return this.running.get(endpoint)?.active.get(variant)?.instances[0]?.process.pid;
+  }
+
+  /** Whether the serving fleet runs `variant` as a production variant (a shadow variant is not one). */
   hasVariant(endpoint: string, variant: string): boolean {
-    return this.running.get(endpoint)?.active.has(variant) ?? false;
+    const running = this.running.get(endpoint)?.active.get(variant);
+    return running !== undefined && !running.shadow;
   }
 
   /** Stops every adapter process (the control plane is shutting down; endpoints keep their stored state). */

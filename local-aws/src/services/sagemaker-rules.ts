@@ -150,3 +150,55 @@ export function checkDataCapture(input: { DataCaptureConfig?: unknown; AsyncInfe
     throw notServedLocally("DataCaptureConfig on an asynchronous endpoint (AsyncInferenceConfig)");
   }
 }
+
+/**
+ * CreateEndpointConfig, ShadowProductionVariants: "If you use this field, you can only specify one variant for
+ * ProductionVariants and one variant for ShadowProductionVariants" (the API reference; the Developer Guide's
+ * "Create a shadow test": "a maximum of one shadow variant per endpoint ... a maximum of one production variant").
+ * Variant names identify a variant across both lists (CloudWatch dimensions, data capture folders, TargetVariant),
+ * so they must be unique across both. A shadow variant is then checked as a production variant is. Shadows on an
+ * asynchronous endpoint are not served locally, and refused rather than ignored.
+ */
+export function checkShadowVariants(input: {
+  ProductionVariants: VariantInput[];
+  ShadowProductionVariants?: VariantInput[];
+  AsyncInferenceConfig?: unknown;
+}): void {
+  const shadows = input.ShadowProductionVariants ?? [];
+  if (shadows.length === 0) return;
+  if (input.ProductionVariants.length !== 1 || shadows.length !== 1) {
+    throw validation(
+      "If you use ShadowProductionVariants, you can only specify one variant for ProductionVariants and one variant for ShadowProductionVariants.",
+    );
+  }
+  const production = new Set(input.ProductionVariants.map((variant) => variant.VariantName.toLowerCase()));
+  for (const shadow of shadows) {
+    if (production.has(shadow.VariantName.toLowerCase())) {
+      throw validation(
+        `The shadow variant "${shadow.VariantName}" has the name of a production variant; variant names must be unique across ProductionVariants and ShadowProductionVariants.`,
+      );
+    }
+  }
+  checkProductionVariants(shadows);
+  if (input.AsyncInferenceConfig !== undefined) {
+    throw notServedLocally("ShadowProductionVariants on an asynchronous endpoint (AsyncInferenceConfig)");
+  }
+}
+
+/**
+ * UpdateEndpoint to or from a configuration with a shadow variant is served as the update without a
+ * DeploymentConfig: the new fleet, shadow included, takes all traffic at once. A DeploymentConfig (traffic shifting,
+ * rolling batches, rollback alarms) with a shadow variant on either side is not served locally, and refused.
+ */
+export function checkShadowUpdate(
+  current: { ShadowProductionVariants?: unknown[] } | undefined,
+  next: { ShadowProductionVariants?: unknown[] },
+  deploymentConfig: unknown,
+): void {
+  const shadows = (current?.ShadowProductionVariants?.length ?? 0) + (next.ShadowProductionVariants?.length ?? 0);
+  if (shadows > 0 && deploymentConfig !== undefined) {
+    throw notServedLocally(
+      "A DeploymentConfig for an update to or from an endpoint configuration with ShadowProductionVariants",
+    );
+  }
+}

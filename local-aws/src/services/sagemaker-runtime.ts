@@ -10,7 +10,9 @@ import { AwsError } from "../wire/aws-error.ts";
 import { sendJsonError } from "../wire/json-rpc.ts";
 import { runtimeInvocation } from "../wire/protocols.ts";
 import { type AwsRequest, decodeUriComponent, LOCAL_ACCOUNT_ID } from "../wire/request.ts";
+import { notServedLocally } from "../wire/served-members.ts";
 import { invocableEndpoint, realTimeInvocationInput } from "./sagemaker-runtime-rules.ts";
+import { sendShadowCopy } from "./shadow-invocation.ts";
 
 /** How long a container may take to answer /invocations (real-time endpoints): 1 minute. */
 const INVOKE_TIMEOUT_MS = 60_000;
@@ -20,6 +22,7 @@ const codec = new EventStreamCodec(toUtf8, fromUtf8);
  * SageMaker Runtime (REST JSON): InvokeEndpoint proxies to one local instance's `/invocations`;
  * InvokeEndpointWithResponseStream re-frames the container's body as `PayloadPart` events.
  * A container answer outside 2xx becomes `ModelError` (424) with the original status and message.
+ * With a shadow variant, the invocations the runner draws are copied to it in the background (shadow-invocation.ts).
  */
 export async function handleRuntime(
   store: SageMakerStore,
@@ -48,11 +51,25 @@ export async function handleRuntime(
     const { TargetVariant: target } = realTimeInvocationInput(operation, name, request.headers, body);
     const invocable = invocableEndpoint(store, name, "real-time");
     if (target && !runner.hasVariant(name, target)) {
+      if (invocable.endpoint.shadowVariants?.some((shadow) => shadow.VariantName === target)) {
+        throw notServedLocally(`TargetVariant ${target} (the endpoint's shadow variant)`, "ValidationError");
+      }
       throw new AwsError("ValidationError", `The variant ${target} is not present on endpoint ${name}.`);
     }
     picked = await runner.pick(name, target);
     if (!picked)
       throw new AwsError("ServiceUnavailable", `Endpoint ${name} has no running instance right now; retry.`, 503);
+    if (picked.mirror) {
+      const shadow = picked.mirror.variant;
+      void sendShadowCopy({
+        endpoint: name,
+        mirror: picked.mirror,
+        headers: forwardedHeaders(request),
+        body,
+        metrics,
+        onAnswer: (output) => captureInvocation(store, capture, invocable, request, name, shadow, body, output),
+      });
+    }
     started = performance.now();
     let container: Response;
     try {

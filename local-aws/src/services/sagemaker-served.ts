@@ -3,10 +3,11 @@ import { onlyValues, type Served } from "../wire/served-members.ts";
 
 /**
  * The members of each SageMaker operation that the local control plane acts on; any other member of the service
- * model is refused (wire/served-members.ts). Not served: data capture on asynchronous endpoints and with a KMS key, shadow variants, explainers, VPCs and KMS
- * keys (a transform job's too), routing strategies, managed instance scaling, multi-model containers, experiments,
- * transform AMI versions; in the Model Registry, unversioned and Marketplace packages, validation and algorithm
- * specifications, drift baselines, model cards and life cycles, managed storage, cross-account listing.
+ * model is refused (wire/served-members.ts). Not served: data capture on asynchronous endpoints and with a KMS key,
+ * shadow variants on asynchronous endpoints or with a DeploymentConfig, explainers, VPCs and KMS keys (a transform
+ * job's too), routing strategies, managed instance scaling, multi-model containers, experiments, transform AMI
+ * versions; in the Model Registry, unversioned and Marketplace packages, validation and algorithm specifications,
+ * drift baselines, model cards and life cycles, managed storage, cross-account listing.
  * Members refused by a prose rule with a message of their own (ServerlessConfig, a transform job's
  * DataCaptureConfig) are listed as served so that rule answers.
  */
@@ -59,6 +60,8 @@ export const sageMakerServedMembers: Record<SageMakerInputShapesOperation, Serve
   CreateEndpointConfig: {
     EndpointConfigName: "served",
     ProductionVariants: productionVariant,
+    // One shadow variant beside one production variant (checkShadowVariants), run as a production variant is.
+    ShadowProductionVariants: productionVariant,
     AsyncInferenceConfig: "served",
     // Real-time capture (KmsKeyId aside); checkDataCapture refuses it on an asynchronous endpoint.
     DataCaptureConfig: {

@@ -41,6 +41,7 @@ import {
   type EndpointRecord,
   type ProductionVariantDoc,
   type SageMakerStore,
+  type VariantState,
 } from "../sagemaker-store.ts";
 import type { TransformRunner } from "../transform/transform-runner.ts";
 import type { TransformStore } from "../transform/transform-store.ts";
@@ -48,13 +49,20 @@ import { validation } from "../wire/aws-error.ts";
 import { sageMakerInputShapes } from "../wire/generated/sagemaker.ts";
 import { withInputShapes } from "../wire/input-shapes.ts";
 import type { JsonService } from "../wire/json-rpc.ts";
-import { servingOnly } from "../wire/served-members.ts";
+import { notServedLocally, servingOnly } from "../wire/served-members.ts";
 import { asJsonOperations, type TypedOperation } from "../wire/typed-operations.ts";
 import { checkUpdateOfScaledVariants } from "./application-auto-scaling-rules.ts";
 import { checkUpdateEndpoint } from "./deployment-config-rules.ts";
 import { page } from "./paging.ts";
 import { modelRegistryOperations, modelVersionContainer } from "./sagemaker-model-registry.ts";
-import { checkContainers, checkDataCapture, checkNameIsFree, checkProductionVariants } from "./sagemaker-rules.ts";
+import {
+  checkContainers,
+  checkDataCapture,
+  checkNameIsFree,
+  checkProductionVariants,
+  checkShadowUpdate,
+  checkShadowVariants,
+} from "./sagemaker-rules.ts";
 import { sageMakerServedMembers } from "./sagemaker-served.ts";
 import { transformOperations } from "./sagemaker-transform.ts";
 
@@ -82,8 +90,9 @@ type SageMakerOperations = {
 
 const TRANSITIONAL = new Set(["Creating", "Updating", "Deleting"]);
 
-function describeVariants(endpoint: EndpointRecord) {
-  return endpoint.variants.map((variant) => ({
+function describeVariants(endpoint: EndpointRecord, variants: VariantState[]) {
+  if (variants.length === 0) return undefined;
+  return variants.map((variant) => ({
     ...variant,
     VariantStatus:
       endpoint.status === "Updating" ? [{ Status: "Updating" as const, StartTime: endpoint.updatedAt }] : undefined,
@@ -193,10 +202,12 @@ function endpointOperations(
       const arn = arnOf(region, "endpoint-config", name);
       checkNameIsFree("endpoint-config", arn, store.endpointConfig(name));
       checkProductionVariants(input.ProductionVariants);
+      checkShadowVariants(input);
       checkDataCapture(input);
       // checkProductionVariants refused a variant without a ModelName (inference components are not served).
       const variants = input.ProductionVariants as ProductionVariantDoc[];
-      for (const variant of variants) {
+      const shadows = input.ShadowProductionVariants as ProductionVariantDoc[] | undefined;
+      for (const variant of [...variants, ...(shadows ?? [])]) {
         store.requireModel(variant.ModelName, region);
         for (const pool of variant.InstancePools ?? []) {
           if (pool.ModelNameOverride) store.requireModel(pool.ModelNameOverride, region);
@@ -206,6 +217,7 @@ function endpointOperations(
         EndpointConfigName: name,
         EndpointConfigArn: arn,
         ProductionVariants: variants,
+        ShadowProductionVariants: shadows,
         AsyncInferenceConfig: input.AsyncInferenceConfig,
         DataCaptureConfig: input.DataCaptureConfig,
         CreationTime: Date.now() / 1000,
@@ -248,7 +260,8 @@ function endpointOperations(
         EndpointName: endpoint.name,
         EndpointArn: arnOf(region, "endpoint", endpoint.name),
         EndpointConfigName: endpoint.configName,
-        ProductionVariants: endpoint.variants.length > 0 ? describeVariants(endpoint) : undefined,
+        ProductionVariants: describeVariants(endpoint, endpoint.variants),
+        ShadowProductionVariants: describeVariants(endpoint, endpoint.shadowVariants ?? []),
         EndpointStatus: endpoint.status,
         FailureReason: endpoint.failureReason ?? undefined,
         CreationTime: endpoint.createdAt,
@@ -266,6 +279,7 @@ function endpointOperations(
       const deploymentConfig =
         input.DeploymentConfig ??
         (input.RetainDeploymentConfig === true ? endpoint.deployment.lastDeploymentConfig : undefined);
+      checkShadowUpdate(store.endpointConfig(endpoint.configName), config, deploymentConfig);
       const alarmNames = (deploymentConfig?.AutoRollbackConfiguration?.Alarms ?? []).flatMap((a) =>
         a.AlarmName ? [a.AlarmName] : [],
       );
@@ -341,6 +355,9 @@ function endpointOperations(
       if (endpoint.status !== "InService") throw validation(`Cannot update in-progress endpoint "${arn}".`);
       const desired = input.DesiredWeightsAndCapacities;
       for (const change of desired) {
+        if (endpoint.shadowVariants?.some((v) => v.VariantName === change.VariantName)) {
+          throw notServedLocally(`UpdateEndpointWeightsAndCapacities of the shadow variant "${change.VariantName}"`);
+        }
         if (!endpoint.variants.some((v) => v.VariantName === change.VariantName)) {
           throw validation(`The variant(s) "[${change.VariantName}]" are not present on endpoint "${arn}".`);
         }

@@ -356,8 +356,97 @@ describe("local SageMaker validates transform jobs as CreateTransformJob's refer
   });
 });
 
+describe("shadow variants, as CreateEndpointConfig's reference limits them", () => {
+  const withShadow = (name: string, production: ProductionVariant[], shadows: ProductionVariant[]) => ({
+    ...config(name, production),
+    ShadowProductionVariants: shadows,
+  });
+  const oneOfEach =
+    "If you use ShadowProductionVariants, you can only specify one variant for ProductionVariants and one variant for ShadowProductionVariants.";
+
+  it("allows one production variant and one shadow variant, and describes both as given", async () => {
+    const shadow = variant({ VariantName: "Shadow", InitialVariantWeight: 0.5 });
+    await sageMaker.send(new CreateEndpointConfigCommand(withShadow("shadow-ok", [variant()], [shadow])));
+    const described = await sageMaker.send(new DescribeEndpointConfigCommand({ EndpointConfigName: "shadow-ok" }));
+    expect(described.ProductionVariants).toEqual([variant()]);
+    expect(described.ShadowProductionVariants).toEqual([shadow]);
+  });
+
+  it("refuses more than one variant on either side, a name used on both, and a shadow checked as a variant", async () => {
+    const shadow = variant({ VariantName: "Shadow" });
+    await expect(
+      sageMaker.send(
+        new CreateEndpointConfigCommand(
+          withShadow("shadow-two-prod", [variant(), variant({ VariantName: "B" })], [shadow]),
+        ),
+      ),
+    ).rejects.toMatchObject(refused(oneOfEach));
+    await expect(
+      sageMaker.send(
+        new CreateEndpointConfigCommand(
+          withShadow("shadow-two-shadows", [variant()], [shadow, variant({ VariantName: "Shadow2" })]),
+        ),
+      ),
+    ).rejects.toMatchObject(refused(oneOfEach));
+    await expect(
+      sageMaker.send(
+        new CreateEndpointConfigCommand(
+          withShadow("shadow-same-name", [variant()], [variant({ VariantName: "alltraffic" })]),
+        ),
+      ),
+    ).rejects.toMatchObject(
+      refused(
+        'The shadow variant "alltraffic" has the name of a production variant; variant names must be unique across ProductionVariants and ShadowProductionVariants.',
+      ),
+    );
+    await expect(
+      sageMaker.send(
+        new CreateEndpointConfigCommand(
+          withShadow(
+            "shadow-no-count",
+            [variant()],
+            [variant({ VariantName: "Shadow", InitialInstanceCount: undefined })],
+          ),
+        ),
+      ),
+    ).rejects.toMatchObject(refused('InitialInstanceCount is required for instance-based variant "Shadow".'));
+    await expect(
+      sageMaker.send(
+        new CreateEndpointConfigCommand(
+          withShadow("shadow-no-model", [variant()], [variant({ VariantName: "Shadow", ModelName: "no-such-model" })]),
+        ),
+      ),
+    ).rejects.toMatchObject(
+      refused('Could not find model "arn:aws:sagemaker:us-east-1:000000000000:model/no-such-model".'),
+    );
+    await expect(
+      sageMaker.send(
+        new CreateEndpointConfigCommand({
+          ...withShadow("shadow-async", [variant()], [shadow]),
+          AsyncInferenceConfig: { OutputConfig: { S3OutputPath: "s3://bucket/async/out/" } },
+        }),
+      ),
+    ).rejects.toMatchObject(
+      refused(
+        "ShadowProductionVariants on an asynchronous endpoint (AsyncInferenceConfig) is not served by the local control plane.",
+      ),
+    );
+    for (const name of [
+      "shadow-two-prod",
+      "shadow-two-shadows",
+      "shadow-same-name",
+      "shadow-no-model",
+      "shadow-async",
+    ]) {
+      await expect(
+        sageMaker.send(new DescribeEndpointConfigCommand({ EndpointConfigName: name })),
+      ).rejects.toMatchObject({ name: "ValidationException" });
+    }
+  });
+});
+
 describe("what local mode does not serve, it refuses rather than accepts and ignores", () => {
-  it("refuses data capture with a KMS key, shadow variants and the variant settings it does not act on", async () => {
+  it("refuses data capture with a KMS key and the variant settings it does not act on", async () => {
     const capture = {
       InitialSamplingPercentage: 100,
       DestinationS3Uri: "s3://bucket/capture",
@@ -369,14 +458,6 @@ describe("what local mode does not serve, it refuses rather than accepts and ign
         new CreateEndpointConfigCommand({ ...config("capture-config", [variant()]), DataCaptureConfig: capture }),
       ),
     ).rejects.toMatchObject(refused("DataCaptureConfig.KmsKeyId is not served by the local control plane."));
-    await expect(
-      sageMaker.send(
-        new CreateEndpointConfigCommand({
-          ...config("shadow-config", [variant()]),
-          ShadowProductionVariants: [variant({ VariantName: "Shadow" })],
-        }),
-      ),
-    ).rejects.toMatchObject(refused("ShadowProductionVariants is not served by the local control plane."));
     await expect(
       sageMaker.send(
         new CreateEndpointConfigCommand(
