@@ -13,6 +13,7 @@ import { SelectField, TextField } from "../ui/field.tsx";
 import { Timestamp } from "../ui/timestamp.tsx";
 import { kindFigures, shareText } from "./monitoring-figures.ts";
 import { useEndpointMonitoring } from "./monitoring-queries.ts";
+import { ShadowCard } from "./shadow-card.tsx";
 
 const windowLabels: Record<MonitoringWindow, string> = { "1h": "1 h", "6h": "6 h", "24h": "24 h", "7d": "7 d" };
 
@@ -149,6 +150,7 @@ export function MonitoringView({ name }: { name: string }) {
                 {data.source.moreToRead ? "; reading more…" : "."}
               </p>
             </Card>
+            {data.shadow && <ShadowCard comparison={data.shadow} />}
             {data.kinds.length === 0 && (
               <Card>
                 <p className="text-sm text-slate-700">

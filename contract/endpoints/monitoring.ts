@@ -32,7 +32,7 @@ export type MonitoringQuery = z.infer<typeof monitoringQuerySchema>;
 const latencySchema = z.object({
   /** Mean of the container's own time per request (the adapter's `timing.total_seconds`). */
   meanMs: z.number(),
-  /** The 95th percentile, to within 19% (latencies are kept in quarter-octave bins). */
+  /** The 95th percentile (of the Monitoring view's rollups: to within 19%, latencies are kept in quarter-octave bins). */
   p95Ms: z.number(),
 });
 
@@ -61,6 +61,23 @@ export const decisionKindSummarySchema = z.object({
 });
 export type DecisionKindSummary = z.infer<typeof decisionKindSummarySchema>;
 
+/** A shadow test: the shadow variant's answers to copies of production's requests, paired with production's. */
+export const shadowComparisonSchema = z.object({
+  production: z.string(),
+  shadow: z.string(),
+  pairs: z.number().int(),
+  /** Share of pairs where both chose the same option; null without pairs. */
+  agreement: z.number().nullable(),
+  /** Mean |p_production - p_shadow| of the option production chose. */
+  meanProbabilityDifference: z.number().nullable(),
+  unpairedProduction: z.number().int(),
+  unpairedShadow: z.number().int(),
+  productionLatency: latencySchema.nullable(),
+  shadowLatency: latencySchema.nullable(),
+  byKind: z.array(z.object({ kind: z.string(), pairs: z.number().int(), agreement: z.number() })),
+});
+export type ShadowComparison = z.infer<typeof shadowComparisonSchema>;
+
 export const monitoringResponseSchema = z.object({
   endpointName: z.string(),
   from: z.string(),
@@ -81,5 +98,7 @@ export const monitoringResponseSchema = z.object({
   decisions: z.number().int(),
   belowThreshold: z.number().int(),
   kinds: z.array(decisionKindSummarySchema),
+  /** The endpoint's shadow test over the window, when it runs one (DescribeEndpoint's ShadowProductionVariants). */
+  shadow: shadowComparisonSchema.nullable(),
 });
 export type MonitoringResponse = z.infer<typeof monitoringResponseSchema>;

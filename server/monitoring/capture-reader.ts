@@ -2,8 +2,8 @@ import { GetObjectCommand, ListObjectsV2Command, type S3Client } from "@aws-sdk/
 import { ARTIFACT_PREFIXES } from "../../contract/stack/console-contract.ts";
 import { awsCall } from "../aws/errors.ts";
 import type { Db } from "../store/database.ts";
-import { type CapturedDecision, readCaptureRecord } from "./capture-record.ts";
-import { newestObjects, objectsRead, recordCaptureObject } from "./monitoring-store.ts";
+import { readCaptureRecord } from "./capture-record.ts";
+import { type LocatedDecision, newestObjects, objectsRead, recordCaptureObject } from "./monitoring-store.ts";
 
 /** At most this many new capture objects are read in one look; the view looks again for the rest. */
 export const OBJECTS_PER_LOOK = 500;
@@ -93,14 +93,14 @@ async function readObject(s3: S3Client, bucket: string, key: string) {
     s3.send(new GetObjectCommand({ Bucket: bucket, Key: key })),
   );
   const text = (await object.Body?.transformToString("utf8")) ?? "";
-  const decisions: CapturedDecision[] = [];
+  const decisions: LocatedDecision[] = [];
   let records = 0;
   let unreadable = 0;
-  for (const line of text.split("\n")) {
-    if (line.trim() === "") continue;
+  for (const [line, recordText] of text.split("\n").entries()) {
+    if (recordText.trim() === "") continue;
     records++;
-    const reading = readCaptureRecord(line);
-    if (reading.ok) decisions.push(...reading.decisions);
+    const reading = readCaptureRecord(recordText);
+    if (reading.ok) decisions.push(...reading.decisions.map((decision) => ({ ...decision, line })));
     else unreadable++;
   }
   return { records, unreadable, decisions };

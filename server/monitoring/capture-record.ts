@@ -11,12 +11,16 @@ export interface CapturedDecision {
   inferenceId: string | null;
   /** Position in a shared-state request (0 for a single decision). */
   item: number;
+  /** The request as sent, hashed: a shadow's copy of an invocation has the production record's. */
+  inputKey: string;
   decisionId: string;
   kind: string;
   question: string;
   options: string[];
   chosen: string;
   topProbability: number;
+  /** In the order of `options`. */
+  probabilities: number[];
   /** The container's own time for the request (`timing.total_seconds`), when the answer says it. */
   latencyMs: number | null;
 }
@@ -29,9 +33,13 @@ export type CaptureRecordReading =
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
-function payload(captured: unknown): unknown {
+function payloadText(captured: unknown): string | undefined {
   if (!isObject(captured) || typeof captured.data !== "string") return undefined;
-  const text = captured.encoding === "BASE64" ? Buffer.from(captured.data, "base64").toString("utf8") : captured.data;
+  return captured.encoding === "BASE64" ? Buffer.from(captured.data, "base64").toString("utf8") : captured.data;
+}
+
+function parsed(text: string | undefined): unknown {
+  if (text === undefined) return undefined;
   try {
     return JSON.parse(text);
   } catch {
@@ -59,14 +67,19 @@ export function readCaptureRecord(line: string): CaptureRecordReading {
   }
   const at = new Date(String(record.eventMetadata.inferenceTime));
   if (Number.isNaN(at.getTime())) return { ok: false, why: "no inferenceTime" };
-  const input = payload(record.captureData.endpointInput);
-  const output = payload(record.captureData.endpointOutput);
+  const inputText = payloadText(record.captureData.endpointInput);
+  const input = parsed(inputText);
+  const output = parsed(payloadText(record.captureData.endpointOutput));
   if (!isObject(input) || !isObject(output)) return { ok: false, why: "input or output missing or not JSON" };
   const asked = isObject(input.decision) ? [input.decision] : Array.isArray(input.decisions) ? input.decisions : null;
   const answered = isObject(output.result) ? [output.result] : Array.isArray(output.results) ? output.results : null;
   if (!asked || !answered || asked.length !== answered.length) return { ok: false, why: "not a decision answer" };
   const totalSeconds = isObject(output.timing) ? output.timing.total_seconds : undefined;
   const latencyMs = typeof totalSeconds === "number" && Number.isFinite(totalSeconds) ? totalSeconds * 1000 : null;
+  const inputKey = createHash("sha256")
+    .update(inputText ?? "")
+    .digest("hex")
+    .slice(0, 32);
   const decisions: CapturedDecision[] = [];
   for (const [item, decision] of asked.entries()) {
     const result = answered[item];
@@ -93,12 +106,14 @@ export function readCaptureRecord(line: string): CaptureRecordReading {
       eventId: String(record.eventMetadata.eventId ?? ""),
       inferenceId: typeof record.eventMetadata.inferenceId === "string" ? record.eventMetadata.inferenceId : null,
       item,
+      inputKey,
       decisionId: typeof result.id === "string" ? result.id : String(decision.id ?? ""),
       kind: decisionKind(question, ids),
       question,
       options: ids,
       chosen: ids[best] ?? "",
       topProbability: scores[best] ?? 0,
+      probabilities: scores,
       latencyMs,
     });
   }

@@ -97,7 +97,7 @@ describe("the Monitoring view of a captured endpoint", { timeout: 180_000 }, () 
     await plane.capture.flush();
 
     const db = openDatabase(path.join(dataDir, "console.db"));
-    const deps = { s3: clients.s3, db, artifactBucket: plane.bucket };
+    const deps = { s3: clients.s3, sageMaker: clients.sageMaker, db, artifactBucket: plane.bucket };
     const threshold = 0.4;
     const query = monitoringQuerySchema.parse({ window: "1h", threshold: String(threshold) });
     const view = await endpointMonitoring(deps, ENDPOINT, query);

@@ -1,17 +1,48 @@
 import type { S3Client } from "@aws-sdk/client-s3";
+import { DescribeEndpointCommand, type SageMakerClient } from "@aws-sdk/client-sagemaker";
 import type { MonitoringQuery, MonitoringResponse } from "../../contract/endpoints/monitoring.ts";
+import { awsCall } from "../aws/errors.ts";
 import { AppError } from "../http/app-error.ts";
 import type { Db } from "../store/database.ts";
 import { readNewCaptures } from "./capture-reader.ts";
-import { captureTotals, decisionKinds, rollupsBetween } from "./monitoring-store.ts";
+import {
+  captureTotals,
+  decisionKinds,
+  forgetOldDecisions,
+  rollupsBetween,
+  variantDecisions,
+} from "./monitoring-store.ts";
 import { summarizeRollups, windowBounds } from "./monitoring-summary.ts";
+import { compareShadow } from "./shadow-comparison.ts";
+
+export interface MonitoringDeps {
+  s3: S3Client;
+  sageMaker: SageMakerClient;
+  db: Db;
+  artifactBucket: string | null;
+}
+
+/** The endpoint's production and shadow variant, when it runs a shadow test; null when not (or it is gone). */
+async function shadowTest(sageMaker: SageMakerClient, endpointName: string) {
+  try {
+    const endpoint = await awsCall(`endpoint "${endpointName}"`, () =>
+      sageMaker.send(new DescribeEndpointCommand({ EndpointName: endpointName })),
+    );
+    const production = endpoint.ProductionVariants?.[0]?.VariantName;
+    const shadow = endpoint.ShadowProductionVariants?.[0]?.VariantName;
+    return production && shadow ? { production, shadow } : null;
+  } catch (error) {
+    if (error instanceof AppError && error.code === "not_found") return null;
+    throw error;
+  }
+}
 
 /**
  * An endpoint's Monitoring view: the capture objects written since the last look are read first (a bounded
  * number), then the window's figures come from the store's rollups.
  */
 export async function endpointMonitoring(
-  deps: { s3: S3Client; db: Db; artifactBucket: string | null },
+  deps: MonitoringDeps,
   endpointName: string,
   query: MonitoringQuery,
   now = new Date(),
@@ -23,9 +54,21 @@ export async function endpointMonitoring(
     );
   }
   const look = await readNewCaptures(deps.s3, deps.db, deps.artifactBucket, endpointName);
+  forgetOldDecisions(deps.db, endpointName, now);
+  const kinds = decisionKinds(deps.db, endpointName);
   const bounds = windowBounds(query.window, now);
   const rollups = rollupsBetween(deps.db, endpointName, bounds.fromMinute, bounds.toMinute, query.variant);
-  const summary = summarizeRollups(rollups, decisionKinds(deps.db, endpointName), bounds, query.threshold);
+  const summary = summarizeRollups(rollups, kinds, bounds, query.threshold);
+  const test = await shadowTest(deps.sageMaker, endpointName);
+  const [fromMs, toMs] = [bounds.fromMinute * 60_000, bounds.toMinute * 60_000];
+  const shadow = test
+    ? compareShadow(
+        test,
+        variantDecisions(deps.db, endpointName, test.production, fromMs, toMs),
+        variantDecisions(deps.db, endpointName, test.shadow, fromMs, toMs),
+        (kind) => kinds.get(kind)?.options,
+      )
+    : null;
   const totals = captureTotals(deps.db, endpointName);
   return {
     endpointName,
@@ -42,5 +85,6 @@ export async function endpointMonitoring(
       unreadableRecords: totals.unreadable,
     },
     ...summary,
+    shadow,
   };
 }

@@ -8,13 +8,16 @@ import { addBins, emptyBins, LATENCY_BINS, latencyBin, topProbabilityBin } from 
  * per-minute rollups by variant, decision kind and chosen option, with the top probabilities in hundredths and the
  * latencies in quarter-octave bins. A window is then a few thousand rows, however many decisions it holds.
  */
+/** A decision and the line of its record in the capture object (0-based). */
+export type LocatedDecision = CapturedDecision & { line: number };
+
 export interface CaptureObjectReading {
   endpointName: string;
   key: string;
   variant: string;
   records: number;
   unreadable: number;
-  decisions: CapturedDecision[];
+  decisions: LocatedDecision[];
 }
 
 export interface Rollup {
@@ -107,6 +110,10 @@ export function recordCaptureObject(db: Db, reading: CaptureObjectReading): void
   const kind = db.prepare(
     "INSERT INTO decision_kinds (endpoint_name, kind, question, options) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
   );
+  const decisionRow = db.prepare(
+    `INSERT INTO captured_decisions (endpoint_name, object_key, line, item, variant, at_ms, kind, input_key, chosen,
+       top_probability, probabilities, latency_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+  );
   db.transaction(() => {
     const claimed = db
       .prepare(
@@ -123,6 +130,22 @@ export function recordCaptureObject(db: Db, reading: CaptureObjectReading): void
         new Date().toISOString(),
       );
     if (claimed.changes === 0) return;
+    for (const decision of reading.decisions) {
+      decisionRow.run(
+        reading.endpointName,
+        reading.key,
+        decision.line,
+        decision.item,
+        reading.variant,
+        decision.at.getTime(),
+        decision.kind,
+        decision.inputKey,
+        decision.chosen,
+        decision.topProbability,
+        JSON.stringify(decision.probabilities),
+        decision.latencyMs,
+      );
+    }
     const kinds = new Set<string>();
     for (const decision of reading.decisions) {
       if (kinds.has(decision.kind)) continue;
@@ -196,4 +219,56 @@ export function captureTotals(db: Db, endpointName: string): { objects: number; 
       "SELECT COUNT(*) AS objects, COALESCE(SUM(unreadable), 0) AS unreadable FROM capture_objects WHERE endpoint_name = ?",
     )
     .get(endpointName) as { objects: number; unreadable: number };
+}
+
+/** How long single decisions are kept (for shadow comparison and review); the rollups are kept for good. */
+export const DECISION_RETENTION_MS = 7 * 24 * 3_600_000;
+
+export function forgetOldDecisions(db: Db, endpointName: string, now: Date): void {
+  db.prepare("DELETE FROM captured_decisions WHERE endpoint_name = ? AND at_ms < ?").run(
+    endpointName,
+    now.getTime() - DECISION_RETENTION_MS,
+  );
+}
+
+export interface StoredDecision {
+  atMs: number;
+  kind: string;
+  inputKey: string;
+  item: number;
+  chosen: string;
+  topProbability: number;
+  probabilities: number[];
+  latencyMs: number | null;
+}
+
+/** One variant's decisions of [fromMs, toMs), oldest first. */
+export function variantDecisions(db: Db, endpointName: string, variant: string, fromMs: number, toMs: number) {
+  const rows = db
+    .prepare(
+      `SELECT at_ms, kind, input_key, item, chosen, top_probability, probabilities, latency_ms FROM captured_decisions
+       WHERE endpoint_name = ? AND variant = ? AND at_ms >= ? AND at_ms < ? ORDER BY at_ms`,
+    )
+    .all(endpointName, variant, fromMs, toMs) as {
+    at_ms: number;
+    kind: string;
+    input_key: string;
+    item: number;
+    chosen: string;
+    top_probability: number;
+    probabilities: string;
+    latency_ms: number | null;
+  }[];
+  return rows.map(
+    (row): StoredDecision => ({
+      atMs: row.at_ms,
+      kind: row.kind,
+      inputKey: row.input_key,
+      item: row.item,
+      chosen: row.chosen,
+      topProbability: row.top_probability,
+      probabilities: JSON.parse(row.probabilities),
+      latencyMs: row.latency_ms,
+    }),
+  );
 }

@@ -214,4 +214,24 @@ export const migrations: readonly Migration[] = [
       PRIMARY KEY (endpoint_name, minute, variant, kind, chosen)
     ) WITHOUT ROWID;`,
   },
+  {
+    version: 54,
+    name: "captured decisions",
+    sql: `CREATE TABLE captured_decisions (
+      endpoint_name TEXT NOT NULL,
+      object_key TEXT NOT NULL,
+      line INTEGER NOT NULL,
+      item INTEGER NOT NULL,
+      variant TEXT NOT NULL,
+      at_ms INTEGER NOT NULL,
+      kind TEXT NOT NULL,
+      input_key TEXT NOT NULL,
+      chosen TEXT NOT NULL,
+      top_probability REAL NOT NULL,
+      probabilities TEXT NOT NULL,
+      latency_ms REAL,
+      PRIMARY KEY (endpoint_name, object_key, line, item)
+    ) WITHOUT ROWID;
+    CREATE INDEX captured_decisions_at ON captured_decisions (endpoint_name, variant, at_ms);`,
+  },
 ];

@@ -11,6 +11,7 @@ export const GET = route(async (request, { params }: { params: Promise<{ name: s
   const name = await endpointNameParam(params);
   const query = readQuery(request, consoleApi.endpointMonitoring);
   const { aws, db, settings } = consoleContext();
-  const answer = await endpointMonitoring({ s3: aws.s3, db, artifactBucket: settings.artifactBucket }, name, query);
+  const deps = { s3: aws.s3, sageMaker: aws.sageMaker, db, artifactBucket: settings.artifactBucket };
+  const answer = await endpointMonitoring(deps, name, query);
   return reply(consoleApi.endpointMonitoring, answer);
 });

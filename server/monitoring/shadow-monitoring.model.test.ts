@@ -1,0 +1,163 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import {
+  CreateEndpointCommand,
+  CreateEndpointConfigCommand,
+  CreateModelCommand,
+  SageMakerClient,
+} from "@aws-sdk/client-sagemaker";
+import { type ControlPlane, localClientConfig, startControlPlane } from "@decision-console/local-aws";
+import {
+  localAdapterImageUri,
+  publishTinyModelArchive,
+  routeDecision,
+  testExecutionRoleArn,
+  testStackFixture,
+} from "@decision-console/local-aws/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { monitoringQuerySchema } from "../../contract/endpoints/monitoring.ts";
+import { consoleClientsFor } from "../aws/local-console-clients.ts";
+import { invokeEndpoint } from "../invoke/invoke.ts";
+import { openDatabase } from "../store/database.ts";
+import { endpointMonitoring } from "./endpoint-monitoring.ts";
+
+/**
+ * A shadow test as the Monitoring view reports it: production's and the shadow's captured answers to the same
+ * requests paired one to one, agreement and the probability difference equal to a recount straight from the two
+ * variants' capture files.
+ */
+let dataDir: string;
+let plane: ControlPlane;
+const ENDPOINT = "dc-shadowed";
+
+beforeAll(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "console-shadow-monitoring-"));
+  plane = await startControlPlane({ fixture: testStackFixture(), dataDir, port: 0 });
+  const modelDataUrl = await publishTinyModelArchive(plane, "shadowed", dataDir);
+  const admin = new SageMakerClient(localClientConfig(plane, "admin"));
+  const model = (name: string, environment: Record<string, string>) =>
+    admin.send(
+      new CreateModelCommand({
+        ModelName: name,
+        ExecutionRoleArn: testExecutionRoleArn(),
+        PrimaryContainer: {
+          Image: localAdapterImageUri(plane),
+          ModelDataUrl: modelDataUrl,
+          Environment: { ADAPTER_THREADS: "1", ...environment },
+        },
+      }),
+    );
+  await model(`${ENDPOINT}-production`, {});
+  // Hotter: the candidate's probabilities differ, and its top option may too.
+  await model(`${ENDPOINT}-candidate`, { SEMIF_TEMPERATURE: "8" });
+  const variant = (name: string, modelName: string) => ({
+    VariantName: name,
+    ModelName: modelName,
+    InstanceType: "ml.c6i.large" as const,
+    InitialInstanceCount: 1,
+    InitialVariantWeight: 1,
+  });
+  await admin.send(
+    new CreateEndpointConfigCommand({
+      EndpointConfigName: ENDPOINT,
+      ProductionVariants: [variant("AllTraffic", `${ENDPOINT}-production`)],
+      ShadowProductionVariants: [variant("Shadow", `${ENDPOINT}-candidate`)],
+      DataCaptureConfig: {
+        EnableCapture: true,
+        InitialSamplingPercentage: 100,
+        DestinationS3Uri: `s3://${plane.bucket}/data-capture`,
+        CaptureOptions: [{ CaptureMode: "InputAndOutput" }],
+        CaptureContentTypeHeader: { JsonContentTypes: ["application/json"] },
+      },
+    }),
+  );
+  await admin.send(new CreateEndpointCommand({ EndpointName: ENDPOINT, EndpointConfigName: ENDPOINT }));
+  await plane.endpoints.settled(ENDPOINT);
+}, 120_000);
+
+afterAll(async () => {
+  await plane?.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+const decision = (i: number) => ({
+  decision: { ...routeDecision.decision, id: `r-${i}`, state: `${routeDecision.decision.state} (ticket ${i % 4})` },
+});
+
+function recordsOf(variant: string) {
+  const objects = plane.objects.list(plane.bucket, `data-capture/${ENDPOINT}/${variant}/`, "", 1000);
+  return objects.flatMap((object) =>
+    fs
+      .readFileSync(plane.objects.getObject(plane.bucket, object.key).file, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line)),
+  );
+}
+
+async function shadowCaptured(count: number) {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    await plane.capture.flush();
+    if (recordsOf("Shadow").length >= count) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+describe("the Monitoring view of a shadow test", { timeout: 180_000 }, () => {
+  it("pairs each production answer with the shadow's answer to the same request and compares them", async () => {
+    const clients = consoleClientsFor(plane);
+    const invocations = 12;
+    for (let i = 0; i < invocations; i++) await invokeEndpoint(clients.runtime, ENDPOINT, decision(i));
+    await shadowCaptured(invocations);
+
+    // The recount: records of equal input, in order, paired one to one.
+    const chosenOf = (record: { captureData: { endpointOutput: { data: string } } }) => {
+      const { option_ids, probabilities } = JSON.parse(record.captureData.endpointOutput.data).result;
+      const top = Math.max(...probabilities);
+      return { chosen: option_ids[probabilities.indexOf(top)] as string, top, probabilities, option_ids };
+    };
+    const waiting = new Map<string, ReturnType<typeof chosenOf>[]>();
+    for (const record of recordsOf("Shadow")) {
+      const key = record.captureData.endpointInput.data;
+      waiting.set(key, [...(waiting.get(key) ?? []), chosenOf(record)]);
+    }
+    let pairs = 0;
+    let agreeing = 0;
+    let difference = 0;
+    for (const record of recordsOf("AllTraffic")) {
+      const shadow = waiting.get(record.captureData.endpointInput.data)?.shift();
+      if (!shadow) continue;
+      const production = chosenOf(record);
+      pairs++;
+      if (shadow.chosen === production.chosen) agreeing++;
+      difference += Math.abs(production.top - shadow.probabilities[shadow.option_ids.indexOf(production.chosen)]);
+    }
+
+    const db = openDatabase(path.join(dataDir, "console.db"));
+    const view = await endpointMonitoring(
+      { s3: clients.s3, sageMaker: clients.sageMaker, db, artifactBucket: plane.bucket },
+      ENDPOINT,
+      monitoringQuerySchema.parse({ window: "1h" }),
+    );
+    db.close();
+    expect(pairs).toBe(invocations);
+    expect(view.variants).toEqual([
+      { variant: "AllTraffic", decisions: invocations },
+      { variant: "Shadow", decisions: invocations },
+    ]);
+    expect(view.shadow).toMatchObject({
+      production: "AllTraffic",
+      shadow: "Shadow",
+      pairs,
+      unpairedProduction: 0,
+      unpairedShadow: 0,
+    });
+    expect(view.shadow?.agreement).toBeCloseTo(agreeing / pairs, 12);
+    expect(view.shadow?.meanProbabilityDifference).toBeCloseTo(difference / pairs, 12);
+    // The candidate is hotter: its probabilities differ from production's on every pair.
+    expect(view.shadow?.meanProbabilityDifference).toBeGreaterThan(0);
+    expect(view.shadow?.shadowLatency?.meanMs).toBeGreaterThan(0);
+  });
+});
