@@ -36,6 +36,13 @@ import {
 import { endpointLogsQuerySchema, endpointLogsSchema } from "./endpoints/logs.ts";
 import { endpointMetricsResponseSchema, metricsQuerySchema } from "./endpoints/metrics.ts";
 import { monitoringQuerySchema, monitoringResponseSchema } from "./endpoints/monitoring.ts";
+import {
+  endShadowTestResultSchema,
+  promoteShadowRequestSchema,
+  promoteShadowResultSchema,
+  shadowTestRequestSchema,
+  shadowTestResultSchema,
+} from "./endpoints/shadow-test.ts";
 import { abortUpdateResultSchema, updateRequestSchema, updateResultSchema } from "./endpoints/update.ts";
 import {
   datasetDetailSchema,
@@ -231,6 +238,31 @@ export const consoleApi = {
       "The endpoint's decisions from its data capture files: per decision kind (question and option set) the decisions per interval, chosen options, top-probability distribution, the share below `threshold` and latency. Capture objects not read yet are read first (500 a call; `source.moreToRead` says when more are waiting).",
     query: monitoringQuerySchema,
     response: monitoringResponseSchema,
+    status: 200,
+  },
+  startShadowTest: {
+    method: "POST",
+    path: "/api/endpoints/[name]/shadow",
+    summary:
+      "Starts a shadow test: the change (a model version, model data, temperature, …) as a shadow variant that gets `samplingPercentage` of the endpoint's requests copied; callers keep getting production's answers. 409 unless InService or while a test runs.",
+    body: shadowTestRequestSchema,
+    response: shadowTestResultSchema,
+    status: 200,
+  },
+  endShadowTest: {
+    method: "DELETE",
+    path: "/api/endpoints/[name]/shadow",
+    summary: "Ends the shadow test this console started: the endpoint goes back to its configuration before the test.",
+    response: endShadowTestResultSchema,
+    status: 200,
+  },
+  promoteShadow: {
+    method: "POST",
+    path: "/api/endpoints/[name]/shadow/promote",
+    summary:
+      "Promotes the shadow: the test ends, and once the endpoint is InService again the candidate's change runs as the console's safe update (the strategy and rollback alarms given here), audited as `endpoint.update`.",
+    body: promoteShadowRequestSchema,
+    response: promoteShadowResultSchema,
     status: 200,
   },
   endpointMetrics: {

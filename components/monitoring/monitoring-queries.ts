@@ -1,7 +1,8 @@
 "use client";
 
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { MonitoringWindow } from "@/contract/endpoints/monitoring.ts";
+import type { PromoteShadowRequestInput, ShadowTestRequestInput } from "@/contract/endpoints/shadow-test.ts";
 import { api } from "../api/console-client.ts";
 import { queryKeys } from "../api/query-keys.ts";
 
@@ -24,3 +25,21 @@ export function useEndpointMonitoring(
     refetchInterval: (query) => (query.state.data?.source.moreToRead ? 500 : refreshMs),
   });
 }
+
+/** Starting, ending and promoting a shadow test change the endpoint: its queries (monitoring too) look again. */
+function useEndpointChange<T, R>(name: string, call: (input: T) => Promise<R>) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: call,
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.endpoints.one(name) }),
+  });
+}
+
+export const useStartShadowTest = (name: string) =>
+  useEndpointChange(name, (body: ShadowTestRequestInput) => api("startShadowTest", { params: { name }, body }));
+
+export const useEndShadowTest = (name: string) =>
+  useEndpointChange(name, (_: undefined) => api("endShadowTest", { params: { name } }));
+
+export const usePromoteShadow = (name: string) =>
+  useEndpointChange(name, (body: PromoteShadowRequestInput) => api("promoteShadow", { params: { name }, body }));

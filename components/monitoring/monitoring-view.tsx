@@ -14,6 +14,7 @@ import { Timestamp } from "../ui/timestamp.tsx";
 import { kindFigures, shareText } from "./monitoring-figures.ts";
 import { useEndpointMonitoring } from "./monitoring-queries.ts";
 import { ShadowCard } from "./shadow-card.tsx";
+import { ShadowTestActions, StartShadowTest } from "./shadow-test-controls.tsx";
 
 const windowLabels: Record<MonitoringWindow, string> = { "1h": "1 h", "6h": "6 h", "24h": "24 h", "7d": "7 d" };
 
@@ -150,7 +151,11 @@ export function MonitoringView({ name }: { name: string }) {
                 {data.source.moreToRead ? "; reading more…" : "."}
               </p>
             </Card>
-            {data.shadow && <ShadowCard comparison={data.shadow} />}
+            {data.shadow ? (
+              <ShadowCard comparison={data.shadow} actions={<ShadowTestActions name={name} />} />
+            ) : (
+              <StartShadowTest name={name} />
+            )}
             {data.kinds.length === 0 && (
               <Card>
                 <p className="text-sm text-slate-700">

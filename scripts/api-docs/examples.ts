@@ -121,6 +121,33 @@ export const curlExamples: Partial<Record<keyof ConsoleApi, CurlExample>> = {
     note: "Only while an update bakes under its rollback alarms (409 otherwise): the console sets the first alarm to ALARM and SageMaker rolls back to the previous configuration.",
     after: untilInService,
   },
+  startShadowTest: {
+    path: "/api/endpoints/dc-demo/shadow",
+    json: { change: { temperature: 0.7 }, samplingPercentage: 100 },
+    note: "The endpoint updates to a configuration with the candidate as its shadow variant; callers keep getting production's answers.",
+    after: untilInService,
+  },
+  endShadowTest: {
+    path: "/api/endpoints/dc-demo/shadow",
+    note: "Back to the configuration before the test; the next call starts the same test again to promote it.",
+    after: [
+      ...untilInService,
+      `curl -sS -b cookies.txt -X POST "$CONSOLE/api/endpoints/dc-demo/shadow" -H 'content-type: application/json' --data '{"change":{"temperature":0.7}}'`,
+      ...untilInService,
+    ],
+  },
+  promoteShadow: {
+    path: "/api/endpoints/dc-demo/shadow/promote",
+    json: { strategy: { kind: "all-at-once", waitSeconds: 0 }, alarms: { kind: "none" } },
+    capture: { variable: "BEFORE_PROMOTION", field: "endpointConfigName" },
+    note: "The test ends first; the update to the candidate starts once the endpoint is InService again.",
+    after: [
+      "# Wait (4 minutes at most) until the candidate's update starts: a configuration other than the one the test",
+      "# went back to; then until it serves.",
+      `for _ in $(seq 120); do [ "$(curl -sS -b cookies.txt "$CONSOLE/api/endpoints/dc-demo" | ${readField("config.name")})" != "$BEFORE_PROMOTION" ] && break; sleep 2; done`,
+      ...untilInService,
+    ],
+  },
   putAutoscaling: {
     path: "/api/endpoints/dc-demo/autoscaling",
     json: { minCapacity: 1, maxCapacity: 2, targetInvocationsPerInstance: 100 },

@@ -29,6 +29,8 @@ export const apiPolicy: readonly RouteRule[] = [
   { pattern: "/api/endpoints/[name]", methods: { GET: "viewer", PATCH: "operator", DELETE: "operator" } },
   { pattern: "/api/endpoints/[name]/metrics", methods: { GET: "viewer" } },
   { pattern: "/api/endpoints/[name]/monitoring", methods: { GET: "viewer" } },
+  { pattern: "/api/endpoints/[name]/shadow", methods: { POST: "operator", DELETE: "operator" } },
+  { pattern: "/api/endpoints/[name]/shadow/promote", methods: { POST: "operator" } },
   { pattern: "/api/endpoints/[name]/logs", methods: { GET: "viewer" } },
   { pattern: "/api/endpoints/[name]/alarms", methods: { GET: "viewer" } },
   { pattern: "/api/endpoints/[name]/update", methods: { POST: "operator" } },

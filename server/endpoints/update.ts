@@ -93,7 +93,7 @@ function changedContainer(
 }
 
 /** A change to a registry version, with the version's sha256 (which the adapter checks), once it may be deployed. */
-async function withVersionArtifact(
+export async function withVersionArtifact(
   sageMaker: SageMakerClient,
   change: EndpointChange,
   prefix: string | null,
@@ -169,7 +169,7 @@ const instanceTypesOf = (variant: ProductionVariant | undefined) =>
     : { type: variant?.InstanceType };
 
 /** `<endpoint>-<8 hex of the new model and variant>`, within SageMaker's 63 characters. */
-function derivedName(endpoint: string, definition: unknown): string {
+export function derivedName(endpoint: string, definition: unknown): string {
   const sha = createHash("sha256").update(JSON.stringify(definition)).digest("hex").slice(0, 8);
   return `${endpoint.slice(0, MAX_RESOURCE_NAME_LENGTH - sha.length - 1)}-${sha}`;
 }
@@ -177,7 +177,7 @@ function derivedName(endpoint: string, definition: unknown): string {
 const alreadyExists = (error: unknown) => /already exist/i.test((error as Error).message ?? "");
 
 /** Creates a resource unless one of the same (content-derived) name exists; true when this call created it. */
-async function createUnlessPresent(what: string, create: () => Promise<unknown>): Promise<boolean> {
+export async function createUnlessPresent(what: string, create: () => Promise<unknown>): Promise<boolean> {
   try {
     await create();
     return true;
@@ -397,6 +397,12 @@ export async function updateEndpoint(
     throw new AppError("conflict", `Endpoint "${name}" is ${status}; it can be updated once it is InService.`, {
       status,
     });
+  }
+  if ((resources.config?.ShadowProductionVariants?.length ?? 0) > 0) {
+    throw new AppError(
+      "conflict",
+      `Endpoint "${name}" runs a shadow test; promote the shadow or end the test before updating it.`,
+    );
   }
   if (request.rollBackTo !== undefined) return rollBack(clients, resources, request.rollBackTo, request, options);
   const change = request.change.modelVersionArn

@@ -1,18 +1,15 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { type ControlPlane, startControlPlane } from "@decision-console/local-aws";
-import {
-  localAdapterImageUri,
-  publishTinyModelArchive,
-  routeDecision,
-  testStackFixture,
-} from "@decision-console/local-aws/testing";
+import type { ControlPlane } from "@decision-console/local-aws";
+import { routeDecision } from "@decision-console/local-aws/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { deployRequestSchema } from "../../contract/endpoints/deploy.ts";
 import { monitoringQuerySchema } from "../../contract/endpoints/monitoring.ts";
+import {
+  type CapturePlane,
+  deployCapturedEndpoint,
+  planeWithTinyModel,
+} from "../../tests/support/endpoints/captured-endpoint.ts";
 import { consoleClientsFor } from "../aws/local-console-clients.ts";
-import { deployEndpoint } from "../endpoints/deploy.ts";
 import { invokeEndpoint } from "../invoke/invoke.ts";
 import { openDatabase } from "../store/database.ts";
 import { endpointMonitoring } from "./endpoint-monitoring.ts";
@@ -22,21 +19,18 @@ import { endpointMonitoring } from "./endpoint-monitoring.ts";
  * monitoring code): decisions, chosen options and the share below a threshold, per decision kind, with the
  * console's own credentials and IAM policy reading the bucket.
  */
-let dataDir: string;
+let setup: CapturePlane;
 let plane: ControlPlane;
-let modelDataUrl: string;
+let dataDir: string;
 const ENDPOINT = "dc-watched";
 
 beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "console-monitoring-"));
-  plane = await startControlPlane({ fixture: testStackFixture(), dataDir, port: 0 });
-  modelDataUrl = await publishTinyModelArchive(plane, "monitoring", dataDir);
+  setup = await planeWithTinyModel("monitoring");
+  ({ plane, dataDir } = setup);
+  await deployCapturedEndpoint(setup, ENDPOINT);
 }, 120_000);
 
-afterAll(async () => {
-  await plane?.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => setup?.close());
 
 const priorityDecision = (i: number) => ({
   decision: {
@@ -78,19 +72,6 @@ function recountFromFiles(threshold: number): Map<string, Recount> {
 describe("the Monitoring view of a captured endpoint", { timeout: 180_000 }, () => {
   it("counts what the capture files hold, per decision kind, and reads each object once", async () => {
     const clients = consoleClientsFor(plane);
-    const request = deployRequestSchema.parse({
-      name: ENDPOINT,
-      imageUri: localAdapterImageUri(plane),
-      modelDataUrl,
-      compute: { kind: "cpu", instanceType: "ml.c6i.large", threads: 1 },
-      dataCapture: { samplingPercentage: 100 },
-    });
-    await deployEndpoint(clients.sageMaker, request, {
-      defaultExecutionRoleArn: plane.executionRoleArn,
-      resourceNamePrefix: plane.resourcePrefix,
-      artifactBucket: plane.bucket,
-    });
-    await plane.endpoints.settled(ENDPOINT);
     for (let i = 0; i < 12; i++) {
       await invokeEndpoint(clients.runtime, ENDPOINT, i % 3 === 0 ? routeDecision : priorityDecision(i));
     }

@@ -1,85 +1,47 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import {
-  CreateEndpointCommand,
-  CreateEndpointConfigCommand,
-  CreateModelCommand,
-  SageMakerClient,
-} from "@aws-sdk/client-sagemaker";
-import { type ControlPlane, localClientConfig, startControlPlane } from "@decision-console/local-aws";
-import {
-  localAdapterImageUri,
-  publishTinyModelArchive,
-  routeDecision,
-  testExecutionRoleArn,
-  testStackFixture,
-} from "@decision-console/local-aws/testing";
+import type { ControlPlane } from "@decision-console/local-aws";
+import { routeDecision } from "@decision-console/local-aws/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { monitoringQuerySchema } from "../../contract/endpoints/monitoring.ts";
+import { shadowTestRequestSchema } from "../../contract/endpoints/shadow-test.ts";
+import {
+  type CapturePlane,
+  deployCapturedEndpoint,
+  planeWithTinyModel,
+} from "../../tests/support/endpoints/captured-endpoint.ts";
 import { consoleClientsFor } from "../aws/local-console-clients.ts";
+import { startShadowTest } from "../endpoints/shadow-test.ts";
 import { invokeEndpoint } from "../invoke/invoke.ts";
 import { openDatabase } from "../store/database.ts";
 import { endpointMonitoring } from "./endpoint-monitoring.ts";
 
 /**
- * A shadow test as the Monitoring view reports it: production's and the shadow's captured answers to the same
- * requests paired one to one, agreement and the probability difference equal to a recount straight from the two
- * variants' capture files.
+ * A shadow test the console started, as the Monitoring view reports it: production's and the shadow's captured
+ * answers to the same requests paired one to one, agreement and the probability difference equal to a recount
+ * straight from the two variants' capture files.
  */
-let dataDir: string;
+let setup: CapturePlane;
 let plane: ControlPlane;
+let dataDir: string;
 const ENDPOINT = "dc-shadowed";
 
 beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "console-shadow-monitoring-"));
-  plane = await startControlPlane({ fixture: testStackFixture(), dataDir, port: 0 });
-  const modelDataUrl = await publishTinyModelArchive(plane, "shadowed", dataDir);
-  const admin = new SageMakerClient(localClientConfig(plane, "admin"));
-  const model = (name: string, environment: Record<string, string>) =>
-    admin.send(
-      new CreateModelCommand({
-        ModelName: name,
-        ExecutionRoleArn: testExecutionRoleArn(),
-        PrimaryContainer: {
-          Image: localAdapterImageUri(plane),
-          ModelDataUrl: modelDataUrl,
-          Environment: { ADAPTER_THREADS: "1", ...environment },
-        },
-      }),
-    );
-  await model(`${ENDPOINT}-production`, {});
+  setup = await planeWithTinyModel("shadowed");
+  ({ plane, dataDir } = setup);
+  await deployCapturedEndpoint(setup, ENDPOINT);
   // Hotter: the candidate's probabilities differ, and its top option may too.
-  await model(`${ENDPOINT}-candidate`, { SEMIF_TEMPERATURE: "8" });
-  const variant = (name: string, modelName: string) => ({
-    VariantName: name,
-    ModelName: modelName,
-    InstanceType: "ml.c6i.large" as const,
-    InitialInstanceCount: 1,
-    InitialVariantWeight: 1,
+  const request = shadowTestRequestSchema.parse({ change: { temperature: 8 } });
+  const db = openDatabase(path.join(dataDir, "console.db"));
+  await startShadowTest(consoleClientsFor(plane).sageMaker, db, ENDPOINT, request, {
+    actor: "ops",
+    resourceNamePrefix: plane.resourcePrefix,
   });
-  await admin.send(
-    new CreateEndpointConfigCommand({
-      EndpointConfigName: ENDPOINT,
-      ProductionVariants: [variant("AllTraffic", `${ENDPOINT}-production`)],
-      ShadowProductionVariants: [variant("Shadow", `${ENDPOINT}-candidate`)],
-      DataCaptureConfig: {
-        EnableCapture: true,
-        InitialSamplingPercentage: 100,
-        DestinationS3Uri: `s3://${plane.bucket}/data-capture`,
-        CaptureOptions: [{ CaptureMode: "InputAndOutput" }],
-        CaptureContentTypeHeader: { JsonContentTypes: ["application/json"] },
-      },
-    }),
-  );
-  await admin.send(new CreateEndpointCommand({ EndpointName: ENDPOINT, EndpointConfigName: ENDPOINT }));
+  db.close();
   await plane.endpoints.settled(ENDPOINT);
 }, 120_000);
 
-afterAll(async () => {
-  await plane?.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => setup?.close());
 
 const decision = (i: number) => ({
   decision: { ...routeDecision.decision, id: `r-${i}`, state: `${routeDecision.decision.state} (ticket ${i % 4})` },

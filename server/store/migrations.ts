@@ -232,6 +232,20 @@ export const migrations: readonly Migration[] = [
       latency_ms REAL,
       PRIMARY KEY (endpoint_name, object_key, line, item)
     ) WITHOUT ROWID;
-    CREATE INDEX captured_decisions_at ON captured_decisions (endpoint_name, variant, at_ms);`,
+    CREATE INDEX captured_decisions_at ON captured_decisions (endpoint_name, variant, at_ms);
+    CREATE INDEX captured_decisions_age ON captured_decisions (endpoint_name, at_ms);`,
+  },
+  {
+    version: 55,
+    name: "shadow tests",
+    sql: `CREATE TABLE shadow_tests (
+      endpoint_name TEXT PRIMARY KEY,
+      shadow_config TEXT NOT NULL,
+      previous_config TEXT NOT NULL,
+      change TEXT NOT NULL,
+      sampling_percentage INTEGER NOT NULL,
+      started_at TEXT NOT NULL,
+      started_by TEXT NOT NULL
+    );`,
   },
 ];

@@ -1,0 +1,141 @@
+"use client";
+
+import { useState } from "react";
+import { ErrorAlert } from "../api/error-text.tsx";
+import { Button } from "../ui/button.tsx";
+import { Card } from "../ui/card.tsx";
+import { SelectField, TextField } from "../ui/field.tsx";
+import { useEndShadowTest, usePromoteShadow, useStartShadowTest } from "./monitoring-queries.ts";
+
+/** A number typed in a field, within [min, max], or the message the field shows. */
+function numberIn(text: string, min: number, max: number, what: string): { value: number } | { error: string } {
+  const value = Number(text);
+  if (text.trim() === "" || !Number.isFinite(value) || value < min || value > max) {
+    return { error: `${what} must be a number from ${min} to ${max}.` };
+  }
+  return { value };
+}
+
+/** Starts a shadow test: the serving model at another temperature, on a share of copied traffic. */
+export function StartShadowTest({ name }: { name: string }) {
+  const [temperature, setTemperature] = useState("0.7");
+  const [share, setShare] = useState("100");
+  const start = useStartShadowTest(name);
+  const typedTemperature = numberIn(temperature, 0.01, 10, "Temperature");
+  const typedShare = numberIn(share, 1, 100, "The share");
+  const ready = "value" in typedTemperature && "value" in typedShare && Number.isInteger(typedShare.value);
+  return (
+    <Card title="Shadow test">
+      <p className="mb-3 text-sm text-slate-700">
+        Run a candidate beside the serving model: it reads a copy of live requests, its answers are captured and
+        compared here, and callers only ever get production&apos;s answer.
+      </p>
+      <form
+        className="flex flex-wrap items-end gap-4"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (!ready) return;
+          start.mutate({
+            change: { temperature: "value" in typedTemperature ? typedTemperature.value : undefined },
+            samplingPercentage: "value" in typedShare ? typedShare.value : 100,
+          });
+        }}
+      >
+        <div className="w-48">
+          <TextField
+            label="Candidate temperature"
+            inputMode="decimal"
+            value={temperature}
+            error={"error" in typedTemperature ? typedTemperature.error : undefined}
+            onChange={(event) => setTemperature(event.target.value)}
+          />
+        </div>
+        <div className="w-48">
+          <TextField
+            label="Requests copied (%)"
+            inputMode="numeric"
+            value={share}
+            error={
+              "error" in typedShare
+                ? typedShare.error
+                : Number.isInteger(typedShare.value)
+                  ? undefined
+                  : "A whole percent."
+            }
+            onChange={(event) => setShare(event.target.value)}
+          />
+        </div>
+        <Button type="submit" size="sm" disabled={!ready || start.isPending}>
+          {start.isPending ? "Starting…" : "Start shadow test"}
+        </Button>
+      </form>
+      {start.error && <ErrorAlert title="The shadow test did not start" error={start.error} />}
+      {start.data && (
+        <p className="mt-2 text-sm text-slate-700" role="status">
+          Updating to {start.data.endpointConfigName}: {start.data.shadowVariant} gets {start.data.samplingPercentage}%
+          of requests once the endpoint is InService.
+        </p>
+      )}
+    </Card>
+  );
+}
+
+const strategies = {
+  canary: {
+    label: "Canary: 1 instance for 60 s under the standard alarms",
+    request: {
+      strategy: { kind: "canary", size: { unit: "instances", value: 1 }, waitSeconds: 60 },
+      alarms: { kind: "standard", latencyAverageMs: 2000 },
+    },
+  },
+  "all-at-once": {
+    label: "All at once, no rollback alarms",
+    request: { strategy: { kind: "all-at-once", waitSeconds: 0 }, alarms: { kind: "none" } },
+  },
+} as const;
+
+/** Promote (the test ends, then the candidate goes out by the chosen update) or end the test. */
+export function ShadowTestActions({ name }: { name: string }) {
+  const [strategy, setStrategy] = useState<keyof typeof strategies>("canary");
+  const promote = usePromoteShadow(name);
+  const end = useEndShadowTest(name);
+  const busy = promote.isPending || end.isPending;
+  return (
+    <div className="flex flex-col gap-2">
+      <div className="flex flex-wrap items-end gap-2">
+        <div className="w-72">
+          <SelectField
+            label="Promote by"
+            value={strategy}
+            onChange={(event) => setStrategy(event.target.value as keyof typeof strategies)}
+          >
+            {Object.entries(strategies).map(([id, option]) => (
+              <option key={id} value={id}>
+                {option.label}
+              </option>
+            ))}
+          </SelectField>
+        </div>
+        <Button size="sm" disabled={busy} onClick={() => promote.mutate(strategies[strategy].request)}>
+          Promote the shadow
+        </Button>
+        <Button size="sm" variant="secondary" disabled={busy} onClick={() => end.mutate(undefined)}>
+          End the test
+        </Button>
+      </div>
+      {promote.error && <ErrorAlert title="Not promoted" error={promote.error} />}
+      {end.error && <ErrorAlert title="The test did not end" error={end.error} />}
+      {promote.data && (
+        <p className="text-sm text-slate-700" role="status">
+          The test is ending; the {promote.data.then.strategy} update to the candidate starts once the endpoint is
+          InService.
+        </p>
+      )}
+      {end.data && (
+        <p className="text-sm text-slate-700" role="status">
+          Going back to {end.data.endpointConfigName}.
+        </p>
+      )}
+    </div>
+  );
+}
