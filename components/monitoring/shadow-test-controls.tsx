@@ -127,7 +127,7 @@ export function ShadowTestActions({ name }: { name: string }) {
       {end.error && <ErrorAlert title="The test did not end" error={end.error} />}
       {promote.data && (
         <p className="text-sm text-slate-700" role="status">
-          The test is ending; the {promote.data.then.strategy} update to the candidate starts once the endpoint is
+          The test is ending; the {promote.data.followedBy.strategy} update to the candidate starts once the endpoint is
           InService.
         </p>
       )}

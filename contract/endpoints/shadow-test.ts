@@ -38,7 +38,7 @@ export const promoteShadowResultSchema = z.object({
   /** The production-only configuration the endpoint goes back to first (no shadow, no traffic shifting). */
   endpointConfigName: z.string(),
   /** The update that follows once the endpoint is InService again: the candidate's change, by the request's strategy. */
-  then: z.object({ change: endpointChangeSchema, strategy: z.string() }),
+  followedBy: z.object({ change: endpointChangeSchema, strategy: z.string() }),
   status: z.literal("Updating"),
 });
 export type PromoteShadowResult = z.infer<typeof promoteShadowResultSchema>;

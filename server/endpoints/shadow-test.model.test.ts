@@ -82,7 +82,7 @@ describe("a shadow test from the console", { timeout: 240_000 }, () => {
       pollSeconds: 1,
       startUpdate: (next) => updateEndpoint(clients, ENDPOINT, next),
     });
-    expect(result.then).toEqual({ change: { temperature: 0.7 }, strategy: "all-at-once" });
+    expect(result.followedBy).toEqual({ change: { temperature: 0.7 }, strategy: "all-at-once" });
     await task;
     await plane.endpoints.settled(ENDPOINT);
     const promoted = await clients.sageMaker.send(new DescribeEndpointCommand({ EndpointName: ENDPOINT }));

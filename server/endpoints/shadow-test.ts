@@ -190,7 +190,7 @@ export async function promoteShadow(
     result: {
       name,
       endpointConfigName: test.previous_config,
-      then: { change, strategy: request.strategy.kind },
+      followedBy: { change, strategy: request.strategy.kind },
       status: "Updating",
     },
     task,
