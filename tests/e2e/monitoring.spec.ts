@@ -1,0 +1,200 @@
+import fs from "node:fs";
+import { GetObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
+import { InvokeEndpointCommand, SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
+import { readLocalAccessKey } from "@decision-console/local-aws";
+import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+import { LOCAL_ARTIFACT_BUCKET as BUCKET } from "../../infra/local-stack/workspace-fixture.ts";
+import { packageAndOpenDeploy } from "./pages/builds-page.ts";
+import { checkPage } from "./support/a11y.ts";
+import { e2eSettings, readModelPin } from "./support/e2e-settings.ts";
+
+/**
+ * The feedback loop's first half, in a browser against local mode: an endpoint deployed with data capture at 100%
+ * takes 200 decisions through the SageMaker runtime API (an application's client, not the console), and the
+ * Monitoring page's counts and option shares equal a recount made straight from the capture files; a shadow test
+ * started from the page shows the agreement a recount of both variants' files gives, and promoting it makes the
+ * candidate the serving model.
+ */
+test.describe.configure({ mode: "serial" });
+
+const endpoint = "dc-e2e-watched";
+
+function awsClients() {
+  const { controlPlaneFile, controlPlaneDataDir } = e2eSettings();
+  const config = {
+    region: "us-east-1",
+    endpoint: fs.readFileSync(controlPlaneFile, "utf8"),
+    credentials: readLocalAccessKey(controlPlaneDataDir, "admin"),
+  };
+  return { runtime: new SageMakerRuntimeClient(config), s3: new S3Client({ ...config, forcePathStyle: true }) };
+}
+
+const kinds = [
+  {
+    question: "Which team should handle this ticket?",
+    options: [
+      { id: "billing", description: "Billing and payments" },
+      { id: "tech", description: "Technical support" },
+    ],
+  },
+  {
+    question: "How urgent is this ticket?",
+    options: [
+      { id: "p1", description: "Now" },
+      { id: "p2", description: "Today" },
+      { id: "p3", description: "This week" },
+    ],
+  },
+];
+
+const decision = (i: number) => {
+  const kind = kinds[i % 2] ?? kinds[0];
+  return {
+    decision: {
+      id: `ticket-${i}`,
+      state: `Customer ${i % 7}: ${i % 3 === 0 ? "I was charged twice this month." : "The export page is blank."}`,
+      question: kind?.question,
+      options: kind?.options,
+    },
+  };
+};
+
+async function invoke(runtime: SageMakerRuntimeClient, body: unknown) {
+  await runtime.send(
+    new InvokeEndpointCommand({ EndpointName: endpoint, ContentType: "application/json", Body: JSON.stringify(body) }),
+  );
+}
+
+type Captured = { input: string; question: string; chosen: string };
+
+/** Every captured record of a variant, read with S3 alone (no console code). */
+async function capturedRecords(s3: S3Client, variant: string): Promise<Captured[]> {
+  const records: Captured[] = [];
+  let token: string | undefined;
+  do {
+    const listed = await s3.send(
+      new ListObjectsV2Command({
+        Bucket: BUCKET,
+        Prefix: `data-capture/${endpoint}/${variant}/`,
+        ContinuationToken: token,
+      }),
+    );
+    for (const object of listed.Contents ?? []) {
+      const body = await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: object.Key }));
+      for (const line of ((await body.Body?.transformToString()) ?? "").split("\n")) {
+        if (!line) continue;
+        const record = JSON.parse(line);
+        const input = record.captureData.endpointInput.data as string;
+        const { result } = JSON.parse(record.captureData.endpointOutput.data);
+        const top = Math.max(...(result.probabilities as number[]));
+        records.push({
+          input,
+          question: JSON.parse(input).decision.question,
+          chosen: result.option_ids[result.probabilities.indexOf(top)],
+        });
+      }
+    }
+    token = listed.NextContinuationToken;
+  } while (token);
+  return records;
+}
+
+async function endpointDetail(request: APIRequestContext) {
+  const response = await request.get(`/api/endpoints/${endpoint}`);
+  return (await response.json()) as { status: string; config: { name: string }; settings: { temperature: number } };
+}
+
+async function openMonitoring(page: Page) {
+  await page.goto(`/endpoints/${endpoint}/monitoring`);
+  await page.getByRole("button", { name: "1 h" }).click();
+}
+
+test("an endpoint with data capture at 100% serves the packaged model", async ({ page }) => {
+  await packageAndOpenDeploy(page, readModelPin());
+  const query = new URL(page.url()).searchParams;
+  const image = (await (await page.request.get("/api/images?tag=cpu")).json()) as { imageUri: string };
+  const deployed = await page.request.post("/api/endpoints", {
+    data: {
+      name: endpoint,
+      imageUri: image.imageUri,
+      modelDataUrl: query.get("model"),
+      ...(query.get("sha256") ? { modelSha256: query.get("sha256") } : {}),
+      compute: { kind: "cpu", instanceType: "ml.c6i.large", threads: 1 },
+      temperature: 1,
+      dataCapture: { samplingPercentage: 100 },
+    },
+  });
+  expect(deployed.status(), await deployed.text()).toBe(202);
+  await expect.poll(async () => (await endpointDetail(page.request)).status, { timeout: 180_000 }).toBe("InService");
+});
+
+test("the Monitoring page counts 200 runtime decisions as the capture files do", async ({ page }, testInfo) => {
+  test.setTimeout(300_000);
+  const { runtime, s3 } = awsClients();
+  for (let i = 0; i < 200; i++) await invoke(runtime, decision(i));
+  await expect.poll(async () => (await capturedRecords(s3, "AllTraffic")).length, { timeout: 60_000 }).toBe(200);
+  const records = await capturedRecords(s3, "AllTraffic");
+
+  await openMonitoring(page);
+  await expect(page.getByTestId("monitoring-decisions")).toHaveText("200", { timeout: 60_000 });
+  for (const kind of kinds) {
+    const section = page.getByRole("region", { name: `Decision kind ${kind.question}` });
+    const ofKind = records.filter((record) => record.question === kind.question);
+    for (const option of kind.options) {
+      const chosen = ofKind.filter((record) => record.chosen === option.id).length;
+      const row = section.getByTestId("chosen-options").locator(`tr[data-option="${option.id}"]`);
+      await expect(row.getByRole("cell")).toHaveText([
+        option.id,
+        String(chosen),
+        `${((100 * chosen) / ofKind.length).toFixed(1)}%`,
+      ]);
+    }
+  }
+  await checkPage(page, testInfo, "monitoring");
+});
+
+test("a shadow test started from the page shows the agreement both variants' files give, and promotes", async ({
+  page,
+}) => {
+  test.setTimeout(420_000);
+  const { runtime, s3 } = awsClients();
+  await openMonitoring(page);
+  await page.getByLabel("Candidate temperature").fill("3");
+  await page.getByRole("button", { name: "Start shadow test" }).click();
+  await expect(page.getByRole("status")).toContainText("Shadow gets 100% of requests");
+  const shadowConfig = (await endpointDetail(page.request)).config.name;
+  await expect
+    .poll(async () => endpointDetail(page.request), { timeout: 180_000 })
+    .toMatchObject({ status: "InService" });
+
+  const before = (await capturedRecords(s3, "AllTraffic")).length;
+  for (let i = 0; i < 40; i++) await invoke(runtime, decision(i));
+  await expect.poll(async () => (await capturedRecords(s3, "Shadow")).length, { timeout: 60_000 }).toBe(40);
+  const production = (await capturedRecords(s3, "AllTraffic")).slice(before);
+  const shadow = await capturedRecords(s3, "Shadow");
+  let agreeing = 0;
+  for (const record of production) {
+    const index = shadow.findIndex((candidate) => candidate.input === record.input);
+    const [copy] = shadow.splice(index, 1);
+    if (copy?.chosen === record.chosen) agreeing++;
+  }
+
+  await openMonitoring(page);
+  await expect(page.getByTestId("shadow-pairs")).toHaveText("40", { timeout: 60_000 });
+  await expect(page.getByTestId("shadow-agreement")).toHaveText(`${((100 * agreeing) / 40).toFixed(1)}%`);
+
+  await page.getByLabel("Promote by").selectOption("all-at-once");
+  await page.getByRole("button", { name: "Promote the shadow" }).click();
+  await expect(page.getByRole("status")).toContainText("update to the candidate starts once the endpoint is InService");
+  await expect
+    .poll(
+      async () => {
+        const detail = await endpointDetail(page.request);
+        return detail.status === "InService" && detail.config.name !== shadowConfig
+          ? detail.settings.temperature
+          : null;
+      },
+      { timeout: 240_000, intervals: [2_000] },
+    )
+    .toBe(3);
+});
