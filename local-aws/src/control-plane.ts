@@ -242,7 +242,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     codeBuildService(buildStore, builds),
     ecrService(registry),
     cloudWatchLogsService(logs),
-    cloudWatchService(metricSource, alarms),
+    cloudWatchService(metricSource, alarms, publishedMetrics, metricClock),
     applicationAutoScalingService(db, sageMaker, endpoints, alarms, metricClock, iam),
   ];
   const clock = options.clock ?? Date.now;

@@ -67,7 +67,14 @@ export const servedServices = [
     apiVersion: "2010-08-01",
     file: "cloudwatch.ts",
     exportName: "cloudWatchInputShapes",
-    operations: ["DeleteAlarms", "DescribeAlarmHistory", "DescribeAlarms", "PutMetricAlarm", "SetAlarmState"],
+    operations: [
+      "DeleteAlarms",
+      "DescribeAlarmHistory",
+      "DescribeAlarms",
+      "PutMetricAlarm",
+      "PutMetricData",
+      "SetAlarmState",
+    ],
   },
   {
     service: "codebuild",

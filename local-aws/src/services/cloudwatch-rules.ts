@@ -137,3 +137,94 @@ export function checkStateReasonData(data: unknown): void {
     throw new AwsError("InvalidFormat", "Data was not syntactically valid JSON.");
   }
 }
+
+/** One metric datum as local CloudWatch stores it: a raw value at a time (epoch ms), with its series. */
+export interface CheckedDatum {
+  metricName: string;
+  dimensions: Record<string, string>;
+  timestamp: number;
+  value: number;
+  unit: string;
+}
+
+interface MetricDatumInput {
+  MetricName: string;
+  Dimensions?: { Name: string; Value: string }[];
+  Timestamp?: number | string;
+  Value?: number;
+  Unit?: string;
+  StorageResolution?: number;
+}
+
+const TWO_WEEKS_MS = 14 * 24 * 3_600_000;
+const TWO_HOURS_MS = 2 * 3_600_000;
+/** "Values must be in the range of -2^360 to 2^360" (PutMetricData, MetricDatum.Value). */
+const VALUE_LIMIT = 2 ** 360;
+
+/**
+ * What the PutMetricData reference says in prose (its members' lengths, the 30 dimensions and the enums come from
+ * the service model): "Each request is also limited to no more than 1000 different metrics"; a namespace must not
+ * begin with "AWS/" ("To avoid conflicts with Amazon Web Services service namespaces"); "Values must be in the range
+ * of -2^360 to 2^360. In addition, special values (for example, NaN, +Infinity, -Infinity) are not supported";
+ * StorageResolution "Valid values are 1 and 60"; a dimension name once per datum. The user guide (Publishing custom
+ * metrics) takes time stamps "up to two weeks in the past and up to two hours into the future". Local mode stores
+ * each datum's Value (MetricData's other forms, StatisticValues and Values with Counts, are refused by the served
+ * members: cloudwatch-served.ts).
+ */
+export function checkMetricData(
+  raw: Record<string, unknown>,
+  now: number,
+): { namespace: string; data: CheckedDatum[] } {
+  const namespace = raw.Namespace as string;
+  if (namespace.startsWith("AWS/")) {
+    throw invalid(
+      `The value ${namespace} for parameter Namespace is invalid: namespaces starting with AWS/ are reserved for AWS services.`,
+    );
+  }
+  const items = raw.MetricData as MetricDatumInput[] | undefined;
+  if (items === undefined) throw missing("MetricData");
+  if (items.length === 0 || items.length > 1000) {
+    throw invalid("The collection MetricData must contain from 1 to 1000 items.");
+  }
+  return {
+    namespace,
+    data: items.map((item, index) => {
+      const where = `MetricData.member.${index + 1}`;
+      if (item.Value === undefined) {
+        throw new AwsError(
+          "MissingParameter",
+          `${where}: the local control plane stores MetricData items with a Value (StatisticValues and Values are not served locally).`,
+        );
+      }
+      if (!Number.isFinite(item.Value) || Math.abs(item.Value) > VALUE_LIMIT) {
+        throw invalid(
+          `The value ${item.Value} for parameter ${where}.Value is invalid: values are finite, from -2^360 to 2^360.`,
+        );
+      }
+      if (item.StorageResolution !== undefined && item.StorageResolution !== 1 && item.StorageResolution !== 60) {
+        throw invalid(
+          `The value ${item.StorageResolution} for parameter ${where}.StorageResolution is invalid: use 1 or 60.`,
+        );
+      }
+      const dimensions: Record<string, string> = {};
+      for (const dimension of item.Dimensions ?? []) {
+        if (dimension.Name in dimensions) {
+          throw invalid(`The dimension ${dimension.Name} is given more than once in ${where}.Dimensions.`);
+        }
+        dimensions[dimension.Name] = dimension.Value;
+      }
+      const timestamp =
+        item.Timestamp === undefined
+          ? now
+          : typeof item.Timestamp === "number"
+            ? item.Timestamp * 1000
+            : Date.parse(item.Timestamp);
+      if (!Number.isFinite(timestamp) || timestamp < now - TWO_WEEKS_MS || timestamp > now + TWO_HOURS_MS) {
+        throw invalid(
+          `The parameter ${where}.Timestamp must be a time no more than two weeks in the past and no more than two hours in the future.`,
+        );
+      }
+      return { metricName: item.MetricName, dimensions, timestamp, value: item.Value, unit: item.Unit ?? "None" };
+    }),
+  };
+}

@@ -4,7 +4,8 @@ import type { Served } from "../wire/served-members.ts";
 /**
  * The members of each CloudWatch operation that the local control plane acts on; any other member of the service
  * model is refused (wire/served-members.ts). Not served: alarm tags, composite alarms, evaluation windows and
- * intervals, warm-up and action configurations. Metric math and anomaly detection (Metrics, ThresholdMetricId,
+ * intervals, warm-up and action configurations; PutMetricData's StatisticValues, Values and Counts, EntityMetricData and
+ * StrictEntityValidation. Metric math and anomaly detection (Metrics, ThresholdMetricId,
  * EvaluationCriteria) are listed as served so that checkMetricAlarm's own refusal answers.
  */
 export const cloudWatchServedMembers: Record<CloudWatchInputShapesOperation, Served> = {
@@ -42,6 +43,18 @@ export const cloudWatchServedMembers: Record<CloudWatchInputShapesOperation, Ser
     Metrics: "served",
     ThresholdMetricId: "served",
     EvaluationCriteria: "served",
+  },
+  // Each datum's Value is stored raw (metric-datapoints.ts); statistic sets, value arrays and entities are not.
+  PutMetricData: {
+    Namespace: "served",
+    MetricData: {
+      MetricName: "served",
+      Dimensions: "served",
+      Timestamp: "served",
+      Value: "served",
+      Unit: "served",
+      StorageResolution: "served",
+    },
   },
   SetAlarmState: "served",
 };

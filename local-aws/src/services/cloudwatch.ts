@@ -7,6 +7,8 @@ import type {
   DescribeAlarmsCommandOutput,
   PutMetricAlarmCommandInput,
   PutMetricAlarmCommandOutput,
+  PutMetricDataCommandInput,
+  PutMetricDataCommandOutput,
   SetAlarmStateCommandInput,
   SetAlarmStateCommandOutput,
 } from "@aws-sdk/client-cloudwatch";
@@ -14,6 +16,7 @@ import type { AlarmEngine } from "../alarms/alarm-engine.ts";
 import type { StoredAlarm } from "../alarms/metric-alarm.ts";
 import type { MetricSource } from "../alarms/metric-source.ts";
 import { statistic } from "../alarms/sagemaker-metrics.ts";
+import type { MetricDatapoints } from "../metric-datapoints.ts";
 import { AwsError } from "../wire/aws-error.ts";
 import { cloudWatchInputShapes } from "../wire/generated/cloudwatch.ts";
 import { withInputShapes } from "../wire/input-shapes.ts";
@@ -21,7 +24,12 @@ import type { JsonService } from "../wire/json-rpc.ts";
 import { LOCAL_ACCOUNT_ID } from "../wire/request.ts";
 import { servingOnly } from "../wire/served-members.ts";
 import { asJsonOperations, type TypedOperation } from "../wire/typed-operations.ts";
-import { CLOUDWATCH_VALIDATION_ERROR, checkMetricAlarm, checkStateReasonData } from "./cloudwatch-rules.ts";
+import {
+  CLOUDWATCH_VALIDATION_ERROR,
+  checkMetricAlarm,
+  checkMetricData,
+  checkStateReasonData,
+} from "./cloudwatch-rules.ts";
 import { cloudWatchServedMembers } from "./cloudwatch-served.ts";
 
 interface MetricQuery {
@@ -41,6 +49,7 @@ type AlarmOperations = {
   DescribeAlarmHistory: TypedOperation<DescribeAlarmHistoryCommandInput, DescribeAlarmHistoryCommandOutput>;
   DescribeAlarms: TypedOperation<DescribeAlarmsCommandInput, DescribeAlarmsCommandOutput>;
   PutMetricAlarm: TypedOperation<PutMetricAlarmCommandInput, PutMetricAlarmCommandOutput>;
+  PutMetricData: TypedOperation<PutMetricDataCommandInput, PutMetricDataCommandOutput>;
   SetAlarmState: TypedOperation<SetAlarmStateCommandInput, SetAlarmStateCommandOutput>;
 };
 
@@ -68,11 +77,17 @@ const notFound = (names: string[]) =>
 
 /**
  * CloudWatch (AWS JSON 1.0, query-compatible): GetMetricData over the local invocation samples and the datapoints
- * local services publish (asynchronous endpoints' backlog and per-request metrics), and metric alarms
+ * local services publish (asynchronous endpoints' backlog and per-request metrics) or callers put (PutMetricData:
+ * custom metrics, which alarms read the same way), and metric alarms
  * (PutMetricAlarm, DescribeAlarms, SetAlarmState, DeleteAlarms) kept and evaluated by the alarm engine, with their
  * history (DescribeAlarmHistory: configuration updates and state changes).
  */
-export function cloudWatchService(metrics: MetricSource, alarms: AlarmEngine): JsonService {
+export function cloudWatchService(
+  metrics: MetricSource,
+  alarms: AlarmEngine,
+  published?: MetricDatapoints,
+  clock: () => number = Date.now,
+): JsonService {
   return {
     target: "GraniteServiceVersion20100801",
     signingName: "monitoring",
@@ -88,6 +103,15 @@ export function cloudWatchService(metrics: MetricSource, alarms: AlarmEngine): J
           asJsonOperations({
             PutMetricAlarm(input, { region }) {
               alarms.put(checkMetricAlarm(input), region, LOCAL_ACCOUNT_ID);
+              return {};
+            },
+            PutMetricData(input) {
+              const { namespace, data } = checkMetricData(input as Record<string, unknown>, clock());
+              if (!published)
+                throw new AwsError("InternalFailure", "This control plane keeps no metric datapoints.", 500);
+              for (const datum of data) {
+                published.put(namespace, datum.metricName, datum.dimensions, datum.value, datum.unit, datum.timestamp);
+              }
               return {};
             },
             DescribeAlarms(input) {

@@ -1,4 +1,5 @@
 import type { ServerResponse } from "node:http";
+import { gunzipSync } from "node:zlib";
 import type { RequestAuthorizer } from "../iam/request-authorizer.ts";
 import { AwsError } from "./aws-error.ts";
 import type { AwsRequest } from "./request.ts";
@@ -32,7 +33,7 @@ export async function handleJsonRpc(
       iam.unserved(request.auth.principal, service.target, operationName, request.region);
       throw unservedOperation(target);
     }
-    const body = request.body ?? Buffer.alloc(0);
+    const body = decoded(request);
     let input: unknown = {};
     if (body.length > 0) {
       try {
@@ -49,6 +50,24 @@ export async function handleJsonRpc(
     sendJson(response, 200, contentType, output);
   } catch (error) {
     sendJsonError(response, contentType, error, service.queryCompatible ?? false);
+  }
+}
+
+/**
+ * The body as sent, or gunzipped when it says `Content-Encoding: gzip`: the SDKs compress large requests of the
+ * operations whose model has `requestCompression` (CloudWatch's PutMetricData: "You can send a payload compressed
+ * by gzip"); the signature was checked over the compressed bytes.
+ */
+function decoded(request: AwsRequest): Buffer {
+  const body = request.body ?? Buffer.alloc(0);
+  const encoding = String(request.headers["content-encoding"] ?? "")
+    .trim()
+    .toLowerCase();
+  if (encoding !== "gzip" || body.length === 0) return body;
+  try {
+    return gunzipSync(body);
+  } catch {
+    throw new AwsError("SerializationException", "Request body is not valid gzip");
   }
 }
 

@@ -20,6 +20,14 @@ function onAlarms(action: string, alarmNames: string[], facts: RequestFacts): Au
  */
 export const cloudWatchAuthorization: Record<string, OperationAuthorization> = {
   GetMetricData: () => [{ action: "cloudwatch:GetMetricData", resource: "*", context: {} }],
+  // PutMetricData has no resource type; a policy narrows it by the namespace (`cloudwatch:namespace`).
+  PutMetricData: (input) => [
+    {
+      action: "cloudwatch:PutMetricData",
+      resource: "*",
+      context: typeof input.Namespace === "string" ? { "cloudwatch:namespace": input.Namespace } : {},
+    },
+  ],
   PutMetricAlarm: (input, facts) => [
     {
       action: "cloudwatch:PutMetricAlarm",

@@ -118,6 +118,10 @@ const inputs: Record<string, Record<string, unknown>> = {
     logGroupIdentifier: "arn:aws:logs:us-east-1:000000000000:log-group:/aws/sagemaker/Endpoints/dc-e:*",
   },
   GetMetricData: {},
+  PutMetricData: {
+    Namespace: "DecisionConsole/Monitoring",
+    MetricData: [{ MetricName: "OptionMixDrift", Value: 0.1 }],
+  },
   PutMetricAlarm: {
     AlarmName: "dc-e-rollback-5xx",
     AlarmActions: ["arn:aws:sns:us-east-1:000000000000:topic"],

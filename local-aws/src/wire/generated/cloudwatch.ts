@@ -237,6 +237,74 @@ const putMetricAlarmInputShape: StructureShape = {
     ActionConfiguration: actionConfigurationShape,
   },
 };
+const datapointValueShape: Shape = { type: "float" };
+const statisticSetShape: StructureShape = {
+  type: "structure",
+  required: ["SampleCount", "Sum", "Minimum", "Maximum"],
+  members: {
+    SampleCount: datapointValueShape,
+    Sum: datapointValueShape,
+    Minimum: datapointValueShape,
+    Maximum: datapointValueShape,
+  },
+};
+const valuesShape: Shape = { type: "list", member: datapointValueShape };
+const countsShape: Shape = { type: "list", member: datapointValueShape };
+const storageResolutionShape: Shape = { type: "integer", min: 1 };
+const metricDatumShape: StructureShape = {
+  type: "structure",
+  required: ["MetricName"],
+  members: {
+    MetricName: metricNameShape,
+    Dimensions: dimensionsShape,
+    Timestamp: timestampShape,
+    Value: datapointValueShape,
+    StatisticValues: statisticSetShape,
+    Values: valuesShape,
+    Counts: countsShape,
+    Unit: standardUnitShape,
+    StorageResolution: storageResolutionShape,
+  },
+};
+const metricDataShape: Shape = { type: "list", member: metricDatumShape };
+const entityKeyAttributesMapKeyStringShape: Shape = { type: "string", min: 1, max: 32 };
+const entityKeyAttributesMapValueStringShape: Shape = { type: "string", min: 1, max: 2048 };
+const entityKeyAttributesMapShape: Shape = {
+  type: "map",
+  key: entityKeyAttributesMapKeyStringShape,
+  value: entityKeyAttributesMapValueStringShape,
+  min: 2,
+  max: 4,
+};
+const entityAttributesMapKeyStringShape: Shape = { type: "string", min: 1, max: 256 };
+const entityAttributesMapValueStringShape: Shape = { type: "string", min: 1, max: 2048 };
+const entityAttributesMapShape: Shape = {
+  type: "map",
+  key: entityAttributesMapKeyStringShape,
+  value: entityAttributesMapValueStringShape,
+  min: 0,
+  max: 10,
+};
+const entityShape: StructureShape = {
+  type: "structure",
+  members: { KeyAttributes: entityKeyAttributesMapShape, Attributes: entityAttributesMapShape },
+};
+const entityMetricDataShape: StructureShape = {
+  type: "structure",
+  members: { Entity: entityShape, MetricData: metricDataShape },
+};
+const entityMetricDataListShape: Shape = { type: "list", member: entityMetricDataShape };
+const strictEntityValidationShape: Shape = { type: "boolean" };
+const putMetricDataInputShape: StructureShape = {
+  type: "structure",
+  required: ["Namespace"],
+  members: {
+    Namespace: namespaceShape,
+    MetricData: metricDataShape,
+    EntityMetricData: entityMetricDataListShape,
+    StrictEntityValidation: strictEntityValidationShape,
+  },
+};
 const stateReasonShape: Shape = { type: "string", min: 0, max: 1023 };
 const stateReasonDataShape: Shape = { type: "string", min: 0, max: 4000 };
 const setAlarmStateInputShape: StructureShape = {
@@ -255,6 +323,7 @@ export type CloudWatchInputShapesOperation =
   | "DescribeAlarmHistory"
   | "DescribeAlarms"
   | "PutMetricAlarm"
+  | "PutMetricData"
   | "SetAlarmState";
 
 /** Each operation's input as CloudWatch's service model defines it. */
@@ -263,5 +332,6 @@ export const cloudWatchInputShapes: Record<CloudWatchInputShapesOperation, Struc
   DescribeAlarmHistory: describeAlarmHistoryInputShape,
   DescribeAlarms: describeAlarmsInputShape,
   PutMetricAlarm: putMetricAlarmInputShape,
+  PutMetricData: putMetricDataInputShape,
   SetAlarmState: setAlarmStateInputShape,
 };
