@@ -13,4 +13,6 @@ export async function register(): Promise<void> {
   refuseFetchForbiddenMethods();
   const { resumeEvaluationRuns } = await import("./server/evaluate/runs/resume-on-start.ts");
   resumeEvaluationRuns();
+  const { publishDriftOnSchedule } = await import("./server/monitoring/drift-on-start.ts");
+  publishDriftOnSchedule();
 }

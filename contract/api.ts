@@ -26,6 +26,7 @@ import { modelPresetListSchema } from "./builds/model-presets.ts";
 import { endpointAlarmsSchema } from "./endpoints/alarms.ts";
 import { autoscalingRequestSchema, autoscalingResponseSchema } from "./endpoints/autoscaling.ts";
 import { deployRequestSchema, deployResultSchema } from "./endpoints/deploy.ts";
+import { driftRequestSchema, driftResponseSchema } from "./endpoints/drift.ts";
 import {
   deleteResultSchema,
   endpointDetailSchema,
@@ -36,6 +37,14 @@ import {
 import { endpointLogsQuerySchema, endpointLogsSchema } from "./endpoints/logs.ts";
 import { endpointMetricsResponseSchema, metricsQuerySchema } from "./endpoints/metrics.ts";
 import { monitoringQuerySchema, monitoringResponseSchema } from "./endpoints/monitoring.ts";
+import {
+  exportReviewResultSchema,
+  exportReviewSchema,
+  labelDecisionSchema,
+  reviewLabelSchema,
+  reviewQuerySchema,
+  reviewQueueSchema,
+} from "./endpoints/review.ts";
 import {
   endShadowTestResultSchema,
   promoteShadowRequestSchema,
@@ -263,6 +272,50 @@ export const consoleApi = {
       "Promotes the shadow: the test ends, and once the endpoint is InService again the candidate's change runs as the console's safe update (the strategy and rollback alarms given here), audited as `endpoint.update`.",
     body: promoteShadowRequestSchema,
     response: promoteShadowResultSchema,
+    status: 200,
+  },
+  reviewQueue: {
+    method: "GET",
+    path: "/api/endpoints/[name]/review",
+    summary:
+      "The review queue: unlabelled production decisions kept from the data capture (7 days), lowest confidence first, at random, or those a shadow decided otherwise, each with its state (read back from its capture object), question, options and probabilities; and the labels given so far, with who gave them.",
+    query: reviewQuerySchema,
+    response: reviewQueueSchema,
+    status: 200,
+  },
+  labelDecision: {
+    method: "POST",
+    path: "/api/endpoints/[name]/review/labels",
+    summary:
+      "Label one captured production decision with one of its options (or `skip: true`); a second label replaces the first. 400 for an option the decision does not have, 404 for a decision not kept. Audited.",
+    body: labelDecisionSchema,
+    response: reviewLabelSchema,
+    status: 200,
+  },
+  exportReview: {
+    method: "POST",
+    path: "/api/endpoints/[name]/review/export",
+    summary:
+      "Store a decision kind's labelled (not skipped) decisions as a dataset (state, question, options, the label as the answer) for the Evaluate page; answers its id. Audited.",
+    body: exportReviewSchema,
+    response: exportReviewResultSchema,
+    status: 201,
+  },
+  endpointDrift: {
+    method: "GET",
+    path: "/api/endpoints/[name]/drift",
+    summary:
+      "Each baselined decision kind's drift over the last hour (Jensen–Shannon distance of the chosen-option mix and of the top probability, with the sampling noise at these counts), its baseline and its alarms with their states (DescribeAlarms).",
+    response: driftResponseSchema,
+    status: 200,
+  },
+  setDrift: {
+    method: "PUT",
+    path: "/api/endpoints/[name]/drift",
+    summary:
+      "Sets a decision kind's drift baseline (a capture window or an evaluation run's items of the kind) and/or its alarm threshold (PutMetricAlarm on both drift metrics: Maximum over 5-minute periods, ALARM when 2 of 3 are above it). Operators; audited as `endpoint.drift.set`.",
+    body: driftRequestSchema,
+    response: driftResponseSchema,
     status: 200,
   },
   endpointMetrics: {

@@ -21,6 +21,7 @@ export const queryKeys = {
     alarms: (name: string) => ["endpoints", name, "alarms"] as const,
     monitoring: (name: string, window: string, threshold: number, variant: string | null) =>
       ["endpoints", name, "monitoring", window, threshold, variant] as const,
+    review: (name: string, order: string, kind: string | null) => ["endpoints", name, "review", order, kind] as const,
   },
   images: ["images"] as const,
   modelPresets: ["model-presets"] as const,

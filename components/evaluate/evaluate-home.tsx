@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { PageHeader } from "../ui/card.tsx";
 import { DatasetPanel } from "./dataset-panel.tsx";
 import { EvaluationsTable } from "./evaluations-table.tsx";
@@ -8,6 +8,11 @@ import { NewEvaluationForm } from "./new-evaluation-form.tsx";
 
 export function EvaluateHome() {
   const [datasetId, setDatasetId] = useState("");
+  // `/evaluate?dataset=<id>` (the review queue's export links here) starts with that dataset picked.
+  useEffect(() => {
+    const linked = new URLSearchParams(window.location.search).get("dataset");
+    if (linked) setDatasetId(linked);
+  }, []);
   return (
     <>
       <PageHeader

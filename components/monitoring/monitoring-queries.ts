@@ -1,6 +1,7 @@
 "use client";
 
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { DriftRequest } from "@/contract/endpoints/drift.ts";
 import type { MonitoringWindow } from "@/contract/endpoints/monitoring.ts";
 import type { PromoteShadowRequestInput, ShadowTestRequestInput } from "@/contract/endpoints/shadow-test.ts";
 import { api } from "../api/console-client.ts";
@@ -43,3 +44,20 @@ export const useEndShadowTest = (name: string) =>
 
 export const usePromoteShadow = (name: string) =>
   useEndpointChange(name, (body: PromoteShadowRequestInput) => api("promoteShadow", { params: { name }, body }));
+
+/** Each baselined kind's drift over the last hour, its baseline and its alarms (the schedule publishes every 5 min). */
+export function useEndpointDrift(name: string) {
+  return useQuery({
+    queryKey: [...queryKeys.endpoints.one(name), "drift"] as const,
+    queryFn: ({ signal }) => api("endpointDrift", { params: { name }, signal }),
+    refetchInterval: 60_000,
+  });
+}
+
+export function useSetDrift(name: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: DriftRequest) => api("setDrift", { params: { name }, body }),
+    onSuccess: (answer) => client.setQueryData([...queryKeys.endpoints.one(name), "drift"], answer),
+  });
+}

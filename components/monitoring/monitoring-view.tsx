@@ -11,6 +11,7 @@ import { Button } from "../ui/button.tsx";
 import { Card, PageHeader } from "../ui/card.tsx";
 import { SelectField, TextField } from "../ui/field.tsx";
 import { Timestamp } from "../ui/timestamp.tsx";
+import { DriftCard } from "./drift-card.tsx";
 import { kindFigures, shareText } from "./monitoring-figures.ts";
 import { useEndpointMonitoring } from "./monitoring-queries.ts";
 import { ShadowCard } from "./shadow-card.tsx";
@@ -51,9 +52,14 @@ export function MonitoringView({ name }: { name: string }) {
         title={`Monitoring: ${name}`}
         description="Decisions as the endpoint's data capture recorded them."
         actions={
-          <Link href={`/endpoints/${encodeURIComponent(name)}`} className="text-sm text-blue-800 underline">
-            Back to the endpoint
-          </Link>
+          <div className="flex gap-4">
+            <Link href={`/endpoints/${encodeURIComponent(name)}/review`} className="text-sm text-blue-800 underline">
+              Review queue
+            </Link>
+            <Link href={`/endpoints/${encodeURIComponent(name)}`} className="text-sm text-blue-800 underline">
+              Back to the endpoint
+            </Link>
+          </div>
         }
       />
       <div className="flex flex-col gap-4">
@@ -156,6 +162,7 @@ export function MonitoringView({ name }: { name: string }) {
             ) : (
               <StartShadowTest name={name} />
             )}
+            <DriftCard name={name} kinds={data.kinds} window={{ from: data.from, to: data.to }} />
             {data.kinds.length === 0 && (
               <Card>
                 <p className="text-sm text-slate-700">
@@ -174,6 +181,13 @@ export function MonitoringView({ name }: { name: string }) {
                       {shareText(kind.belowThreshold, kind.decisions)}
                       {kind.latency ? `; latency mean ${ms(kind.latency.meanMs)}, p95 ${ms(kind.latency.p95Ms)}` : ""}.
                     </p>
+                    {kind.labelled && (
+                      <p className="mb-2 text-xs text-slate-700" data-testid="live-accuracy">
+                        Live accuracy on {kind.labelled.labelled} labelled decisions:{" "}
+                        {kind.labelled.accuracy === null ? "—" : `${(kind.labelled.accuracy * 100).toFixed(1)}%`},
+                        expected calibration error {kind.labelled.ece === null ? "—" : kind.labelled.ece.toFixed(3)}.
+                      </p>
+                    )}
                     <table className="mb-3 text-sm tabular-nums" data-testid="chosen-options">
                       <caption className="sr-only">Chosen options of this decision kind</caption>
                       <thead>

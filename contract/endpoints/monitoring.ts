@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { labelledAccuracySchema } from "./review.ts";
 
 /** The windows the Monitoring view reads, and the interval each is drawn in (about 60 to 100 points). */
 export const monitoringWindows = {
@@ -58,6 +59,8 @@ export const decisionKindSummarySchema = z.object({
   topProbability: z.array(z.object({ from: z.number(), to: z.number(), decisions: z.number().int() })),
   latency: latencySchema.nullable(),
   intervals: z.array(monitoringIntervalSchema),
+  /** Accuracy and calibration over the window's production decisions of this kind labelled in the review queue. */
+  labelled: labelledAccuracySchema.nullable().optional(),
 });
 export type DecisionKindSummary = z.infer<typeof decisionKindSummarySchema>;
 

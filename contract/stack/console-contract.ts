@@ -89,3 +89,14 @@ export function normalisedResourcePrefix(value: string | undefined): string | nu
   const prefix = value?.trim().toLowerCase();
   return prefix ? prefix : null;
 }
+
+/**
+ * The CloudWatch namespace the console publishes its decision-drift metrics in (PutMetricData; the console policy
+ * allows that namespace only, by `cloudwatch:namespace`), and the metric names, each with the dimensions
+ * EndpointName and DecisionKind.
+ */
+export const DRIFT_METRICS = {
+  namespace: "DecisionConsole/Monitoring",
+  optionMix: "OptionMixDrift",
+  confidence: "ConfidenceDrift",
+} as const;

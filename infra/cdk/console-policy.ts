@@ -9,6 +9,7 @@ import {
   type AsyncInferenceFolder,
   CONSOLE_MODEL_TAG_KEYS,
   CONSOLE_SCALABLE_TARGET_TAG,
+  DRIFT_METRICS,
   IMAGE_BUILD_PROJECT,
   MODEL_PACKAGE_PROJECT,
   SAGEMAKER_VARIANT_SCALING,
@@ -216,6 +217,12 @@ export function createConsolePolicy(scope: Construct, props: ConsolePolicyProps)
       conditions: { StringLike: { "s3:prefix": [`${ARTIFACT_PREFIXES.dataCapture}*`] } },
     }),
     new PolicyStatement({ sid: "ReadMetrics", actions: ["cloudwatch:GetMetricData"], resources: ["*"] }),
+    new PolicyStatement({
+      sid: "PublishDriftMetrics",
+      actions: ["cloudwatch:PutMetricData"],
+      resources: ["*"],
+      conditions: { StringEquals: { "cloudwatch:namespace": DRIFT_METRICS.namespace } },
+    }),
     // Abort and roll back an update: SageMaker has no call that stops one, but rolls back when one of the update's
     // rollback alarms goes into ALARM, so the console sets the first of them (its own, named with the prefix).
     new PolicyStatement({
@@ -321,6 +328,7 @@ export function createConsolePolicy(scope: Construct, props: ConsolePolicyProps)
     ReadAsyncResults: "asynchronous answers and failures under async/<endpoint>/out/ and failed/ only",
     ReadCapturedDecisions: "captured invocations under data-capture/<endpoint>/<variant>/ only (the Monitoring view)",
     ReadMetrics: "GetMetricData has no resource type for classic metrics",
+    PublishDriftMetrics: `PutMetricData has no resource type for classic metrics; limited by condition to the namespace ${DRIFT_METRICS.namespace}`,
     DescribeAutoScaling: "Describe* of Application Auto Scaling have no resource type",
     RegisterTaggedVariantTargets:
       "scalable-target ARNs are opaque ids; limited by condition to SageMaker variant counts registered with the console's tag",

@@ -4,7 +4,11 @@ import { fileURLToPath } from "node:url";
 import { App } from "aws-cdk-lib";
 import { Match, Template } from "aws-cdk-lib/assertions";
 import { beforeAll, describe, expect, it } from "vitest";
-import { CONSOLE_MODEL_TAG_KEYS, CONSOLE_SCALABLE_TARGET_TAG } from "../../contract/stack/console-contract.ts";
+import {
+  CONSOLE_MODEL_TAG_KEYS,
+  CONSOLE_SCALABLE_TARGET_TAG,
+  DRIFT_METRICS,
+} from "../../contract/stack/console-contract.ts";
 import { LLAMA_CPP_DLC_ACCOUNTS } from "../../contract/stack/llama-cpp-dlc.ts";
 import { flattenReference } from "./cfn-reference.ts";
 import { DecisionConsoleStack } from "./decision-console-stack.ts";
@@ -453,6 +457,13 @@ describe("console policy", () => {
     }
   });
 
+  it("publishes metrics only in its drift namespace", () => {
+    const publishing = consoleStatements().filter((s) => list(s.Action).includes("cloudwatch:PutMetricData"));
+    expect(publishing.map((s) => s.Condition)).toEqual([
+      { StringEquals: { "cloudwatch:namespace": DRIFT_METRICS.namespace } },
+    ]);
+  });
+
   it("changes only SageMaker variant scalable targets that carry the console's tag", () => {
     const changing = consoleStatements().filter((s) =>
       list(s.Action).some(
@@ -483,7 +494,8 @@ const actionsWithoutResourceTypes: Record<string, string> = {
   "sagemaker:ListModelPackageGroups": "the models page lists model package groups",
   "sagemaker:ListModelPackages": "a group's page lists its versions",
   "cloudwatch:GetMetricData": "endpoint metrics charts",
-  "cloudwatch:PutMetricData": "the execution role publishes endpoint metrics (AWS's CreateModel role policy)",
+  "cloudwatch:PutMetricData":
+    "the execution role publishes endpoint metrics (AWS's CreateModel role policy); the console its drift metrics",
   "application-autoscaling:DescribeScalableTargets": "Describe* has no resource type",
   "application-autoscaling:DescribeScalingPolicies": "Describe* has no resource type",
   "application-autoscaling:DescribeScalingActivities": "Describe* has no resource type",

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { ConsoleApi } from "../../contract/api.ts";
 
 /**
@@ -58,6 +59,15 @@ const decision = {
   ],
 };
 
+/** A decision kind's id as the console computes it (server/monitoring/capture-record.ts): question and option ids. */
+function decisionKindOf(example: { question: string; options: { id: string }[] }): string {
+  const ids = example.options.map((option) => option.id);
+  return createHash("sha256")
+    .update(JSON.stringify([example.question, ids]))
+    .digest("hex")
+    .slice(0, 16);
+}
+
 /** In the order they run: each may use what an earlier one created. */
 export const curlExamples: Partial<Record<keyof ConsoleApi, CurlExample>> = {
   login: {
@@ -88,6 +98,7 @@ export const curlExamples: Partial<Record<keyof ConsoleApi, CurlExample>> = {
       imageUri: "$IMAGE",
       modelDataUrl: "s3://decision-console-local/models/seed/synthetic-tiny/model.tar.gz",
       compute: { kind: "cpu", instanceType: "ml.c6i.large", threads: 1 },
+      dataCapture: { samplingPercentage: 100 },
     },
     after: untilInService,
   },
@@ -147,6 +158,31 @@ export const curlExamples: Partial<Record<keyof ConsoleApi, CurlExample>> = {
       `for _ in $(seq 120); do [ "$(curl -sS -b cookies.txt "$CONSOLE/api/endpoints/dc-demo" | ${readField("config.name")})" != "$BEFORE_PROMOTION" ] && break; sleep 2; done`,
       ...untilInService,
     ],
+  },
+  setDrift: {
+    path: "/api/endpoints/dc-demo/drift",
+    json: { kind: decisionKindOf(decision), alarmThreshold: 0.2 },
+    note: 'The alarms of the invoke step\'s decision kind (its id: the question and option ids, hashed; `GET /api/endpoints/<name>/monitoring` lists each kind\'s). They stay INSUFFICIENT_DATA until the kind has a baseline: `"baseline": {"source": "window", "from": "…", "to": "…"}` (decisions an endpoint with data capture on captured then) or `{"source": "evaluation", "runId": "$RUN"}` (the run\'s items of the kind). `GET` on the same path shows the drift and the alarms\' states.',
+  },
+  labelDecision: {
+    before: [
+      "# The review queue's first decision (dc-demo captures every invocation: the invoke step's decision, once its",
+      "# capture object is written, about a second after the call), labelled with its first option.",
+      `for _ in $(seq 60); do [ "$(curl -sS -b cookies.txt "$CONSOLE/api/endpoints/dc-demo/review?limit=1" | ${readField("items.length")})" != "0" ] && break; sleep 1; done`,
+      `REVIEW_LABEL=$(curl -sS -b cookies.txt "$CONSOLE/api/endpoints/dc-demo/review?limit=1" | node -pe 'const i = JSON.parse(require("fs").readFileSync(0, "utf8")).items[0] ?? {}; JSON.stringify({ objectKey: i.objectKey, line: i.line, item: i.item, label: i.options?.[0]?.id })')`,
+    ],
+    path: "/api/endpoints/dc-demo/review/labels",
+    args: ['-H "content-type: application/json"', '--data "$REVIEW_LABEL"'],
+    note: "A label that is not one of the decision's options is a 400; `skip: true` in place of `label` skips the decision.",
+  },
+  exportReview: {
+    before: [
+      `REVIEW_KIND=$(curl -sS -b cookies.txt "$CONSOLE/api/endpoints/dc-demo/review?limit=1" | ${readField("kinds[0]?.kind")})`,
+    ],
+    path: "/api/endpoints/dc-demo/review/export",
+    json: { kind: "$REVIEW_KIND", name: "dc-demo reviewed" },
+    capture: { variable: "REVIEW_DATASET", field: "datasetId" },
+    note: "400 while the kind has no labelled decisions; the dataset's id goes to `POST /api/evaluations`.",
   },
   putAutoscaling: {
     path: "/api/endpoints/dc-demo/autoscaling",

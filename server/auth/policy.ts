@@ -29,8 +29,13 @@ export const apiPolicy: readonly RouteRule[] = [
   { pattern: "/api/endpoints/[name]", methods: { GET: "viewer", PATCH: "operator", DELETE: "operator" } },
   { pattern: "/api/endpoints/[name]/metrics", methods: { GET: "viewer" } },
   { pattern: "/api/endpoints/[name]/monitoring", methods: { GET: "viewer" } },
+  // Labelling production decisions is evaluation work (viewers upload datasets and run evaluations too).
+  { pattern: "/api/endpoints/[name]/review", methods: { GET: "viewer" } },
+  { pattern: "/api/endpoints/[name]/review/labels", methods: { POST: "viewer" } },
+  { pattern: "/api/endpoints/[name]/review/export", methods: { POST: "viewer" } },
   { pattern: "/api/endpoints/[name]/shadow", methods: { POST: "operator", DELETE: "operator" } },
   { pattern: "/api/endpoints/[name]/shadow/promote", methods: { POST: "operator" } },
+  { pattern: "/api/endpoints/[name]/drift", methods: { GET: "viewer", PUT: "operator" } },
   { pattern: "/api/endpoints/[name]/logs", methods: { GET: "viewer" } },
   { pattern: "/api/endpoints/[name]/alarms", methods: { GET: "viewer" } },
   { pattern: "/api/endpoints/[name]/update", methods: { POST: "operator" } },

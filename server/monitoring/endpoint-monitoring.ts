@@ -13,6 +13,7 @@ import {
   variantDecisions,
 } from "./monitoring-store.ts";
 import { summarizeRollups, windowBounds } from "./monitoring-summary.ts";
+import { withLabelledAccuracy } from "./review-queue.ts";
 import { compareShadow } from "./shadow-comparison.ts";
 
 export interface MonitoringDeps {
@@ -85,6 +86,7 @@ export async function endpointMonitoring(
       unreadableRecords: totals.unreadable,
     },
     ...summary,
+    kinds: withLabelledAccuracy(deps.db, endpointName, summary.kinds, fromMs, toMs),
     shadow,
   };
 }

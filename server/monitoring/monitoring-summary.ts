@@ -6,6 +6,10 @@ import {
   monitoringWindows,
   TOP_PROBABILITY_BINS,
 } from "../../contract/endpoints/monitoring.ts";
+import type { LabelledAccuracy } from "../../contract/endpoints/review.ts";
+import { accuracy } from "../evaluate/metrics/accuracy.ts";
+import { calibration } from "../evaluate/metrics/calibration.ts";
+import type { DecisionOutcome } from "../evaluate/metrics/outcome.ts";
 import { addBins, binnedQuantileMs, emptyBins, LATENCY_BINS } from "./histograms.ts";
 import type { Rollup } from "./monitoring-store.ts";
 
@@ -116,4 +120,21 @@ export function summarizeRollups(
       .map(([variant, decisions]) => ({ variant, decisions })),
     kinds: summaries,
   };
+}
+
+/**
+ * Live accuracy over labelled production decisions: the chosen option (the highest probability) against the label
+ * a person gave, and the expected calibration error over the evaluation's own reliability bins.
+ */
+export function labelledAccuracy(
+  labels: readonly { optionIds: readonly string[]; label: string; probabilities: readonly number[] }[],
+): LabelledAccuracy | null {
+  if (labels.length === 0) return null;
+  const outcomes: DecisionOutcome[] = labels.map((entry, index) => ({
+    itemId: String(index),
+    optionIds: entry.optionIds,
+    answer: entry.label,
+    probabilities: entry.probabilities,
+  }));
+  return { labelled: labels.length, accuracy: accuracy(outcomes).accuracy, ece: calibration(outcomes).ece };
 }

@@ -248,4 +248,45 @@ export const migrations: readonly Migration[] = [
       started_by TEXT NOT NULL
     );`,
   },
+  {
+    version: 56,
+    name: "decision reviews",
+    // One label per captured decision (its key in captured_decisions): an option id, or NULL when skipped. The
+    // decision as sent and its scores are copied in, so labels outlive the 7 days single decisions are kept.
+    sql: `CREATE TABLE decision_reviews (
+      endpoint_name TEXT NOT NULL,
+      object_key TEXT NOT NULL,
+      line INTEGER NOT NULL,
+      item INTEGER NOT NULL,
+      kind TEXT NOT NULL,
+      label TEXT,
+      variant TEXT NOT NULL,
+      at_ms INTEGER NOT NULL,
+      chosen TEXT NOT NULL,
+      probabilities TEXT NOT NULL,
+      decision TEXT NOT NULL,
+      labelled_by TEXT NOT NULL,
+      labelled_at TEXT NOT NULL,
+      PRIMARY KEY (endpoint_name, object_key, line, item)
+    ) WITHOUT ROWID;
+    CREATE INDEX decision_reviews_kind ON decision_reviews (endpoint_name, kind, at_ms);
+    CREATE INDEX captured_decisions_confidence ON captured_decisions (endpoint_name, kind, top_probability);`,
+  },
+  {
+    version: 57,
+    name: "drift baselines",
+    sql: `CREATE TABLE drift_baselines (
+      endpoint_name TEXT NOT NULL,
+      kind TEXT NOT NULL,
+      question TEXT NOT NULL,
+      options TEXT NOT NULL,
+      option_counts TEXT NOT NULL,
+      top_bins TEXT NOT NULL,
+      decisions INTEGER NOT NULL,
+      source TEXT NOT NULL,
+      set_by TEXT NOT NULL,
+      set_at TEXT NOT NULL,
+      PRIMARY KEY (endpoint_name, kind)
+    );`,
+  },
 ];

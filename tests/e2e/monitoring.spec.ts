@@ -5,6 +5,7 @@ import { readLocalAccessKey } from "@decision-console/local-aws";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
 import { LOCAL_ARTIFACT_BUCKET as BUCKET } from "../../infra/local-stack/workspace-fixture.ts";
 import { packageAndOpenDeploy } from "./pages/builds-page.ts";
+import { EvaluatePage } from "./pages/evaluate-page.ts";
 import { checkPage } from "./support/a11y.ts";
 import { e2eSettings, readModelPin } from "./support/e2e-settings.ts";
 
@@ -65,7 +66,7 @@ async function invoke(runtime: SageMakerRuntimeClient, body: unknown) {
   );
 }
 
-type Captured = { input: string; question: string; chosen: string };
+type Captured = { id: string; input: string; question: string; chosen: string };
 
 /** Every captured record of a variant, read with S3 alone (no console code). */
 async function capturedRecords(s3: S3Client, variant: string): Promise<Captured[]> {
@@ -88,6 +89,7 @@ async function capturedRecords(s3: S3Client, variant: string): Promise<Captured[
         const { result } = JSON.parse(record.captureData.endpointOutput.data);
         const top = Math.max(...(result.probabilities as number[]));
         records.push({
+          id: JSON.parse(input).decision.id,
           input,
           question: JSON.parse(input).decision.question,
           chosen: result.option_ids[result.probabilities.indexOf(top)],
@@ -151,6 +153,62 @@ test("the Monitoring page counts 200 runtime decisions as the capture files do",
     }
   }
   await checkPage(page, testInfo, "monitoring");
+});
+
+test("20 decisions labelled from the keyboard give the live accuracy a recount gives, export as a dataset and evaluate", async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(300_000);
+  const { s3 } = awsClients();
+  const records = await capturedRecords(s3, "AllTraffic");
+  const team = kinds[0];
+  if (!team) throw new Error("no decision kind");
+  // The right answer a person reads from the state: a double charge goes to billing, anything else to tech support.
+  const rightAnswer = (state: string) => (state.includes("charged twice") ? "billing" : "tech");
+
+  await page.goto(`/endpoints/${endpoint}/monitoring`);
+  await page.getByRole("link", { name: "Review queue" }).click();
+  await expect(page.getByRole("heading", { name: `Review queue: ${endpoint}`, level: 1 })).toBeVisible();
+  await page
+    .getByLabel("Decision kind")
+    .selectOption({ label: `${team.question} (${team.options.map((o) => o.id).join(", ")})` });
+  const decided = page.getByText(/\(decision ticket-\d+\)/);
+  const labelled: { id: string; label: string }[] = [];
+  for (let i = 0; i < 20; i++) {
+    const text = (await decided.textContent()) ?? "";
+    const id = /\(decision (ticket-\d+)\)/.exec(text)?.[1];
+    if (!id || labelled.some((entry) => entry.id === id)) throw new Error(`decision ${id} came back`);
+    const label = rightAnswer((await page.locator("pre").textContent()) ?? "");
+    await page.keyboard.press(String(team.options.findIndex((option) => option.id === label) + 1));
+    labelled.push({ id, label });
+    await expect(decided).not.toHaveText(text);
+  }
+  const agreeing = labelled.filter(({ id, label }) => records.find((r) => r.id === id)?.chosen === label).length;
+  const labels = page.getByRole("row").filter({ hasText: team.question });
+  await expect(labels.getByRole("cell")).toHaveText([team.question, "20", "0"]);
+
+  await openMonitoring(page);
+  const section = page.getByRole("region", { name: `Decision kind ${team.question}` });
+  await expect(section.getByTestId("live-accuracy")).toContainText(
+    `Live accuracy on 20 labelled decisions: ${((100 * agreeing) / 20).toFixed(1)}%`,
+  );
+
+  await page.goto(`/endpoints/${endpoint}/review`);
+  await page
+    .getByLabel("Decision kind")
+    .selectOption({ label: `${team.question} (${team.options.map((o) => o.id).join(", ")})` });
+  await page.getByLabel("Dataset name").fill("dc-e2e-watched reviewed");
+  await page.getByRole("button", { name: "Export to dataset" }).click();
+  await expect(page.getByText("Stored 20 labelled decisions as “dc-e2e-watched reviewed”.")).toBeVisible();
+  await checkPage(page, testInfo, "review-queue");
+  await page.getByRole("link", { name: "Evaluate on this dataset" }).click();
+
+  const evaluate = new EvaluatePage(page);
+  await expect(page.getByRole("heading", { name: "Evaluate", level: 1 })).toBeVisible();
+  await evaluate.start(endpoint);
+  await evaluate.waitForEnd(20);
+  // The same model and settings decide the same way offline: the run's correct count is the labels' agreement.
+  await expect(page.getByRole("definition").filter({ hasText: /^\d+\/20$/ })).toHaveText(`${agreeing}/20`);
 });
 
 test("a shadow test started from the page shows the agreement both variants' files give, and promotes", async ({

@@ -1,0 +1,222 @@
+import {
+  type CloudWatchClient,
+  DescribeAlarmsCommand,
+  type MetricAlarm,
+  type MetricDatum,
+  PutMetricAlarmCommand,
+  PutMetricDataCommand,
+} from "@aws-sdk/client-cloudwatch";
+import type { S3Client } from "@aws-sdk/client-s3";
+import { DRIFT_ALARM, DRIFT_SCHEDULE, type DriftKind, type DriftResponse } from "../../contract/endpoints/drift.ts";
+import { DRIFT_METRICS } from "../../contract/stack/console-contract.ts";
+import { awsCall } from "../aws/errors.ts";
+import type { Db } from "../store/database.ts";
+import { readNewCaptures } from "./capture-reader.ts";
+import { jensenShannonDistance, samplingNoiseDistance } from "./drift-score.ts";
+import { allBaselines, type DriftBaseline, endpointBaselines, kindHistograms } from "./drift-store.ts";
+import { decisionKinds } from "./monitoring-store.ts";
+
+/** A kind's drift over the window ending at `now`: both distances, and what sampling alone would make of them. */
+export function currentDrift(db: Db, baseline: DriftBaseline, now: Date): NonNullable<DriftKind["current"]> {
+  const toMs = now.getTime();
+  const fromMs = toMs - DRIFT_SCHEDULE.windowSeconds * 1000;
+  const current = kindHistograms(db, baseline.endpointName, baseline.kind, baseline.options, fromMs, toMs);
+  const bins = (a: readonly number[], b: readonly number[]) => a.filter((count, i) => count + (b[i] ?? 0) > 0).length;
+  const noise = (a: readonly number[], b: readonly number[]) =>
+    current.decisions > 0 ? samplingNoiseDistance(bins(a, b), baseline.decisions, current.decisions) : null;
+  return {
+    from: new Date(fromMs).toISOString(),
+    to: new Date(toMs).toISOString(),
+    decisions: current.decisions,
+    optionMix: jensenShannonDistance(baseline.optionCounts, current.optionCounts),
+    confidence: jensenShannonDistance(baseline.topBins, current.topBins),
+    noise: {
+      optionMix: noise(baseline.optionCounts, current.optionCounts),
+      confidence: noise(baseline.topBins, current.topBins),
+    },
+  };
+}
+
+const dimensions = (baseline: Pick<DriftBaseline, "endpointName" | "kind">) => [
+  { Name: "EndpointName", Value: baseline.endpointName },
+  { Name: "DecisionKind", Value: baseline.kind },
+];
+
+export interface DriftPublisherDeps {
+  db: Db;
+  cloudWatch: CloudWatchClient;
+  /** With the bucket, capture objects not read yet are read first, so drift is current with the page closed. */
+  s3?: S3Client;
+  artifactBucket?: string | null;
+}
+
+/**
+ * One round of the schedule: each baselined kind's drift over the last hour, published as `OptionMixDrift` and
+ * `ConfidenceDrift` (namespace `DecisionConsole/Monitoring`, dimensions EndpointName and DecisionKind) at `now`. A
+ * kind with no decisions in the window publishes nothing (its alarm sees missing data). Returns what it published.
+ */
+export async function publishDrift(deps: DriftPublisherDeps, now = new Date()) {
+  const baselines = allBaselines(deps.db);
+  const published: { endpointName: string; kind: string; optionMix: number; confidence: number }[] = [];
+  const byEndpoint = new Map<string, DriftBaseline[]>();
+  for (const baseline of baselines)
+    byEndpoint.set(baseline.endpointName, [...(byEndpoint.get(baseline.endpointName) ?? []), baseline]);
+  for (const [endpointName, kinds] of byEndpoint) {
+    if (deps.s3 && deps.artifactBucket) {
+      try {
+        await readNewCaptures(deps.s3, deps.db, deps.artifactBucket, endpointName);
+      } catch (error) {
+        // An endpoint whose capture cannot be read (gone, capture off) is scored on what the store already holds.
+        console.error(
+          JSON.stringify({ level: "error", msg: "cannot read new captures", endpointName, error: String(error) }),
+        );
+      }
+    }
+    const data: MetricDatum[] = [];
+    for (const baseline of kinds) {
+      const drift = currentDrift(deps.db, baseline, now);
+      if (drift.optionMix === null || drift.confidence === null) continue;
+      published.push({ endpointName, kind: baseline.kind, optionMix: drift.optionMix, confidence: drift.confidence });
+      for (const [name, value] of [
+        [DRIFT_METRICS.optionMix, drift.optionMix],
+        [DRIFT_METRICS.confidence, drift.confidence],
+      ] as const) {
+        data.push({ MetricName: name, Dimensions: dimensions(baseline), Timestamp: now, Value: value, Unit: "None" });
+      }
+    }
+    // PutMetricData takes at most 1000 metric data items; an endpoint has a few kinds, two items each.
+    for (let i = 0; i < data.length; i += 1000) {
+      await awsCall("drift metrics", () =>
+        deps.cloudWatch.send(
+          new PutMetricDataCommand({ Namespace: DRIFT_METRICS.namespace, MetricData: data.slice(i, i + 1000) }),
+        ),
+      );
+    }
+  }
+  return published;
+}
+
+/** The alarm of one drift metric of a kind: named with the endpoint's name, so the console's alarm policy covers it. */
+export const driftAlarmName = (endpointName: string, kind: string, metricName: string) =>
+  `${endpointName}-drift-${kind}-${metricName}`;
+
+/**
+ * Creates or updates both alarms of a kind at `threshold`: Maximum over 5-minute periods, ALARM when 2 of the last
+ * 3 are above it (a single noisy round does not page), INSUFFICIENT_DATA while no drift is published.
+ */
+export async function putDriftAlarms(
+  cloudWatch: CloudWatchClient,
+  endpointName: string,
+  kind: string,
+  threshold: number,
+) {
+  for (const metricName of [DRIFT_METRICS.optionMix, DRIFT_METRICS.confidence]) {
+    await awsCall("drift alarm", () =>
+      cloudWatch.send(
+        new PutMetricAlarmCommand({
+          AlarmName: driftAlarmName(endpointName, kind, metricName),
+          AlarmDescription: `Decision drift (${metricName}, Jensen–Shannon distance) of kind ${kind} on ${endpointName}, set from the console's Monitoring page.`,
+          Namespace: DRIFT_METRICS.namespace,
+          MetricName: metricName,
+          Dimensions: dimensions({ endpointName, kind }),
+          Statistic: "Maximum",
+          Period: DRIFT_ALARM.periodSeconds,
+          EvaluationPeriods: DRIFT_ALARM.evaluationPeriods,
+          DatapointsToAlarm: DRIFT_ALARM.datapointsToAlarm,
+          Threshold: threshold,
+          ComparisonOperator: "GreaterThanThreshold",
+          TreatMissingData: "missing",
+        }),
+      ),
+    );
+  }
+}
+
+async function driftAlarms(cloudWatch: CloudWatchClient, endpointName: string): Promise<MetricAlarm[]> {
+  const alarms: MetricAlarm[] = [];
+  let nextToken: string | undefined;
+  do {
+    const page = await awsCall("drift alarms", () =>
+      cloudWatch.send(
+        new DescribeAlarmsCommand({
+          AlarmNamePrefix: `${endpointName}-drift-`,
+          AlarmTypes: ["MetricAlarm"],
+          NextToken: nextToken,
+        }),
+      ),
+    );
+    alarms.push(...(page.MetricAlarms ?? []));
+    nextToken = page.NextToken;
+  } while (nextToken);
+  return alarms;
+}
+
+/**
+ * The endpoint's baselines, each kind's drift over the last hour and its alarms with their states; a kind with
+ * alarms but no baseline yet is listed too (its alarms stay INSUFFICIENT_DATA: nothing is published for it).
+ */
+export async function driftView(
+  cloudWatch: CloudWatchClient,
+  db: Db,
+  endpointName: string,
+  now = new Date(),
+): Promise<DriftResponse> {
+  const baselines = new Map(endpointBaselines(db, endpointName).map((baseline) => [baseline.kind, baseline]));
+  const alarms = await driftAlarms(cloudWatch, endpointName);
+  const alarmPrefix = `${endpointName}-drift-`;
+  const alarmKinds = alarms
+    .map((alarm) => (alarm.AlarmName ?? "").slice(alarmPrefix.length).split("-")[0] ?? "")
+    .filter((kind) => /^[0-9a-f]{16}$/.test(kind));
+  const kinds = [...new Set([...baselines.keys(), ...alarmKinds])].sort();
+  const captured = decisionKinds(db, endpointName);
+  return {
+    endpointName,
+    namespace: DRIFT_METRICS.namespace,
+    publishEverySeconds: DRIFT_SCHEDULE.publishEverySeconds,
+    windowSeconds: DRIFT_SCHEDULE.windowSeconds,
+    kinds: kinds.map((kind): DriftKind => {
+      const baseline = baselines.get(kind);
+      const known = baseline ?? captured.get(kind);
+      return {
+        kind,
+        question: known?.question ?? "",
+        options: known?.options ?? [],
+        baseline: baseline
+          ? { source: baseline.source, decisions: baseline.decisions, setBy: baseline.setBy, setAt: baseline.setAt }
+          : null,
+        current: baseline ? currentDrift(db, baseline, now) : null,
+        alarms: [DRIFT_METRICS.optionMix, DRIFT_METRICS.confidence].flatMap((metricName) => {
+          const alarm = alarms.find((a) => a.AlarmName === driftAlarmName(endpointName, kind, metricName));
+          return alarm
+            ? [
+                {
+                  name: alarm.AlarmName ?? "",
+                  metricName,
+                  threshold: alarm.Threshold ?? 0,
+                  state: alarm.StateValue ?? "INSUFFICIENT_DATA",
+                  stateReason: alarm.StateReason ?? "",
+                },
+              ]
+            : [];
+        }),
+      };
+    }),
+  };
+}
+
+/**
+ * The schedule: `publishDrift` every 5 minutes in the console process, started once when the server starts (the
+ * timer does not hold the process open). A failed round is logged and the next round tries again.
+ */
+export function startDriftPublisher(deps: () => DriftPublisherDeps): () => void {
+  const round = async () => {
+    try {
+      await publishDrift(deps());
+    } catch (error) {
+      console.error(JSON.stringify({ level: "error", msg: "cannot publish drift metrics", error: String(error) }));
+    }
+  };
+  const timer = setInterval(round, DRIFT_SCHEDULE.publishEverySeconds * 1000);
+  timer.unref();
+  return () => clearInterval(timer);
+}
