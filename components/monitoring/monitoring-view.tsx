@@ -10,6 +10,7 @@ import { ShareChart } from "../charts/share-chart.tsx";
 import { Button } from "../ui/button.tsx";
 import { Card, PageHeader } from "../ui/card.tsx";
 import { SelectField, TextField } from "../ui/field.tsx";
+import { Table, TableBody, TableHead } from "../ui/table.tsx";
 import { Timestamp } from "../ui/timestamp.tsx";
 import { DriftCard } from "./drift-card.tsx";
 import { kindFigures, shareText } from "./monitoring-figures.ts";
@@ -188,31 +189,32 @@ export function MonitoringView({ name }: { name: string }) {
                         expected calibration error {kind.labelled.ece === null ? "—" : kind.labelled.ece.toFixed(3)}.
                       </p>
                     )}
-                    <table className="mb-3 text-sm tabular-nums" data-testid="chosen-options">
-                      <caption className="sr-only">Chosen options of this decision kind</caption>
-                      <thead>
-                        <tr>
-                          <th scope="col" className="pr-4 text-left font-medium">
-                            Option
-                          </th>
-                          <th scope="col" className="pr-4 text-right font-medium">
-                            Chosen
-                          </th>
-                          <th scope="col" className="text-right font-medium">
-                            Share
-                          </th>
-                        </tr>
-                      </thead>
-                      <tbody>
+                    <Table
+                      caption="Chosen options of this decision kind"
+                      testId="chosen-options"
+                      compact
+                      fit
+                      className="mb-3 tabular-nums"
+                    >
+                      <TableHead plain>
+                        <th scope="col">Option</th>
+                        <th scope="col" className="text-right">
+                          Chosen
+                        </th>
+                        <th scope="col" className="text-right">
+                          Share
+                        </th>
+                      </TableHead>
+                      <TableBody divided={false}>
                         {kind.chosen.map((entry) => (
                           <tr key={entry.option} data-option={entry.option}>
-                            <td className="pr-4">{entry.option}</td>
-                            <td className="pr-4 text-right">{entry.decisions}</td>
+                            <td>{entry.option}</td>
+                            <td className="text-right">{entry.decisions}</td>
                             <td className="text-right">{shareText(entry.decisions, kind.decisions)}</td>
                           </tr>
                         ))}
-                      </tbody>
-                    </table>
+                      </TableBody>
+                    </Table>
                     <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
                       <LineChart
                         title="Decisions"

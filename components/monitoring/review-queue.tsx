@@ -7,6 +7,7 @@ import { ErrorAlert } from "../api/error-text.tsx";
 import { Button } from "../ui/button.tsx";
 import { Card, PageHeader } from "../ui/card.tsx";
 import { SelectField, TextField } from "../ui/field.tsx";
+import { Table, TableBody, TableHead } from "../ui/table.tsx";
 import { Timestamp } from "../ui/timestamp.tsx";
 import { reviewKeyChoice } from "./review-queue-keys.ts";
 import { useExportReview, useLabelDecision, useReviewQueue } from "./review-queue-queries.ts";
@@ -254,24 +255,22 @@ export function ReviewQueueView({ name }: { name: string }) {
         )}
         {data && data.kinds.length > 0 && (
           <Card title="Labels so far">
-            <table className="w-full text-left text-sm">
-              <thead>
-                <tr className="text-slate-600">
-                  <th className="py-1">Question</th>
-                  <th className="py-1">Labelled</th>
-                  <th className="py-1">Skipped</th>
-                </tr>
-              </thead>
-              <tbody>
+            <Table caption="Labels so far by question" compact>
+              <TableHead plain>
+                <th scope="col">Question</th>
+                <th scope="col">Labelled</th>
+                <th scope="col">Skipped</th>
+              </TableHead>
+              <TableBody>
                 {data.kinds.map((entry) => (
-                  <tr key={entry.kind} className="border-t border-slate-100">
-                    <td className="py-1">{entry.question || entry.kind}</td>
-                    <td className="py-1">{entry.labelled}</td>
-                    <td className="py-1">{entry.skipped}</td>
+                  <tr key={entry.kind}>
+                    <td>{entry.question || entry.kind}</td>
+                    <td className="tabular-nums">{entry.labelled}</td>
+                    <td className="tabular-nums">{entry.skipped}</td>
                   </tr>
                 ))}
-              </tbody>
-            </table>
+              </TableBody>
+            </Table>
             {data.recent.length > 0 && (
               <>
                 <h3 className="mt-3 mb-1 text-sm font-semibold">Latest labels</h3>

@@ -152,10 +152,14 @@ export const curlExamples: Partial<Record<keyof ConsoleApi, CurlExample>> = {
     json: { strategy: { kind: "all-at-once", waitSeconds: 0 }, alarms: { kind: "none" } },
     capture: { variable: "BEFORE_PROMOTION", field: "endpointConfigName" },
     note: "The test ends first; the update to the candidate starts once the endpoint is InService again.",
+    before: [
+      "# The shadow test's configuration: the endpoint reports it until going back to BEFORE_PROMOTION completes.",
+      `SHADOW_CONFIG=$(curl -sS -b cookies.txt "$CONSOLE/api/endpoints/dc-demo" | ${readField("config.name")})`,
+    ],
     after: [
-      "# Wait (4 minutes at most) until the candidate's update starts: a configuration other than the one the test",
-      "# went back to; then until it serves.",
-      `for _ in $(seq 120); do [ "$(curl -sS -b cookies.txt "$CONSOLE/api/endpoints/dc-demo" | ${readField("config.name")})" != "$BEFORE_PROMOTION" ] && break; sleep 2; done`,
+      "# Wait (4 minutes at most) until the candidate's update has replaced both the test's configuration and the",
+      "# one it went back to (DescribeEndpoint names a configuration once an update to it completes); then until it serves.",
+      `for _ in $(seq 120); do CONFIG=$(curl -sS -b cookies.txt "$CONSOLE/api/endpoints/dc-demo" | ${readField("config.name")}); [ "$CONFIG" != "$BEFORE_PROMOTION" ] && [ "$CONFIG" != "$SHADOW_CONFIG" ] && break; sleep 2; done`,
       ...untilInService,
     ],
   },

@@ -55,7 +55,7 @@ describe.skipIf(!model.path)("the console's calibration on a trained model's ans
     await adapter?.close();
   });
 
-  it("fits a temperature on one half that lowers the other half's log-loss and does not raise its ECE", () => {
+  it("fits a temperature on one half that lowers the other half's log-loss", () => {
     const even = outcomes.filter((_, index) => index % 2 === 0);
     const odd = outcomes.filter((_, index) => index % 2 === 1);
     for (const [fitOn, heldOut] of [
@@ -76,8 +76,9 @@ describe.skipIf(!model.path)("the console's calibration on a trained model's ans
       }
       // The model is overconfident in a position (docs/decision-quality.md), so the fit flattens it (T > 1).
       expect(fit.temperature).toBeGreaterThan(1);
+      // Only the log-loss is promised: it is the proper score the fit minimises. ECE over 9 items in 10 bins moves
+      // either way by one item changing bins (docs/decision-quality.md has three CPUs' figures), so it is printed.
       expect(after.logLoss).toBeLessThan(before.logLoss);
-      expect(after.ece).toBeLessThanOrEqual(before.ece);
     }
   });
 });

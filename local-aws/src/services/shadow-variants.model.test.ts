@@ -192,8 +192,14 @@ describe("shadow variants", { timeout: 110_000 }, () => {
     const shadowDecision = decisionOf(shadowRecords[0].captureData.endpointOutput.data);
     expect(shadowDecision.temperature).toBe(8);
     expect(shadowDecision.probabilities).not.toEqual(productionAlone.probabilities);
+    // The shadow's copies may be evaluated in different batches, which moves logits in the sixth decimal (float32).
     for (const record of shadowRecords) {
-      expect(decisionOf(record.captureData.endpointOutput.data)).toEqual(shadowDecision);
+      const decision = decisionOf(record.captureData.endpointOutput.data);
+      expect(decision.option_ids).toEqual(shadowDecision.option_ids);
+      expect(decision.temperature).toBe(shadowDecision.temperature);
+      for (const [i, p] of (decision.probabilities as number[]).entries()) {
+        expect(p).toBeCloseTo(shadowDecision.probabilities[i], 4);
+      }
     }
   });
 
