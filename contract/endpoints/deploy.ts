@@ -75,8 +75,8 @@ export const adapterLimitsSchema = z.strictObject({
 export type AdapterLimits = z.infer<typeof adapterLimitsSchema>;
 
 /**
- * Data capture (SageMaker's DataCaptureConfig): this share of real-time invocations is written, request and answer,
- * as JSON Lines under `data-capture/<endpoint>/<variant>/yyyy/mm/dd/hh/` of the artifact bucket.
+ * Data capture (SageMaker's DataCaptureConfig): this share of invocations, real-time or asynchronous, is written,
+ * request and answer, as JSON Lines under `data-capture/<endpoint>/<variant>/yyyy/mm/dd/hh/` of the artifact bucket.
  */
 export const dataCaptureSchema = z.strictObject({
   samplingPercentage: z

@@ -195,6 +195,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   });
   const publishedMetrics = new MetricDatapoints(db);
   const asyncRequests = new AsyncRequestStore(db);
+  const dataCapture = new DataCapture({ sageMaker, objects, iam, logs, region: DEFAULT_REGION });
   const asyncInference = new AsyncInference({
     sageMaker,
     runner: endpoints,
@@ -203,9 +204,9 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     iam,
     logs,
     metrics: publishedMetrics,
+    capture: dataCapture,
     region: DEFAULT_REGION,
   });
-  const dataCapture = new DataCapture({ sageMaker, objects, iam, logs, region: DEFAULT_REGION });
   const metricClock = options.metricClock ?? Date.now;
   const backlogMetrics = new BacklogMetrics(sageMaker, endpoints, asyncRequests, publishedMetrics, metricClock);
   const metricSource = new MetricSource(metrics, publishedMetrics);

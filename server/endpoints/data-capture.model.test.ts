@@ -10,14 +10,20 @@ import {
 } from "@decision-console/local-aws/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deployRequestSchema } from "../../contract/endpoints/deploy.ts";
+import { monitoringQuerySchema } from "../../contract/endpoints/monitoring.ts";
 import { consoleClientsFor } from "../aws/local-console-clients.ts";
+import { asyncOutcome } from "../invoke/async-outcome.ts";
 import { invokeEndpoint } from "../invoke/invoke.ts";
+import { invokeEndpointAsync } from "../invoke/invoke-async.ts";
+import { endpointMonitoring } from "../monitoring/endpoint-monitoring.ts";
+import { openDatabase } from "../store/database.ts";
 import { deployEndpoint } from "./deploy.ts";
 import { describeEndpoint } from "./describe.ts";
 
 /**
  * A deployment with data capture, as the console makes it with its own credentials and IAM policy: the endpoint
- * reports capture Started, and each invocation through the console's runtime call is one record in the bucket.
+ * reports capture Started, and each invocation through the console's runtime call is one record in the bucket; an
+ * asynchronous endpoint's answered requests are recorded too, and the Monitoring view counts them.
  */
 let dataDir: string;
 let plane: ControlPlane;
@@ -67,5 +73,46 @@ describe("a console deployment with data capture", { timeout: 120_000 }, () => {
     const record = JSON.parse(lines[0] ?? "{}");
     expect(JSON.parse(record.captureData.endpointInput.data)).toEqual(routeDecision);
     expect(record.captureData.endpointOutput.encoding).toBe("JSON");
+  });
+
+  it("captures an asynchronous endpoint's answered requests, which the Monitoring view counts", async () => {
+    const clients = consoleClientsFor(plane);
+    const request = deployRequestSchema.parse({
+      name: "dc-captured-async",
+      imageUri: localAdapterImageUri(plane),
+      modelDataUrl,
+      compute: { kind: "cpu", instanceType: "ml.c6i.large", threads: 1 },
+      invocation: { mode: "asynchronous" },
+      dataCapture: { samplingPercentage: 100 },
+    });
+    await deployEndpoint(clients.sageMaker, request, {
+      defaultExecutionRoleArn: plane.executionRoleArn,
+      resourceNamePrefix: plane.resourcePrefix,
+      artifactBucket: plane.bucket,
+    });
+    await plane.endpoints.settled("dc-captured-async");
+    const sent = [];
+    for (let i = 0; i < 4; i++) {
+      sent.push(await invokeEndpointAsync(clients, plane.bucket, "dc-captured-async", routeDecision));
+    }
+    for (const invocation of sent) {
+      for (let waited = 0; (await asyncOutcome(clients.s3, invocation)).status === "pending"; waited += 200) {
+        if (waited > 60_000) throw new Error(`${invocation.inferenceId} was not answered within a minute`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect((await asyncOutcome(clients.s3, invocation)).status).toBe("completed");
+    }
+    await plane.capture.flush();
+
+    const db = openDatabase(path.join(dataDir, "console.db"));
+    const deps = { s3: clients.s3, sageMaker: clients.sageMaker, db, artifactBucket: plane.bucket };
+    const view = await endpointMonitoring(
+      deps,
+      "dc-captured-async",
+      monitoringQuerySchema.parse({ window: "1h", threshold: "0.5" }),
+    );
+    db.close();
+    expect(view.decisions).toBe(4);
+    expect(view.kinds.map((kind) => kind.question)).toEqual([routeDecision.decision.question]);
   });
 });

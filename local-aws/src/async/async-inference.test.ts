@@ -6,6 +6,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MetricSource } from "../alarms/metric-source.ts";
 import { ASYNC_ENDPOINT_METRICS } from "../alarms/sagemaker-endpoint-metrics.ts";
+import { DataCapture } from "../capture/data-capture.ts";
 import { type Db, openLocalDatabase } from "../database.ts";
 import type { EndpointRunner, InstanceAddress } from "../endpoints/endpoint-runner.ts";
 import { localIam } from "../iam/local-iam.ts";
@@ -55,14 +56,16 @@ function openQueue() {
     return () => held.set(instanceId, heldOn(endpoint, instanceId) - 1);
   };
   const runner = { healthyInstances: () => instances, hold, inFlight: heldOn } as unknown as EndpointRunner;
+  const iam = localIam(sageMaker, db, testStackFixture());
   queue = new AsyncInference({
     sageMaker,
     runner,
     objects,
     requests,
-    iam: localIam(sageMaker, db, testStackFixture()),
+    iam,
     logs,
     metrics,
+    capture: new DataCapture({ sageMaker, objects, iam, logs, region: "us-east-1" }),
     region: "us-east-1",
   });
   queue.start();

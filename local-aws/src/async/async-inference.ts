@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { Readable } from "node:stream";
 import type { AsyncEndpointMetric } from "../alarms/sagemaker-endpoint-metrics.ts";
+import { capturesInput, type DataCapture, MAX_CAPTURED_INPUT_BYTES } from "../capture/data-capture.ts";
 import { type EndpointRunner, endpointLogGroup, type InstanceAddress } from "../endpoints/endpoint-runner.ts";
 import type { RequestAuthorizer } from "../iam/request-authorizer.ts";
 import type { LocalPrincipal } from "../local-credentials.ts";
@@ -40,6 +41,8 @@ export interface AsyncInferenceDeps {
   iam: RequestAuthorizer;
   logs: LogStore;
   metrics: MetricDatapoints;
+  /** Where an answered request is recorded when the endpoint configuration has a DataCaptureConfig. */
+  capture: DataCapture;
   region: string;
 }
 
@@ -230,12 +233,57 @@ export class AsyncInference {
       return this.fail(request, `Could not upload the response: ${(error as Error).message}`, null, instance);
     }
     this.deps.requests.finish(request.id, "completed", null);
+    this.captureAnswered(request, instance, { body: answer, contentType });
     this.publish(request, instance, { InvocationsProcesssed: 1, TotalProcessingTime: Date.now() - request.receivedAt });
     this.dataLog(
       request,
       instance,
       `Inference request succeeded. InferenceId: ${request.inferenceId}, ModelLatency: ${modelLatencyUs} us, TimeInBacklog: ${timeInBacklog} ms, TotalProcessingTime: ${Date.now() - request.receivedAt} ms`,
     );
+  }
+
+  /**
+   * An answered request, for the endpoint configuration's DataCaptureConfig, as a real-time invocation is recorded:
+   * the input as the container received it (read again from S3 unless it came inline), the answer, the InferenceId.
+   */
+  private captureAnswered(
+    request: AsyncRequest,
+    instance: InstanceAddress,
+    output: { body: Buffer; contentType: string },
+  ) {
+    const config = this.configOf(request.endpoint)?.DataCaptureConfig;
+    if (!config) return;
+    const { sageMaker } = this.deps;
+    let input: { body: Buffer; contentType: string } | undefined;
+    if (capturesInput(config)) {
+      const body = this.capturedInput(request);
+      if (body) input = { body, contentType: request.contentType ?? "application/octet-stream" };
+      else {
+        this.deps.logs.append(
+          endpointLogGroup(request.endpoint),
+          "data-capture",
+          `The input of ${request.inferenceId} is over ${MAX_CAPTURED_INPUT_BYTES} bytes; its record has the output only.`,
+        );
+      }
+    }
+    this.deps.capture.record({
+      endpoint: request.endpoint,
+      variant: instance.variant,
+      config,
+      executionRoleArn: sageMaker.executionRoleArnOf(sageMaker.endpoint(request.endpoint), instance.variant),
+      input,
+      output,
+      inferenceId: request.inferenceId,
+    });
+  }
+
+  /** The request's input for its capture record (read already once as the execution role), or null when too large. */
+  private capturedInput(request: AsyncRequest): Buffer | null {
+    if (request.inlineBody) return request.inlineBody.length <= MAX_CAPTURED_INPUT_BYTES ? request.inlineBody : null;
+    const location = parseS3Location(request.inputLocation ?? "");
+    if (!location) return null;
+    const object = this.deps.objects.getObject(location.bucket, location.key);
+    return object.size <= MAX_CAPTURED_INPUT_BYTES ? fs.readFileSync(object.file) : null;
   }
 
   /** The payload, inline or from S3 as the execution role reads it (s3:GetObject), at most 1 GB. */

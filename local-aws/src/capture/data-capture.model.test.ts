@@ -8,7 +8,11 @@ import {
   DescribeEndpointCommand,
   SageMakerClient,
 } from "@aws-sdk/client-sagemaker";
-import { InvokeEndpointCommand, SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
+import {
+  InvokeEndpointAsyncCommand,
+  InvokeEndpointCommand,
+  SageMakerRuntimeClient,
+} from "@aws-sdk/client-sagemaker-runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ControlPlane, startControlPlane } from "../control-plane.ts";
 import { localClientConfig } from "../stack.ts";
@@ -19,7 +23,7 @@ import { routeDecision } from "../test-support/route-decision.ts";
 import { testExecutionRoleArn, testStackFixture } from "../test-support/stack-fixture.ts";
 
 /**
- * Real-time data capture on the local control plane: records in the Developer Guide's format under
+ * Data capture on the local control plane (real-time and asynchronous endpoints): records in the Developer Guide's format under
  * `<destination>/<endpoint>/<variant>/yyyy/mm/dd/hh/`, the sampling share within statistical bounds, written as
  * the model's execution role (so a destination the role may not write gets nothing), and what is not served refused.
  */
@@ -164,7 +168,56 @@ describe("data capture", { timeout: 120_000 }, () => {
     expect(refused).toBe(3);
   });
 
-  it("refuses what it does not serve: capture on an asynchronous endpoint, a KMS key", async () => {
+  it("captures an asynchronous endpoint's answered requests once each, with the input it read from S3", async () => {
+    await createEndpoint(
+      sageMaker,
+      "dc-capture-async",
+      { Image: localAdapterImageUri(plane), ModelDataUrl: modelDataUrl, Environment: { ADAPTER_THREADS: "1" } },
+      {
+        executionRoleArn: testExecutionRoleArn(),
+        asyncInference: { OutputConfig: { S3OutputPath: `s3://${plane.bucket}/async/dc-capture-async/out/` } },
+        dataCapture: capture(),
+      },
+    );
+    await plane.endpoints.settled("dc-capture-async");
+    const body = JSON.stringify(routeDecision);
+    await plane.objects.putObject(plane.bucket, "async/dc-capture-async/in/ticket.json", Buffer.from(body), {
+      contentType: "application/json",
+    });
+    const ids = ["async-1", "async-2", "async-3"];
+    for (const id of ids) {
+      await runtime.send(
+        new InvokeEndpointAsyncCommand({
+          EndpointName: "dc-capture-async",
+          ContentType: "application/json",
+          InputLocation: `s3://${plane.bucket}/async/dc-capture-async/in/ticket.json`,
+          InferenceId: id,
+        }),
+      );
+    }
+    const answered = async () =>
+      ids.every((id) => plane.objects.list(plane.bucket, `async/dc-capture-async/out/${id}.out`, "", 1).length === 1);
+    for (let waited = 0; !(await answered()); waited += 200) {
+      if (waited > 60_000) throw new Error("the asynchronous requests were not answered within a minute");
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const captured = await records("dc-capture-async");
+    expect(captured.map(({ record }) => record.eventMetadata.inferenceId).sort()).toEqual(ids);
+    for (const { key, record } of captured) {
+      expect(key).toMatch(/^data-capture\/dc-capture-async\/AllTraffic\/\d{4}\/\d{2}\/\d{2}\/\d{2}\/[^/]+\.jsonl$/);
+      expect(record.captureData.endpointInput).toEqual({
+        observedContentType: "application/json",
+        mode: "INPUT",
+        data: body,
+        encoding: "JSON",
+      });
+      const id = record.eventMetadata.inferenceId;
+      const out = plane.objects.getObject(plane.bucket, `async/dc-capture-async/out/${id}.out`);
+      expect(record.captureData.endpointOutput.data).toBe(fs.readFileSync(out.file, "utf8"));
+    }
+  });
+
+  it("refuses what it does not serve: a KMS key", async () => {
     await sageMaker.send(
       new CreateModelCommand({
         ModelName: "dc-capture-refused",
@@ -178,20 +231,6 @@ describe("data capture", { timeout: 120_000 }, () => {
       InstanceType: "ml.c6i.large" as const,
       InitialInstanceCount: 1,
     };
-    await expect(
-      sageMaker.send(
-        new CreateEndpointConfigCommand({
-          EndpointConfigName: "dc-capture-async",
-          ProductionVariants: [variant],
-          DataCaptureConfig: capture(),
-          AsyncInferenceConfig: { OutputConfig: { S3OutputPath: `s3://${plane.bucket}/async/x/out/` } },
-        }),
-      ),
-    ).rejects.toMatchObject({
-      name: "ValidationException",
-      message:
-        "DataCaptureConfig on an asynchronous endpoint (AsyncInferenceConfig) is not served by the local control plane.",
-    });
     await expect(
       sageMaker.send(
         new CreateEndpointConfigCommand({

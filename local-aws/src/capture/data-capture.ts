@@ -8,8 +8,8 @@ import type { ObjectStore } from "../object-store.ts";
 import type { SageMakerStore } from "../sagemaker-store.ts";
 
 /**
- * Real-time endpoint data capture as the SageMaker Developer Guide's "Capture data from real-time endpoint"
- * describes it: each sampled invocation is one JSON Lines record (`captureData.endpointInput` / `endpointOutput`
+ * Endpoint data capture as the SageMaker Developer Guide's "Capture data from real-time endpoint" describes it,
+ * for real-time and asynchronous endpoints alike (an asynchronous invocation is recorded once its answer is in S3): each sampled invocation is one JSON Lines record (`captureData.endpointInput` / `endpointOutput`
  * with `observedContentType`, `mode`, `data` and `encoding`; `eventMetadata` with `eventId`, `inferenceTime` and
  * the caller's `inferenceId`; `eventVersion` "0"), in objects under
  * `<DestinationS3Uri>/<endpoint>/<variant>/yyyy/mm/dd/hh/`, written by the model's execution role. A content type
@@ -22,7 +22,8 @@ export interface CapturedInvocation {
   variant: string;
   config: DataCaptureConfig;
   executionRoleArn: string;
-  input: { body: Buffer; contentType: string };
+  /** Absent when the payload could not be kept (an asynchronous input over MAX_CAPTURED_INPUT_BYTES). */
+  input?: { body: Buffer; contentType: string };
   output: { body: Buffer; contentType: string };
   inferenceId?: string;
   at?: Date;
@@ -72,6 +73,17 @@ export function captureFolder(destination: string, endpoint: string, variant: st
   return `${base}${endpoint}/${variant}/${hour}/`;
 }
 
+/**
+ * The largest input a record carries: InvokeEndpoint's payload limit (6 MB, the Runtime API reference). An
+ * asynchronous input may be up to 1 GB; a larger one is recorded without its input, and the endpoint's log says so.
+ */
+export const MAX_CAPTURED_INPUT_BYTES = 6 * 1024 * 1024;
+
+/** Whether the configuration keeps inputs (CaptureMode Input or InputAndOutput). */
+export function capturesInput(config: DataCaptureConfig): boolean {
+  return captures(config, "Input");
+}
+
 export interface DataCaptureDeps {
   sageMaker: SageMakerStore;
   objects: ObjectStore;
@@ -104,7 +116,9 @@ export class DataCapture {
     if (!config.DestinationS3Uri || !this.sampled(config)) return;
     const at = invocation.at ?? new Date();
     const captureData: Record<string, unknown> = {};
-    if (captures(config, "Input")) captureData.endpointInput = captured(config, "Input", invocation.input);
+    if (captures(config, "Input") && invocation.input) {
+      captureData.endpointInput = captured(config, "Input", invocation.input);
+    }
     if (captures(config, "Output")) captureData.endpointOutput = captured(config, "Output", invocation.output);
     const line = JSON.stringify({
       captureData,

@@ -142,16 +142,6 @@ export function checkTransformJob(input: TransformJobInput): void {
 }
 
 /**
- * CreateEndpointConfig, DataCaptureConfig: the Developer Guide's "Capture data from real-time endpoint" is what
- * local mode serves; capture on an asynchronous endpoint (its own guide page) is not, and is refused, not ignored.
- */
-export function checkDataCapture(input: { DataCaptureConfig?: unknown; AsyncInferenceConfig?: unknown }): void {
-  if (input.DataCaptureConfig !== undefined && input.AsyncInferenceConfig !== undefined) {
-    throw notServedLocally("DataCaptureConfig on an asynchronous endpoint (AsyncInferenceConfig)");
-  }
-}
-
-/**
  * CreateEndpointConfig, ShadowProductionVariants: "If you use this field, you can only specify one variant for
  * ProductionVariants and one variant for ShadowProductionVariants" (the API reference; the Developer Guide's
  * "Create a shadow test": "a maximum of one shadow variant per endpoint ... a maximum of one production variant").

@@ -63,7 +63,7 @@ export const sageMakerServedMembers: Record<SageMakerInputShapesOperation, Serve
     // One shadow variant beside one production variant (checkShadowVariants), run as a production variant is.
     ShadowProductionVariants: productionVariant,
     AsyncInferenceConfig: "served",
-    // Real-time capture (KmsKeyId aside); checkDataCapture refuses it on an asynchronous endpoint.
+    // Capture on real-time and asynchronous endpoints (KmsKeyId aside: no KMS locally).
     DataCaptureConfig: {
       EnableCapture: "served",
       InitialSamplingPercentage: "served",

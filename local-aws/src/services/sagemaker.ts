@@ -57,7 +57,6 @@ import { page } from "./paging.ts";
 import { modelRegistryOperations, modelVersionContainer } from "./sagemaker-model-registry.ts";
 import {
   checkContainers,
-  checkDataCapture,
   checkNameIsFree,
   checkProductionVariants,
   checkShadowUpdate,
@@ -203,7 +202,6 @@ function endpointOperations(
       checkNameIsFree("endpoint-config", arn, store.endpointConfig(name));
       checkProductionVariants(input.ProductionVariants);
       checkShadowVariants(input);
-      checkDataCapture(input);
       // checkProductionVariants refused a variant without a ModelName (inference components are not served).
       const variants = input.ProductionVariants as ProductionVariantDoc[];
       const shadows = input.ShadowProductionVariants as ProductionVariantDoc[] | undefined;
