@@ -40,22 +40,28 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
+/** The tiny model deployed by the console with every invocation captured. */
+async function deployCaptured(name: string, extra: Record<string, unknown> = {}) {
+  const request = deployRequestSchema.parse({
+    name,
+    imageUri: localAdapterImageUri(plane),
+    modelDataUrl,
+    compute: { kind: "cpu", instanceType: "ml.c6i.large", threads: 1 },
+    dataCapture: { samplingPercentage: 100 },
+    ...extra,
+  });
+  await deployEndpoint(consoleClientsFor(plane).sageMaker, request, {
+    defaultExecutionRoleArn: plane.executionRoleArn,
+    resourceNamePrefix: plane.resourcePrefix,
+    artifactBucket: plane.bucket,
+  });
+  await plane.endpoints.settled(name);
+}
+
 describe("a console deployment with data capture", { timeout: 120_000 }, () => {
   it("captures every invocation under data-capture/<endpoint>/AllTraffic/", async () => {
     const clients = consoleClientsFor(plane);
-    const request = deployRequestSchema.parse({
-      name: "dc-captured",
-      imageUri: localAdapterImageUri(plane),
-      modelDataUrl,
-      compute: { kind: "cpu", instanceType: "ml.c6i.large", threads: 1 },
-      dataCapture: { samplingPercentage: 100 },
-    });
-    await deployEndpoint(clients.sageMaker, request, {
-      defaultExecutionRoleArn: plane.executionRoleArn,
-      resourceNamePrefix: plane.resourcePrefix,
-      artifactBucket: plane.bucket,
-    });
-    await plane.endpoints.settled("dc-captured");
+    await deployCaptured("dc-captured");
     const detail = await describeEndpoint(clients, "dc-captured");
     expect(detail.dataCapture).toEqual({
       enabled: true,
@@ -77,20 +83,7 @@ describe("a console deployment with data capture", { timeout: 120_000 }, () => {
 
   it("captures an asynchronous endpoint's answered requests, which the Monitoring view counts", async () => {
     const clients = consoleClientsFor(plane);
-    const request = deployRequestSchema.parse({
-      name: "dc-captured-async",
-      imageUri: localAdapterImageUri(plane),
-      modelDataUrl,
-      compute: { kind: "cpu", instanceType: "ml.c6i.large", threads: 1 },
-      invocation: { mode: "asynchronous" },
-      dataCapture: { samplingPercentage: 100 },
-    });
-    await deployEndpoint(clients.sageMaker, request, {
-      defaultExecutionRoleArn: plane.executionRoleArn,
-      resourceNamePrefix: plane.resourcePrefix,
-      artifactBucket: plane.bucket,
-    });
-    await plane.endpoints.settled("dc-captured-async");
+    await deployCaptured("dc-captured-async", { invocation: { mode: "asynchronous" } });
     const sent = [];
     for (let i = 0; i < 4; i++) {
       sent.push(await invokeEndpointAsync(clients, plane.bucket, "dc-captured-async", routeDecision));
