@@ -163,7 +163,8 @@ async function main() {
     const clients = consoleClientsFor(plane);
     const db = openDatabase(path.join(dataDir, "console.db"));
     const deps = { s3: clients.s3, sageMaker: clients.sageMaker, db, artifactBucket: plane.bucket };
-    const query = monitoringQuerySchema.parse({ window: "24h" });
+    const threshold = 0.5;
+    const query = monitoringQuerySchema.parse({ window: "24h", threshold: String(threshold) });
 
     const readStarted = performance.now();
     let looks = 0;
@@ -209,7 +210,7 @@ async function main() {
           if (at < windowFrom || at >= windowTo) continue;
           const output = JSON.parse(record.captureData.endpointOutput.data);
           recount++;
-          if (Math.max(...output.result.probabilities) < query.threshold) recountBelow++;
+          if (Math.max(...output.result.probabilities) < threshold) recountBelow++;
         }
       }
       token = listed.NextContinuationToken;

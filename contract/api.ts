@@ -36,7 +36,12 @@ import {
 } from "./endpoints/endpoint.ts";
 import { endpointLogsQuerySchema, endpointLogsSchema } from "./endpoints/logs.ts";
 import { endpointMetricsResponseSchema, metricsQuerySchema } from "./endpoints/metrics.ts";
-import { monitoringQuerySchema, monitoringResponseSchema } from "./endpoints/monitoring.ts";
+import {
+  endpointThresholdSchema,
+  monitoringQuerySchema,
+  monitoringResponseSchema,
+  setThresholdSchema,
+} from "./endpoints/monitoring.ts";
 import {
   exportReviewResultSchema,
   exportReviewSchema,
@@ -244,9 +249,18 @@ export const consoleApi = {
     method: "GET",
     path: "/api/endpoints/[name]/monitoring",
     summary:
-      "The endpoint's decisions from its data capture files: per decision kind (question and option set) the decisions per interval, chosen options, top-probability distribution, the share below `threshold` and latency. Capture objects not read yet are read first (500 a call; `source.moreToRead` says when more are waiting).",
+      "The endpoint's decisions from its data capture files: per decision kind (question and option set) the decisions per interval, chosen options, top-probability distribution, the share below `threshold` (the endpoint's stored threshold when not given, 0.5 when none is stored) and latency. Capture objects not read yet are read first (500 a call; `source.moreToRead` says when more are waiting).",
     query: monitoringQuerySchema,
     response: monitoringResponseSchema,
+    status: 200,
+  },
+  setEndpointThreshold: {
+    method: "PUT",
+    path: "/api/endpoints/[name]/threshold",
+    summary:
+      "Stores the endpoint's decision threshold (hundredths, 0.01 to 0.99): a decision whose top probability is below it falls back. The Monitoring view's fallback rate is read against it unless a `threshold` is asked for. Operators; audited as `endpoint.threshold.set`.",
+    body: setThresholdSchema,
+    response: endpointThresholdSchema,
     status: 200,
   },
   startShadowTest: {

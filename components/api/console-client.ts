@@ -65,6 +65,7 @@ const routes: { readonly [K in RouteKey]: Pick<ConsoleApi[K], "method" | "path">
   deleteEndpoint: { method: "DELETE", path: "/api/endpoints/[name]" },
   endpointMetrics: { method: "GET", path: "/api/endpoints/[name]/metrics" },
   endpointMonitoring: { method: "GET", path: "/api/endpoints/[name]/monitoring" },
+  setEndpointThreshold: { method: "PUT", path: "/api/endpoints/[name]/threshold" },
   startShadowTest: { method: "POST", path: "/api/endpoints/[name]/shadow" },
   endShadowTest: { method: "DELETE", path: "/api/endpoints/[name]/shadow" },
   promoteShadow: { method: "POST", path: "/api/endpoints/[name]/shadow/promote" },
@@ -139,7 +140,8 @@ export function apiUrl<K extends RouteKey>(key: K, ...[location]: LocationArgs<K
  */
 export async function apiResponse<K extends RouteKey>(key: K, ...[request]: Args<K>): Promise<Response> {
   const url = apiUrl(key, ...([request] as LocationArgs<K>));
-  const given = (request ?? {}) as { body?: unknown; form?: FormData; signal?: AbortSignal };
+  // Through unknown: `request ?? {}` would have the compiler expand every route's request type into one union.
+  const given = (request as unknown as { body?: unknown; form?: FormData; signal?: AbortSignal } | undefined) ?? {};
   let response: Response;
   try {
     response = await fetch(url, {

@@ -19,7 +19,7 @@ export const queryKeys = {
       ["endpoints", name, "logs", minutes, filterPattern] as const,
     asyncRequests: (name: string) => ["endpoints", name, "async-requests"] as const,
     alarms: (name: string) => ["endpoints", name, "alarms"] as const,
-    monitoring: (name: string, window: string, threshold: number, variant: string | null) =>
+    monitoring: (name: string, window: string, threshold: number | null, variant: string | null) =>
       ["endpoints", name, "monitoring", window, threshold, variant] as const,
     review: (name: string, order: string, kind: string | null) => ["endpoints", name, "review", order, kind] as const,
   },

@@ -12,14 +12,19 @@ const refreshMs = 15_000;
 
 export function useEndpointMonitoring(
   name: string,
-  view: { window: MonitoringWindow; threshold: number; variant: string | null },
+  /** `threshold` null: the endpoint's stored threshold (0.5 when none is stored). */
+  view: { window: MonitoringWindow; threshold: number | null; variant: string | null },
 ) {
   return useQuery({
     queryKey: queryKeys.endpoints.monitoring(name, view.window, view.threshold, view.variant),
     queryFn: ({ signal }) =>
       api("endpointMonitoring", {
         params: { name },
-        query: { window: view.window, threshold: view.threshold, ...(view.variant ? { variant: view.variant } : {}) },
+        query: {
+          window: view.window,
+          ...(view.threshold === null ? {} : { threshold: view.threshold }),
+          ...(view.variant ? { variant: view.variant } : {}),
+        },
         signal,
       }),
     placeholderData: keepPreviousData,
@@ -35,6 +40,11 @@ function useEndpointChange<T, R>(name: string, call: (input: T) => Promise<R>) {
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.endpoints.one(name) }),
   });
 }
+
+export const useSetEndpointThreshold = (name: string) =>
+  useEndpointChange(name, (threshold: number) =>
+    api("setEndpointThreshold", { params: { name }, body: { threshold } }),
+  );
 
 export const useStartShadowTest = (name: string) =>
   useEndpointChange(name, (body: ShadowTestRequestInput) => api("startShadowTest", { params: { name }, body }));

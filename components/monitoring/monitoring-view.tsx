@@ -14,7 +14,7 @@ import { Table, TableBody, TableHead } from "../ui/table.tsx";
 import { Timestamp } from "../ui/timestamp.tsx";
 import { DriftCard } from "./drift-card.tsx";
 import { kindFigures, shareText } from "./monitoring-figures.ts";
-import { useEndpointMonitoring } from "./monitoring-queries.ts";
+import { useEndpointMonitoring, useSetEndpointThreshold } from "./monitoring-queries.ts";
 import { ShadowCard } from "./shadow-card.tsx";
 import { ShadowTestActions, StartShadowTest } from "./shadow-test-controls.tsx";
 
@@ -39,12 +39,16 @@ const ms = (value: number) => (value >= 1000 ? `${(value / 1000).toFixed(2)} s` 
  */
 export function MonitoringView({ name }: { name: string }) {
   const [windowId, setWindowId] = useState<MonitoringWindow>("24h");
-  const [thresholdText, setThresholdText] = useState("0.5");
-  const [threshold, setThreshold] = useState(0.5);
+  // null until a person types or applies one: the endpoint's stored threshold (or the default) is read and shown.
+  const [typedText, setThresholdText] = useState<string | null>(null);
+  const [threshold, setThreshold] = useState<number | null>(null);
   const [variant, setVariant] = useState<string | null>(null);
   const [variantsSeen, setVariantsSeen] = useState<string[]>([]);
-  const typed = readThreshold(thresholdText);
   const { data, error, isPending } = useEndpointMonitoring(name, { window: windowId, threshold, variant });
+  const thresholdText = typedText ?? (data ? data.threshold.toFixed(2) : "");
+  const typed = readThreshold(thresholdText);
+  const keepThreshold = useSetEndpointThreshold(name);
+  const stored = data?.storedThreshold ?? null;
   const variants = [...new Set([...variantsSeen, ...(data?.variants.map((entry) => entry.variant) ?? [])])].sort();
   if (variants.length !== variantsSeen.length) setVariantsSeen(variants);
   return (
@@ -117,7 +121,35 @@ export function MonitoringView({ name }: { name: string }) {
             <Button type="submit" size="sm" variant="secondary">
               Apply
             </Button>
+            <Button
+              type="button"
+              size="sm"
+              variant="secondary"
+              disabled={!("value" in typed) || typed.value === stored?.threshold || keepThreshold.isPending}
+              onClick={() =>
+                "value" in typed &&
+                keepThreshold.mutate(typed.value, {
+                  onSuccess: () => {
+                    setThreshold(null);
+                    setThresholdText(null);
+                  },
+                })
+              }
+            >
+              Keep as this endpoint's threshold
+            </Button>
           </form>
+          <p className="mt-2 text-xs text-slate-700" data-testid="stored-threshold">
+            {stored ? (
+              <>
+                This endpoint's threshold is {stored.threshold.toFixed(2)}, kept by {stored.setBy}{" "}
+                <Timestamp at={stored.setAt} />.
+              </>
+            ) : (
+              "No threshold is kept for this endpoint yet; the view reads against 0.50 until one is."
+            )}
+          </p>
+          {keepThreshold.error && <ErrorAlert title="Threshold not kept" error={keepThreshold.error} />}
         </Card>
         {error && <ErrorAlert title="Monitoring unavailable" error={error} />}
         {isPending && <p className="text-sm text-slate-700">Reading captured decisions…</p>}
@@ -133,7 +165,7 @@ export function MonitoringView({ name }: { name: string }) {
                 </div>
                 <div>
                   <dt className="text-slate-700">Below {data.threshold.toFixed(2)} (fallback)</dt>
-                  <dd className="text-lg font-semibold tabular-nums">
+                  <dd className="text-lg font-semibold tabular-nums" data-testid="monitoring-below">
                     {shareText(data.belowThreshold, data.decisions)} ({data.belowThreshold})
                   </dd>
                 </div>

@@ -16,15 +16,24 @@ export const TOP_PROBABILITY_BINS = 100;
 /** The distribution chart's bars: twentieths of [0, 1]. */
 export const DISTRIBUTION_BARS = 20;
 
+/** The threshold an endpoint has until a team sets one. */
+export const DEFAULT_DECISION_THRESHOLD = 0.5;
+
+const thresholdRule = "threshold must be a number from 0.01 to 0.99";
+/** A decision threshold: hundredths from 0.01 to 0.99 (top probabilities are kept to the hundredth). */
+export const decisionThresholdSchema = z
+  .number({ error: thresholdRule })
+  .min(0.01, thresholdRule)
+  .max(0.99, thresholdRule)
+  .refine((value) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-9, "threshold is kept to two decimals");
+
 export const monitoringQuerySchema = z.object({
   window: z.enum(monitoringWindowIds as [MonitoringWindow, ...MonitoringWindow[]]).default("24h"),
-  /** A decision whose top probability is below this falls back (to a person, a rule, a default). */
-  threshold: z.coerce
-    .number({ error: "threshold must be a number from 0.01 to 0.99" })
-    .min(0.01, "threshold must be a number from 0.01 to 0.99")
-    .max(0.99, "threshold must be a number from 0.01 to 0.99")
-    .refine((value) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-9, "threshold is kept to two decimals")
-    .default(0.5),
+  /**
+   * A decision whose top probability is below this falls back (to a person, a rule, a default). Without it, the
+   * endpoint's stored threshold (PUT /api/endpoints/[name]/threshold), or 0.5 when none is stored.
+   */
+  threshold: z.coerce.number({ error: thresholdRule }).pipe(decisionThresholdSchema).optional(),
   /** A variant's decisions only (a shadow's, say); all variants together without it. */
   variant: z.string().min(1).max(63).optional(),
 });
@@ -87,6 +96,8 @@ export const monitoringResponseSchema = z.object({
   to: z.string(),
   intervalSeconds: z.number().int(),
   threshold: z.number(),
+  /** The endpoint's own threshold, when one is stored (what the page starts from), and who set it. */
+  storedThreshold: z.object({ threshold: z.number(), setBy: z.string(), setAt: z.string() }).nullable(),
   variant: z.string().nullable(),
   /** Where the figures come from: the capture folder, and what this look read of it. */
   source: z.object({
@@ -105,3 +116,14 @@ export const monitoringResponseSchema = z.object({
   shadow: shadowComparisonSchema.nullable(),
 });
 export type MonitoringResponse = z.infer<typeof monitoringResponseSchema>;
+
+/** `PUT /api/endpoints/[name]/threshold`: the endpoint's decision threshold, kept by the console. */
+export const setThresholdSchema = z.strictObject({ threshold: decisionThresholdSchema });
+export type SetThresholdRequest = z.infer<typeof setThresholdSchema>;
+export const endpointThresholdSchema = z.object({
+  endpointName: z.string(),
+  threshold: z.number(),
+  setBy: z.string(),
+  setAt: z.string(),
+});
+export type EndpointThreshold = z.infer<typeof endpointThresholdSchema>;

@@ -163,6 +163,11 @@ export const curlExamples: Partial<Record<keyof ConsoleApi, CurlExample>> = {
       ...untilInService,
     ],
   },
+  setEndpointThreshold: {
+    path: "/api/endpoints/dc-demo/threshold",
+    json: { threshold: 0.7 },
+    note: "The Monitoring view (and `GET …/monitoring` without `threshold`) then reads the fallback rate against 0.70.",
+  },
   setDrift: {
     path: "/api/endpoints/dc-demo/drift",
     json: { kind: decisionKindOf(decision), alarmThreshold: 0.2 },

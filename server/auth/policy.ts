@@ -36,6 +36,7 @@ export const apiPolicy: readonly RouteRule[] = [
   { pattern: "/api/endpoints/[name]/shadow", methods: { POST: "operator", DELETE: "operator" } },
   { pattern: "/api/endpoints/[name]/shadow/promote", methods: { POST: "operator" } },
   { pattern: "/api/endpoints/[name]/drift", methods: { GET: "viewer", PUT: "operator" } },
+  { pattern: "/api/endpoints/[name]/threshold", methods: { PUT: "operator" } },
   { pattern: "/api/endpoints/[name]/logs", methods: { GET: "viewer" } },
   { pattern: "/api/endpoints/[name]/alarms", methods: { GET: "viewer" } },
   { pattern: "/api/endpoints/[name]/update", methods: { POST: "operator" } },

@@ -13,6 +13,7 @@ import { consoleClientsFor } from "../aws/local-console-clients.ts";
 import { invokeEndpoint } from "../invoke/invoke.ts";
 import { openDatabase } from "../store/database.ts";
 import { endpointMonitoring } from "./endpoint-monitoring.ts";
+import { storeThreshold } from "./endpoint-threshold.ts";
 
 /**
  * The Monitoring view's figures against a recount made straight from the capture files (not through the
@@ -107,6 +108,32 @@ describe("the Monitoring view of a captured endpoint", { timeout: 180_000 }, () 
     const later = await endpointMonitoring(deps, ENDPOINT, query);
     expect(later.source.newObjects).toBe(1);
     expect(later.decisions).toBe(13);
+    db.close();
+  });
+
+  it("reads against the endpoint's stored threshold unless the query names one", async () => {
+    const clients = consoleClientsFor(plane);
+    const db = openDatabase(path.join(dataDir, "console.db"));
+    const deps = { s3: clients.s3, sageMaker: clients.sageMaker, db, artifactBucket: plane.bucket };
+    const unset = await endpointMonitoring(deps, ENDPOINT, monitoringQuerySchema.parse({ window: "1h" }));
+    expect(unset.threshold).toBe(0.5);
+    expect(unset.storedThreshold).toBeNull();
+
+    storeThreshold(db, ENDPOINT, 0.62, "ops");
+    const stored = await endpointMonitoring(deps, ENDPOINT, monitoringQuerySchema.parse({ window: "1h" }));
+    expect(stored.threshold).toBe(0.62);
+    expect(stored.storedThreshold).toMatchObject({ threshold: 0.62, setBy: "ops" });
+    const below = [...recountFromFiles(0.62).values()].reduce((sum, tally) => sum + tally.below, 0);
+    expect(stored.belowThreshold).toBe(below);
+
+    const asked = await endpointMonitoring(
+      deps,
+      ENDPOINT,
+      monitoringQuerySchema.parse({ window: "1h", threshold: "0.4" }),
+    );
+    expect(asked.threshold).toBe(0.4);
+    expect(asked.belowThreshold).toBe([...recountFromFiles(0.4).values()].reduce((sum, tally) => sum + tally.below, 0));
+    expect(asked.storedThreshold?.threshold).toBe(0.62);
     db.close();
   });
 });

@@ -1,10 +1,15 @@
 import type { S3Client } from "@aws-sdk/client-s3";
 import { DescribeEndpointCommand, type SageMakerClient } from "@aws-sdk/client-sagemaker";
-import type { MonitoringQuery, MonitoringResponse } from "../../contract/endpoints/monitoring.ts";
+import {
+  DEFAULT_DECISION_THRESHOLD,
+  type MonitoringQuery,
+  type MonitoringResponse,
+} from "../../contract/endpoints/monitoring.ts";
 import { awsCall } from "../aws/errors.ts";
 import { AppError } from "../http/app-error.ts";
 import type { Db } from "../store/database.ts";
 import { readNewCaptures } from "./capture-reader.ts";
+import { storedThreshold } from "./endpoint-threshold.ts";
 import {
   captureTotals,
   decisionKinds,
@@ -59,7 +64,9 @@ export async function endpointMonitoring(
   const kinds = decisionKinds(deps.db, endpointName);
   const bounds = windowBounds(query.window, now);
   const rollups = rollupsBetween(deps.db, endpointName, bounds.fromMinute, bounds.toMinute, query.variant);
-  const summary = summarizeRollups(rollups, kinds, bounds, query.threshold);
+  const stored = storedThreshold(deps.db, endpointName);
+  const threshold = query.threshold ?? stored?.threshold ?? DEFAULT_DECISION_THRESHOLD;
+  const summary = summarizeRollups(rollups, kinds, bounds, threshold);
   const test = await shadowTest(deps.sageMaker, endpointName);
   const [fromMs, toMs] = [bounds.fromMinute * 60_000, bounds.toMinute * 60_000];
   const shadow = test
@@ -76,7 +83,8 @@ export async function endpointMonitoring(
     from: new Date(bounds.fromMinute * 60_000).toISOString(),
     to: new Date(bounds.toMinute * 60_000).toISOString(),
     intervalSeconds: bounds.intervalMinutes * 60,
-    threshold: query.threshold,
+    threshold,
+    storedThreshold: stored && { threshold: stored.threshold, setBy: stored.setBy, setAt: stored.setAt },
     variant: query.variant ?? null,
     source: {
       destination: look.destination,

@@ -289,4 +289,15 @@ export const migrations: readonly Migration[] = [
       PRIMARY KEY (endpoint_name, kind)
     );`,
   },
+  {
+    version: 58,
+    name: "endpoint thresholds",
+    // The decision threshold a team set for an endpoint: its Monitoring view's fallback rate is read against it.
+    sql: `CREATE TABLE endpoint_thresholds (
+      endpoint_name TEXT PRIMARY KEY,
+      threshold REAL NOT NULL,
+      set_by TEXT NOT NULL,
+      set_at TEXT NOT NULL
+    );`,
+  },
 ];

@@ -66,7 +66,7 @@ async function invoke(runtime: SageMakerRuntimeClient, body: unknown) {
   );
 }
 
-type Captured = { id: string; input: string; question: string; chosen: string };
+type Captured = { id: string; input: string; question: string; chosen: string; top: number };
 
 /** Every captured record of a variant, read with S3 alone (no console code). */
 async function capturedRecords(s3: S3Client, variant: string): Promise<Captured[]> {
@@ -93,6 +93,7 @@ async function capturedRecords(s3: S3Client, variant: string): Promise<Captured[
           input,
           question: JSON.parse(input).decision.question,
           chosen: result.option_ids[result.probabilities.indexOf(top)],
+          top,
         });
       }
     }
@@ -153,6 +154,17 @@ test("the Monitoring page counts 200 runtime decisions as the capture files do",
     }
   }
   await checkPage(page, testInfo, "monitoring");
+
+  // The threshold kept for the endpoint is what the page reads against on the next visit.
+  await page.getByLabel("Decision threshold").fill("0.6");
+  await page.getByRole("button", { name: "Keep as this endpoint's threshold" }).click();
+  await expect(page.getByTestId("stored-threshold")).toContainText("This endpoint's threshold is 0.60");
+  await openMonitoring(page);
+  await expect(page.getByLabel("Decision threshold")).toHaveValue("0.60");
+  const below = records.filter((record) => record.top < 0.6).length;
+  await expect(page.getByTestId("monitoring-below")).toHaveText(
+    `${((100 * below) / records.length).toFixed(1)}% (${below})`,
+  );
 });
 
 test("20 decisions labelled from the keyboard give the live accuracy a recount gives, export as a dataset and evaluate", async ({

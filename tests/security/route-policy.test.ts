@@ -94,6 +94,7 @@ const expectedAccess: Record<string, Access> = {
   "POST /api/endpoints/[name]/shadow/promote": "operator",
   "GET /api/endpoints/[name]/drift": "viewer",
   "PUT /api/endpoints/[name]/drift": "operator",
+  "PUT /api/endpoints/[name]/threshold": "operator",
   "GET /api/endpoints/[name]/review": "viewer",
   "POST /api/endpoints/[name]/review/labels": "viewer",
   "POST /api/endpoints/[name]/review/export": "viewer",
