@@ -13,6 +13,8 @@ export async function register(): Promise<void> {
   refuseFetchForbiddenMethods();
   const { resumeEvaluationRuns } = await import("./server/evaluate/runs/resume-on-start.ts");
   resumeEvaluationRuns();
+  const { resumeShadowPromotions } = await import("./server/endpoints/resume-promotions-on-start.ts");
+  void resumeShadowPromotions();
   const { publishDriftOnSchedule } = await import("./server/monitoring/drift-on-start.ts");
   publishDriftOnSchedule();
 }

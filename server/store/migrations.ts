@@ -300,4 +300,19 @@ export const migrations: readonly Migration[] = [
       set_at TEXT NOT NULL
     );`,
   },
+  {
+    version: 59,
+    name: "shadow promotions",
+    // A promoted shadow test waiting for its endpoint to be InService again on the configuration it went back to:
+    // the update to start then, as the console's UpdateRequest, and who asked for it.
+    sql: `CREATE TABLE shadow_promotions (
+      endpoint_name TEXT PRIMARY KEY,
+      update_request TEXT NOT NULL,
+      previous_config TEXT NOT NULL,
+      requested_by TEXT NOT NULL,
+      requested_at TEXT NOT NULL,
+      attempts INTEGER NOT NULL DEFAULT 0,
+      last_error TEXT
+    );`,
+  },
 ];
