@@ -1,38 +1,14 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { App, Validations } from "aws-cdk-lib";
 import { Bucket } from "aws-cdk-lib/aws-s3";
-import { AwsSolutionsChecks } from "cdk-nag";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { unacknowledgedNagFindings } from "../test-support/nag-findings.ts";
 import { DecisionConsoleStack } from "./decision-console-stack.ts";
 
-interface Report {
-  pluginReports: { violations: { ruleName: string; violatingConstructs: { constructPath: string }[] }[] }[];
-}
-
-const outdirs: string[] = [];
-afterEach(() => {
-  for (const dir of outdirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-/** Synthesises the stack with the AwsSolutions pack; returns the unacknowledged findings ("rule at construct"). */
+/** The stack with the AwsSolutions pack; returns the unacknowledged findings ("rule at construct"). */
 function nagFindings(extend?: (stack: DecisionConsoleStack) => void): string[] {
-  const outdir = mkdtempSync(join(tmpdir(), "cdk-nag-"));
-  outdirs.push(outdir);
-  const app = new App({ outdir });
-  const stack = new DecisionConsoleStack(app, "DecisionConsole", { sageMakerNamePrefix: "dc-" });
-  extend?.(stack);
-  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
-  try {
-    app.synth();
-    return [];
-  } catch {
-    const report = JSON.parse(readFileSync(join(outdir, "validation-report.json"), "utf8")) as Report;
-    return report.pluginReports.flatMap((plugin) =>
-      plugin.violations.flatMap((v) => v.violatingConstructs.map((c) => `${v.ruleName} at ${c.constructPath}`)),
-    );
-  }
+  return unacknowledgedNagFindings((app) => {
+    const stack = new DecisionConsoleStack(app, "DecisionConsole", { sageMakerNamePrefix: "dc-" });
+    extend?.(stack);
+  });
 }
 
 describe("cdk-nag AwsSolutions", () => {
