@@ -1,4 +1,5 @@
 import { CfnOutput, Stack, type StackProps } from "aws-cdk-lib";
+import type { ManagedPolicy } from "aws-cdk-lib/aws-iam";
 import type { Construct } from "constructs";
 import { ADAPTER_REPOSITORY } from "../../contract/stack/console-contract.ts";
 import { createAdapterRepository } from "./adapter-repository.ts";
@@ -16,6 +17,9 @@ export interface DecisionConsoleStackProps extends StackProps {
 
 /** Everything the console needs in an AWS account: artifact bucket, image repository, builds and roles. */
 export class DecisionConsoleStack extends Stack {
+  /** What the console may call; the hosting stack attaches it to the console's task role. */
+  readonly consolePolicy: ManagedPolicy;
+
   constructor(scope: Construct, id: string, props: DecisionConsoleStackProps = {}) {
     super(scope, id, props);
     // Grant S3's log delivery through the log bucket's policy, not ACLs (the bucket enforces owner, no ACLs).
@@ -40,6 +44,7 @@ export class DecisionConsoleStack extends Stack {
       dlcRepositoryArn,
       projects: [modelPackage, imageBuild],
     });
+    this.consolePolicy = consolePolicy;
 
     const output = (id: string, value: string, description: string) => new CfnOutput(this, id, { value, description });
     output("ArtifactBucketName", bucket.bucketName, "CONSOLE_ARTIFACT_BUCKET");
