@@ -1,0 +1,81 @@
+import { type CfnResource, Validations } from "aws-cdk-lib";
+import { type IVpc, Peer, Port, SecurityGroup, SubnetType } from "aws-cdk-lib/aws-ec2";
+import {
+  type ApplicationListener,
+  ApplicationLoadBalancer,
+  ApplicationProtocol,
+  ListenerAction,
+  ListenerCertificate,
+  SslPolicy,
+} from "aws-cdk-lib/aws-elasticloadbalancingv2";
+import type { Bucket } from "aws-cdk-lib/aws-s3";
+import type { Construct } from "constructs";
+import { allowLoadBalancerAccessLogs } from "./load-balancer-log-delivery.ts";
+import { LOG_PREFIXES } from "./log-bucket.ts";
+
+export interface LoadBalancerProps {
+  vpc: IVpc;
+  certificateArn: string;
+  /** Who may connect (the IngressCidr parameter). */
+  ingressCidr: string;
+  /** The LoadBalancerDeletionProtection parameter ("true" or "false"). */
+  deletionProtection: string;
+  logBucket: Bucket;
+}
+
+export interface ConsoleLoadBalancer {
+  loadBalancer: ApplicationLoadBalancer;
+  https: ApplicationListener;
+}
+
+/**
+ * An internet-facing Application Load Balancer: HTTPS only (TLS 1.3 and 1.2 with forward-secret AEAD ciphers and a
+ * post-quantum key exchange), port 80 answering with a redirect, headers that are not valid HTTP dropped before they
+ * reach the console, and every request logged to S3.
+ */
+export function createLoadBalancer(scope: Construct, props: LoadBalancerProps): ConsoleLoadBalancer {
+  const securityGroup = new SecurityGroup(scope, "LoadBalancerSecurityGroup", {
+    vpc: props.vpc,
+    description: "Decision Console load balancer: HTTPS and the HTTP redirect from IngressCidr",
+    allowAllOutbound: false,
+  });
+  securityGroup.addIngressRule(Peer.ipv4(props.ingressCidr), Port.tcp(443), "HTTPS");
+  securityGroup.addIngressRule(Peer.ipv4(props.ingressCidr), Port.tcp(80), "HTTP, redirected to HTTPS");
+
+  const loadBalancer = new ApplicationLoadBalancer(scope, "LoadBalancer", {
+    vpc: props.vpc,
+    vpcSubnets: { subnetType: SubnetType.PUBLIC },
+    internetFacing: true,
+    securityGroup,
+    dropInvalidHeaderFields: true,
+  });
+  loadBalancer.setAttribute("deletion_protection.enabled", props.deletionProtection);
+  // logAccessLogs() needs the Region at synthesis; this stack learns it at deployment.
+  allowLoadBalancerAccessLogs(props.logBucket, LOG_PREFIXES.loadBalancer);
+  loadBalancer.setAttribute("access_logs.s3.enabled", "true");
+  loadBalancer.setAttribute("access_logs.s3.bucket", props.logBucket.bucketName);
+  loadBalancer.setAttribute("access_logs.s3.prefix", LOG_PREFIXES.loadBalancer);
+  (loadBalancer.node.defaultChild as CfnResource).addResourceDependency(
+    props.logBucket.policy!.node.defaultChild as CfnResource,
+  );
+
+  loadBalancer.addListener("Http", {
+    port: 80,
+    protocol: ApplicationProtocol.HTTP,
+    open: false,
+    defaultAction: ListenerAction.redirect({ protocol: "HTTPS", port: "443", permanent: true }),
+  });
+  const https = loadBalancer.addListener("Https", {
+    port: 443,
+    protocol: ApplicationProtocol.HTTPS,
+    open: false,
+    certificates: [ListenerCertificate.fromArn(props.certificateArn)],
+    sslPolicy: SslPolicy.TLS13_12_RES_PQ,
+  });
+  Validations.of(securityGroup).acknowledge({
+    id: "AwsSolutions-EC23",
+    reason:
+      "The console is for people on the internet by default (sign-in guards it); IngressCidr narrows it to an office or VPN range",
+  });
+  return { loadBalancer, https };
+}
