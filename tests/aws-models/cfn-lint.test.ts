@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { LLAMA_CPP_DLC_ACCOUNTS } from "../../contract/stack/llama-cpp-dlc.ts";
 import { REGIONS_WITHOUT_CODEBUILD } from "../../infra/cdk/codebuild-regions.ts";
+import { REGIONS_WITHOUT_COGNITO } from "../../infra/cdk/hosting/cognito-regions.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const cfnLint = path.join(root, ".venv-tests/bin/cfn-lint");
@@ -49,20 +50,25 @@ describe.skipIf(!available && !required)("cfn-lint (requirements/tests.txt) on t
     return { findings, status: run.status };
   }
 
-  it(`finds nothing in ${regions.length} Regions: us-east-1 and each the stack offers the llama.cpp DLC in`, () => {
-    // The same synthesis as `npm run synth` and `cdk deploy`: infra/cdk/app.ts, with its defaults.
-    const synth = spawnSync(path.join(root, "node_modules/.bin/tsx"), ["infra/cdk/app.ts"], {
+  /** The same synthesis as `npm run synth` and `cdk deploy`: infra/cdk/app.ts, with `-c` context as given. */
+  function synth(name: string, context: Record<string, string> = {}): { dir: string; templates: string[] } {
+    const dir = path.join(outdir, name);
+    const run = spawnSync(path.join(root, "node_modules/.bin/tsx"), ["infra/cdk/app.ts"], {
       cwd: root,
-      env: { ...process.env, CDK_OUTDIR: outdir },
+      env: { ...process.env, CDK_OUTDIR: dir, CDK_CONTEXT_JSON: JSON.stringify(context) },
       encoding: "utf8",
       timeout: 240_000,
     });
-    expect(synth.stderr).toBe("");
-    expect(synth.status).toBe(0);
-    const templates = fs.readdirSync(outdir).filter((name) => name.endsWith(".template.json"));
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    return { dir, templates: fs.readdirSync(dir).filter((file) => file.endsWith(".template.json")) };
+  }
+
+  it(`finds nothing in ${regions.length} Regions: us-east-1 and each the stack offers the llama.cpp DLC in`, () => {
+    const { dir, templates } = synth("default");
     expect(templates).toEqual(["DecisionConsole.template.json"]);
 
-    const template = path.join(outdir, templates[0]!);
+    const template = path.join(dir, templates[0]!);
     const supported = lint(template, regions);
     expect(supported.findings).toEqual([]);
     expect(supported.status).toBe(0);
@@ -75,5 +81,36 @@ describe.skipIf(!available && !required)("cfn-lint (requirements/tests.txt) on t
     );
     expect([...missingTypes]).toEqual(["AWS::CodeBuild::Project"]);
     for (const region of refused) expect(unsupported.findings.some((f) => f.includes(`'${region}'`))).toBe(true);
+  }, 480_000);
+
+  it("finds nothing in the hosting stack (-c hosting=true) in the same Regions, signing in through any issuer", () => {
+    const { dir, templates } = synth("hosting-issuer", { hosting: "true", signIn: "issuer" });
+    expect(templates).toEqual(["DecisionConsole.template.json", "DecisionConsoleHosting.template.json"]);
+    // The main stack's template too: it now exports what the hosting stack imports.
+    for (const template of templates) {
+      const linted = lint(path.join(dir, template), regions);
+      expect(linted.findings).toEqual([]);
+      expect(linted.status).toBe(0);
+    }
+  }, 480_000);
+
+  it("finds nothing in the hosting stack with its Cognito user pool, but where CloudFormation has no Cognito", () => {
+    const { dir } = synth("hosting-cognito", { hosting: "true" });
+    const template = path.join(dir, "DecisionConsoleHosting.template.json");
+    const withoutCognito: readonly string[] = REGIONS_WITHOUT_COGNITO;
+    const supported = lint(
+      template,
+      regions.filter((region) => !withoutCognito.includes(region)),
+    );
+    expect(supported.findings).toEqual([]);
+    expect(supported.status).toBe(0);
+
+    // The Regions the template's rule refuses are exactly those where cfn-lint's data has no Cognito user pools.
+    const unsupported = lint(template, withoutCognito);
+    const missingTypes = new Set(
+      unsupported.findings.map((finding) => /E3006 .*: Resource type '([^']+)' does not exist/.exec(finding)?.[1]),
+    );
+    expect([...missingTypes].every((type) => type?.startsWith("AWS::Cognito::"))).toBe(true);
+    for (const region of withoutCognito) expect(unsupported.findings.some((f) => f.includes(`'${region}'`))).toBe(true);
   }, 480_000);
 });

@@ -317,6 +317,16 @@ describe("the network", () => {
     template.hasResourceProperties("AWS::EC2::FlowLog", { LogDestinationType: "s3", TrafficType: "ALL" });
   });
 
+  it("takes a NAT gateway per Availability Zone when asked, and refuses other counts", () => {
+    const app = new App();
+    const consoleStack = new DecisionConsoleStack(app, "DecisionConsole");
+    const two = new DecisionConsoleHostingStack(app, "Two", { consoleStack, natGateways: 2 });
+    Template.fromStack(two).resourceCountIs("AWS::EC2::NatGateway", 2);
+    expect(() => new DecisionConsoleHostingStack(app, "Three", { consoleStack, natGateways: 3 })).toThrow(
+      "natGateways must be 1 or 2, not 3",
+    );
+  });
+
   it("admits IngressCidr to the load balancer only, the load balancer to the tasks only, the tasks to the database only", () => {
     const group = (start: string) => idOf(resources, "AWS::EC2::SecurityGroup", start);
     const lbIngress = (
