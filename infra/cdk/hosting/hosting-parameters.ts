@@ -45,9 +45,10 @@ export function createHostingParameters(scope: Construct): HostingParameters {
     desiredCount: parameter("DesiredCount", {
       type: "Number",
       default: 2,
-      minValue: 1,
+      minValue: 0,
       maxValue: 10,
-      description: "Console tasks kept running (two spread over two Availability Zones survive the loss of one)",
+      description:
+        "Console tasks kept running: two spread over two Availability Zones survive the loss of one; 0 deploys everything but the console",
     }),
     ingressCidr: parameter("IngressCidr", {
       type: "String",

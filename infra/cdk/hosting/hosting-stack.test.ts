@@ -52,6 +52,10 @@ beforeAll(() => {
 const environment = () => Object.fromEntries(container.Environment.map((e) => [e.Name, flattenReference(e.Value)]));
 
 describe("the console service", () => {
+  it("keeps two tasks by default, and none when asked (everything else deployed)", () => {
+    template.hasParameter("DesiredCount", { Type: "Number", Default: 2, MinValue: 0 });
+  });
+
   it("rolls a deployment forward only while every task stays healthy, and back when the new ones never are", () => {
     template.hasResourceProperties("AWS::ECS::Service", {
       LaunchType: "FARGATE",

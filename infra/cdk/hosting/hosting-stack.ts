@@ -47,6 +47,7 @@ export class DecisionConsoleHostingStack extends Stack {
     const signIn = props.signIn === "issuer" ? issuerSignIn(this) : createCognitoSignIn(this, publicOrigin);
     const database = createDatabase(this, { vpc, multiAz: parameters.databaseMultiAz.valueAsString });
 
+    const sessionSecret = createSessionSecret(this);
     const { service, logGroup } = createConsoleService(this, {
       vpc,
       imageUri: parameters.consoleImageUri.valueAsString,
@@ -60,7 +61,7 @@ export class DecisionConsoleHostingStack extends Stack {
         databaseUrl: database.url,
       }),
       secrets: {
-        CONSOLE_SESSION_SECRET: EcsSecret.fromSecretsManager(createSessionSecret(this)),
+        CONSOLE_SESSION_SECRET: EcsSecret.fromSecretsManager(sessionSecret),
         CONSOLE_OIDC_CLIENT_SECRET: EcsSecret.fromSecretsManager(signIn.clientSecret),
         PGPASSWORD: EcsSecret.fromSecretsManager(database.secret, "password"),
       },
@@ -74,6 +75,7 @@ export class DecisionConsoleHostingStack extends Stack {
     output("ClusterName", service.cluster.clusterName, "aws ecs ... --cluster");
     output("ServiceName", service.serviceName, "aws ecs update-service --service");
     output("LogGroupName", logGroup.logGroupName, "The console's logs");
-    output("DatabaseSecretArn", database.secret.secretArn, "The database's credentials");
+    output("SessionSecretArn", sessionSecret.secretArn, "CONSOLE_SESSION_SECRET");
+    output("DatabaseSecretArn", database.secret.secretArn, "The database's credentials (PGPASSWORD)");
   }
 }
