@@ -259,6 +259,25 @@ const settings = {
       description: "Where the console database (and local mode's data) live.",
     },
   },
+  CONSOLE_DATABASE_URL: {
+    // The PostgreSQL store (issue 35, part 3) is not built yet: a URL is refused rather than ignored, so a console
+    // pointed at a shared database never writes to a private SQLite file instead.
+    schema: z.preprocess(
+      blank,
+      z
+        .undefined({
+          message:
+            "the PostgreSQL store is not built yet; unset CONSOLE_DATABASE_URL to keep the console's data in SQLite under CONSOLE_DATA_DIR",
+        })
+        .optional(),
+    ),
+    doc: {
+      group: "Process",
+      secret: true,
+      description:
+        "Reserved for the PostgreSQL store (`postgres://…`), not built yet: any value is refused at start. Unset: SQLite in CONSOLE_DATA_DIR.",
+    },
+  },
   HOST: {
     schema: textOr("127.0.0.1"),
     doc: {
