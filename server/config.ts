@@ -320,6 +320,14 @@ const settings = {
       description: "The build folder (tests and the performance script use their own).",
     },
   },
+  NEXT_OUTPUT: {
+    schema: z.preprocess(blank, z.enum(["standalone"], { message: 'must be "standalone" or unset' }).optional()),
+    doc: {
+      group: "Process",
+      description:
+        "`standalone`: `next build` also writes a self-contained server (`<NEXT_DIST_DIR>/standalone`), as the console image's build does; unset: the build `npm start` runs.",
+    },
+  },
   NEXT_SKIP_TYPECHECK: {
     schema: z.preprocess(blank, z.enum(["0", "1"], { message: 'must be "1" or "0"' }).default("0")),
     doc: {

@@ -39,7 +39,7 @@ export function openDatabase(file: string, migrations: readonly Migration[] = co
   try {
     privateFile(file);
     for (const companion of [`${file}-wal`, `${file}-shm`]) {
-      if (fs.existsSync(companion)) privateFile(companion);
+      if (fs.existsSync(/*turbopackIgnore: true*/ companion)) privateFile(companion);
     }
     db = new Database(file);
     db.pragma("journal_mode = WAL");
