@@ -18,11 +18,8 @@ import {
 } from "@decision-console/local-aws";
 import { normalisedResourcePrefix } from "../contract/stack/console-contract.ts";
 import { workspaceStackFixture } from "../infra/local-stack/workspace-fixture.ts";
-import { assertSafeBind } from "../server/auth/bind.ts";
-import { usersConfigured } from "../server/auth/users.ts";
+import { prepareToListen } from "../server/before-listening.ts";
 import { readConsoleConfig } from "../server/config.ts";
-import { openDatabase, resolveDataDir } from "../server/store/database.ts";
-import { openPrivateDataDir } from "../server/store/private-files.ts";
 import { type SeedModel, seedModels } from "./local-seed/seed-models.ts";
 
 const REPO_ROOT = path.resolve(import.meta.dirname, "..");
@@ -107,20 +104,8 @@ async function main() {
   const mode = consoleMode(process.env);
   const port = String(config.PORT);
   const host = config.HOST;
-  const dataDir = resolveDataDir(config);
   // Before anything is written: the console, the control plane and every child they start create private files.
-  const repaired = openPrivateDataDir(dataDir);
-  if (repaired.length > 0) {
-    console.log(
-      `Closed ${repaired.length} entries of ${dataDir} to other users (the data directory is 0700, its files 0600)`,
-    );
-  }
-  const db = openDatabase(path.join(dataDir, "console.db"));
-  try {
-    assertSafeBind(host, usersConfigured(db, config), config);
-  } finally {
-    db.close();
-  }
+  const dataDir = prepareToListen(config);
 
   let stack: LocalStack | undefined;
   let seeded: Promise<SeedModel[]> = Promise.resolve([]);
