@@ -40,24 +40,41 @@ export interface RunningContainer {
   stop: () => Promise<void>;
 }
 
+/** USER's `uid:gid` when it is numeric (a name needs the image's /etc/passwd). */
+export function numericUser(user: string | undefined): { uid: number; gid: number } | undefined {
+  const match = user?.match(/^(\d+)(?::(\d+))?$/);
+  return match ? { uid: Number(match[1]), gid: Number(match[2] ?? match[1]) } : undefined;
+}
+
 /**
- * Starts the image's ENTRYPOINT + CMD with exactly its ENV, absolute container paths (`/app`, `/opt/ml/...`)
- * mapped into `root`, plus only what SageMaker itself or the console's CreateModel adds (`extraEnv`).
+ * Whether this process can start a container's command as its USER: it runs as root and USER is numeric. Otherwise
+ * the command runs as this process's own user.
+ */
+export function canRunAsImageUser(start: ContainerStart): boolean {
+  return process.getuid?.() === 0 && numericUser(start.user) !== undefined;
+}
+
+/**
+ * Starts `command` (default: the image's ENTRYPOINT + CMD) with exactly its ENV, absolute container paths (`/app`,
+ * `/opt/ml/...`) mapped into `root`, plus only what SageMaker itself or the console's CreateModel adds (`extraEnv`),
+ * as the image's numeric USER where canRunAsImageUser says this process can switch to it.
  */
 export function startContainer(
   start: ContainerStart,
   root: string,
   extraEnv: Record<string, string>,
+  command: readonly string[] = start.command,
 ): RunningContainer {
   const mapPath = (value: string) => (value.startsWith("/") ? join(root, value) : value);
   const env: Record<string, string> = { PATH: process.env.PATH ?? "", HOME: join(root, "root") };
   for (const [name, value] of Object.entries(start.env)) env[name] = mapPath(value);
   Object.assign(env, extraEnv);
-  const [executable = "", ...args] = start.command;
+  const [executable = "", ...args] = command;
   const child = spawn(executable === "node" ? process.execPath : executable, args, {
     cwd: mapPath(start.workdir),
     env: env as NodeJS.ProcessEnv,
     stdio: ["ignore", "pipe", "pipe"],
+    ...(canRunAsImageUser(start) ? numericUser(start.user) : {}),
   });
   let output = "";
   child.stdout.on("data", (chunk: Buffer) => {

@@ -82,6 +82,10 @@ export interface ContainerStart {
   command: string[];
   workdir: string;
   env: Record<string, string>;
+  /** USER, as written (`uid:gid`, a name); absent: root. */
+  user?: string;
+  /** HEALTHCHECK's command, exec form; absent: none. */
+  healthcheck?: string[];
 }
 
 /** What `docker run <image>` starts in the final stage: the exec-form entrypoint, its directory and environment. */
@@ -89,16 +93,23 @@ export function containerStart(dockerfile: Dockerfile): ContainerStart {
   const final = dockerfile.stages.at(-1);
   if (!final) throw new Error("Dockerfile has no FROM");
   const last = (keyword: string) => final.instructions.filter((i) => i.keyword === keyword).at(-1)?.args;
-  const execForm = (keyword: string): string[] => {
-    const args = last(keyword);
+  const execForm = (keyword: string, args = last(keyword)): string[] => {
     if (args === undefined) return [];
     const parsed: unknown = JSON.parse(args);
     if (!Array.isArray(parsed)) throw new Error(`${keyword} must use the exec (JSON array) form`);
     return parsed.map(String);
   };
+  const healthcheck = last("HEALTHCHECK")?.match(/(?:^|\s)CMD\s+(.*)$/)?.[1];
+  const user = last("USER");
   const env: Record<string, string> = {};
   for (const instruction of final.instructions.filter((i) => i.keyword === "ENV")) {
     for (const [name, value] of keyValues(instruction.args)) env[name] = value;
   }
-  return { command: [...execForm("ENTRYPOINT"), ...execForm("CMD")], workdir: last("WORKDIR") ?? "/", env };
+  return {
+    command: [...execForm("ENTRYPOINT"), ...execForm("CMD")],
+    workdir: last("WORKDIR") ?? "/",
+    env,
+    ...(user ? { user } : {}),
+    ...(healthcheck ? { healthcheck: execForm("HEALTHCHECK", healthcheck) } : {}),
+  };
 }
