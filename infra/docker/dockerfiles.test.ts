@@ -1,11 +1,13 @@
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
+import { numericUser } from "../test-support/container-emulator.ts";
+import { isIgnored, parseDockerignore } from "../test-support/docker-context.ts";
 import { containerStart, parseDockerfile } from "../test-support/dockerfile.ts";
 
 const run = promisify(execFile);
@@ -113,5 +115,128 @@ describe("Dockerfile.cuda", () => {
     expect(
       source?.instructions.some((i) => i.args.includes("NODE_LLAMA_CPP_CMAKE_OPTION_CMAKE_CUDA_ARCHITECTURES")),
     ).toBe(true);
+  });
+});
+
+describe("Dockerfile.console", () => {
+  const dockerfile = () => parseDockerfile(join(dockerDir, "Dockerfile.console"));
+  const final = () => dockerfile().stages.at(-1)!;
+
+  it("passes dockerfilelint with the project's rules", async () => {
+    const { stdout } = await run(
+      join(repoRoot, "node_modules", ".bin", "dockerfilelint"),
+      ["-c", dockerDir, "-j", join(dockerDir, "Dockerfile.console")],
+      { cwd: repoRoot },
+    );
+    const report = JSON.parse(stdout) as { totalIssues: number; files: { issues: unknown[] }[] };
+    expect(report.files[0]?.issues).toEqual([]);
+  });
+
+  it("builds on the adapter images' Node.js 24 pin, every stage from it or from an earlier stage", () => {
+    const { globalArgs, stages } = dockerfile();
+    expect(globalArgs.get("NODE_IMAGE")).toBe(load("cpu").globalArgs.get("NODE_IMAGE"));
+    expect(stages.map((stage) => stage.from)).toEqual([globalArgs.get("NODE_IMAGE"), globalArgs.get("NODE_IMAGE")]);
+  });
+
+  it("runs as a numeric non-root USER, so an orchestrator's run-as-non-root check can verify it", () => {
+    const user = numericUser(containerStart(dockerfile()).user);
+    expect(user).toBeDefined();
+    expect(user?.uid).not.toBe(0);
+    expect(user?.gid).not.toBe(0);
+  });
+
+  it("starts the bundled entrypoint in exec form, listening on every interface on its exposed port", () => {
+    const start = containerStart(dockerfile());
+    expect(start.command).toEqual(["node", "console-image/entrypoint.mjs"]);
+    expect(start.workdir).toBe("/app");
+    expect(start.env).toMatchObject({ NODE_ENV: "production", CONSOLE_MODE: "aws", HOST: "0.0.0.0", PORT: "3000" });
+    expect(
+      final()
+        .instructions.filter((i) => i.keyword === "EXPOSE")
+        .map((i) => i.args),
+    ).toEqual([start.env.PORT]);
+    const bundle = dockerfile()
+      .stages[0]!.instructions.filter((i) => i.keyword === "RUN")
+      .find((i) => i.args.includes("esbuild"));
+    expect(bundle?.args).toContain("scripts/console-image/entrypoint.ts");
+    expect(bundle?.args).toContain("--outdir=.next/standalone/console-image");
+  });
+
+  it("checks its health with the bundled health check, which asks /api/health", async () => {
+    const start = containerStart(dockerfile());
+    expect(start.healthcheck).toEqual(["node", "console-image/healthcheck.mjs"]);
+    const script = await readFile(join(repoRoot, "scripts", "console-image", "healthcheck.ts"), "utf8");
+    expect(script).toContain("consoleApi.health.path");
+  });
+
+  it("holds no secret in its environment", () => {
+    const names = Object.keys(containerStart(dockerfile()).env);
+    expect(names.filter((name) => /SECRET|PASSWORD|TOKEN|KEY|CREDENTIAL|USERS|DATABASE_URL|^AWS_/.test(name))).toEqual(
+      [],
+    );
+  });
+
+  it("makes CONSOLE_DATA_DIR owned by its USER and closed to everyone else (0700)", () => {
+    const start = containerStart(dockerfile());
+    const dataDir = start.env.CONSOLE_DATA_DIR!;
+    const makesIt = final()
+      .instructions.filter((i) => i.keyword === "RUN")
+      .map((i) => i.args)
+      .find((args) => args.startsWith(`mkdir -p ${dataDir} `));
+    expect(makesIt?.split(" && ")).toEqual([
+      `mkdir -p ${dataDir}`,
+      `chown ${start.user} ${dataDir}`,
+      `chmod 0700 ${dataDir}`,
+    ]);
+  });
+
+  it("copies into the final stage only what the build stage made", () => {
+    const copies = final().instructions.filter((i) => i.keyword === "COPY");
+    expect(copies.map((i) => i.args)).toEqual([
+      "--from=build /app/.next/standalone ./",
+      "--from=build /app/.next/static ./.next/static",
+    ]);
+    // Next.js serves public/ from beside the standalone server; the repository has none for now.
+    expect(existsSync(join(repoRoot, "public")), "public/ exists: copy it into the final stage").toBe(false);
+  });
+
+  it("keeps secrets, data, tests and build outputs out of the build context, and lets in what the build reads", async () => {
+    const patterns = parseDockerignore(await readFile(join(dockerDir, "Dockerfile.console.dockerignore"), "utf8"));
+    for (const path of [
+      ".env",
+      ".env.local",
+      "app/.env.production",
+      ".console-data/console.db",
+      "server/.console-data/console.db",
+      "node_modules/next/package.json",
+      "adapter/node_modules/x/index.js",
+      ".next/BUILD_ID",
+      ".git/config",
+      "tests/e2e/deploy.spec.ts",
+      "server/config.test.ts",
+      "app/page.test.tsx",
+      "test-results/aws-requests/1.json",
+      "playwright-report/index.html",
+      "cdk.out/manifest.json",
+      ".venv-tests/bin/python",
+      "bench/out/load.json",
+      "packager.env",
+      "infra/cdk/app.ts",
+    ]) {
+      expect(isIgnored(patterns, path), path).toBe(true);
+    }
+    for (const path of [
+      "package.json",
+      "package-lock.json",
+      "next.config.ts",
+      "app/layout.tsx",
+      "server/config.ts",
+      "contract/api.ts",
+      "adapter/src/contract/index.ts",
+      "scripts/console-image/entrypoint.ts",
+      "infra/buildspecs/image-build.yml",
+    ]) {
+      expect(isIgnored(patterns, path), path).toBe(false);
+    }
   });
 });
