@@ -1,61 +1,33 @@
-import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type Buildspec, readBuildspec, runBuildspec } from "../../infra/test-support/codebuild-emulator.ts";
+import { type Buildspec, readBuildspec } from "../../infra/test-support/codebuild-emulator.ts";
+import {
+  STUB_DIGEST as DIGEST,
+  STUB_REGISTRY as REGISTRY,
+  type RegistryStubs,
+  registryStubs,
+} from "../../infra/test-support/registry-stubs.ts";
 import { buildOf } from "../../server/builds/build-view.ts";
 
 const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
-const DIGEST = `sha256:${"ab12".repeat(16)}`;
-const REGISTRY = "123456789012.dkr.ecr.eu-west-1.amazonaws.com";
 
-let stubs: string;
+let stubs: RegistryStubs;
 let buildspec: Buildspec;
 
-/** `docker` and `aws` stand-ins that log their arguments; `aws ecr describe-images` answers $STUB_DIGEST. */
-async function writeStubs(): Promise<void> {
-  const docker = `#!/bin/sh\n[ "$1" = login ] && cat > /dev/null\necho "docker $*" >> "$STUB_LOG"\n`;
-  const aws = [
-    "#!/bin/sh",
-    'echo "aws $*" >> "$STUB_LOG"',
-    'case "$*" in',
-    "  *get-login-password*) echo token ;;",
-    '  *describe-images*) echo "$STUB_DIGEST" ;;',
-    "esac",
-  ].join("\n");
-  await writeFile(join(stubs, "docker"), docker);
-  await writeFile(join(stubs, "aws"), `${aws}\n`);
-  await chmod(join(stubs, "docker"), 0o755);
-  await chmod(join(stubs, "aws"), 0o755);
-}
-
-async function build(env: Record<string, string>) {
-  const result = await runBuildspec(buildspec, {
-    cwd: repoRoot,
-    phases: ["install", "pre_build", "build", "post_build"],
-    env: {
-      PATH: `${stubs}:${process.env.PATH}`,
-      STUB_LOG: join(stubs, "log"),
-      STUB_DIGEST: DIGEST,
-      AWS_REGION: "eu-west-1",
-      CODEBUILD_BUILD_ARN: "arn:aws:codebuild:eu-west-1:123456789012:build/decision-console-image-build:abc",
-      CODEBUILD_BUILD_NUMBER: "7",
-      ...env,
-    },
+const build = (env: Record<string, string>) =>
+  stubs.build(buildspec, repoRoot, {
+    CODEBUILD_BUILD_ARN: "arn:aws:codebuild:eu-west-1:123456789012:build/decision-console-image-build:abc",
+    ...env,
   });
-  const log = await readFile(join(stubs, "log"), "utf8").catch(() => "");
-  return { ...result, commands: log.trim().split("\n") };
-}
 
 beforeEach(async () => {
-  stubs = await mkdtemp(join(tmpdir(), "image-build-stubs-"));
-  await writeStubs();
+  stubs = await registryStubs();
   buildspec = await readBuildspec(join(repoRoot, "infra", "buildspecs", "image-build.yml"));
 });
 
 afterEach(async () => {
-  await rm(stubs, { recursive: true, force: true });
+  await stubs.remove();
 });
 
 describe("image-build buildspec", () => {
