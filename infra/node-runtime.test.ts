@@ -13,17 +13,18 @@ import { parseDockerfile } from "./test-support/dockerfile.ts";
  */
 const repoRoot = fileURLToPath(new URL("../", import.meta.url));
 const NODE_24_IMAGE = /^docker\.io\/library\/node:(24\.\d+\.\d+)-bookworm-slim@sha256:[0-9a-f]{64}$/;
-const nodeImage = (variant: "cpu" | "cuda") =>
+const nodeImage = (variant: "cpu" | "cuda" | "console") =>
   parseDockerfile(join(repoRoot, "infra", "docker", `Dockerfile.${variant}`)).globalArgs.get("NODE_IMAGE");
 
 describe("the Node.js we ship", () => {
-  it("is one Node.js 24 LTS release, pinned by digest, in both adapter images", () => {
+  it("is one Node.js 24 LTS release, pinned by digest, in both adapter images and the console image", () => {
     expect(nodeImage("cpu")).toMatch(NODE_24_IMAGE);
     expect(nodeImage("cuda")).toBe(nodeImage("cpu"));
+    expect(nodeImage("console")).toBe(nodeImage("cpu"));
   });
 
   it("is Node.js 24 in every buildspec that picks a runtime", async () => {
-    for (const name of ["model-package.yml", "image-build.yml"]) {
+    for (const name of ["model-package.yml", "image-build.yml", "console-image.yml"]) {
       const buildspec = await readBuildspec(join(repoRoot, "infra", "buildspecs", name));
       const runtimes = Object.values(buildspec.phases).flatMap((phase) =>
         phase?.["runtime-versions"] ? [phase["runtime-versions"]] : [],
@@ -34,7 +35,7 @@ describe("the Node.js we ship", () => {
     expect(modelPackage.phases.install?.["runtime-versions"]?.nodejs).toBe(24);
   });
 
-  it("is what CI runs the adapter's tests under: the script reads the images' version and .ci/run calls it", async () => {
+  it("is what CI runs the adapter's and the images' tests under: the script reads the images' version and .ci/run calls it", async () => {
     const version = NODE_24_IMAGE.exec(nodeImage("cpu") ?? "")?.[1];
     const script = join(repoRoot, "scripts", "test-adapter-node24.sh");
     // The script's own reading of the version, without installing anything.
@@ -48,5 +49,9 @@ describe("the Node.js we ship", () => {
     expect(ci).toMatch(/^npm run test:adapter-node24$/m);
     const packageJson = JSON.parse(await readFile(join(repoRoot, "package.json"), "utf8"));
     expect(packageJson.scripts["test:adapter-node24"]).toBe("bash scripts/test-adapter-node24.sh");
+    const runs = await readFile(script, "utf8");
+    for (const test of ["adapter/test", "container-contract.model.test.ts", "console-image.model.test.ts"]) {
+      expect(runs).toContain(test);
+    }
   });
 });

@@ -8,6 +8,14 @@ export const IMAGE_BUILD_PROJECT = "decision-console-image-build";
 /** The ECR repository of the adapter images, unless the stack is given another name. */
 export const ADAPTER_REPOSITORY = "decision-adapter";
 
+/**
+ * The console image (infra/docker/Dockerfile.console): its ECR repository and the CodeBuild project that builds it.
+ * An operator starts that build (infra/README.md, "The console image"); the console itself never does.
+ */
+export const CONSOLE_IMAGE_REPOSITORY = "decision-console";
+export const CONSOLE_IMAGE_BUILD_PROJECT = "decision-console-console-image-build";
+export const CONSOLE_IMAGE_BUILDSPEC = "infra/buildspecs/console-image.yml";
+
 /** The buildspec of each kind of build, read from the build's source archive (`BuildSpec.fromSourceFilename`). */
 export const BUILDSPEC_PATHS = {
   model: "infra/buildspecs/model-package.yml",

@@ -7,6 +7,8 @@ import type { Construct } from "constructs";
 import {
   ARTIFACT_PREFIXES,
   BUILDSPEC_PATHS,
+  CONSOLE_IMAGE_BUILD_PROJECT,
+  CONSOLE_IMAGE_BUILDSPEC,
   IMAGE_BUILD_PROJECT,
   MODEL_PACKAGE_PROJECT,
 } from "../../contract/stack/console-contract.ts";
@@ -68,6 +70,35 @@ function readBuildSources(bucket: IBucket): PolicyStatement[] {
   ];
 }
 
+/** Push to one repository (and read back what was pushed), and log in to ECR, which has no narrower resource. */
+function pushImages(sid: string, repository: IRepository): PolicyStatement[] {
+  return [
+    new PolicyStatement({
+      sid,
+      actions: [
+        "ecr:BatchCheckLayerAvailability",
+        "ecr:InitiateLayerUpload",
+        "ecr:UploadLayerPart",
+        "ecr:CompleteLayerUpload",
+        "ecr:PutImage",
+        "ecr:BatchGetImage",
+        "ecr:DescribeImages",
+      ],
+      resources: [repository.repositoryArn],
+    }),
+    new PolicyStatement({ sid: "EcrLogin", actions: ["ecr:GetAuthorizationToken"], resources: ["*"] }),
+  ];
+}
+
+function acknowledgeNoArtifacts(project: Project): void {
+  Validations.of(project).acknowledge({
+    id: "AwsSolutions-CB4",
+    reason:
+      "The projects produce no CodeBuild artifacts; what they publish goes to S3 (SSE-S3) and ECR (AES-256) through " +
+      "their roles. A customer-managed key would need KMS grants for SageMaker and CodeBuild and protect no extra data.",
+  });
+}
+
 /**
  * The two CodeBuild projects the console starts, each with its own role (the packager never touches ECR, the
  * image build never writes models). Roles are passed without policy updates so CDK adds no broader grants.
@@ -102,20 +133,7 @@ export function createBuildProjects(scope: Construct, props: BuildProjectsProps)
 
   const imageBuildRole = codeBuildRole(scope, "ImageBuildRole", IMAGE_BUILD_PROJECT, [
     ...readBuildSources(bucket),
-    new PolicyStatement({
-      sid: "PushAdapterImages",
-      actions: [
-        "ecr:BatchCheckLayerAvailability",
-        "ecr:InitiateLayerUpload",
-        "ecr:UploadLayerPart",
-        "ecr:CompleteLayerUpload",
-        "ecr:PutImage",
-        "ecr:BatchGetImage",
-        "ecr:DescribeImages",
-      ],
-      resources: [repository.repositoryArn],
-    }),
-    new PolicyStatement({ sid: "EcrLogin", actions: ["ecr:GetAuthorizationToken"], resources: ["*"] }),
+    ...pushImages("PushAdapterImages", repository),
   ]);
   const imageBuild = new Project(scope, "ImageBuildProject", {
     projectName: IMAGE_BUILD_PROJECT,
@@ -131,13 +149,31 @@ export function createBuildProjects(scope: Construct, props: BuildProjectsProps)
     timeout: Duration.minutes(120),
   });
 
-  for (const project of [modelPackage, imageBuild]) {
-    Validations.of(project).acknowledge({
-      id: "AwsSolutions-CB4",
-      reason:
-        "The projects produce no CodeBuild artifacts; what they publish goes to S3 (SSE-S3) and ECR (AES-256) through " +
-        "their roles. A customer-managed key would need KMS grants for SageMaker and CodeBuild and protect no extra data.",
-    });
-  }
+  for (const project of [modelPackage, imageBuild]) acknowledgeNoArtifacts(project);
   return { modelPackage, imageBuild };
+}
+
+/**
+ * The console image's build (infra/buildspecs/console-image.yml), with a role of its own that may push only to the
+ * console image's repository. An operator starts it with a source archive under build-sources/; the console's policy
+ * cannot.
+ */
+export function createConsoleImageBuild(scope: Construct, props: BuildProjectsProps): Project {
+  const { bucket, repository } = props;
+  const role = codeBuildRole(scope, "ConsoleImageBuildRole", CONSOLE_IMAGE_BUILD_PROJECT, [
+    ...readBuildSources(bucket),
+    ...pushImages("PushConsoleImages", repository),
+  ]);
+  const project = new Project(scope, "ConsoleImageBuildProject", {
+    projectName: CONSOLE_IMAGE_BUILD_PROJECT,
+    description: "Builds the console image (Dockerfile.console), pushes it to ECR and exports its digest",
+    role: role.withoutPolicyUpdates(),
+    source: Source.s3({ bucket, path: `${ARTIFACT_PREFIXES.buildSources}latest/` }),
+    buildSpec: BuildSpec.fromSourceFilename(CONSOLE_IMAGE_BUILDSPEC),
+    environment: { buildImage: LinuxBuildImage.AMAZON_LINUX_2_5, computeType: ComputeType.LARGE, privileged: true },
+    environmentVariables: { IMAGE_REPOSITORY: { value: repository.repositoryName } },
+    timeout: Duration.minutes(60),
+  });
+  acknowledgeNoArtifacts(project);
+  return project;
 }

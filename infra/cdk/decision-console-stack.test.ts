@@ -132,6 +132,7 @@ describe("CodeBuild projects", () => {
   it.each([
     ["decision-console-model-package", "infra/buildspecs/model-package.yml", false],
     ["decision-console-image-build", "infra/buildspecs/image-build.yml", true],
+    ["decision-console-console-image-build", "infra/buildspecs/console-image.yml", true],
   ])("%s runs %s from the repository (privileged: %s)", (name, buildspec, privileged) => {
     template.hasResourceProperties("AWS::CodeBuild::Project", {
       Name: name,
@@ -148,6 +149,34 @@ describe("CodeBuild projects", () => {
     ]);
     expect(resourcesOf(statementsOf("ImageBuildRole"), "s3:PutObject")).toEqual([]);
     expect(resourcesOf(statementsOf("ImageBuildRole"), "ecr:PutImage")).toEqual(["<AdapterRepository.Arn>"]);
+  });
+
+  it("give the console image build a role of its own that pushes only to the console image's repository", () => {
+    const statements = statementsOf("ConsoleImageBuildRole");
+    expect(resourcesOf(statements, "ecr:PutImage")).toEqual(["<ConsoleImageRepository.Arn>"]);
+    expect(resourcesOf(statements, "s3:GetObject")).toEqual(["<ArtifactBucket.Arn>/build-sources/*"]);
+    expect(resourcesOf(statements, "s3:PutObject")).toEqual([]);
+    expect(actionsOf(statements).filter((action) => !/^(ecr|logs|s3):/.test(action))).toEqual([]);
+    template.hasResourceProperties("AWS::CodeBuild::Project", {
+      Name: "decision-console-console-image-build",
+      Environment: Match.objectLike({
+        EnvironmentVariables: [{ Name: "IMAGE_REPOSITORY", Type: "PLAINTEXT", Value: Match.anyValue() }],
+      }),
+    });
+  });
+});
+
+describe("console image repository", () => {
+  it("has immutable tags, scans on push and is named in the outputs", () => {
+    template.hasResourceProperties("AWS::ECR::Repository", {
+      RepositoryName: "decision-console",
+      ImageTagMutability: "IMMUTABLE",
+      ImageScanningConfiguration: { ScanOnPush: true },
+    });
+    const outputs = template.toJSON().Outputs as Record<string, { Value: unknown }>;
+    expect(render(outputs.ConsoleImageRepositoryName?.Value)).toBe("<ConsoleImageRepository>");
+    expect(outputs.ConsoleImageBuildProjectName).toBeDefined();
+    expect(outputs.ConsoleImageRepositoryUri).toBeDefined();
   });
 });
 

@@ -1,10 +1,11 @@
 import { CfnOutput, Stack, type StackProps } from "aws-cdk-lib";
+import type { Repository } from "aws-cdk-lib/aws-ecr";
 import type { ManagedPolicy } from "aws-cdk-lib/aws-iam";
 import type { Construct } from "constructs";
 import { ADAPTER_REPOSITORY } from "../../contract/stack/console-contract.ts";
-import { createAdapterRepository } from "./adapter-repository.ts";
+import { createAdapterRepository, createConsoleImageRepository } from "./adapter-repository.ts";
 import { createArtifactBucket } from "./artifact-bucket.ts";
-import { createBuildProjects } from "./build-projects.ts";
+import { createBuildProjects, createConsoleImageBuild } from "./build-projects.ts";
 import { createConsolePolicy } from "./console-policy.ts";
 import { llamaCppDlcRepositoryArn } from "./llama-cpp-dlc-repository.ts";
 import { createExecutionRole } from "./sagemaker-execution-role.ts";
@@ -19,6 +20,8 @@ export interface DecisionConsoleStackProps extends StackProps {
 export class DecisionConsoleStack extends Stack {
   /** What the console may call; the hosting stack attaches it to the console's task role. */
   readonly consolePolicy: ManagedPolicy;
+  /** Where the console image build pushes; a deployment runs an image of it by digest. */
+  readonly consoleImageRepository: Repository;
 
   constructor(scope: Construct, id: string, props: DecisionConsoleStackProps = {}) {
     super(scope, id, props);
@@ -45,6 +48,8 @@ export class DecisionConsoleStack extends Stack {
       projects: [modelPackage, imageBuild],
     });
     this.consolePolicy = consolePolicy;
+    this.consoleImageRepository = createConsoleImageRepository(this);
+    const consoleImageBuild = createConsoleImageBuild(this, { bucket, repository: this.consoleImageRepository });
 
     const output = (id: string, value: string, description: string) => new CfnOutput(this, id, { value, description });
     output("ArtifactBucketName", bucket.bucketName, "CONSOLE_ARTIFACT_BUCKET");
@@ -55,5 +60,16 @@ export class DecisionConsoleStack extends Stack {
     output("ImageBuildProjectName", imageBuild.projectName, "CODEBUILD_IMAGE_PROJECT");
     output("ConsolePolicyArn", consolePolicy.managedPolicyArn, "Attach to the console's role");
     output("SageMakerNamePrefix", namePrefix, "Endpoint names the console deploys must start with this");
+    output("ConsoleImageRepositoryName", this.consoleImageRepository.repositoryName, "The console image's repository");
+    output(
+      "ConsoleImageRepositoryUri",
+      this.consoleImageRepository.repositoryUri,
+      "Where the console image build pushes",
+    );
+    output(
+      "ConsoleImageBuildProjectName",
+      consoleImageBuild.projectName,
+      "Builds the console image (an operator starts it)",
+    );
   }
 }

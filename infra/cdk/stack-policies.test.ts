@@ -11,11 +11,12 @@ describe("the synthesised policies local mode enforces", () => {
     expect(committed).toEqual(JSON.parse(serialise(synthesiseStackPolicies())));
   }, 120_000);
 
-  it("cover the console, both CodeBuild roles and the execution role", () => {
+  it("cover the console, every CodeBuild role and the execution role", () => {
     const policies = synthesiseStackPolicies();
     expect(Object.keys(policies.managedPolicies)).toContain(policies.consolePolicy);
     expect(Object.keys(policies.roles)).toContain(policies.executionRole);
     expect(policies.projects.map((p) => p.name).sort()).toEqual([
+      "decision-console-console-image-build",
       "decision-console-image-build",
       "decision-console-model-package",
     ]);
