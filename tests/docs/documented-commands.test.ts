@@ -129,6 +129,8 @@ const CHECKS: { pattern: RegExp; check: Check }[] = [
   { pattern: /^npx cdk( (bootstrap|deploy|destroy)\b.*)?$|^cd infra\/cdk$/, check: { notHere: noAws } },
   { pattern: /^export (AWS_|CONSOLE_|SAGEMAKER_)/, check: { notHere: noAws } },
   { pattern: /^aws /, check: { notHere: noAws } },
+  // The hosting walk (infra/README.md) names its values for the aws commands after it.
+  { pattern: /^export DOMAIN=|^CERT=\$\(aws |^POOL=</, check: { notHere: noAws } },
   { pattern: /^docker /, check: { notHere: noDocker } },
 ];
 
