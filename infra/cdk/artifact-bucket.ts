@@ -1,7 +1,8 @@
-import { Duration, RemovalPolicy, Validations } from "aws-cdk-lib";
+import { Duration, RemovalPolicy } from "aws-cdk-lib";
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from "aws-cdk-lib/aws-s3";
 import type { Construct } from "constructs";
 import { ARTIFACT_PREFIXES } from "../../contract/stack/console-contract.ts";
+import { createLogTargetBucket } from "./log-target-bucket.ts";
 
 /**
  * Model artifacts and build sources: S3-managed encryption (SageMaker and CodeBuild read it without KMS grants),
@@ -9,17 +10,9 @@ import { ARTIFACT_PREFIXES } from "../../contract/stack/console-contract.ts";
  * a server access log bucket (kept 90 days).
  */
 export function createArtifactBucket(scope: Construct): Bucket {
-  const accessLogs = new Bucket(scope, "ArtifactAccessLogs", {
-    encryption: BucketEncryption.S3_MANAGED,
-    blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-    objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
-    enforceSSL: true,
-    removalPolicy: RemovalPolicy.RETAIN,
-    lifecycleRules: [{ id: "expire-access-logs", expiration: Duration.days(90) }],
-  });
-  Validations.of(accessLogs).acknowledge({
-    id: "AwsSolutions-S1",
-    reason: "This is the artifact bucket's access-log target; logging it into itself would loop.",
+  const accessLogs = createLogTargetBucket(scope, "ArtifactAccessLogs", {
+    expiryRuleId: "expire-access-logs",
+    noAccessLogReason: "This is the artifact bucket's access-log target; logging it into itself would loop.",
   });
   return new Bucket(scope, "ArtifactBucket", {
     serverAccessLogsBucket: accessLogs,
