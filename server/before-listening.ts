@@ -1,7 +1,7 @@
-import path from "node:path";
 import { assertSafeBind } from "./auth/bind.ts";
 import { usersConfigured } from "./auth/users.ts";
 import type { ConsoleConfig } from "./config.ts";
+import { consoleDatabasePath } from "./store/console-database.ts";
 import { openDatabase, resolveDataDir } from "./store/database.ts";
 import { openPrivateDataDir } from "./store/private-files.ts";
 
@@ -17,7 +17,7 @@ export function prepareToListen(config: ConsoleConfig, log: (line: string) => vo
   if (repaired.length > 0) {
     log(`Closed ${repaired.length} entries of ${dataDir} to other users (the data directory is 0700, its files 0600)`);
   }
-  const db = openDatabase(path.join(dataDir, "console.db"));
+  const db = openDatabase(consoleDatabasePath(config));
   try {
     assertSafeBind(config.HOST, usersConfigured(db, config), config);
   } finally {

@@ -99,6 +99,10 @@ function acknowledgeNoArtifacts(project: Project): void {
   });
 }
 
+function buildSources(bucket: IBucket) {
+  return Source.s3({ bucket, path: `${ARTIFACT_PREFIXES.buildSources}latest/` });
+}
+
 /**
  * The two CodeBuild projects the console starts, each with its own role (the packager never touches ECR, the
  * image build never writes models). Roles are passed without policy updates so CDK adds no broader grants.
@@ -107,7 +111,7 @@ function acknowledgeNoArtifacts(project: Project): void {
 export function createBuildProjects(scope: Construct, props: BuildProjectsProps) {
   requireCodeBuildRegion(scope);
   const { bucket, repository } = props;
-  const source = Source.s3({ bucket, path: `${ARTIFACT_PREFIXES.buildSources}latest/` });
+  const source = buildSources(bucket);
 
   const modelPackageRole = codeBuildRole(scope, "ModelPackageBuildRole", MODEL_PACKAGE_PROJECT, [
     ...readBuildSources(bucket),
@@ -168,7 +172,7 @@ export function createConsoleImageBuild(scope: Construct, props: BuildProjectsPr
     projectName: CONSOLE_IMAGE_BUILD_PROJECT,
     description: "Builds the console image (Dockerfile.console), pushes it to ECR and exports its digest",
     role: role.withoutPolicyUpdates(),
-    source: Source.s3({ bucket, path: `${ARTIFACT_PREFIXES.buildSources}latest/` }),
+    source: buildSources(bucket),
     buildSpec: BuildSpec.fromSourceFilename(CONSOLE_IMAGE_BUILDSPEC),
     environment: { buildImage: LinuxBuildImage.AMAZON_LINUX_2_5, computeType: ComputeType.LARGE, privileged: true },
     environmentVariables: { IMAGE_REPOSITORY: { value: repository.repositoryName } },
