@@ -8,13 +8,16 @@ import { type EndpointChecker, servingEndpointChecker } from "./evaluate/endpoin
 import type { EndpointInvoker } from "./evaluate/runs/invoker.ts";
 import type { RunnerDeps } from "./evaluate/runs/runner.ts";
 import { sageMakerInvoker } from "./evaluate/runs/sagemaker-invoker.ts";
-import { consoleDatabase } from "./store/console-database.ts";
+import { consoleDatabase, consoleStore } from "./store/console-database.ts";
 import type { Db } from "./store/database.ts";
+import type { Store } from "./store/store.ts";
 
 export interface ConsoleContext {
   config: ConsoleConfig;
   aws: AwsClients;
   db: Db;
+  /** The console's store (Kysely, over SQLite or PostgreSQL): what store modules take. */
+  store: Store;
   settings: ConsoleSettings;
   /** The resources this console may act on (its IAM policy's names). */
   scope: ManagedScope;
@@ -23,7 +26,7 @@ export interface ConsoleContext {
   evaluation: { invoke: EndpointInvoker; checkEndpoint: EndpointChecker };
 }
 
-function build(config: ConsoleConfig): Omit<ConsoleContext, "db"> {
+function build(config: ConsoleConfig): Omit<ConsoleContext, "db" | "store"> {
   const aws = createAwsClients({}, config);
   const settings = consoleSettings(config);
   return {
@@ -46,9 +49,9 @@ function build(config: ConsoleConfig): Omit<ConsoleContext, "db"> {
  */
 export function consoleContext(): ConsoleContext {
   const config = consoleConfig();
-  const store = globalThis as { __consoleContext?: Omit<ConsoleContext, "db"> };
+  const store = globalThis as { __consoleContext?: Omit<ConsoleContext, "db" | "store"> };
   if (store.__consoleContext?.config !== config) store.__consoleContext = build(config);
-  return { ...store.__consoleContext, db: consoleDatabase() };
+  return { ...store.__consoleContext, db: consoleDatabase(), store: consoleStore() };
 }
 
 /** What the evaluation routes and the start-up resume work with: the console database and the runner's calls. */

@@ -1,6 +1,8 @@
 import path from "node:path";
 import { type ConsoleConfig, consoleConfig } from "../config.ts";
 import { type Db, openDatabase, resolveDataDir } from "./database.ts";
+import { sqliteStore } from "./sqlite-store.ts";
+import type { Store } from "./store.ts";
 
 type DataSettings = Pick<ConsoleConfig, "CONSOLE_DATA_DIR">;
 
@@ -23,4 +25,17 @@ export function consoleDatabase(settings: DataSettings = consoleConfig()): Db {
     store.__consoleDatabases.set(file, db);
   }
   return db;
+}
+
+/** The console's store: its typed query layer over the database above, once per process and database. */
+export function consoleStore(settings: DataSettings = consoleConfig()): Store {
+  const db = consoleDatabase(settings);
+  const stores = globalThis as { __consoleStores?: WeakMap<Db, Store> };
+  stores.__consoleStores ??= new WeakMap();
+  let store = stores.__consoleStores.get(db);
+  if (!store) {
+    store = sqliteStore(db);
+    stores.__consoleStores.set(db, store);
+  }
+  return store;
 }

@@ -1,0 +1,104 @@
+import { Kysely, PostgresDialect } from "kysely";
+import pg from "pg";
+import { AppError } from "../http/app-error.ts";
+import { migrations as consoleMigrations, type Migration } from "./migrations.ts";
+import type { Store } from "./store.ts";
+
+const INT8 = 20;
+const NUMERIC = 1700;
+
+/**
+ * PostgreSQL answers COUNT, SUM and BIGINT columns as strings (they may exceed 2^53); the console's counts and
+ * millisecond timestamps do not, and its types say number, so they are read as numbers.
+ */
+const consoleTypes: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") =>
+    oid === INT8 || oid === NUMERIC
+      ? Number
+      : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig["getTypeParser"],
+};
+
+/** Any session of any console migrating the same database waits on this advisory lock (an arbitrary constant). */
+const MIGRATION_LOCK = 4_035_135_001;
+
+/** Where a URL points, without what is secret in it (user and password), for messages. */
+export function describePostgresUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.hostname}:${parsed.port || "5432"}${parsed.pathname}`;
+  } catch {
+    return "(an unreadable URL)";
+  }
+}
+
+/**
+ * Brings a PostgreSQL database to the newest schema in one transaction, holding an advisory lock so replicas that
+ * start together apply each migration once; PostgreSQL's DDL is transactional, so a failing step leaves nothing.
+ */
+export async function migratePostgres(pool: pg.Pool, migrations: readonly Migration[] = consoleMigrations) {
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
+    await client.query(
+      "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)",
+    );
+    const { rows } = await client.query<{ version: number }>("SELECT version FROM schema_migrations");
+    const applied = new Set(rows.map((row) => row.version));
+    for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
+      if (applied.has(migration.version)) continue;
+      await client.query(migration.postgres ?? migration.sql);
+      await client.query("INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)", [
+        migration.version,
+        migration.name,
+        new Date().toISOString(),
+      ]);
+    }
+    await client.query("COMMIT");
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+export interface PostgresStoreOptions {
+  migrations?: readonly Migration[];
+  /** Connections this process keeps open at most. */
+  maxConnections?: number;
+}
+
+/**
+ * The console's store on PostgreSQL. Nothing connects until the first query, which waits for the database to be
+ * migrated; a database that cannot be reached or migrated fails that query with an error naming its host (never
+ * the URL, which may hold a password), and the next query tries again.
+ */
+export function postgresStore(url: string, options: PostgresStoreOptions = {}): Store {
+  const where = describePostgresUrl(url);
+  const pool = async () => {
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: options.maxConnections ?? 10,
+      types: consoleTypes,
+      application_name: "decision-console",
+      connectionTimeoutMillis: 10_000,
+    });
+    // An idle connection the server drops (a restart, a failover) must not end the process.
+    pool.on("error", (error) =>
+      console.error(JSON.stringify({ level: "warn", msg: "postgres.idle", error: error.message })),
+    );
+    try {
+      await migratePostgres(pool, options.migrations);
+    } catch (error) {
+      await pool.end().catch(() => undefined);
+      throw new AppError(
+        "internal",
+        `The PostgreSQL database ${where} cannot be opened (${(error as Error).message}). ` +
+          "Check CONSOLE_DATABASE_URL, PGPASSWORD and that the database accepts connections from this console.",
+      );
+    }
+    return pool;
+  };
+  return new Kysely({ dialect: new PostgresDialect({ pool }) });
+}
