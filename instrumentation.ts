@@ -12,7 +12,7 @@ export async function register(): Promise<void> {
   const { refuseFetchForbiddenMethods } = await import("./server/http/refuse-fetch-forbidden-methods.ts");
   refuseFetchForbiddenMethods();
   const { resumeEvaluationRuns } = await import("./server/evaluate/runs/resume-on-start.ts");
-  resumeEvaluationRuns();
+  void resumeEvaluationRuns();
   const { resumeShadowPromotions } = await import("./server/endpoints/resume-promotions-on-start.ts");
   void resumeShadowPromotions();
   const { publishDriftOnSchedule } = await import("./server/monitoring/drift-on-start.ts");

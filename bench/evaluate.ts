@@ -14,6 +14,7 @@ import { createRun, runResults } from "../server/evaluate/runs/run-store.ts";
 import { evaluationDetail } from "../server/evaluate/runs/run-view.ts";
 import { executeRun } from "../server/evaluate/runs/runner.ts";
 import { openDatabase } from "../server/store/database.ts";
+import { sqliteStore } from "../server/store/sqlite-store.ts";
 
 /**
  * npm run bench:evaluate -- [--limit N] [--concurrency 1] [--threads 2] [--model file.gguf | --kind bench-0.5b]
@@ -71,38 +72,42 @@ function startAdapter(): Promise<{ url: string; child: ChildProcess }> {
 }
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-evaluate-"));
-const db = openDatabase(path.join(dir, "console.db"));
+const store = sqliteStore(openDatabase(path.join(dir, "console.db")));
 const { url, child } = await startAdapter();
 try {
-  const sample = loadSample(db, "jevbench", repoRoot);
+  const sample = await loadSample(store, "jevbench", repoRoot);
   if (!sample.ok) throw new Error(sample.message);
   let datasetId = sample.dataset.id;
   if (values.limit) {
     const { createDataset } = await import("../server/evaluate/datasets/dataset-store.ts");
-    const items = datasetItems(db, datasetId).slice(0, Number(values.limit));
-    datasetId = createDataset(db, {
+    const items = (await datasetItems(store, datasetId)).slice(0, Number(values.limit));
+    const limited = await createDataset(store, {
       name: `jevbench-first-${items.length}`,
       source: "upload",
       format: "jsonl",
       items,
-    }).id;
+    });
+    datasetId = limited.id;
   }
-  const run = createRun(db, { datasetId, endpoints: ["local-adapter"], concurrency, targetAccuracy: 0.9 });
+  const run = await createRun(store, { datasetId, endpoints: ["local-adapter"], concurrency, targetAccuracy: 0.9 });
   const started = performance.now();
-  const total = datasetItems(db, datasetId).length;
+  const total = (await datasetItems(store, datasetId)).length;
   const progress = new Progress("bench:evaluate items", total);
   let reported = 0;
   const poll = setInterval(() => {
-    const done = runResults(db, run.id).length;
-    if (done > reported) progress.step(done - reported);
-    reported = done;
+    runResults(store, run.id)
+      .then(({ length: done }) => {
+        if (done > reported) progress.step(done - reported);
+        reported = Math.max(reported, done);
+      })
+      .catch(() => undefined);
   }, 2000);
-  const status = await executeRun({ db, invoke: httpInvoker(() => url) }, run.id).finally(() => clearInterval(poll));
+  const status = await executeRun({ store, invoke: httpInvoker(() => url) }, run.id).finally(() => clearInterval(poll));
   const wallMs = performance.now() - started;
-  const results = runResults(db, run.id);
+  const results = await runResults(store, run.id);
   const adapterMs = results.reduce((sum, result) => sum + (result.adapterMs ?? 0), 0);
   const clientMs = results.reduce((sum, result) => sum + result.latencyMs, 0);
-  const metrics = evaluationDetail(db, run.id)?.results[0]?.metrics;
+  const metrics = (await evaluationDetail(store, run.id))?.results[0]?.metrics;
   const report = {
     model: path.basename(model),
     threads: Number(values.threads),
@@ -129,6 +134,6 @@ try {
   console.log(JSON.stringify(report));
 } finally {
   child.kill("SIGTERM");
-  db.close();
+  await store.destroy();
   fs.rmSync(dir, { recursive: true, force: true });
 }

@@ -12,6 +12,7 @@ import { consoleClientsFor } from "../server/aws/local-console-clients.ts";
 import { captureFolderOf } from "../server/monitoring/capture-reader.ts";
 import { endpointMonitoring } from "../server/monitoring/endpoint-monitoring.ts";
 import { openDatabase } from "../server/store/database.ts";
+import { sqliteStore } from "../server/store/sqlite-store.ts";
 
 /**
  * npm run bench:monitoring -- [--hours 24] [--rate 10] [--object-seconds 60] [--loads 5]
@@ -161,8 +162,8 @@ async function main() {
     const writeSeconds = (performance.now() - writeStarted) / 1000;
 
     const clients = consoleClientsFor(plane);
-    const db = openDatabase(path.join(dataDir, "console.db"));
-    const deps = { s3: clients.s3, sageMaker: clients.sageMaker, db, artifactBucket: plane.bucket };
+    const store = sqliteStore(openDatabase(path.join(dataDir, "console.db")));
+    const deps = { s3: clients.s3, sageMaker: clients.sageMaker, store, artifactBucket: plane.bucket };
     const threshold = 0.5;
     const query = monitoringQuerySchema.parse({ window: "24h", threshold: String(threshold) });
 
@@ -216,7 +217,7 @@ async function main() {
       token = listed.NextContinuationToken;
     } while (token);
     const baselineMs = performance.now() - baselineStarted;
-    db.close();
+    await store.destroy();
 
     if (decisions !== recount || below !== recountBelow) {
       throw new Error(

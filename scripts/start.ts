@@ -105,7 +105,7 @@ async function main() {
   const port = String(config.PORT);
   const host = config.HOST;
   // Before anything is written: the console, the control plane and every child they start create private files.
-  const dataDir = prepareToListen(config);
+  const dataDir = await prepareToListen(config);
 
   let stack: LocalStack | undefined;
   let seeded: Promise<SeedModel[]> = Promise.resolve([]);

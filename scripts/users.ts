@@ -1,5 +1,5 @@
 /**
- * Manages the console's users (stored in SQLite under CONSOLE_DATA_DIR):
+ * Manages the console's users (stored in its store: SQLite under CONSOLE_DATA_DIR, or PostgreSQL at CONSOLE_DATABASE_URL):
  *   npm run users -- add <name> --role viewer|operator
  *   npm run users -- passwd <name>
  *   npm run users -- set-role <name> --role viewer|operator
@@ -20,7 +20,7 @@ import {
   usersConfigured,
 } from "../server/auth/users.ts";
 import { consoleConfig } from "../server/config.ts";
-import { consoleDatabase, consoleDatabasePath } from "../server/store/console-database.ts";
+import { closeConsoleStore, consoleStore, consoleStoreLocation } from "../server/store/console-database.ts";
 
 async function readPassword(prompt: string): Promise<string> {
   if (!process.stdin.isTTY) {
@@ -73,9 +73,9 @@ async function main(): Promise<void> {
   switch (command) {
     case "add": {
       const user = { name: needName(), role: role() };
-      const first = !usersConfigured(consoleDatabase(), consoleConfig());
-      insertUser(consoleDatabase(), { ...user, passwordHash: await newPasswordHash() });
-      console.log(`Added ${user.name} (${user.role}) to ${consoleDatabasePath()}.`);
+      const first = !(await usersConfigured(consoleStore(), consoleConfig()));
+      await insertUser(consoleStore(), { ...user, passwordHash: await newPasswordHash() });
+      console.log(`Added ${user.name} (${user.role}) to ${consoleStoreLocation()}.`);
       if (first) {
         console.log(
           "This is the first user, so the console now requires sign-in: a console already running on this data " +
@@ -85,19 +85,19 @@ async function main(): Promise<void> {
       return;
     }
     case "passwd":
-      updateUser(consoleDatabase(), needName(), { passwordHash: await newPasswordHash() });
+      await updateUser(consoleStore(), needName(), { passwordHash: await newPasswordHash() });
       console.log(`Changed the password of ${name}.`);
       return;
     case "set-role":
-      updateUser(consoleDatabase(), needName(), { role: role() });
+      await updateUser(consoleStore(), needName(), { role: role() });
       console.log(`${name} is now a ${values.role}.`);
       return;
     case "remove":
-      deleteUser(consoleDatabase(), needName());
+      await deleteUser(consoleStore(), needName());
       console.log(`Removed ${name}; their sessions stop working at once.`);
       return;
     case "list":
-      for (const user of listUsers(consoleDatabase(), consoleConfig()))
+      for (const user of await listUsers(consoleStore(), consoleConfig()))
         console.log(`${user.name}\t${user.role}\t${user.source}`);
       return;
     case "hash":
@@ -108,7 +108,9 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: Error) => {
-  console.error(error.message);
-  process.exit(1);
-});
+main()
+  .then(() => closeConsoleStore())
+  .catch((error: Error) => {
+    console.error(error.message);
+    process.exit(1);
+  });

@@ -51,6 +51,16 @@ const parsedBy = (parse: (raw: string) => unknown) =>
     }
   });
 
+const postgresUrl = (raw: string) => {
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(raw);
+  } catch {}
+  if (!parsed || !/^postgres(ql)?:$/.test(parsed.protocol) || !parsed.hostname) {
+    throw new Error("must be a PostgreSQL URL, e.g. postgres://console@db.example.com:5432/console");
+  }
+};
+
 const origins = (raw: string) => {
   for (const origin of raw.split(",").map((part) => part.trim())) {
     let parsed: URL | undefined;
@@ -260,22 +270,12 @@ const settings = {
     },
   },
   CONSOLE_DATABASE_URL: {
-    // The PostgreSQL store (issue 35, part 3) is not built yet: a URL is refused rather than ignored, so a console
-    // pointed at a shared database never writes to a private SQLite file instead.
-    schema: z.preprocess(
-      blank,
-      z
-        .undefined({
-          message:
-            "the PostgreSQL store is not built yet; unset CONSOLE_DATABASE_URL to keep the console's data in SQLite under CONSOLE_DATA_DIR",
-        })
-        .optional(),
-    ),
+    schema: parsedBy(postgresUrl),
     doc: {
       group: "Process",
       secret: true,
       description:
-        "Reserved for the PostgreSQL store (`postgres://…`), not built yet: any value is refused at start. Unset: SQLite in CONSOLE_DATA_DIR.",
+        "The console's store in PostgreSQL (`postgres://user@host:5432/db?sslmode=verify-full`; the password in PGPASSWORD or the URL), which more than one console process can share. Unset: SQLite in CONSOLE_DATA_DIR.",
     },
   },
   HOST: {

@@ -8,14 +8,12 @@ import { type EndpointChecker, servingEndpointChecker } from "./evaluate/endpoin
 import type { EndpointInvoker } from "./evaluate/runs/invoker.ts";
 import type { RunnerDeps } from "./evaluate/runs/runner.ts";
 import { sageMakerInvoker } from "./evaluate/runs/sagemaker-invoker.ts";
-import { consoleDatabase, consoleStore } from "./store/console-database.ts";
-import type { Db } from "./store/database.ts";
+import { consoleStore } from "./store/console-database.ts";
 import type { Store } from "./store/store.ts";
 
 export interface ConsoleContext {
   config: ConsoleConfig;
   aws: AwsClients;
-  db: Db;
   /** The console's store (Kysely, over SQLite or PostgreSQL): what store modules take. */
   store: Store;
   settings: ConsoleSettings;
@@ -26,7 +24,7 @@ export interface ConsoleContext {
   evaluation: { invoke: EndpointInvoker; checkEndpoint: EndpointChecker };
 }
 
-function build(config: ConsoleConfig): Omit<ConsoleContext, "db" | "store"> {
+function build(config: ConsoleConfig): Omit<ConsoleContext, "store"> {
   const aws = createAwsClients({}, config);
   const settings = consoleSettings(config);
   return {
@@ -34,9 +32,9 @@ function build(config: ConsoleConfig): Omit<ConsoleContext, "db" | "store"> {
     aws,
     settings,
     scope: managedScope(config),
-    endpointSummaries: new EndpointSummaryCache(consoleDatabase()),
+    endpointSummaries: new EndpointSummaryCache(consoleStore()),
     evaluation: {
-      invoke: sageMakerInvoker(aws, { artifactBucket: settings.artifactBucket, db: consoleDatabase }),
+      invoke: sageMakerInvoker(aws, { artifactBucket: settings.artifactBucket, store: () => consoleStore() }),
       checkEndpoint: servingEndpointChecker(aws),
     },
   };
@@ -49,13 +47,13 @@ function build(config: ConsoleConfig): Omit<ConsoleContext, "db" | "store"> {
  */
 export function consoleContext(): ConsoleContext {
   const config = consoleConfig();
-  const store = globalThis as { __consoleContext?: Omit<ConsoleContext, "db" | "store"> };
+  const store = globalThis as { __consoleContext?: Omit<ConsoleContext, "store"> };
   if (store.__consoleContext?.config !== config) store.__consoleContext = build(config);
-  return { ...store.__consoleContext, db: consoleDatabase(), store: consoleStore() };
+  return { ...store.__consoleContext, store: consoleStore() };
 }
 
-/** What the evaluation routes and the start-up resume work with: the console database and the runner's calls. */
+/** What the evaluation routes and the start-up resume work with: the console's store and the runner's calls. */
 export function evaluationDeps(): RunnerDeps & { checkEndpoint: EndpointChecker } {
-  const { db, evaluation, aws, settings } = consoleContext();
-  return { db, ...evaluation, batch: { aws, settings } };
+  const { store, evaluation, aws, settings } = consoleContext();
+  return { store, ...evaluation, batch: { aws, settings } };
 }

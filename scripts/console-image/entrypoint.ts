@@ -11,7 +11,7 @@ import { consoleConfig } from "../../server/config.ts";
 
 try {
   const config = consoleConfig();
-  prepareToListen(config);
+  await prepareToListen(config);
   // Next.js's standalone server listens on HOSTNAME and PORT; HOST and PORT are the console's settings for them.
   process.env.HOSTNAME = config.HOST;
   process.env.PORT = String(config.PORT);

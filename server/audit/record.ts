@@ -1,6 +1,6 @@
 import type { AuditRecord, AuditResult } from "../../contract/audit/audit.ts";
-import { consoleDatabase } from "../store/console-database.ts";
-import type { Db } from "../store/database.ts";
+import { consoleStore } from "../store/console-database.ts";
+import type { Store } from "../store/store.ts";
 
 export interface AuditEntry {
   /** The signed-in user's name (`local` in local mode). */
@@ -16,16 +16,24 @@ export interface AuditEntry {
 }
 
 /** Appends one line to the audit log. Call it once per mutation, after the outcome is known, success or failure. */
-export function recordAudit(entry: AuditEntry, db: Db = consoleDatabase()): AuditRecord {
+export async function recordAudit(entry: AuditEntry, store: Store = consoleStore()): Promise<AuditRecord> {
   const at = new Date().toISOString();
   const detail = entry.detail === undefined ? null : JSON.stringify(entry.detail);
-  const result = db
-    .prepare(
-      "INSERT INTO audit_log (at, actor, action, target, aws_request_id, result, detail) VALUES (?, ?, ?, ?, ?, ?, ?)",
-    )
-    .run(at, entry.actor, entry.action, entry.target, entry.awsRequestId ?? null, entry.result, detail);
+  const { id } = await store
+    .insertInto("audit_log")
+    .values({
+      at,
+      actor: entry.actor,
+      action: entry.action,
+      target: entry.target,
+      aws_request_id: entry.awsRequestId ?? null,
+      result: entry.result,
+      detail,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
   return {
-    id: Number(result.lastInsertRowid),
+    id,
     at,
     actor: entry.actor,
     action: entry.action,
@@ -51,32 +59,12 @@ export interface AuditQuery {
 }
 
 /** Newest first. */
-export function listAudit(query: AuditQuery, db: Db = consoleDatabase()): AuditRecord[] {
-  const where: string[] = [];
-  const params: (string | number)[] = [];
-  if (query.beforeId !== undefined) {
-    where.push("id < ?");
-    params.push(query.beforeId);
-  }
-  if (query.actor) {
-    where.push("actor = ?");
-    params.push(query.actor);
-  }
-  if (query.action) {
-    where.push("action = ?");
-    params.push(query.action);
-  }
-  const sql = `SELECT * FROM audit_log ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY id DESC LIMIT ?`;
-  const rows = db.prepare(sql).all(...params, query.limit) as {
-    id: number;
-    at: string;
-    actor: string;
-    action: string;
-    target: string;
-    aws_request_id: string | null;
-    result: AuditResult;
-    detail: string | null;
-  }[];
+export async function listAudit(query: AuditQuery, store: Store = consoleStore()): Promise<AuditRecord[]> {
+  let select = store.selectFrom("audit_log").selectAll();
+  if (query.beforeId !== undefined) select = select.where("id", "<", query.beforeId);
+  if (query.actor) select = select.where("actor", "=", query.actor);
+  if (query.action) select = select.where("action", "=", query.action);
+  const rows = await select.orderBy("id", "desc").limit(query.limit).execute();
   return rows.map((row) => ({
     id: row.id,
     at: row.at,

@@ -1,6 +1,6 @@
 import { createRateLimiter, type RateLimiter } from "../auth/rate-limit.ts";
 import { clientAddress, type ForwardingSettings } from "../http/forwarded.ts";
-import type { Db } from "../store/database.ts";
+import type { Store } from "../store/store.ts";
 import { recordAudit } from "./record.ts";
 
 /** A request the console refused (a role too low, a cross-site request, a resource it does not manage). */
@@ -44,7 +44,7 @@ export const refusalBudgets = {
 
 export interface RefusalLog {
   /** Writes the refusal's audit row unless a budget is spent; true when it was written. */
-  record(db: Db, refusal: Refusal): boolean;
+  record(store: Store, refusal: Refusal): Promise<boolean>;
 }
 
 /** Paths and reasons come from the request: a row keeps at most this much of each. */
@@ -62,13 +62,15 @@ export function createRefusalLog(
   const everyone: RateLimiter = createRateLimiter({ ...budgets.everyone, now });
   let notWritten = 0;
   return {
-    record(db, refusal) {
+    async record(store, refusal) {
       const caller = refusal.actor === null ? `address:${refusal.address}` : `user:${refusal.actor}`;
       if (!perCaller.take(caller).allowed || !everyone.take("").allowed) {
         notWritten++;
         return false;
       }
-      recordAudit(
+      const written = notWritten;
+      notWritten = 0;
+      await recordAudit(
         {
           actor: refusal.actor ?? "anonymous",
           action: "request.refuse",
@@ -78,12 +80,11 @@ export function createRefusalLog(
             status: refusal.status,
             reason: refusal.reason.slice(0, MAX_TEXT),
             address: refusal.address,
-            ...(notWritten > 0 ? { notWrittenBefore: notWritten } : {}),
+            ...(written > 0 ? { notWrittenBefore: written } : {}),
           },
         },
-        db,
+        store,
       );
-      notWritten = 0;
       return true;
     },
   };

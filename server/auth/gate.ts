@@ -33,9 +33,9 @@ export async function gate(request: Request, options: GateOptions = {}): Promise
   const api = isApiPath(pathname);
   const method = request.method.toUpperCase();
   const context = options.context ?? defaultAuthContext();
-  const forbidden = (principal: Principal | null, message: string, response: Response) => {
+  const forbidden = async (principal: Principal | null, message: string, response: Response) => {
     const refusal = refusalOf(request, context.config, principal?.name ?? null, 403, message);
-    (options.refusals ?? refusalLog()).record(context.db, refusal);
+    await (options.refusals ?? refusalLog()).record(context.store, refusal);
     return response;
   };
 

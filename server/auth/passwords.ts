@@ -1,7 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import { hash, verify } from "@node-rs/argon2";
 import type { Role } from "../../contract/auth/session.ts";
-import type { Db } from "../store/database.ts";
+import type { Store } from "../store/store.ts";
 import { findUser, type UserSettings } from "./users.ts";
 
 export const minimumPasswordLength = 12;
@@ -21,12 +21,12 @@ let decoyHash: Promise<string> | undefined;
  * response time does not tell which names exist.
  */
 export async function verifyCredentials(
-  db: Db,
+  store: Store,
   name: string,
   password: string,
   settings: UserSettings,
 ): Promise<{ name: string; role: Role } | null> {
-  const user = findUser(db, name, settings);
+  const user = await findUser(store, name, settings);
   if (!user) {
     decoyHash ??= hash("decoy password that matches nothing");
     await verify(await decoyHash, password).catch(() => false);

@@ -2,8 +2,8 @@ import type { Principal, Role } from "../../contract/auth/session.ts";
 import { refusalLog, refusalOf } from "../audit/refusals.ts";
 import { type ConsoleConfig, consoleConfig } from "../config.ts";
 import { AppError } from "../http/app-error.ts";
-import { consoleDatabase } from "../store/console-database.ts";
-import type { Db } from "../store/database.ts";
+import { consoleStore } from "../store/console-database.ts";
+import type { Store } from "../store/store.ts";
 import { isLoopbackHost } from "./bind.ts";
 import { isRevoked } from "./revocation.ts";
 import { grants } from "./roles.ts";
@@ -11,14 +11,14 @@ import { readCookie, sessionCookieName, sessionKey, verifySessionToken } from ".
 import { findUser, usersConfigured } from "./users.ts";
 
 export interface AuthContext {
-  db: Db;
+  store: Store;
   config: ConsoleConfig;
 }
 
 export const localOperator: Principal = { name: "local", role: "operator", source: "local" };
 
 export function defaultAuthContext(): AuthContext {
-  return { db: consoleDatabase(), config: consoleConfig() };
+  return { store: consoleStore(), config: consoleConfig() };
 }
 
 /**
@@ -31,15 +31,15 @@ export async function principalOf(
   request: Request,
   context: AuthContext = defaultAuthContext(),
 ): Promise<Principal | null> {
-  if (!usersConfigured(context.db, context.config)) {
+  if (!(await usersConfigured(context.store, context.config))) {
     const host = new URL(`http://${request.headers.get("host") ?? new URL(request.url).host}`).hostname;
     return isLoopbackHost(host) ? localOperator : null;
   }
   const verified = await verifySessionToken(readCookie(request, sessionCookieName), sessionKey(context.config));
-  if (!verified || isRevoked(context.db, verified.id)) return null;
+  if (!verified || (await isRevoked(context.store, verified.id))) return null;
   const { session } = verified;
   if (session.source === "oidc") return session;
-  const user = findUser(context.db, session.name, context.config);
+  const user = await findUser(context.store, session.name, context.config);
   return user ? { name: user.name, role: user.role, source: "password" } : null;
 }
 
@@ -75,7 +75,7 @@ async function holding(
   if (!principal) throw new AppError("unauthenticated", `Sign in first: this needs the ${role} role.`);
   if (!grants(principal.role, role)) {
     const message = refusal(principal);
-    refusalLog().record(context.db, refusalOf(request, context.config, principal.name, 403, message));
+    await refusalLog().record(context.store, refusalOf(request, context.config, principal.name, 403, message));
     throw new AppError("forbidden", message);
   }
   return principal;

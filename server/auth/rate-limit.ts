@@ -1,12 +1,14 @@
 import { semifDefaults } from "@decision-console/adapter/contract/semif-settings.ts";
 import type { ConsoleConfig } from "../config.ts";
+import { storeDialect } from "../store/dialect.ts";
+import type { Store } from "../store/store.ts";
 
 /** Keys kept before buckets that have refilled (and so say nothing) are swept. */
 const SWEEP_ABOVE = 10_000;
 
 /**
  * Token buckets per key: `burst` at once, refilled at `perMinute`. In memory, so each console process limits on
- * its own. A full bucket is the same as none, so those are swept once many keys exist (keys can come from
+ * its own (the playground's and the refusal log's limits; sign-in's are in the store). A full bucket is the same as none, so those are swept once many keys exist (keys can come from
  * clients: addresses and user names).
  */
 class TokenBuckets {
@@ -91,39 +93,97 @@ export const loginBudgets = {
 
 export interface LoginThrottle {
   /** Spends an attempt in every limit, or none when one refuses (a refused attempt costs no argon2 work). */
-  take(address: string, name: string): { allowed: true } | (Refusal & { limit: keyof typeof loginBudgets });
+  take(address: string, name: string): Promise<{ allowed: true } | (Refusal & { limit: keyof typeof loginBudgets })>;
 }
+
+type LoginLimit = keyof typeof loginBudgets;
+
+/** Buckets untouched this long have refilled under every budget, so they say nothing and are swept. */
+const refilledAfterMs = (budgets: Record<LoginLimit, Budget>) =>
+  Math.max(...Object.values(budgets).map((budget) => (budget.burst / budget.perMinute) * 60_000));
 
 /**
  * Sign-in attempts, limited per (client address, user name), per client address and for the whole console.
  * There is deliberately no limit per name alone: guesses from one address lock only that address out of that
  * name, so a flood against a name cannot keep its owner out from another address; only the global ceiling, which
  * bounds the total rate, is shared (while it lasts).
+ * The buckets live in the console's store, so every replica behind a load balancer spends from the same ones. One
+ * attempt reads and writes its three buckets in one transaction, holding their rows (PostgreSQL: FOR UPDATE, in
+ * one order, so attempts never deadlock; SQLite: one writer at a time).
  */
 export function createLoginThrottle(
-  budgets: Record<keyof typeof loginBudgets, Budget> = loginBudgets,
+  store: Store,
+  budgets: Record<LoginLimit, Budget> = loginBudgets,
   now: () => number = Date.now,
 ): LoginThrottle {
-  const limits = (Object.keys(budgets) as (keyof typeof loginBudgets)[]).map((limit) => ({
-    limit,
-    buckets: new TokenBuckets(budgets[limit].burst, budgets[limit].perMinute, now),
-  }));
-  const keyOf = (limit: keyof typeof loginBudgets, address: string, name: string) =>
-    limit === "addressAndName" ? `${address}\u0000${name}` : limit === "address" ? address : "";
+  const limits = Object.keys(budgets) as LoginLimit[];
+  const bucketOf = (limit: LoginLimit, address: string, name: string) =>
+    JSON.stringify(
+      limit === "addressAndName" ? [limit, address, name] : limit === "address" ? [limit, address] : [limit],
+    );
+  const locks = storeDialect(store) === "postgres";
+  let sweptAt = 0;
   return {
-    take(address, name) {
-      const waits = limits.map(({ limit, buckets }) => ({ limit, wait: buckets.wait(keyOf(limit, address, name)) }));
-      const longest = waits.reduce((a, b) => (b.wait > a.wait ? b : a));
-      if (longest.wait > 0) return { allowed: false, retryAfterSeconds: longest.wait, limit: longest.limit };
-      for (const { limit, buckets } of limits) buckets.take(keyOf(limit, address, name));
-      return { allowed: true };
+    async take(address, name) {
+      const time = now();
+      const buckets = limits.map((limit) => ({ limit, bucket: bucketOf(limit, address, name), ...budgets[limit] }));
+      const outcome = await store.transaction().execute(async (trx) => {
+        await trx
+          .insertInto("sign_in_buckets")
+          .values(buckets.map(({ bucket, burst }) => ({ bucket, tokens: burst, at_ms: time })))
+          .onConflict((conflict) => conflict.column("bucket").doNothing())
+          .execute();
+        const rows = await trx
+          .selectFrom("sign_in_buckets")
+          .selectAll()
+          .where(
+            "bucket",
+            "in",
+            buckets.map(({ bucket }) => bucket),
+          )
+          .orderBy("bucket")
+          .$if(locks, (query) => query.forUpdate())
+          .execute();
+        const stored = new Map(rows.map((row) => [row.bucket, row]));
+        const levels = buckets.map((entry) => {
+          const row = stored.get(entry.bucket)!;
+          const refillPerMs = entry.perMinute / 60_000;
+          const tokens = Math.min(entry.burst, row.tokens + Math.max(0, time - row.at_ms) * refillPerMs);
+          const wait = tokens >= 1 ? 0 : Math.max(1, Math.ceil((1 - tokens) / refillPerMs / 1000));
+          return { ...entry, tokens, wait };
+        });
+        const longest = levels.reduce((a, b) => (b.wait > a.wait ? b : a));
+        if (longest.wait > 0) return { allowed: false as const, retryAfterSeconds: longest.wait, limit: longest.limit };
+        for (const level of levels) {
+          await trx
+            .updateTable("sign_in_buckets")
+            .set({ tokens: level.tokens - 1, at_ms: time })
+            .where("bucket", "=", level.bucket)
+            .execute();
+        }
+        return { allowed: true as const };
+      });
+      const horizon = refilledAfterMs(budgets);
+      if (time - sweptAt > horizon) {
+        sweptAt = time;
+        await store
+          .deleteFrom("sign_in_buckets")
+          .where("at_ms", "<", time - horizon)
+          .execute();
+      }
+      return outcome;
     },
   };
 }
 
-/** The process's sign-in throttle, shared by every bundle. */
-export function loginThrottle(): LoginThrottle {
-  const store = globalThis as { __consoleLoginThrottle?: LoginThrottle };
-  store.__consoleLoginThrottle ??= createLoginThrottle();
-  return store.__consoleLoginThrottle;
+/** The sign-in throttle on the console's store. */
+export function loginThrottle(store: Store): LoginThrottle {
+  const cached = globalThis as { __consoleLoginThrottles?: WeakMap<Store, LoginThrottle> };
+  cached.__consoleLoginThrottles ??= new WeakMap();
+  let throttle = cached.__consoleLoginThrottles.get(store);
+  if (!throttle) {
+    throttle = createLoginThrottle(store);
+    cached.__consoleLoginThrottles.set(store, throttle);
+  }
+  return throttle;
 }

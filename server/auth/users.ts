@@ -2,7 +2,8 @@ import fs from "node:fs";
 import type { Role } from "../../contract/auth/session.ts";
 import type { ConsoleConfig } from "../config.ts";
 import { AppError } from "../http/app-error.ts";
-import type { Db } from "../store/database.ts";
+import type { Store } from "../store/store.ts";
+import { isUniqueViolation } from "../store/unique-violation.ts";
 import { type EnvUser, parseUserList, userNameSchema } from "./user-list.ts";
 
 export { type EnvUser, userNameSchema } from "./user-list.ts";
@@ -49,14 +50,14 @@ export function envUsers(settings: UserSettings): EnvUser[] {
 }
 
 /** Any way to sign in (env users, stored users, single sign-on) takes the console out of local-operator mode. */
-export function usersConfigured(db: Db, settings: UserSettings): boolean {
+export async function usersConfigured(store: Store, settings: UserSettings): Promise<boolean> {
   if (envUsers(settings).length > 0 || settings.CONSOLE_OIDC_ISSUER) return true;
-  const row = db.prepare("SELECT COUNT(*) AS count FROM users").get() as { count: number };
-  return row.count > 0;
+  const row = await store.selectFrom("users").select("name").limit(1).executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Environment users win over stored ones of the same name, so a deployment's configuration is authoritative. */
-export function findUser(db: Db, name: string, settings: UserSettings): StoredUser | null {
+export async function findUser(store: Store, name: string, settings: UserSettings): Promise<StoredUser | null> {
   const fromEnv = envUsers(settings).find((user) => user.name === name);
   if (fromEnv) {
     return {
@@ -68,9 +69,11 @@ export function findUser(db: Db, name: string, settings: UserSettings): StoredUs
       source: "env",
     };
   }
-  const row = db.prepare("SELECT name, role, password_hash FROM users WHERE name = ?").get(name) as
-    | { name: string; role: Role; password_hash: string }
-    | undefined;
+  const row = await store
+    .selectFrom("users")
+    .select(["name", "role", "password_hash"])
+    .where("name", "=", name)
+    .executeTakeFirst();
   if (!row) return null;
   return { name: row.name, role: row.role, credential: { kind: "hash", hash: row.password_hash }, source: "database" };
 }
@@ -81,8 +84,8 @@ export interface UserSummary {
   source: "env" | "database";
 }
 
-export function listUsers(db: Db, settings: UserSettings): UserSummary[] {
-  const stored = db.prepare("SELECT name, role FROM users ORDER BY name").all() as { name: string; role: Role }[];
+export async function listUsers(store: Store, settings: UserSettings): Promise<UserSummary[]> {
+  const stored = await store.selectFrom("users").select(["name", "role"]).orderBy("name").execute();
   const fromEnv = envUsers(settings).map((user) => ({ name: user.name, role: user.role, source: "env" as const }));
   const shadowed = new Set(fromEnv.map((user) => user.name));
   return [
@@ -91,34 +94,41 @@ export function listUsers(db: Db, settings: UserSettings): UserSummary[] {
   ];
 }
 
-export function insertUser(db: Db, user: { name: string; role: Role; passwordHash: string }): void {
+export async function insertUser(store: Store, user: { name: string; role: Role; passwordHash: string }) {
   const now = new Date().toISOString();
   try {
-    db.prepare("INSERT INTO users (name, role, password_hash, created_at, updated_at) VALUES (?, ?, ?, ?, ?)").run(
-      userNameSchema.parse(user.name),
-      user.role,
-      user.passwordHash,
-      now,
-      now,
-    );
+    await store
+      .insertInto("users")
+      .values({
+        name: userNameSchema.parse(user.name),
+        role: user.role,
+        password_hash: user.passwordHash,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
   } catch (error) {
-    if ((error as { code?: string }).code === "SQLITE_CONSTRAINT_PRIMARYKEY") {
+    if (isUniqueViolation(error)) {
       throw new AppError("conflict", `A user named ${user.name} already exists.`);
     }
     throw error;
   }
 }
 
-export function updateUser(db: Db, name: string, change: { role?: Role; passwordHash?: string }): void {
-  const result = db
-    .prepare(
-      "UPDATE users SET role = coalesce(?, role), password_hash = coalesce(?, password_hash), updated_at = ? WHERE name = ?",
-    )
-    .run(change.role ?? null, change.passwordHash ?? null, new Date().toISOString(), name);
-  if (result.changes === 0) throw new AppError("not_found", `No stored user is named ${name}.`);
+export async function updateUser(store: Store, name: string, change: { role?: Role; passwordHash?: string }) {
+  const result = await store
+    .updateTable("users")
+    .set({
+      ...(change.role ? { role: change.role } : {}),
+      ...(change.passwordHash ? { password_hash: change.passwordHash } : {}),
+      updated_at: new Date().toISOString(),
+    })
+    .where("name", "=", name)
+    .executeTakeFirst();
+  if (result.numUpdatedRows === 0n) throw new AppError("not_found", `No stored user is named ${name}.`);
 }
 
-export function deleteUser(db: Db, name: string): void {
-  const result = db.prepare("DELETE FROM users WHERE name = ?").run(name);
-  if (result.changes === 0) throw new AppError("not_found", `No stored user is named ${name}.`);
+export async function deleteUser(store: Store, name: string): Promise<void> {
+  const result = await store.deleteFrom("users").where("name", "=", name).executeTakeFirst();
+  if (result.numDeletedRows === 0n) throw new AppError("not_found", `No stored user is named ${name}.`);
 }

@@ -6,7 +6,9 @@ import { type ControlPlane, startControlPlane } from "@decision-console/local-aw
 import { testStackFixture } from "@decision-console/local-aws/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listAudit } from "../audit/record.ts";
-import { type Db, openDatabase } from "../store/database.ts";
+import { openDatabase } from "../store/database.ts";
+import { sqliteStore } from "../store/sqlite-store.ts";
+import type { Store } from "../store/store.ts";
 import { audited } from "./audited.ts";
 import type { AwsClients } from "./clients.ts";
 import { consoleClientsFor } from "./local-console-clients.ts";
@@ -15,7 +17,7 @@ import { consoleClientsFor } from "./local-console-clients.ts";
 let dataDir: string;
 let plane: ControlPlane;
 let aws: AwsClients;
-let db: Db;
+let store: Store;
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "audit-request-id-"));
@@ -26,12 +28,12 @@ beforeAll(async () => {
     waitForEndpoints: false,
   });
   aws = consoleClientsFor(plane);
-  db = openDatabase(path.join(dataDir, "console.db"));
+  store = sqliteStore(openDatabase(path.join(dataDir, "console.db")));
 });
 
 afterAll(async () => {
   for (const client of Object.values(aws ?? {})) client.destroy();
-  db?.close();
+  await store?.destroy();
   await plane?.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
@@ -51,34 +53,34 @@ const alarm = {
 describe("the audit log's AWS request id", () => {
   it("is the request id AWS answered the changing call with, though the change returns a console view", async () => {
     let answered: string | undefined;
-    await audited(db, { actor: "ops", action: "endpoint.alarm.put", target: "dc-audit-demo" }, async () => {
+    await audited(store, { actor: "ops", action: "endpoint.alarm.put", target: "dc-audit-demo" }, async () => {
       await aws.cloudWatch.send(new DescribeAlarmsCommand({ AlarmNames: [alarm.AlarmName] }));
       const put = await aws.cloudWatch.send(new PutMetricAlarmCommand(alarm));
       answered = put.$metadata.requestId;
       await aws.cloudWatch.send(new DescribeAlarmsCommand({ AlarmNames: [alarm.AlarmName] }));
       return { name: alarm.AlarmName };
     });
-    const [line] = listAudit({ limit: 1 }, db);
+    const [line] = await listAudit({ limit: 1 }, store);
     expect(answered).toMatch(/^[0-9a-f-]{36}$/);
     expect(line?.awsRequestId).toBe(answered);
   });
 
   it("is the failed call's own id when AWS refuses the change", async () => {
     await expect(
-      audited(db, { actor: "ops", action: "endpoint.alarm.put", target: "dc-audit-demo" }, () =>
+      audited(store, { actor: "ops", action: "endpoint.alarm.put", target: "dc-audit-demo" }, () =>
         aws.cloudWatch.send(new PutMetricAlarmCommand({ ...alarm, Period: 7 })),
       ),
     ).rejects.toThrow();
-    const [line] = listAudit({ limit: 1 }, db);
+    const [line] = await listAudit({ limit: 1 }, store);
     expect(line?.result).toBe("error");
     expect(line?.awsRequestId).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it("is empty for a change that made no AWS call", async () => {
-    await audited(db, { actor: "ops", action: "dataset.delete", target: "d1" }, async () => {
+    await audited(store, { actor: "ops", action: "dataset.delete", target: "d1" }, async () => {
       await aws.cloudWatch.send(new DescribeAlarmsCommand({ AlarmNames: [alarm.AlarmName] }));
       return null;
     });
-    expect(listAudit({ limit: 1 }, db)[0]?.awsRequestId).toBeNull();
+    expect((await listAudit({ limit: 1 }, store))[0]?.awsRequestId).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 import { type AuditEntry, awsRequestIdOf, recordAudit } from "../audit/record.ts";
 import { AppError } from "../http/app-error.ts";
-import type { Db } from "../store/database.ts";
+import type { Store } from "../store/store.ts";
 import { type AwsCall, changeRequestId, withAwsCalls } from "./request-ids.ts";
 
 /**
@@ -10,7 +10,7 @@ import { type AwsCall, changeRequestId, withAwsCalls } from "./request-ids.ts";
  * given, says what the change did from its result (a roll back's from and to) in place of `detail`.
  */
 export async function audited<T>(
-  db: Db,
+  store: Store,
   entry: Pick<AuditEntry, "actor" | "action" | "target"> & { detail?: unknown; outcome?: (value: T) => unknown },
   run: () => Promise<T>,
 ): Promise<T> {
@@ -21,7 +21,10 @@ export async function audited<T>(
       calls = seen;
     });
     const detail = outcome ? outcome(value) : line.detail;
-    recordAudit({ ...line, detail, result: "ok", awsRequestId: changeRequestId(calls) ?? awsRequestIdOf(value) }, db);
+    await recordAudit(
+      { ...line, detail, result: "ok", awsRequestId: changeRequestId(calls) ?? awsRequestIdOf(value) },
+      store,
+    );
     return value;
   } catch (error) {
     const details = error instanceof AppError ? error.details : undefined;
@@ -29,9 +32,9 @@ export async function audited<T>(
       typeof details?.awsRequestId === "string"
         ? details.awsRequestId
         : (changeRequestId(calls) ?? awsRequestIdOf(error));
-    recordAudit(
+    await recordAudit(
       { ...line, result: "error", awsRequestId, detail: { request: line.detail, error: (error as Error).message } },
-      db,
+      store,
     );
     throw error;
   }

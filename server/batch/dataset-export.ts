@@ -6,7 +6,7 @@ import { awsCall } from "../aws/errors.ts";
 import type { ConsoleSettings } from "../console-settings.ts";
 import { datasetItems, findDataset } from "../evaluate/datasets/dataset-store.ts";
 import { AppError } from "../http/app-error.ts";
-import type { Db } from "../store/database.ts";
+import type { Store } from "../store/store.ts";
 
 /** Items per input object: SageMaker gives each instance whole objects and writes an object's .out when it is done. */
 export const ITEMS_PER_OBJECT = 100;
@@ -15,8 +15,9 @@ export const ITEMS_PER_OBJECT = 100;
  * The JSON Lines objects a transform job reads for a dataset, `ITEMS_PER_OBJECT` items each (so a job spreads over
  * its instances and shows progress object by object): each item's decision as a request body; labels stay here.
  */
-export function datasetJsonLines(db: Db, datasetId: string): { key: string; text: string }[] {
-  const lines = datasetItems(db, datasetId).map((item) => `${JSON.stringify({ decision: item.decision })}\n`);
+export async function datasetJsonLines(store: Store, datasetId: string): Promise<{ key: string; text: string }[]> {
+  const items = await datasetItems(store, datasetId);
+  const lines = items.map((item) => `${JSON.stringify({ decision: item.decision })}\n`);
   const objects: { key: string; text: string }[] = [];
   for (let start = 0; start < lines.length; start += ITEMS_PER_OBJECT) {
     const number = String(objects.length + 1).padStart(5, "0");
@@ -29,21 +30,21 @@ export function datasetJsonLines(db: Db, datasetId: string): { key: string; text
 export async function exportDataset(
   aws: Pick<AwsClients, "s3">,
   settings: ConsoleSettings,
-  db: Db,
+  store: Store,
   datasetId: string,
 ): Promise<DatasetExport> {
-  return writeDatasetJsonLines(aws, settings, db, datasetId, `${ARTIFACT_PREFIXES.batch}inputs/${datasetId}/`);
+  return writeDatasetJsonLines(aws, settings, store, datasetId, `${ARTIFACT_PREFIXES.batch}inputs/${datasetId}/`);
 }
 
 /** Writes a stored dataset's JSON Lines objects under `prefix` (inside batch/) of the artifact bucket. */
 export async function writeDatasetJsonLines(
   aws: Pick<AwsClients, "s3">,
   settings: ConsoleSettings,
-  db: Db,
+  store: Store,
   datasetId: string,
   prefix: string,
 ): Promise<DatasetExport> {
-  if (!findDataset(db, datasetId)) throw new AppError("not_found", `There is no dataset ${datasetId}.`);
+  if (!(await findDataset(store, datasetId))) throw new AppError("not_found", `There is no dataset ${datasetId}.`);
   const bucket = settings.artifactBucket;
   if (!bucket) {
     throw new AppError(
@@ -51,7 +52,7 @@ export async function writeDatasetJsonLines(
       "Exporting a dataset needs the artifact bucket: set CONSOLE_ARTIFACT_BUCKET (the stack's ArtifactBucketName).",
     );
   }
-  const objects = datasetJsonLines(db, datasetId);
+  const objects = await datasetJsonLines(store, datasetId);
   for (const object of objects) {
     await awsCall(`s3://${bucket}/${prefix}${object.key}`, () =>
       aws.s3.send(

@@ -11,12 +11,12 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deployRequestSchema } from "../../contract/endpoints/deploy.ts";
 import { monitoringQuerySchema } from "../../contract/endpoints/monitoring.ts";
+import { openTestStore } from "../../tests/support/store/test-stores.ts";
 import { consoleClientsFor } from "../aws/local-console-clients.ts";
 import { asyncOutcome } from "../invoke/async-outcome.ts";
 import { invokeEndpoint } from "../invoke/invoke.ts";
 import { invokeEndpointAsync } from "../invoke/invoke-async.ts";
 import { endpointMonitoring } from "../monitoring/endpoint-monitoring.ts";
-import { openDatabase } from "../store/database.ts";
 import { deployEndpoint } from "./deploy.ts";
 import { describeEndpoint } from "./describe.ts";
 
@@ -97,14 +97,14 @@ describe("a console deployment with data capture", { timeout: 120_000 }, () => {
     }
     await plane.capture.flush();
 
-    const db = openDatabase(path.join(dataDir, "console.db"));
-    const deps = { s3: clients.s3, sageMaker: clients.sageMaker, db, artifactBucket: plane.bucket };
+    const { store, close } = await openTestStore("sqlite");
+    const deps = { s3: clients.s3, sageMaker: clients.sageMaker, store, artifactBucket: plane.bucket };
     const view = await endpointMonitoring(
       deps,
       "dc-captured-async",
       monitoringQuerySchema.parse({ window: "1h", threshold: "0.5" }),
     );
-    db.close();
+    await close();
     expect(view.decisions).toBe(4);
     expect(view.kinds.map((kind) => kind.question)).toEqual([routeDecision.decision.question]);
   });

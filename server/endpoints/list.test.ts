@@ -1,6 +1,3 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import {
   DescribeEndpointCommand,
   DescribeEndpointConfigCommand,
@@ -19,7 +16,7 @@ import {
   digest,
   modelSha,
 } from "../../tests/support/endpoints/fixtures.ts";
-import { openDatabase } from "../store/database.ts";
+import { describeOnStores } from "../../tests/support/store/test-stores.ts";
 import { listEndpoints } from "./list.ts";
 import { EndpointSummaryCache } from "./summary-cache.ts";
 
@@ -37,12 +34,14 @@ function entry(name: string) {
   };
 }
 
+function resetSageMaker() {
+  sageMaker.reset();
+  sageMaker.on(DescribeEndpointConfigCommand).resolves(describedCpuConfig());
+  sageMaker.on(DescribeModelCommand).resolves(describedModel());
+}
+
 describe("endpoint list", () => {
-  beforeEach(() => {
-    sageMaker.reset();
-    sageMaker.on(DescribeEndpointConfigCommand).resolves(describedCpuConfig());
-    sageMaker.on(DescribeModelCommand).resolves(describedModel());
-  });
+  beforeEach(resetSageMaker);
 
   it("follows NextToken through every page", async () => {
     sageMaker
@@ -127,30 +126,6 @@ describe("endpoint list", () => {
     expect(sageMaker).toHaveReceivedCommandTimes(DescribeModelCommand, 1);
   });
 
-  it("keeps summaries in SQLite so a restarted console does not describe unchanged endpoints again", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "summaries-"));
-    const db = openDatabase(path.join(dir, "console.db"));
-    try {
-      sageMaker.on(ListEndpointsCommand).resolves({ Endpoints: [entry("demo"), entry("other")] });
-      sageMaker
-        .on(DescribeEndpointCommand)
-        .callsFake((input: { EndpointName: string }) => describedEndpoint({ EndpointName: input.EndpointName }));
-      const first = await listEndpoints(client, new EndpointSummaryCache(db));
-      sageMaker.resetHistory();
-      const afterRestart = await listEndpoints(client, new EndpointSummaryCache(db));
-      expect(afterRestart).toEqual(first);
-      expect(sageMaker).not.toHaveReceivedCommand(DescribeEndpointCommand);
-
-      sageMaker.on(ListEndpointsCommand).resolves({ Endpoints: [entry("other")] });
-      await listEndpoints(client, new EndpointSummaryCache(db));
-      const rows = db.prepare("SELECT endpoint_name FROM endpoint_summaries").all();
-      expect(rows).toEqual([{ endpoint_name: "other" }]);
-    } finally {
-      db.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  });
-
   it("keeps an endpoint deleted between list and describe in the table from its listing", async () => {
     sageMaker.on(ListEndpointsCommand).resolves({ Endpoints: [{ ...entry("gone"), EndpointStatus: "Deleting" }] });
     sageMaker
@@ -207,5 +182,27 @@ describe("endpoint list", () => {
       }),
     );
     await expect(listEndpoints(client, new EndpointSummaryCache(), "dc-")).rejects.toMatchObject({ status: 403 });
+  });
+});
+
+describeOnStores("endpoint summaries", (current) => {
+  beforeEach(resetSageMaker);
+
+  it("are kept in the store so a restarted console does not describe unchanged endpoints again", async () => {
+    const { store } = current();
+    sageMaker.on(ListEndpointsCommand).resolves({ Endpoints: [entry("demo"), entry("other")] });
+    sageMaker
+      .on(DescribeEndpointCommand)
+      .callsFake((input: { EndpointName: string }) => describedEndpoint({ EndpointName: input.EndpointName }));
+    const first = await listEndpoints(client, new EndpointSummaryCache(store));
+    sageMaker.resetHistory();
+    const afterRestart = await listEndpoints(client, new EndpointSummaryCache(store));
+    expect(afterRestart).toEqual(first);
+    expect(sageMaker).not.toHaveReceivedCommand(DescribeEndpointCommand);
+
+    sageMaker.on(ListEndpointsCommand).resolves({ Endpoints: [entry("other")] });
+    await listEndpoints(client, new EndpointSummaryCache(store));
+    const rows = await store.selectFrom("endpoint_summaries").select("endpoint_name").execute();
+    expect(rows).toEqual([{ endpoint_name: "other" }]);
   });
 });

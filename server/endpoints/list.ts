@@ -90,11 +90,11 @@ export async function listEndpoints(
   const entries = await listAllEndpointEntries(sageMaker);
   const endpoints = await mapBounded(entries, concurrency, async (entry) => {
     if (!coveredByPolicy(entry.EndpointName ?? "", resourceNamePrefix)) return fromListingOnly(entry, false);
-    const cached = cache.summary(entry);
+    const cached = await cache.summary(entry);
     if (cached) return cached;
     try {
       const summary = summaryOf(await loadEndpointResources(sageMaker, entry.EndpointName ?? "", cache));
-      cache.storeSummary(entry, summary);
+      await cache.storeSummary(entry, summary);
       return summary;
     } catch (error) {
       const mapped = toAwsAppError(error);
@@ -103,6 +103,6 @@ export async function listEndpoints(
       throw error;
     }
   });
-  cache.retain(new Set(entries.map((entry) => entry.EndpointName ?? "")));
+  await cache.retain(new Set(entries.map((entry) => entry.EndpointName ?? "")));
   return { endpoints, pricesAsOf };
 }

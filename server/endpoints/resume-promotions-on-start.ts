@@ -8,7 +8,7 @@ import { finishShadowPromotion, type PromotionDeps, type PromotionWait, waitingP
 export async function resumeShadowPromotions(deps?: PromotionDeps, wait: PromotionWait = {}): Promise<void> {
   try {
     const context = deps ?? consoleContext();
-    const endpoints = waitingPromotions(context.db);
+    const endpoints = await waitingPromotions(context.store);
     if (endpoints.length > 0)
       console.log(JSON.stringify({ level: "info", msg: "resuming shadow promotions", endpoints }));
     await Promise.all(

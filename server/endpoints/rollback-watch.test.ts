@@ -1,21 +1,11 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { CloudWatchClient, DescribeAlarmHistoryCommand } from "@aws-sdk/client-cloudwatch";
 import { DescribeEndpointCommand, SageMakerClient } from "@aws-sdk/client-sagemaker";
 import { mockClient } from "aws-sdk-client-mock";
-import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, expect, it } from "vitest";
 import type { UpdateResult } from "../../contract/endpoints/update.ts";
+import { describeOnStores } from "../../tests/support/store/test-stores.ts";
 import { listAudit } from "../audit/record.ts";
-import { openDatabase } from "../store/database.ts";
 import { auditAlarmRollback } from "./rollback-watch.ts";
-
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rollback-watch-"));
-const db = openDatabase(path.join(dir, "console.db"));
-afterAll(() => {
-  db.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
 
 const sageMaker = mockClient(SageMakerClient);
 const cloudWatch = mockClient(CloudWatchClient);
@@ -35,7 +25,7 @@ const result: UpdateResult = {
 };
 const update = { result, startedAt: new Date("2026-12-01T22:00:00Z"), actor: "ops" };
 
-describe("the audit line of a roll back SageMaker made on an alarm", () => {
+describeOnStores("the audit line of a roll back SageMaker made on an alarm", (current) => {
   beforeEach(() => {
     sageMaker.reset();
     cloudWatch.reset();
@@ -53,8 +43,9 @@ describe("the audit line of a roll back SageMaker made on an alarm", () => {
       .resolves({ AlarmHistoryItems: [{ HistorySummary: "Alarm updated from OK to ALARM" }] })
       .on(DescribeAlarmHistoryCommand, { AlarmName: "dc-canary-rollback-latency-average" })
       .resolves({ AlarmHistoryItems: [{ HistorySummary: "Alarm updated from INSUFFICIENT_DATA to OK" }] });
-    expect(await auditAlarmRollback(clients, db, update, 1)).toEqual(["dc-canary-rollback-5xx"]);
-    const [line] = listAudit({ limit: 1 }, db);
+    const { store } = current();
+    expect(await auditAlarmRollback(clients, store, update, 1)).toEqual(["dc-canary-rollback-5xx"]);
+    const [line] = await listAudit({ limit: 1 }, store);
     expect(line).toMatchObject({
       actor: "sagemaker",
       action: "endpoint.rollback.alarm",
@@ -68,8 +59,9 @@ describe("the audit line of a roll back SageMaker made on an alarm", () => {
     sageMaker
       .on(DescribeEndpointCommand)
       .resolves({ EndpointStatus: "InService", EndpointConfigName: result.endpointConfigName });
-    const before = listAudit({ limit: 100 }, db).length;
-    expect(await auditAlarmRollback(clients, db, update, 1)).toBeNull();
-    expect(listAudit({ limit: 100 }, db)).toHaveLength(before);
+    const { store } = current();
+    const before = (await listAudit({ limit: 100 }, store)).length;
+    expect(await auditAlarmRollback(clients, store, update, 1)).toBeNull();
+    expect(await listAudit({ limit: 100 }, store)).toHaveLength(before);
   });
 });

@@ -3,7 +3,7 @@ import { DescribeEndpointCommand, type SageMakerClient, waitUntilEndpointInServi
 import type { UpdateResult } from "../../contract/endpoints/update.ts";
 import { recordAudit } from "../audit/record.ts";
 import { awsCall } from "../aws/errors.ts";
-import type { Db } from "../store/database.ts";
+import type { Store } from "../store/store.ts";
 
 /** The longest an update may run (MaximumExecutionTimeoutInSeconds' upper bound), and a margin for the rollback. */
 const LONGEST_UPDATE_SECONDS = 28800 + 3600;
@@ -27,7 +27,7 @@ export interface WatchedUpdate {
  */
 export async function auditAlarmRollback(
   clients: { sageMaker: SageMakerClient; cloudWatch: CloudWatchClient },
-  db: Db,
+  store: Store,
   update: WatchedUpdate,
   pollSeconds = 30,
 ): Promise<string[] | null> {
@@ -55,7 +55,7 @@ export async function auditAlarmRollback(
       tripped.push(alarm);
     }
   }
-  recordAudit(
+  await recordAudit(
     {
       actor: ALARM_ROLLBACK_ACTOR,
       action: "endpoint.rollback.alarm",
@@ -69,7 +69,7 @@ export async function auditAlarmRollback(
         updateBy: update.actor,
       },
     },
-    db,
+    store,
   );
   return tripped;
 }

@@ -17,7 +17,9 @@ import {
 } from "../../tests/support/endpoints/captured-endpoint.ts";
 import { consoleClientsFor } from "../aws/local-console-clients.ts";
 import { invokeEndpoint } from "../invoke/invoke.ts";
-import { type Db, openDatabase } from "../store/database.ts";
+import { openDatabase } from "../store/database.ts";
+import { sqliteStore } from "../store/sqlite-store.ts";
+import type { Store } from "../store/store.ts";
 import { resumeShadowPromotions } from "./resume-promotions-on-start.ts";
 import { endShadowTest, finishShadowPromotion, promoteShadow, startShadowTest } from "./shadow-test.ts";
 import { updateEndpoint } from "./update.ts";
@@ -45,10 +47,13 @@ const temperatureOf = async (clients: ReturnType<typeof consoleClientsFor>) => {
   return (answer.body as { result: { temperature: number } }).result.temperature;
 };
 
-/** A console process: its clients and database, as `consoleContext()` hands them to routes and start-up work. */
+/** The console's database file, which every console process here opens in turn (a stop, then a start). */
+const openConsoleStore = () => sqliteStore(openDatabase(path.join(dataDir, "current.store")));
+
+/** A console process: its clients and store, as `consoleContext()` hands them to routes and start-up work. */
 const consoleProcess = () => {
   const aws = consoleClientsFor(plane);
-  return { aws, db: openDatabase(path.join(dataDir, "current.db")), scope: { prefix: plane.resourcePrefix } };
+  return { aws, store: openConsoleStore(), scope: { prefix: plane.resourcePrefix } };
 };
 
 const promotion = promoteShadowRequestSchema.parse({
@@ -57,47 +62,52 @@ const promotion = promoteShadowRequestSchema.parse({
 });
 
 /** A shadow test of `temperature`, running once the endpoint is InService with it. */
-const shadowTestOf = async ({ aws, db }: ReturnType<typeof consoleProcess>, temperature: number) => {
+const shadowTestOf = async ({ aws, store }: ReturnType<typeof consoleProcess>, temperature: number) => {
   const request = shadowTestRequestSchema.parse({ change: { temperature }, samplingPercentage: 100 });
-  await startShadowTest(aws.sageMaker, db, ENDPOINT, request, {
+  await startShadowTest(aws.sageMaker, store, ENDPOINT, request, {
     actor: "ops",
     resourceNamePrefix: plane.resourcePrefix,
   });
   await plane.endpoints.settled(ENDPOINT);
 };
 
-const storedPromotions = (db: Db) =>
-  db.prepare("SELECT endpoint_name, requested_by, attempts FROM shadow_promotions").all() as {
-    endpoint_name: string;
-    requested_by: string;
-    attempts: number;
-  }[];
+const storedPromotions = (store: Store) =>
+  store.selectFrom("shadow_promotions").select(["endpoint_name", "requested_by", "attempts"]).execute();
 
-const updatesAudited = (db: Db, sinceId: number) =>
-  db
-    .prepare("SELECT actor, result FROM audit_log WHERE action = 'endpoint.update' AND target = ? AND id > ?")
-    .all(ENDPOINT, sinceId);
+const updatesAudited = (store: Store, sinceId: number) =>
+  store
+    .selectFrom("audit_log")
+    .select(["actor", "result"])
+    .where("action", "=", "endpoint.update")
+    .where("target", "=", ENDPOINT)
+    .where("id", ">", sinceId)
+    .execute();
 
-const lastAuditId = (db: Db) =>
-  (db.prepare("SELECT MAX(id) AS id FROM audit_log").get() as { id: number | null }).id ?? 0;
+const lastAuditId = async (store: Store) =>
+  (
+    await store
+      .selectFrom("audit_log")
+      .select((eb) => eb.fn.max("id").as("id"))
+      .executeTakeFirst()
+  )?.id ?? 0;
 
 describe("a shadow test from the console", { timeout: 240_000 }, () => {
   it("starts beside production, ends back where it was, and promotes through the console's update", async () => {
     const clients = consoleClientsFor(plane);
-    const db = openDatabase(path.join(dataDir, "current.db"));
+    const store = openConsoleStore();
     const before = await clients.sageMaker.send(new DescribeEndpointCommand({ EndpointName: ENDPOINT }));
     const servingTemperature = await temperatureOf(clients);
     const options = { actor: "ops", resourceNamePrefix: plane.resourcePrefix };
     const request = shadowTestRequestSchema.parse({ change: { temperature: 0.7 }, samplingPercentage: 100 });
 
-    const started = await startShadowTest(clients.sageMaker, db, ENDPOINT, request, options);
+    const started = await startShadowTest(clients.sageMaker, store, ENDPOINT, request, options);
     await plane.endpoints.settled(ENDPOINT);
     const shadowed = await clients.sageMaker.send(new DescribeEndpointCommand({ EndpointName: ENDPOINT }));
     expect(shadowed.EndpointConfigName).toBe(started.endpointConfigName);
     expect(shadowed.ShadowProductionVariants?.map((variant) => variant.VariantName)).toEqual(["Shadow"]);
     // Callers still get production's answers while the candidate reads a copy.
     expect(await temperatureOf(clients)).toBe(servingTemperature);
-    await expect(startShadowTest(clients.sageMaker, db, ENDPOINT, request, options)).rejects.toMatchObject({
+    await expect(startShadowTest(clients.sageMaker, store, ENDPOINT, request, options)).rejects.toMatchObject({
       code: "conflict",
     });
     const update = updateRequestSchema.parse({
@@ -107,19 +117,19 @@ describe("a shadow test from the console", { timeout: 240_000 }, () => {
     });
     await expect(updateEndpoint(clients, ENDPOINT, update)).rejects.toMatchObject({ code: "conflict" });
 
-    const ended = await endShadowTest(clients.sageMaker, db, ENDPOINT);
+    const ended = await endShadowTest(clients.sageMaker, store, ENDPOINT);
     expect(ended.endpointConfigName).toBe(before.EndpointConfigName);
     await plane.endpoints.settled(ENDPOINT);
     const back = await clients.sageMaker.send(new DescribeEndpointCommand({ EndpointName: ENDPOINT }));
     expect(back.EndpointConfigName).toBe(before.EndpointConfigName);
     expect(back.ShadowProductionVariants).toBeUndefined();
-    await expect(endShadowTest(clients.sageMaker, db, ENDPOINT)).rejects.toMatchObject({ code: "conflict" });
+    await expect(endShadowTest(clients.sageMaker, store, ENDPOINT)).rejects.toMatchObject({ code: "conflict" });
 
-    await startShadowTest(clients.sageMaker, db, ENDPOINT, request, options);
+    await startShadowTest(clients.sageMaker, store, ENDPOINT, request, options);
     await plane.endpoints.settled(ENDPOINT);
-    const result = await promoteShadow(clients.sageMaker, db, ENDPOINT, promotion, { actor: "ops" });
+    const result = await promoteShadow(clients.sageMaker, store, ENDPOINT, promotion, { actor: "ops" });
     expect(result.followedBy).toEqual({ change: { temperature: 0.7 }, strategy: "all-at-once" });
-    await finishShadowPromotion({ aws: clients, db, scope: { prefix: plane.resourcePrefix } }, ENDPOINT, {
+    await finishShadowPromotion({ aws: clients, store, scope: { prefix: plane.resourcePrefix } }, ENDPOINT, {
       pollSeconds: 1,
     });
     await plane.endpoints.settled(ENDPOINT);
@@ -127,49 +137,51 @@ describe("a shadow test from the console", { timeout: 240_000 }, () => {
     expect(promoted.ShadowProductionVariants).toBeUndefined();
     expect(promoted.EndpointConfigName).not.toBe(before.EndpointConfigName);
     expect(await temperatureOf(clients)).toBe(0.7);
-    db.close();
+    await store.destroy();
   });
 
   it("refuses a new shadow test or promotion while a promotion waits to start its update", async () => {
     const current = consoleProcess();
     await shadowTestOf(current, 0.4);
-    await promoteShadow(current.aws.sageMaker, current.db, ENDPOINT, promotion, { actor: "ops" });
+    await promoteShadow(current.aws.sageMaker, current.store, ENDPOINT, promotion, { actor: "ops" });
     const waiting = { code: "conflict", message: expect.stringContaining("shadow promotion waiting") };
     const request = shadowTestRequestSchema.parse({ change: { temperature: 0.5 }, samplingPercentage: 100 });
     await expect(
-      startShadowTest(current.aws.sageMaker, current.db, ENDPOINT, request, {
+      startShadowTest(current.aws.sageMaker, current.store, ENDPOINT, request, {
         actor: "ops",
         resourceNamePrefix: plane.resourcePrefix,
       }),
     ).rejects.toMatchObject(waiting);
     await expect(
-      promoteShadow(current.aws.sageMaker, current.db, ENDPOINT, promotion, { actor: "ops" }),
+      promoteShadow(current.aws.sageMaker, current.store, ENDPOINT, promotion, { actor: "ops" }),
     ).rejects.toMatchObject(waiting);
 
     await finishShadowPromotion(current, ENDPOINT, { pollSeconds: 1 });
-    expect(storedPromotions(current.db)).toEqual([]);
+    expect(await storedPromotions(current.store)).toEqual([]);
     await plane.endpoints.settled(ENDPOINT);
-    current.db.close();
+    await current.store.destroy();
   });
 
   it("a promotion the console stopped waiting for is finished when the console starts again", async () => {
     const stopped = consoleProcess();
     await shadowTestOf(stopped, 0.6);
     const shadowed = await stopped.aws.sageMaker.send(new DescribeEndpointCommand({ EndpointName: ENDPOINT }));
-    const sinceId = lastAuditId(stopped.db);
-    const result = await promoteShadow(stopped.aws.sageMaker, stopped.db, ENDPOINT, promotion, { actor: "alice" });
+    const sinceId = await lastAuditId(stopped.store);
+    const result = await promoteShadow(stopped.aws.sageMaker, stopped.store, ENDPOINT, promotion, { actor: "alice" });
     const stopping = new AbortController();
     const abandoned = finishShadowPromotion(stopped, ENDPOINT, { pollSeconds: 1, signal: stopping.signal });
     stopping.abort();
     await expect(abandoned).rejects.toMatchObject({ name: "AbortError" });
-    stopped.db.close();
+    await stopped.store.destroy();
 
     const started = consoleProcess();
-    expect(storedPromotions(started.db)).toEqual([{ endpoint_name: ENDPOINT, requested_by: "alice", attempts: 1 }]);
-    expect(updatesAudited(started.db, sinceId)).toEqual([]);
+    expect(await storedPromotions(started.store)).toEqual([
+      { endpoint_name: ENDPOINT, requested_by: "alice", attempts: 1 },
+    ]);
+    expect(await updatesAudited(started.store, sinceId)).toEqual([]);
     await resumeShadowPromotions(started, { pollSeconds: 1 });
-    expect(storedPromotions(started.db)).toEqual([]);
-    expect(updatesAudited(started.db, sinceId)).toEqual([{ actor: "alice", result: "ok" }]);
+    expect(await storedPromotions(started.store)).toEqual([]);
+    expect(await updatesAudited(started.store, sinceId)).toEqual([{ actor: "alice", result: "ok" }]);
     await plane.endpoints.settled(ENDPOINT);
     const promoted = await started.aws.sageMaker.send(new DescribeEndpointCommand({ EndpointName: ENDPOINT }));
     expect(promoted.ShadowProductionVariants).toBeUndefined();
@@ -183,15 +195,15 @@ describe("a shadow test from the console", { timeout: 240_000 }, () => {
     );
     expect(model.PrimaryContainer?.Environment?.[semifVariables.temperature]).toBe("0.6");
     expect(await temperatureOf(started.aws)).toBe(0.6);
-    started.db.close();
+    await started.store.destroy();
   });
 
   it("a stored promotion whose endpoint was updated by someone else meanwhile is given up, not retried", async () => {
     const stopped = consoleProcess();
     await shadowTestOf(stopped, 0.3);
-    const sinceId = lastAuditId(stopped.db);
-    await promoteShadow(stopped.aws.sageMaker, stopped.db, ENDPOINT, promotion, { actor: "alice" });
-    stopped.db.close();
+    const sinceId = await lastAuditId(stopped.store);
+    await promoteShadow(stopped.aws.sageMaker, stopped.store, ENDPOINT, promotion, { actor: "alice" });
+    await stopped.store.destroy();
     await plane.endpoints.settled(ENDPOINT);
     const elsewhere = updateRequestSchema.parse({
       change: { temperature: 0.2 },
@@ -213,9 +225,9 @@ describe("a shadow test from the console", { timeout: 240_000 }, () => {
         reason: expect.stringContaining("updated since"),
       }),
     ]);
-    expect(storedPromotions(started.db)).toEqual([]);
-    expect(updatesAudited(started.db, sinceId)).toEqual([]);
+    expect(await storedPromotions(started.store)).toEqual([]);
+    expect(await updatesAudited(started.store, sinceId)).toEqual([]);
     expect(await temperatureOf(started.aws)).toBe(0.2);
-    started.db.close();
+    await started.store.destroy();
   });
 });

@@ -20,7 +20,7 @@ import { audited } from "../aws/audited.ts";
 import type { AwsClients } from "../aws/clients.ts";
 import { awsCall } from "../aws/errors.ts";
 import { AppError } from "../http/app-error.ts";
-import type { Db } from "../store/database.ts";
+import type { Store } from "../store/store.ts";
 import { loadEndpointResources } from "./resources.ts";
 import { createUnlessPresent, derivedName, updatedResources, updateEndpoint, withVersionArtifact } from "./update.ts";
 import { updateAuditEntry } from "./update-audit.ts";
@@ -33,39 +33,35 @@ import { updateAuditEntry } from "./update-audit.ts";
  * through the console's safe update once the shadow is gone. A promotion is stored until that update starts, so a
  * console that stops in between takes it up again when it starts.
  */
-type ShadowTestRow = {
-  shadow_config: string;
-  previous_config: string;
-  change: string;
-  sampling_percentage: number;
-};
+const testOf = (store: Store, endpoint: string) =>
+  store
+    .selectFrom("shadow_tests")
+    .select(["shadow_config", "previous_config", "change", "sampling_percentage"])
+    .where("endpoint_name", "=", endpoint)
+    .executeTakeFirst();
 
-const testOf = (db: Db, endpoint: string) =>
-  db
-    .prepare(
-      "SELECT shadow_config, previous_config, change, sampling_percentage FROM shadow_tests WHERE endpoint_name = ?",
-    )
-    .get(endpoint) as ShadowTestRow | undefined;
+type ShadowTestRow = NonNullable<Awaited<ReturnType<typeof testOf>>>;
 
-type PromotionRow = {
-  update_request: string;
-  previous_config: string;
-  requested_by: string;
-  requested_at: string;
-  attempts: number;
-  last_error: string | null;
-};
+const promotionColumns = [
+  "update_request",
+  "previous_config",
+  "requested_by",
+  "requested_at",
+  "attempts",
+  "last_error",
+] as const;
 
-const promotionOf = (db: Db, endpoint: string) =>
-  db
-    .prepare(
-      `SELECT update_request, previous_config, requested_by, requested_at, attempts, last_error
-       FROM shadow_promotions WHERE endpoint_name = ?`,
-    )
-    .get(endpoint) as PromotionRow | undefined;
+const promotionOf = (store: Store, endpoint: string) =>
+  store
+    .selectFrom("shadow_promotions")
+    .select(promotionColumns)
+    .where("endpoint_name", "=", endpoint)
+    .executeTakeFirst();
 
-function refuseWhilePromotionWaits(db: Db, name: string) {
-  const promotion = promotionOf(db, name);
+type PromotionRow = NonNullable<Awaited<ReturnType<typeof promotionOf>>>;
+
+async function refuseWhilePromotionWaits(store: Store, name: string) {
+  const promotion = await promotionOf(store, name);
   if (promotion) {
     throw new AppError(
       "conflict",
@@ -86,12 +82,12 @@ async function inServiceResources(sageMaker: SageMakerClient, name: string) {
 
 export async function startShadowTest(
   sageMaker: SageMakerClient,
-  db: Db,
+  store: Store,
   name: string,
   request: ShadowTestRequest,
   options: { actor: string; resourceNamePrefix: string | null },
 ): Promise<ShadowTestResult> {
-  refuseWhilePromotionWaits(db, name);
+  await refuseWhilePromotionWaits(store, name);
   const resources = await inServiceResources(sageMaker, name);
   const { config, endpoint } = resources;
   if ((config?.ShadowProductionVariants?.length ?? 0) > 0) {
@@ -140,22 +136,19 @@ export async function startShadowTest(
     ),
   );
   const previous = endpoint.EndpointConfigName ?? "";
-  db.prepare(
-    `INSERT INTO shadow_tests (endpoint_name, shadow_config, previous_config, change, sampling_percentage, started_at,
-       started_by) VALUES (?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (endpoint_name) DO UPDATE SET shadow_config = excluded.shadow_config,
-       previous_config = excluded.previous_config, change = excluded.change,
-       sampling_percentage = excluded.sampling_percentage, started_at = excluded.started_at,
-       started_by = excluded.started_by`,
-  ).run(
-    name,
-    shadowConfig,
-    previous,
-    JSON.stringify(change),
-    request.samplingPercentage,
-    new Date().toISOString(),
-    options.actor,
-  );
+  const test = {
+    shadow_config: shadowConfig,
+    previous_config: previous,
+    change: JSON.stringify(change),
+    sampling_percentage: request.samplingPercentage,
+    started_at: new Date().toISOString(),
+    started_by: options.actor,
+  };
+  await store
+    .insertInto("shadow_tests")
+    .values({ endpoint_name: name, ...test })
+    .onConflict((oc) => oc.column("endpoint_name").doUpdateSet(test))
+    .execute();
   return {
     name,
     endpointConfigName: shadowConfig,
@@ -168,10 +161,10 @@ export async function startShadowTest(
 }
 
 /** The test this console started on the endpoint, which it still runs. */
-async function runningTest(sageMaker: SageMakerClient, db: Db, name: string) {
-  refuseWhilePromotionWaits(db, name);
+async function runningTest(sageMaker: SageMakerClient, store: Store, name: string) {
+  await refuseWhilePromotionWaits(store, name);
   const resources = await inServiceResources(sageMaker, name);
-  const test = testOf(db, name);
+  const test = await testOf(store, name);
   if (!test || resources.endpoint.EndpointConfigName !== test.shadow_config) {
     throw new AppError("conflict", `Endpoint "${name}" runs no shadow test this console started.`);
   }
@@ -190,13 +183,18 @@ async function backToProduction(sageMaker: SageMakerClient, name: string, test: 
   );
 }
 
-const endTest = (db: Db, name: string) => db.prepare("DELETE FROM shadow_tests WHERE endpoint_name = ?").run(name);
+const endTest = (store: Store, name: string) =>
+  store.deleteFrom("shadow_tests").where("endpoint_name", "=", name).execute();
 
 /** Ends the test: the endpoint goes back to the configuration it had before, without the shadow. */
-export async function endShadowTest(sageMaker: SageMakerClient, db: Db, name: string): Promise<EndShadowTestResult> {
-  const test = await runningTest(sageMaker, db, name);
+export async function endShadowTest(
+  sageMaker: SageMakerClient,
+  store: Store,
+  name: string,
+): Promise<EndShadowTestResult> {
+  const test = await runningTest(sageMaker, store, name);
   await backToProduction(sageMaker, name, test);
-  endTest(db, name);
+  await endTest(store, name);
   return { name, endpointConfigName: test.previous_config, status: "Updating" };
 }
 
@@ -208,22 +206,28 @@ export async function endShadowTest(sageMaker: SageMakerClient, db: Db, name: st
  */
 export async function promoteShadow(
   sageMaker: SageMakerClient,
-  db: Db,
+  store: Store,
   name: string,
   request: PromoteShadowRequest,
   options: { actor: string },
 ): Promise<PromoteShadowResult> {
-  const test = await runningTest(sageMaker, db, name);
+  const test = await runningTest(sageMaker, store, name);
   const change = JSON.parse(test.change) as EndpointChange;
   const update: UpdateRequest = { ...request, change };
   await backToProduction(sageMaker, name, test);
-  db.transaction(() => {
-    endTest(db, name);
-    db.prepare(
-      `INSERT INTO shadow_promotions (endpoint_name, update_request, previous_config, requested_by, requested_at)
-       VALUES (?, ?, ?, ?, ?)`,
-    ).run(name, JSON.stringify(update), test.previous_config, options.actor, new Date().toISOString());
-  })();
+  await store.transaction().execute(async (trx) => {
+    await endTest(trx, name);
+    await trx
+      .insertInto("shadow_promotions")
+      .values({
+        endpoint_name: name,
+        update_request: JSON.stringify(update),
+        previous_config: test.previous_config,
+        requested_by: options.actor,
+        requested_at: new Date().toISOString(),
+      })
+      .execute();
+  });
   return {
     name,
     endpointConfigName: test.previous_config,
@@ -232,10 +236,10 @@ export async function promoteShadow(
   };
 }
 
-/** What a stored promotion's update runs with: the console's clients, database and managed names. */
+/** What a stored promotion's update runs with: the console's clients, store and managed names. */
 export interface PromotionDeps {
   aws: Pick<AwsClients, "sageMaker" | "cloudWatch" | "autoScaling">;
-  db: Db;
+  store: Store;
   scope: Pick<ManagedScope, "prefix">;
 }
 
@@ -252,7 +256,7 @@ const UNRECOVERABLE = new Set(["Failed", "UpdateRollbackFailed", "Deleting"]);
 
 /** Null once the endpoint is InService on the configuration the test went back to; else why the update cannot follow. */
 async function waitForPreviousConfig(
-  { aws, db }: PromotionDeps,
+  { aws, store }: PromotionDeps,
   name: string,
   promotion: PromotionRow,
   { pollSeconds = 15, signal }: PromotionWait,
@@ -277,7 +281,11 @@ async function waitForPreviousConfig(
     } catch (error) {
       signal?.throwIfAborted();
       if (error instanceof AppError && error.code === "not_found") return "the endpoint is gone";
-      db.prepare("UPDATE shadow_promotions SET last_error = ? WHERE endpoint_name = ?").run(String(error), name);
+      await store
+        .updateTable("shadow_promotions")
+        .set({ last_error: String(error) })
+        .where("endpoint_name", "=", name)
+        .execute();
     }
     if (Date.now() >= deadline) {
       return `the endpoint was not InService on "${promotion.previous_config}" within ${LONGEST_WAIT_SECONDS} s`;
@@ -286,8 +294,8 @@ async function waitForPreviousConfig(
   }
 }
 
-function giveUp(db: Db, name: string, reason: string) {
-  const promotion = promotionOf(db, name);
+async function giveUp(store: Store, name: string, reason: string) {
+  const promotion = await promotionOf(store, name);
   console.error(
     JSON.stringify({
       level: "error",
@@ -299,8 +307,11 @@ function giveUp(db: Db, name: string, reason: string) {
       lastError: promotion?.last_error ?? undefined,
     }),
   );
-  db.prepare("DELETE FROM shadow_promotions WHERE endpoint_name = ?").run(name);
+  await forgetPromotion(store, name);
 }
+
+const forgetPromotion = (store: Store, name: string) =>
+  store.deleteFrom("shadow_promotions").where("endpoint_name", "=", name).execute();
 
 /**
  * Takes up the endpoint's stored promotion: once the endpoint is InService on the configuration the test went back
@@ -312,31 +323,34 @@ export async function finishShadowPromotion(
   name: string,
   wait: PromotionWait = {},
 ): Promise<void> {
-  const { aws, db, scope } = deps;
-  const promotion = db
-    .prepare(
-      `UPDATE shadow_promotions SET attempts = attempts + 1 WHERE endpoint_name = ?
-       RETURNING update_request, previous_config, requested_by, requested_at, attempts, last_error`,
-    )
-    .get(name) as PromotionRow | undefined;
+  const { aws, store, scope } = deps;
+  const promotion = await store
+    .updateTable("shadow_promotions")
+    .set((eb) => ({ attempts: eb("attempts", "+", 1) }))
+    .where("endpoint_name", "=", name)
+    .returning(promotionColumns)
+    .executeTakeFirst();
   if (!promotion) return;
   const refused = await waitForPreviousConfig(deps, name, promotion, wait);
-  if (refused) return giveUp(db, name, refused);
+  if (refused) return giveUp(store, name, refused);
   const update = JSON.parse(promotion.update_request) as UpdateRequest;
   try {
-    await audited(db, updateAuditEntry(promotion.requested_by, name, update), () =>
+    await audited(store, updateAuditEntry(promotion.requested_by, name, update), () =>
       updateEndpoint(aws, name, update, { resourceNamePrefix: scope.prefix }),
     );
   } catch (error) {
-    return giveUp(db, name, `the update was refused: ${(error as Error).message}`);
+    return giveUp(store, name, `the update was refused: ${(error as Error).message}`);
   }
-  db.prepare("DELETE FROM shadow_promotions WHERE endpoint_name = ?").run(name);
+  await forgetPromotion(store, name);
 }
 
-/** The endpoints with a promotion stored, oldest first. */
-export function waitingPromotions(db: Db): string[] {
-  const rows = db.prepare("SELECT endpoint_name FROM shadow_promotions ORDER BY requested_at").all() as {
-    endpoint_name: string;
-  }[];
+/** The endpoints with a promotion stored, oldest first (requested_at is ISO-8601 text, so it sorts by time). */
+export async function waitingPromotions(store: Store): Promise<string[]> {
+  const rows = await store
+    .selectFrom("shadow_promotions")
+    .select("endpoint_name")
+    .orderBy("requested_at")
+    .orderBy("endpoint_name")
+    .execute();
   return rows.map((row) => row.endpoint_name);
 }

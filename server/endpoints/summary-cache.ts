@@ -4,7 +4,7 @@ import type {
   EndpointSummary as SdkEndpointSummary,
 } from "@aws-sdk/client-sagemaker";
 import { type EndpointSummary, endpointSummarySchema } from "../../contract/endpoints/endpoint.ts";
-import type { Db } from "../store/database.ts";
+import type { Store } from "../store/store.ts";
 import type { ModelRecords } from "./model-records.ts";
 
 /** The config and model an endpoint was created with; SageMaker never changes either in place. */
@@ -18,29 +18,31 @@ export interface EndpointDefinition {
 /**
  * What the endpoints table already knows. A summary is valid while the endpoint's listing entry (status, last
  * modified) is unchanged; the config and model stay valid for the endpoint's whole life (same creation time and
- * config name), so a status change costs one DescribeEndpoint instead of three. Summaries are also kept in SQLite
- * when a database is given, so a restarted console does not describe hundreds of endpoints again (Describe* calls
+ * config name), so a status change costs one DescribeEndpoint instead of three. Summaries are also kept in the
+ * store when one is given, so a restarted console does not describe hundreds of endpoints again (Describe* calls
  * are rate limited on AWS).
  */
 export class EndpointSummaryCache {
   private readonly summaries = new Map<string, { key: string; summary: EndpointSummary }>();
   private readonly definitions = new Map<string, { key: string; definition: EndpointDefinition }>();
 
-  constructor(private readonly db: Db | null = null) {}
+  constructor(private readonly store: Store | null = null) {}
 
   private listingKey(entry: SdkEndpointSummary): string {
     return `${entry.EndpointStatus}|${entry.LastModifiedTime?.toISOString()}|${entry.CreationTime?.toISOString()}`;
   }
 
-  summary(entry: SdkEndpointSummary): EndpointSummary | undefined {
+  async summary(entry: SdkEndpointSummary): Promise<EndpointSummary | undefined> {
     const name = entry.EndpointName ?? "";
     const key = this.listingKey(entry);
     const cached = this.summaries.get(name);
     if (cached?.key === key) return cached.summary;
-    if (!this.db) return undefined;
-    const row = this.db
-      .prepare("SELECT listing_key, summary FROM endpoint_summaries WHERE endpoint_name = ?")
-      .get(name) as { listing_key: string; summary: string } | undefined;
+    if (!this.store) return undefined;
+    const row = await this.store
+      .selectFrom("endpoint_summaries")
+      .select(["listing_key", "summary"])
+      .where("endpoint_name", "=", name)
+      .executeTakeFirst();
     if (row?.listing_key !== key) return undefined;
     const parsed = endpointSummarySchema.safeParse(JSON.parse(row.summary));
     if (!parsed.success) return undefined;
@@ -48,17 +50,17 @@ export class EndpointSummaryCache {
     return parsed.data;
   }
 
-  storeSummary(entry: SdkEndpointSummary, summary: EndpointSummary): void {
+  async storeSummary(entry: SdkEndpointSummary, summary: EndpointSummary): Promise<void> {
     const name = entry.EndpointName ?? "";
     const key = this.listingKey(entry);
     this.summaries.set(name, { key, summary });
-    this.db
-      ?.prepare(
-        `INSERT INTO endpoint_summaries (endpoint_name, listing_key, summary, stored_at) VALUES (?, ?, ?, ?)
-         ON CONFLICT (endpoint_name) DO UPDATE SET listing_key = excluded.listing_key, summary = excluded.summary,
-         stored_at = excluded.stored_at`,
-      )
-      .run(name, key, JSON.stringify(summary), new Date().toISOString());
+    if (!this.store) return;
+    const stored = { listing_key: key, summary: JSON.stringify(summary), stored_at: new Date().toISOString() };
+    await this.store
+      .insertInto("endpoint_summaries")
+      .values({ endpoint_name: name, ...stored })
+      .onConflict((oc) => oc.column("endpoint_name").doUpdateSet(stored))
+      .execute();
   }
 
   definition(
@@ -80,14 +82,12 @@ export class EndpointSummaryCache {
   }
 
   /** Drops endpoints that are no longer listed. */
-  retain(names: ReadonlySet<string>): void {
+  async retain(names: ReadonlySet<string>): Promise<void> {
     for (const name of [...this.summaries.keys()]) if (!names.has(name)) this.summaries.delete(name);
     for (const name of [...this.definitions.keys()]) if (!names.has(name)) this.definitions.delete(name);
-    if (!this.db) return;
-    const stored = this.db.prepare("SELECT endpoint_name FROM endpoint_summaries").all() as { endpoint_name: string }[];
-    const remove = this.db.prepare("DELETE FROM endpoint_summaries WHERE endpoint_name = ?");
-    this.db.transaction(() => {
-      for (const { endpoint_name } of stored) if (!names.has(endpoint_name)) remove.run(endpoint_name);
-    })();
+    if (!this.store) return;
+    const stored = await this.store.selectFrom("endpoint_summaries").select("endpoint_name").execute();
+    const gone = stored.map((row) => row.endpoint_name).filter((name) => !names.has(name));
+    if (gone.length > 0) await this.store.deleteFrom("endpoint_summaries").where("endpoint_name", "in", gone).execute();
   }
 }

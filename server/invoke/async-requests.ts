@@ -1,12 +1,14 @@
 import type { S3Client } from "@aws-sdk/client-s3";
 import type { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
+import type { Selectable } from "kysely";
 import type {
   AsyncInvocation,
   AsyncOutcome,
   AsyncRequestRecord,
   AsyncRequestState,
 } from "../../contract/invoke/invoke-async.ts";
-import type { Db } from "../store/database.ts";
+import type { ConsoleTables } from "../store/schema.ts";
+import type { Store } from "../store/store.ts";
 import { resultWritten } from "./async-outcome.ts";
 import { asyncInputKey, expectedResultLocations, invokeEndpointAsync } from "./invoke-async.ts";
 
@@ -35,7 +37,7 @@ const refreshPerListing = 20;
  */
 export async function sendAsyncRequest(
   clients: { s3: S3Client; runtime: SageMakerRuntimeClient },
-  db: Db,
+  store: Store,
   request: {
     bucket: string;
     endpointName: string;
@@ -50,47 +52,67 @@ export async function sendAsyncRequest(
   // Replaced by the locations SageMaker returns once it takes the request.
   const expected = expectedResultLocations(request.paths, inferenceId);
   const evaluation = sender.kind === "evaluation" ? sender : null;
-  db.transaction(() => {
-    db.prepare(
-      `INSERT INTO async_requests (inference_id, endpoint_name, input_location, output_location, failure_location,
-         sender_kind, user_name, run_id, slot, position, item_id, submitted_at, state)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued')`,
-    ).run(
-      inferenceId,
-      endpointName,
-      `s3://${request.bucket}/${asyncInputKey(endpointName, inferenceId)}`,
-      expected.outputLocation,
-      expected.failureLocation,
-      sender.kind,
-      sender.kind === "playground" ? sender.user : null,
-      evaluation?.runId ?? null,
-      evaluation?.slot ?? null,
-      evaluation?.position ?? null,
-      evaluation?.itemId ?? null,
-      new Date().toISOString(),
-    );
-    db.prepare(
-      `DELETE FROM async_requests WHERE endpoint_name = ? AND state <> 'queued' AND inference_id NOT IN
-         (SELECT inference_id FROM async_requests WHERE endpoint_name = ? ORDER BY submitted_at DESC LIMIT ?)`,
-    ).run(endpointName, endpointName, keepFinishedPerEndpoint);
-  })();
+  await store.transaction().execute(async (trx) => {
+    await trx
+      .insertInto("async_requests")
+      .values({
+        inference_id: inferenceId,
+        endpoint_name: endpointName,
+        input_location: `s3://${request.bucket}/${asyncInputKey(endpointName, inferenceId)}`,
+        output_location: expected.outputLocation,
+        failure_location: expected.failureLocation,
+        sender_kind: sender.kind,
+        user_name: sender.kind === "playground" ? sender.user : null,
+        run_id: evaluation?.runId ?? null,
+        slot: evaluation?.slot ?? null,
+        position: evaluation?.position ?? null,
+        item_id: evaluation?.itemId ?? null,
+        submitted_at: new Date().toISOString(),
+        state: "queued",
+      })
+      .execute();
+    await dropOldFinished(trx, endpointName);
+  });
   let queued: AsyncInvocation;
   try {
     queued = await invokeEndpointAsync(clients, request.bucket, endpointName, request.body, inferenceId);
   } catch (error) {
-    forgetAsyncRequest(db, inferenceId);
+    await forgetAsyncRequest(store, inferenceId);
     throw error;
   }
-  db.prepare(
-    `UPDATE async_requests SET input_location = ?, output_location = ?, failure_location = ?, accepted_at = ?
-     WHERE inference_id = ?`,
-  ).run(queued.inputLocation, queued.outputLocation, queued.failureLocation, new Date().toISOString(), inferenceId);
+  await store
+    .updateTable("async_requests")
+    .set({
+      input_location: queued.inputLocation,
+      output_location: queued.outputLocation,
+      failure_location: queued.failureLocation,
+      accepted_at: new Date().toISOString(),
+    })
+    .where("inference_id", "=", inferenceId)
+    .execute();
   return queued;
 }
 
+/** Finished requests beyond the endpoint's newest `keepFinishedPerEndpoint`; queued ones stay whatever their age. */
+async function dropOldFinished(store: Store, endpointName: string): Promise<void> {
+  await store
+    .deleteFrom("async_requests")
+    .where("endpoint_name", "=", endpointName)
+    .where("state", "<>", "queued")
+    .where("inference_id", "not in", (eb) =>
+      eb
+        .selectFrom("async_requests")
+        .select("inference_id")
+        .where("endpoint_name", "=", endpointName)
+        .orderBy("submitted_at", "desc")
+        .limit(keepFinishedPerEndpoint),
+    )
+    .execute();
+}
+
 /** Drops a request SageMaker never took (refused, or never sent before the console stopped). */
-export function forgetAsyncRequest(db: Db, inferenceId: string): void {
-  db.prepare("DELETE FROM async_requests WHERE inference_id = ?").run(inferenceId);
+export async function forgetAsyncRequest(store: Store, inferenceId: string): Promise<void> {
+  await store.deleteFrom("async_requests").where("inference_id", "=", inferenceId).execute();
 }
 
 const stateOfOutcome: Record<AsyncOutcome["status"], AsyncRequestState> = {
@@ -101,58 +123,62 @@ const stateOfOutcome: Record<AsyncOutcome["status"], AsyncRequestState> = {
 
 /** What the console just saw of a request in S3 (a request it did not send is not recorded); an outcome there
  * also proves SageMaker took the request. */
-export function noteAsyncState(db: Db, inferenceId: string, seen: AsyncOutcome["status"]): void {
+export async function noteAsyncState(store: Store, inferenceId: string, seen: AsyncOutcome["status"]): Promise<void> {
   const at = new Date().toISOString();
-  db.prepare(
-    `UPDATE async_requests SET state = ?, checked_at = ?,
-       accepted_at = CASE WHEN ? = 'queued' THEN accepted_at ELSE coalesce(accepted_at, ?) END
-     WHERE inference_id = ?`,
-  ).run(stateOfOutcome[seen], at, stateOfOutcome[seen], at, inferenceId);
+  const state = stateOfOutcome[seen];
+  await store
+    .updateTable("async_requests")
+    .set((eb) => ({
+      state,
+      checked_at: at,
+      ...(state === "queued" ? {} : { accepted_at: eb.fn.coalesce("accepted_at", eb.val(at)) }),
+    }))
+    .where("inference_id", "=", inferenceId)
+    .execute();
 }
 
 /**
  * The newest request written down for an evaluation item, if any: a resumed run collects it rather than sending it
  * again. `accepted` false: the console stopped before SageMaker's answer, so whether it was queued is unknown.
+ * Two submitted in the same millisecond are told apart by inference id: the table records no insertion order that
+ * both dialects have (SQLite's rowid, which this once used, PostgreSQL lacks).
  */
-export function submittedForItem(
-  db: Db,
+export async function submittedForItem(
+  store: Store,
   item: Omit<EvaluationItemKey, "itemId">,
   endpointName: string,
-): (AsyncRequestRecord & { accepted: boolean }) | null {
-  const row = db
-    .prepare(
-      `SELECT * FROM async_requests WHERE run_id = ? AND slot = ? AND position = ? AND endpoint_name = ?
-       ORDER BY submitted_at DESC, rowid DESC LIMIT 1`,
-    )
-    .get(item.runId, item.slot, item.position, endpointName) as Row | undefined;
+): Promise<(AsyncRequestRecord & { accepted: boolean }) | null> {
+  const row = await store
+    .selectFrom("async_requests")
+    .selectAll()
+    .where("run_id", "=", item.runId)
+    .where("slot", "=", item.slot)
+    .where("position", "=", item.position)
+    .where("endpoint_name", "=", endpointName)
+    .orderBy("submitted_at", "desc")
+    .orderBy("inference_id", "desc")
+    .limit(1)
+    .executeTakeFirst();
   return row ? { ...recordOf(row), accepted: row.accepted_at !== null } : null;
 }
 
 /** A request this console sent to the endpoint and SageMaker took, with the locations SageMaker returned. */
-export function acceptedAsyncRequest(db: Db, endpointName: string, inferenceId: string): AsyncRequestRecord | null {
-  const row = db
-    .prepare("SELECT * FROM async_requests WHERE inference_id = ? AND endpoint_name = ? AND accepted_at IS NOT NULL")
-    .get(inferenceId, endpointName) as Row | undefined;
+export async function acceptedAsyncRequest(
+  store: Store,
+  endpointName: string,
+  inferenceId: string,
+): Promise<AsyncRequestRecord | null> {
+  const row = await store
+    .selectFrom("async_requests")
+    .selectAll()
+    .where("inference_id", "=", inferenceId)
+    .where("endpoint_name", "=", endpointName)
+    .where("accepted_at", "is not", null)
+    .executeTakeFirst();
   return row ? recordOf(row) : null;
 }
 
-interface Row {
-  inference_id: string;
-  endpoint_name: string;
-  input_location: string;
-  output_location: string;
-  failure_location: string | null;
-  sender_kind: "playground" | "evaluation";
-  user_name: string | null;
-  run_id: string | null;
-  item_id: string | null;
-  submitted_at: string;
-  state: AsyncRequestState;
-  checked_at: string | null;
-  accepted_at: string | null;
-}
-
-function recordOf(row: Row): AsyncRequestRecord {
+function recordOf(row: Selectable<ConsoleTables["async_requests"]>): AsyncRequestRecord {
   return {
     inferenceId: row.inference_id,
     endpointName: row.endpoint_name,
@@ -178,28 +204,30 @@ async function outcomeInS3(s3: S3Client, request: AsyncRequestRecord): Promise<A
 
 /**
  * The endpoint's recent asynchronous requests (those SageMaker took), newest first; the newest `refreshPerListing`
- * still queued are looked up in S3 first, so the states shown are what S3 holds now.
+ * still queued are looked up in S3 first, so the states shown are what S3 holds now. Same-millisecond submissions
+ * come by inference id, descending.
  */
 export async function recentAsyncRequests(
   s3: S3Client,
-  db: Db,
+  store: Store,
   endpointName: string,
   limit: number,
 ): Promise<AsyncRequestRecord[]> {
-  const list = () =>
+  const list = async () =>
     (
-      db
-        .prepare(
-          `SELECT * FROM async_requests WHERE endpoint_name = ? AND accepted_at IS NOT NULL
-           ORDER BY submitted_at DESC, rowid DESC LIMIT ?`,
-        )
-        .all(endpointName, limit) as Row[]
+      await store
+        .selectFrom("async_requests")
+        .selectAll()
+        .where("endpoint_name", "=", endpointName)
+        .where("accepted_at", "is not", null)
+        .orderBy("submitted_at", "desc")
+        .orderBy("inference_id", "desc")
+        .limit(limit)
+        .execute()
     ).map(recordOf);
-  const queued = list()
-    .filter((request) => request.state === "queued")
-    .slice(0, refreshPerListing);
+  const queued = (await list()).filter((request) => request.state === "queued").slice(0, refreshPerListing);
   await Promise.all(
-    queued.map(async (request) => noteAsyncState(db, request.inferenceId, await outcomeInS3(s3, request))),
+    queued.map(async (request) => noteAsyncState(store, request.inferenceId, await outcomeInS3(s3, request))),
   );
   return list();
 }

@@ -1,5 +1,5 @@
 import type { InvocationRecord } from "../../contract/invoke/invoke.ts";
-import type { Db } from "../store/database.ts";
+import type { Store } from "../store/store.ts";
 
 const previewBytes = 2048;
 /** Per endpoint; older rows are dropped so the table stays small. */
@@ -16,50 +16,47 @@ export interface InvocationOutcome {
   user: string | null;
 }
 
-export function recordInvocation(db: Db, outcome: InvocationOutcome, at: Date = new Date()): void {
-  db.transaction(() => {
-    db.prepare(
-      `INSERT INTO console_invocations
-         (endpoint_name, at, stream, status, latency_ms, retries, request_bytes, request_preview, error, user_name)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      outcome.endpointName,
-      at.toISOString(),
-      outcome.stream ? 1 : 0,
-      outcome.status,
-      outcome.latencyMs,
-      outcome.retries,
-      Buffer.byteLength(outcome.requestBody),
-      outcome.requestBody.slice(0, previewBytes),
-      outcome.error,
-      outcome.user,
-    );
-    db.prepare(
-      `DELETE FROM console_invocations WHERE endpoint_name = ? AND id NOT IN
-         (SELECT id FROM console_invocations WHERE endpoint_name = ? ORDER BY id DESC LIMIT ?)`,
-    ).run(outcome.endpointName, outcome.endpointName, keepPerEndpoint);
-  })();
-}
-
-interface Row {
-  id: number;
-  endpoint_name: string;
-  at: string;
-  stream: number;
-  status: number;
-  latency_ms: number;
-  retries: number;
-  request_bytes: number;
-  request_preview: string;
-  error: string | null;
-  user_name: string | null;
+export async function recordInvocation(store: Store, outcome: InvocationOutcome, at: Date = new Date()): Promise<void> {
+  await store.transaction().execute(async (trx) => {
+    await trx
+      .insertInto("console_invocations")
+      .values({
+        endpoint_name: outcome.endpointName,
+        at: at.toISOString(),
+        stream: outcome.stream ? 1 : 0,
+        status: outcome.status,
+        latency_ms: outcome.latencyMs,
+        retries: outcome.retries,
+        request_bytes: Buffer.byteLength(outcome.requestBody),
+        request_preview: outcome.requestBody.slice(0, previewBytes),
+        error: outcome.error,
+        user_name: outcome.user,
+      })
+      .execute();
+    await trx
+      .deleteFrom("console_invocations")
+      .where("endpoint_name", "=", outcome.endpointName)
+      .where("id", "not in", (eb) =>
+        eb
+          .selectFrom("console_invocations")
+          .select("id")
+          .where("endpoint_name", "=", outcome.endpointName)
+          .orderBy("id", "desc")
+          .limit(keepPerEndpoint),
+      )
+      .execute();
+  });
 }
 
 /** Newest first. */
-export function recentInvocations(db: Db, endpointName: string, limit = 50): InvocationRecord[] {
-  const rows = db
-    .prepare("SELECT * FROM console_invocations WHERE endpoint_name = ? ORDER BY id DESC LIMIT ?")
-    .all(endpointName, limit) as Row[];
+export async function recentInvocations(store: Store, endpointName: string, limit = 50): Promise<InvocationRecord[]> {
+  const rows = await store
+    .selectFrom("console_invocations")
+    .selectAll()
+    .where("endpoint_name", "=", endpointName)
+    .orderBy("id", "desc")
+    .limit(limit)
+    .execute();
   return rows.map((row) => ({
     id: row.id,
     endpointName: row.endpoint_name,

@@ -11,7 +11,7 @@ import { findDataset, type StoredItem } from "../evaluate/datasets/dataset-store
 import { batchJobOf } from "../evaluate/runs/batch-job-store.ts";
 import { endpointEvaluations, runData } from "../evaluate/runs/run-view.ts";
 import { AppError } from "../http/app-error.ts";
-import type { Db } from "../store/database.ts";
+import type { Store } from "../store/store.ts";
 
 /** sha256 over a dataset's items in order (each item's decision, answer, category and tier as JSON, one per line). */
 export function datasetSha256(items: readonly StoredItem[]): string {
@@ -45,7 +45,7 @@ function sameArtifact(a: ServedArtifact, b: ServedArtifact): boolean {
 }
 
 export interface EvidenceDeps {
-  db: Db;
+  store: Store;
   sageMaker: SageMakerClient;
   s3: S3Client;
   artifactBucket: string | null;
@@ -54,7 +54,7 @@ export interface EvidenceDeps {
 
 /** The model each of a run's targets runs now: an endpoint's (through its config), or a batch run's model. */
 async function targetsServing(deps: EvidenceDeps, runId: string, targets: string[]) {
-  const batch = batchJobOf(deps.db, runId);
+  const batch = await batchJobOf(deps.store, runId);
   return Promise.all(
     targets.map(async (target) => {
       try {
@@ -79,7 +79,7 @@ export async function evaluationEvidence(
   runId: string,
   version: { group: string; served: ServedArtifact },
 ): Promise<VersionEvaluation> {
-  const data = runData(deps.db, runId);
+  const data = await runData(deps.store, runId);
   if (!data) throw new AppError("not_found", `evaluationId: no evaluation run "${runId}".`);
   if (data.run.status !== "completed") {
     throw new AppError(
@@ -109,7 +109,7 @@ export async function evaluationEvidence(
     );
   }
   const side = endpointEvaluations(data)[slot]!;
-  const dataset = findDataset(deps.db, data.run.dataset_id);
+  const dataset = await findDataset(deps.store, data.run.dataset_id);
   const { items } = data;
   const metrics = side.metrics;
   const reportKey = `${ARTIFACT_PREFIXES.evaluationReports}${version.group}/${runId}.json`;

@@ -5,9 +5,9 @@ import type { RegistryDeps } from "./model-versions.ts";
 
 /** What the registry's routes work with, from the console's one context. */
 export function registryDeps(): RegistryDeps {
-  const { aws, db, settings, endpointSummaries } = consoleContext();
+  const { aws, store, settings, endpointSummaries } = consoleContext();
   return {
-    db,
+    store,
     sageMaker: aws.sageMaker,
     s3: aws.s3,
     codeBuild: aws.codeBuild,

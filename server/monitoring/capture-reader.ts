@@ -1,7 +1,7 @@
 import { GetObjectCommand, ListObjectsV2Command, type S3Client } from "@aws-sdk/client-s3";
 import { ARTIFACT_PREFIXES } from "../../contract/stack/console-contract.ts";
 import { awsCall } from "../aws/errors.ts";
-import type { Db } from "../store/database.ts";
+import type { Store } from "../store/store.ts";
 import { readCaptureRecord } from "./capture-record.ts";
 import { type LocatedDecision, newestObjects, objectsRead, recordCaptureObject } from "./monitoring-store.ts";
 
@@ -56,7 +56,7 @@ async function variantFolders(s3: S3Client, bucket: string, folder: string): Pro
 /** The keys of a variant's objects from `startAfter` on, in key (time) order, up to `limit` not read yet. */
 async function unreadKeys(
   s3: S3Client,
-  db: Db,
+  store: Store,
   bucket: string,
   endpointName: string,
   prefix: string,
@@ -77,7 +77,7 @@ async function unreadKeys(
       ),
     );
     const page = (listed.Contents ?? []).map((object) => object.Key ?? "").filter((key) => key.endsWith(".jsonl"));
-    const read = objectsRead(db, endpointName, page);
+    const read = await objectsRead(store, endpointName, page);
     for (const key of page) {
       if (read.has(key)) continue;
       if (keys.length === limit) return { keys, more: true };
@@ -112,12 +112,12 @@ async function readObject(s3: S3Client, bucket: string, key: string) {
  */
 export async function readNewCaptures(
   s3: S3Client,
-  db: Db,
+  store: Store,
   bucket: string,
   endpointName: string,
 ): Promise<CaptureLook> {
   const folder = captureFolderOf(endpointName);
-  const newest = newestObjects(db, endpointName);
+  const newest = await newestObjects(store, endpointName);
   let budget = OBJECTS_PER_LOOK;
   let more = false;
   const pending: { key: string; variant: string }[] = [];
@@ -127,7 +127,7 @@ export async function readNewCaptures(
     const newestKey = newest.get(variant);
     const newestAt = newestKey ? keyTime(newestKey) : null;
     const startAfter = newestAt ? `${prefix}${hourFolder(new Date(newestAt.getTime() - LATE_OBJECT_MS))}` : undefined;
-    const unread = await unreadKeys(s3, db, bucket, endpointName, prefix, startAfter, budget);
+    const unread = await unreadKeys(s3, store, bucket, endpointName, prefix, startAfter, budget);
     pending.push(...unread.keys.map((key) => ({ key, variant })));
     budget -= unread.keys.length;
     more ||= unread.more;
@@ -141,7 +141,7 @@ export async function readNewCaptures(
     const readings = await Promise.all(slice.map((object) => readObject(s3, bucket, object.key)));
     for (const [index, { key, variant }] of slice.entries()) {
       const reading = readings[index];
-      if (reading) recordCaptureObject(db, { endpointName, key, variant, ...reading });
+      if (reading) await recordCaptureObject(store, { endpointName, key, variant, ...reading });
     }
   }
   return { destination: `s3://${bucket}/${folder}`, newObjects: pending.length, moreToRead: more };

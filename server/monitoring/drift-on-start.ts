@@ -6,7 +6,7 @@ export function publishDriftOnSchedule(): void {
   const store = globalThis as { __driftPublisher?: () => void };
   if (store.__driftPublisher) return;
   store.__driftPublisher = startDriftPublisher(() => {
-    const { aws, db, settings } = consoleContext();
-    return { db, cloudWatch: aws.cloudWatch, s3: aws.s3, artifactBucket: settings.artifactBucket };
+    const { aws, store, settings } = consoleContext();
+    return { store, cloudWatch: aws.cloudWatch, s3: aws.s3, artifactBucket: settings.artifactBucket };
   });
 }

@@ -1,9 +1,6 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import type { CloudWatchClient } from "@aws-sdk/client-cloudwatch";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { openDatabase } from "../store/database.ts";
+import { openTestStore } from "../../tests/support/store/test-stores.ts";
 import { startDriftPublisher } from "./drift.ts";
 
 afterEach(() => {
@@ -12,11 +9,11 @@ afterEach(() => {
 
 describe("the drift publisher's schedule", () => {
   it("runs a round every 5 minutes until stopped, and sends nothing while no kind has a baseline", async () => {
+    // A test of the timer: SQLite's store answers without I/O, so each round is over before the clock moves on.
+    const { store, close } = await openTestStore("sqlite");
     vi.useFakeTimers();
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "drift-schedule-"));
-    const db = openDatabase(path.join(dir, "console.db"));
     const send = vi.fn();
-    const deps = vi.fn(() => ({ db, cloudWatch: { send } as unknown as CloudWatchClient }));
+    const deps = vi.fn(() => ({ store, cloudWatch: { send } as unknown as CloudWatchClient }));
     const stop = startDriftPublisher(deps);
     await vi.advanceTimersByTimeAsync(299_000);
     expect(deps).toHaveBeenCalledTimes(0);
@@ -28,7 +25,7 @@ describe("the drift publisher's schedule", () => {
     await vi.advanceTimersByTimeAsync(600_000);
     expect(deps).toHaveBeenCalledTimes(3);
     expect(send).not.toHaveBeenCalled();
-    db.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    vi.useRealTimers();
+    await close();
   });
 });

@@ -1,16 +1,11 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, expect, it } from "vitest";
+import { describeOnStores } from "../../tests/support/store/test-stores.ts";
 import { createDataset } from "../evaluate/datasets/dataset-store.ts";
 import { createRun, recordResult } from "../evaluate/runs/run-store.ts";
-import { type Db, openDatabase } from "../store/database.ts";
 import { decisionKind } from "./capture-record.ts";
-import { endpointBaselines, setBaselineFromEvaluationRun, setBaselineFromWindow } from "./drift-store.ts";
+import { allBaselines, endpointBaselines, setBaselineFromEvaluationRun, setBaselineFromWindow } from "./drift-store.ts";
 import { type LocatedDecision, recordCaptureObject } from "./monitoring-store.ts";
 
-let dir: string;
-let db: Db;
 const ENDPOINT = "dc-baselined";
 const QUESTION = "Refund?";
 const OPTIONS = ["yes", "no"];
@@ -36,33 +31,28 @@ function decision(i: number, atMs: number, chosen: "yes" | "no", top: number): L
   };
 }
 
-beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "drift-store-"));
-  db = openDatabase(path.join(dir, "console.db"));
-  recordCaptureObject(db, {
-    endpointName: ENDPOINT,
-    key: "data-capture/dc-baselined/AllTraffic/a.jsonl",
-    variant: "AllTraffic",
-    records: 4,
-    unreadable: 0,
-    decisions: [
-      decision(0, T0 + 1_000, "yes", 0.9),
-      decision(1, T0 + 61_000, "yes", 0.62),
-      decision(2, T0 + 121_000, "no", 0.51),
-      // Outside the window below.
-      decision(3, T0 + 3_600_000, "no", 0.99),
-    ],
+describeOnStores("drift baselines", (current) => {
+  beforeEach(async () => {
+    await recordCaptureObject(current().store, {
+      endpointName: ENDPOINT,
+      key: "data-capture/dc-baselined/AllTraffic/a.jsonl",
+      variant: "AllTraffic",
+      records: 4,
+      unreadable: 0,
+      decisions: [
+        decision(0, T0 + 1_000, "yes", 0.9),
+        decision(1, T0 + 61_000, "yes", 0.62),
+        decision(2, T0 + 121_000, "no", 0.51),
+        // Outside the window below.
+        decision(3, T0 + 3_600_000, "no", 0.99),
+      ],
+    });
   });
-});
 
-afterEach(() => {
-  db.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-
-describe("drift baselines", () => {
-  it("come from a capture window's rollups, in twentieths of the top probability", () => {
-    const baseline = setBaselineFromWindow(db, ENDPOINT, KIND, T0, T0 + 600_000, "ops", new Date(T0 + 7_200_000));
+  it("come from a capture window's rollups, in twentieths of the top probability", async () => {
+    const { store } = current();
+    const now = new Date(T0 + 7_200_000);
+    const baseline = await setBaselineFromWindow(store, ENDPOINT, KIND, T0, T0 + 600_000, "ops", now);
     expect(baseline.optionCounts).toEqual([2, 1]);
     expect(baseline.decisions).toBe(3);
     const bins = new Array(20).fill(0);
@@ -71,17 +61,21 @@ describe("drift baselines", () => {
     bins[10] = 1; // 0.51
     expect(baseline.topBins).toEqual(bins);
     expect(baseline.source).toBe("capture window 2026-12-04T10:00:00.000Z..2026-12-04T10:10:00.000Z");
-    expect(endpointBaselines(db, ENDPOINT)).toEqual([baseline]);
+    expect(await endpointBaselines(store, ENDPOINT)).toEqual([baseline]);
+    expect(await endpointBaselines(store, "dc-other")).toEqual([]);
+    expect(await allBaselines(store)).toEqual([baseline]);
   });
 
-  it("refuse a window without decisions of the kind and a kind the endpoint never captured", () => {
-    expect(() => setBaselineFromWindow(db, ENDPOINT, KIND, T0 - 600_000, T0, "ops")).toThrow(/no decisions/);
-    expect(() => setBaselineFromWindow(db, ENDPOINT, "0000000000000000", T0, T0 + 600_000, "ops")).toThrow(
+  it("refuse a window without decisions of the kind and a kind the endpoint never captured", async () => {
+    const { store } = current();
+    await expect(setBaselineFromWindow(store, ENDPOINT, KIND, T0 - 600_000, T0, "ops")).rejects.toThrow(/no decisions/);
+    await expect(setBaselineFromWindow(store, ENDPOINT, "0000000000000000", T0, T0 + 600_000, "ops")).rejects.toThrow(
       /no decisions of kind/,
     );
   });
 
-  it("come from an evaluation run's scored items with the same question and options only", () => {
+  it("come from an evaluation run's scored items with the same question and options only", async () => {
+    const { store } = current();
     const items = [
       { question: QUESTION, options: OPTIONS, probabilities: [0.8, 0.2] },
       { question: QUESTION, options: OPTIONS, probabilities: [0.3, 0.7] },
@@ -89,7 +83,7 @@ describe("drift baselines", () => {
       // Another kind: another question.
       { question: "Escalate?", options: OPTIONS, probabilities: [0.5, 0.5] },
     ];
-    const dataset = createDataset(db, {
+    const dataset = await createDataset(store, {
       name: "refunds",
       source: "upload",
       format: "jsonl",
@@ -105,9 +99,14 @@ describe("drift baselines", () => {
         tier: null,
       })),
     });
-    const run = createRun(db, { datasetId: dataset.id, endpoints: [ENDPOINT], concurrency: 1, targetAccuracy: 0.9 });
+    const run = await createRun(store, {
+      datasetId: dataset.id,
+      endpoints: [ENDPOINT],
+      concurrency: 1,
+      targetAccuracy: 0.9,
+    });
     for (const [position, item] of items.entries()) {
-      recordResult(db, {
+      await recordResult(store, {
         runId: run.id,
         slot: 0,
         position,
@@ -124,7 +123,7 @@ describe("drift baselines", () => {
         finishedAt: new Date(T0).toISOString(),
       });
     }
-    const baseline = setBaselineFromEvaluationRun(db, ENDPOINT, KIND, run.id, "ops");
+    const baseline = await setBaselineFromEvaluationRun(store, ENDPOINT, KIND, run.id, "ops");
     expect(baseline.source).toBe(`evaluation run ${run.id}`);
     expect(baseline.optionCounts).toEqual([2, 1]);
     expect(baseline.decisions).toBe(3);
@@ -133,6 +132,8 @@ describe("drift baselines", () => {
     bins[14] = 1; // 0.70
     bins[19] = 1; // 0.96
     expect(baseline.topBins).toEqual(bins);
-    expect(() => setBaselineFromEvaluationRun(db, ENDPOINT, KIND, "no-such-run", "ops")).toThrow(/no evaluation run/);
+    await expect(setBaselineFromEvaluationRun(store, ENDPOINT, KIND, "no-such-run", "ops")).rejects.toThrow(
+      /no evaluation run/,
+    );
   });
 });

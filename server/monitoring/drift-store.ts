@@ -1,8 +1,10 @@
+import type { Selectable } from "kysely";
 import { DISTRIBUTION_BARS, TOP_PROBABILITY_BINS } from "../../contract/endpoints/monitoring.ts";
 import { datasetItems } from "../evaluate/datasets/dataset-store.ts";
 import { findRun, runResults, runTargets } from "../evaluate/runs/run-store.ts";
 import { AppError } from "../http/app-error.ts";
-import type { Db } from "../store/database.ts";
+import type { ConsoleTables } from "../store/schema.ts";
+import type { Store } from "../store/store.ts";
 import { decisionKind } from "./capture-record.ts";
 import { emptyBins, topProbabilityBin } from "./histograms.ts";
 import { decisionKinds, rollupsBetween } from "./monitoring-store.ts";
@@ -24,20 +26,7 @@ export interface DriftBaseline {
   setAt: string;
 }
 
-type BaselineRow = {
-  endpoint_name: string;
-  kind: string;
-  question: string;
-  options: string;
-  option_counts: string;
-  top_bins: string;
-  decisions: number;
-  source: string;
-  set_by: string;
-  set_at: string;
-};
-
-const fromRow = (row: BaselineRow): DriftBaseline => ({
+const fromRow = (row: Selectable<ConsoleTables["drift_baselines"]>): DriftBaseline => ({
   endpointName: row.endpoint_name,
   kind: row.kind,
   question: row.question,
@@ -66,20 +55,20 @@ export function twentieths(hundredths: readonly number[]): number[] {
 }
 
 /** A kind's decisions in [fromMs, toMs) of every variant, from the per-minute rollups. */
-export function kindHistograms(
-  db: Db,
+export async function kindHistograms(
+  store: Store,
   endpointName: string,
   kind: string,
   options: readonly string[],
   fromMs: number,
   toMs: number,
-): KindHistograms {
+): Promise<KindHistograms> {
   const hundredths = emptyBins(TOP_PROBABILITY_BINS);
   const optionCounts = emptyBins(options.length);
   let decisions = 0;
   const fromMinute = Math.ceil(fromMs / 60_000);
   const toMinute = Math.ceil(toMs / 60_000);
-  for (const rollup of rollupsBetween(db, endpointName, fromMinute, toMinute, undefined)) {
+  for (const rollup of await rollupsBetween(store, endpointName, fromMinute, toMinute, undefined)) {
     if (rollup.kind !== kind) continue;
     const index = options.indexOf(rollup.chosen);
     if (index < 0) continue;
@@ -91,30 +80,39 @@ export function kindHistograms(
   return { decisions, optionCounts, topBins: twentieths(hundredths) };
 }
 
-function save(db: Db, baseline: DriftBaseline): DriftBaseline {
-  db.prepare(
-    `INSERT INTO drift_baselines (endpoint_name, kind, question, options, option_counts, top_bins, decisions, source,
-       set_by, set_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (endpoint_name, kind) DO UPDATE SET question = excluded.question, options = excluded.options,
-       option_counts = excluded.option_counts, top_bins = excluded.top_bins, decisions = excluded.decisions,
-       source = excluded.source, set_by = excluded.set_by, set_at = excluded.set_at`,
-  ).run(
-    baseline.endpointName,
-    baseline.kind,
-    baseline.question,
-    JSON.stringify(baseline.options),
-    JSON.stringify(baseline.optionCounts),
-    JSON.stringify(baseline.topBins),
-    baseline.decisions,
-    baseline.source,
-    baseline.setBy,
-    baseline.setAt,
-  );
+async function save(store: Store, baseline: DriftBaseline): Promise<DriftBaseline> {
+  await store
+    .insertInto("drift_baselines")
+    .values({
+      endpoint_name: baseline.endpointName,
+      kind: baseline.kind,
+      question: baseline.question,
+      options: JSON.stringify(baseline.options),
+      option_counts: JSON.stringify(baseline.optionCounts),
+      top_bins: JSON.stringify(baseline.topBins),
+      decisions: baseline.decisions,
+      source: baseline.source,
+      set_by: baseline.setBy,
+      set_at: baseline.setAt,
+    })
+    .onConflict((oc) =>
+      oc.columns(["endpoint_name", "kind"]).doUpdateSet((eb) => ({
+        question: eb.ref("excluded.question"),
+        options: eb.ref("excluded.options"),
+        option_counts: eb.ref("excluded.option_counts"),
+        top_bins: eb.ref("excluded.top_bins"),
+        decisions: eb.ref("excluded.decisions"),
+        source: eb.ref("excluded.source"),
+        set_by: eb.ref("excluded.set_by"),
+        set_at: eb.ref("excluded.set_at"),
+      })),
+    )
+    .execute();
   return baseline;
 }
 
-function knownKind(db: Db, endpointName: string, kind: string) {
-  const known = decisionKinds(db, endpointName).get(kind);
+async function knownKind(store: Store, endpointName: string, kind: string) {
+  const known = (await decisionKinds(store, endpointName)).get(kind);
   if (!known) {
     throw new AppError("not_found", `Endpoint "${endpointName}" has captured no decisions of kind ${kind}.`);
   }
@@ -122,49 +120,59 @@ function knownKind(db: Db, endpointName: string, kind: string) {
 }
 
 /** The kind's baseline from the decisions the endpoint captured in [fromMs, toMs) (its rollups in the store). */
-export function setBaselineFromWindow(
-  db: Db,
+export async function setBaselineFromWindow(
+  store: Store,
   endpointName: string,
   kind: string,
   fromMs: number,
   toMs: number,
   setBy: string,
   now = new Date(),
-): DriftBaseline {
+): Promise<DriftBaseline> {
   if (!(toMs > fromMs)) throw new AppError("bad_request", "A baseline window must end after it starts.");
   // The Monitoring view's window ends at the end of its current interval, which may be ahead of now.
   toMs = Math.min(toMs, now.getTime());
   if (!(toMs > fromMs)) throw new AppError("bad_request", "A baseline window must start before now.");
-  const { question, options } = knownKind(db, endpointName, kind);
-  const histograms = kindHistograms(db, endpointName, kind, options, fromMs, toMs);
+  const { question, options } = await knownKind(store, endpointName, kind);
+  const histograms = await kindHistograms(store, endpointName, kind, options, fromMs, toMs);
   if (histograms.decisions === 0) {
     throw new AppError("bad_request", "The window holds no decisions of this kind: a baseline needs some.");
   }
   const source = `capture window ${new Date(fromMs).toISOString()}..${new Date(toMs).toISOString()}`;
-  return save(db, { endpointName, kind, question, options, ...histograms, source, setBy, setAt: now.toISOString() });
+  return await save(store, {
+    endpointName,
+    kind,
+    question,
+    options,
+    ...histograms,
+    source,
+    setBy,
+    setAt: now.toISOString(),
+  });
 }
 
 /**
  * The kind's baseline from an evaluation run's scored items with the same question and options (the kind's id is
  * the same hash of both): the results of the slot that targeted this endpoint, or of the run's first target.
  */
-export function setBaselineFromEvaluationRun(
-  db: Db,
+export async function setBaselineFromEvaluationRun(
+  store: Store,
   endpointName: string,
   kind: string,
   runId: string,
   setBy: string,
   now = new Date(),
-): DriftBaseline {
-  const run = findRun(db, runId);
+): Promise<DriftBaseline> {
+  const run = await findRun(store, runId);
   if (!run) throw new AppError("not_found", `There is no evaluation run ${runId}.`);
-  const { question, options } = knownKind(db, endpointName, kind);
-  const slot = Math.max(0, runTargets(db, runId).indexOf(endpointName));
-  const questions = new Map(datasetItems(db, run.dataset_id).map((item) => [item.position, item.decision.question]));
+  const { question, options } = await knownKind(store, endpointName, kind);
+  const slot = Math.max(0, (await runTargets(store, runId)).indexOf(endpointName));
+  const items = await datasetItems(store, run.dataset_id);
+  const questions = new Map(items.map((item) => [item.position, item.decision.question]));
   const optionCounts = emptyBins(options.length);
   const hundredths = emptyBins(TOP_PROBABILITY_BINS);
   let decisions = 0;
-  for (const result of runResults(db, runId)) {
+  for (const result of await runResults(store, runId)) {
     if (result.slot !== slot || !result.optionIds || !result.probabilities) continue;
     const itemQuestion = questions.get(result.position);
     if (itemQuestion === undefined || decisionKind(itemQuestion, result.optionIds) !== kind) continue;
@@ -184,7 +192,7 @@ export function setBaselineFromEvaluationRun(
     );
   }
   const source = `evaluation run ${runId}`;
-  return save(db, {
+  return await save(store, {
     endpointName,
     kind,
     question,
@@ -198,14 +206,17 @@ export function setBaselineFromEvaluationRun(
   });
 }
 
-export function endpointBaselines(db: Db, endpointName: string): DriftBaseline[] {
-  const rows = db
-    .prepare("SELECT * FROM drift_baselines WHERE endpoint_name = ? ORDER BY kind")
-    .all(endpointName) as BaselineRow[];
+export async function endpointBaselines(store: Store, endpointName: string): Promise<DriftBaseline[]> {
+  const rows = await store
+    .selectFrom("drift_baselines")
+    .selectAll()
+    .where("endpoint_name", "=", endpointName)
+    .orderBy("kind")
+    .execute();
   return rows.map(fromRow);
 }
 
-export function allBaselines(db: Db): DriftBaseline[] {
-  const rows = db.prepare("SELECT * FROM drift_baselines ORDER BY endpoint_name, kind").all() as BaselineRow[];
+export async function allBaselines(store: Store): Promise<DriftBaseline[]> {
+  const rows = await store.selectFrom("drift_baselines").selectAll().orderBy("endpoint_name").orderBy("kind").execute();
   return rows.map(fromRow);
 }

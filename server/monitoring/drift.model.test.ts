@@ -5,10 +5,10 @@ import { type ControlPlane, startControlPlane } from "@decision-console/local-aw
 import { testStackFixture } from "@decision-console/local-aws/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DISTRIBUTION_BARS } from "../../contract/endpoints/monitoring.ts";
+import { openTestStore, type TestStore } from "../../tests/support/store/test-stores.ts";
 import type { AwsClients } from "../aws/clients.ts";
 import { consoleClientsFor } from "../aws/local-console-clients.ts";
-import type { Db } from "../store/database.ts";
-import { openDatabase } from "../store/database.ts";
+import type { Store } from "../store/store.ts";
 import { decisionKind } from "./capture-record.ts";
 import { driftView, publishDrift, putDriftAlarms } from "./drift.ts";
 import { samplingNoiseDistance } from "./drift-score.ts";
@@ -27,7 +27,8 @@ import { type LocatedDecision, recordCaptureObject } from "./monitoring-store.ts
  */
 let plane: ControlPlane;
 let dataDir: string;
-let db: Db;
+let opened: TestStore;
+let store: Store;
 let clients: AwsClients;
 
 const QUESTION = "How urgent is this ticket?";
@@ -86,8 +87,8 @@ function decisions(population: Population, count: number, fromMs: number, toMs: 
   });
 }
 
-function capture(endpointName: string, key: string, batch: LocatedDecision[]) {
-  recordCaptureObject(db, {
+async function capture(endpointName: string, key: string, batch: LocatedDecision[]) {
+  await recordCaptureObject(store, {
     endpointName,
     key: `data-capture/${endpointName}/AllTraffic/${key}.jsonl`,
     variant: "AllTraffic",
@@ -101,11 +102,12 @@ beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "console-drift-"));
   plane = await startControlPlane({ fixture: testStackFixture(), dataDir, port: 0, waitForEndpoints: false });
   clients = consoleClientsFor(plane);
-  db = openDatabase(path.join(dataDir, "console.db"));
+  opened = await openTestStore("sqlite");
+  store = opened.store;
 });
 
 afterAll(async () => {
-  db?.close();
+  await opened?.close();
   await plane?.close();
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
@@ -123,17 +125,17 @@ describe("decision drift in local mode", { timeout: 120_000 }, () => {
       [shiftedEndpoint, shifted, 11],
       [steadyEndpoint, usual, 12],
     ] as const) {
-      capture(
+      await capture(
         endpoint,
         "baseline",
         decisions(usual, BASELINE_DECISIONS, minute - 240 * MINUTE, minute - 180 * MINUTE, seed),
       );
-      capture(
+      await capture(
         endpoint,
         "current",
         decisions(population, CURRENT_DECISIONS, now - 60 * MINUTE, now - 20 * MINUTE, seed + 100),
       );
-      setBaselineFromWindow(db, endpoint, KIND, minute - 240 * MINUTE, minute - 180 * MINUTE, "operator");
+      await setBaselineFromWindow(store, endpoint, KIND, minute - 240 * MINUTE, minute - 180 * MINUTE, "operator");
     }
 
     const threshold = samplingNoiseDistance(DISTRIBUTION_BARS, BASELINE_DECISIONS, CURRENT_DECISIONS);
@@ -144,13 +146,16 @@ describe("decision drift in local mode", { timeout: 120_000 }, () => {
 
     // Three rounds of the schedule, one in each of the alarm's last three 5-minute periods.
     for (const minutesAgo of [15, 10, 5]) {
-      const published = await publishDrift({ db, cloudWatch: clients.cloudWatch }, new Date(now - minutesAgo * MINUTE));
+      const published = await publishDrift(
+        { store, cloudWatch: clients.cloudWatch },
+        new Date(now - minutesAgo * MINUTE),
+      );
       expect(published.map((p) => p.endpointName).sort()).toEqual([shiftedEndpoint, steadyEndpoint]);
     }
     plane.alarms.evaluateAll();
 
-    const shiftedView = await driftView(clients.cloudWatch, db, shiftedEndpoint, new Date(now - 5 * MINUTE));
-    const steadyView = await driftView(clients.cloudWatch, db, steadyEndpoint, new Date(now - 5 * MINUTE));
+    const shiftedView = await driftView(clients.cloudWatch, store, shiftedEndpoint, new Date(now - 5 * MINUTE));
+    const steadyView = await driftView(clients.cloudWatch, store, steadyEndpoint, new Date(now - 5 * MINUTE));
     const [shiftedKind] = shiftedView.kinds;
     const [steadyKind] = steadyView.kinds;
     expect(shiftedKind?.current?.decisions).toBe(CURRENT_DECISIONS);
@@ -179,7 +184,7 @@ describe("decision drift in local mode", { timeout: 120_000 }, () => {
   it("lists a kind whose alarms are set before its baseline, with nothing published and no data", async () => {
     const endpoint = `${plane.resourcePrefix}drift-unbaselined`;
     await putDriftAlarms(clients.cloudWatch, endpoint, KIND, 0.2);
-    const view = await driftView(clients.cloudWatch, db, endpoint);
+    const view = await driftView(clients.cloudWatch, store, endpoint);
     expect(view.kinds).toMatchObject([{ kind: KIND, baseline: null, current: null }]);
     expect(view.kinds[0]?.alarms.map((a) => a.state)).toEqual(["INSUFFICIENT_DATA", "INSUFFICIENT_DATA"]);
   });

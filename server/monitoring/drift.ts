@@ -10,17 +10,21 @@ import type { S3Client } from "@aws-sdk/client-s3";
 import { DRIFT_ALARM, DRIFT_SCHEDULE, type DriftKind, type DriftResponse } from "../../contract/endpoints/drift.ts";
 import { DRIFT_METRICS } from "../../contract/stack/console-contract.ts";
 import { awsCall } from "../aws/errors.ts";
-import type { Db } from "../store/database.ts";
+import type { Store } from "../store/store.ts";
 import { readNewCaptures } from "./capture-reader.ts";
 import { jensenShannonDistance, samplingNoiseDistance } from "./drift-score.ts";
 import { allBaselines, type DriftBaseline, endpointBaselines, kindHistograms } from "./drift-store.ts";
 import { decisionKinds } from "./monitoring-store.ts";
 
 /** A kind's drift over the window ending at `now`: both distances, and what sampling alone would make of them. */
-export function currentDrift(db: Db, baseline: DriftBaseline, now: Date): NonNullable<DriftKind["current"]> {
+export async function currentDrift(
+  store: Store,
+  baseline: DriftBaseline,
+  now: Date,
+): Promise<NonNullable<DriftKind["current"]>> {
   const toMs = now.getTime();
   const fromMs = toMs - DRIFT_SCHEDULE.windowSeconds * 1000;
-  const current = kindHistograms(db, baseline.endpointName, baseline.kind, baseline.options, fromMs, toMs);
+  const current = await kindHistograms(store, baseline.endpointName, baseline.kind, baseline.options, fromMs, toMs);
   const bins = (a: readonly number[], b: readonly number[]) => a.filter((count, i) => count + (b[i] ?? 0) > 0).length;
   const noise = (a: readonly number[], b: readonly number[]) =>
     current.decisions > 0 ? samplingNoiseDistance(bins(a, b), baseline.decisions, current.decisions) : null;
@@ -43,7 +47,7 @@ const dimensions = (baseline: Pick<DriftBaseline, "endpointName" | "kind">) => [
 ];
 
 export interface DriftPublisherDeps {
-  db: Db;
+  store: Store;
   cloudWatch: CloudWatchClient;
   /** With the bucket, capture objects not read yet are read first, so drift is current with the page closed. */
   s3?: S3Client;
@@ -56,7 +60,7 @@ export interface DriftPublisherDeps {
  * kind with no decisions in the window publishes nothing (its alarm sees missing data). Returns what it published.
  */
 export async function publishDrift(deps: DriftPublisherDeps, now = new Date()) {
-  const baselines = allBaselines(deps.db);
+  const baselines = await allBaselines(deps.store);
   const published: { endpointName: string; kind: string; optionMix: number; confidence: number }[] = [];
   const byEndpoint = new Map<string, DriftBaseline[]>();
   for (const baseline of baselines)
@@ -64,7 +68,7 @@ export async function publishDrift(deps: DriftPublisherDeps, now = new Date()) {
   for (const [endpointName, kinds] of byEndpoint) {
     if (deps.s3 && deps.artifactBucket) {
       try {
-        await readNewCaptures(deps.s3, deps.db, deps.artifactBucket, endpointName);
+        await readNewCaptures(deps.s3, deps.store, deps.artifactBucket, endpointName);
       } catch (error) {
         // An endpoint whose capture cannot be read (gone, capture off) is scored on what the store already holds.
         console.error(
@@ -74,7 +78,7 @@ export async function publishDrift(deps: DriftPublisherDeps, now = new Date()) {
     }
     const data: MetricDatum[] = [];
     for (const baseline of kinds) {
-      const drift = currentDrift(deps.db, baseline, now);
+      const drift = await currentDrift(deps.store, baseline, now);
       if (drift.optionMix === null || drift.confidence === null) continue;
       published.push({ endpointName, kind: baseline.kind, optionMix: drift.optionMix, confidence: drift.confidence });
       for (const [name, value] of [
@@ -157,18 +161,22 @@ async function driftAlarms(cloudWatch: CloudWatchClient, endpointName: string): 
  */
 export async function driftView(
   cloudWatch: CloudWatchClient,
-  db: Db,
+  store: Store,
   endpointName: string,
   now = new Date(),
 ): Promise<DriftResponse> {
-  const baselines = new Map(endpointBaselines(db, endpointName).map((baseline) => [baseline.kind, baseline]));
+  const baselines = new Map(
+    (await endpointBaselines(store, endpointName)).map((baseline) => [baseline.kind, baseline]),
+  );
   const alarms = await driftAlarms(cloudWatch, endpointName);
   const alarmPrefix = `${endpointName}-drift-`;
   const alarmKinds = alarms
     .map((alarm) => (alarm.AlarmName ?? "").slice(alarmPrefix.length).split("-")[0] ?? "")
     .filter((kind) => /^[0-9a-f]{16}$/.test(kind));
   const kinds = [...new Set([...baselines.keys(), ...alarmKinds])].sort();
-  const captured = decisionKinds(db, endpointName);
+  const captured = await decisionKinds(store, endpointName);
+  const currents = new Map<string, NonNullable<DriftKind["current"]>>();
+  for (const baseline of baselines.values()) currents.set(baseline.kind, await currentDrift(store, baseline, now));
   return {
     endpointName,
     namespace: DRIFT_METRICS.namespace,
@@ -184,7 +192,7 @@ export async function driftView(
         baseline: baseline
           ? { source: baseline.source, decisions: baseline.decisions, setBy: baseline.setBy, setAt: baseline.setAt }
           : null,
-        current: baseline ? currentDrift(db, baseline, now) : null,
+        current: currents.get(kind) ?? null,
         alarms: [DRIFT_METRICS.optionMix, DRIFT_METRICS.confidence].flatMap((metricName) => {
           const alarm = alarms.find((a) => a.AlarmName === driftAlarmName(endpointName, kind, metricName));
           return alarm

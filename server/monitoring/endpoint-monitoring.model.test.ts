@@ -1,5 +1,4 @@
 import fs from "node:fs";
-import path from "node:path";
 import type { ControlPlane } from "@decision-console/local-aws";
 import { routeDecision } from "@decision-console/local-aws/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,9 +8,9 @@ import {
   deployCapturedEndpoint,
   planeWithTinyModel,
 } from "../../tests/support/endpoints/captured-endpoint.ts";
+import { openTestStore, type TestStore } from "../../tests/support/store/test-stores.ts";
 import { consoleClientsFor } from "../aws/local-console-clients.ts";
 import { invokeEndpoint } from "../invoke/invoke.ts";
-import { openDatabase } from "../store/database.ts";
 import { endpointMonitoring } from "./endpoint-monitoring.ts";
 import { storeThreshold } from "./endpoint-threshold.ts";
 
@@ -22,16 +21,20 @@ import { storeThreshold } from "./endpoint-threshold.ts";
  */
 let setup: CapturePlane;
 let plane: ControlPlane;
-let dataDir: string;
+let opened: TestStore;
 const ENDPOINT = "dc-watched";
 
 beforeAll(async () => {
   setup = await planeWithTinyModel("monitoring");
-  ({ plane, dataDir } = setup);
+  ({ plane } = setup);
+  opened = await openTestStore("sqlite");
   await deployCapturedEndpoint(setup, ENDPOINT);
 }, 120_000);
 
-afterAll(() => setup?.close());
+afterAll(async () => {
+  await opened?.close();
+  await setup?.close();
+});
 
 const priorityDecision = (i: number) => ({
   decision: {
@@ -78,8 +81,7 @@ describe("the Monitoring view of a captured endpoint", { timeout: 180_000 }, () 
     }
     await plane.capture.flush();
 
-    const db = openDatabase(path.join(dataDir, "console.db"));
-    const deps = { s3: clients.s3, sageMaker: clients.sageMaker, db, artifactBucket: plane.bucket };
+    const deps = { s3: clients.s3, sageMaker: clients.sageMaker, store: opened.store, artifactBucket: plane.bucket };
     const threshold = 0.4;
     const query = monitoringQuerySchema.parse({ window: "1h", threshold: String(threshold) });
     const view = await endpointMonitoring(deps, ENDPOINT, query);
@@ -108,18 +110,17 @@ describe("the Monitoring view of a captured endpoint", { timeout: 180_000 }, () 
     const later = await endpointMonitoring(deps, ENDPOINT, query);
     expect(later.source.newObjects).toBe(1);
     expect(later.decisions).toBe(13);
-    db.close();
   });
 
   it("reads against the endpoint's stored threshold unless the query names one", async () => {
     const clients = consoleClientsFor(plane);
-    const db = openDatabase(path.join(dataDir, "console.db"));
-    const deps = { s3: clients.s3, sageMaker: clients.sageMaker, db, artifactBucket: plane.bucket };
+    const { store } = opened;
+    const deps = { s3: clients.s3, sageMaker: clients.sageMaker, store, artifactBucket: plane.bucket };
     const unset = await endpointMonitoring(deps, ENDPOINT, monitoringQuerySchema.parse({ window: "1h" }));
     expect(unset.threshold).toBe(0.5);
     expect(unset.storedThreshold).toBeNull();
 
-    storeThreshold(db, ENDPOINT, 0.62, "ops");
+    await storeThreshold(store, ENDPOINT, 0.62, "ops");
     const stored = await endpointMonitoring(deps, ENDPOINT, monitoringQuerySchema.parse({ window: "1h" }));
     expect(stored.threshold).toBe(0.62);
     expect(stored.storedThreshold).toMatchObject({ threshold: 0.62, setBy: "ops" });
@@ -134,6 +135,5 @@ describe("the Monitoring view of a captured endpoint", { timeout: 180_000 }, () 
     expect(asked.threshold).toBe(0.4);
     expect(asked.belowThreshold).toBe([...recountFromFiles(0.4).values()].reduce((sum, tally) => sum + tally.below, 0));
     expect(asked.storedThreshold?.threshold).toBe(0.62);
-    db.close();
   });
 });

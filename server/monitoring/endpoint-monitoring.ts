@@ -7,7 +7,7 @@ import {
 } from "../../contract/endpoints/monitoring.ts";
 import { awsCall } from "../aws/errors.ts";
 import { AppError } from "../http/app-error.ts";
-import type { Db } from "../store/database.ts";
+import type { Store } from "../store/store.ts";
 import { readNewCaptures } from "./capture-reader.ts";
 import { storedThreshold } from "./endpoint-threshold.ts";
 import {
@@ -24,7 +24,7 @@ import { compareShadow } from "./shadow-comparison.ts";
 export interface MonitoringDeps {
   s3: S3Client;
   sageMaker: SageMakerClient;
-  db: Db;
+  store: Store;
   artifactBucket: string | null;
 }
 
@@ -59,12 +59,12 @@ export async function endpointMonitoring(
       "Monitoring reads captured invocations from the artifact bucket; set CONSOLE_ARTIFACT_BUCKET for the console.",
     );
   }
-  const look = await readNewCaptures(deps.s3, deps.db, deps.artifactBucket, endpointName);
-  forgetOldDecisions(deps.db, endpointName, now);
-  const kinds = decisionKinds(deps.db, endpointName);
+  const look = await readNewCaptures(deps.s3, deps.store, deps.artifactBucket, endpointName);
+  await forgetOldDecisions(deps.store, endpointName, now);
+  const kinds = await decisionKinds(deps.store, endpointName);
   const bounds = windowBounds(query.window, now);
-  const rollups = rollupsBetween(deps.db, endpointName, bounds.fromMinute, bounds.toMinute, query.variant);
-  const stored = storedThreshold(deps.db, endpointName);
+  const rollups = await rollupsBetween(deps.store, endpointName, bounds.fromMinute, bounds.toMinute, query.variant);
+  const stored = await storedThreshold(deps.store, endpointName);
   const threshold = query.threshold ?? stored?.threshold ?? DEFAULT_DECISION_THRESHOLD;
   const summary = summarizeRollups(rollups, kinds, bounds, threshold);
   const test = await shadowTest(deps.sageMaker, endpointName);
@@ -72,12 +72,12 @@ export async function endpointMonitoring(
   const shadow = test
     ? compareShadow(
         test,
-        variantDecisions(deps.db, endpointName, test.production, fromMs, toMs),
-        variantDecisions(deps.db, endpointName, test.shadow, fromMs, toMs),
+        await variantDecisions(deps.store, endpointName, test.production, fromMs, toMs),
+        await variantDecisions(deps.store, endpointName, test.shadow, fromMs, toMs),
         (kind) => kinds.get(kind)?.options,
       )
     : null;
-  const totals = captureTotals(deps.db, endpointName);
+  const totals = await captureTotals(deps.store, endpointName);
   return {
     endpointName,
     from: new Date(bounds.fromMinute * 60_000).toISOString(),
@@ -94,7 +94,7 @@ export async function endpointMonitoring(
       unreadableRecords: totals.unreadable,
     },
     ...summary,
-    kinds: withLabelledAccuracy(deps.db, endpointName, summary.kinds, fromMs, toMs),
+    kinds: await withLabelledAccuracy(deps.store, endpointName, summary.kinds, fromMs, toMs),
     shadow,
   };
 }

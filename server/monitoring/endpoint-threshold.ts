@@ -1,14 +1,9 @@
+import type { Selectable } from "kysely";
 import type { EndpointThreshold } from "../../contract/endpoints/monitoring.ts";
-import type { Db } from "../store/database.ts";
+import type { ConsoleTables } from "../store/schema.ts";
+import type { Store } from "../store/store.ts";
 
-interface Row {
-  endpoint_name: string;
-  threshold: number;
-  set_by: string;
-  set_at: string;
-}
-
-const fromRow = (row: Row): EndpointThreshold => ({
+const fromRow = (row: Selectable<ConsoleTables["endpoint_thresholds"]>): EndpointThreshold => ({
   endpointName: row.endpoint_name,
   threshold: row.threshold,
   setBy: row.set_by,
@@ -16,25 +11,34 @@ const fromRow = (row: Row): EndpointThreshold => ({
 });
 
 /** The threshold a team stored for the endpoint, or null when none is. */
-export function storedThreshold(db: Db, endpointName: string): EndpointThreshold | null {
-  const row = db.prepare("SELECT * FROM endpoint_thresholds WHERE endpoint_name = ?").get(endpointName) as
-    | Row
-    | undefined;
+export async function storedThreshold(store: Store, endpointName: string): Promise<EndpointThreshold | null> {
+  const row = await store
+    .selectFrom("endpoint_thresholds")
+    .selectAll()
+    .where("endpoint_name", "=", endpointName)
+    .executeTakeFirst();
   return row ? fromRow(row) : null;
 }
 
 /** Stores (or replaces) the endpoint's threshold. */
-export function storeThreshold(
-  db: Db,
+export async function storeThreshold(
+  store: Store,
   endpointName: string,
   threshold: number,
   setBy: string,
   at = new Date(),
-): EndpointThreshold {
-  db.prepare(
-    `INSERT INTO endpoint_thresholds (endpoint_name, threshold, set_by, set_at) VALUES (?, ?, ?, ?)
-     ON CONFLICT (endpoint_name) DO UPDATE SET threshold = excluded.threshold, set_by = excluded.set_by,
-       set_at = excluded.set_at`,
-  ).run(endpointName, threshold, setBy, at.toISOString());
-  return storedThreshold(db, endpointName)!;
+): Promise<EndpointThreshold> {
+  const row = await store
+    .insertInto("endpoint_thresholds")
+    .values({ endpoint_name: endpointName, threshold, set_by: setBy, set_at: at.toISOString() })
+    .onConflict((oc) =>
+      oc.columns(["endpoint_name"]).doUpdateSet((eb) => ({
+        threshold: eb.ref("excluded.threshold"),
+        set_by: eb.ref("excluded.set_by"),
+        set_at: eb.ref("excluded.set_at"),
+      })),
+    )
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return fromRow(row);
 }

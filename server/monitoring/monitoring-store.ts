@@ -1,5 +1,7 @@
+import type { Insertable } from "kysely";
 import { TOP_PROBABILITY_BINS } from "../../contract/endpoints/monitoring.ts";
-import type { Db } from "../store/database.ts";
+import type { ConsoleTables } from "../store/schema.ts";
+import type { Store } from "../store/store.ts";
 import type { CapturedDecision } from "./capture-record.ts";
 import { addBins, emptyBins, LATENCY_BINS, latencyBin, topProbabilityBin } from "./histograms.ts";
 
@@ -32,30 +34,38 @@ export interface Rollup {
   latencyCount: number;
 }
 
-type RollupRow = {
-  variant: string;
-  minute: number;
-  kind: string;
-  chosen: string;
-  decisions: number;
-  top_bins: string;
-  latency_bins: string;
-  latency_sum_ms: number;
-  latency_count: number;
-};
+/** Rows per multi-row INSERT: well under both dialects' limits on bound parameters (SQLite 32,766, PostgreSQL 65,535). */
+const ROWS_PER_INSERT = 1000;
 
-export function objectsRead(db: Db, endpointName: string, keys: readonly string[]): Set<string> {
+function* chunks<T>(items: readonly T[], size = ROWS_PER_INSERT): Generator<T[]> {
+  for (let start = 0; start < items.length; start += size) yield items.slice(start, start + size);
+}
+
+/** The keys among `keys` whose objects are read already. */
+export async function objectsRead(store: Store, endpointName: string, keys: readonly string[]): Promise<Set<string>> {
   const read = new Set<string>();
-  const statement = db.prepare("SELECT 1 FROM capture_objects WHERE endpoint_name = ? AND object_key = ?").pluck();
-  for (const key of keys) if (statement.get(endpointName, key)) read.add(key);
+  for (const some of chunks(keys)) {
+    const rows = await store
+      .selectFrom("capture_objects")
+      .select("object_key")
+      .where("endpoint_name", "=", endpointName)
+      .where("object_key", "in", some)
+      .execute();
+    for (const row of rows) read.add(row.object_key);
+  }
   return read;
 }
 
 /** The newest object read of each variant: where the next look starts listing. */
-export function newestObjects(db: Db, endpointName: string): Map<string, string> {
-  const rows = db
-    .prepare("SELECT variant, MAX(object_key) AS newest FROM capture_objects WHERE endpoint_name = ? GROUP BY variant")
-    .all(endpointName) as { variant: string; newest: string }[];
+export async function newestObjects(store: Store, endpointName: string): Promise<Map<string, string>> {
+  // A variant's keys share one layout (`<variant>/yyyy/mm/dd/hh/mm-ss-mmm-<uuid>.jsonl`), so the greatest is the
+  // newest under any collation.
+  const rows = await store
+    .selectFrom("capture_objects")
+    .select((eb) => ["variant", eb.fn.max("object_key").as("newest")])
+    .where("endpoint_name", "=", endpointName)
+    .groupBy("variant")
+    .execute();
   return new Map(rows.map((row) => [row.variant, row.newest]));
 }
 
@@ -94,105 +104,172 @@ function folded(decisions: readonly CapturedDecision[], variant: string): Map<st
   return groups;
 }
 
-/** Records one capture object's decisions, once: a key already read changes nothing. */
-export function recordCaptureObject(db: Db, reading: CaptureObjectReading): void {
-  const existing = db.prepare(
-    `SELECT decisions, top_bins, latency_bins, latency_sum_ms, latency_count FROM decision_rollups
-     WHERE endpoint_name = ? AND minute = ? AND variant = ? AND kind = ? AND chosen = ?`,
+const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * The rollups in one order, kinds too: every console takes the row locks of a minute's rollups in the same order,
+ * so two recording overlapping minutes wait for each other instead of deadlocking.
+ */
+const inLockOrder = (rollups: Iterable<Rollup>) =>
+  [...rollups].sort((a, b) => a.minute - b.minute || byteOrder(a.kind, b.kind) || byteOrder(a.chosen, b.chosen));
+
+const rollupId = (rollup: Pick<Rollup, "variant" | "minute" | "kind" | "chosen">) =>
+  JSON.stringify([rollup.variant, rollup.minute, rollup.kind, rollup.chosen]);
+
+/** Claims the object: false when it is read already (by this console or another). */
+async function claimObject(store: Store, reading: CaptureObjectReading): Promise<boolean> {
+  const claimed = await store
+    .insertInto("capture_objects")
+    .values({
+      endpoint_name: reading.endpointName,
+      object_key: reading.key,
+      variant: reading.variant,
+      records: reading.records,
+      decisions: reading.decisions.length,
+      unreadable: reading.unreadable,
+      read_at: new Date().toISOString(),
+    })
+    .onConflict((oc) => oc.doNothing())
+    .executeTakeFirst();
+  return (claimed.numInsertedOrUpdatedRows ?? 0n) > 0n;
+}
+
+async function keepDecisions(store: Store, reading: CaptureObjectReading): Promise<void> {
+  const rows = reading.decisions.map(
+    (decision): Insertable<ConsoleTables["captured_decisions"]> => ({
+      endpoint_name: reading.endpointName,
+      object_key: reading.key,
+      line: decision.line,
+      item: decision.item,
+      variant: reading.variant,
+      at_ms: decision.at.getTime(),
+      kind: decision.kind,
+      input_key: decision.inputKey,
+      chosen: decision.chosen,
+      top_probability: decision.topProbability,
+      probabilities: JSON.stringify(decision.probabilities),
+      latency_ms: decision.latencyMs,
+    }),
   );
-  const upsert = db.prepare(
-    `INSERT INTO decision_rollups (endpoint_name, variant, minute, kind, chosen, decisions, top_bins, latency_bins,
-       latency_sum_ms, latency_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (endpoint_name, minute, variant, kind, chosen) DO UPDATE SET decisions = excluded.decisions,
-       top_bins = excluded.top_bins, latency_bins = excluded.latency_bins,
-       latency_sum_ms = excluded.latency_sum_ms, latency_count = excluded.latency_count`,
-  );
-  const kind = db.prepare(
-    "INSERT INTO decision_kinds (endpoint_name, kind, question, options) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
-  );
-  const decisionRow = db.prepare(
-    `INSERT INTO captured_decisions (endpoint_name, object_key, line, item, variant, at_ms, kind, input_key, chosen,
-       top_probability, probabilities, latency_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-  );
-  db.transaction(() => {
-    const claimed = db
-      .prepare(
-        `INSERT INTO capture_objects (endpoint_name, object_key, variant, records, decisions, unreadable, read_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+  for (const some of chunks(rows)) {
+    await store
+      .insertInto("captured_decisions")
+      .values(some)
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  }
+}
+
+async function knowKinds(store: Store, reading: CaptureObjectReading): Promise<void> {
+  const kinds = new Map<string, Insertable<ConsoleTables["decision_kinds"]>>();
+  for (const decision of reading.decisions) {
+    if (kinds.has(decision.kind)) continue;
+    kinds.set(decision.kind, {
+      endpoint_name: reading.endpointName,
+      kind: decision.kind,
+      question: decision.question,
+      options: JSON.stringify(decision.options),
+    });
+  }
+  const rows = [...kinds.values()].sort((a, b) => byteOrder(a.kind, b.kind));
+  for (const some of chunks(rows)) {
+    await store
+      .insertInto("decision_kinds")
+      .values(some)
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  }
+}
+
+/**
+ * Adds rollups to the stored ones. The counts and sums add up in the upsert itself, so two consoles recording the
+ * same minute at once both count; the upsert also locks the row until the transaction ends, and a row that existed
+ * (its decisions are more than ours: a stored rollup holds at least one) then gets its bins added up here.
+ */
+async function addRollups(store: Store, endpointName: string, rollups: readonly Rollup[]): Promise<void> {
+  for (const some of chunks(rollups)) {
+    const stored = await store
+      .insertInto("decision_rollups")
+      .values(
+        some.map((rollup) => ({
+          endpoint_name: endpointName,
+          variant: rollup.variant,
+          minute: rollup.minute,
+          kind: rollup.kind,
+          chosen: rollup.chosen,
+          decisions: rollup.decisions,
+          top_bins: JSON.stringify(rollup.topBins),
+          latency_bins: JSON.stringify(rollup.latencyBins),
+          latency_sum_ms: rollup.latencySumMs,
+          latency_count: rollup.latencyCount,
+        })),
       )
-      .run(
-        reading.endpointName,
-        reading.key,
-        reading.variant,
-        reading.records,
-        reading.decisions.length,
-        reading.unreadable,
-        new Date().toISOString(),
-      );
-    if (claimed.changes === 0) return;
-    for (const decision of reading.decisions) {
-      decisionRow.run(
-        reading.endpointName,
-        reading.key,
-        decision.line,
-        decision.item,
-        reading.variant,
-        decision.at.getTime(),
-        decision.kind,
-        decision.inputKey,
-        decision.chosen,
-        decision.topProbability,
-        JSON.stringify(decision.probabilities),
-        decision.latencyMs,
-      );
+      .onConflict((oc) =>
+        oc.columns(["endpoint_name", "minute", "variant", "kind", "chosen"]).doUpdateSet((eb) => ({
+          decisions: eb("decision_rollups.decisions", "+", eb.ref("excluded.decisions")),
+          latency_sum_ms: eb("decision_rollups.latency_sum_ms", "+", eb.ref("excluded.latency_sum_ms")),
+          latency_count: eb("decision_rollups.latency_count", "+", eb.ref("excluded.latency_count")),
+        })),
+      )
+      .returning(["variant", "minute", "kind", "chosen", "decisions", "top_bins", "latency_bins"])
+      .execute();
+    const ours = new Map(some.map((rollup) => [rollupId(rollup), rollup]));
+    for (const row of stored) {
+      const rollup = ours.get(rollupId(row));
+      if (!rollup || row.decisions === rollup.decisions) continue;
+      const topBins: number[] = JSON.parse(row.top_bins);
+      const latencyBins: number[] = JSON.parse(row.latency_bins);
+      addBins(topBins, rollup.topBins);
+      addBins(latencyBins, rollup.latencyBins);
+      await store
+        .updateTable("decision_rollups")
+        .set({ top_bins: JSON.stringify(topBins), latency_bins: JSON.stringify(latencyBins) })
+        .where("endpoint_name", "=", endpointName)
+        .where("minute", "=", row.minute)
+        .where("variant", "=", row.variant)
+        .where("kind", "=", row.kind)
+        .where("chosen", "=", row.chosen)
+        .execute();
     }
-    const kinds = new Set<string>();
-    for (const decision of reading.decisions) {
-      if (kinds.has(decision.kind)) continue;
-      kinds.add(decision.kind);
-      kind.run(reading.endpointName, decision.kind, decision.question, JSON.stringify(decision.options));
-    }
-    for (const rollup of folded(reading.decisions, reading.variant).values()) {
-      const row = existing.get(reading.endpointName, rollup.minute, rollup.variant, rollup.kind, rollup.chosen) as
-        | Pick<RollupRow, "decisions" | "top_bins" | "latency_bins" | "latency_sum_ms" | "latency_count">
-        | undefined;
-      if (row) {
-        rollup.decisions += row.decisions;
-        addBins(rollup.topBins, JSON.parse(row.top_bins));
-        addBins(rollup.latencyBins, JSON.parse(row.latency_bins));
-        rollup.latencySumMs += row.latency_sum_ms;
-        rollup.latencyCount += row.latency_count;
-      }
-      upsert.run(
-        reading.endpointName,
-        rollup.variant,
-        rollup.minute,
-        rollup.kind,
-        rollup.chosen,
-        rollup.decisions,
-        JSON.stringify(rollup.topBins),
-        JSON.stringify(rollup.latencyBins),
-        rollup.latencySumMs,
-        rollup.latencyCount,
-      );
-    }
-  })();
+  }
+}
+
+/** Records one capture object's decisions, once: a key already read changes nothing. */
+export async function recordCaptureObject(store: Store, reading: CaptureObjectReading): Promise<void> {
+  await store.transaction().execute(async (trx) => {
+    if (!(await claimObject(trx, reading))) return;
+    await keepDecisions(trx, reading);
+    await knowKinds(trx, reading);
+    await addRollups(trx, reading.endpointName, inLockOrder(folded(reading.decisions, reading.variant).values()));
+  });
 }
 
 /** The rollups of minutes [fromMinute, toMinute), of one variant or all. */
-export function rollupsBetween(
-  db: Db,
+export async function rollupsBetween(
+  store: Store,
   endpointName: string,
   fromMinute: number,
   toMinute: number,
   variant: string | undefined,
-): Rollup[] {
-  const rows = db
-    .prepare(
-      `SELECT variant, minute, kind, chosen, decisions, top_bins, latency_bins, latency_sum_ms, latency_count
-       FROM decision_rollups WHERE endpoint_name = ? AND minute >= ? AND minute < ? AND (? IS NULL OR variant = ?)`,
-    )
-    .all(endpointName, fromMinute, toMinute, variant ?? null, variant ?? null) as RollupRow[];
+): Promise<Rollup[]> {
+  let query = store
+    .selectFrom("decision_rollups")
+    .select([
+      "variant",
+      "minute",
+      "kind",
+      "chosen",
+      "decisions",
+      "top_bins",
+      "latency_bins",
+      "latency_sum_ms",
+      "latency_count",
+    ])
+    .where("endpoint_name", "=", endpointName)
+    .where("minute", ">=", fromMinute)
+    .where("minute", "<", toMinute);
+  if (variant !== undefined) query = query.where("variant", "=", variant);
+  const rows = await query.execute();
   return rows.map((row) => ({
     variant: row.variant,
     minute: row.minute,
@@ -206,29 +283,41 @@ export function rollupsBetween(
   }));
 }
 
-export function decisionKinds(db: Db, endpointName: string): Map<string, { question: string; options: string[] }> {
-  const rows = db
-    .prepare("SELECT kind, question, options FROM decision_kinds WHERE endpoint_name = ?")
-    .all(endpointName) as { kind: string; question: string; options: string }[];
+export async function decisionKinds(
+  store: Store,
+  endpointName: string,
+): Promise<Map<string, { question: string; options: string[] }>> {
+  const rows = await store
+    .selectFrom("decision_kinds")
+    .select(["kind", "question", "options"])
+    .where("endpoint_name", "=", endpointName)
+    .execute();
   return new Map(rows.map((row) => [row.kind, { question: row.question, options: JSON.parse(row.options) }]));
 }
 
-export function captureTotals(db: Db, endpointName: string): { objects: number; unreadable: number } {
-  return db
-    .prepare(
-      "SELECT COUNT(*) AS objects, COALESCE(SUM(unreadable), 0) AS unreadable FROM capture_objects WHERE endpoint_name = ?",
-    )
-    .get(endpointName) as { objects: number; unreadable: number };
+export async function captureTotals(
+  store: Store,
+  endpointName: string,
+): Promise<{ objects: number; unreadable: number }> {
+  return await store
+    .selectFrom("capture_objects")
+    .select((eb) => [
+      eb.fn.countAll<number>().as("objects"),
+      eb.fn.coalesce(eb.fn.sum<number>("unreadable"), eb.lit(0)).as("unreadable"),
+    ])
+    .where("endpoint_name", "=", endpointName)
+    .executeTakeFirstOrThrow();
 }
 
 /** How long single decisions are kept (for shadow comparison and review); the rollups are kept for good. */
 export const DECISION_RETENTION_MS = 7 * 24 * 3_600_000;
 
-export function forgetOldDecisions(db: Db, endpointName: string, now: Date): void {
-  db.prepare("DELETE FROM captured_decisions WHERE endpoint_name = ? AND at_ms < ?").run(
-    endpointName,
-    now.getTime() - DECISION_RETENTION_MS,
-  );
+export async function forgetOldDecisions(store: Store, endpointName: string, now: Date): Promise<void> {
+  await store
+    .deleteFrom("captured_decisions")
+    .where("endpoint_name", "=", endpointName)
+    .where("at_ms", "<", now.getTime() - DECISION_RETENTION_MS)
+    .execute();
 }
 
 export interface StoredDecision {
@@ -243,22 +332,22 @@ export interface StoredDecision {
 }
 
 /** One variant's decisions of [fromMs, toMs), oldest first. */
-export function variantDecisions(db: Db, endpointName: string, variant: string, fromMs: number, toMs: number) {
-  const rows = db
-    .prepare(
-      `SELECT at_ms, kind, input_key, item, chosen, top_probability, probabilities, latency_ms FROM captured_decisions
-       WHERE endpoint_name = ? AND variant = ? AND at_ms >= ? AND at_ms < ? ORDER BY at_ms`,
-    )
-    .all(endpointName, variant, fromMs, toMs) as {
-    at_ms: number;
-    kind: string;
-    input_key: string;
-    item: number;
-    chosen: string;
-    top_probability: number;
-    probabilities: string;
-    latency_ms: number | null;
-  }[];
+export async function variantDecisions(
+  store: Store,
+  endpointName: string,
+  variant: string,
+  fromMs: number,
+  toMs: number,
+): Promise<StoredDecision[]> {
+  const rows = await store
+    .selectFrom("captured_decisions")
+    .select(["at_ms", "kind", "input_key", "item", "chosen", "top_probability", "probabilities", "latency_ms"])
+    .where("endpoint_name", "=", endpointName)
+    .where("variant", "=", variant)
+    .where("at_ms", ">=", fromMs)
+    .where("at_ms", "<", toMs)
+    .orderBy("at_ms")
+    .execute();
   return rows.map(
     (row): StoredDecision => ({
       atMs: row.at_ms,

@@ -1,5 +1,4 @@
 import fs from "node:fs";
-import path from "node:path";
 import type { ControlPlane } from "@decision-console/local-aws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { monitoringQuerySchema } from "../../contract/endpoints/monitoring.ts";
@@ -9,10 +8,10 @@ import {
   deployCapturedEndpoint,
   planeWithTinyModel,
 } from "../../tests/support/endpoints/captured-endpoint.ts";
+import { openTestStore } from "../../tests/support/store/test-stores.ts";
 import { consoleClientsFor } from "../aws/local-console-clients.ts";
 import { datasetItems } from "../evaluate/datasets/dataset-store.ts";
 import { invokeEndpoint } from "../invoke/invoke.ts";
-import { openDatabase } from "../store/database.ts";
 import { endpointMonitoring } from "./endpoint-monitoring.ts";
 import { exportLabelsToDataset, labelDecision, reviewQueue } from "./review-queue.ts";
 
@@ -23,13 +22,12 @@ import { exportLabelsToDataset, labelDecision, reviewQueue } from "./review-queu
  */
 let setup: CapturePlane;
 let plane: ControlPlane;
-let dataDir: string;
 const ENDPOINT = "dc-reviewed";
 const OPTIONS = ["p1", "p2", "p3"];
 
 beforeAll(async () => {
   setup = await planeWithTinyModel("review");
-  ({ plane, dataDir } = setup);
+  ({ plane } = setup);
   await deployCapturedEndpoint(setup, ENDPOINT);
 }, 120_000);
 
@@ -73,8 +71,8 @@ describe("the review queue of a captured endpoint", { timeout: 180_000 }, () => 
     for (let i = 0; i < 10; i++) await invokeEndpoint(clients.runtime, ENDPOINT, ticket(i));
     await plane.capture.flush();
 
-    const db = openDatabase(path.join(dataDir, "console.db"));
-    const deps = { s3: clients.s3, sageMaker: clients.sageMaker, db, artifactBucket: plane.bucket };
+    const { store, close } = await openTestStore("sqlite");
+    const deps = { s3: clients.s3, sageMaker: clients.sageMaker, store, artifactBucket: plane.bucket };
     const queue = await reviewQueue(deps, ENDPOINT, reviewQuerySchema.parse({ limit: "50" }));
 
     // The order is that of an independent sort of the files' decisions by top probability (ties by time of record).
@@ -136,9 +134,9 @@ describe("the review queue of a captured endpoint", { timeout: 180_000 }, () => 
 
     // The export: the labelled decisions (not the skipped one) as sent, each with its label as the answer.
     const kind = first.kind;
-    const exported = exportLabelsToDataset(db, ENDPOINT, kind, "reviewed tickets");
+    const exported = await exportLabelsToDataset(store, ENDPOINT, kind, "reviewed tickets");
     expect(exported.itemCount).toBe(6);
-    const rows = datasetItems(db, exported.datasetId);
+    const rows = await datasetItems(store, exported.datasetId);
     const byState = new Map(given.map(({ item, label }) => [item.state, label]));
     expect(new Map(rows.map((row) => [row.decision.state, row.answer]))).toEqual(byState);
     for (const row of rows) {
@@ -153,6 +151,6 @@ describe("the review queue of a captured endpoint", { timeout: 180_000 }, () => 
     expect(figures?.labelled).toBe(6);
     expect(figures?.accuracy).toBeCloseTo(right / 6, 12);
     expect(figures?.ece).toBeGreaterThanOrEqual(0);
-    db.close();
+    await close();
   });
 });

@@ -15,7 +15,7 @@ import { awsCall } from "../aws/errors.ts";
 import { createDataset } from "../evaluate/datasets/dataset-store.ts";
 import type { LabelledDecision } from "../evaluate/datasets/labelled-decision.ts";
 import { AppError } from "../http/app-error.ts";
-import type { Db } from "../store/database.ts";
+import type { Store } from "../store/store.ts";
 import { readNewCaptures } from "./capture-reader.ts";
 import { capturedRequests } from "./captured-request.ts";
 import { decisionKinds, forgetOldDecisions } from "./monitoring-store.ts";
@@ -23,11 +23,12 @@ import { labelledAccuracy } from "./monitoring-summary.ts";
 import {
   capturedDecision,
   countUnlabelled,
+  decisionKey,
   givenLabels,
-  isLabelled,
   type KeyedDecision,
   keyedDecisions,
   labelCounts,
+  labelledSince,
   recentLabels,
   storeLabel,
   unlabelledDecisions,
@@ -37,7 +38,7 @@ import { pairDecisions } from "./shadow-comparison.ts";
 export interface ReviewDeps {
   s3: S3Client;
   sageMaker: SageMakerClient;
-  db: Db;
+  store: Store;
   artifactBucket: string | null;
 }
 
@@ -64,11 +65,14 @@ async function variantsOf(deps: ReviewDeps, endpointName: string) {
   const production = (endpoint.ProductionVariants ?? []).flatMap((variant) =>
     variant.VariantName ? [variant.VariantName] : [],
   );
-  const captured = deps.db
-    .prepare("SELECT DISTINCT variant FROM captured_decisions WHERE endpoint_name = ?")
-    .pluck()
-    .all(endpointName) as string[];
-  return { production, shadow: captured.filter((variant) => !production.includes(variant)) };
+  const captured = await deps.store
+    .selectFrom("captured_decisions")
+    .select("variant")
+    .distinct()
+    .where("endpoint_name", "=", endpointName)
+    .execute();
+  const shadow = captured.map((row) => row.variant).filter((variant) => !production.includes(variant));
+  return { production, shadow };
 }
 
 /** Unlabelled production decisions whose shadow answer (paired as the Monitoring view pairs) chose another option. */
@@ -122,26 +126,28 @@ function reviewItem(
  */
 export async function reviewQueue(deps: ReviewDeps, endpointName: string, query: ReviewQuery): Promise<ReviewQueue> {
   const bucket = bucketOf(deps);
-  await readNewCaptures(deps.s3, deps.db, bucket, endpointName);
-  forgetOldDecisions(deps.db, endpointName, new Date());
+  await readNewCaptures(deps.s3, deps.store, bucket, endpointName);
+  await forgetOldDecisions(deps.store, endpointName, new Date());
   const variants = await variantsOf(deps, endpointName);
-  const kinds = decisionKinds(deps.db, endpointName);
+  const kinds = await decisionKinds(deps.store, endpointName);
   let chosen: { decision: KeyedDecision; shadowChosen: string | null }[];
   let unlabelled: number;
   if (query.order === "shadow-disagrees") {
     const fromMs = Date.now() - SHADOW_PAIRING_MS;
+    const labelled = await labelledSince(deps.store, endpointName, fromMs);
     const disagreements = shadowDisagreements(
-      keyedDecisions(deps.db, endpointName, variants.production, fromMs),
-      keyedDecisions(deps.db, endpointName, variants.shadow, fromMs),
-      (decision) => isLabelled(deps.db, endpointName, decision),
+      await keyedDecisions(deps.store, endpointName, variants.production, fromMs),
+      await keyedDecisions(deps.store, endpointName, variants.shadow, fromMs),
+      (decision) => labelled.has(decisionKey(decision)),
       query.kind,
     );
     unlabelled = disagreements.length;
     chosen = disagreements.slice(0, query.limit);
   } else {
     const filter = { variants: variants.production, kind: query.kind, order: query.order, limit: query.limit };
-    chosen = unlabelledDecisions(deps.db, endpointName, filter).map((decision) => ({ decision, shadowChosen: null }));
-    unlabelled = countUnlabelled(deps.db, endpointName, variants.production, query.kind);
+    const decisions = await unlabelledDecisions(deps.store, endpointName, filter);
+    chosen = decisions.map((decision) => ({ decision, shadowChosen: null }));
+    unlabelled = await countUnlabelled(deps.store, endpointName, variants.production, query.kind);
   }
   const requests = capturedRequests(deps.s3, bucket);
   const items: ReviewItem[] = [];
@@ -155,7 +161,7 @@ export async function reviewQueue(deps: ReviewDeps, endpointName: string, query:
       if (request) items.push(reviewItem(decision, request, kinds.get(decision.kind), shadowChosen));
     });
   }
-  const counts = labelCounts(deps.db, endpointName);
+  const counts = await labelCounts(deps.store, endpointName);
   return {
     endpointName,
     order: query.order,
@@ -171,7 +177,7 @@ export async function reviewQueue(deps: ReviewDeps, endpointName: string, query:
         skipped: counts.get(kind)?.skipped ?? 0,
       }))
       .sort((a, b) => a.question.localeCompare(b.question) || a.kind.localeCompare(b.kind)),
-    recent: recentLabels(deps.db, endpointName, RECENT_LABELS),
+    recent: await recentLabels(deps.store, endpointName, RECENT_LABELS),
   };
 }
 
@@ -186,14 +192,14 @@ export async function labelDecision(
   labelledBy: string,
 ): Promise<ReviewLabel> {
   const bucket = bucketOf(deps);
-  const decision = capturedDecision(deps.db, endpointName, request);
+  const decision = await capturedDecision(deps.store, endpointName, request);
   if (!decision) {
     throw new AppError(
       "not_found",
       `Endpoint "${endpointName}" has no captured decision at ${request.objectKey} line ${request.line} item ${request.item} (single decisions are kept 7 days).`,
     );
   }
-  const options = decisionKinds(deps.db, endpointName).get(decision.kind)?.options ?? [];
+  const options = (await decisionKinds(deps.store, endpointName)).get(decision.kind)?.options ?? [];
   if (request.label !== undefined && !options.includes(request.label)) {
     throw new AppError(
       "bad_request",
@@ -208,7 +214,7 @@ export async function labelDecision(
     );
   }
   const sent = await capturedRequests(deps.s3, bucket).decision(decision.objectKey, decision.line, decision.item);
-  return storeLabel(deps.db, endpointName, decision, sent, request.label ?? null, labelledBy);
+  return await storeLabel(deps.store, endpointName, decision, sent, request.label ?? null, labelledBy);
 }
 
 /**
@@ -216,8 +222,13 @@ export async function labelDecision(
  * sent (state, question, options) with its label as the right answer. Decision ids repeated by repeated requests
  * get `#2`, `#3`, … (dataset item ids are unique).
  */
-export function exportLabelsToDataset(db: Db, endpointName: string, kind: string, name: string): ExportReviewResult {
-  const labels = givenLabels(db, endpointName, { kind });
+export async function exportLabelsToDataset(
+  store: Store,
+  endpointName: string,
+  kind: string,
+  name: string,
+): Promise<ExportReviewResult> {
+  const labels = await givenLabels(store, endpointName, { kind });
   if (labels.length === 0) {
     throw new AppError(
       "bad_request",
@@ -231,25 +242,27 @@ export function exportLabelsToDataset(db: Db, endpointName: string, kind: string
     const id = times === 1 ? entry.decision.id : `${entry.decision.id}#${times}`;
     return { decision: { ...entry.decision, id }, answer: entry.label, category: null, tier: null };
   });
-  const dataset = createDataset(db, { name, source: "upload", format: "review", items });
+  const dataset = await createDataset(store, { name, source: "upload", format: "review", items });
   return { datasetId: dataset.id, name: dataset.name, itemCount: dataset.itemCount };
 }
 
 /** Each kind's live accuracy and calibration over its decisions of [fromMs, toMs) labelled in the review queue. */
-export function withLabelledAccuracy(
-  db: Db,
+export async function withLabelledAccuracy(
+  store: Store,
   endpointName: string,
   kinds: readonly DecisionKindSummary[],
   fromMs: number,
   toMs: number,
-): DecisionKindSummary[] {
-  return kinds.map((kind) => {
-    const labels = givenLabels(db, endpointName, { kind: kind.kind, fromMs, toMs });
-    return {
+): Promise<DecisionKindSummary[]> {
+  const labelled: DecisionKindSummary[] = [];
+  for (const kind of kinds) {
+    const labels = await givenLabels(store, endpointName, { kind: kind.kind, fromMs, toMs });
+    labelled.push({
       ...kind,
       labelled: labelledAccuracy(
         labels.map((entry) => ({ optionIds: kind.options, label: entry.label, probabilities: entry.probabilities })),
       ),
-    };
-  });
+    });
+  }
+  return labelled;
 }

@@ -1,6 +1,8 @@
 import type { Decision } from "@decision-console/adapter/contract";
+import { type NotNull, type Selectable, sql } from "kysely";
 import type { CapturedDecisionKey, ReviewLabel } from "../../contract/endpoints/review.ts";
-import type { Db } from "../store/database.ts";
+import type { ConsoleTables } from "../store/schema.ts";
+import type { Store } from "../store/store.ts";
 import type { StoredDecision } from "./monitoring-store.ts";
 
 /** A single captured decision with its key (captured_decisions), as the review queue reads it. */
@@ -8,19 +10,20 @@ export interface KeyedDecision extends StoredDecision, CapturedDecisionKey {
   variant: string;
 }
 
-type DecisionRow = {
-  object_key: string;
-  line: number;
-  item: number;
-  variant: string;
-  at_ms: number;
-  kind: string;
-  input_key: string;
-  chosen: string;
-  top_probability: number;
-  probabilities: string;
-  latency_ms: number | null;
-};
+type DecisionRow = Pick<
+  Selectable<ConsoleTables["captured_decisions"]>,
+  | "object_key"
+  | "line"
+  | "item"
+  | "variant"
+  | "at_ms"
+  | "kind"
+  | "input_key"
+  | "chosen"
+  | "top_probability"
+  | "probabilities"
+  | "latency_ms"
+>;
 
 const keyed = (row: DecisionRow): KeyedDecision => ({
   objectKey: row.object_key,
@@ -36,115 +39,171 @@ const keyed = (row: DecisionRow): KeyedDecision => ({
   latencyMs: row.latency_ms,
 });
 
-const COLUMNS = `d.object_key, d.line, d.item, d.variant, d.at_ms, d.kind, d.input_key, d.chosen, d.top_probability,
-  d.probabilities, d.latency_ms`;
-const UNLABELLED = `NOT EXISTS (SELECT 1 FROM decision_reviews r WHERE r.endpoint_name = d.endpoint_name
-  AND r.object_key = d.object_key AND r.line = d.line AND r.item = d.item)`;
+const COLUMNS = [
+  "d.object_key",
+  "d.line",
+  "d.item",
+  "d.variant",
+  "d.at_ms",
+  "d.kind",
+  "d.input_key",
+  "d.chosen",
+  "d.top_probability",
+  "d.probabilities",
+  "d.latency_ms",
+] as const;
 
-const variantList = (variants: readonly string[]) => JSON.stringify(variants);
-const IN_VARIANTS = "d.variant IN (SELECT value FROM json_each(?))";
+/**
+ * The endpoint's kept decisions of the given variants (a list that is not empty), and of one kind when one is
+ * asked for: a plain equality then, so that SQLite walks captured_decisions_confidence in order (a queue of one
+ * kind reads a few rows instead of sorting every kept decision).
+ */
+function decisionsOf(store: Store, endpointName: string, variants: readonly string[], kind?: string) {
+  let query = store
+    .selectFrom("captured_decisions as d")
+    .where("d.endpoint_name", "=", endpointName)
+    .where("d.variant", "in", variants);
+  if (kind !== undefined) query = query.where("d.kind", "=", kind);
+  return query;
+}
+
+type DecisionQuery = ReturnType<typeof decisionsOf>;
+
+const unlabelled = (query: DecisionQuery) =>
+  query.where(({ not, exists, selectFrom }) =>
+    not(
+      exists(
+        selectFrom("decision_reviews as r")
+          .select("r.item")
+          .whereRef("r.endpoint_name", "=", "d.endpoint_name")
+          .whereRef("r.object_key", "=", "d.object_key")
+          .whereRef("r.line", "=", "d.line")
+          .whereRef("r.item", "=", "d.item"),
+      ),
+    ),
+  );
 
 export type StoreOrder = "lowest-confidence" | "random";
 
-// A plain equality when a kind is asked for, so that SQLite walks captured_decisions_confidence in order (a queue
-// of one kind reads a few rows instead of sorting every kept decision).
-const kindCondition = (kind: string | undefined) => (kind === undefined ? "1" : "d.kind = ?");
-const kindParameter = (kind: string | undefined) => (kind === undefined ? [] : [kind]);
-
 /** Unlabelled decisions of the given variants (and kind), lowest top probability first or in random order. */
-export function unlabelledDecisions(
-  db: Db,
+export async function unlabelledDecisions(
+  store: Store,
   endpointName: string,
   filter: { variants: readonly string[]; kind?: string; order: StoreOrder; limit: number },
-): KeyedDecision[] {
-  const order =
+): Promise<KeyedDecision[]> {
+  if (filter.variants.length === 0) return [];
+  const query = unlabelled(decisionsOf(store, endpointName, filter.variants, filter.kind)).select(COLUMNS);
+  const ordered =
     filter.order === "random"
-      ? "RANDOM()"
-      : "d.top_probability ASC, d.at_ms ASC, d.object_key ASC, d.line ASC, d.item ASC";
-  const rows = db
-    .prepare(
-      `SELECT ${COLUMNS} FROM captured_decisions d WHERE d.endpoint_name = ? AND ${IN_VARIANTS}
-       AND ${kindCondition(filter.kind)} AND ${UNLABELLED} ORDER BY ${order} LIMIT ?`,
-    )
-    .all(endpointName, variantList(filter.variants), ...kindParameter(filter.kind), filter.limit) as DecisionRow[];
+      ? query.orderBy(sql`random()`)
+      : query
+          .orderBy("d.top_probability", "asc")
+          .orderBy("d.at_ms", "asc")
+          .orderBy("d.object_key", "asc")
+          .orderBy("d.line", "asc")
+          .orderBy("d.item", "asc");
+  const rows = await ordered.limit(filter.limit).execute();
   return rows.map(keyed);
 }
 
-export function countUnlabelled(db: Db, endpointName: string, variants: readonly string[], kind?: string): number {
-  return db
-    .prepare(
-      `SELECT COUNT(*) FROM captured_decisions d WHERE d.endpoint_name = ? AND ${IN_VARIANTS}
-       AND ${kindCondition(kind)} AND ${UNLABELLED}`,
-    )
-    .pluck()
-    .get(endpointName, variantList(variants), ...kindParameter(kind)) as number;
+export async function countUnlabelled(
+  store: Store,
+  endpointName: string,
+  variants: readonly string[],
+  kind?: string,
+): Promise<number> {
+  if (variants.length === 0) return 0;
+  const { count } = await unlabelled(decisionsOf(store, endpointName, variants, kind))
+    .select((eb) => eb.fn.countAll<number>().as("count"))
+    .executeTakeFirstOrThrow();
+  return count;
 }
 
 /** The kept decisions of the given variants made since `fromMs`, oldest first (the shadow pairing reads them). */
-export function keyedDecisions(
-  db: Db,
+export async function keyedDecisions(
+  store: Store,
   endpointName: string,
   variants: readonly string[],
   fromMs: number,
-): KeyedDecision[] {
-  const rows = db
-    .prepare(
-      `SELECT ${COLUMNS} FROM captured_decisions d WHERE d.endpoint_name = ? AND ${IN_VARIANTS} AND d.at_ms >= ?
-       ORDER BY d.at_ms, d.object_key, d.line, d.item`,
-    )
-    .all(endpointName, variantList(variants), fromMs) as DecisionRow[];
+): Promise<KeyedDecision[]> {
+  if (variants.length === 0) return [];
+  const rows = await decisionsOf(store, endpointName, variants)
+    .where("d.at_ms", ">=", fromMs)
+    .select(COLUMNS)
+    .orderBy("d.at_ms")
+    .orderBy("d.object_key")
+    .orderBy("d.line")
+    .orderBy("d.item")
+    .execute();
   return rows.map(keyed);
 }
 
-export function isLabelled(db: Db, endpointName: string, key: CapturedDecisionKey): boolean {
-  return (
-    db
-      .prepare("SELECT 1 FROM decision_reviews WHERE endpoint_name = ? AND object_key = ? AND line = ? AND item = ?")
-      .get(endpointName, key.objectKey, key.line, key.item) !== undefined
-  );
+/** The keys (`decisionKey`) of the endpoint's labelled decisions made since `fromMs`, skipped ones too. */
+export async function labelledSince(store: Store, endpointName: string, fromMs: number): Promise<Set<string>> {
+  const rows = await store
+    .selectFrom("decision_reviews")
+    .select(["object_key", "line", "item"])
+    .where("endpoint_name", "=", endpointName)
+    .where("at_ms", ">=", fromMs)
+    .execute();
+  return new Set(rows.map((row) => decisionKey({ objectKey: row.object_key, line: row.line, item: row.item })));
 }
 
-export function capturedDecision(db: Db, endpointName: string, key: CapturedDecisionKey): KeyedDecision | null {
-  const row = db
-    .prepare(
-      `SELECT ${COLUMNS} FROM captured_decisions d
-       WHERE d.endpoint_name = ? AND d.object_key = ? AND d.line = ? AND d.item = ?`,
-    )
-    .get(endpointName, key.objectKey, key.line, key.item) as DecisionRow | undefined;
+/** A decision's key as one string. */
+export const decisionKey = (key: CapturedDecisionKey) => JSON.stringify([key.objectKey, key.line, key.item]);
+
+export async function capturedDecision(
+  store: Store,
+  endpointName: string,
+  key: CapturedDecisionKey,
+): Promise<KeyedDecision | null> {
+  const row = await store
+    .selectFrom("captured_decisions as d")
+    .select(COLUMNS)
+    .where("d.endpoint_name", "=", endpointName)
+    .where("d.object_key", "=", key.objectKey)
+    .where("d.line", "=", key.line)
+    .where("d.item", "=", key.item)
+    .executeTakeFirst();
   return row ? keyed(row) : null;
 }
 
 /** Stores a decision's label (null: skipped), replacing an earlier one: one label per decision. */
-export function storeLabel(
-  db: Db,
+export async function storeLabel(
+  store: Store,
   endpointName: string,
   decision: KeyedDecision,
   sent: Decision,
   label: string | null,
   labelledBy: string,
   at = new Date(),
-): ReviewLabel {
+): Promise<ReviewLabel> {
   const labelledAt = at.toISOString();
-  db.prepare(
-    `INSERT INTO decision_reviews (endpoint_name, object_key, line, item, kind, label, variant, at_ms, chosen,
-       probabilities, decision, labelled_by, labelled_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (endpoint_name, object_key, line, item) DO UPDATE SET label = excluded.label,
-       labelled_by = excluded.labelled_by, labelled_at = excluded.labelled_at`,
-  ).run(
-    endpointName,
-    decision.objectKey,
-    decision.line,
-    decision.item,
-    decision.kind,
-    label,
-    decision.variant,
-    decision.atMs,
-    decision.chosen,
-    JSON.stringify(decision.probabilities),
-    JSON.stringify(sent),
-    labelledBy,
-    labelledAt,
-  );
+  await store
+    .insertInto("decision_reviews")
+    .values({
+      endpoint_name: endpointName,
+      object_key: decision.objectKey,
+      line: decision.line,
+      item: decision.item,
+      kind: decision.kind,
+      label,
+      variant: decision.variant,
+      at_ms: decision.atMs,
+      chosen: decision.chosen,
+      probabilities: JSON.stringify(decision.probabilities),
+      decision: JSON.stringify(sent),
+      labelled_by: labelledBy,
+      labelled_at: labelledAt,
+    })
+    .onConflict((oc) =>
+      oc.columns(["endpoint_name", "object_key", "line", "item"]).doUpdateSet((eb) => ({
+        label: eb.ref("excluded.label"),
+        labelled_by: eb.ref("excluded.labelled_by"),
+        labelled_at: eb.ref("excluded.labelled_at"),
+      })),
+    )
+    .execute();
   return {
     objectKey: decision.objectKey,
     line: decision.line,
@@ -157,46 +216,40 @@ export function storeLabel(
   };
 }
 
-type LabelRow = {
-  object_key: string;
-  line: number;
-  item: number;
-  kind: string;
-  label: string | null;
-  chosen: string;
-  labelled_by: string;
-  labelled_at: string;
-};
-
-const toLabel = (row: LabelRow): ReviewLabel => ({
-  objectKey: row.object_key,
-  line: row.line,
-  item: row.item,
-  kind: row.kind,
-  label: row.label,
-  chosen: row.chosen,
-  labelledBy: row.labelled_by,
-  labelledAt: row.labelled_at,
-});
-
-export function recentLabels(db: Db, endpointName: string, limit: number): ReviewLabel[] {
-  const rows = db
-    .prepare(
-      `SELECT object_key, line, item, kind, label, chosen, labelled_by, labelled_at FROM decision_reviews
-       WHERE endpoint_name = ? ORDER BY labelled_at DESC, object_key DESC, line DESC, item DESC LIMIT ?`,
-    )
-    .all(endpointName, limit) as LabelRow[];
-  return rows.map(toLabel);
+export async function recentLabels(store: Store, endpointName: string, limit: number): Promise<ReviewLabel[]> {
+  const rows = await store
+    .selectFrom("decision_reviews")
+    .select(["object_key", "line", "item", "kind", "label", "chosen", "labelled_by", "labelled_at"])
+    .where("endpoint_name", "=", endpointName)
+    .orderBy("labelled_at", "desc")
+    .orderBy("object_key", "desc")
+    .orderBy("line", "desc")
+    .orderBy("item", "desc")
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({
+    objectKey: row.object_key,
+    line: row.line,
+    item: row.item,
+    kind: row.kind,
+    label: row.label,
+    chosen: row.chosen,
+    labelledBy: row.labelled_by,
+    labelledAt: row.labelled_at,
+  }));
 }
 
-export function labelCounts(db: Db, endpointName: string): Map<string, { labelled: number; skipped: number }> {
-  const rows = db
-    .prepare(
-      `SELECT kind, COUNT(label) AS labelled, SUM(label IS NULL) AS skipped FROM decision_reviews
-       WHERE endpoint_name = ? GROUP BY kind`,
-    )
-    .all(endpointName) as { kind: string; labelled: number; skipped: number }[];
-  return new Map(rows.map((row) => [row.kind, { labelled: row.labelled, skipped: row.skipped }]));
+export async function labelCounts(
+  store: Store,
+  endpointName: string,
+): Promise<Map<string, { labelled: number; skipped: number }>> {
+  const rows = await store
+    .selectFrom("decision_reviews")
+    .select((eb) => ["kind", eb.fn.count<number>("label").as("labelled"), eb.fn.countAll<number>().as("reviewed")])
+    .where("endpoint_name", "=", endpointName)
+    .groupBy("kind")
+    .execute();
+  return new Map(rows.map((row) => [row.kind, { labelled: row.labelled, skipped: row.reviewed - row.labelled }]));
 }
 
 /** A label given (not skipped), with the decision as sent and the scores it got. */
@@ -211,29 +264,26 @@ export interface GivenLabel {
 }
 
 /** The given labels of an endpoint's decisions, of one kind or all, made in [fromMs, toMs) when given. */
-export function givenLabels(
-  db: Db,
+export async function givenLabels(
+  store: Store,
   endpointName: string,
   filter: { kind?: string; fromMs?: number; toMs?: number } = {},
-): GivenLabel[] {
-  const rows = db
-    .prepare(
-      `SELECT object_key, line, item, kind, label, chosen, probabilities, decision, at_ms FROM decision_reviews
-       WHERE endpoint_name = ? AND label IS NOT NULL AND (? IS NULL OR kind = ?) AND at_ms >= ? AND at_ms < ?
-       ORDER BY at_ms, object_key, line, item`,
-    )
-    .all(
-      endpointName,
-      filter.kind ?? null,
-      filter.kind ?? null,
-      filter.fromMs ?? Number.MIN_SAFE_INTEGER,
-      filter.toMs ?? Number.MAX_SAFE_INTEGER,
-    ) as (Omit<LabelRow, "labelled_by" | "labelled_at"> & {
-    label: string;
-    probabilities: string;
-    decision: string;
-    at_ms: number;
-  })[];
+): Promise<GivenLabel[]> {
+  let query = store
+    .selectFrom("decision_reviews")
+    .select(["object_key", "line", "item", "kind", "label", "chosen", "probabilities", "decision", "at_ms"])
+    .where("endpoint_name", "=", endpointName)
+    .where("label", "is not", null);
+  if (filter.kind !== undefined) query = query.where("kind", "=", filter.kind);
+  if (filter.fromMs !== undefined) query = query.where("at_ms", ">=", filter.fromMs);
+  if (filter.toMs !== undefined) query = query.where("at_ms", "<", filter.toMs);
+  const rows = await query
+    .$narrowType<{ label: NotNull }>()
+    .orderBy("at_ms")
+    .orderBy("object_key")
+    .orderBy("line")
+    .orderBy("item")
+    .execute();
   return rows.map((row) => ({
     key: { objectKey: row.object_key, line: row.line, item: row.item },
     kind: row.kind,

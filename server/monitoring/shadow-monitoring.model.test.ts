@@ -14,6 +14,7 @@ import { consoleClientsFor } from "../aws/local-console-clients.ts";
 import { startShadowTest } from "../endpoints/shadow-test.ts";
 import { invokeEndpoint } from "../invoke/invoke.ts";
 import { openDatabase } from "../store/database.ts";
+import { sqliteStore } from "../store/sqlite-store.ts";
 import { endpointMonitoring } from "./endpoint-monitoring.ts";
 
 /**
@@ -32,12 +33,12 @@ beforeAll(async () => {
   await deployCapturedEndpoint(setup, ENDPOINT);
   // Hotter: the candidate's probabilities differ, and its top option may too.
   const request = shadowTestRequestSchema.parse({ change: { temperature: 8 } });
-  const db = openDatabase(path.join(dataDir, "console.db"));
-  await startShadowTest(consoleClientsFor(plane).sageMaker, db, ENDPOINT, request, {
+  const store = sqliteStore(openDatabase(path.join(dataDir, "console.db")));
+  await startShadowTest(consoleClientsFor(plane).sageMaker, store, ENDPOINT, request, {
     actor: "ops",
     resourceNamePrefix: plane.resourcePrefix,
   });
-  db.close();
+  await store.destroy();
   await plane.endpoints.settled(ENDPOINT);
 }, 120_000);
 
@@ -97,13 +98,13 @@ describe("the Monitoring view of a shadow test", { timeout: 180_000 }, () => {
       difference += Math.abs(production.top - shadow.probabilities[shadow.option_ids.indexOf(production.chosen)]);
     }
 
-    const db = openDatabase(path.join(dataDir, "console.db"));
+    const store = sqliteStore(openDatabase(path.join(dataDir, "console.db")));
     const view = await endpointMonitoring(
-      { s3: clients.s3, sageMaker: clients.sageMaker, db, artifactBucket: plane.bucket },
+      { s3: clients.s3, sageMaker: clients.sageMaker, store, artifactBucket: plane.bucket },
       ENDPOINT,
       monitoringQuerySchema.parse({ window: "1h" }),
     );
-    db.close();
+    await store.destroy();
     expect(pairs).toBe(invocations);
     expect(view.variants).toEqual([
       { variant: "AllTraffic", decisions: invocations },

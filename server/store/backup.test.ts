@@ -5,9 +5,12 @@ import path from "node:path";
 import { promisify } from "node:util";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { backupDataDir } from "../../scripts/backup.ts";
+import { libpqEnvironment } from "../../scripts/backup/postgres-dump.ts";
+import { backupConsole, backupDataDir } from "../../scripts/backup.ts";
+import { openTestStore, testPostgresUrl } from "../../tests/support/store/test-stores.ts";
 import { verifyCredentials } from "../auth/passwords.ts";
 import { openDatabase } from "./database.ts";
+import { sqliteStore } from "./sqlite-store.ts";
 
 const run = promisify(execFile);
 const repo = path.resolve(import.meta.dirname, "../..");
@@ -60,6 +63,66 @@ describe("npm run backup", () => {
   });
 });
 
+describe("npm run backup with the store in PostgreSQL", () => {
+  const server = testPostgresUrl();
+  it.skipIf("skipped" in server)(
+    "dumps the database (restorable with pg_restore, every row there) next to the data directory's SQLite files",
+    async () => {
+      const source = await openTestStore("postgres");
+      const restored = await openTestStore("postgres");
+      try {
+        if (!("postgresUrl" in source.location) || !("postgresUrl" in restored.location))
+          throw new Error("not PostgreSQL");
+        const rows = Array.from({ length: 300 }, (_, i) => ({
+          key: `k${i}`,
+          value: "v",
+          updated_at: "2026-01-01T00:00:00Z",
+        }));
+        await source.store.insertInto("settings").values(rows).execute();
+        const dataDir = tempDir();
+        openDatabase(path.join(dataDir, "local-aws.db")).close();
+
+        const files = await backupConsole(
+          { dataDir, databaseUrl: source.location.postgresUrl },
+          path.join(dataDir, "backups"),
+          new Date("2026-11-30T18:00:00Z"),
+        );
+
+        expect(files.map((file) => path.basename(file))).toEqual([
+          "console-20261130T180000Z.dump",
+          "local-aws-20261130T180000Z.db",
+        ]);
+        expect(fs.statSync(files[0]!).mode & 0o777).toBe(0o600);
+        await restored.store.deleteFrom("schema_migrations").execute();
+        const target = libpqEnvironment(restored.location.postgresUrl);
+        await run("pg_restore", ["--clean", "--if-exists", "--no-owner", `--dbname=${target.PGDATABASE}`, files[0]!], {
+          env: { ...process.env, ...target },
+        });
+        const count = await restored.store
+          .selectFrom("settings")
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .executeTakeFirstOrThrow();
+        expect(count.n).toBe(300);
+      } finally {
+        await source.close();
+        await restored.close();
+      }
+    },
+  );
+
+  it.skipIf("skipped" in server)(
+    "a database it cannot reach is an error naming the host, never the password",
+    async () => {
+      await expect(
+        backupConsole(
+          { dataDir: tempDir(), databaseUrl: "postgres://console:hunter2-secret@127.0.0.1:9/console" },
+          tempDir(),
+        ),
+      ).rejects.toThrow(/^pg_dump of 127\.0\.0\.1:9\/console failed: (?!.*hunter2)/);
+    },
+  );
+});
+
 describe("npm run users", () => {
   it("adds a user whose password (read from stdin) then signs in, and refuses a duplicate", async () => {
     const dataDir = tempDir();
@@ -76,8 +139,11 @@ describe("npm run users", () => {
     };
     expect(await add("ana")).toMatchObject({ code: 0, output: expect.stringContaining("Added ana (operator)") });
     expect(await add("ana")).toMatchObject({ code: 1, output: expect.stringContaining("already exists") });
-    const db = openDatabase(path.join(dataDir, "console.db"));
-    expect(await verifyCredentials(db, "ana", "a-long-enough-password", {})).toEqual({ name: "ana", role: "operator" });
-    db.close();
+    const store = sqliteStore(openDatabase(path.join(dataDir, "console.db")));
+    expect(await verifyCredentials(store, "ana", "a-long-enough-password", {})).toEqual({
+      name: "ana",
+      role: "operator",
+    });
+    await store.destroy();
   });
 });

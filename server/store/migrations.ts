@@ -23,6 +23,26 @@ export const migrations: readonly Migration[] = [
     sql: "CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL, updated_at TEXT NOT NULL);",
   },
   {
+    version: 2,
+    name: "leases",
+    // Background work a console replica holds for a while (an evaluation run, a promotion, the drift publisher):
+    // whoever holds an unexpired lease does the work; another replica takes it over once it expires.
+    sql: `CREATE TABLE leases (
+      name TEXT PRIMARY KEY,
+      holder TEXT NOT NULL,
+      expires_at_ms INTEGER NOT NULL,
+      acquired_at TEXT NOT NULL
+    );
+    CREATE INDEX leases_holder ON leases (holder);`,
+    postgres: `CREATE TABLE leases (
+      name TEXT PRIMARY KEY,
+      holder TEXT NOT NULL,
+      expires_at_ms BIGINT NOT NULL,
+      acquired_at TEXT NOT NULL
+    );
+    CREATE INDEX leases_holder ON leases (holder);`,
+  },
+  {
     version: 10,
     name: "evaluation datasets",
     sql: `CREATE TABLE evaluation_datasets (
@@ -181,6 +201,24 @@ export const migrations: readonly Migration[] = [
     version: 32,
     name: "revoked sessions",
     sql: "CREATE TABLE revoked_sessions (jti TEXT PRIMARY KEY, expires_at TEXT NOT NULL);",
+  },
+  {
+    version: 33,
+    name: "sign-in buckets",
+    // The sign-in throttle's token buckets (auth/rate-limit.ts), here so that every console replica spends from the
+    // same ones: a guesser gains nothing from being spread over replicas by the load balancer.
+    sql: `CREATE TABLE sign_in_buckets (
+      bucket TEXT PRIMARY KEY,
+      tokens REAL NOT NULL,
+      at_ms INTEGER NOT NULL
+    );
+    CREATE INDEX sign_in_buckets_age ON sign_in_buckets (at_ms);`,
+    postgres: `CREATE TABLE sign_in_buckets (
+      bucket TEXT PRIMARY KEY,
+      tokens DOUBLE PRECISION NOT NULL,
+      at_ms BIGINT NOT NULL
+    );
+    CREATE INDEX sign_in_buckets_age ON sign_in_buckets (at_ms);`,
   },
   {
     version: 50,

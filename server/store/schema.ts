@@ -7,6 +7,7 @@ import type { Generated } from "kysely";
 export interface ConsoleTables {
   schema_migrations: { version: number; name: string; applied_at: string };
   settings: { key: string; value: string; updated_at: string };
+  leases: { name: string; holder: string; expires_at_ms: number; acquired_at: string };
   evaluation_datasets: {
     id: string;
     name: string;
@@ -76,6 +77,7 @@ export interface ConsoleTables {
     detail: string | null;
   };
   revoked_sessions: { jti: string; expires_at: string };
+  sign_in_buckets: { bucket: string; tokens: number; at_ms: number };
   console_invocations: {
     id: Generated<number>;
     endpoint_name: string;

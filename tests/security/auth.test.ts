@@ -16,7 +16,7 @@ import { envUsers, usersConfigured } from "@/server/auth/users.ts";
 import { consoleConfig } from "@/server/config.ts";
 import { AppError } from "@/server/http/app-error.ts";
 import { PEER_ADDRESS_HEADER } from "@/server/http/forwarded.ts";
-import { consoleDatabase } from "@/server/store/console-database.ts";
+import { consoleStore } from "@/server/store/console-database.ts";
 import { addUser, consoleOrigin, useTemporaryConsole } from "./support.ts";
 
 let temp: ReturnType<typeof useTemporaryConsole>;
@@ -122,14 +122,14 @@ describe("passwords and users", () => {
 
   it("credentials match only the right password of an existing user", async () => {
     await addUser("paula", "viewer", "paula-password-long");
-    const db = consoleDatabase();
-    expect(await verifyCredentials(db, "paula", "paula-password-long", consoleConfig())).toEqual({
+    const store = consoleStore();
+    expect(await verifyCredentials(store, "paula", "paula-password-long", consoleConfig())).toEqual({
       name: "paula",
       role: "viewer",
     });
-    expect(await verifyCredentials(db, "paula", "wrong-password-long", consoleConfig())).toBeNull();
-    expect(await verifyCredentials(db, "nobody", "paula-password-long", consoleConfig())).toBeNull();
-    expect(usersConfigured(db, consoleConfig())).toBe(true);
+    expect(await verifyCredentials(store, "paula", "wrong-password-long", consoleConfig())).toBeNull();
+    expect(await verifyCredentials(store, "nobody", "paula-password-long", consoleConfig())).toBeNull();
+    expect(await usersConfigured(store, consoleConfig())).toBe(true);
   });
 
   it("users from CONSOLE_USERS (hash or, for tests, a plain password) sign in too", async () => {
@@ -139,13 +139,13 @@ describe("passwords and users", () => {
         { name: "plain", role: "viewer", password: "plain-password-1" },
       ]),
     };
-    const db = consoleDatabase();
-    expect(await verifyCredentials(db, "hashed", "hashed-password-1", env)).toEqual({
+    const store = consoleStore();
+    expect(await verifyCredentials(store, "hashed", "hashed-password-1", env)).toEqual({
       name: "hashed",
       role: "operator",
     });
-    expect(await verifyCredentials(db, "plain", "plain-password-1", env)).toEqual({ name: "plain", role: "viewer" });
-    expect(await verifyCredentials(db, "plain", "plain-password-2", env)).toBeNull();
+    expect(await verifyCredentials(store, "plain", "plain-password-1", env)).toEqual({ name: "plain", role: "viewer" });
+    expect(await verifyCredentials(store, "plain", "plain-password-2", env)).toBeNull();
   });
 
   it("a malformed CONSOLE_USERS is a start-up error that names the field", () => {
@@ -207,7 +207,7 @@ describe("sign-in, sign-out and the audit trail", () => {
     expect(await response.json()).toEqual({
       error: { code: "unauthenticated", message: "That user name and password do not match." },
     });
-    expect(listAudit({ limit: 1 })[0]).toMatchObject({ actor: "olga", action: "auth.login", result: "denied" });
+    expect((await listAudit({ limit: 1 }))[0]).toMatchObject({ actor: "olga", action: "auth.login", result: "denied" });
   });
 
   it("the right password sets a session cookie that the proxy accepts", async () => {
@@ -288,7 +288,7 @@ describe("sign-in, sign-out and the audit trail", () => {
       new NextRequest(`${consoleOrigin}/api/audit`, { headers: { cookie: operatorCookie } }),
     );
     expect(replayed.status).toBe(401);
-    expect(listAudit({ limit: 1 })[0]).toMatchObject({ actor: "olga", action: "auth.logout", result: "ok" });
+    expect((await listAudit({ limit: 1 }))[0]).toMatchObject({ actor: "olga", action: "auth.logout", result: "ok" });
   });
 
   it("repeated wrong passwords for one name are slowed down with 429", async () => {

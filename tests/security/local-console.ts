@@ -9,7 +9,7 @@ import { type ApiRoute, consoleApi } from "@/contract/api.ts";
 import { proxy } from "@/proxy.ts";
 import { matchesPattern } from "@/server/auth/policy.ts";
 import { PEER_ADDRESS_HEADER } from "@/server/http/forwarded.ts";
-import { consoleDatabase } from "@/server/store/console-database.ts";
+import { closeConsoleStore } from "@/server/store/console-database.ts";
 import { addUser, consoleOrigin, sessionCookieFor } from "./support.ts";
 
 export type Caller = "anonymous" | "viewer" | "operator";
@@ -85,7 +85,7 @@ export async function startLocalConsole(): Promise<LocalConsole> {
   };
 
   vi.resetModules();
-  (await import("@/server/evaluate/runs/resume-on-start.ts")).resumeEvaluationRuns();
+  await (await import("@/server/evaluate/runs/resume-on-start.ts")).resumeEvaluationRuns();
   vi.resetModules();
 
   const modules = new Map<string, Record<string, unknown>>();
@@ -132,7 +132,7 @@ export async function startLocalConsole(): Promise<LocalConsole> {
     },
     async close() {
       await plane.close();
-      consoleDatabase().close();
+      await closeConsoleStore();
       process.env = saved;
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

@@ -101,7 +101,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
-  temp.restore();
+  await temp.restore();
 });
 
 /** Runs the browser's part: start, the provider's redirect back, the callback; returns the callback response. */

@@ -5,7 +5,7 @@ import { listAudit } from "@/server/audit/record.ts";
 import { createRefusalLog } from "@/server/audit/refusals.ts";
 import { type GateOptions, gate } from "@/server/auth/gate.ts";
 import { PEER_ADDRESS_HEADER } from "@/server/http/forwarded.ts";
-import { consoleDatabase } from "@/server/store/console-database.ts";
+import { consoleStore } from "@/server/store/console-database.ts";
 import { addUser, consoleOrigin, sessionCookieFor, useTemporaryConsole } from "./support.ts";
 
 /**
@@ -39,12 +39,12 @@ function request(method: string, path: string, headers: Record<string, string>) 
   });
 }
 
-function refusals(): AuditRecord[] {
-  return listAudit({ limit: 500, action: "request.refuse" }, consoleDatabase());
+function refusals(): Promise<AuditRecord[]> {
+  return listAudit({ limit: 500, action: "request.refuse" }, consoleStore());
 }
 
-function clearAudit() {
-  consoleDatabase().prepare("DELETE FROM audit_log").run();
+async function clearAudit() {
+  await consoleStore().deleteFrom("audit_log").execute();
 }
 
 /** A fresh log per test, on a clock the test moves. */
@@ -54,13 +54,13 @@ function options(clock: { now: number }): GateOptions {
 
 describe("refused requests in the audit log", () => {
   it("a viewer's call of an operator route: who, what, from where and why", async () => {
-    clearAudit();
+    await clearAudit();
     const refused = await gate(
       request("DELETE", "/api/endpoints/dc-demo", { cookie: viewer, [PEER_ADDRESS_HEADER]: "10.0.0.7" }),
       options({ now: 0 }),
     );
     expect(refused?.status).toBe(403);
-    expect(refusals()).toMatchObject([
+    expect(await refusals()).toMatchObject([
       {
         actor: "vera",
         target: "DELETE /api/endpoints/dc-demo",
@@ -75,27 +75,27 @@ describe("refused requests in the audit log", () => {
   });
 
   it("a cross-site request names whose session it carried", async () => {
-    clearAudit();
+    await clearAudit();
     const refused = await gate(
       request("POST", "/api/endpoints", { cookie: operator, origin: "https://evil.example" }),
       options({ now: 0 }),
     );
     expect(refused?.status).toBe(403);
-    const [row] = refusals();
+    const [row] = await refusals();
     expect(row).toMatchObject({ actor: "otto", target: "POST /api/endpoints", result: "denied" });
     expect((row?.detail as { reason?: string } | undefined)?.reason).toMatch(/^Cross-site request refused/);
   });
 
   it("a name outside the console's prefix", async () => {
-    clearAudit();
+    await clearAudit();
     expect(
       (await gate(request("GET", "/api/endpoints/team-b-prod", { cookie: viewer }), options({ now: 0 })))?.status,
     ).toBe(403);
-    expect(refusals()).toMatchObject([{ actor: "vera", target: "GET /api/endpoints/team-b-prod" }]);
+    expect(await refusals()).toMatchObject([{ actor: "vera", target: "GET /api/endpoints/team-b-prod" }]);
   });
 
   it("a handler's own role check (a viewer's batch evaluation)", async () => {
-    clearAudit();
+    await clearAudit();
     const { POST } = await import("@/app/api/evaluations/route.ts");
     const response = await POST(
       new Request(`${consoleOrigin}/api/evaluations`, {
@@ -105,29 +105,29 @@ describe("refused requests in the audit log", () => {
       }),
     );
     expect(response.status).toBe(403);
-    expect(refusals()).toMatchObject([{ actor: "vera", target: "POST /api/evaluations", result: "denied" }]);
+    expect(await refusals()).toMatchObject([{ actor: "vera", target: "POST /api/evaluations", result: "denied" }]);
   });
 
   it("a flood of 1000 refusals from one caller writes at most the per-caller burst, then the count it left out", async () => {
-    clearAudit();
+    await clearAudit();
     const clock = { now: 0 };
     const gateOptions = options(clock);
     for (let i = 0; i < 1000; i++) {
       const refused = await gate(request("DELETE", `/api/endpoints/dc-${i}`, { cookie: viewer }), gateOptions);
       expect(refused?.status).toBe(403);
     }
-    const written = refusals();
+    const written = await refusals();
     console.log(JSON.stringify({ flood: { sent: 1000, written: written.length } }));
     expect(written.length).toBe(20);
     clock.now += 60_000;
     await gate(request("DELETE", "/api/endpoints/dc-late", { cookie: viewer }), gateOptions);
-    const [latest] = refusals();
+    const [latest] = await refusals();
     expect(latest?.target).toBe("DELETE /api/endpoints/dc-late");
     expect(latest?.detail).toMatchObject({ notWrittenBefore: 980 });
   });
 
   it("a flood from 5000 addresses writes at most the console-wide bound", async () => {
-    clearAudit();
+    await clearAudit();
     const gateOptions = options({ now: 0 });
     for (let i = 0; i < 5000; i++) {
       const peer = `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
@@ -136,7 +136,7 @@ describe("refused requests in the audit log", () => {
         gateOptions,
       );
     }
-    const written = refusals();
+    const written = await refusals();
     console.log(JSON.stringify({ flood: { sent: 5000, written: written.length } }));
     expect(written.length).toBe(200);
     expect(new Set(written.map((row) => (row.detail as { address: string }).address)).size).toBe(200);

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as loginRoute } from "@/app/api/auth/login/route.ts";
 import { createLoginThrottle, loginBudgets } from "@/server/auth/rate-limit.ts";
 import { PEER_ADDRESS_HEADER } from "@/server/http/forwarded.ts";
+import { postgresStore } from "@/server/store/postgres-store.ts";
+import { describeOnStores, openTestStore, testPostgresUrl } from "../support/store/test-stores.ts";
 import { addUser, consoleOrigin, useTemporaryConsole } from "./support.ts";
 
 /**
@@ -9,39 +11,70 @@ import { addUser, consoleOrigin, useTemporaryConsole } from "./support.ts";
  * spraying many names was never throttled. Now: per (address, name), per address, and one global ceiling.
  */
 
-describe("the sign-in throttle", () => {
+describeOnStores("the sign-in throttle", (current) => {
   let now = 0;
-  const throttle = () => createLoginThrottle(loginBudgets, () => now);
+  const throttle = () => createLoginThrottle(current().store, loginBudgets, () => now);
 
-  it("slows guessing one name from one address, without locking that name out from another address", () => {
+  it("slows guessing one name from one address, without locking that name out from another address", async () => {
     const limits = throttle();
-    const guesses = Array.from({ length: 6 }, () => limits.take("10.0.0.66", "vic"));
+    const guesses = [];
+    for (let i = 0; i < 6; i++) guesses.push(await limits.take("10.0.0.66", "vic"));
     expect(guesses.slice(0, 5).every((attempt) => attempt.allowed)).toBe(true);
     expect(guesses[5]).toEqual({ allowed: false, retryAfterSeconds: 6, limit: "addressAndName" });
-    expect(limits.take("10.0.0.7", "vic").allowed).toBe(true);
-    expect(limits.take("10.0.0.66", "olga").allowed).toBe(true);
+    expect((await limits.take("10.0.0.7", "vic")).allowed).toBe(true);
+    expect((await limits.take("10.0.0.66", "olga")).allowed).toBe(true);
     now += 6_000;
-    expect(limits.take("10.0.0.66", "vic").allowed).toBe(true);
+    expect((await limits.take("10.0.0.66", "vic")).allowed).toBe(true);
   });
 
-  it("slows one address spraying many names", () => {
+  it("slows one address spraying many names", async () => {
     const limits = throttle();
-    const sprayed = Array.from({ length: 21 }, (_, i) => limits.take("10.0.0.66", `user-${i}`));
+    const sprayed = [];
+    for (let i = 0; i < 21; i++) sprayed.push(await limits.take("10.0.0.66", `user-${i}`));
     expect(sprayed.filter((attempt) => attempt.allowed)).toHaveLength(20);
     expect(sprayed[20]).toMatchObject({ allowed: false, limit: "address", retryAfterSeconds: 2 });
-    expect(limits.take("10.0.0.7", "user-0").allowed).toBe(true);
+    expect((await limits.take("10.0.0.7", "user-0")).allowed).toBe(true);
   });
 
-  it("caps everyone together, and a refused attempt spends nothing anywhere", () => {
+  it("caps everyone together, and a refused attempt spends nothing anywhere", async () => {
     const limits = throttle();
-    const many = Array.from({ length: 61 }, (_, i) => limits.take(`10.1.${i >> 8}.${i & 255}`, "vic"));
+    const many = [];
+    for (let i = 0; i < 61; i++) many.push(await limits.take(`10.1.${i >> 8}.${i & 255}`, "vic"));
     expect(many.filter((attempt) => attempt.allowed)).toHaveLength(60);
     expect(many[60]).toMatchObject({ allowed: false, limit: "everyone", retryAfterSeconds: 1 });
     // Hammering while refused does not push the ceiling further away.
-    for (let i = 0; i < 100; i++) limits.take("10.9.9.9", `n-${i}`);
+    for (let i = 0; i < 100; i++) await limits.take("10.9.9.9", `n-${i}`);
     now += 500;
-    expect(limits.take("10.2.0.1", "vic").allowed).toBe(true);
+    expect((await limits.take("10.2.0.1", "vic")).allowed).toBe(true);
   });
+
+  it("attempts arriving at once are each counted: of 12 concurrent guesses exactly 5 get through", async () => {
+    const limits = throttle();
+    const guesses = await Promise.all(Array.from({ length: 12 }, () => limits.take("10.0.0.99", "vic")));
+    expect(guesses.filter((attempt) => attempt.allowed)).toHaveLength(5);
+  });
+});
+
+describe("the sign-in throttle across two replicas on one PostgreSQL database", () => {
+  it.skipIf("skipped" in testPostgresUrl())(
+    "guesses spread over two replicas spend from the same buckets: still 5 per address and name",
+    async () => {
+      const shared = await openTestStore("postgres");
+      if (!("postgresUrl" in shared.location)) throw new Error("not PostgreSQL");
+      const other = postgresStore(shared.location.postgresUrl);
+      try {
+        const replicas = [createLoginThrottle(shared.store), createLoginThrottle(other)];
+        const guesses = await Promise.all(
+          Array.from({ length: 10 }, (_, i) => replicas[i % 2]!.take("10.0.0.66", "vic")),
+        );
+        expect(guesses.filter((attempt) => attempt.allowed)).toHaveLength(5);
+        expect(await replicas[1]!.take("10.0.0.66", "vic")).toMatchObject({ allowed: false, limit: "addressAndName" });
+      } finally {
+        await other.destroy();
+        await shared.close();
+      }
+    },
+  );
 });
 
 describe("POST /api/auth/login behind the throttle", () => {

@@ -6,12 +6,12 @@ import { hashPassword } from "@/server/auth/passwords.ts";
 import { sessionKey, signSession } from "@/server/auth/session.ts";
 import { insertUser } from "@/server/auth/users.ts";
 import { consoleConfig } from "@/server/config.ts";
-import { consoleDatabase } from "@/server/store/console-database.ts";
+import { closeConsoleStore, consoleStore } from "@/server/store/console-database.ts";
 
 export const consoleOrigin = "http://127.0.0.1:3000";
 
 /** Points the console at a fresh data directory (and a fixed session key) for one test file; returns the clean-up. */
-export function useTemporaryConsole(): { dataDir: string; restore: () => void } {
+export function useTemporaryConsole(): { dataDir: string; restore: () => Promise<void> } {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "console-security-"));
   const saved = { ...process.env };
   process.env.CONSOLE_DATA_DIR = dataDir;
@@ -22,8 +22,8 @@ export function useTemporaryConsole(): { dataDir: string; restore: () => void } 
   delete process.env.CONSOLE_PUBLIC_ORIGIN;
   return {
     dataDir,
-    restore() {
-      consoleDatabase().close();
+    async restore() {
+      await closeConsoleStore();
       process.env = saved;
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
@@ -31,7 +31,7 @@ export function useTemporaryConsole(): { dataDir: string; restore: () => void } 
 }
 
 export async function addUser(name: string, role: Role, password = `${name}-password-long`): Promise<void> {
-  insertUser(consoleDatabase(), { name, role, passwordHash: await hashPassword(password) });
+  await insertUser(consoleStore(), { name, role, passwordHash: await hashPassword(password) });
 }
 
 export async function sessionCookieFor(name: string, role: Role): Promise<string> {

@@ -7,7 +7,12 @@ import { readQuery, reply, route } from "@/server/http/route.ts";
 export const GET = route(async (request) => {
   await requireRole(request, "operator");
   const query = readQuery(request, consoleApi.audit);
-  const records = listAudit({ limit: query.limit, beforeId: query.before, actor: query.actor, action: query.action });
+  const records = await listAudit({
+    limit: query.limit,
+    beforeId: query.before,
+    actor: query.actor,
+    action: query.action,
+  });
   const last = records.at(-1);
   return reply(consoleApi.audit, { records, nextBefore: records.length === query.limit && last ? last.id : null });
 });

@@ -16,7 +16,7 @@ import type { TransformJobDetail } from "@/contract/batch/transform-jobs.ts";
 import type { ConsoleErrorBody } from "@/contract/http/error-body.ts";
 import { IMAGE_BUILD_PROJECT, MODEL_PACKAGE_PROJECT } from "@/contract/stack/console-contract.ts";
 import { putBuildSource, seedModels, WITHOUT_TRAINED_MODEL } from "@/scripts/local-seed/seed-models.ts";
-import { consoleDatabase } from "@/server/store/console-database.ts";
+import { closeConsoleStore } from "@/server/store/console-database.ts";
 
 const LOCAL_ARTIFACT_BUCKET = testStackFixture().bucket;
 
@@ -126,7 +126,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await plane?.close();
-  consoleDatabase().close();
+  await closeConsoleStore();
   process.env = saved;
   fs.rmSync(dataDir, { recursive: true, force: true });
 });

@@ -19,7 +19,7 @@ import {
 } from "@/contract/batch/transform-jobs.ts";
 import type { ConsoleErrorBody } from "@/contract/http/error-body.ts";
 import { createDataset } from "@/server/evaluate/datasets/dataset-store.ts";
-import { consoleDatabase } from "@/server/store/console-database.ts";
+import { closeConsoleStore, consoleStore } from "@/server/store/console-database.ts";
 
 vi.mock("server-only", () => ({}));
 
@@ -97,7 +97,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await plane?.close();
-  consoleDatabase().close();
+  await closeConsoleStore();
   process.env = saved;
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
@@ -106,7 +106,7 @@ let input: DatasetExport;
 
 describe("batch transform routes in local mode", { timeout: 180_000 }, () => {
   it("exports a stored dataset to S3 as one decision request body a line", async () => {
-    const dataset = createDataset(consoleDatabase(), { name: "tickets", source: "upload", format: "jsonl", items });
+    const dataset = await createDataset(consoleStore(), { name: "tickets", source: "upload", format: "jsonl", items });
     const response = await exportRoute.POST(send(`/api/datasets/${dataset.id}/export`), {
       params: Promise.resolve({ id: dataset.id }),
     });

@@ -24,9 +24,9 @@ export const POST = route(async (request) => {
     ],
     consoleContext().scope,
   );
-  const { aws, db, settings } = consoleContext();
+  const { aws, store, settings } = consoleContext();
   const job = await audited(
-    db,
+    store,
     { actor: principal.name, action: "transform-job.start", target: start.name, detail: start },
     () => startTransformJob(aws, settings, start),
   );

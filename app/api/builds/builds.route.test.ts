@@ -7,7 +7,7 @@ import { mockClient } from "aws-sdk-client-mock";
 import "aws-sdk-client-mock-vitest/extend";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { modelPresets } from "@/server/presets/models.ts";
-import { consoleDatabase } from "@/server/store/console-database.ts";
+import { closeConsoleStore } from "@/server/store/console-database.ts";
 
 // `server-only` throws outside a React Server Components bundle; Next.js, not vitest, enforces it.
 vi.mock("server-only", () => ({}));
@@ -47,8 +47,8 @@ beforeAll(async () => {
   retry = await import("./[id]/retry/route.ts");
 });
 
-afterAll(() => {
-  consoleDatabase().close();
+afterAll(async () => {
+  await closeConsoleStore();
   process.env = saved;
   fs.rmSync(dataDir, { recursive: true, force: true });
 });

@@ -22,9 +22,9 @@ export const GET = route(async (request) => {
 export const POST = route(async (request) => {
   const principal = await requireRole(request, "operator");
   const start = await readJson(request, consoleApi.startBuild.body);
-  const { aws, db, settings } = consoleContext();
+  const { aws, store, settings } = consoleContext();
   const build = await audited(
-    db,
+    store,
     { actor: principal.name, action: "build.start", target: start.kind, detail: start },
     async () => {
       if (!settings.artifactBucket) {

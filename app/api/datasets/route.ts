@@ -12,9 +12,9 @@ import { type BodyLimit, readBodyWithin, readJson, reply, route } from "@/server
 /** Stored datasets and the built-in samples (with the reason when a sample's file is absent). */
 export const GET = route(async (request) => {
   await requireRole(request, "viewer");
-  const { db } = evaluationDeps();
+  const { store } = evaluationDeps();
   return reply(consoleApi.listDatasets, {
-    datasets: listDatasets(db),
+    datasets: await listDatasets(store),
     samples: listSamples().map(({ file: _file, ...sample }) => sample),
   });
 });
@@ -51,10 +51,10 @@ async function readUpload(request: Request) {
 export const POST = route(async (request) => {
   const principal = await requireRole(request, "viewer");
   const input = await readUpload(request);
-  const { db } = evaluationDeps();
+  const { store } = evaluationDeps();
   const target = "sample" in input ? input.sample : input.name;
-  const dataset = await audited(db, { actor: principal.name, action: "dataset.upload", target }, async () =>
-    "sample" in input ? addSample(db, input.sample) : uploadDataset(db, input),
+  const dataset = await audited(store, { actor: principal.name, action: "dataset.upload", target }, () =>
+    "sample" in input ? addSample(store, input.sample) : uploadDataset(store, input),
   );
   return reply(consoleApi.uploadDataset, dataset);
 });

@@ -15,7 +15,7 @@ import type { EndpointDetail } from "@/contract/endpoints/endpoint.ts";
 import type { EndpointMetricsResponse } from "@/contract/endpoints/metrics.ts";
 import type { ImageList } from "@/contract/images/images.ts";
 import type { AsyncInvocation, AsyncOutcome, AsyncRequestList } from "@/contract/invoke/invoke-async.ts";
-import { consoleDatabase } from "@/server/store/console-database.ts";
+import { closeConsoleStore } from "@/server/store/console-database.ts";
 
 const LOCAL_ARTIFACT_BUCKET = testStackFixture().bucket;
 
@@ -122,7 +122,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await plane?.close();
-  consoleDatabase().close();
+  await closeConsoleStore();
   process.env = saved;
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
@@ -250,9 +250,11 @@ describe("asynchronous endpoints through the console's routes", { timeout: 120_0
       new PutObjectCommand({ Bucket: LOCAL_ARTIFACT_BUCKET, Key: elsewhere, Body: '{"read":"elsewhere"}' }),
     );
     const { consoleContext } = await import("@/server/context.ts");
-    consoleContext()
-      .db.prepare("UPDATE async_requests SET output_location = ? WHERE inference_id = ?")
-      .run(`s3://${LOCAL_ARTIFACT_BUCKET}/${elsewhere}`, queued.inferenceId);
+    await consoleContext()
+      .store.updateTable("async_requests")
+      .set({ output_location: `s3://${LOCAL_ARTIFACT_BUCKET}/${elsewhere}` })
+      .where("inference_id", "=", queued.inferenceId)
+      .execute();
     expect(await look(ASYNC, queued.inferenceId)).toMatchObject({ status: "completed", body: { read: "elsewhere" } });
   });
 
@@ -285,7 +287,7 @@ describe("asynchronous endpoints through the console's routes", { timeout: 120_0
       return ((await response.json()) as AsyncRequestList).requests;
     };
     const { consoleContext } = await import("@/server/context.ts");
-    const { db, evaluation } = consoleContext();
+    const { store, evaluation } = consoleContext();
     const item = { runId: "run-listed", slot: 0, position: 3, itemId: "listed-item" };
     await evaluation.invoke(ASYNC, decision(), { item });
     const response = await submit.POST(
@@ -293,7 +295,11 @@ describe("asynchronous endpoints through the console's routes", { timeout: 120_0
       named(ASYNC),
     );
     const queued = (await response.json()) as AsyncInvocation;
-    const recorded = db.prepare("SELECT state FROM async_requests WHERE inference_id = ?").get(queued.inferenceId);
+    const recorded = await store
+      .selectFrom("async_requests")
+      .select("state")
+      .where("inference_id", "=", queued.inferenceId)
+      .executeTakeFirst();
     expect(recorded).toEqual({ state: "queued" });
 
     // Only the listing looks at S3 here (the outcome route is never asked), so "done" comes from its S3 listing.

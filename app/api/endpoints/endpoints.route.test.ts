@@ -24,7 +24,7 @@ import {
 import { mockClient } from "aws-sdk-client-mock";
 import "aws-sdk-client-mock-vitest/extend";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { consoleDatabase } from "@/server/store/console-database.ts";
+import { closeConsoleStore, consoleStore } from "@/server/store/console-database.ts";
 import { cpuDeploy } from "@/tests/support/endpoints/fixtures.ts";
 
 // Route handlers build their clients and database from the environment, as in a running console.
@@ -59,8 +59,12 @@ async function errorOf(response: Response) {
   return ((await response.json()) as { error: { code: string; message: string } }).error;
 }
 
-function rowCount(table: string): number {
-  return (consoleDatabase().prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+async function rowCount(table: "audit_log" | "console_invocations"): Promise<number> {
+  const { n } = await consoleStore()
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
+  return n;
 }
 
 beforeAll(async () => {
@@ -81,8 +85,8 @@ beforeAll(async () => {
   health = await import("../health/route.ts");
 });
 
-afterAll(() => {
-  consoleDatabase().close();
+afterAll(async () => {
+  await closeConsoleStore();
   process.env = saved;
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
@@ -107,7 +111,7 @@ describe("GET /api/health", () => {
 
 describe("POST /api/endpoints", () => {
   it("rejects an image given by tag with a 400 naming the field, creates nothing and audits nothing", async () => {
-    const auditBefore = rowCount("audit_log");
+    const auditBefore = await rowCount("audit_log");
     const response = await endpoints.POST(
       send(
         "/api/endpoints",
@@ -117,7 +121,7 @@ describe("POST /api/endpoints", () => {
     expect(response.status).toBe(400);
     expect((await errorOf(response)).message).toMatch(/^imageUri: must be pinned by digest/);
     expect(sageMaker).not.toHaveReceivedAnyCommand();
-    expect(rowCount("audit_log")).toBe(auditBefore);
+    expect(await rowCount("audit_log")).toBe(auditBefore);
   });
 
   it("rejects unknown fields, a non-JSON body and the wrong content type", async () => {
@@ -136,11 +140,11 @@ describe("POST /api/endpoints", () => {
     sageMaker.on(CreateModelCommand).resolves({ ModelArn: "arn:model" });
     sageMaker.on(CreateEndpointConfigCommand).resolves({ EndpointConfigArn: "arn:config" });
     sageMaker.on(CreateEndpointCommand).resolves({ EndpointArn: "arn:endpoint" });
-    const auditBefore = rowCount("audit_log");
+    const auditBefore = await rowCount("audit_log");
     const response = await endpoints.POST(send("/api/endpoints", cpuDeploy()));
     expect(response.status).toBe(202);
     expect(await response.json()).toMatchObject({ name: "demo", status: "Creating" });
-    expect(rowCount("audit_log")).toBe(auditBefore + 1);
+    expect(await rowCount("audit_log")).toBe(auditBefore + 1);
   });
 });
 
@@ -203,12 +207,12 @@ describe("POST /api/endpoints/[name]/invoke", () => {
   const decision = { decision: { id: "d", state: "s", question: "q", options: [{ id: "a" }, { id: "b" }] } };
 
   it("rejects a body that is not an object and records no invocation", async () => {
-    const before = rowCount("console_invocations");
+    const before = await rowCount("console_invocations");
     const response = await invoke.POST(send("/api/endpoints/demo/invoke", { body: "text" }), params("demo"));
     expect(response.status).toBe(400);
     expect((await errorOf(response)).message).toMatch(/^body:/);
     expect(runtime).not.toHaveReceivedAnyCommand();
-    expect(rowCount("console_invocations")).toBe(before);
+    expect(await rowCount("console_invocations")).toBe(before);
   });
 
   it("returns the container's answer and lists the call under recent invocations", async () => {

@@ -24,7 +24,7 @@ import type { EndpointLogs } from "@/contract/endpoints/logs.ts";
 import type { ImageList } from "@/contract/images/images.ts";
 import { consoleClientsFor } from "@/server/aws/local-console-clients.ts";
 import { putStandardAlarms } from "@/server/endpoints/rollback-alarms.ts";
-import { consoleDatabase } from "@/server/store/console-database.ts";
+import { closeConsoleStore } from "@/server/store/console-database.ts";
 
 // `server-only` throws outside a React Server Components bundle; Next.js, not vitest, enforces it.
 vi.mock("server-only", () => ({}));
@@ -88,7 +88,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await plane?.close();
-  consoleDatabase().close();
+  await closeConsoleStore();
   process.env = saved;
   fs.rmSync(dataDir, { recursive: true, force: true });
 });

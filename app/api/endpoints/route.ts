@@ -20,9 +20,9 @@ export const GET = route(async (request) => {
 export const POST = route(async (request) => {
   const principal = await requireRole(request, "operator");
   const deploy = await readJson(request, consoleApi.deploy.body);
-  const { aws, db, settings } = consoleContext();
+  const { aws, store, settings } = consoleContext();
   const result = await audited(
-    db,
+    store,
     { actor: principal.name, action: "endpoint.deploy", target: deploy.name, detail: deploy },
     () =>
       deployEndpoint(aws.sageMaker, deploy, {

@@ -9,7 +9,7 @@ import { readJson, reply, route } from "@/server/http/route.ts";
 
 export const GET = route(async (request) => {
   await requireRole(request, "viewer");
-  return reply(consoleApi.listEvaluations, { evaluations: evaluationSummaries(evaluationDeps().db) });
+  return reply(consoleApi.listEvaluations, { evaluations: await evaluationSummaries(evaluationDeps().store) });
 });
 
 /**
@@ -32,6 +32,6 @@ export const POST = route(async (request) => {
   const deps = evaluationDeps();
   const target = input.batch ? input.batch.modelName : input.endpoints.join(", ");
   const entry = { actor: principal.name, action: "evaluation.start", target, detail: { datasetId: input.datasetId } };
-  const started = await audited(deps.db, entry, async () => startEvaluation(deps, input, principal.name));
+  const started = await audited(deps.store, entry, () => startEvaluation(deps, input, principal.name));
   return reply(consoleApi.startEvaluation, started);
 });

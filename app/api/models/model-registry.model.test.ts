@@ -32,7 +32,7 @@ import type {
 } from "@/contract/models/model-registry.ts";
 import { requiredAccess } from "@/server/auth/policy.ts";
 import { consoleClientsFor } from "@/server/aws/local-console-clients.ts";
-import { consoleDatabase } from "@/server/store/console-database.ts";
+import { closeConsoleStore } from "@/server/store/console-database.ts";
 
 vi.mock("server-only", () => ({}));
 
@@ -168,7 +168,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await plane?.close();
   await hub?.close();
-  consoleDatabase().close();
+  await closeConsoleStore();
   process.env = saved;
   fs.rmSync(dataDir, { recursive: true, force: true });
 });

@@ -17,9 +17,9 @@ export const GET = route(async (request) => {
 export const POST = route(async (request) => {
   const principal = await requireRole(request, "operator");
   const register = await readJson(request, consoleApi.registerModelVersion.body);
-  const { db } = consoleContext();
+  const { store } = consoleContext();
   const version = await audited(
-    db,
+    store,
     {
       actor: principal.name,
       action: "model.register",

@@ -90,6 +90,6 @@ export function createDatabase(scope: Construct, props: ConsoleDatabaseProps): C
   return {
     instance,
     secret: instance.secret!,
-    url: `postgres://${DATABASE_USER}@${host}:${port}/${DATABASE_NAME}?sslmode=require`,
+    url: `postgres://${DATABASE_USER}@${host}:${port}/${DATABASE_NAME}?sslmode=verify-full`,
   };
 }

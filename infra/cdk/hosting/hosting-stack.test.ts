@@ -176,7 +176,7 @@ describe("the console's settings and secrets", () => {
 
   it("points the console at the database by a libpq URL without the password, TLS required", () => {
     expect(environment().CONSOLE_DATABASE_URL).toMatch(
-      /^postgres:\/\/console@<Database[0-9A-F]{8}\.Endpoint\.Address>:<Database[0-9A-F]{8}\.Endpoint\.Port>\/console\?sslmode=require$/,
+      /^postgres:\/\/console@<Database[0-9A-F]{8}\.Endpoint\.Address>:<Database[0-9A-F]{8}\.Endpoint\.Port>\/console\?sslmode=verify-full$/,
     );
   });
 

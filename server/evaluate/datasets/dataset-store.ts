@@ -1,21 +1,19 @@
 import { randomUUID } from "node:crypto";
 import type { Decision } from "@decision-console/adapter/contract";
+import type { Selectable } from "kysely";
 import type { DatasetDetail, DatasetSource, DatasetSummary } from "../../../contract/evaluate/datasets.ts";
-import type { Db } from "../../store/database.ts";
+import type { ConsoleTables } from "../../store/schema.ts";
+import type { Store, StoreTransaction } from "../../store/store.ts";
 import type { LabelledDecision } from "./labelled-decision.ts";
 
 export interface StoredItem extends LabelledDecision {
   position: number;
 }
 
-interface DatasetRow {
-  id: string;
-  name: string;
-  source: DatasetSource;
-  format: string;
-  item_count: number;
-  created_at: string;
-}
+type DatasetRow = Selectable<ConsoleTables["evaluation_datasets"]>;
+
+/** Items per INSERT: well under both dialects' limits on bound parameters (7 per item). */
+const ITEMS_PER_INSERT = 500;
 
 const toSummary = (row: DatasetRow): DatasetSummary => ({
   id: row.id,
@@ -27,10 +25,18 @@ const toSummary = (row: DatasetRow): DatasetSummary => ({
 });
 
 /** Stores a validated dataset and its items in one transaction. */
-export function createDataset(
-  db: Db,
+export async function createDataset(
+  store: Store,
   input: { name: string; source: DatasetSource; format: string; items: readonly LabelledDecision[] },
-): DatasetSummary {
+): Promise<DatasetSummary> {
+  return store.transaction().execute((trx) => insertDataset(trx, input));
+}
+
+/** Stores a dataset and its items on `trx`, a transaction the caller holds. */
+export async function insertDataset(
+  trx: StoreTransaction,
+  input: { name: string; source: DatasetSource; format: string; items: readonly LabelledDecision[] },
+): Promise<DatasetSummary> {
   const row: DatasetRow = {
     id: randomUUID(),
     name: input.name,
@@ -39,60 +45,66 @@ export function createDataset(
     item_count: input.items.length,
     created_at: new Date().toISOString(),
   };
-  const insertItem = db.prepare(
-    `INSERT INTO evaluation_dataset_items (dataset_id, position, item_id, decision, answer, category, tier)
-     VALUES (?, ?, ?, ?, ?, ?, ?)`,
-  );
-  db.transaction(() => {
-    db.prepare(
-      `INSERT INTO evaluation_datasets (id, name, source, format, item_count, created_at)
-       VALUES (@id, @name, @source, @format, @item_count, @created_at)`,
-    ).run(row);
-    input.items.forEach((item, position) => {
-      insertItem.run(
-        row.id,
-        position,
-        item.decision.id,
-        JSON.stringify(item.decision),
-        item.answer,
-        item.category,
-        item.tier,
-      );
-    });
-  })();
+  const items = input.items.map((item, position) => ({
+    dataset_id: row.id,
+    position,
+    item_id: item.decision.id,
+    decision: JSON.stringify(item.decision),
+    answer: item.answer,
+    category: item.category,
+    tier: item.tier,
+  }));
+  await trx.insertInto("evaluation_datasets").values(row).execute();
+  for (let start = 0; start < items.length; start += ITEMS_PER_INSERT) {
+    await trx
+      .insertInto("evaluation_dataset_items")
+      .values(items.slice(start, start + ITEMS_PER_INSERT))
+      .execute();
+  }
   return toSummary(row);
 }
 
-export function listDatasets(db: Db): DatasetSummary[] {
-  const rows = db.prepare("SELECT * FROM evaluation_datasets ORDER BY created_at DESC, id").all() as DatasetRow[];
+/** Newest first; datasets created in the same instant by id. */
+export async function listDatasets(store: Store): Promise<DatasetSummary[]> {
+  const rows = await store
+    .selectFrom("evaluation_datasets")
+    .selectAll()
+    .orderBy("created_at", "desc")
+    .orderBy("id")
+    .execute();
   return rows.map(toSummary);
 }
 
-export function findDataset(db: Db, id: string): DatasetSummary | null {
-  const row = db.prepare("SELECT * FROM evaluation_datasets WHERE id = ?").get(id) as DatasetRow | undefined;
+export async function findDataset(store: Store, id: string): Promise<DatasetSummary | null> {
+  const row = await store.selectFrom("evaluation_datasets").selectAll().where("id", "=", id).executeTakeFirst();
   return row ? toSummary(row) : null;
 }
 
-export function findDatasetByName(db: Db, name: string, source: DatasetSource): DatasetSummary | null {
-  const row = db
-    .prepare("SELECT * FROM evaluation_datasets WHERE name = ? AND source = ? ORDER BY created_at LIMIT 1")
-    .get(name, source) as DatasetRow | undefined;
+/** The oldest dataset of that name and source. */
+export async function findDatasetByName(
+  store: Store,
+  name: string,
+  source: DatasetSource,
+): Promise<DatasetSummary | null> {
+  const row = await store
+    .selectFrom("evaluation_datasets")
+    .selectAll()
+    .where("name", "=", name)
+    .where("source", "=", source)
+    .orderBy("created_at")
+    .orderBy("id")
+    .limit(1)
+    .executeTakeFirst();
   return row ? toSummary(row) : null;
 }
 
-export function datasetItems(db: Db, datasetId: string): StoredItem[] {
-  const rows = db
-    .prepare(
-      `SELECT position, decision, answer, category, tier FROM evaluation_dataset_items
-       WHERE dataset_id = ? ORDER BY position`,
-    )
-    .all(datasetId) as {
-    position: number;
-    decision: string;
-    answer: string;
-    category: string | null;
-    tier: string | null;
-  }[];
+export async function datasetItems(store: Store, datasetId: string): Promise<StoredItem[]> {
+  const rows = await store
+    .selectFrom("evaluation_dataset_items")
+    .select(["position", "decision", "answer", "category", "tier"])
+    .where("dataset_id", "=", datasetId)
+    .orderBy("position")
+    .execute();
   return rows.map((row) => ({
     position: row.position,
     decision: JSON.parse(row.decision) as Decision,
@@ -111,10 +123,13 @@ function countBy(values: readonly (string | null)[]): Record<string, number> {
 const PREVIEW_ITEMS = 20;
 
 /** The dataset's own detail; what evaluations found (`tokenBudgetRefusals`) is added by runs/. */
-export function datasetDetail(db: Db, id: string): Omit<DatasetDetail, "tokenBudgetRefusals"> | null {
-  const summary = findDataset(db, id);
+export async function datasetDetail(
+  store: Store,
+  id: string,
+): Promise<Omit<DatasetDetail, "tokenBudgetRefusals"> | null> {
+  const summary = await findDataset(store, id);
   if (!summary) return null;
-  const items = datasetItems(db, id);
+  const items = await datasetItems(store, id);
   return {
     ...summary,
     categories: countBy(items.map((item) => item.category)),

@@ -1,10 +1,11 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type Db, openDatabase } from "../../store/database.ts";
+import { describe, expect, it } from "vitest";
+import { describeOnStores } from "../../../tests/support/store/test-stores.ts";
 import { parseCsv } from "./csv.ts";
-import { datasetDetail, datasetItems } from "./dataset-store.ts";
+import { deleteDataset, uploadDataset } from "./dataset-commands.ts";
+import { datasetDetail, datasetItems, findDataset, listDatasets } from "./dataset-store.ts";
 import { detectFormat, parseDataset } from "./parse-dataset.ts";
 import { listSamples, loadSample } from "./samples.ts";
 
@@ -153,37 +154,47 @@ describe("dataset parsing", () => {
   });
 });
 
-describe("dataset store and the JevBench sample", () => {
-  let dir: string;
-  let db: Db;
-  beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "datasets-"));
-    db = openDatabase(path.join(dir, "console.db"));
-  });
-  afterEach(() => {
-    db.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
-
-  it("loads the vendored JevBench set once, with its tiers and object states intact", () => {
-    const first = loadSample(db, "jevbench", repoRoot);
-    const second = loadSample(db, "jevbench", repoRoot);
+describeOnStores("dataset store and the JevBench sample", (current) => {
+  it("loads the vendored JevBench set once, with its tiers and object states intact", async () => {
+    const { store } = current();
+    const first = await loadSample(store, "jevbench", repoRoot);
+    const second = await loadSample(store, "jevbench", repoRoot);
     expect(first.ok && second.ok && second.dataset.id === first.dataset.id).toBe(true);
     if (!first.ok) return;
-    const detail = datasetDetail(db, first.dataset.id);
+    const detail = await datasetDetail(store, first.dataset.id);
     expect(detail?.itemCount).toBe(231);
     expect(detail?.tiers).toEqual({ original: 72, easy: 48, hard: 111 });
-    const items = datasetItems(db, first.dataset.id);
+    const items = await datasetItems(store, first.dataset.id);
     expect(items.filter((item) => typeof item.decision.state !== "string")).toHaveLength(35);
     expect(items[0]?.decision.id).toBe("original-policy-01-0");
   });
 
-  it("says where it looked when the sample file is absent, instead of failing", () => {
-    // A root one level down, so its ../shared is inside the scratch directory whatever lies beside it.
-    const root = path.join(dir, "checkout");
-    const [sample] = listSamples(root);
-    expect(sample?.available).toBe(false);
-    const load = loadSample(db, "jevbench", root);
-    expect(!load.ok && load.message).toMatch(/not available here: jevbench.jsonl was not found/);
+  it("says where it looked when the sample file is absent, instead of failing", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "datasets-"));
+    try {
+      // A root one level down, so its ../shared is inside the scratch directory whatever lies beside it.
+      const root = path.join(dir, "checkout");
+      const [sample] = listSamples(root);
+      expect(sample?.available).toBe(false);
+      const load = await loadSample(current().store, "jevbench", root);
+      expect(!load.ok && load.message).toMatch(/not available here: jevbench.jsonl was not found/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("stores a large upload whole, in order, and deletes it with its items while no evaluation uses it", async () => {
+    const { store } = current();
+    const text = Array.from({ length: 1203 }, (_, i) => decision(`d${i}`, i % 2 ? "yes" : "no")).join("\n");
+    const dataset = await uploadDataset(store, { name: "big", text });
+    expect(dataset).toMatchObject({ name: "big", source: "upload", format: "jsonl", itemCount: 1203 });
+    const items = await datasetItems(store, dataset.id);
+    expect(items.map((item) => item.position)).toEqual(Array.from({ length: 1203 }, (_, i) => i));
+    expect(items[1202]?.decision.id).toBe("d1202");
+    expect(await listDatasets(store)).toEqual([dataset]);
+    await deleteDataset(store, dataset.id);
+    expect(await findDataset(store, dataset.id)).toBeNull();
+    expect(await datasetItems(store, dataset.id)).toEqual([]);
+    await expect(deleteDataset(store, dataset.id)).rejects.toMatchObject({ status: 404 });
   });
 });

@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { DatasetSummary, SampleDataset } from "../../../contract/evaluate/datasets.ts";
-import type { Db } from "../../store/database.ts";
-import { createDataset, findDatasetByName } from "./dataset-store.ts";
+import type { Store } from "../../store/store.ts";
+import { findDatasetByName, insertDataset } from "./dataset-store.ts";
 import { parseDataset } from "./parse-dataset.ts";
 
 /** A built-in sample and where its file was found here (the browser gets the sample without the path). */
@@ -35,13 +35,22 @@ export function listSamples(root: string = process.cwd()): SampleFile[] {
 export type SampleLoad = { ok: true; dataset: DatasetSummary } | { ok: false; message: string };
 
 /** Stores a built-in sample once; asking again returns the stored copy. */
-export function loadSample(db: Db, name: string, root: string = process.cwd()): SampleLoad {
+export async function loadSample(store: Store, name: string, root: string = process.cwd()): Promise<SampleLoad> {
   const sample = listSamples(root).find((candidate) => candidate.name === name);
   if (!sample) return { ok: false, message: `There is no built-in sample named "${name}".` };
   if (!sample.file) return { ok: false, message: `The ${name} sample is not available here: ${sample.reason}.` };
-  const existing = findDatasetByName(db, sample.name, "sample");
+  const existing = await findDatasetByName(store, sample.name, "sample");
   if (existing) return { ok: true, dataset: existing };
   const parsed = parseDataset(fs.readFileSync(sample.file, "utf8"), "jsonl");
   if (!parsed.ok) return { ok: false, message: `The ${name} sample file is damaged (line ${parsed.errors[0]?.line}).` };
-  return { ok: true, dataset: createDataset(db, { name, source: "sample", format: "jsonl", items: parsed.items }) };
+  const items = parsed.items;
+  // Looked for again inside the transaction: a request that added it meanwhile wins (SQLite runs them in turn).
+  const dataset = await store
+    .transaction()
+    .execute(
+      async (trx) =>
+        (await findDatasetByName(trx, name, "sample")) ??
+        insertDataset(trx, { name, source: "sample", format: "jsonl", items }),
+    );
+  return { ok: true, dataset };
 }

@@ -17,9 +17,10 @@ import {
   testStackFixture,
   writeTinyModel,
 } from "@decision-console/local-aws/testing";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { workerOutcome } from "../../../tests/support/evaluate/worker-outcome.ts";
-import { type Db, openDatabase } from "../../store/database.ts";
+import { openTestStore, type TestStore } from "../../../tests/support/store/test-stores.ts";
 import { createDataset } from "../datasets/dataset-store.ts";
 import type { LabelledDecision } from "../datasets/labelled-decision.ts";
 import { createRun, findRun, runResults } from "./run-store.ts";
@@ -37,7 +38,7 @@ const ITEMS = 24;
 
 let dir: string;
 let plane: ControlPlane;
-let db: Db;
+let testStore: TestStore;
 const children: ChildProcess[] = [];
 
 function labelled(count: number): LabelledDecision[] {
@@ -117,56 +118,80 @@ beforeAll(async () => {
     },
   );
   await plane.endpoints.settled(ASYNC);
-  db = openDatabase(path.join(dir, "console.db"));
+  // The console's own SQLite file: the workers are separate processes that open it too.
+  testStore = await openTestStore("sqlite");
 });
 
 afterAll(async () => {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
-  db?.close();
+  await testStore?.close();
   await plane?.close();
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
 describe("an evaluation run on an asynchronous endpoint", { timeout: 180_000 }, () => {
   it("collects the requests it sent before being killed from S3 and sends each item once", async () => {
-    const dataset = createDataset(db, { name: "set", source: "upload", format: "jsonl", items: labelled(ITEMS) });
-    const run = createRun(db, { datasetId: dataset.id, endpoints: [ASYNC], concurrency: 3, targetAccuracy: 0.8 });
-    const file = path.join(dir, "console.db");
-    const inFlight = () =>
+    const { store, location } = testStore;
+    const dataset = await createDataset(store, {
+      name: "set",
+      source: "upload",
+      format: "jsonl",
+      items: labelled(ITEMS),
+    });
+    const run = await createRun(store, {
+      datasetId: dataset.id,
+      endpoints: [ASYNC],
+      concurrency: 3,
+      targetAccuracy: 0.8,
+    });
+    const file = "sqliteFile" in location ? location.sqliteFile : location.postgresUrl;
+    const inFlight = async () =>
       (
-        db
-          .prepare(
-            `SELECT count(*) AS n FROM async_requests r WHERE r.run_id = ? AND NOT EXISTS
-               (SELECT 1 FROM evaluation_results e WHERE e.run_id = r.run_id AND e.slot = r.slot AND e.position = r.position)`,
+        await store
+          .selectFrom("async_requests as r")
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .where("r.run_id", "=", run.id)
+          .where(({ not, exists, selectFrom }) =>
+            not(
+              exists(
+                selectFrom("evaluation_results as e")
+                  .select(sql`1`.as("one"))
+                  .whereRef("e.run_id", "=", "r.run_id")
+                  .whereRef("e.slot", "=", "r.slot")
+                  .whereRef("e.position", "=", "r.position"),
+              ),
+            ),
           )
-          .get(run.id) as { n: number }
+          .executeTakeFirstOrThrow()
       ).n;
 
     const first = worker(file, run.id);
     const exited = new Promise((resolve) => first.on("exit", resolve));
     const deadline = Date.now() + 120_000;
-    while ((runResults(db, run.id).length < 6 || inFlight() === 0) && Date.now() < deadline) {
+    while (((await runResults(store, run.id)).length < 6 || (await inFlight()) === 0) && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     first.kill("SIGKILL");
     await exited;
-    const sentBeforeKill = inFlight();
+    const sentBeforeKill = await inFlight();
     expect(sentBeforeKill).toBeGreaterThan(0);
-    const finishedBeforeKill = runResults(db, run.id).length;
+    const finishedBeforeKill = (await runResults(store, run.id)).length;
     expect(finishedBeforeKill).toBeLessThan(ITEMS);
-    expect(findRun(db, run.id)?.status).toBe("running");
+    expect((await findRun(store, run.id))?.status).toBe("running");
 
     expect(await workerOutcome(worker(file, run.id))).toEqual({ runId: run.id, status: "completed" });
 
-    const results = runResults(db, run.id);
+    const results = await runResults(store, run.id);
     expect(results).toHaveLength(ITEMS);
     expect(new Set(results.map((result) => result.position)).size).toBe(ITEMS);
     expect(results.filter((result) => result.errorKind !== null)).toEqual([]);
     expect(invocationsOnPlane()).toBe(ITEMS);
-    const recorded = db
-      .prepare("SELECT count(*) AS n, count(DISTINCT position) AS items FROM async_requests WHERE run_id = ?")
-      .get(run.id);
+    const recorded = await store
+      .selectFrom("async_requests")
+      .select((eb) => [eb.fn.countAll<number>().as("n"), eb.fn.count<number>("position").distinct().as("items")])
+      .where("run_id", "=", run.id)
+      .executeTakeFirstOrThrow();
     expect(recorded).toEqual({ n: ITEMS, items: ITEMS });
-    expect(findRun(db, run.id)?.status).toBe("completed");
+    expect((await findRun(store, run.id))?.status).toBe("completed");
   });
 });

@@ -1,28 +1,16 @@
-import type { Db } from "../../store/database.ts";
+import type { Selectable } from "kysely";
+import type { ConsoleTables } from "../../store/schema.ts";
+import type { Store } from "../../store/store.ts";
 
 /** The transform job an evaluation run is scored by, and where its input and output lie. */
-export interface BatchJobRow {
-  run_id: string;
-  job_name: string;
-  model_name: string;
-  instance_type: string;
-  instance_count: number;
-  max_concurrent_transforms: number | null;
-  input_s3_uri: string;
-  output_s3_uri: string;
+export type BatchJobRow = Selectable<ConsoleTables["evaluation_batch_jobs"]>;
+
+export async function saveBatchJob(store: Store, row: BatchJobRow): Promise<void> {
+  await store.insertInto("evaluation_batch_jobs").values(row).execute();
 }
 
-export function saveBatchJob(db: Db, row: BatchJobRow): void {
-  db.prepare(
-    `INSERT INTO evaluation_batch_jobs (run_id, job_name, model_name, instance_type, instance_count,
-       max_concurrent_transforms, input_s3_uri, output_s3_uri)
-     VALUES (@run_id, @job_name, @model_name, @instance_type, @instance_count, @max_concurrent_transforms,
-       @input_s3_uri, @output_s3_uri)`,
-  ).run(row);
-}
-
-export function batchJobOf(db: Db, runId: string): BatchJobRow | null {
+export async function batchJobOf(store: Store, runId: string): Promise<BatchJobRow | null> {
   return (
-    (db.prepare("SELECT * FROM evaluation_batch_jobs WHERE run_id = ?").get(runId) as BatchJobRow | undefined) ?? null
+    (await store.selectFrom("evaluation_batch_jobs").selectAll().where("run_id", "=", runId).executeTakeFirst()) ?? null
   );
 }

@@ -15,10 +15,11 @@ import {
 } from "@decision-console/local-aws";
 import { createTinyAdapterModel, testStackFixture } from "@decision-console/local-aws/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openTestStore, type TestStore } from "../../../tests/support/store/test-stores.ts";
 import { createAwsClients } from "../../aws/clients.ts";
 import { consoleConfig } from "../../config.ts";
 import { consoleSettings } from "../../console-settings.ts";
-import { type Db, openDatabase } from "../../store/database.ts";
+import type { Store } from "../../store/store.ts";
 import { createDataset } from "../datasets/dataset-store.ts";
 import type { LabelledDecision } from "../datasets/labelled-decision.ts";
 import { batchJobOf, saveBatchJob } from "./batch-job-store.ts";
@@ -39,7 +40,8 @@ const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "batch-evaluations-"));
 const saved = { ...process.env };
 const MODEL = "dc-batch-eval";
 let plane: ControlPlane;
-let db: Db;
+let testStore: TestStore;
+let store: Store;
 let deps: RunnerDeps & { checkEndpoint: never; batch: BatchRunDeps };
 
 const longState = Array.from({ length: 3000 }, (_, index) => `word${index}`).join(" ");
@@ -68,7 +70,7 @@ const target = {
 async function ended(runId: string, timeoutMs = 150_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const run = findRun(db, runId);
+    const run = await findRun(store, runId);
     if (run?.status !== "running" || Date.now() > deadline) return run;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
@@ -78,9 +80,10 @@ beforeAll(async () => {
   plane = await startControlPlane({ fixture: testStackFixture(), dataDir: path.join(scratch, "aws"), port: 0 });
   Object.assign(process.env, localAwsEnvironment(plane));
   await createTinyAdapterModel(plane, MODEL, scratch);
-  db = openDatabase(path.join(scratch, "console.db"));
+  testStore = await openTestStore("sqlite");
+  store = testStore.store;
   deps = {
-    db,
+    store,
     invoke: httpInvoker(() => "http://127.0.0.1:9"),
     checkEndpoint: undefined as never,
     batch: { aws: createAwsClients(), settings: consoleSettings(consoleConfig()), pollMs: 200 },
@@ -89,7 +92,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await plane?.close();
-  db?.close();
+  await testStore?.close();
   process.env = saved;
   fs.rmSync(scratch, { recursive: true, force: true });
 });
@@ -98,7 +101,7 @@ describe("evaluations with batch transform in local mode", { timeout: 200_000 },
   let datasetId: string;
 
   it("scores a dataset with one two-instance job and records each item, a refusal as an error of its kind", async () => {
-    datasetId = createDataset(db, { name: "tickets", source: "upload", format: "jsonl", items }).id;
+    datasetId = (await createDataset(store, { name: "tickets", source: "upload", format: "jsonl", items })).id;
     const summary = await startEvaluation(deps, { datasetId, batch: target });
     expect(summary.batch).toEqual({
       jobName: expect.stringMatching(/^dc-eval-[0-9a-f]{16}$/),
@@ -111,7 +114,7 @@ describe("evaluations with batch transform in local mode", { timeout: 200_000 },
     const run = await ended(summary.id);
     expect(run?.status, run?.failure ?? "").toBe("completed");
 
-    const results = runResults(db, summary.id);
+    const results = await runResults(store, summary.id);
     expect(results).toHaveLength(items.length);
     const refused = results.find((result) => result.itemId === "item-7");
     expect(refused).toMatchObject({ errorKind: "rejected", probabilities: null });
@@ -125,33 +128,34 @@ describe("evaluations with batch transform in local mode", { timeout: 200_000 },
       expect(result.latencyMs).toBe(result.adapterMs);
       expect(result.latencyMs).toBeGreaterThan(0);
     }
-    const detail = evaluationDetail(db, summary.id);
+    const detail = await evaluationDetail(store, summary.id);
     const metrics = detail?.results[0]?.metrics;
     expect(metrics?.accuracy.total).toBe(items.length);
     expect(metrics?.errors).toEqual({ rejected: 1 });
     expect(metrics?.errorDetails[0]?.messages[0]).toMatchObject({ count: 1, itemIds: ["item-7"] });
     // The job's input under batch/inputs/, its output under batch/outputs/, where the execution role may use them.
-    expect(batchJobOf(db, summary.id)).toMatchObject({
+    expect(await batchJobOf(store, summary.id)).toMatchObject({
       input_s3_uri: `s3://decision-console-local/batch/inputs/evaluations/${summary.id}/`,
       output_s3_uri: `s3://decision-console-local/batch/outputs/evaluations/${summary.id}/`,
     });
   });
 
   it("creates the job of a run whose console stopped before creating it, once, and collects it", async () => {
-    const run = createRun(db, { datasetId, endpoints: [MODEL], concurrency: 1, targetAccuracy: 0.9 });
+    const run = await createRun(store, { datasetId, endpoints: [MODEL], concurrency: 1, targetAccuracy: 0.9 });
     const job = planBatchJob(deps.batch.settings, run.id, { ...target, instanceCount: 1 });
-    saveBatchJob(db, job);
+    await saveBatchJob(store, job);
     await startRun(deps, run.id);
-    expect(findRun(db, run.id)?.status, findRun(db, run.id)?.failure ?? "").toBe("completed");
-    expect(runResults(db, run.id)).toHaveLength(items.length);
+    const worked = await findRun(store, run.id);
+    expect(worked?.status, worked?.failure ?? "").toBe("completed");
+    expect(await runResults(store, run.id)).toHaveLength(items.length);
     const listed = await new SageMakerClient(localClientConfig(plane, "admin")).send(new ListTransformJobsCommand({}));
     expect(listed.TransformJobSummaries?.filter((each) => each.TransformJobName === job.job_name)).toHaveLength(1);
   });
 
   it("re-attaches to a job that kept running while the console was down", async () => {
-    const run = createRun(db, { datasetId, endpoints: [MODEL], concurrency: 1, targetAccuracy: 0.9 });
+    const run = await createRun(store, { datasetId, endpoints: [MODEL], concurrency: 1, targetAccuracy: 0.9 });
     const job = planBatchJob(deps.batch.settings, run.id, { ...target, instanceCount: 1 });
-    await launchBatchJob(deps.batch, db, run, job);
+    await launchBatchJob(deps.batch, store, run, job);
     // The console stops while the job runs: its worker returns and leaves the run running.
     const shutdown = new AbortController();
     const working = executeRun(deps, run.id, shutdown.signal);
@@ -163,7 +167,7 @@ describe("evaluations with batch transform in local mode", { timeout: 200_000 },
     expect(during.TransformJobStatus).toBe("InProgress");
     // The next start claims it again and collects the same job.
     expect(await executeRun(deps, run.id)).toBe("completed");
-    expect(runResults(db, run.id)).toHaveLength(items.length);
+    expect(await runResults(store, run.id)).toHaveLength(items.length);
     const listed = await sageMaker.send(new ListTransformJobsCommand({}));
     expect(listed.TransformJobSummaries?.filter((each) => each.TransformJobName === job.job_name)).toHaveLength(1);
   });
@@ -181,7 +185,7 @@ describe("evaluations with batch transform in local mode", { timeout: 200_000 },
 
   it("stops the job when the run is cancelled", async () => {
     const summary = await startEvaluation(deps, { datasetId, batch: { ...target, instanceCount: 1 } });
-    cancelEvaluation(deps, summary.id);
+    await cancelEvaluation(deps, summary.id);
     const sageMaker = new SageMakerClient(localClientConfig(plane, "admin"));
     const deadline = Date.now() + 30_000;
     let status: string | undefined;
@@ -191,21 +195,25 @@ describe("evaluations with batch transform in local mode", { timeout: 200_000 },
       status = job.TransformJobStatus;
     } while (status === "InProgress" && Date.now() < deadline);
     expect(["Stopping", "Stopped"]).toContain(status);
-    expect(findRun(db, summary.id)?.status).toBe("cancelled");
+    expect((await findRun(store, summary.id))?.status).toBe("cancelled");
   });
 
   it("refuses a model the console did not deploy (4xx) and keeps no run", async () => {
-    const before = evaluationSummaryCount();
+    const before = await evaluationSummaryCount();
     await expect(
       startEvaluation(deps, { datasetId, batch: { ...target, modelName: "dc-no-such-model" } }),
     ).rejects.toMatchObject({ status: 404 });
     await expect(
       startEvaluation(deps, { datasetId, batch: { ...target, modelName: "other-model" } }),
     ).rejects.toMatchObject({ status: 400 });
-    expect(evaluationSummaryCount()).toBe(before);
+    expect(await evaluationSummaryCount()).toBe(before);
   });
 });
 
-function evaluationSummaryCount(): number {
-  return (db.prepare("SELECT COUNT(*) AS n FROM evaluation_runs").get() as { n: number }).n;
+async function evaluationSummaryCount(): Promise<number> {
+  const { n } = await store
+    .selectFrom("evaluation_runs")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
+  return n;
 }

@@ -11,7 +11,7 @@ import { writeDatasetJsonLines } from "../../batch/dataset-export.ts";
 import { describeTransformJobIfAny, startTransformJob, stopTransformJob } from "../../batch/transform-jobs.ts";
 import type { ConsoleSettings } from "../../console-settings.ts";
 import { AppError } from "../../http/app-error.ts";
-import type { Db } from "../../store/database.ts";
+import type { Store } from "../../store/store.ts";
 import { datasetItems, type StoredItem } from "../datasets/dataset-store.ts";
 import { type BatchJobRow, batchJobOf, saveBatchJob } from "./batch-job-store.ts";
 import { finishedKeys, finishRun, type RunRow, recordResult, runStatus } from "./run-store.ts";
@@ -58,10 +58,10 @@ export function planBatchJob(settings: ConsoleSettings, runId: string, target: B
 }
 
 /** Records the run's job and starts it: the dataset written as the job's JSON Lines input, then CreateTransformJob. */
-export async function launchBatchJob(deps: BatchRunDeps, db: Db, run: RunRow, job: BatchJobRow): Promise<void> {
-  if (!batchJobOf(db, run.id)) saveBatchJob(db, job);
+export async function launchBatchJob(deps: BatchRunDeps, store: Store, run: RunRow, job: BatchJobRow): Promise<void> {
+  if (!(await batchJobOf(store, run.id))) await saveBatchJob(store, job);
   const { prefix } = parseS3Uri(job.input_s3_uri);
-  await writeDatasetJsonLines(deps.aws, deps.settings, db, run.dataset_id, prefix);
+  await writeDatasetJsonLines(deps.aws, deps.settings, store, run.dataset_id, prefix);
   await startTransformJob(
     deps.aws,
     deps.settings,
@@ -92,7 +92,7 @@ interface JoinedLine {
  */
 async function collectOutputs(
   deps: BatchRunDeps,
-  db: Db,
+  store: Store,
   job: BatchJobRow,
   items: Map<string, StoredItem>,
   read: Set<string>,
@@ -110,7 +110,7 @@ async function collectOutputs(
       const text = (await answer.Body?.transformToString("utf8")) ?? "";
       for (const [index, line] of text.split("\n").entries()) {
         if (line.trim() === "") continue;
-        recordLine(db, job.run_id, items, line, `s3://${bucket}/${key}, line ${index + 1}`);
+        await recordLine(store, job.run_id, items, line, `s3://${bucket}/${key}, line ${index + 1}`);
       }
       read.add(key);
     }
@@ -128,7 +128,7 @@ function transient(error: unknown): boolean {
   return status >= 500 || status === 429;
 }
 
-function recordLine(db: Db, runId: string, items: Map<string, StoredItem>, line: string, where: string) {
+async function recordLine(store: Store, runId: string, items: Map<string, StoredItem>, line: string, where: string) {
   let joined: JoinedLine;
   try {
     joined = JSON.parse(line) as JoinedLine;
@@ -144,7 +144,7 @@ function recordLine(db: Db, runId: string, items: Map<string, StoredItem>, line:
     latencyMs: 0,
     attempts: 1,
   });
-  recordResult(db, {
+  await recordResult(store, {
     ...score,
     latencyMs: score.adapterMs ?? 0,
     runId,
@@ -161,15 +161,15 @@ function recordLine(db: Db, runId: string, items: Map<string, StoredItem>, line:
  * the run, a failed or stopped one fails it with the reason. On shutdown it returns and the job keeps running; the
  * next start attaches to it again. A cancelled run stops its job.
  */
-export async function workBatchRun(deps: BatchRunDeps, db: Db, run: RunRow, signal?: AbortSignal): Promise<void> {
-  const job = batchJobOf(db, run.id);
+export async function workBatchRun(deps: BatchRunDeps, store: Store, run: RunRow, signal?: AbortSignal): Promise<void> {
+  const job = await batchJobOf(store, run.id);
   if (!job) throw new Error(`The evaluation ${run.id} has no transform job.`);
-  const items = new Map(datasetItems(db, run.dataset_id).map((item) => [item.decision.id, item]));
+  const items = new Map((await datasetItems(store, run.dataset_id)).map((item) => [item.decision.id, item]));
   const sleep = deps.sleep ?? realSleep;
   const read = new Set<string>();
   let failedLooks = 0;
   for (;;) {
-    if (runStatus(db, run.id) === "cancelled") {
+    if ((await runStatus(store, run.id)) === "cancelled") {
       await stopTransformJob(deps.aws, deps.settings, job.job_name).catch(() => undefined);
       return;
     }
@@ -179,10 +179,10 @@ export async function workBatchRun(deps: BatchRunDeps, db: Db, run: RunRow, sign
       // None: the console stopped before creating it.
       described = await describeTransformJobIfAny(deps.aws, job.job_name);
       if (!described) {
-        await launchBatchJob(deps, db, run, job);
+        await launchBatchJob(deps, store, run, job);
         continue;
       }
-      await collectOutputs(deps, db, job, items, read);
+      await collectOutputs(deps, store, job, items, read);
       failedLooks = 0;
     } catch (error) {
       if (!transient(error)) throw error;
@@ -192,16 +192,21 @@ export async function workBatchRun(deps: BatchRunDeps, db: Db, run: RunRow, sign
     }
     const status = described?.TransformJobStatus;
     if (status === "Completed") {
-      const missing = items.size - finishedKeys(db, run.id).size;
+      const missing = items.size - (await finishedKeys(store, run.id)).size;
       if (missing > 0)
-        finishRun(db, run.id, "failed", `The transform job ${job.job_name} wrote no line for ${missing} item(s).`);
-      else finishRun(db, run.id, "completed");
+        await finishRun(
+          store,
+          run.id,
+          "failed",
+          `The transform job ${job.job_name} wrote no line for ${missing} item(s).`,
+        );
+      else await finishRun(store, run.id, "completed");
       return;
     }
     if (status === "Failed" || status === "Stopped") {
       const reason = described?.FailureReason ? `: ${described.FailureReason}` : ".";
-      finishRun(
-        db,
+      await finishRun(
+        store,
         run.id,
         "failed",
         `The transform job ${job.job_name} ${status === "Failed" ? "failed" : "was stopped"}${reason}`,

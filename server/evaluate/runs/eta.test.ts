@@ -1,12 +1,9 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type Db, openDatabase } from "../../store/database.ts";
+import { describe, expect, it } from "vitest";
+import { describeOnStores } from "../../../tests/support/store/test-stores.ts";
 import { createDataset } from "../datasets/dataset-store.ts";
 import type { LabelledDecision } from "../datasets/labelled-decision.ts";
 import { etaSeconds, promptSize } from "./eta.ts";
-import { claimRun, createRun, findRun, recordResult } from "./run-store.ts";
+import { claimRun, createRun, findRun, progressCounts, recordResult } from "./run-store.ts";
 import { evaluationSummary } from "./run-view.ts";
 
 /** Items whose state grows: item i carries (i + 1) × 400 characters of state. */
@@ -81,47 +78,48 @@ describe("evaluation time left", () => {
     ).toBeNull();
   });
 
-  describe("on a stored run", () => {
-    let dir: string;
-    let db: Db;
-    beforeEach(() => {
-      dir = fs.mkdtempSync(path.join(os.tmpdir(), "eta-"));
-      db = openDatabase(path.join(dir, "console.db"));
-    });
-    afterEach(() => {
-      db.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    });
-
-    it("estimates a dataset whose items grow in length from the characters left", () => {
+  describeOnStores("on a stored run", (current) => {
+    it("estimates a dataset whose items grow in length from the characters left", async () => {
+      const { store } = current();
       const items = growing(10);
-      const dataset = createDataset(db, { name: "growing", source: "upload", format: "jsonl", items });
-      const run = createRun(db, { datasetId: dataset.id, endpoints: ["cpu"], concurrency: 1, targetAccuracy: 0.8 });
-      claimRun(db, run.id, process.pid);
-      const resumedAt = Date.parse(findRun(db, run.id)!.resumed_at);
+      const dataset = await createDataset(store, { name: "growing", source: "upload", format: "jsonl", items });
+      const run = await createRun(store, {
+        datasetId: dataset.id,
+        endpoints: ["cpu"],
+        concurrency: 1,
+        targetAccuracy: 0.8,
+      });
+      expect(await claimRun(store, run.id, process.pid)).toBe(true);
+      const resumedAt = Date.parse((await findRun(store, run.id))!.resumed_at);
       // The first three (the shortest) items took 1 s each.
-      for (const position of [0, 1, 2]) {
-        recordResult(db, {
-          runId: run.id,
-          slot: 0,
-          position,
-          itemId: `item-${position}`,
-          optionIds: ["no", "yes"],
-          probabilities: [0.5, 0.5],
-          logits: null,
-          chosen: "no",
-          latencyMs: 1000,
-          adapterMs: null,
-          attempts: 1,
-          errorKind: null,
-          errorMessage: null,
-          finishedAt: new Date(resumedAt + (position + 1) * 1000).toISOString(),
-        });
-      }
+      const result = (position: number) => ({
+        runId: run.id,
+        slot: 0,
+        position,
+        itemId: `item-${position}`,
+        optionIds: ["no", "yes"],
+        probabilities: [0.5, 0.5],
+        logits: null,
+        chosen: "no",
+        latencyMs: 1000,
+        adapterMs: null,
+        attempts: 1,
+        errorKind: null,
+        errorMessage: null,
+        finishedAt: new Date(resumedAt + (position + 1) * 1000).toISOString(),
+      });
+      for (const position of [0, 1, 2]) expect(await recordResult(store, result(position))).toBe(true);
+      // A second write of a finished item stores nothing.
+      expect(await recordResult(store, { ...result(0), finishedAt: new Date().toISOString() })).toBe(false);
       const sizes = items.map((item) => promptSize(item.decision));
       const done = sizes.slice(0, 3).reduce((a, b) => a + b, 0);
       const left = sizes.slice(3).reduce((a, b) => a + b, 0);
-      const summary = evaluationSummary(db, run.id, resumedAt + 3000);
+      const claimed = (await findRun(store, run.id))!;
+      expect(await progressCounts(store, claimed)).toEqual([{ slot: 0, done: 3, doneSinceResume: 3 }]);
+      expect(await progressCounts(store, { ...claimed, resumed_at: new Date(resumedAt + 1500).toISOString() })).toEqual(
+        [{ slot: 0, done: 3, doneSinceResume: 2 }],
+      );
+      const summary = await evaluationSummary(store, run.id, resumedAt + 3000);
       expect(summary?.progress.etaSeconds).toBeCloseTo((3 * left) / done, 6);
       // Far more than the 7 s a per-item mean gives: the items left are the long ones.
       expect(summary?.progress.etaSeconds).toBeGreaterThan(20);

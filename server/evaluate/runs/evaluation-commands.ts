@@ -26,13 +26,13 @@ export async function startEvaluation(
   actor = "console",
 ): Promise<EvaluationSummary> {
   const request = createEvaluationSchema.parse(input);
-  const dataset = findDataset(deps.db, request.datasetId);
+  const dataset = await findDataset(deps.store, request.datasetId);
   if (!dataset) throw new AppError("bad_request", `datasetId: there is no dataset ${request.datasetId}.`);
   const run = request.batch
     ? await createBatchRun(deps, request, request.batch, actor)
     : await createEndpointRun(deps, request);
   void startRun(deps, run.id);
-  const summary = evaluationSummary(deps.db, run.id);
+  const summary = await evaluationSummary(deps.store, run.id);
   if (!summary) throw new AppError("internal", "The evaluation was created but cannot be read back.");
   return summary;
 }
@@ -40,7 +40,7 @@ export async function startEvaluation(
 async function createEndpointRun(deps: RunnerDeps & { checkEndpoint: EndpointChecker }, request: CreateEvaluation) {
   const checked = await Promise.all(request.endpoints.map((name) => deps.checkEndpoint(name)));
   const configurations = checked.map((endpoint) => endpoint.configuration);
-  return createRun(deps.db, { ...request, configurations });
+  return createRun(deps.store, { ...request, configurations });
 }
 
 /**
@@ -54,7 +54,7 @@ async function createBatchRun(
   actor: string,
 ) {
   if (!deps.batch) throw new AppError("unavailable", "This console was started without batch evaluations.");
-  const run = createRun(deps.db, {
+  const run = await createRun(deps.store, {
     ...request,
     endpoints: [target.modelName],
     configurations: [`${target.instanceCount} x ${target.instanceType} (batch transform)`],
@@ -63,28 +63,28 @@ async function createBatchRun(
   try {
     const job = planBatchJob(batch.settings, run.id, target);
     const detail = { evaluation: run.id, ...target };
-    await audited(deps.db, { actor, action: "transform-job.start", target: job.job_name, detail }, () =>
-      launchBatchJob(batch, deps.db, run, job),
+    await audited(deps.store, { actor, action: "transform-job.start", target: job.job_name, detail }, () =>
+      launchBatchJob(batch, deps.store, run, job),
     );
   } catch (error) {
     if (!(error instanceof AppError) || error.status < 500) {
-      deleteRun(deps.db, run.id);
+      await deleteRun(deps.store, run.id);
       throw error;
     }
   }
   return run;
 }
 
-export function cancelEvaluation(deps: Pick<RunnerDeps, "db">, id: string): void {
-  const run = findRun(deps.db, id);
+export async function cancelEvaluation(deps: Pick<RunnerDeps, "store">, id: string): Promise<void> {
+  const run = await findRun(deps.store, id);
   if (!run) throw new AppError("not_found", `There is no evaluation ${id}.`);
-  if (!cancelRun(deps, id)) throw new AppError("conflict", `The evaluation has already ${run.status}.`);
+  if (!(await cancelRun(deps, id))) throw new AppError("conflict", `The evaluation has already ${run.status}.`);
 }
 
 /** Deletes an evaluation that is not running, with its per-item results. */
-export function deleteEvaluation(deps: Pick<RunnerDeps, "db">, id: string): void {
-  const run = findRun(deps.db, id);
+export async function deleteEvaluation(deps: Pick<RunnerDeps, "store">, id: string): Promise<void> {
+  const run = await findRun(deps.store, id);
   if (!run) throw new AppError("not_found", `There is no evaluation ${id}.`);
   if (run.status === "running") throw new AppError("conflict", "The evaluation is still running; cancel it first.");
-  deleteRun(deps.db, id);
+  await deleteRun(deps.store, id);
 }

@@ -29,15 +29,15 @@ export function startRun(deps: RunnerDeps, runId: string): Promise<unknown> {
 }
 
 /** Marks a running run cancelled (every process sees it) and stops this process's requests for it at once. */
-export function cancelRun(deps: Pick<RunnerDeps, "db">, runId: string): boolean {
-  const cancelled = finishRun(deps.db, runId, "cancelled");
+export async function cancelRun(deps: Pick<RunnerDeps, "store">, runId: string): Promise<boolean> {
+  const cancelled = await finishRun(deps.store, runId, "cancelled");
   activeRuns().get(runId)?.controller.abort(new Error("evaluation run cancelled"));
   return cancelled;
 }
 
 /** Picks up every run that a stopped or killed console left running. */
-export function resumeUnfinishedRuns(deps: RunnerDeps): string[] {
-  const ids = unfinishedRunIds(deps.db);
+export async function resumeUnfinishedRuns(deps: RunnerDeps): Promise<string[]> {
+  const ids = await unfinishedRunIds(deps.store);
   for (const id of ids) void startRun(deps, id);
   return ids;
 }

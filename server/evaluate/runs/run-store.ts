@@ -1,21 +1,11 @@
 import { randomUUID } from "node:crypto";
+import type { Selectable } from "kysely";
 import type { RunStatus } from "../../../contract/evaluate/evaluations.ts";
-import type { Db } from "../../store/database.ts";
+import type { ConsoleTables } from "../../store/schema.ts";
+import type { Store } from "../../store/store.ts";
 import type { ItemScore } from "./score-item.ts";
 
-export interface RunRow {
-  id: string;
-  dataset_id: string;
-  status: RunStatus;
-  concurrency: number;
-  target_accuracy: number;
-  created_at: string;
-  resumed_at: string;
-  finished_at: string | null;
-  failure: string | null;
-  owner_pid: number | null;
-  heartbeat_at: string | null;
-}
+export type RunRow = Selectable<ConsoleTables["evaluation_runs"]>;
 
 /** One item's stored outcome: where it belongs in the run, and its score. */
 export interface ItemResult extends ItemScore {
@@ -26,27 +16,10 @@ export interface ItemResult extends ItemScore {
   finishedAt: string;
 }
 
-interface ResultRow {
-  run_id: string;
-  slot: number;
-  position: number;
-  item_id: string;
-  option_ids: string | null;
-  probabilities: string | null;
-  logits: string | null;
-  chosen: string | null;
-  latency_ms: number;
-  adapter_ms: number | null;
-  attempts: number;
-  error_kind: string | null;
-  error_message: string | null;
-  finished_at: string;
-}
-
 const parseList = <T>(text: string | null): T[] | null => (text === null ? null : (JSON.parse(text) as T[]));
 
-export function createRun(
-  db: Db,
+export async function createRun(
+  store: Store,
   input: {
     datasetId: string;
     endpoints: readonly string[];
@@ -55,7 +28,7 @@ export function createRun(
     concurrency: number;
     targetAccuracy: number;
   },
-): RunRow {
+): Promise<RunRow> {
   const now = new Date().toISOString();
   const run: RunRow = {
     id: randomUUID(),
@@ -70,52 +43,62 @@ export function createRun(
     owner_pid: null,
     heartbeat_at: null,
   };
-  db.transaction(() => {
-    db.prepare(
-      `INSERT INTO evaluation_runs (id, dataset_id, status, concurrency, target_accuracy, created_at, resumed_at)
-       VALUES (@id, @dataset_id, @status, @concurrency, @target_accuracy, @created_at, @resumed_at)`,
-    ).run(run);
-    const insertTarget = db.prepare(
-      "INSERT INTO evaluation_targets (run_id, slot, endpoint_name, configuration) VALUES (?, ?, ?, ?)",
-    );
-    input.endpoints.forEach((endpoint, slot) => {
-      insertTarget.run(run.id, slot, endpoint, input.configurations?.[slot] ?? null);
-    });
-  })();
+  const targets = input.endpoints.map((endpoint, slot) => ({
+    run_id: run.id,
+    slot,
+    endpoint_name: endpoint,
+    configuration: input.configurations?.[slot] ?? null,
+  }));
+  await store.transaction().execute(async (trx) => {
+    await trx.insertInto("evaluation_runs").values(run).execute();
+    if (targets.length > 0) await trx.insertInto("evaluation_targets").values(targets).execute();
+  });
   return run;
 }
 
 /** Removes a run with its targets and results (they cascade). */
-export function deleteRun(db: Db, id: string): void {
-  db.prepare("DELETE FROM evaluation_runs WHERE id = ?").run(id);
+export async function deleteRun(store: Store, id: string): Promise<void> {
+  await store.deleteFrom("evaluation_runs").where("id", "=", id).execute();
 }
 
-export function findRun(db: Db, id: string): RunRow | null {
-  return (db.prepare("SELECT * FROM evaluation_runs WHERE id = ?").get(id) as RunRow | undefined) ?? null;
+export async function findRun(store: Store, id: string): Promise<RunRow | null> {
+  return (await store.selectFrom("evaluation_runs").selectAll().where("id", "=", id).executeTakeFirst()) ?? null;
 }
 
-export function listRuns(db: Db): RunRow[] {
-  return db.prepare("SELECT * FROM evaluation_runs ORDER BY created_at DESC, id").all() as RunRow[];
+/** Newest first; runs created in the same instant by id. */
+export async function listRuns(store: Store): Promise<RunRow[]> {
+  return store.selectFrom("evaluation_runs").selectAll().orderBy("created_at", "desc").orderBy("id").execute();
 }
 
-export function runTargets(db: Db, runId: string): string[] {
-  const rows = db.prepare("SELECT endpoint_name FROM evaluation_targets WHERE run_id = ? ORDER BY slot").all(runId) as {
-    endpoint_name: string;
-  }[];
+export async function runTargets(store: Store, runId: string): Promise<string[]> {
+  const rows = await store
+    .selectFrom("evaluation_targets")
+    .select("endpoint_name")
+    .where("run_id", "=", runId)
+    .orderBy("slot")
+    .execute();
   return rows.map((row) => row.endpoint_name);
 }
 
-export function runTargetConfigurations(db: Db, runId: string): (string | null)[] {
-  const rows = db.prepare("SELECT configuration FROM evaluation_targets WHERE run_id = ? ORDER BY slot").all(runId) as {
-    configuration: string | null;
-  }[];
+export async function runTargetConfigurations(store: Store, runId: string): Promise<(string | null)[]> {
+  const rows = await store
+    .selectFrom("evaluation_targets")
+    .select("configuration")
+    .where("run_id", "=", runId)
+    .orderBy("slot")
+    .execute();
   return rows.map((row) => row.configuration);
 }
 
-export function unfinishedRunIds(db: Db): string[] {
-  const rows = db.prepare("SELECT id FROM evaluation_runs WHERE status = 'running' ORDER BY created_at").all() as {
-    id: string;
-  }[];
+/** Oldest first. */
+export async function unfinishedRunIds(store: Store): Promise<string[]> {
+  const rows = await store
+    .selectFrom("evaluation_runs")
+    .select("id")
+    .where("status", "=", "running")
+    .orderBy("created_at")
+    .orderBy("id")
+    .execute();
   return rows.map((row) => row.id);
 }
 
@@ -131,55 +114,63 @@ function processAlive(pid: number): boolean {
   }
 }
 
-/**
- * Takes ownership of a running run for this process, unless another live process is working on it, so two
- * console processes never send the same item twice. Restarts the ETA clock.
- */
-export function claimRun(db: Db, runId: string, pid: number, nowMs: number = Date.now()): boolean {
-  return db.transaction(() => {
-    const run = findRun(db, runId);
-    if (run?.status !== "running") return false;
-    const heartbeat = run.heartbeat_at ? Date.parse(run.heartbeat_at) : 0;
-    const ownedElsewhere =
-      run.owner_pid !== null &&
-      run.owner_pid !== pid &&
-      processAlive(run.owner_pid) &&
-      nowMs - heartbeat < STALE_HEARTBEAT_MS;
-    if (ownedElsewhere) return false;
-    const now = new Date(nowMs).toISOString();
-    db.prepare("UPDATE evaluation_runs SET owner_pid = ?, heartbeat_at = ?, resumed_at = ? WHERE id = ?").run(
-      pid,
-      now,
-      now,
-      runId,
-    );
-    return true;
-  })();
-}
-
-export function heartbeat(db: Db, runId: string, pid: number): void {
-  db.prepare("UPDATE evaluation_runs SET heartbeat_at = ? WHERE id = ? AND owner_pid = ?").run(
-    new Date().toISOString(),
-    runId,
-    pid,
+function ownedElsewhere(run: RunRow, pid: number, nowMs: number): boolean {
+  const heartbeat = run.heartbeat_at ? Date.parse(run.heartbeat_at) : 0;
+  return (
+    run.owner_pid !== null &&
+    run.owner_pid !== pid &&
+    processAlive(run.owner_pid) &&
+    nowMs - heartbeat < STALE_HEARTBEAT_MS
   );
 }
 
-/** Ends a run that is still running; a run already ended (e.g. cancelled) keeps its status. */
-export function finishRun(db: Db, runId: string, status: Exclude<RunStatus, "running">, failure?: string): boolean {
-  const result = db
-    .prepare(
-      `UPDATE evaluation_runs SET status = ?, finished_at = ?, failure = ?, owner_pid = NULL
-       WHERE id = ? AND status = 'running'`,
-    )
-    .run(status, new Date().toISOString(), failure ?? null, runId);
-  return result.changes === 1;
+/**
+ * Takes ownership of a running run for this process, unless another live process is working on it, so two
+ * console processes never send the same item twice. Restarts the ETA clock. The claim is one UPDATE on the
+ * owner and heartbeat as they were read: a process that claimed or beat in between makes it take nothing.
+ */
+export async function claimRun(store: Store, runId: string, pid: number, nowMs: number = Date.now()): Promise<boolean> {
+  const run = await findRun(store, runId);
+  if (run?.status !== "running" || ownedElsewhere(run, pid, nowMs)) return false;
+  const now = new Date(nowMs).toISOString();
+  const claimed = await store
+    .updateTable("evaluation_runs")
+    .set({ owner_pid: pid, heartbeat_at: now, resumed_at: now })
+    .where("id", "=", runId)
+    .where("status", "=", "running")
+    .where("owner_pid", run.owner_pid === null ? "is" : "=", run.owner_pid)
+    .where("heartbeat_at", run.heartbeat_at === null ? "is" : "=", run.heartbeat_at)
+    .executeTakeFirst();
+  return claimed.numUpdatedRows > 0n;
 }
 
-export function runStatus(db: Db, runId: string): RunStatus | null {
-  const row = db.prepare("SELECT status FROM evaluation_runs WHERE id = ?").get(runId) as
-    | { status: RunStatus }
-    | undefined;
+export async function heartbeat(store: Store, runId: string, pid: number): Promise<void> {
+  await store
+    .updateTable("evaluation_runs")
+    .set({ heartbeat_at: new Date().toISOString() })
+    .where("id", "=", runId)
+    .where("owner_pid", "=", pid)
+    .execute();
+}
+
+/** Ends a run that is still running; a run already ended (e.g. cancelled) keeps its status. */
+export async function finishRun(
+  store: Store,
+  runId: string,
+  status: Exclude<RunStatus, "running">,
+  failure?: string,
+): Promise<boolean> {
+  const result = await store
+    .updateTable("evaluation_runs")
+    .set({ status, finished_at: new Date().toISOString(), failure: failure ?? null, owner_pid: null })
+    .where("id", "=", runId)
+    .where("status", "=", "running")
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function runStatus(store: Store, runId: string): Promise<RunStatus | null> {
+  const row = await store.selectFrom("evaluation_runs").select("status").where("id", "=", runId).executeTakeFirst();
   return row?.status ?? null;
 }
 
@@ -187,37 +178,39 @@ export function runStatus(db: Db, runId: string): RunStatus | null {
  * Stores one finished item. The primary key (run, slot, position) makes a second write of the same item a
  * no-op, so a finished item is never counted twice; returns whether this write stored it.
  */
-export function recordResult(db: Db, result: ItemResult): boolean {
-  const info = db
-    .prepare(
-      `INSERT INTO evaluation_results (run_id, slot, position, item_id, option_ids, probabilities, logits, chosen,
-         latency_ms, adapter_ms, attempts, error_kind, error_message, finished_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (run_id, slot, position) DO NOTHING`,
-    )
-    .run(
-      result.runId,
-      result.slot,
-      result.position,
-      result.itemId,
-      result.optionIds && JSON.stringify(result.optionIds),
-      result.probabilities && JSON.stringify(result.probabilities),
-      result.logits && JSON.stringify(result.logits),
-      result.chosen,
-      result.latencyMs,
-      result.adapterMs,
-      result.attempts,
-      result.errorKind,
-      result.errorMessage,
-      result.finishedAt,
-    );
-  return info.changes === 1;
+export async function recordResult(store: Store, result: ItemResult): Promise<boolean> {
+  const inserted = await store
+    .insertInto("evaluation_results")
+    .values({
+      run_id: result.runId,
+      slot: result.slot,
+      position: result.position,
+      item_id: result.itemId,
+      option_ids: result.optionIds && JSON.stringify(result.optionIds),
+      probabilities: result.probabilities && JSON.stringify(result.probabilities),
+      logits: result.logits && JSON.stringify(result.logits),
+      chosen: result.chosen,
+      latency_ms: result.latencyMs,
+      adapter_ms: result.adapterMs,
+      attempts: result.attempts,
+      error_kind: result.errorKind,
+      error_message: result.errorMessage,
+      finished_at: result.finishedAt,
+    })
+    .onConflict((oc) => oc.columns(["run_id", "slot", "position"]).doNothing())
+    .executeTakeFirst();
+  return (inserted.numInsertedOrUpdatedRows ?? 0n) > 0n;
 }
 
-export function runResults(db: Db, runId: string): ItemResult[] {
-  const rows = db
-    .prepare("SELECT * FROM evaluation_results WHERE run_id = ? ORDER BY position, slot")
-    .all(runId) as ResultRow[];
+/** By dataset position, then slot. */
+export async function runResults(store: Store, runId: string): Promise<ItemResult[]> {
+  const rows = await store
+    .selectFrom("evaluation_results")
+    .selectAll()
+    .where("run_id", "=", runId)
+    .orderBy("position")
+    .orderBy("slot")
+    .execute();
   return rows.map((row) => ({
     runId: row.run_id,
     slot: row.slot,
@@ -237,26 +230,39 @@ export function runResults(db: Db, runId: string): ItemResult[] {
 }
 
 /** Finished items per slot, and how many of them finished since the run was last (re)started. */
-export function progressCounts(db: Db, run: RunRow): { slot: number; done: number; doneSinceResume: number }[] {
-  return db
-    .prepare(
-      `SELECT slot, COUNT(*) AS done, SUM(CASE WHEN finished_at >= ? THEN 1 ELSE 0 END) AS doneSinceResume
-       FROM evaluation_results WHERE run_id = ? GROUP BY slot ORDER BY slot`,
-    )
-    .all(run.resumed_at, run.id) as { slot: number; done: number; doneSinceResume: number }[];
+export async function progressCounts(
+  store: Store,
+  run: RunRow,
+): Promise<{ slot: number; done: number; doneSinceResume: number }[]> {
+  return store
+    .selectFrom("evaluation_results")
+    .select((eb) => [
+      "slot",
+      eb.fn.countAll<number>().as("done"),
+      eb.fn
+        .sum<number>(eb.case().when("finished_at", ">=", run.resumed_at).then(eb.lit(1)).else(eb.lit(0)).end())
+        .as("doneSinceResume"),
+    ])
+    .where("run_id", "=", run.id)
+    .groupBy("slot")
+    .orderBy("slot")
+    .execute();
 }
 
 /** Every finished item of a run: its dataset position and when it finished (for the time left). */
-export function finishedItems(db: Db, runId: string): { position: number; finishedAt: string }[] {
-  return db
-    .prepare("SELECT position, finished_at AS finishedAt FROM evaluation_results WHERE run_id = ?")
-    .all(runId) as { position: number; finishedAt: string }[];
+export async function finishedItems(store: Store, runId: string): Promise<{ position: number; finishedAt: string }[]> {
+  return store
+    .selectFrom("evaluation_results")
+    .select(["position", "finished_at as finishedAt"])
+    .where("run_id", "=", runId)
+    .execute();
 }
 
-export function finishedKeys(db: Db, runId: string): Set<string> {
-  const rows = db.prepare("SELECT slot, position FROM evaluation_results WHERE run_id = ?").all(runId) as {
-    slot: number;
-    position: number;
-  }[];
+export async function finishedKeys(store: Store, runId: string): Promise<Set<string>> {
+  const rows = await store
+    .selectFrom("evaluation_results")
+    .select(["slot", "position"])
+    .where("run_id", "=", runId)
+    .execute();
   return new Set(rows.map((row) => `${row.slot}:${row.position}`));
 }

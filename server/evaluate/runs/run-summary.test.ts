@@ -1,9 +1,6 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { evaluationSummarySchema } from "../../../contract/evaluate/evaluations.ts";
-import { type Db, openDatabase } from "../../store/database.ts";
+import { describeOnStores } from "../../../tests/support/store/test-stores.ts";
 import { createDataset } from "../datasets/dataset-store.ts";
 import type { LabelledDecision } from "../datasets/labelled-decision.ts";
 import { createRun, recordResult } from "./run-store.ts";
@@ -24,23 +21,18 @@ const items: LabelledDecision[] = ["yes", "no", "yes", "no"].map((answer, i) => 
   tier: null,
 }));
 
-describe("the evaluations list", () => {
-  let dir: string;
-  let db: Db;
-  beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "run-summary-"));
-    db = openDatabase(path.join(dir, "console.db"));
-  });
-  afterEach(() => {
-    db.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
-
-  it("carries each endpoint's accuracy so far, counting failed items as wrong, as the run's page does", () => {
-    const dataset = createDataset(db, { name: "four", source: "upload", format: "jsonl", items });
-    const run = createRun(db, { datasetId: dataset.id, endpoints: ["a", "b"], concurrency: 1, targetAccuracy: 0.8 });
+describeOnStores("the evaluations list", (current) => {
+  it("carries each endpoint's accuracy so far, counting failed items as wrong, as the run's page does", async () => {
+    const { store } = current();
+    const dataset = await createDataset(store, { name: "four", source: "upload", format: "jsonl", items });
+    const run = await createRun(store, {
+      datasetId: dataset.id,
+      endpoints: ["a", "b"],
+      concurrency: 1,
+      targetAccuracy: 0.8,
+    });
     const result = (slot: number, position: number, probabilities: number[] | null) =>
-      recordResult(db, {
+      recordResult(store, {
         runId: run.id,
         slot,
         position,
@@ -57,27 +49,30 @@ describe("the evaluations list", () => {
         finishedAt: new Date().toISOString(),
       });
     // a: right, right, wrong; b: right, failed.
-    result(0, 0, [0.2, 0.8]);
-    result(0, 1, [0.9, 0.1]);
-    result(0, 2, [0.7, 0.3]);
-    result(1, 0, [0.1, 0.9]);
-    result(1, 1, null);
+    await result(0, 0, [0.2, 0.8]);
+    await result(0, 1, [0.9, 0.1]);
+    await result(0, 2, [0.7, 0.3]);
+    await result(1, 0, [0.1, 0.9]);
+    await result(1, 1, null);
 
-    const [summary] = evaluationSummaries(db);
+    const [summary] = await evaluationSummaries(store);
     expect(summary?.accuracy).toEqual([
       { endpointName: "a", correct: 2, total: 3, accuracy: 2 / 3 },
       { endpointName: "b", correct: 1, total: 2, accuracy: 0.5 },
     ]);
     expect(evaluationSummarySchema.parse(summary)).toEqual(summary);
-    const detail = evaluationDetail(db, run.id);
+    const detail = await evaluationDetail(store, run.id);
     expect(detail?.results.map((r) => r.metrics.accuracy)).toEqual(
       summary?.accuracy.map(({ correct, total, accuracy }) => ({ correct, total, accuracy })),
     );
   });
 
-  it("has no accuracy for an endpoint with no finished item", () => {
-    const dataset = createDataset(db, { name: "four", source: "upload", format: "jsonl", items });
-    createRun(db, { datasetId: dataset.id, endpoints: ["a"], concurrency: 1, targetAccuracy: 0.8 });
-    expect(evaluationSummaries(db)[0]?.accuracy).toEqual([{ endpointName: "a", correct: 0, total: 0, accuracy: null }]);
+  it("has no accuracy for an endpoint with no finished item", async () => {
+    const { store } = current();
+    const dataset = await createDataset(store, { name: "four", source: "upload", format: "jsonl", items });
+    await createRun(store, { datasetId: dataset.id, endpoints: ["a"], concurrency: 1, targetAccuracy: 0.8 });
+    expect((await evaluationSummaries(store))[0]?.accuracy).toEqual([
+      { endpointName: "a", correct: 0, total: 0, accuracy: null },
+    ]);
   });
 });

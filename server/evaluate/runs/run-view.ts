@@ -5,7 +5,7 @@ import type {
   EvaluationProgress,
   EvaluationSummary,
 } from "../../../contract/evaluate/evaluations.ts";
-import type { Db } from "../../store/database.ts";
+import type { Store } from "../../store/store.ts";
 import { datasetItems, findDataset, type StoredItem } from "../datasets/dataset-store.ts";
 import { accuracy } from "../metrics/accuracy.ts";
 import { evaluationMetrics } from "../metrics/summary.ts";
@@ -24,8 +24,14 @@ import {
   runTargets,
 } from "./run-store.ts";
 
-function progressOf(db: Db, run: RunRow, targets: readonly string[], itemCount: number, nowMs: number) {
-  const counts = progressCounts(db, run);
+async function progressOf(
+  store: Store,
+  run: RunRow,
+  targets: readonly string[],
+  itemCount: number,
+  nowMs: number,
+): Promise<EvaluationProgress> {
+  const counts = await progressCounts(store, run);
   const endpoints = targets.map((endpointName, slot) => ({
     slot,
     endpointName,
@@ -34,19 +40,20 @@ function progressOf(db: Db, run: RunRow, targets: readonly string[], itemCount: 
   }));
   const done = endpoints.reduce((sum, endpoint) => sum + endpoint.done, 0);
   const total = itemCount * targets.length;
-  const progress: EvaluationProgress = { done, total, etaSeconds: timeLeft(db, run, targets.length, nowMs), endpoints };
-  return progress;
+  return { done, total, etaSeconds: await timeLeft(store, run, targets.length, nowMs), endpoints };
 }
 
 /** Only a running run has a time left; its items are read only then. */
-function timeLeft(db: Db, run: RunRow, targets: number, nowMs: number): number | null {
+async function timeLeft(store: Store, run: RunRow, targets: number, nowMs: number): Promise<number | null> {
   if (run.status !== "running") return null;
-  const sizes = new Map(datasetItems(db, run.dataset_id).map((item) => [item.position, promptSize(item.decision)]));
-  return etaSeconds({ sizes, targets, finished: finishedItems(db, run.id), resumedAt: run.resumed_at, nowMs });
+  const items = await datasetItems(store, run.dataset_id);
+  const sizes = new Map(items.map((item) => [item.position, promptSize(item.decision)]));
+  const finished = await finishedItems(store, run.id);
+  return etaSeconds({ sizes, targets, finished, resumedAt: run.resumed_at, nowMs });
 }
 
-function batchOf(db: Db, runId: string): EvaluationSummary["batch"] {
-  const job = batchJobOf(db, runId);
+async function batchOf(store: Store, runId: string): Promise<EvaluationSummary["batch"]> {
+  const job = await batchJobOf(store, runId);
   if (!job) return null;
   return {
     jobName: job.job_name,
@@ -58,15 +65,19 @@ function batchOf(db: Db, runId: string): EvaluationSummary["batch"] {
 }
 
 /** Each endpoint's accuracy so far, by the same rule as its metrics (`accuracy` over the finished items). */
-function accuracyOf(db: Db, run: RunRow, targets: readonly string[]): EvaluationSummary["accuracy"] {
-  const items = datasetItems(db, run.dataset_id);
-  const results = runResults(db, run.id);
+async function accuracyOf(
+  store: Store,
+  run: RunRow,
+  targets: readonly string[],
+): Promise<EvaluationSummary["accuracy"]> {
+  const items = await datasetItems(store, run.dataset_id);
+  const results = await runResults(store, run.id);
   return targets.map((endpointName, slot) => ({ endpointName, ...accuracy(outcomesOf(items, results, slot)) }));
 }
 
-function summaryOf(db: Db, run: RunRow, nowMs: number): EvaluationSummary {
-  const dataset = findDataset(db, run.dataset_id);
-  const targets = runTargets(db, run.id);
+async function summaryOf(store: Store, run: RunRow, nowMs: number): Promise<EvaluationSummary> {
+  const dataset = await findDataset(store, run.dataset_id);
+  const targets = await runTargets(store, run.id);
   return {
     id: run.id,
     datasetId: run.dataset_id,
@@ -78,38 +89,44 @@ function summaryOf(db: Db, run: RunRow, nowMs: number): EvaluationSummary {
     createdAt: run.created_at,
     finishedAt: run.finished_at,
     failure: run.failure,
-    progress: progressOf(db, run, targets, dataset?.itemCount ?? 0, nowMs),
-    accuracy: accuracyOf(db, run, targets),
-    batch: batchOf(db, run.id),
+    progress: await progressOf(store, run, targets, dataset?.itemCount ?? 0, nowMs),
+    accuracy: await accuracyOf(store, run, targets),
+    batch: await batchOf(store, run.id),
   };
 }
 
-export function evaluationSummary(db: Db, runId: string, nowMs: number = Date.now()): EvaluationSummary | null {
-  const run = findRun(db, runId);
-  return run ? summaryOf(db, run, nowMs) : null;
+export async function evaluationSummary(
+  store: Store,
+  runId: string,
+  nowMs: number = Date.now(),
+): Promise<EvaluationSummary | null> {
+  const run = await findRun(store, runId);
+  return run ? summaryOf(store, run, nowMs) : null;
 }
 
-export function evaluationSummaries(db: Db, nowMs: number = Date.now()): EvaluationSummary[] {
-  return listRuns(db).map((run) => summaryOf(db, run, nowMs));
+export async function evaluationSummaries(store: Store, nowMs: number = Date.now()): Promise<EvaluationSummary[]> {
+  const summaries: EvaluationSummary[] = [];
+  for (const run of await listRuns(store)) summaries.push(await summaryOf(store, run, nowMs));
+  return summaries;
 }
 
 export interface RunData {
   run: RunRow;
   items: StoredItem[];
-  results: ReturnType<typeof runResults>;
+  results: Awaited<ReturnType<typeof runResults>>;
   targets: string[];
   configurations: (string | null)[];
 }
 
-export function runData(db: Db, runId: string): RunData | null {
-  const run = findRun(db, runId);
+export async function runData(store: Store, runId: string): Promise<RunData | null> {
+  const run = await findRun(store, runId);
   if (!run) return null;
   return {
     run,
-    items: datasetItems(db, run.dataset_id),
-    results: runResults(db, runId),
-    targets: runTargets(db, runId),
-    configurations: runTargetConfigurations(db, runId),
+    items: await datasetItems(store, run.dataset_id),
+    results: await runResults(store, runId),
+    targets: await runTargets(store, runId),
+    configurations: await runTargetConfigurations(store, runId),
   };
 }
 
@@ -129,8 +146,12 @@ export function endpointEvaluations(data: RunData): EndpointEvaluation[] {
 }
 
 /** A run with its progress, every endpoint's metrics and, for two endpoints, the side-by-side comparison. */
-export function evaluationDetail(db: Db, runId: string, nowMs: number = Date.now()): EvaluationDetail | null {
-  const data = runData(db, runId);
+export async function evaluationDetail(
+  store: Store,
+  runId: string,
+  nowMs: number = Date.now(),
+): Promise<EvaluationDetail | null> {
+  const data = await runData(store, runId);
   if (!data) return null;
   const results = endpointEvaluations(data);
   const sides = results.map((result) => ({
@@ -142,7 +163,7 @@ export function evaluationDetail(db: Db, runId: string, nowMs: number = Date.now
   }));
   const [a, b] = sides;
   return {
-    ...summaryOf(db, data.run, nowMs),
+    ...(await summaryOf(store, data.run, nowMs)),
     results,
     comparison: a && b ? compare(a, b) : null,
   };
@@ -152,9 +173,13 @@ export function evaluationDetail(db: Db, runId: string, nowMs: number = Date.now
  * Two runs on the same dataset side by side: each run's first endpoint (a run of two endpoints already
  * carries its own comparison).
  */
-export function compareEvaluations(db: Db, runId: string, otherId: string): Comparison | "not_found" | "other_dataset" {
-  const left = runData(db, runId);
-  const right = runData(db, otherId);
+export async function compareEvaluations(
+  store: Store,
+  runId: string,
+  otherId: string,
+): Promise<Comparison | "not_found" | "other_dataset"> {
+  const left = await runData(store, runId);
+  const right = await runData(store, otherId);
   if (!left || !right) return "not_found";
   if (left.run.dataset_id !== right.run.dataset_id) return "other_dataset";
   const side = (data: RunData) => {

@@ -1,6 +1,6 @@
 import type { RunStatus } from "../../../contract/evaluate/evaluations.ts";
 import { type BusyRetryPolicy, defaultBusyRetryPolicy } from "../../invoke/busy-retry.ts";
-import type { Db } from "../../store/database.ts";
+import type { Store } from "../../store/store.ts";
 import { datasetItems, type StoredItem } from "../datasets/dataset-store.ts";
 import { batchJobOf } from "./batch-job-store.ts";
 import { type BatchRunDeps, workBatchRun } from "./batch-run.ts";
@@ -18,7 +18,7 @@ import {
 import { scoreItem } from "./score-item.ts";
 
 export interface RunnerDeps {
-  db: Db;
+  store: Store;
   invoke: EndpointInvoker;
   /** The process that owns the run while it works on it (defaults to this one). */
   pid?: number;
@@ -28,6 +28,16 @@ export interface RunnerDeps {
 }
 
 const HEARTBEAT_EVERY_MS = 5_000;
+
+/** Keeps the run's heartbeat fresh until stopped; a beat that fails is logged, the next one tries again. */
+function keepBeating(store: Store, runId: string, pid: number): () => void {
+  const timer = setInterval(() => {
+    heartbeat(store, runId, pid).catch((error) => {
+      console.error(JSON.stringify({ level: "warn", msg: "evaluation heartbeat failed", runId, error: String(error) }));
+    });
+  }, HEARTBEAT_EVERY_MS);
+  return () => clearInterval(timer);
+}
 
 /**
  * Works a run to its end (a run that targets a model: `workBatchRun`): every item not yet finished is scored on
@@ -41,29 +51,31 @@ export async function executeRun(
   runId: string,
   signal?: AbortSignal,
 ): Promise<RunStatus | "not_claimed"> {
-  const { db, invoke } = deps;
+  const { store, invoke } = deps;
   const pid = deps.pid ?? process.pid;
   const retry = deps.retry ?? defaultBusyRetryPolicy;
-  if (!claimRun(db, runId, pid)) return runStatus(db, runId) ?? "not_claimed";
-  const run = findRun(db, runId);
+  const statusNow = async () => (await runStatus(store, runId)) ?? "not_claimed";
+  if (!(await claimRun(store, runId, pid))) return statusNow();
+  const run = await findRun(store, runId);
   if (!run) return "not_claimed";
   // A timer, not per result: one item can take longer than the stale limit on a slow endpoint.
-  const beat = setInterval(() => heartbeat(db, runId, pid), HEARTBEAT_EVERY_MS);
+  const stopBeating = keepBeating(store, runId, pid);
   try {
-    if (batchJobOf(db, runId)) {
+    if (await batchJobOf(store, runId)) {
       if (!deps.batch) throw new Error("This console process was started without the clients batch evaluations need.");
-      await workBatchRun(deps.batch, db, run, signal);
-      return runStatus(db, runId) ?? "not_claimed";
+      await workBatchRun(deps.batch, store, run, signal);
+      return statusNow();
     }
-    const items = datasetItems(db, run.dataset_id);
-    const targets = runTargets(db, runId);
-    const finished = finishedKeys(db, runId);
-    const stillWanted = () => !signal?.aborted && runStatus(db, runId) === "running";
+    const items = await datasetItems(store, run.dataset_id);
+    const targets = await runTargets(store, runId);
+    const finished = await finishedKeys(store, runId);
+    const running = async () => (await runStatus(store, runId)) === "running";
+    const stillWanted = async () => !signal?.aborted && (await running());
 
     const workSlot = async (slot: number, endpointName: string) => {
       const queue: StoredItem[] = items.filter((item) => !finished.has(`${slot}:${item.position}`));
       const worker = async () => {
-        for (let next = queue.shift(); next !== undefined && stillWanted(); next = queue.shift()) {
+        for (let next = queue.shift(); next !== undefined && (await stillWanted()); next = queue.shift()) {
           const item = next;
           let score: Awaited<ReturnType<typeof scoreItem>>;
           try {
@@ -73,8 +85,8 @@ export async function executeRun(
             if (signal?.aborted) return;
             throw error;
           }
-          if (runStatus(db, runId) !== "running") return;
-          recordResult(db, {
+          if (!(await running())) return;
+          await recordResult(store, {
             runId,
             slot,
             position: item.position,
@@ -88,14 +100,14 @@ export async function executeRun(
     };
 
     await Promise.all(targets.map((endpointName, slot) => workSlot(slot, endpointName)));
-    if (signal?.aborted) return runStatus(db, runId) ?? "not_claimed";
-    if (runStatus(db, runId) === "running" && finishedKeys(db, runId).size === items.length * targets.length) {
-      finishRun(db, runId, "completed");
+    if (signal?.aborted) return statusNow();
+    if ((await running()) && (await finishedKeys(store, runId)).size === items.length * targets.length) {
+      await finishRun(store, runId, "completed");
     }
   } catch (error) {
-    finishRun(db, runId, "failed", (error as Error).message);
+    await finishRun(store, runId, "failed", (error as Error).message);
   } finally {
-    clearInterval(beat);
+    stopBeating();
   }
-  return runStatus(db, runId) ?? "not_claimed";
+  return statusNow();
 }

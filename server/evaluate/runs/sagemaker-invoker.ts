@@ -14,7 +14,7 @@ import {
 import { defaultBusyRetryPolicy } from "../../invoke/busy-retry.ts";
 import { invokeEndpoint } from "../../invoke/invoke.ts";
 import { asyncOutputPathsOf } from "../../invoke/invoke-async.ts";
-import type { Db } from "../../store/database.ts";
+import type { Store } from "../../store/store.ts";
 import type { EndpointInvoker } from "./invoker.ts";
 
 /** One attempt per call: the runner retries busy answers itself, so it can count the attempts per item. */
@@ -25,8 +25,8 @@ const KIND_TTL_MS = 60_000;
 export interface InvokerOptions {
   /** Where asynchronous requests are written (CONSOLE_ARTIFACT_BUCKET). */
   artifactBucket: string | null;
-  /** The console database, where every asynchronous request is recorded. */
-  db: () => Db;
+  /** The console's store, where every asynchronous request is recorded. */
+  store: () => Store;
   /** How often an asynchronous request's outcome is looked at. */
   pollMs?: number;
 }
@@ -52,11 +52,11 @@ export function sageMakerInvoker(
     return paths;
   };
   type Paths = NonNullable<Awaited<ReturnType<typeof asyncOutputPathsOf>>>;
-  const send = (db: Db, endpointName: string, paths: Paths, body: unknown, item: EvaluationItemKey) => {
+  const send = (store: Store, endpointName: string, paths: Paths, body: unknown, item: EvaluationItemKey) => {
     if (!options.artifactBucket) {
       throw new AppError("unavailable", "Asynchronous requests need the artifact bucket (CONSOLE_ARTIFACT_BUCKET).");
     }
-    return sendAsyncRequest(clients, db, {
+    return sendAsyncRequest(clients, store, {
       bucket: options.artifactBucket,
       endpointName,
       paths,
@@ -65,10 +65,10 @@ export function sageMakerInvoker(
     });
   };
   /** A request written down but never heard accepted counts as sent only when S3 shows it ran; else it is forgotten. */
-  const collectable = async (db: Db, submitted: ReturnType<typeof submittedForItem>) => {
+  const collectable = async (store: Store, submitted: Awaited<ReturnType<typeof submittedForItem>>) => {
     if (!submitted || submitted.accepted) return submitted;
     if ((await asyncOutcome(clients.s3, submitted)).status !== "pending") return submitted;
-    forgetAsyncRequest(db, submitted.inferenceId);
+    await forgetAsyncRequest(store, submitted.inferenceId);
     return null;
   };
   return async (endpointName, body, { item, signal }) => {
@@ -80,14 +80,14 @@ export function sageMakerInvoker(
         const result = await invokeEndpoint(clients.runtime, endpointName, body, singleAttempt);
         return { status: 200, body: result.body, latencyMs: result.latencyMs };
       }
-      const db = options.db();
-      const submitted = await collectable(db, submittedForItem(db, item, endpointName));
-      const queued = submitted ?? (await send(db, endpointName, paths, body, item));
+      const store = options.store();
+      const submitted = await collectable(store, await submittedForItem(store, item, endpointName));
+      const queued = submitted ?? (await send(store, endpointName, paths, body, item));
       // A request sent before a restart has been on its way since it was submitted, not since now.
       const since = submitted ? Date.parse(submitted.submittedAt) : startedAt;
       for (;;) {
         const outcome = await asyncOutcome(clients.s3, queued);
-        if (outcome.status !== "pending") noteAsyncState(db, queued.inferenceId, outcome.status);
+        if (outcome.status !== "pending") await noteAsyncState(store, queued.inferenceId, outcome.status);
         const latencyMs = Date.now() - since;
         if (outcome.status === "completed") return { status: 200, body: outcome.body, latencyMs };
         if (outcome.status === "failed")

@@ -1,8 +1,6 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type Db, openDatabase } from "../../store/database.ts";
+import { expect, it } from "vitest";
+import { describeOnStores } from "../../../tests/support/store/test-stores.ts";
+import type { Store } from "../../store/store.ts";
 import { createDataset } from "../datasets/dataset-store.ts";
 import type { LabelledDecision } from "../datasets/labelled-decision.ts";
 import { createRun, recordResult } from "./run-store.ts";
@@ -27,20 +25,15 @@ const items: LabelledDecision[] = Array.from({ length: 6 }, (_, i) => ({
 const overBudget = (tokens: number) =>
   `decisions exceeds the request token budget: decisions[0] has ${tokens} prompt tokens, at most 2048 per decision (maxRequestTokens 2048 / 1 decision)`;
 
-describe("items an endpoint refused as over its token budget", () => {
-  let dir: string;
-  let db: Db;
-  beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "budget-"));
-    db = openDatabase(path.join(dir, "console.db"));
-  });
-  afterEach(() => {
-    db.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
-
-  function result(runId: string, slot: number, position: number, error?: { kind: string; message: string }) {
-    recordResult(db, {
+describeOnStores("items an endpoint refused as over its token budget", (current) => {
+  function result(
+    store: Store,
+    runId: string,
+    slot: number,
+    position: number,
+    error?: { kind: string; message: string },
+  ) {
+    return recordResult(store, {
       runId,
       slot,
       position,
@@ -58,27 +51,29 @@ describe("items an endpoint refused as over its token budget", () => {
     });
   }
 
-  it("counts, per endpoint, the latest evaluation's refusals in the adapter's token-budget words only", () => {
-    const dataset = createDataset(db, { name: "set", source: "upload", format: "jsonl", items });
-    const run = createRun(db, {
+  it("counts, per endpoint, the latest evaluation's refusals in the adapter's token-budget words only", async () => {
+    const { store } = current();
+    const dataset = await createDataset(store, { name: "set", source: "upload", format: "jsonl", items });
+    const run = await createRun(store, {
       datasetId: dataset.id,
       endpoints: ["dc-cpu", "dc-wide"],
       concurrency: 1,
       targetAccuracy: 0.8,
     });
-    result(run.id, 0, 0);
-    result(run.id, 0, 1, { kind: "rejected", message: overBudget(5782) });
-    result(run.id, 0, 2, { kind: "rejected", message: "decision.options: must list at least 2 options" });
-    result(run.id, 0, 3, { kind: "timeout", message: "request budget" });
-    result(run.id, 0, 4, { kind: "rejected", message: overBudget(4100) });
-    for (const position of [0, 1, 2, 3, 4, 5]) result(run.id, 1, position);
-    expect(tokenBudgetRefusals(db, dataset.id)).toEqual([
+    await result(store, run.id, 0, 0);
+    await result(store, run.id, 0, 1, { kind: "rejected", message: overBudget(5782) });
+    await result(store, run.id, 0, 2, { kind: "rejected", message: "decision.options: must list at least 2 options" });
+    await result(store, run.id, 0, 3, { kind: "timeout", message: "request budget" });
+    await result(store, run.id, 0, 4, { kind: "rejected", message: overBudget(4100) });
+    for (const position of [0, 1, 2, 3, 4, 5]) await result(store, run.id, 1, position);
+    expect(await tokenBudgetRefusals(store, dataset.id)).toEqual([
       { endpointName: "dc-cpu", count: 2, itemIds: ["q1", "q4"], evaluationId: run.id, evaluatedAt: run.created_at },
     ]);
   });
 
-  it("has nothing to say about a dataset never evaluated", () => {
-    const dataset = createDataset(db, { name: "fresh", source: "upload", format: "jsonl", items });
-    expect(tokenBudgetRefusals(db, dataset.id)).toEqual([]);
+  it("has nothing to say about a dataset never evaluated", async () => {
+    const { store } = current();
+    const dataset = await createDataset(store, { name: "fresh", source: "upload", format: "jsonl", items });
+    expect(await tokenBudgetRefusals(store, dataset.id)).toEqual([]);
   });
 });

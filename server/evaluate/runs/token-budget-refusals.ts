@@ -1,5 +1,5 @@
 import type { TokenBudgetRefusals } from "../../../contract/evaluate/datasets.ts";
-import type { Db } from "../../store/database.ts";
+import type { Store } from "../../store/store.ts";
 import { datasetItems } from "../datasets/dataset-store.ts";
 import { overTokenBudget } from "../metrics/token-budget.ts";
 import { outcomesOf } from "./outcomes.ts";
@@ -11,15 +11,15 @@ const LISTED_ITEMS = 20;
  * For each endpoint (or batch model) a dataset was evaluated on, the items its latest evaluation with results found
  * over that endpoint's token budget: what the start forms warn about before a batch job sends them again.
  */
-export function tokenBudgetRefusals(db: Db, datasetId: string): TokenBudgetRefusals[] {
-  const runs = listRuns(db).filter((run) => run.dataset_id === datasetId);
+export async function tokenBudgetRefusals(store: Store, datasetId: string): Promise<TokenBudgetRefusals[]> {
+  const runs = (await listRuns(store)).filter((run) => run.dataset_id === datasetId);
   if (runs.length === 0) return [];
-  const items = datasetItems(db, datasetId);
+  const items = await datasetItems(store, datasetId);
   const seen = new Set<string>();
   const found: TokenBudgetRefusals[] = [];
   for (const run of runs) {
-    const results = runResults(db, run.id);
-    for (const [slot, endpointName] of runTargets(db, run.id).entries()) {
+    const results = await runResults(store, run.id);
+    for (const [slot, endpointName] of (await runTargets(store, run.id)).entries()) {
       if (seen.has(endpointName)) continue;
       const outcomes = outcomesOf(items, results, slot);
       if (outcomes.length === 0) continue;

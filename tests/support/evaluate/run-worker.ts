@@ -3,27 +3,31 @@ import { type EndpointInvoker, httpInvoker } from "../../../server/evaluate/runs
 import { executeRun } from "../../../server/evaluate/runs/runner.ts";
 import { sageMakerInvoker } from "../../../server/evaluate/runs/sagemaker-invoker.ts";
 import { openDatabase } from "../../../server/store/database.ts";
+import { postgresStore } from "../../../server/store/postgres-store.ts";
+import { sqliteStore } from "../../../server/store/sqlite-store.ts";
 
 /**
  * Works one evaluation run in its own process, as a console would: `run-worker.ts <database> <runId> <target>`.
- * `<target>` is a base URL every endpoint name resolves to, or `aws`: the console's own invoker on the clients the
- * environment configures (a local control plane's, with CONSOLE_ARTIFACT_BUCKET). Tests kill it mid-run to check
- * resumption.
+ * `<database>` is a SQLite file or a PostgreSQL URL (a TestStore's location). `<target>` is a base URL every
+ * endpoint name resolves to, or `aws`: the console's own invoker on the clients the environment configures (a local
+ * control plane's, with CONSOLE_ARTIFACT_BUCKET). Tests kill it mid-run to check resumption.
  */
-const [file, runId, target] = process.argv.slice(2);
-if (!file || !runId || !target) {
-  console.error("usage: run-worker.ts <database> <runId> <baseUrl | aws>");
+const [database, runId, target] = process.argv.slice(2);
+if (!database || !runId || !target) {
+  console.error("usage: run-worker.ts <database file | postgres URL> <runId> <baseUrl | aws>");
   process.exit(2);
 }
-const db = openDatabase(file);
+const store = /^postgres(ql)?:\/\//.test(database)
+  ? postgresStore(database, { maxConnections: 4 })
+  : sqliteStore(openDatabase(database));
 const invoke: EndpointInvoker =
   target === "aws"
     ? sageMakerInvoker(createAwsClients(), {
         artifactBucket: process.env.CONSOLE_ARTIFACT_BUCKET ?? null,
-        db: () => db,
+        store: () => store,
         pollMs: 50,
       })
     : httpInvoker(() => target);
-const status = await executeRun({ db, invoke }, runId);
-db.close();
+const status = await executeRun({ store, invoke }, runId);
+await store.destroy();
 console.log(JSON.stringify({ runId, status }));

@@ -8,7 +8,7 @@ import { consoleConfig } from "@/server/config.ts";
 import { AppError } from "@/server/http/app-error.ts";
 import { clientAddress } from "@/server/http/forwarded.ts";
 import { rateLimitedResponse, readJson, reply, route } from "@/server/http/route.ts";
-import { consoleDatabase } from "@/server/store/console-database.ts";
+import { consoleStore } from "@/server/store/console-database.ts";
 
 const refusals = {
   addressAndName: (name: string) => `Too many sign-in attempts for ${name} from your address`,
@@ -19,24 +19,24 @@ const refusals = {
 export const POST = route(async (request) => {
   const { name, password } = await readJson(request, consoleApi.login.body);
   const config = consoleConfig();
-  const db = consoleDatabase(config);
-  if (!usersConfigured(db, config)) {
+  const store = consoleStore(config);
+  if (!(await usersConfigured(store, config))) {
     throw new AppError(
       "conflict",
       "No users are configured: on loopback the console already runs as the local operator.",
     );
   }
-  const attempt = loginThrottle().take(clientAddress(request, config), name);
+  const attempt = await loginThrottle(store).take(clientAddress(request, config), name);
   if (!attempt.allowed) {
     const wait = attempt.retryAfterSeconds;
     return rateLimitedResponse(`${refusals[attempt.limit](name)}; wait ${wait} s.`, wait);
   }
-  const user = await verifyCredentials(db, name, password, config);
+  const user = await verifyCredentials(store, name, password, config);
   if (!user) {
-    recordAudit({ actor: name, action: "auth.login", target: name, result: "denied" }, db);
+    await recordAudit({ actor: name, action: "auth.login", target: name, result: "denied" }, store);
     throw new AppError("unauthenticated", "That user name and password do not match.");
   }
-  recordAudit({ actor: user.name, action: "auth.login", target: user.name, result: "ok" }, db);
+  await recordAudit({ actor: user.name, action: "auth.login", target: user.name, result: "ok" }, store);
   const token = await signSession({ ...user, source: "password" }, sessionKey(config));
   return reply(consoleApi.login, { user }, { headers: { "set-cookie": sessionCookie(request, token, config) } });
 });

@@ -10,7 +10,7 @@ export const GET = route(async (request) => {
   const principal = await principalOf(request, context);
   return reply(consoleApi.me, {
     user: principal,
-    mode: usersConfigured(context.db, context.config) ? "users" : "local",
+    mode: (await usersConfigured(context.store, context.config)) ? "users" : "local",
     singleSignOn: oidcSettings(context.config) !== null,
   });
 });

@@ -15,16 +15,16 @@ interface Context {
 export const GET = route(async (request, { params }: Context) => {
   await requireRole(request, "viewer");
   const { id } = await params;
-  const { db } = evaluationDeps();
-  const detail = datasetDetail(db, id);
+  const { store } = evaluationDeps();
+  const detail = await datasetDetail(store, id);
   if (!detail) throw new AppError("not_found", `There is no dataset ${id}.`);
-  return reply(consoleApi.getDataset, { ...detail, tokenBudgetRefusals: tokenBudgetRefusals(db, id) });
+  return reply(consoleApi.getDataset, { ...detail, tokenBudgetRefusals: await tokenBudgetRefusals(store, id) });
 });
 
 export const DELETE = route(async (request, { params }: Context) => {
   const principal = await requireRole(request, "operator");
   const { id } = await params;
-  const { db } = evaluationDeps();
-  await audited(db, { actor: principal.name, action: "dataset.delete", target: id }, async () => deleteDataset(db, id));
+  const { store } = evaluationDeps();
+  await audited(store, { actor: principal.name, action: "dataset.delete", target: id }, () => deleteDataset(store, id));
   return new Response(null, { status: consoleApi.deleteDataset.status });
 });

@@ -22,9 +22,9 @@ export const PATCH = route(async (request, { params }: Context) => {
   const principal = await requireRole(request, "operator");
   const name = await endpointNameParam(params);
   const { instanceCount } = await readJson(request, consoleApi.scaleEndpoint.body);
-  const { aws, db } = consoleContext();
+  const { aws, store } = consoleContext();
   const result = await audited(
-    db,
+    store,
     { actor: principal.name, action: "endpoint.scale", target: name, detail: { instanceCount } },
     () => updateInstanceCount(aws.sageMaker, name, instanceCount),
   );
@@ -35,8 +35,8 @@ export const PATCH = route(async (request, { params }: Context) => {
 export const DELETE = route(async (request, { params }: Context) => {
   const principal = await requireRole(request, "operator");
   const name = await endpointNameParam(params);
-  const { aws, db } = consoleContext();
-  const deleted = await audited(db, { actor: principal.name, action: "endpoint.delete", target: name }, () =>
+  const { aws, store } = consoleContext();
+  const deleted = await audited(store, { actor: principal.name, action: "endpoint.delete", target: name }, () =>
     deleteEndpoint(aws, name),
   );
   return reply(consoleApi.deleteEndpoint, { deleted });

@@ -16,11 +16,11 @@ export const GET = route(async (request, { params }: Context) => {
   await requireRole(request, "viewer");
   const { id } = await params;
   const query = readQuery(request, consoleApi.getEvaluation);
-  const { db } = evaluationDeps();
-  const detail = evaluationDetail(db, id);
+  const { store } = evaluationDeps();
+  const detail = await evaluationDetail(store, id);
   if (!detail) throw new AppError("not_found", `There is no evaluation ${id}.`);
   if (!query.compareWith) return reply(consoleApi.getEvaluation, { ...detail, comparedWith: null });
-  const comparison = compareEvaluations(db, id, query.compareWith);
+  const comparison = await compareEvaluations(store, id, query.compareWith);
   if (comparison === "not_found") throw new AppError("not_found", `There is no evaluation ${query.compareWith}.`);
   if (comparison === "other_dataset") {
     throw new AppError(
@@ -35,7 +35,7 @@ export const DELETE = route(async (request, { params }: Context) => {
   const principal = await requireRole(request, "operator");
   const { id } = await params;
   const deps = evaluationDeps();
-  await audited(deps.db, { actor: principal.name, action: "evaluation.delete", target: id }, async () =>
+  await audited(deps.store, { actor: principal.name, action: "evaluation.delete", target: id }, () =>
     deleteEvaluation(deps, id),
   );
   return new Response(null, { status: consoleApi.deleteEvaluation.status });

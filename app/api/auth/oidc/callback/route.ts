@@ -16,7 +16,7 @@ export const GET = route(async (request) => {
     readCookie(request, oidcFlowCookieName),
     new URL(request.url),
   );
-  recordAudit({
+  await recordAudit({
     actor: session.name,
     action: "auth.login",
     target: session.name,

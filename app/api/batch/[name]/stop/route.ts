@@ -10,8 +10,8 @@ import { reply, route } from "@/server/http/route.ts";
 export const POST = route(async (request, { params }: { params: Promise<{ name: string }> }) => {
   const principal = await requireRole(request, "operator");
   const name = await transformJobNameParam(params);
-  const { aws, db, settings } = consoleContext();
-  const stopped = await audited(db, { actor: principal.name, action: "transform-job.stop", target: name }, () =>
+  const { aws, store, settings } = consoleContext();
+  const stopped = await audited(store, { actor: principal.name, action: "transform-job.stop", target: name }, () =>
     stopTransformJob(aws, settings, name),
   );
   return reply(consoleApi.stopTransformJob, stopped);

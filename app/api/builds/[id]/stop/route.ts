@@ -10,8 +10,8 @@ import { reply, route } from "@/server/http/route.ts";
 export const POST = route(async (request, { params }: { params: Promise<{ id: string }> }) => {
   const principal = await requireRole(request, "operator");
   const id = await buildIdParam(params);
-  const { aws, db, settings } = consoleContext();
-  const build = await audited(db, { actor: principal.name, action: "build.stop", target: id }, () =>
+  const { aws, store, settings } = consoleContext();
+  const build = await audited(store, { actor: principal.name, action: "build.stop", target: id }, () =>
     stopBuild(aws.codeBuild, settings, id),
   );
   return reply(consoleApi.stopBuild, build);

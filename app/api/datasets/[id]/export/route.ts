@@ -9,9 +9,9 @@ import { reply, route } from "@/server/http/route.ts";
 export const POST = route(async (request, { params }: { params: Promise<{ id: string }> }) => {
   const principal = await requireRole(request, "operator");
   const { id } = await params;
-  const { aws, db, settings } = consoleContext();
-  const exported = await audited(db, { actor: principal.name, action: "dataset.export", target: id }, () =>
-    exportDataset(aws, settings, db, id),
+  const { aws, store, settings } = consoleContext();
+  const exported = await audited(store, { actor: principal.name, action: "dataset.export", target: id }, () =>
+    exportDataset(aws, settings, store, id),
   );
   return reply(consoleApi.exportDataset, exported);
 });

@@ -10,6 +10,6 @@ export const GET = route(async (request, { params }: { params: Promise<{ name: s
   await requireRole(request, "viewer");
   const name = await endpointNameParam(params);
   const { limit } = readQuery(request, consoleApi.asyncRequests);
-  const { aws, db } = consoleContext();
-  return reply(consoleApi.asyncRequests, { requests: await recentAsyncRequests(aws.s3, db, name, limit) });
+  const { aws, store } = consoleContext();
+  return reply(consoleApi.asyncRequests, { requests: await recentAsyncRequests(aws.s3, store, name, limit) });
 });

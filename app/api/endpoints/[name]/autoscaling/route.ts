@@ -28,9 +28,9 @@ export const PUT = route(async (request, { params }: Context) => {
   const principal = await requireRole(request, "operator");
   const name = await endpointNameParam(params);
   const settings = await readJson(request, consoleApi.putAutoscaling.body);
-  const { aws, db } = consoleContext();
+  const { aws, store } = consoleContext();
   const autoscaling = await audited(
-    db,
+    store,
     { actor: principal.name, action: "endpoint.autoscaling", target: name, detail: settings },
     () => putEndpointAutoscaling(aws, name, variantName, settings),
   );
@@ -41,8 +41,8 @@ export const PUT = route(async (request, { params }: Context) => {
 export const DELETE = route(async (request, { params }: Context) => {
   const principal = await requireRole(request, "operator");
   const name = await endpointNameParam(params);
-  const { aws, db } = consoleContext();
-  await audited(db, { actor: principal.name, action: "endpoint.autoscaling.remove", target: name }, () =>
+  const { aws, store } = consoleContext();
+  await audited(store, { actor: principal.name, action: "endpoint.autoscaling.remove", target: name }, () =>
     removeAutoscaling(aws, name, variantName),
   );
   return reply(consoleApi.deleteAutoscaling, { autoscaling: null });

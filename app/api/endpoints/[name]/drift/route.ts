@@ -13,8 +13,8 @@ type Context = { params: Promise<{ name: string }> };
 export const GET = route(async (request, { params }: Context) => {
   await requireRole(request, "viewer");
   const name = await endpointNameParam(params);
-  const { aws, db } = consoleContext();
-  return reply(consoleApi.endpointDrift, await driftView(aws.cloudWatch, db, name));
+  const { aws, store } = consoleContext();
+  return reply(consoleApi.endpointDrift, await driftView(aws.cloudWatch, store, name));
 });
 
 /** Sets a kind's baseline and/or its alarm threshold (operators; audited). */
@@ -22,16 +22,17 @@ export const PUT = route(async (request, { params }: Context) => {
   const principal = await requireRole(request, "operator");
   const name = await endpointNameParam(params);
   const body = await readJson(request, consoleApi.setDrift.body);
-  const { aws, db } = consoleContext();
+  const { aws, store } = consoleContext();
   const entry = { actor: principal.name, action: "endpoint.drift.set", target: name, detail: body };
-  await audited(db, entry, async () => {
+  await audited(store, entry, async () => {
     const baseline = body.baseline;
     if (baseline?.source === "window") {
-      setBaselineFromWindow(db, name, body.kind, Date.parse(baseline.from), Date.parse(baseline.to), principal.name);
+      const [from, to] = [Date.parse(baseline.from), Date.parse(baseline.to)];
+      await setBaselineFromWindow(store, name, body.kind, from, to, principal.name);
     } else if (baseline?.source === "evaluation") {
-      setBaselineFromEvaluationRun(db, name, body.kind, baseline.runId, principal.name);
+      await setBaselineFromEvaluationRun(store, name, body.kind, baseline.runId, principal.name);
     }
     if (body.alarmThreshold !== undefined) await putDriftAlarms(aws.cloudWatch, name, body.kind, body.alarmThreshold);
   });
-  return reply(consoleApi.setDrift, await driftView(aws.cloudWatch, db, name));
+  return reply(consoleApi.setDrift, await driftView(aws.cloudWatch, store, name));
 });

@@ -10,5 +10,5 @@ export const GET = route(async (request, { params }: { params: Promise<{ name: s
   await requireRole(request, "viewer");
   const name = await endpointNameParam(params);
   const { limit } = readQuery(request, consoleApi.invocations);
-  return reply(consoleApi.invocations, { invocations: recentInvocations(consoleContext().db, name, limit) });
+  return reply(consoleApi.invocations, { invocations: await recentInvocations(consoleContext().store, name, limit) });
 });

@@ -17,7 +17,7 @@ export const POST = route(async (request, { params }: { params: Promise<{ name: 
   const principal = await requireRole(request, "viewer");
   const name = await endpointNameParam(params);
   const invoke = await readJson(request, consoleApi.invokeAsync.body);
-  const { aws, db, settings } = consoleContext();
+  const { aws, store, settings } = consoleContext();
   if (!settings.artifactBucket) {
     throw new AppError(
       "unavailable",
@@ -27,7 +27,7 @@ export const POST = route(async (request, { params }: { params: Promise<{ name: 
   const requestBody = JSON.stringify(invoke.body);
   const started = performance.now();
   const record = (status: number, error: string | null) =>
-    recordInvocation(db, {
+    recordInvocation(store, {
       endpointName: name,
       stream: false,
       status,
@@ -39,17 +39,17 @@ export const POST = route(async (request, { params }: { params: Promise<{ name: 
     });
   try {
     const paths = await asyncOutputPaths(aws.sageMaker, name);
-    const queued = await sendAsyncRequest(aws, db, {
+    const queued = await sendAsyncRequest(aws, store, {
       bucket: settings.artifactBucket,
       endpointName: name,
       paths,
       body: invoke.body,
       sender: { kind: "playground", user: principal.name },
     });
-    record(202, null);
+    await record(202, null);
     return reply(consoleApi.invokeAsync, queued);
   } catch (error) {
-    if (error instanceof AppError) record(error.status, error.message);
+    if (error instanceof AppError) await record(error.status, error.message);
     throw error;
   }
 });

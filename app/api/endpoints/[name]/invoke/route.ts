@@ -18,11 +18,11 @@ export const POST = route(async (request, { params }: { params: Promise<{ name: 
   const principal = await requireRole(request, "viewer");
   const name = await endpointNameParam(params);
   const invoke = await readJson(request, consoleApi.invoke.body);
-  const { aws, db } = consoleContext();
+  const { aws, store } = consoleContext();
   const requestBody = JSON.stringify(invoke.body);
   const started = performance.now();
   const record = (status: number, retries: number, error: string | null) =>
-    recordInvocation(db, {
+    recordInvocation(store, {
       endpointName: name,
       stream: invoke.stream,
       status,
@@ -35,16 +35,16 @@ export const POST = route(async (request, { params }: { params: Promise<{ name: 
   try {
     if (invoke.stream) {
       const { stream, ...metadata } = await invokeEndpointStream(aws.runtime, name, invoke.body);
-      record(200, metadata.retries, null);
+      await record(200, metadata.retries, null);
       return new Response(stream, { headers: invokeHeaders(metadata) });
     }
     const { bytes, ...metadata } = await invokeEndpointBytes(aws.runtime, name, invoke.body);
-    record(200, metadata.retries, null);
+    await record(200, metadata.retries, null);
     return new Response(new Uint8Array(bytes), { status: consoleApi.invoke.status, headers: invokeHeaders(metadata) });
   } catch (error) {
     if (error instanceof AppError) {
       const retries = invokeErrorDetailsSchema.safeParse(error.details).data?.retries ?? 0;
-      record(error.status, retries, error.message);
+      await record(error.status, retries, error.message);
     }
     throw error;
   }

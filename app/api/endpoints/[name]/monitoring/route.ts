@@ -10,8 +10,8 @@ export const GET = route(async (request, { params }: { params: Promise<{ name: s
   await requireRole(request, "viewer");
   const name = await endpointNameParam(params);
   const query = readQuery(request, consoleApi.endpointMonitoring);
-  const { aws, db, settings } = consoleContext();
-  const deps = { s3: aws.s3, sageMaker: aws.sageMaker, db, artifactBucket: settings.artifactBucket };
+  const { aws, store, settings } = consoleContext();
+  const deps = { s3: aws.s3, sageMaker: aws.sageMaker, store, artifactBucket: settings.artifactBucket };
   const answer = await endpointMonitoring(deps, name, query);
   return reply(consoleApi.endpointMonitoring, answer);
 });

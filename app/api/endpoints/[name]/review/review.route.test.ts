@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decisionKind } from "@/server/monitoring/capture-record.ts";
 import { recordCaptureObject } from "@/server/monitoring/monitoring-store.ts";
 import { openDatabase } from "@/server/store/database.ts";
+import { sqliteStore } from "@/server/store/sqlite-store.ts";
 
 // The routes read their database and bucket from the environment, as in local mode; S3 and SageMaker are doubles:
 // one captured production decision, whose record the GetObject double answers.
@@ -60,8 +61,8 @@ beforeAll(async () => {
     AWS_ACCESS_KEY_ID: "AKIDEXAMPLELOCAL",
     AWS_SECRET_ACCESS_KEY: "local-secret",
   });
-  const db = openDatabase(path.join(dataDir, "console.db"));
-  recordCaptureObject(db, {
+  const store = sqliteStore(openDatabase(path.join(dataDir, "console.db")));
+  await recordCaptureObject(store, {
     endpointName: ENDPOINT,
     key: OBJECT_KEY,
     variant: "AllTraffic",
@@ -86,7 +87,7 @@ beforeAll(async () => {
       },
     ],
   });
-  db.close();
+  await store.destroy();
   queue = await import("./route.ts");
   labels = await import("./labels/route.ts");
   exporter = await import("./export/route.ts");
@@ -131,12 +132,14 @@ describe("the review routes", () => {
     const { datasetId, itemCount } = (await exported.json()) as { datasetId: string; itemCount: number };
     expect(itemCount).toBe(1);
 
-    const db = openDatabase(path.join(dataDir, "console.db"));
-    const item = db
-      .prepare("SELECT decision, answer FROM evaluation_dataset_items WHERE dataset_id = ?")
-      .get(datasetId);
-    const audit = db.prepare("SELECT action, result FROM audit_log ORDER BY id").all();
-    db.close();
+    const store = sqliteStore(openDatabase(path.join(dataDir, "console.db")));
+    const item = await store
+      .selectFrom("evaluation_dataset_items")
+      .select(["decision", "answer"])
+      .where("dataset_id", "=", datasetId)
+      .executeTakeFirst();
+    const audit = await store.selectFrom("audit_log").select(["action", "result"]).orderBy("id").execute();
+    await store.destroy();
     expect(item).toEqual({ decision: JSON.stringify(sent), answer: "billing" });
     // Every label asked for, refused or stored, and the export are in the audit log (a body that does not parse
     // is refused before the audited call).

@@ -13,10 +13,10 @@ export const POST = route(async (request, { params }: Context) => {
   const principal = await requireRole(request, "operator");
   const name = await endpointNameParam(params);
   const body = await readJson(request, consoleApi.startShadowTest.body);
-  const { aws, db, scope } = consoleContext();
+  const { aws, store, scope } = consoleContext();
   const entry = { actor: principal.name, action: "endpoint.shadow-test.start", target: name, detail: body };
-  const result = await audited(db, entry, () =>
-    startShadowTest(aws.sageMaker, db, name, body, { actor: principal.name, resourceNamePrefix: scope.prefix }),
+  const result = await audited(store, entry, () =>
+    startShadowTest(aws.sageMaker, store, name, body, { actor: principal.name, resourceNamePrefix: scope.prefix }),
   );
   return reply(consoleApi.startShadowTest, result);
 });
@@ -25,8 +25,8 @@ export const POST = route(async (request, { params }: Context) => {
 export const DELETE = route(async (request, { params }: Context) => {
   const principal = await requireRole(request, "operator");
   const name = await endpointNameParam(params);
-  const { aws, db } = consoleContext();
+  const { aws, store } = consoleContext();
   const entry = { actor: principal.name, action: "endpoint.shadow-test.end", target: name };
-  const result = await audited(db, entry, () => endShadowTest(aws.sageMaker, db, name));
+  const result = await audited(store, entry, () => endShadowTest(aws.sageMaker, store, name));
   return reply(consoleApi.endShadowTest, result);
 });

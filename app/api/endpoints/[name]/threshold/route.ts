@@ -13,8 +13,8 @@ export const PUT = route(async (request, { params }: Context) => {
   const principal = await requireRole(request, "operator");
   const name = await endpointNameParam(params);
   const body = await readJson(request, consoleApi.setEndpointThreshold.body);
-  const { db } = consoleContext();
+  const { store } = consoleContext();
   const entry = { actor: principal.name, action: "endpoint.threshold.set", target: name, detail: body };
-  const stored = await audited(db, entry, async () => storeThreshold(db, name, body.threshold, principal.name));
+  const stored = await audited(store, entry, () => storeThreshold(store, name, body.threshold, principal.name));
   return reply(consoleApi.setEndpointThreshold, stored);
 });

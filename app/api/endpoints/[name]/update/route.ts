@@ -16,15 +16,15 @@ export const POST = route(async (request, { params }: Context) => {
   const principal = await requireRole(request, "operator");
   const name = await endpointNameParam(params);
   const update = await readJson(request, consoleApi.updateEndpoint.body);
-  const { aws, db, scope } = consoleContext();
+  const { aws, store, scope } = consoleContext();
   requireManaged([{ kind: "sagemaker", name: update.rollBackTo, field: "rollBackTo" }], scope);
   const startedAt = new Date();
-  const result = await audited(db, auditEntry(principal.name, name, update), () =>
+  const result = await audited(store, auditEntry(principal.name, name, update), () =>
     updateEndpoint(aws, name, update, { resourceNamePrefix: scope.prefix }),
   );
   if (update.rollBackTo === undefined && result.alarms.length > 0) {
     // SageMaker rolls back on an alarm by itself: the console watches the update to audit that roll back.
-    auditAlarmRollback(aws, db, { result, startedAt, actor: principal.name }).catch((error: unknown) =>
+    auditAlarmRollback(aws, store, { result, startedAt, actor: principal.name }).catch((error: unknown) =>
       console.error(JSON.stringify({ level: "error", msg: "alarm roll back not audited", error: String(error) })),
     );
   }

@@ -16,10 +16,10 @@ export const POST = route(async (request, { params }: Context) => {
   const principal = await requireRole(request, "viewer");
   const { id } = await params;
   const deps = evaluationDeps();
-  await audited(deps.db, { actor: principal.name, action: "evaluation.cancel", target: id }, async () =>
+  await audited(deps.store, { actor: principal.name, action: "evaluation.cancel", target: id }, () =>
     cancelEvaluation(deps, id),
   );
-  const detail = evaluationDetail(deps.db, id);
+  const detail = await evaluationDetail(deps.store, id);
   if (!detail) throw new AppError("not_found", `There is no evaluation ${id}.`);
   return reply(consoleApi.cancelEvaluation, detail);
 });

@@ -15,9 +15,9 @@ export const GET = route(async (request, { params }: Context) => {
   await requireRole(request, "viewer");
   const { id } = await params;
   const { format } = readQuery(request, consoleApi.exportEvaluation);
-  const { db } = evaluationDeps();
-  const data = runData(db, id);
-  const detail = evaluationDetail(db, id);
+  const { store } = evaluationDeps();
+  const data = await runData(store, id);
+  const detail = await evaluationDetail(store, id);
   if (!data || !detail) throw new AppError("not_found", `There is no evaluation ${id}.`);
   const fileName = `evaluation-${id.slice(0, 8)}.${format}`;
   const headers = {

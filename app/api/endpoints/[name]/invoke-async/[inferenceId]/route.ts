@@ -18,8 +18,8 @@ export const GET = route(async (request, { params }: { params: Promise<{ name: s
   const { inferenceId } = await params;
   const id = inferenceIdSchema.safeParse(inferenceId);
   if (!id.success) throw new AppError("bad_request", `inferenceId "${inferenceId}": ${id.error.issues[0]?.message}`);
-  const { aws, db } = consoleContext();
-  const sent = acceptedAsyncRequest(db, name, id.data);
+  const { aws, store } = consoleContext();
+  const sent = await acceptedAsyncRequest(store, name, id.data);
   if (!sent) {
     throw new AppError(
       "not_found",
@@ -27,6 +27,6 @@ export const GET = route(async (request, { params }: { params: Promise<{ name: s
     );
   }
   const seen = await asyncOutcome(aws.s3, sent);
-  if (seen.status !== "pending") noteAsyncState(db, id.data, seen.status);
+  if (seen.status !== "pending") await noteAsyncState(store, id.data, seen.status);
   return reply(consoleApi.asyncOutcome, seen);
 });

@@ -13,8 +13,8 @@ export const POST = route(async (request, { params }: Context) => {
   const principal = await requireRole(request, "viewer");
   const name = await endpointNameParam(params);
   const body = await readJson(request, consoleApi.exportReview.body);
-  const { db } = consoleContext();
+  const { store } = consoleContext();
   const entry = { actor: principal.name, action: "endpoint.review.export", target: name, detail: body };
-  const result = await audited(db, entry, async () => exportLabelsToDataset(db, name, body.kind, body.name));
+  const result = await audited(store, entry, () => exportLabelsToDataset(store, name, body.kind, body.name));
   return reply(consoleApi.exportReview, result);
 });

@@ -16,9 +16,9 @@ export const POST = route(async (request, { params }: Context) => {
   const principal = await requireRole(request, "viewer");
   const name = await endpointNameParam(params);
   const body = await readJson(request, consoleApi.labelDecision.body);
-  const { aws, db, settings } = consoleContext();
-  const deps = { s3: aws.s3, sageMaker: aws.sageMaker, db, artifactBucket: settings.artifactBucket };
+  const { aws, store, settings } = consoleContext();
+  const deps = { s3: aws.s3, sageMaker: aws.sageMaker, store, artifactBucket: settings.artifactBucket };
   const entry = { actor: principal.name, action: "endpoint.review.label", target: name, detail: body };
-  const label = await audited(db, entry, () => labelDecision(deps, name, body, principal.name));
+  const label = await audited(store, entry, () => labelDecision(deps, name, body, principal.name));
   return reply(consoleApi.labelDecision, label);
 });

@@ -17,10 +17,10 @@ export const POST = route(async (request, { params }: Context) => {
   const name = await endpointNameParam(params);
   const body = await readJson(request, consoleApi.promoteShadow.body);
   const context = consoleContext();
-  const { aws, db } = context;
+  const { aws, store } = context;
   const entry = { actor: principal.name, action: "endpoint.shadow-test.promote", target: name, detail: body };
-  const result = await audited(db, entry, () =>
-    promoteShadow(aws.sageMaker, db, name, body, { actor: principal.name }),
+  const result = await audited(store, entry, () =>
+    promoteShadow(aws.sageMaker, store, name, body, { actor: principal.name }),
   );
   finishShadowPromotion(context, name).catch((error: unknown) =>
     console.error(

@@ -12,9 +12,9 @@ type Context = { params: Promise<{ name: string }> };
 export const POST = route(async (request, { params }: Context) => {
   const principal = await requireRole(request, "operator");
   const name = await endpointNameParam(params);
-  const { aws, db } = consoleContext();
+  const { aws, store } = consoleContext();
   const aborted = await audited(
-    db,
+    store,
     { actor: principal.name, action: "endpoint.update.abort", target: name, outcome: (result) => result },
     () => abortUpdate(aws, name, principal.name),
   );

@@ -13,9 +13,9 @@ export const POST = route(async (request, { params }: Context) => {
   const principal = await requireRole(request, "operator");
   const { group, version } = await versionParams(params);
   const decision = await readJson(request, consoleApi.decideModelApproval.body);
-  const { db } = consoleContext();
+  const { store } = consoleContext();
   const decided = await audited(
-    db,
+    store,
     {
       actor: principal.name,
       action: decision.status === "Approved" ? "model.approve" : "model.reject",

@@ -13,9 +13,9 @@ export const POST = route(async (request, { params }: Context) => {
   const principal = await requireRole(request, "operator");
   const { group, version } = await versionParams(params);
   const attach = await readJson(request, consoleApi.attachModelEvaluation.body);
-  const { db } = consoleContext();
+  const { store } = consoleContext();
   const attached = await audited(
-    db,
+    store,
     { actor: principal.name, action: "model.attach-evaluation", target: `${group}/${version}`, detail: attach },
     () => attachEvaluation(registryDeps(), group, version, attach.evaluationId),
   );
