@@ -11,10 +11,8 @@ export async function register(): Promise<void> {
   stampPeerAddresses(config);
   const { refuseFetchForbiddenMethods } = await import("./server/http/refuse-fetch-forbidden-methods.ts");
   refuseFetchForbiddenMethods();
-  const { resumeEvaluationRuns } = await import("./server/evaluate/runs/resume-on-start.ts");
-  void resumeEvaluationRuns();
-  const { resumeShadowPromotions } = await import("./server/endpoints/resume-promotions-on-start.ts");
-  void resumeShadowPromotions();
-  const { publishDriftOnSchedule } = await import("./server/monitoring/drift-on-start.ts");
-  publishDriftOnSchedule();
+  const { startConsoleBackgroundWork } = await import("./server/background/console-background.ts");
+  const background = startConsoleBackgroundWork();
+  const { stopGracefullyOnSignals } = await import("./server/lifecycle/shutdown.ts");
+  stopGracefullyOnSignals({ stopWork: () => background.stop() });
 }

@@ -278,6 +278,15 @@ const settings = {
         "The console's store in PostgreSQL (`postgres://user@host:5432/db?sslmode=verify-full`; the password in PGPASSWORD or the URL), which more than one console process can share. Unset: SQLite in CONSOLE_DATA_DIR.",
     },
   },
+  CONSOLE_LEASE_SECONDS: {
+    schema: positiveNumber(30, "how long a replica's claim on background work lasts unrenewed"),
+    doc: {
+      group: "Process",
+      default: "30",
+      description:
+        "Background work (evaluation runs, promotions, autoscaling registered again after an update, drift publishing) is leased to one console process at a time, renewed every third of this; a process that dies has its work taken over by another this many seconds later.",
+    },
+  },
   HOST: {
     schema: textOr("127.0.0.1"),
     doc: {

@@ -54,6 +54,6 @@ export function consoleContext(): ConsoleContext {
 
 /** What the evaluation routes and the start-up resume work with: the console's store and the runner's calls. */
 export function evaluationDeps(): RunnerDeps & { checkEndpoint: EndpointChecker } {
-  const { store, evaluation, aws, settings } = consoleContext();
-  return { store, ...evaluation, batch: { aws, settings } };
+  const { store, evaluation, aws, settings, config } = consoleContext();
+  return { store, ...evaluation, batch: { aws, settings }, lease: { ttlMs: config.CONSOLE_LEASE_SECONDS * 1000 } };
 }

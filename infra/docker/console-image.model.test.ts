@@ -195,13 +195,15 @@ describe.skipIf(!sqliteLoads)(
       120_000,
     );
 
-    it("stops on SIGTERM: it closes its port and exits 143, and the HEALTHCHECK then fails", async () => {
+    it("stops on SIGTERM: it drains, gives up its leases, exits 0, and the HEALTHCHECK then fails", async () => {
       const { port, running } = await startImage(signIn);
       await waitForHealth(port, running);
 
       const sent = Date.now();
       running.child.kill("SIGTERM");
-      expect(await running.exited).toBe(143);
+      expect(await running.exited).toBe(0);
+      expect(running.output()).toMatch(/"msg":"background work stopped"/);
+      expect(running.output()).toMatch(/"msg":"stopped","signal":"SIGTERM","unfinishedRequests":0/);
       expect(Date.now() - sent).toBeLessThan(10_000);
       expect(await health(port)).toBeUndefined();
       expect(await healthcheck(port)).toBe(1);

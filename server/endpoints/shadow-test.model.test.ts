@@ -20,7 +20,7 @@ import { invokeEndpoint } from "../invoke/invoke.ts";
 import { openDatabase } from "../store/database.ts";
 import { sqliteStore } from "../store/sqlite-store.ts";
 import type { Store } from "../store/store.ts";
-import { resumeShadowPromotions } from "./resume-promotions-on-start.ts";
+import { resumeShadowPromotions, settledPromotions } from "./promotion-resume.ts";
 import { endShadowTest, finishShadowPromotion, promoteShadow, startShadowTest } from "./shadow-test.ts";
 import { updateEndpoint } from "./update.ts";
 
@@ -180,6 +180,7 @@ describe("a shadow test from the console", { timeout: 240_000 }, () => {
     ]);
     expect(await updatesAudited(started.store, sinceId)).toEqual([]);
     await resumeShadowPromotions(started, { pollSeconds: 1 });
+    await settledPromotions();
     expect(await storedPromotions(started.store)).toEqual([]);
     expect(await updatesAudited(started.store, sinceId)).toEqual([{ actor: "alice", result: "ok" }]);
     await plane.endpoints.settled(ENDPOINT);
@@ -216,6 +217,7 @@ describe("a shadow test from the console", { timeout: 240_000 }, () => {
     const started = consoleProcess();
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
     await resumeShadowPromotions(started, { pollSeconds: 1 });
+    await settledPromotions();
     const lines = logged.mock.calls.map(([line]) => JSON.parse(String(line)));
     logged.mockRestore();
     expect(lines).toEqual([

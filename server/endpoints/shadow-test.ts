@@ -20,6 +20,7 @@ import { audited } from "../aws/audited.ts";
 import type { AwsClients } from "../aws/clients.ts";
 import { awsCall } from "../aws/errors.ts";
 import { AppError } from "../http/app-error.ts";
+import { holdLease, type LeaseTiming } from "../store/leases.ts";
 import type { Store } from "../store/store.ts";
 import { loadEndpointResources } from "./resources.ts";
 import { createUnlessPresent, derivedName, updatedResources, updateEndpoint, withVersionArtifact } from "./update.ts";
@@ -248,6 +249,8 @@ export interface PromotionWait {
   pollSeconds?: number;
   /** Stops waiting and leaves the promotion stored, as a console that stops does. */
   signal?: AbortSignal;
+  /** How long this process's claim on the promotion lasts unrenewed (CONSOLE_LEASE_SECONDS); default 30 s. */
+  lease?: LeaseTiming;
 }
 
 /** How long after the promotion the endpoint may take to be InService again before the promotion is given up. */
@@ -323,6 +326,21 @@ export async function finishShadowPromotion(
   name: string,
   wait: PromotionWait = {},
 ): Promise<void> {
+  const { store } = deps;
+  // Every replica takes up stored promotions; the one holding this lease finishes it, the others leave it.
+  const lease = await holdLease(store, `shadow-promotion:${name}`, wait.lease ?? { ttlMs: 30_000 });
+  if (!lease) return;
+  try {
+    await finishHeldPromotion(deps, name, {
+      ...wait,
+      signal: wait.signal ? AbortSignal.any([wait.signal, lease.lost]) : lease.lost,
+    });
+  } finally {
+    await lease.release();
+  }
+}
+
+async function finishHeldPromotion(deps: PromotionDeps, name: string, wait: PromotionWait): Promise<void> {
   const { aws, store, scope } = deps;
   const promotion = await store
     .updateTable("shadow_promotions")

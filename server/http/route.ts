@@ -3,6 +3,7 @@ import { ZodError, type ZodType, type z } from "zod";
 import type { ApiRoute } from "../../contract/api.ts";
 import type { ConsoleErrorBody } from "../../contract/http/error-body.ts";
 import { plainIssueText } from "../../contract/http/plain-issues.ts";
+import { answering, isDraining } from "../lifecycle/in-flight.ts";
 import { AppError, isAppError } from "./app-error.ts";
 
 export function errorResponse(error: AppError): Response {
@@ -44,11 +45,18 @@ export function route<Args extends unknown[]>(
   handler: (request: Request, ...args: Args) => Promise<Response>,
 ): (request: Request, ...args: Args) => Promise<Response> {
   return async (request, ...args) => {
-    try {
-      return await handler(request, ...args);
-    } catch (error) {
-      return errorResponse(toAppError(error));
+    if (isDraining()) {
+      return errorResponse(
+        new AppError("unavailable", "This console process is shutting down; send the request again."),
+      );
     }
+    return answering(async () => {
+      try {
+        return await handler(request, ...args);
+      } catch (error) {
+        return errorResponse(toAppError(error));
+      }
+    });
   };
 }
 

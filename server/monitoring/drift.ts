@@ -10,6 +10,8 @@ import type { S3Client } from "@aws-sdk/client-s3";
 import { DRIFT_ALARM, DRIFT_SCHEDULE, type DriftKind, type DriftResponse } from "../../contract/endpoints/drift.ts";
 import { DRIFT_METRICS } from "../../contract/stack/console-contract.ts";
 import { awsCall } from "../aws/errors.ts";
+import type { BackgroundTask } from "../background/background-work.ts";
+import { acquireLease, replicaId } from "../store/leases.ts";
 import type { Store } from "../store/store.ts";
 import { readNewCaptures } from "./capture-reader.ts";
 import { jensenShannonDistance, samplingNoiseDistance } from "./drift-score.ts";
@@ -212,19 +214,23 @@ export async function driftView(
   };
 }
 
+/** The lease on publishing drift: one console replica publishes, so CloudWatch gets each point once. */
+export const DRIFT_PUBLISHER_LEASE = "drift-publisher";
+
 /**
- * The schedule: `publishDrift` every 5 minutes in the console process, started once when the server starts (the
- * timer does not hold the process open). A failed round is logged and the next round tries again.
+ * The schedule, as background work (server/background/): `publishDrift` every 5 minutes by the one replica that
+ * holds the publisher's lease. Each round renews it for two periods, so a replica that dies is replaced by another
+ * within 10 minutes; a failed round is logged and the next round tries again.
  */
-export function startDriftPublisher(deps: () => DriftPublisherDeps): () => void {
-  const round = async () => {
-    try {
-      await publishDrift(deps());
-    } catch (error) {
-      console.error(JSON.stringify({ level: "error", msg: "cannot publish drift metrics", error: String(error) }));
-    }
+export function driftPublishing(deps: () => DriftPublisherDeps, holder: string = replicaId()): BackgroundTask {
+  const everyMs = DRIFT_SCHEDULE.publishEverySeconds * 1000;
+  return {
+    name: "drift publishing",
+    everyMs,
+    async round() {
+      const current = deps();
+      if (!(await acquireLease(current.store, DRIFT_PUBLISHER_LEASE, holder, 2 * everyMs))) return;
+      await publishDrift(current);
+    },
   };
-  const timer = setInterval(round, DRIFT_SCHEDULE.publishEverySeconds * 1000);
-  timer.unref();
-  return () => clearInterval(timer);
 }

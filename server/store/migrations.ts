@@ -161,6 +161,13 @@ export const migrations: readonly Migration[] = [
     );`,
   },
   {
+    version: 14,
+    name: "evaluation runs leased",
+    // Which process works a run is its lease now (leases, migration 2), not a pid and heartbeat on the run.
+    sql: `ALTER TABLE evaluation_runs DROP COLUMN owner_pid;
+    ALTER TABLE evaluation_runs DROP COLUMN heartbeat_at;`,
+  },
+  {
     version: 30,
     name: "console users",
     sql: `CREATE TABLE users (

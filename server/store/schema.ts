@@ -35,8 +35,6 @@ export interface ConsoleTables {
     resumed_at: string;
     finished_at: string | null;
     failure: string | null;
-    owner_pid: number | null;
-    heartbeat_at: string | null;
   };
   evaluation_targets: { run_id: string; slot: number; endpoint_name: string; configuration: string | null };
   evaluation_results: {

@@ -56,7 +56,7 @@ export function routeOf(method: string, pathname: string): { route: ApiRoute; pa
 
 /**
  * The console against a real local control plane, with a viewer and an operator signed in. The console context is
- * built first by the start-up hook's module copy (`resume-on-start.ts`, as `instrumentation.ts` runs it) and the route
+ * built first by the background work's module copy (evaluation runs resumed, as `instrumentation.ts` does) and the route
  * handlers are loaded afresh after it, so they see the context and its errors from another copy of every module,
  * as a Next.js server process does.
  */
@@ -85,7 +85,8 @@ export async function startLocalConsole(): Promise<LocalConsole> {
   };
 
   vi.resetModules();
-  await (await import("@/server/evaluate/runs/resume-on-start.ts")).resumeEvaluationRuns();
+  const { evaluationDeps } = await import("@/server/context.ts");
+  await (await import("@/server/evaluate/runs/run-registry.ts")).resumeUnfinishedRuns(evaluationDeps());
   vi.resetModules();
 
   const modules = new Map<string, Record<string, unknown>>();

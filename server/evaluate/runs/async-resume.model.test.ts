@@ -70,7 +70,7 @@ function worker(file: string, runId: string) {
     ["--import", "tsx", "tests/support/evaluate/run-worker.ts", file, runId, "aws"],
     {
       cwd: repoRoot,
-      env: { ...process.env, ...localAwsEnvironment(plane) },
+      env: { ...process.env, ...localAwsEnvironment(plane), RUN_WORKER_LEASE_MS: "1500" },
       stdio: ["ignore", "pipe", "pipe"],
     },
   );

@@ -3,7 +3,7 @@ import { describeOnStores } from "../../../tests/support/store/test-stores.ts";
 import { createDataset } from "../datasets/dataset-store.ts";
 import type { LabelledDecision } from "../datasets/labelled-decision.ts";
 import { etaSeconds, promptSize } from "./eta.ts";
-import { claimRun, createRun, findRun, progressCounts, recordResult } from "./run-store.ts";
+import { createRun, findRun, markResumed, progressCounts, recordResult } from "./run-store.ts";
 import { evaluationSummary } from "./run-view.ts";
 
 /** Items whose state grows: item i carries (i + 1) × 400 characters of state. */
@@ -89,7 +89,7 @@ describe("evaluation time left", () => {
         concurrency: 1,
         targetAccuracy: 0.8,
       });
-      expect(await claimRun(store, run.id, process.pid)).toBe(true);
+      expect(await markResumed(store, run.id)).toBe(true);
       const resumedAt = Date.parse((await findRun(store, run.id))!.resumed_at);
       // The first three (the shortest) items took 1 s each.
       const result = (position: number) => ({

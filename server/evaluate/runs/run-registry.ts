@@ -41,3 +41,10 @@ export async function resumeUnfinishedRuns(deps: RunnerDeps): Promise<string[]> 
   for (const id of ids) void startRun(deps, id);
   return ids;
 }
+
+/** Stops every run this process is working on (shutdown); each gives up its lease as it stops. */
+export async function stopActiveRuns(reason = "the console is stopping"): Promise<void> {
+  const runs = [...activeRuns().values()];
+  for (const run of runs) run.controller.abort(new Error(reason));
+  await Promise.all(runs.map((run) => run.done));
+}

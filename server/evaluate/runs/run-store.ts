@@ -40,8 +40,6 @@ export async function createRun(
     resumed_at: now,
     finished_at: null,
     failure: null,
-    owner_pid: null,
-    heartbeat_at: null,
   };
   const targets = input.endpoints.map((endpoint, slot) => ({
     run_id: run.id,
@@ -102,55 +100,18 @@ export async function unfinishedRunIds(store: Store): Promise<string[]> {
   return rows.map((row) => row.id);
 }
 
-/** A heartbeat older than this means the owning process is gone even if its pid was reused. */
-export const STALE_HEARTBEAT_MS = 30_000;
+/** The lease whose holder works the run (server/store/leases.ts): one console replica at a time. */
+export const runLeaseName = (runId: string) => `evaluation-run:${runId}`;
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-function ownedElsewhere(run: RunRow, pid: number, nowMs: number): boolean {
-  const heartbeat = run.heartbeat_at ? Date.parse(run.heartbeat_at) : 0;
-  return (
-    run.owner_pid !== null &&
-    run.owner_pid !== pid &&
-    processAlive(run.owner_pid) &&
-    nowMs - heartbeat < STALE_HEARTBEAT_MS
-  );
-}
-
-/**
- * Takes ownership of a running run for this process, unless another live process is working on it, so two
- * console processes never send the same item twice. Restarts the ETA clock. The claim is one UPDATE on the
- * owner and heartbeat as they were read: a process that claimed or beat in between makes it take nothing.
- */
-export async function claimRun(store: Store, runId: string, pid: number, nowMs: number = Date.now()): Promise<boolean> {
-  const run = await findRun(store, runId);
-  if (run?.status !== "running" || ownedElsewhere(run, pid, nowMs)) return false;
-  const now = new Date(nowMs).toISOString();
-  const claimed = await store
+/** Restarts the ETA clock of a running run that a replica has just taken up. */
+export async function markResumed(store: Store, runId: string, nowMs: number = Date.now()): Promise<boolean> {
+  const resumed = await store
     .updateTable("evaluation_runs")
-    .set({ owner_pid: pid, heartbeat_at: now, resumed_at: now })
+    .set({ resumed_at: new Date(nowMs).toISOString() })
     .where("id", "=", runId)
     .where("status", "=", "running")
-    .where("owner_pid", run.owner_pid === null ? "is" : "=", run.owner_pid)
-    .where("heartbeat_at", run.heartbeat_at === null ? "is" : "=", run.heartbeat_at)
     .executeTakeFirst();
-  return claimed.numUpdatedRows > 0n;
-}
-
-export async function heartbeat(store: Store, runId: string, pid: number): Promise<void> {
-  await store
-    .updateTable("evaluation_runs")
-    .set({ heartbeat_at: new Date().toISOString() })
-    .where("id", "=", runId)
-    .where("owner_pid", "=", pid)
-    .execute();
+  return resumed.numUpdatedRows > 0n;
 }
 
 /** Ends a run that is still running; a run already ended (e.g. cancelled) keeps its status. */
@@ -162,7 +123,7 @@ export async function finishRun(
 ): Promise<boolean> {
   const result = await store
     .updateTable("evaluation_runs")
-    .set({ status, finished_at: new Date().toISOString(), failure: failure ?? null, owner_pid: null })
+    .set({ status, finished_at: new Date().toISOString(), failure: failure ?? null })
     .where("id", "=", runId)
     .where("status", "=", "running")
     .executeTakeFirst();

@@ -8,13 +8,14 @@ import {
 import { workerOutcome } from "../../../tests/support/evaluate/worker-outcome.ts";
 import { describeOnStores } from "../../../tests/support/store/test-stores.ts";
 import { defaultBusyRetryPolicy } from "../../invoke/busy-retry.ts";
+import { acquireLease, leaseHolder } from "../../store/leases.ts";
 import { deleteDataset } from "../datasets/dataset-commands.ts";
 import { createDataset } from "../datasets/dataset-store.ts";
 import type { LabelledDecision } from "../datasets/labelled-decision.ts";
 import { startEvaluation } from "./evaluation-commands.ts";
 import { httpInvoker } from "./invoker.ts";
 import { cancelRun, startRun } from "./run-registry.ts";
-import { claimRun, createRun, findRun, runResults } from "./run-store.ts";
+import { createRun, findRun, runLeaseName, runResults } from "./run-store.ts";
 import { evaluationDetail } from "./run-view.ts";
 import { executeRun } from "./runner.ts";
 
@@ -178,27 +179,47 @@ describeOnStores("evaluation runs", (current) => {
     });
   });
 
-  it("lets only one live process work a run, and takes over from a dead one", async () => {
+  it("is worked by the replica holding its lease; another takes it over once that lease expires", async () => {
     const { store } = current();
-    const run = await newRun(1, ["cpu"]);
-    expect(await claimRun(store, run.id, process.pid)).toBe(true);
-    expect(await claimRun(store, run.id, process.ppid)).toBe(false);
-    await store
-      .updateTable("evaluation_runs")
-      .set({ owner_pid: 2 ** 22 + 12345 })
-      .where("id", "=", run.id)
-      .execute();
-    expect(await claimRun(store, run.id, process.ppid)).toBe(true);
-    expect((await findRun(store, run.id))?.owner_pid).toBe(process.ppid);
+    const fake = await endpoint();
+    const run = await newRun(4, ["cpu"]);
+    expect(await acquireLease(store, runLeaseName(run.id), "replica-that-died", 300)).toBe(true);
+    const deps = { store, invoke: httpInvoker(() => fake.url), retry: fastRetry, holder: "replica-b" };
+    expect(await executeRun(deps, run.id)).toBe("running");
+    expect(fake.requests).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    expect(await executeRun(deps, run.id)).toBe("completed");
+    expect(fake.scored).toHaveLength(4);
+    expect(await leaseHolder(store, runLeaseName(run.id))).toBeNull();
   });
 
-  it("gives a run claimed by two live processes at once to one of them", async () => {
+  it("asked of two replicas at once, is worked by one of them: no item is sent twice", async () => {
     const { store } = current();
-    const run = await newRun(1, ["cpu"]);
-    const claims = await Promise.all([process.pid, process.ppid].map((pid) => claimRun(store, run.id, pid)));
-    expect(claims.filter(Boolean)).toHaveLength(1);
-    const owner = (await findRun(store, run.id))?.owner_pid;
-    expect(owner).toBe(claims[0] ? process.pid : process.ppid);
+    const fake = await endpoint({ delayMs: 5 });
+    const run = await newRun(10, ["cpu"]);
+    const deps = (holder: string) => ({ store, invoke: httpInvoker(() => fake.url), retry: fastRetry, holder });
+    const outcomes = await Promise.all([executeRun(deps("a"), run.id), executeRun(deps("b"), run.id)]);
+    expect(outcomes.sort()).toEqual(["completed", "running"]);
+    expect(fake.scored.sort()).toEqual(Array.from({ length: 10 }, (_, i) => `item-${i}`).sort());
+  });
+
+  it("stops asking when its lease is taken over, and leaves the run running for the new holder", async () => {
+    const { store } = current();
+    const fake = await endpoint({ delayMs: 20 });
+    const run = await newRun(40, ["cpu"], 1);
+    const deps = {
+      store,
+      invoke: httpInvoker(() => fake.url),
+      retry: fastRetry,
+      holder: "a",
+      lease: { ttlMs: 2_000, renewEveryMs: 30 },
+    };
+    const done = executeRun(deps, run.id);
+    while ((await runResults(store, run.id)).length < 3) await pause();
+    await store.updateTable("leases").set({ holder: "b" }).where("name", "=", runLeaseName(run.id)).execute();
+    expect(await done).toBe("running");
+    expect((await runResults(store, run.id)).length).toBeLessThan(40);
+    expect(await leaseHolder(store, runLeaseName(run.id))).toBe("b");
   });
 
   it("finishes every item exactly once after the process working the run is killed and started again", async () => {
@@ -210,7 +231,7 @@ describeOnStores("evaluation runs", (current) => {
       const child = spawn(
         process.execPath,
         ["--import", "tsx", "tests/support/evaluate/run-worker.ts", database, run.id, fake.url],
-        { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] },
+        { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, RUN_WORKER_LEASE_MS: "1500" } },
       );
       children.push(child);
       return child;

@@ -1,8 +1,10 @@
 import { createAwsClients } from "../../../server/aws/clients.ts";
 import { type EndpointInvoker, httpInvoker } from "../../../server/evaluate/runs/invoker.ts";
+import { runLeaseName } from "../../../server/evaluate/runs/run-store.ts";
 import { executeRun } from "../../../server/evaluate/runs/runner.ts";
 import { sageMakerInvoker } from "../../../server/evaluate/runs/sagemaker-invoker.ts";
 import { openDatabase } from "../../../server/store/database.ts";
+import { leaseHolder } from "../../../server/store/leases.ts";
 import { postgresStore } from "../../../server/store/postgres-store.ts";
 import { sqliteStore } from "../../../server/store/sqlite-store.ts";
 
@@ -28,6 +30,9 @@ const invoke: EndpointInvoker =
         pollMs: 50,
       })
     : httpInvoker(() => target);
-const status = await executeRun({ store, invoke }, runId);
+// A worker started after one was killed waits, as another console replica would, for the dead one's lease to expire.
+const lease = { ttlMs: Number(process.env.RUN_WORKER_LEASE_MS ?? 30_000) };
+while (await leaseHolder(store, runLeaseName(runId))) await new Promise((resolve) => setTimeout(resolve, 100));
+const status = await executeRun({ store, invoke, lease }, runId);
 await store.destroy();
 console.log(JSON.stringify({ runId, status }));

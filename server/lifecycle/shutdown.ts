@@ -1,0 +1,40 @@
+import { drain } from "./in-flight.ts";
+
+export interface ShutdownOptions {
+  /** Stops background work and gives up this replica's leases. */
+  stopWork: () => Promise<void>;
+  /** How long in-flight API requests may take to finish (ECS gives a task 30 s after SIGTERM by default). */
+  drainMs?: number;
+  log?: (line: string) => void;
+}
+
+/**
+ * SIGTERM (ECS stopping a task, a deployment replacing it) and SIGINT: this process answers no new API request
+ * (503: the load balancer has stopped sending it any, the browser retries), lets the ones in flight finish, stops
+ * its background work and releases its leases, so another replica takes that work over at once instead of after
+ * the lease expires; then it exits. Next.js's own signal handler (which would exit as soon as requests drain,
+ * leases still held) is turned off: it reads NEXT_MANUAL_SIG_HANDLE after instrumentation's register() has run.
+ */
+export function stopGracefullyOnSignals(options: ShutdownOptions): void {
+  const process_ = globalThis as { __consoleShutdown?: boolean };
+  if (process_.__consoleShutdown) return;
+  process_.__consoleShutdown = true;
+  process.env.NEXT_MANUAL_SIG_HANDLE = "true";
+  const log = options.log ?? ((line: string) => console.log(line));
+  let stopping = false;
+  const stop = async (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    log(JSON.stringify({ level: "info", msg: "stopping", signal }));
+    const [unfinished] = await Promise.all([
+      drain(options.drainMs ?? 20_000),
+      options.stopWork().catch((error: unknown) => {
+        log(JSON.stringify({ level: "error", msg: "background work did not stop cleanly", error: String(error) }));
+      }),
+    ]);
+    log(JSON.stringify({ level: "info", msg: "stopped", signal, unfinishedRequests: unfinished }));
+    process.exit(0);
+  };
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+}
