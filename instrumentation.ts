@@ -14,5 +14,8 @@ export async function register(): Promise<void> {
   const { startConsoleBackgroundWork } = await import("./server/background/console-background.ts");
   const background = startConsoleBackgroundWork();
   const { stopGracefullyOnSignals } = await import("./server/lifecycle/shutdown.ts");
-  stopGracefullyOnSignals({ stopWork: () => background.stop() });
+  stopGracefullyOnSignals({
+    stopWork: () => background.stop(),
+    manualSignals: config.NEXT_MANUAL_SIG_HANDLE === "true",
+  });
 }

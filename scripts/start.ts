@@ -109,7 +109,13 @@ async function main() {
 
   let stack: LocalStack | undefined;
   let seeded: Promise<SeedModel[]> = Promise.resolve([]);
-  let env: NodeJS.ProcessEnv = { ...process.env, CONSOLE_MODE: mode, CONSOLE_DATA_DIR: dataDir };
+  // The console stops itself on SIGTERM (server/lifecycle/shutdown.ts): requests in flight finish, leases are released.
+  let env: NodeJS.ProcessEnv = {
+    ...process.env,
+    CONSOLE_MODE: mode,
+    CONSOLE_DATA_DIR: dataDir,
+    NEXT_MANUAL_SIG_HANDLE: "true",
+  };
   if (mode === "local") {
     stack = await startLocalStack({
       dataDir,

@@ -321,6 +321,14 @@ const settings = {
     schema: text(),
     doc: { group: "Process", description: "Set by Next.js: its phase (start-up work is skipped while it builds)." },
   },
+  NEXT_MANUAL_SIG_HANDLE: {
+    schema: text(),
+    doc: {
+      group: "Process",
+      description:
+        "Set by `npm start` and the console image: Next.js leaves SIGTERM and SIGINT to the console, which finishes the requests in flight and releases its leases before it exits. Without it Next.js exits on its own, and another process takes this one's work over only when its leases expire.",
+    },
+  },
   NEXT_DIST_DIR: {
     schema: textOr(".next"),
     doc: {

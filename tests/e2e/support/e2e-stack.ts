@@ -121,6 +121,7 @@ async function main(): Promise<void> {
     CONSOLE_INVOKE_PER_MINUTE: "1000",
     CONSOLE_INVOKE_BURST: "100",
     NEXT_TELEMETRY_DISABLED: "1",
+    NEXT_MANUAL_SIG_HANDLE: "true",
     NEXT_DIST_DIR: settings.distDir,
     NEXT_SKIP_TYPECHECK: "1",
   };
