@@ -313,10 +313,6 @@ const settings = {
       description: "Set by Next.js; `production` leaves out the development-only script policy.",
     },
   },
-  NEXT_RUNTIME: {
-    schema: text(),
-    doc: { group: "Process", description: "Set by Next.js: the runtime a module runs in (`nodejs`)." },
-  },
   NEXT_PHASE: {
     schema: text(),
     doc: { group: "Process", description: "Set by Next.js: its phase (start-up work is skipped while it builds)." },

@@ -36,6 +36,7 @@ export function startConsoleBackgroundWork(): { stop(): Promise<void> } {
       return { store, cloudWatch: aws.cloudWatch, s3: aws.s3, artifactBucket: settings.artifactBucket };
     }),
   ]);
+  log("background work started", { holder: replicaId(), leaseSeconds: config.CONSOLE_LEASE_SECONDS });
   return {
     async stop() {
       stopping.abort(new Error("the console is stopping"));

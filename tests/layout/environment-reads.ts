@@ -19,6 +19,8 @@ export const scannedRoots = [
 export const allowedFiles: Record<string, string> = {
   "server/config.ts": "the console's settings, parsed and checked in one place",
   "scripts/start.ts": "npm start: decides the mode from the AWS configuration and gives its children their environment",
+  "instrumentation.ts":
+    "NEXT_RUNTIME: Next.js inlines it when it builds; the standalone server (the console image) never sets it at run time",
   "adapter/bench/bench-files.ts":
     "BENCH_OUT: the one output folder that every benchmark, and the tests that run them, share (not a per-run knob)",
 };
