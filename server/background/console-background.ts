@@ -1,3 +1,4 @@
+import { resumePendingRestores, settledRestores } from "../autoscaling/pending-restores.ts";
 import { consoleContext, evaluationDeps } from "../context.ts";
 import { resumeShadowPromotions, settledPromotions } from "../endpoints/promotion-resume.ts";
 import { resumeUnfinishedRuns, stopActiveRuns } from "../evaluate/runs/run-registry.ts";
@@ -8,7 +9,8 @@ import { type BackgroundWork, startBackgroundWork } from "./background-work.ts";
 /**
  * What every console replica looks for, again and again, and takes up when no other replica holds it: evaluation
  * runs left running (a batch run's transform job and an asynchronous run's requests are collected inside its
- * run), shadow promotions waiting for their update, and drift publishing. A replica that dies stops renewing its
+ * run), shadow promotions waiting for their update, autoscaling to register again after an update, and drift
+ * publishing. A replica that dies stops renewing its
  * leases; within a lease (CONSOLE_LEASE_SECONDS) and half another replica's round has taken its work over.
  */
 export function startConsoleBackgroundWork(): { stop(): Promise<void> } {
@@ -31,6 +33,14 @@ export function startConsoleBackgroundWork(): { stop(): Promise<void> } {
         await resumeShadowPromotions(undefined, { signal: stopping.signal, lease: { ttlMs: leaseMs } });
       },
     },
+    {
+      name: "autoscaling restores",
+      everyMs: leaseMs / 2,
+      async round() {
+        const { aws, store } = consoleContext();
+        await resumePendingRestores({ aws, store }, { signal: stopping.signal, lease: { ttlMs: leaseMs } });
+      },
+    },
     driftPublishing(() => {
       const { aws, store, settings } = consoleContext();
       return { store, cloudWatch: aws.cloudWatch, s3: aws.s3, artifactBucket: settings.artifactBucket };
@@ -41,7 +51,7 @@ export function startConsoleBackgroundWork(): { stop(): Promise<void> } {
     async stop() {
       stopping.abort(new Error("the console is stopping"));
       await work.stop();
-      await Promise.all([stopActiveRuns(), settledPromotions()]);
+      await Promise.all([stopActiveRuns(), settledPromotions(), settledRestores()]);
       const released = await releaseLeasesOf(consoleContext().store, replicaId());
       log("background work stopped", { leasesReleased: released });
     },

@@ -115,7 +115,7 @@ describe("a shadow test from the console", { timeout: 240_000 }, () => {
       strategy: { kind: "all-at-once", waitSeconds: 0 },
       alarms: { kind: "none" },
     });
-    await expect(updateEndpoint(clients, ENDPOINT, update)).rejects.toMatchObject({ code: "conflict" });
+    await expect(updateEndpoint({ ...clients, store }, ENDPOINT, update)).rejects.toMatchObject({ code: "conflict" });
 
     const ended = await endShadowTest(clients.sageMaker, store, ENDPOINT);
     expect(ended.endpointConfigName).toBe(before.EndpointConfigName);
@@ -211,10 +211,10 @@ describe("a shadow test from the console", { timeout: 240_000 }, () => {
       strategy: { kind: "all-at-once", waitSeconds: 0 },
       alarms: { kind: "none" },
     });
-    await updateEndpoint(consoleClientsFor(plane), ENDPOINT, elsewhere);
+    const started = consoleProcess();
+    await updateEndpoint({ ...consoleClientsFor(plane), store: started.store }, ENDPOINT, elsewhere);
     await plane.endpoints.settled(ENDPOINT);
 
-    const started = consoleProcess();
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
     await resumeShadowPromotions(started, { pollSeconds: 1 });
     await settledPromotions();

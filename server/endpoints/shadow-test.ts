@@ -354,7 +354,7 @@ async function finishHeldPromotion(deps: PromotionDeps, name: string, wait: Prom
   const update = JSON.parse(promotion.update_request) as UpdateRequest;
   try {
     await audited(store, updateAuditEntry(promotion.requested_by, name, update), () =>
-      updateEndpoint(aws, name, update, { resourceNamePrefix: scope.prefix }),
+      updateEndpoint({ ...aws, store }, name, update, { resourceNamePrefix: scope.prefix, lease: wait.lease }),
     );
   } catch (error) {
     return giveUp(store, name, `the update was refused: ${(error as Error).message}`);

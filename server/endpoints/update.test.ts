@@ -22,7 +22,7 @@ import {
 } from "@aws-sdk/client-sagemaker";
 import { mockClient } from "aws-sdk-client-mock";
 import "aws-sdk-client-mock-vitest/extend";
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type UpdateRequestInput, updateRequestSchema } from "../../contract/endpoints/update.ts";
 import {
   describedCpuConfig,
@@ -30,17 +30,28 @@ import {
   describedModel,
   imageUri,
 } from "../../tests/support/endpoints/fixtures.ts";
+import { openTestStore, type TestStore } from "../../tests/support/store/test-stores.ts";
 import { updateEndpoint } from "./update.ts";
 
 const sageMaker = mockClient(SageMakerClient);
 const consoleVariable = (name: string) => name.startsWith("DECISION_CONSOLE_");
 const cloudWatch = mockClient(CloudWatchClient);
 const autoScaling = mockClient(ApplicationAutoScalingClient);
+let testStore: TestStore;
 const clients = {
   sageMaker: new SageMakerClient({ region: "us-east-1" }),
   cloudWatch: new CloudWatchClient({ region: "us-east-1" }),
   autoScaling: new ApplicationAutoScalingClient({ region: "us-east-1" }),
+  get store() {
+    return testStore.store;
+  },
 };
+beforeAll(async () => {
+  testStore = await openTestStore("sqlite");
+});
+afterAll(async () => {
+  await testStore.close();
+});
 const request = (overrides: Partial<UpdateRequestInput> = {}) =>
   updateRequestSchema.parse({
     change: { temperature: 1.4 },

@@ -15,7 +15,6 @@ import {
   type SageMakerClient,
   UpdateEndpointCommand,
   type UpdateEndpointCommandInput,
-  waitUntilEndpointInService,
 } from "@aws-sdk/client-sagemaker";
 import { semifVariables } from "@decision-console/adapter/contract";
 import type { Autoscaling } from "../../contract/endpoints/autoscaling.ts";
@@ -26,10 +25,13 @@ import {
   type UpdateRequest,
   type UpdateResult,
 } from "../../contract/endpoints/update.ts";
+import { forgetPendingRestore, recordPendingRestore, takeUpPendingRestore } from "../autoscaling/pending-restores.ts";
 import { describeAutoscaling, removeAutoscaling, restoreAutoscaling } from "../autoscaling/variant-scaling.ts";
 import { awsCall, toAwsAppError } from "../aws/errors.ts";
 import { AppError } from "../http/app-error.ts";
 import { deployableVersion } from "../models/deployable-version.ts";
+import type { LeaseTiming } from "../store/leases.ts";
+import type { Store } from "../store/store.ts";
 import { collectOldConfigs, isUpdateTarget } from "./config-history.ts";
 import { adapterModelSha256Variable, apiModeOf } from "./container-env.ts";
 import { bestEffort } from "./deploy.ts";
@@ -248,6 +250,8 @@ type UpdateClients = {
   sageMaker: SageMakerClient;
   cloudWatch: CloudWatchClient;
   autoScaling: ApplicationAutoScalingClient;
+  /** Where a variant's autoscaling waits, while an update runs, to be registered again (autoscaling_restores). */
+  store: Store;
 };
 
 export interface UpdateOptions {
@@ -255,40 +259,17 @@ export interface UpdateOptions {
   resourceNamePrefix?: string | null;
   /** Seconds between DescribeEndpoint calls while waiting for the update to end (to register autoscaling again). */
   pollSeconds?: number;
+  /** How long this process's claim on registering the autoscaling again lasts unrenewed (CONSOLE_LEASE_SECONDS). */
+  lease?: LeaseTiming;
   /** Receives the wait-and-register-again that follows an update which had to deregister autoscaling. */
   afterUpdate?: (task: Promise<void>) => void;
 }
 
-/** The longest an update may run (MaximumExecutionTimeoutInSeconds' upper bound), and a margin for the rollback. */
-const LONGEST_UPDATE_SECONDS = 28800 + 3600;
-
-/** Once the endpoint is InService again (updated or rolled back), its variant gets `saved` autoscaling back. */
-async function reRegisterAfterUpdate(
-  clients: UpdateClients,
-  name: string,
-  variant: string,
-  saved: Autoscaling,
-  pollSeconds: number,
-): Promise<void> {
-  await waitUntilEndpointInService(
-    { client: clients.sageMaker, maxWaitTime: LONGEST_UPDATE_SECONDS, minDelay: pollSeconds, maxDelay: pollSeconds },
-    { EndpointName: name },
-  ).catch(() => undefined);
-  await restoreAutoscaling(clients, name, variant, saved);
-}
-
-const logFailure = (task: Promise<void>) => {
-  task.catch((error: unknown) =>
-    console.error(
-      JSON.stringify({ level: "error", msg: "autoscaling not registered again after an update", error: String(error) }),
-    ),
-  );
-};
-
 /**
  * UpdateEndpoint. When it changes the variant's instance type and the variant has autoscaling, which Application
  * Auto Scaling refuses, the scalable target is deregistered first and registered again after (at once when the
- * update is refused); the autoscaling registered again, or null.
+ * update is refused); the autoscaling registered again, or null. What to register again is stored before the
+ * target is deregistered, so a console that stops meanwhile leaves it to another replica (pending-restores.ts).
  */
 async function sendUpdate(
   clients: UpdateClients,
@@ -299,17 +280,25 @@ async function sendUpdate(
 ): Promise<Autoscaling | null> {
   const name = input.EndpointName ?? "";
   const scaling = changesInstanceType ? await describeAutoscaling(clients.autoScaling, name, variant) : null;
-  if (scaling) await removeAutoscaling(clients, name, variant);
+  if (scaling) {
+    await recordPendingRestore(clients.store, name, variant, scaling);
+    await removeAutoscaling(clients, name, variant);
+  }
   await awsCall(`endpoint "${name}"`, () => clients.sageMaker.send(new UpdateEndpointCommand(input))).catch(
     async (error: unknown) => {
-      if (scaling) await restoreAutoscaling(clients, name, variant, scaling);
+      if (scaling) {
+        await restoreAutoscaling(clients, name, variant, scaling);
+        await forgetPendingRestore(clients.store, name);
+      }
       throw error;
     },
   );
   if (scaling) {
-    (options.afterUpdate ?? logFailure)(
-      reRegisterAfterUpdate(clients, name, variant, scaling, options.pollSeconds ?? 30),
-    );
+    const restored = takeUpPendingRestore({ aws: clients, store: clients.store }, name, {
+      pollSeconds: options.pollSeconds,
+      lease: options.lease,
+    });
+    options.afterUpdate?.(restored);
   }
   return scaling;
 }

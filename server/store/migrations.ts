@@ -499,4 +499,16 @@ export const migrations: readonly Migration[] = [
       last_error TEXT
     );`,
   },
+  {
+    version: 60,
+    name: "autoscaling restores",
+    // A variant whose autoscaling an update had to deregister (it changed the instance type): registered again, as
+    // stored here, once the endpoint is InService again, by whichever console replica holds the restore's lease.
+    sql: `CREATE TABLE autoscaling_restores (
+      endpoint_name TEXT PRIMARY KEY,
+      variant TEXT NOT NULL,
+      autoscaling TEXT NOT NULL,
+      requested_at TEXT NOT NULL
+    );`,
+  },
 ];

@@ -180,6 +180,7 @@ export interface ConsoleTables {
     set_at: string;
   };
   endpoint_thresholds: { endpoint_name: string; threshold: number; set_by: string; set_at: string };
+  autoscaling_restores: { endpoint_name: string; variant: string; autoscaling: string; requested_at: string };
   shadow_promotions: {
     endpoint_name: string;
     update_request: string;

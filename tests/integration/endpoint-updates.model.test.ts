@@ -32,6 +32,7 @@ import { consoleClientsFor } from "../../server/aws/local-console-clients.ts";
 import { describeEndpoint as describeForConsole } from "../../server/endpoints/describe.ts";
 import { updateEndpoint } from "../../server/endpoints/update.ts";
 import { invokeEndpoint } from "../../server/invoke/invoke.ts";
+import { openTestStore, type TestStore } from "../support/store/test-stores.ts";
 
 const LOCAL_ARTIFACT_BUCKET = testStackFixture().bucket;
 
@@ -45,6 +46,7 @@ const decision = routeDecision;
 
 let dataDir: string;
 let plane: ControlPlane;
+let console_: TestStore;
 let sageMaker: SageMakerClient;
 let runtime: SageMakerRuntimeClient;
 let cloudWatch: CloudWatchClient;
@@ -103,6 +105,11 @@ const lastStage = (endpoint: DescribeEndpointOutput) =>
 /** What the console's server functions sign with: its own profile, held to the stack's console policy. */
 function consoleClients() {
   return consoleClientsFor(plane);
+}
+
+/** The console's clients and its store, as its update runs with them. */
+function updateClients() {
+  return { ...consoleClients(), store: console_.store };
 }
 
 /** Pids of the endpoint's adapters, by picking every instance a few times over (both fleets during an update). */
@@ -164,9 +171,11 @@ beforeAll(async () => {
   await createConfig("dc-updates-t3", "3");
   await sageMaker.send(new CreateEndpointCommand({ EndpointName: ENDPOINT, EndpointConfigName: "dc-updates-t1" }));
   await plane.endpoints.settled(ENDPOINT);
+  console_ = await openTestStore("sqlite");
 });
 
 afterAll(async () => {
+  await console_?.close();
   await plane?.close();
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
@@ -297,7 +306,7 @@ describe("UpdateEndpoint on local endpoints", { timeout: 180_000 }, () => {
     const serving = await answer();
     const servingPidsBefore = await servingPids();
     // The console's own update, signed as the console (held to the stack's policy), with the alarm named.
-    const update = await updateEndpoint(consoleClients(), ENDPOINT, {
+    const update = await updateEndpoint(updateClients(), ENDPOINT, {
       change: { temperature: 6 },
       strategy: { kind: "canary", size: { unit: "percent", value: 50 }, waitSeconds: 120 },
       terminationWaitSeconds: 0,
@@ -402,7 +411,7 @@ describe("UpdateEndpoint on local endpoints", { timeout: 180_000 }, () => {
 
     const reRegistered: Promise<void>[] = [];
     const result = await updateEndpoint(
-      clients,
+      { ...clients, store: console_.store },
       ENDPOINT,
       updateRequestSchema.parse({
         change: { instanceType: "ml.c6i.4xlarge" },

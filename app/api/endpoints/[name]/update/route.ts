@@ -16,11 +16,14 @@ export const POST = route(async (request, { params }: Context) => {
   const principal = await requireRole(request, "operator");
   const name = await endpointNameParam(params);
   const update = await readJson(request, consoleApi.updateEndpoint.body);
-  const { aws, store, scope } = consoleContext();
+  const { aws, store, scope, config } = consoleContext();
   requireManaged([{ kind: "sagemaker", name: update.rollBackTo, field: "rollBackTo" }], scope);
   const startedAt = new Date();
   const result = await audited(store, auditEntry(principal.name, name, update), () =>
-    updateEndpoint(aws, name, update, { resourceNamePrefix: scope.prefix }),
+    updateEndpoint({ ...aws, store }, name, update, {
+      resourceNamePrefix: scope.prefix,
+      lease: { ttlMs: config.CONSOLE_LEASE_SECONDS * 1000 },
+    }),
   );
   if (update.rollBackTo === undefined && result.alarms.length > 0) {
     // SageMaker rolls back on an alarm by itself: the console watches the update to audit that roll back.
