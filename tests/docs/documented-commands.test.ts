@@ -42,6 +42,7 @@ const CHECKS: { pattern: RegExp; check: Check }[] = [
   },
   { pattern: /^npm run test:e2e$/, check: { coveredBy: "package.json", mentions: "npm run test:e2e" } },
   { pattern: /^npm run py:env$/, check: { coveredBy: "package.json", mentions: "npm run py:env" } },
+  { pattern: /^npm run pg:test-server$/, check: { coveredBy: "package.json", mentions: "npm run pg:test-server" } },
   {
     pattern: /^npm run test:aws-requests$/,
     check: { coveredBy: "package.json", mentions: "npm run test:aws-requests" },
