@@ -168,6 +168,12 @@ export const migrations: readonly Migration[] = [
     ALTER TABLE evaluation_runs DROP COLUMN heartbeat_at;`,
   },
   {
+    version: 15,
+    name: "one copy of each sample",
+    // Replicas loading a built-in sample at once: the second insert fails here and reads the first's copy.
+    sql: "CREATE UNIQUE INDEX evaluation_datasets_sample ON evaluation_datasets (name) WHERE source = 'sample';",
+  },
+  {
     version: 30,
     name: "console users",
     sql: `CREATE TABLE users (

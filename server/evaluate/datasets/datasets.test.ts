@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { describeOnStores } from "../../../tests/support/store/test-stores.ts";
+import { postgresStore } from "../../store/postgres-store.ts";
 import { parseCsv } from "./csv.ts";
 import { deleteDataset, uploadDataset } from "./dataset-commands.ts";
 import { datasetDetail, datasetItems, findDataset, listDatasets } from "./dataset-store.ts";
@@ -167,6 +168,26 @@ describeOnStores("dataset store and the JevBench sample", (current) => {
     const items = await datasetItems(store, first.dataset.id);
     expect(items.filter((item) => typeof item.decision.state !== "string")).toHaveLength(35);
     expect(items[0]?.decision.id).toBe("original-policy-01-0");
+  });
+
+  it("stored once when many requests (or replicas) ask for it at the same moment", async () => {
+    const { store, location } = current();
+    const other = "postgresUrl" in location ? postgresStore(location.postgresUrl) : store;
+    try {
+      const loads = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => loadSample(i % 2 ? other : store, "jevbench", repoRoot)),
+      );
+      const ids = new Set(loads.map((load) => (load.ok ? load.dataset.id : load.message)));
+      expect(ids.size).toBe(1);
+      const stored = await store
+        .selectFrom("evaluation_datasets")
+        .select("id")
+        .where("source", "=", "sample")
+        .execute();
+      expect(stored).toHaveLength(1);
+    } finally {
+      if (other !== store) await other.destroy();
+    }
   });
 
   it("says where it looked when the sample file is absent, instead of failing", async () => {

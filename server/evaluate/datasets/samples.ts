@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { DatasetSummary, SampleDataset } from "../../../contract/evaluate/datasets.ts";
 import type { Store } from "../../store/store.ts";
+import { isUniqueViolation } from "../../store/unique-violation.ts";
 import { findDatasetByName, insertDataset } from "./dataset-store.ts";
 import { parseDataset } from "./parse-dataset.ts";
 
@@ -44,13 +45,15 @@ export async function loadSample(store: Store, name: string, root: string = proc
   const parsed = parseDataset(fs.readFileSync(sample.file, "utf8"), "jsonl");
   if (!parsed.ok) return { ok: false, message: `The ${name} sample file is damaged (line ${parsed.errors[0]?.line}).` };
   const items = parsed.items;
-  // Looked for again inside the transaction: a request that added it meanwhile wins (SQLite runs them in turn).
-  const dataset = await store
-    .transaction()
-    .execute(
-      async (trx) =>
-        (await findDatasetByName(trx, name, "sample")) ??
-        insertDataset(trx, { name, source: "sample", format: "jsonl", items }),
-    );
-  return { ok: true, dataset };
+  try {
+    const dataset = await store
+      .transaction()
+      .execute((trx) => insertDataset(trx, { name, source: "sample", format: "jsonl", items }));
+    return { ok: true, dataset };
+  } catch (error) {
+    // Another request (or console replica) stored it meanwhile: one copy per sample (migration 15).
+    const stored = isUniqueViolation(error) ? await findDatasetByName(store, sample.name, "sample") : null;
+    if (!stored) throw error;
+    return { ok: true, dataset: stored };
+  }
 }
