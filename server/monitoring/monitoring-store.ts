@@ -1,5 +1,6 @@
 import type { Insertable } from "kysely";
 import { TOP_PROBABILITY_BINS } from "../../contract/endpoints/monitoring.ts";
+import { chunks } from "../store/chunks.ts";
 import type { ConsoleTables } from "../store/schema.ts";
 import type { Store } from "../store/store.ts";
 import type { CapturedDecision } from "./capture-record.ts";
@@ -34,17 +35,13 @@ export interface Rollup {
   latencyCount: number;
 }
 
-/** Rows per multi-row INSERT: well under both dialects' limits on bound parameters (SQLite 32,766, PostgreSQL 65,535). */
+/** Rows per multi-row INSERT: 12 columns each, 12,000 bound parameters (chunks.ts). */
 const ROWS_PER_INSERT = 1000;
-
-function* chunks<T>(items: readonly T[], size = ROWS_PER_INSERT): Generator<T[]> {
-  for (let start = 0; start < items.length; start += size) yield items.slice(start, start + size);
-}
 
 /** The keys among `keys` whose objects are read already. */
 export async function objectsRead(store: Store, endpointName: string, keys: readonly string[]): Promise<Set<string>> {
   const read = new Set<string>();
-  for (const some of chunks(keys)) {
+  for (const some of chunks(keys, ROWS_PER_INSERT)) {
     const rows = await store
       .selectFrom("capture_objects")
       .select("object_key")
@@ -151,7 +148,7 @@ async function keepDecisions(store: Store, reading: CaptureObjectReading): Promi
       latency_ms: decision.latencyMs,
     }),
   );
-  for (const some of chunks(rows)) {
+  for (const some of chunks(rows, ROWS_PER_INSERT)) {
     await store
       .insertInto("captured_decisions")
       .values(some)
@@ -172,7 +169,7 @@ async function knowKinds(store: Store, reading: CaptureObjectReading): Promise<v
     });
   }
   const rows = [...kinds.values()].sort((a, b) => byteOrder(a.kind, b.kind));
-  for (const some of chunks(rows)) {
+  for (const some of chunks(rows, ROWS_PER_INSERT)) {
     await store
       .insertInto("decision_kinds")
       .values(some)
@@ -187,7 +184,7 @@ async function knowKinds(store: Store, reading: CaptureObjectReading): Promise<v
  * (its decisions are more than ours: a stored rollup holds at least one) then gets its bins added up here.
  */
 async function addRollups(store: Store, endpointName: string, rollups: readonly Rollup[]): Promise<void> {
-  for (const some of chunks(rollups)) {
+  for (const some of chunks(rollups, ROWS_PER_INSERT)) {
     const stored = await store
       .insertInto("decision_rollups")
       .values(

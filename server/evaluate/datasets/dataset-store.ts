@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Decision } from "@decision-console/adapter/contract";
 import type { Selectable } from "kysely";
 import type { DatasetDetail, DatasetSource, DatasetSummary } from "../../../contract/evaluate/datasets.ts";
+import { chunks } from "../../store/chunks.ts";
 import type { ConsoleTables } from "../../store/schema.ts";
 import type { Store, StoreTransaction } from "../../store/store.ts";
 import type { LabelledDecision } from "./labelled-decision.ts";
@@ -55,11 +56,8 @@ export async function insertDataset(
     tier: item.tier,
   }));
   await trx.insertInto("evaluation_datasets").values(row).execute();
-  for (let start = 0; start < items.length; start += ITEMS_PER_INSERT) {
-    await trx
-      .insertInto("evaluation_dataset_items")
-      .values(items.slice(start, start + ITEMS_PER_INSERT))
-      .execute();
+  for (const some of chunks(items, ITEMS_PER_INSERT)) {
+    await trx.insertInto("evaluation_dataset_items").values(some).execute();
   }
   return toSummary(row);
 }
