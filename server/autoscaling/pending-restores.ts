@@ -1,15 +1,14 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { DescribeEndpointCommand, type SageMakerClient } from "@aws-sdk/client-sagemaker";
 import type { Autoscaling } from "../../contract/endpoints/autoscaling.ts";
+import { neverInServiceAgain } from "../../contract/endpoints/status.ts";
+import { LONGEST_UPDATE_SECONDS } from "../../contract/endpoints/update.ts";
 import { awsCall } from "../aws/errors.ts";
+import { inProcessWork } from "../background/in-process-work.ts";
 import { AppError } from "../http/app-error.ts";
 import { holdLease, type LeaseTiming } from "../store/leases.ts";
 import type { Store } from "../store/store.ts";
 import { restoreAutoscaling, type ScalingClients } from "./variant-scaling.ts";
-
-/** The longest an update may run (MaximumExecutionTimeoutInSeconds' upper bound), and a margin for the rollback. */
-const LONGEST_UPDATE_SECONDS = 28800 + 3600;
-const UNRECOVERABLE = new Set(["Failed", "UpdateRollbackFailed", "Deleting"]);
 
 export type RestoreClients = ScalingClients & { sageMaker: SageMakerClient };
 
@@ -62,7 +61,7 @@ async function untilInService(sageMaker: SageMakerClient, endpoint: string, sinc
       );
       const status = described.EndpointStatus ?? "";
       if (status === "InService") return null;
-      if (UNRECOVERABLE.has(status)) return `the endpoint is ${status}`;
+      if ((neverInServiceAgain as readonly string[]).includes(status)) return `the endpoint is ${status}`;
     } catch (error) {
       wait.signal?.throwIfAborted();
       if (error instanceof AppError && error.code === "not_found") return "the endpoint is gone";
@@ -111,12 +110,19 @@ export async function finishPendingRestore(
   }
 }
 
-/** Restores this process is finishing. On `globalThis` because Next.js bundles route handlers separately. */
-function activeRestores(): Map<string, Promise<void>> {
-  const process_ = globalThis as { __autoscalingRestores?: Map<string, Promise<void>> };
-  process_.__autoscalingRestores ??= new Map();
-  return process_.__autoscalingRestores;
-}
+/** Restores this process is finishing; one stopped by shutdown (its signal aborted) is not a failure to log. */
+const restores = (signal?: AbortSignal) =>
+  inProcessWork("autoscaling restores", (endpoint, error) => {
+    if (signal?.aborted) return;
+    console.error(
+      JSON.stringify({
+        level: "error",
+        msg: "autoscaling not registered again after an update",
+        endpoint,
+        error: String(error),
+      }),
+    );
+  });
 
 /** Finishes `endpoint`'s stored restore in the background unless this process already is; settles when done. */
 export function takeUpPendingRestore(
@@ -124,24 +130,7 @@ export function takeUpPendingRestore(
   endpoint: string,
   wait: RestoreWait = {},
 ): Promise<void> {
-  const active = activeRestores();
-  const already = active.get(endpoint);
-  if (already) return already;
-  const done = finishPendingRestore(deps, endpoint, wait)
-    .catch((error: unknown) => {
-      if (wait.signal?.aborted) return;
-      console.error(
-        JSON.stringify({
-          level: "error",
-          msg: "autoscaling not registered again after an update",
-          endpoint,
-          error: String(error),
-        }),
-      );
-    })
-    .finally(() => active.delete(endpoint));
-  active.set(endpoint, done);
-  return done;
+  return restores(wait.signal).takeUp(endpoint, () => finishPendingRestore(deps, endpoint, wait));
 }
 
 /** Takes up every stored restore no replica is finishing (a stopped or killed console left them). */
@@ -151,5 +140,5 @@ export async function resumePendingRestores(deps: { aws: RestoreClients; store: 
 
 /** Waits for the restores this process took up (shutdown aborts them through `wait.signal` first). */
 export async function settledRestores(): Promise<void> {
-  await Promise.all(activeRestores().values());
+  await restores().settled();
 }

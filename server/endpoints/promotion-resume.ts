@@ -1,12 +1,14 @@
+import { inProcessWork } from "../background/in-process-work.ts";
 import { consoleContext } from "../context.ts";
 import { finishShadowPromotion, type PromotionDeps, type PromotionWait, waitingPromotions } from "./shadow-test.ts";
 
-/** Promotions this process is finishing. On `globalThis` because Next.js bundles route handlers separately. */
-function activePromotions(): Map<string, Promise<void>> {
-  const process_ = globalThis as { __shadowPromotions?: Map<string, Promise<void>> };
-  process_.__shadowPromotions ??= new Map();
-  return process_.__shadowPromotions;
-}
+/** Promotions this process is finishing. */
+const promotions = () =>
+  inProcessWork("shadow promotions", (endpoint, error) =>
+    console.error(
+      JSON.stringify({ level: "error", msg: "shadow promotion not finished", endpoint, error: String(error) }),
+    ),
+  );
 
 /**
  * Takes up the shadow promotions waiting in the store that no replica is finishing (a stopped or killed console
@@ -25,21 +27,10 @@ export async function resumeShadowPromotions(deps?: PromotionDeps, wait: Promoti
  * promoted, or an earlier round); settles when it has.
  */
 export function takeUpPromotion(deps: PromotionDeps, endpoint: string, wait: PromotionWait = {}): Promise<void> {
-  const active = activePromotions();
-  const already = active.get(endpoint);
-  if (already) return already;
-  const done = finishShadowPromotion(deps, endpoint, wait)
-    .catch((error: unknown) =>
-      console.error(
-        JSON.stringify({ level: "error", msg: "shadow promotion not finished", endpoint, error: String(error) }),
-      ),
-    )
-    .finally(() => active.delete(endpoint));
-  active.set(endpoint, done);
-  return done;
+  return promotions().takeUp(endpoint, () => finishShadowPromotion(deps, endpoint, wait));
 }
 
 /** Waits for the promotions this process took up (shutdown aborts them through `wait.signal` first). */
 export async function settledPromotions(): Promise<void> {
-  await Promise.all(activePromotions().values());
+  await promotions().settled();
 }
