@@ -24,6 +24,9 @@ export const transitionalStatuses: readonly EndpointStatus[] = [
 /** Statuses an endpoint does not serve from and will not leave by itself. */
 export const failedStatuses: readonly EndpointStatus[] = ["Failed", "UpdateRollbackFailed", "OutOfService"];
 
+/** Statuses after which an endpoint that is being waited for will never be InService again. */
+export const neverInServiceAgain: readonly EndpointStatus[] = ["Failed", "UpdateRollbackFailed", "Deleting"];
+
 export function isTransitional(status: EndpointStatus): boolean {
   return transitionalStatuses.includes(status);
 }

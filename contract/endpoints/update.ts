@@ -72,13 +72,19 @@ export const endpointChangeSchema = z.strictObject({
 export type EndpointChange = z.infer<typeof endpointChangeSchema>;
 
 /** `POST /api/endpoints/[name]/update` body. */
+/** MaximumExecutionTimeoutInSeconds' upper bound. */
+const MAX_EXECUTION_SECONDS = 28800;
+
+/** The longest an update may run, and a margin for its rollback: how long the console waits for one to end. */
+export const LONGEST_UPDATE_SECONDS = MAX_EXECUTION_SECONDS + 3600;
+
 export const updateRequestSchema = z.strictObject({
   change: endpointChangeSchema,
   strategy: updateStrategySchema,
   /** Blue/green only: how long the old fleet is kept after all traffic moved (0-3600 s). */
   terminationWaitSeconds: waitSeconds.default(0),
   /** MaximumExecutionTimeoutInSeconds: 600-28800 s; absent: SageMaker's default. */
-  maxExecutionSeconds: z.number().int().min(600).max(28800).optional(),
+  maxExecutionSeconds: z.number().int().min(600).max(MAX_EXECUTION_SECONDS).optional(),
   alarms: rollbackAlarmsSchema,
   /** Back to an earlier configuration of this endpoint (the deployment's previous one) instead of a change. */
   rollBackTo: resourceNameSchema.optional(),

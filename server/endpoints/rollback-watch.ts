@@ -1,12 +1,9 @@
 import { type CloudWatchClient, DescribeAlarmHistoryCommand } from "@aws-sdk/client-cloudwatch";
 import { DescribeEndpointCommand, type SageMakerClient, waitUntilEndpointInService } from "@aws-sdk/client-sagemaker";
-import type { UpdateResult } from "../../contract/endpoints/update.ts";
+import { LONGEST_UPDATE_SECONDS, type UpdateResult } from "../../contract/endpoints/update.ts";
 import { recordAudit } from "../audit/record.ts";
 import { awsCall } from "../aws/errors.ts";
 import type { Store } from "../store/store.ts";
-
-/** The longest an update may run (MaximumExecutionTimeoutInSeconds' upper bound), and a margin for the rollback. */
-const LONGEST_UPDATE_SECONDS = 28800 + 3600;
 
 /** Who rolled the endpoint back: SageMaker's deployment guardrails, not a person. */
 export const ALARM_ROLLBACK_ACTOR = "sagemaker";

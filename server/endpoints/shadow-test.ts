@@ -14,6 +14,7 @@ import type {
   ShadowTestRequest,
   ShadowTestResult,
 } from "../../contract/endpoints/shadow-test.ts";
+import { neverInServiceAgain } from "../../contract/endpoints/status.ts";
 import type { EndpointChange, UpdateRequest } from "../../contract/endpoints/update.ts";
 import type { ManagedScope } from "../auth/managed-names.ts";
 import { audited } from "../aws/audited.ts";
@@ -255,7 +256,6 @@ export interface PromotionWait {
 
 /** How long after the promotion the endpoint may take to be InService again before the promotion is given up. */
 const LONGEST_WAIT_SECONDS = 3600;
-const UNRECOVERABLE = new Set(["Failed", "UpdateRollbackFailed", "Deleting"]);
 
 /** Null once the endpoint is InService on the configuration the test went back to; else why the update cannot follow. */
 async function waitForPreviousConfig(
@@ -278,7 +278,7 @@ async function waitForPreviousConfig(
           : `the endpoint is InService on "${endpoint.EndpointConfigName}", not on "${promotion.previous_config}" ` +
               "the test went back to: it was updated since";
       }
-      if (UNRECOVERABLE.has(status)) {
+      if ((neverInServiceAgain as readonly string[]).includes(status)) {
         return `the endpoint is ${status}${endpoint.FailureReason ? `: ${endpoint.FailureReason}` : ""}`;
       }
     } catch (error) {
