@@ -24,11 +24,18 @@ import {
   runTargets,
 } from "./run-store.ts";
 
+/** What a summary is computed from: the run's dataset items and its results, read once per summary. */
+interface RunContents {
+  items: StoredItem[];
+  results: Awaited<ReturnType<typeof runResults>>;
+}
+
 async function progressOf(
   store: Store,
   run: RunRow,
   targets: readonly string[],
   itemCount: number,
+  items: readonly StoredItem[],
   nowMs: number,
 ): Promise<EvaluationProgress> {
   const counts = await progressCounts(store, run);
@@ -40,13 +47,18 @@ async function progressOf(
   }));
   const done = endpoints.reduce((sum, endpoint) => sum + endpoint.done, 0);
   const total = itemCount * targets.length;
-  return { done, total, etaSeconds: await timeLeft(store, run, targets.length, nowMs), endpoints };
+  return { done, total, etaSeconds: await timeLeft(store, run, targets.length, items, nowMs), endpoints };
 }
 
-/** Only a running run has a time left; its items are read only then. */
-async function timeLeft(store: Store, run: RunRow, targets: number, nowMs: number): Promise<number | null> {
+/** Only a running run has a time left. */
+async function timeLeft(
+  store: Store,
+  run: RunRow,
+  targets: number,
+  items: readonly StoredItem[],
+  nowMs: number,
+): Promise<number | null> {
   if (run.status !== "running") return null;
-  const items = await datasetItems(store, run.dataset_id);
   const sizes = new Map(items.map((item) => [item.position, promptSize(item.decision)]));
   const finished = await finishedItems(store, run.id);
   return etaSeconds({ sizes, targets, finished, resumedAt: run.resumed_at, nowMs });
@@ -65,17 +77,15 @@ async function batchOf(store: Store, runId: string): Promise<EvaluationSummary["
 }
 
 /** Each endpoint's accuracy so far, by the same rule as its metrics (`accuracy` over the finished items). */
-async function accuracyOf(
-  store: Store,
-  run: RunRow,
-  targets: readonly string[],
-): Promise<EvaluationSummary["accuracy"]> {
-  const items = await datasetItems(store, run.dataset_id);
-  const results = await runResults(store, run.id);
+function accuracyOf(targets: readonly string[], { items, results }: RunContents): EvaluationSummary["accuracy"] {
   return targets.map((endpointName, slot) => ({ endpointName, ...accuracy(outcomesOf(items, results, slot)) }));
 }
 
-async function summaryOf(store: Store, run: RunRow, nowMs: number): Promise<EvaluationSummary> {
+async function summaryOf(store: Store, run: RunRow, nowMs: number, read?: RunContents): Promise<EvaluationSummary> {
+  const contents = read ?? {
+    items: await datasetItems(store, run.dataset_id),
+    results: await runResults(store, run.id),
+  };
   const dataset = await findDataset(store, run.dataset_id);
   const targets = await runTargets(store, run.id);
   return {
@@ -89,8 +99,8 @@ async function summaryOf(store: Store, run: RunRow, nowMs: number): Promise<Eval
     createdAt: run.created_at,
     finishedAt: run.finished_at,
     failure: run.failure,
-    progress: await progressOf(store, run, targets, dataset?.itemCount ?? 0, nowMs),
-    accuracy: await accuracyOf(store, run, targets),
+    progress: await progressOf(store, run, targets, dataset?.itemCount ?? 0, contents.items, nowMs),
+    accuracy: accuracyOf(targets, contents),
     batch: await batchOf(store, run.id),
   };
 }
@@ -110,10 +120,8 @@ export async function evaluationSummaries(store: Store, nowMs: number = Date.now
   return summaries;
 }
 
-export interface RunData {
+export interface RunData extends RunContents {
   run: RunRow;
-  items: StoredItem[];
-  results: Awaited<ReturnType<typeof runResults>>;
   targets: string[];
   configurations: (string | null)[];
 }
@@ -163,7 +171,7 @@ export async function evaluationDetail(
   }));
   const [a, b] = sides;
   return {
-    ...(await summaryOf(store, data.run, nowMs)),
+    ...(await summaryOf(store, data.run, nowMs, data)),
     results,
     comparison: a && b ? compare(a, b) : null,
   };
