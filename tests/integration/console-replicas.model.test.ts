@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -6,7 +6,6 @@ import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { type AsyncInferenceConfig, SageMakerClient } from "@aws-sdk/client-sagemaker";
 import {
   type ControlPlane,
-  exitWithParentArgs,
   freePort,
   localAwsEnvironment,
   localClientConfig,
@@ -23,6 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runLeaseName } from "../../server/evaluate/runs/run-store.ts";
 import { leaseHolder } from "../../server/store/leases.ts";
 import type { Store } from "../../server/store/store.ts";
+import { spawnNextStart } from "../support/next-start.ts";
 import { openTestStore, type TestStore, testPostgresUrl } from "../support/store/test-stores.ts";
 
 /**
@@ -71,25 +71,12 @@ async function startReplica(name: string): Promise<Replica> {
     HOME: process.env.HOME,
     NODE_ENV: "production",
     NEXT_TELEMETRY_DISABLED: "1",
-    NEXT_MANUAL_SIG_HANDLE: "true",
     ...localAwsEnvironment(plane),
     CONSOLE_DATABASE_URL: location.postgresUrl,
     CONSOLE_DATA_DIR: path.join(dir, name),
     CONSOLE_LEASE_SECONDS: String(LEASE_SECONDS),
   };
-  const child = spawn(
-    process.execPath,
-    [
-      ...exitWithParentArgs(),
-      path.join(repoRoot, "node_modules", "next", "dist", "bin", "next"),
-      "start",
-      "-H",
-      "127.0.0.1",
-      "-p",
-      String(port),
-    ],
-    { cwd: repoRoot, env, stdio: ["ignore", "pipe", "pipe"] },
-  );
+  const child = spawnNextStart(port, env, ["ignore", "pipe", "pipe"]);
   const output: string[] = [];
   child.stdout!.on("data", (chunk) => output.push(String(chunk)));
   child.stderr!.on("data", (chunk) => output.push(String(chunk)));

@@ -1,19 +1,14 @@
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import {
-  consoleEnvironment,
-  exitWithParentArgs,
-  publishHubFile,
-  startHubStandIn,
-  startLocalStack,
-} from "@decision-console/local-aws";
+import { consoleEnvironment, publishHubFile, startHubStandIn, startLocalStack } from "@decision-console/local-aws";
 import { MetricClock } from "@decision-console/local-aws/testing";
 import { workspaceStackFixture } from "../../../infra/local-stack/workspace-fixture.ts";
 import { generateTinyModel } from "../../../scripts/local-seed/tiny-model.ts";
 import { trainedModel } from "../../../scripts/models/trained-model.ts";
 import { demoModelPreset } from "../../../server/presets/models.ts";
+import { spawnNextStart } from "../../support/next-start.ts";
 import { e2eSettings, type ModelPin, type TrainedModelPin } from "./e2e-settings.ts";
 import { startMetricClockControl } from "./metric-clock.ts";
 
@@ -121,7 +116,6 @@ async function main(): Promise<void> {
     CONSOLE_INVOKE_PER_MINUTE: "1000",
     CONSOLE_INVOKE_BURST: "100",
     NEXT_TELEMETRY_DISABLED: "1",
-    NEXT_MANUAL_SIG_HANDLE: "true",
     NEXT_DIST_DIR: settings.distDir,
     NEXT_SKIP_TYPECHECK: "1",
   };
@@ -130,19 +124,7 @@ async function main(): Promise<void> {
   if (trainedPin) fs.writeFileSync(settings.trainedPinFile, JSON.stringify(trainedPin));
   fs.writeFileSync(settings.controlPlaneFile, stack.controlPlane.url);
 
-  const next = spawn(
-    process.execPath,
-    [
-      ...exitWithParentArgs(),
-      path.join(repoRoot, "node_modules", "next", "dist", "bin", "next"),
-      "start",
-      "-H",
-      "127.0.0.1",
-      "-p",
-      String(settings.port),
-    ],
-    { cwd: repoRoot, env, stdio: "inherit" },
-  );
+  const next = spawnNextStart(settings.port, env, "inherit");
   children.push(next);
   next.on("exit", (code) => {
     console.error(`next start exited with ${code}`);
