@@ -561,7 +561,7 @@ export const consoleApi = {
     query: exportQuerySchema,
     response: null,
     status: 200,
-    note: "`text/csv` (one row per endpoint and item; text cells starting with = + - @ are neutralised) or `application/json`, as an attachment.",
+    note: "`text/csv` (one row per endpoint and item; text cells starting with = + - @, or holding them after a , or ;, are neutralised; cells holding , or ; are quoted) or `application/json`, as an attachment.",
   },
   listTransformJobs: {
     method: "GET",

@@ -296,6 +296,38 @@ describe("evaluation routes", () => {
     expect(exported.items[0]).toMatchObject({ item_id: hostile.id, category: "@SUM(A1)", tier: "\tcmd", answer: "-2" });
   });
 
+  it("quotes cells holding a ; or , and neutralises a formula after either, for spreadsheets that split on ;", async () => {
+    // Issue 51, item 9: `x;=cmd` unquoted became a formula cell where `;` separates cells.
+    const hostile = {
+      id: "semicolon-1",
+      state: "Separators",
+      question: "Which?",
+      options: [
+        { id: "no", description: "Wait" },
+        { id: "yes", description: "Escalate" },
+      ],
+      answer: "yes",
+      category: "x;=cmd|' /C calc'!A0",
+      tier: "y,+1+1",
+    };
+    const upload = await datasets.POST(json("/api/datasets", { name: "separators", text: JSON.stringify(hostile) }));
+    const datasetId = ((await upload.json()) as { id: string }).id;
+    const run = await evaluations.POST(json("/api/evaluations", { datasetId, endpoints: ["cpu-endpoint"] }));
+    const { id } = (await run.json()) as { id: string };
+    await waitForEnd(id);
+
+    const csv = await (await exporter.GET(get(`/api/evaluations/${id}/export?format=csv`), params(id))).text();
+    const [header, row] = parseCsv(csv).map((record) => record.fields);
+    const cell = (column: string) => row![header!.indexOf(column)];
+    expect(cell("category")).toBe("x;'=cmd|' /C calc'!A0");
+    expect(cell("tier")).toBe("y,'+1+1");
+    const dataLine = csv.split("\r\n")[1]!;
+    expect(dataLine).toContain(`"x;'=cmd|' /C calc'!A0"`);
+    expect(dataLine).toContain(`"y,'+1+1"`);
+    const splitOnSemicolons = dataLine.split(";").slice(1);
+    expect(splitOnSemicolons.filter((piece) => /^[=+\-@\t\r]/.test(piece))).toEqual([]);
+  });
+
   it("answers 404 for an unknown evaluation", async () => {
     expect((await evaluation.GET(get("/api/evaluations/nope"), params("nope"))).status).toBe(404);
     expect((await cancel.POST(json("/api/evaluations/nope/cancel", {}), params("nope"))).status).toBe(404);

@@ -1,4 +1,5 @@
 import type { EvaluationDetail } from "../../../contract/evaluate/evaluations.ts";
+import { csvText } from "./csv-field.ts";
 import type { RunData } from "./run-view.ts";
 
 export interface ExportedItem {
@@ -55,24 +56,6 @@ export function exportJson(detail: EvaluationDetail, data: RunData): string {
   return `${JSON.stringify({ evaluation: detail, items: exportedItems(data) }, null, 2)}\n`;
 }
 
-/** A spreadsheet reads a cell starting with one of these as a formula (OWASP's CSV injection list). */
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-/**
- * One CSV field. Text from datasets and endpoints that a spreadsheet would run as a formula gets a leading `'`
- * (shown as text, the value otherwise intact); numbers and booleans are ours and written as they are.
- */
-function csvField(value: unknown): string {
-  if (value === null || value === undefined) return "";
-  const text =
-    typeof value === "string"
-      ? value.replace(FORMULA_START, "'$&")
-      : Array.isArray(value)
-        ? JSON.stringify(value)
-        : String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
 const CSV_COLUMNS: (keyof ExportedItem)[] = [
   "endpoint",
   "item_id",
@@ -95,7 +78,5 @@ const CSV_COLUMNS: (keyof ExportedItem)[] = [
 
 /** One row per endpoint and item; list columns hold JSON arrays. */
 export function exportCsv(data: RunData): string {
-  const lines = [CSV_COLUMNS.join(",")];
-  for (const item of exportedItems(data)) lines.push(CSV_COLUMNS.map((column) => csvField(item[column])).join(","));
-  return `${lines.join("\r\n")}\r\n`;
+  return csvText([CSV_COLUMNS, ...exportedItems(data).map((item) => CSV_COLUMNS.map((column) => item[column]))]);
 }
