@@ -76,4 +76,17 @@ describe("reading a capture record", () => {
       readCaptureRecord(record({ decision: { id: "d", question: "Q", options } }, { error: { message: "x" } })),
     ).toEqual({ ok: false, why: "not a decision answer" });
   });
+
+  it("refuses probabilities that are not a distribution: out of [0, 1], or not summing to about 1", () => {
+    const reading = (probabilities: number[]) =>
+      readCaptureRecord(
+        record({ decision: { id: "d", question: "Q", options } }, { result: result("d", probabilities) }),
+      );
+    const refused = { ok: false, why: "probabilities that are not a distribution (each in [0, 1], summing to 1)" };
+    expect(reading([-5, 1e308])).toEqual(refused);
+    expect(reading([-0.5, 1.5])).toEqual(refused);
+    expect(reading([0.5, 0.6])).toEqual(refused);
+    expect(reading([0.1, 0.1])).toEqual(refused);
+    expect(reading([0.3000001, 0.6999998]).ok).toBe(true);
+  });
 });

@@ -55,6 +55,16 @@ export function decisionKind(question: string, options: readonly string[]): stri
     .slice(0, 16);
 }
 
+/** Rounding in the answer's JSON may move the sum of a softmax's probabilities off 1 by about this much at most. */
+const DISTRIBUTION_SUM_TOLERANCE = 0.01;
+
+/** Probabilities a scorer can give: each in [0, 1], together about 1 (a softmax over the options). */
+function isDistribution(probabilities: readonly number[]): boolean {
+  const inRange = probabilities.every((p) => p >= 0 && p <= 1);
+  const sum = probabilities.reduce((total, p) => total + p, 0);
+  return inRange && Math.abs(sum - 1) <= DISTRIBUTION_SUM_TOLERANCE;
+}
+
 export function readCaptureRecord(line: string): CaptureRecordReading {
   let record: unknown;
   try {
@@ -95,6 +105,9 @@ export function readCaptureRecord(line: string): CaptureRecordReading {
       !probabilities.every((p) => typeof p === "number" && Number.isFinite(p))
     ) {
       return { ok: false, why: "result without option_ids and probabilities" };
+    }
+    if (!isDistribution(probabilities as number[])) {
+      return { ok: false, why: "probabilities that are not a distribution (each in [0, 1], summing to 1)" };
     }
     const scores = probabilities as number[];
     const ids = options as string[];
