@@ -112,6 +112,14 @@ export function createConsolePolicy(scope: Construct, props: ConsolePolicyProps)
       actions: ["sagemaker:CreateModelPackage", "sagemaker:DescribeModelPackage", "sagemaker:UpdateModelPackage"],
       resources: [regionalArn("sagemaker", `model-package/${namePrefix}*/*`)],
     }),
+    // A model made from a registry version (ContainerDefinition.ModelPackageName) is authorised on the version too:
+    // the registry guide's "Deploy a Model Version from a Different Account" grants sagemaker:CreateModel on
+    // model-package/<group>/*. Only the console's groups: another team's version is not served under a prefixed name.
+    new PolicyStatement({
+      sid: "DeployPrefixedModelVersions",
+      actions: ["sagemaker:CreateModel"],
+      resources: [regionalArn("sagemaker", `model-package/${namePrefix}*/*`)],
+    }),
     new PolicyStatement({
       sid: "ListModelRegistry",
       actions: ["sagemaker:ListModelPackageGroups", "sagemaker:ListModelPackages"],
@@ -312,6 +320,7 @@ export function createConsolePolicy(scope: Construct, props: ConsolePolicyProps)
     ReadPrefixedModelTags: `only the tags of models named with the prefix "${namePrefix}"`,
     ManagePrefixedModelGroups: `only model package groups named with the prefix "${namePrefix}"`,
     ManagePrefixedModelVersions: `only the versions of model package groups named with the prefix "${namePrefix}"`,
+    DeployPrefixedModelVersions: `only the versions of model package groups named with the prefix "${namePrefix}"`,
     ListModelRegistry:
       "ListModelPackageGroups and ListModelPackages have no resource type (Service Authorization Reference)",
     WriteEvaluationReports: "evaluation reports under evaluation-reports/ only",

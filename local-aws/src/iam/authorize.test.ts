@@ -88,6 +88,25 @@ describe("the console principal under the policy the stack synthesises (prefix d
     );
   });
 
+  it("creates a model from a version of its own registry groups only (issues 50.2 and 51.2)", () => {
+    const version = (group: string) => `arn:aws:sagemaker:${REGION}:${ACCOUNT}:model-package/${group}/3`;
+    const fromVersion = (container: Record<string, unknown>) =>
+      sageMaker("CreateModel", { ModelName: "dc-router-v3", ExecutionRoleArn: testExecutionRoleArn(), ...container });
+    expect(fromVersion({ PrimaryContainer: { ModelPackageName: version("dc-router") } })).toBeUndefined();
+    expect(fromVersion({ Containers: [{ ModelPackageName: version("dc-router") }] })).toBeUndefined();
+    expect(fromVersion({ PrimaryContainer: { ModelPackageName: version("team-b-router") } })?.message).toBe(
+      `User: ${consoleArn} is not authorized to perform: sagemaker:CreateModel on resource: ${version("team-b-router")} because no identity-based policy allows the sagemaker:CreateModel action`,
+    );
+    expect(
+      fromVersion({
+        Containers: [{ ModelPackageName: version("dc-router") }, { ModelPackageName: version("team-b-router") }],
+      })?.code,
+    ).toBe("AccessDeniedException");
+    expect(fromVersion({ PrimaryContainer: { ModelPackageName: "team-b-router" } })?.message).toMatch(
+      /sagemaker:CreateModel on resource: arn:aws:sagemaker:us-east-1:000000000000:model-package\/team-b-router /,
+    );
+  });
+
   it("serves only prefixed models: sagemaker:ModelArn of every variant, and of a transform job", () => {
     const config = (...models: string[]) =>
       sageMaker("CreateEndpointConfig", {

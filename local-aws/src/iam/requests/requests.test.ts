@@ -54,6 +54,7 @@ const inputs: Record<string, Record<string, unknown>> = {
     ModelName: "dc-m",
     ExecutionRoleArn: "arn:aws:iam::000000000000:role/r",
     EnableNetworkIsolation: true,
+    Containers: [{ ModelPackageName: "arn:aws:sagemaker:us-east-1:000000000000:model-package/dc-g/1" }],
     Tags: tags,
   },
   DescribeModel: { ModelName: "dc-m" },

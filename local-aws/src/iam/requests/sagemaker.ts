@@ -17,6 +17,27 @@ export function sageMakerArn(facts: RequestFacts, kind: SageMakerKind, name: str
   return `arn:aws:sagemaker:${facts.region}:${facts.accountId}:${kind}/${name.toLowerCase()}`;
 }
 
+/**
+ * The model packages a CreateModel deploys (`ModelPackageName` of its PrimaryContainer and of each of Containers), as
+ * ARNs: a version's ARN as given, a bare name as the unversioned package `model-package/<name>`. SageMaker authorises
+ * CreateModel on each of them too: the registry guide's "Deploy a Model Version from a Different Account" grants
+ * `sagemaker:CreateModel` on `model-package/<group>/*`, though the Service Authorization Reference lists `model` only.
+ */
+export function deployedModelPackages(input: Record<string, unknown>, facts: RequestFacts): string[] {
+  const containers = [input.PrimaryContainer, ...(Array.isArray(input.Containers) ? input.Containers : [])];
+  const packages = new Set<string>();
+  for (const container of containers as { ModelPackageName?: unknown }[]) {
+    const name = container?.ModelPackageName;
+    if (typeof name !== "string" || name === "") continue;
+    packages.add(
+      name.startsWith("arn:")
+        ? name
+        : `arn:aws:sagemaker:${facts.region}:${facts.accountId}:model-package/${name.toLowerCase()}`,
+    );
+  }
+  return [...packages];
+}
+
 /** An action on an existing resource: its ARN and the resource's tags. */
 function onExisting(action: string, kind: SageMakerKind, nameField: string): OperationAuthorization {
   return (input, facts) => {
@@ -55,6 +76,11 @@ export const sageMakerAuthorization: Record<string, OperationAuthorization> = {
             : {}),
         },
       },
+      ...deployedModelPackages(input, facts).map((modelPackage) => ({
+        action: "sagemaker:CreateModel",
+        resource: modelPackage,
+        context: resourceTagContext(facts.sageMakerTags(modelPackage), "sagemaker"),
+      })),
       ...tagOnCreate("sagemaker:CreateModel", model, input),
     ];
     if (typeof input.ExecutionRoleArn === "string") {
