@@ -131,7 +131,7 @@ export async function completeSignIn(
   const claims = tokens.claims();
   if (!claims) throw new AppError("unauthenticated", "Single sign-on returned no ID token.");
   const role = roleFromClaim(claims[settings.roleClaim]);
-  const name = String(claims.email ?? claims.preferred_username ?? claims["cognito:username"] ?? claims.sub);
+  const name = oidcName(claims);
   if (!role) {
     throw new AppError(
       "forbidden",
@@ -139,6 +139,17 @@ export async function completeSignIn(
     );
   }
   return { session: { name, role, source: "oidc" }, next: safeNext(flow.next, settings.redirectUri.origin) };
+}
+
+/**
+ * The console's name for a single-sign-on identity, from what the provider vouches for only: `sso:<email>` when its
+ * `email_verified` claim is true, else `sso-subject:<sub>` (the provider's own id for the user). A password user's
+ * name cannot hold `:` (userNameSchema), so the two never share a name in the audit log or in revocations.
+ */
+export function oidcName(claims: { sub: string; email?: unknown; email_verified?: unknown }): string {
+  return claims.email_verified === true && typeof claims.email === "string" && claims.email !== ""
+    ? `sso:${claims.email}`
+    : `sso-subject:${claims.sub}`;
 }
 
 export function roleFromClaim(value: unknown): Role | null {

@@ -136,14 +136,28 @@ describe("single sign-on (OIDC authorization code + PKCE)", () => {
   });
 
   it("a user in the operator group signs in as an operator and returns to where they were going", async () => {
-    nextClaims = { email: "olivia@example.com", groups: ["operator"] };
+    nextClaims = { email: "olivia@example.com", email_verified: true, groups: ["operator"] };
     const response = await signIn();
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe(`${consoleOrigin}/endpoints`);
     const principal = await principalOf(
       new Request(`${consoleOrigin}/`, { headers: { cookie: sessionCookie(response) } }),
     );
-    expect(principal).toEqual({ name: "olivia@example.com", role: "operator", source: "oidc" });
+    expect(principal).toEqual({ name: "sso:olivia@example.com", role: "operator", source: "oidc" });
+  });
+
+  it.each([
+    ["an email the provider did not verify", { email: "paula", email_verified: false }],
+    ["an email without email_verified", { email: "paula" }],
+    ["email_verified as a string", { email: "paula", email_verified: "true" }],
+    ["a preferred_username", { preferred_username: "paula" }],
+    ["a cognito:username", { "cognito:username": "paula" }],
+  ])("a session is named by the provider's subject, not by %s (a password user's name)", async (_, claims) => {
+    nextClaims = { ...claims, groups: ["operator"] };
+    const principal = await principalOf(
+      new Request(`${consoleOrigin}/`, { headers: { cookie: sessionCookie(await signIn()) } }),
+    );
+    expect(principal).toEqual({ name: "sso-subject:user-123", role: "operator", source: "oidc" });
   });
 
   it.each([
