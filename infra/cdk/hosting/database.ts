@@ -13,6 +13,9 @@ import type { ISecret } from "aws-cdk-lib/aws-secretsmanager";
 import type { Construct } from "constructs";
 
 export const DATABASE_NAME = "console";
+
+/** The engine version the stack deploys; the store tests' server is the same release (scripts/postgres/pins.json). */
+export const DATABASE_ENGINE_VERSION = PostgresEngineVersion.VER_17_9;
 export const DATABASE_USER = "console";
 
 export interface ConsoleDatabase {
@@ -36,7 +39,7 @@ export interface ConsoleDatabaseProps {
  * TLS only (rds.force_ssl).
  */
 export function createDatabase(scope: Construct, props: ConsoleDatabaseProps): ConsoleDatabase {
-  const engine = DatabaseInstanceEngine.postgres({ version: PostgresEngineVersion.VER_17_9 });
+  const engine = DatabaseInstanceEngine.postgres({ version: DATABASE_ENGINE_VERSION });
   const instance = new DatabaseInstance(scope, "Database", {
     engine,
     instanceType: InstanceType.of(InstanceClass.BURSTABLE4_GRAVITON, InstanceSize.MICRO),
