@@ -20,6 +20,8 @@ import { normalisedResourcePrefix } from "../contract/stack/console-contract.ts"
 import { workspaceStackFixture } from "../infra/local-stack/workspace-fixture.ts";
 import { prepareToListen } from "../server/before-listening.ts";
 import { readConsoleConfig } from "../server/config.ts";
+import { writeFirstRunLimits } from "../server/first-run/first-run-limits.ts";
+import { prepareFirstRun, seedingFailed } from "./local-seed/first-run-limits.ts";
 import { type SeedModel, seedModels } from "./local-seed/seed-models.ts";
 
 const REPO_ROOT = path.resolve(import.meta.dirname, "..");
@@ -117,6 +119,12 @@ async function main() {
     NEXT_MANUAL_SIG_HANDLE: "true",
   };
   if (mode === "local") {
+    const limits = prepareFirstRun();
+    if (limits.length > 0) {
+      console.warn("This first run is limited (the console's first page says so too):");
+      for (const limit of limits) console.warn(`  - ${limit}`);
+    }
+    writeFirstRunLimits(dataDir, limits);
     stack = await startLocalStack({
       dataDir,
       fixture: workspaceStackFixture(REPO_ROOT),
@@ -130,7 +138,10 @@ async function main() {
     seeded = seedModels(stack.controlPlane);
     seeded.then(
       (models) => console.log(`Models ready to deploy: ${models.map((m) => m.modelDataUrl).join(", ")}`),
-      (error) => console.error(`Seeding the first-run models failed: ${(error as Error).message}`),
+      (error) => {
+        console.error(seedingFailed(error));
+        writeFirstRunLimits(dataDir, [...limits, seedingFailed(error)]);
+      },
     );
   } else {
     console.log(

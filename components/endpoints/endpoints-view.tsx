@@ -3,6 +3,8 @@
 import Link from "next/link";
 import { isTransitional } from "@/contract/endpoints/status.ts";
 import { ErrorAlert } from "../api/error-text.tsx";
+import { useConsoleSettings } from "../api/settings-queries.ts";
+import { Alert } from "../ui/alert.tsx";
 import { buttonClasses } from "../ui/button.tsx";
 import { Card, PageHeader } from "../ui/card.tsx";
 import { useEndpoints } from "./endpoint-queries.ts";
@@ -10,6 +12,7 @@ import { EndpointsTable } from "./endpoints-table.tsx";
 
 export function EndpointsView() {
   const { data, error, isPending } = useEndpoints();
+  const firstRunLimits = useConsoleSettings().data?.firstRunLimits ?? [];
   const changing = data?.endpoints.filter((endpoint) => isTransitional(endpoint.status)).length ?? 0;
   return (
     <>
@@ -26,6 +29,15 @@ export function EndpointsView() {
           </Link>
         }
       />
+      {firstRunLimits.length > 0 && (
+        <Alert tone="warning" title="This console started with limits">
+          <ul className="ml-5 list-disc space-y-1">
+            {firstRunLimits.map((limit) => (
+              <li key={limit}>{limit}</li>
+            ))}
+          </ul>
+        </Alert>
+      )}
       {error && <ErrorAlert title="Could not list endpoints" error={error} />}
       {isPending && <p className="text-sm text-slate-700">Loading endpoints…</p>}
       {data && data.endpoints.length === 0 && <EmptyState />}
