@@ -282,23 +282,37 @@ export function createConsolePolicy(scope: Construct, props: ConsolePolicyProps)
     // DescribeAlarmHistory too: the endpoint page lists each alarm's state changes, one alarm (its ARN) at a time.
     new PolicyStatement({
       sid: "TargetTrackingAlarms",
-      actions: [
-        "cloudwatch:PutMetricAlarm",
-        "cloudwatch:DescribeAlarms",
-        "cloudwatch:DeleteAlarms",
-        "cloudwatch:DescribeAlarmHistory",
-      ],
+      actions: ["cloudwatch:DescribeAlarms", "cloudwatch:DeleteAlarms", "cloudwatch:DescribeAlarmHistory"],
       resources: [regionalArn("cloudwatch", `alarm:TargetTracking-endpoint/${namePrefix}*`)],
     }),
     new PolicyStatement({
       sid: "RollbackAlarms",
-      actions: [
-        "cloudwatch:PutMetricAlarm",
-        "cloudwatch:DescribeAlarms",
-        "cloudwatch:DeleteAlarms",
-        "cloudwatch:DescribeAlarmHistory",
-      ],
+      actions: ["cloudwatch:DescribeAlarms", "cloudwatch:DeleteAlarms", "cloudwatch:DescribeAlarmHistory"],
       resources: [regionalArn("cloudwatch", `alarm:${namePrefix}*`)],
+    }),
+    // An alarm acts with CloudWatch's authority, not its creator's: without this condition the console's key could
+    // point a prefixed alarm at another team's scaling policy and fire it with PutMetricData. The actions the console
+    // sets are its own endpoints' scaling policies (the scale-to-zero wake-up); rollback and drift alarms have none.
+    // cloudwatch:AlarmActions holds every action of the alarm (CloudWatch's "Using condition keys to limit alarm
+    // actions": actions "initiated when the alarm changes to any state, including ALARM, OK, or INSUFFICIENT_DATA").
+    new PolicyStatement({
+      sid: "PutAlarmsActingOnOwnScaling",
+      actions: ["cloudwatch:PutMetricAlarm"],
+      resources: [
+        regionalArn("cloudwatch", `alarm:TargetTracking-endpoint/${namePrefix}*`),
+        regionalArn("cloudwatch", `alarm:${namePrefix}*`),
+      ],
+      conditions: {
+        "ForAllValues:StringLike": {
+          "cloudwatch:AlarmActions": [
+            // The policy id is a UUID (36 characters), so the endpoint's name is matched where it starts.
+            regionalArn(
+              "autoscaling",
+              `scalingPolicy:????????-????-????-????-????????????:resource/sagemaker/endpoint/${namePrefix}*`,
+            ),
+          ],
+        },
+      },
     }),
     new PolicyStatement({
       sid: "CreateAutoScalingServiceLinkedRole",
@@ -345,6 +359,8 @@ export function createConsolePolicy(scope: Construct, props: ConsolePolicyProps)
       "scalable-target ARNs are opaque ids; limited by condition to SageMaker variant targets that carry the console's tag",
     TargetTrackingAlarms: "only the target-tracking alarms of endpoints named with the prefix",
     RollbackAlarms: "only alarms named with the prefix: the update rollback alarms of the console's endpoints",
+    PutAlarmsActingOnOwnScaling:
+      "only the console's alarms (its prefix, and the target-tracking alarms of its endpoints), acting only on the scaling policies of endpoints named with the prefix",
     TripRollbackAlarms:
       "only alarms named with the prefix: the console's rollback alarms, set to ALARM to abort an update",
   });

@@ -199,6 +199,33 @@ describe("the console principal under the policy the stack synthesises (prefix d
     );
   });
 
+  it("puts alarms that act only on its own endpoints' scaling policies, in every state (issue 51.1)", () => {
+    const policy = (endpoint: string) =>
+      `arn:aws:autoscaling:${REGION}:${ACCOUNT}:scalingPolicy:0f3c2a8e-5b1d-4c7a-9e2f-6a4b8c1d2e3f:resource/sagemaker/endpoint/${endpoint}/variant/AllTraffic:policyName/wake`;
+    const alarm = (actions: Record<string, string[]>) =>
+      denial(() =>
+        iam.json(
+          consolePrincipal,
+          "GraniteServiceVersion20100801",
+          "PutMetricAlarm",
+          { AlarmName: "dc-e-wake-up", ...actions },
+          REGION,
+        ),
+      );
+    expect(alarm({})).toBeUndefined();
+    expect(alarm({ AlarmActions: [policy("dc-e")] })).toBeUndefined();
+    expect(alarm({ AlarmActions: [policy("team-b-prod")] })?.message).toBe(
+      `User: ${consoleArn} is not authorized to perform: cloudwatch:PutMetricAlarm on resource: arn:aws:cloudwatch:${REGION}:${ACCOUNT}:alarm:dc-e-wake-up because no identity-based policy allows the cloudwatch:PutMetricAlarm action`,
+    );
+    expect(alarm({ AlarmActions: [policy("dc-e"), policy("team-b-prod")] })?.code).toBe("AccessDeniedException");
+    expect(alarm({ OKActions: [policy("team-b-prod")] })?.code).toBe("AccessDeniedException");
+    expect(alarm({ InsufficientDataActions: [policy("team-b-prod")] })?.code).toBe("AccessDeniedException");
+    expect(alarm({ AlarmActions: [`arn:aws:sns:${REGION}:${ACCOUNT}:pager`] })?.code).toBe("AccessDeniedException");
+    // A policy name cannot smuggle the prefix in: the policy id before it is a UUID.
+    const smuggled = `arn:aws:autoscaling:${REGION}:${ACCOUNT}:scalingPolicy:x:resource/sagemaker/endpoint/team-b/variant/v:policyName/p:resource/sagemaker/endpoint/dc-e`;
+    expect(alarm({ AlarmActions: [smuggled] })?.code).toBe("AccessDeniedException");
+  });
+
   it("invokes only prefixed endpoints", () => {
     expect(denial(() => iam.runtime(consolePrincipal, REGION, "InvokeEndpoint", "dc-e", undefined))).toBeUndefined();
     const other = denial(() =>

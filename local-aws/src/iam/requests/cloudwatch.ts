@@ -28,13 +28,19 @@ export const cloudWatchAuthorization: Record<string, OperationAuthorization> = {
       context: typeof input.Namespace === "string" ? { "cloudwatch:namespace": input.Namespace } : {},
     },
   ],
+  // cloudwatch:AlarmActions holds the actions of every state: "These actions can be initiated when the alarm changes
+  // to any state, including ALARM, OK, or INSUFFICIENT_DATA. Use the cloudwatch:AlarmActions condition key to allow a
+  // user to create alarms that can only perform the actions you specify" (CloudWatch User Guide, "Using condition
+  // keys to limit alarm actions").
   PutMetricAlarm: (input, facts) => [
     {
       action: "cloudwatch:PutMetricAlarm",
       resource: alarmResource(facts, str(input.AlarmName)),
       context: {
         ...requestTagContext(tagListToMap(input.Tags)),
-        ...(Array.isArray(input.AlarmActions) ? { "cloudwatch:AlarmActions": names(input.AlarmActions) } : {}),
+        "cloudwatch:AlarmActions": [
+          ...new Set([input.AlarmActions, input.OKActions, input.InsufficientDataActions].flatMap(names)),
+        ],
       },
     },
   ],
