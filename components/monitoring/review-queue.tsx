@@ -95,6 +95,18 @@ function DecisionCard({
   );
 }
 
+/** Decisions the queue left out because their capture object is missing or no longer holds them. */
+export function UnreadableNotice({ count }: { count: number }) {
+  if (count === 0) return null;
+  return (
+    <p className="text-sm text-amber-900" role="note">
+      {count === 1 ? "1 decision was" : `${count} decisions were`} left out: {count === 1 ? "its" : "their"} capture
+      object is missing or no longer holds {count === 1 ? "it" : "them"} (deleted or rewritten in the bucket). The next
+      decisions are offered instead.
+    </p>
+  );
+}
+
 function ExportCard({ name, kind }: { name: string; kind: string | null }) {
   const [datasetName, setDatasetName] = useState(`${name} review`);
   const exporting = useExportReview(name);
@@ -233,6 +245,7 @@ export function ReviewQueueView({ name }: { name: string }) {
             )}
           </div>
         </Card>
+        {data && <UnreadableNotice count={data.unreadable} />}
         {error && <ErrorAlert title="The review queue did not load" error={error} />}
         {label.error && <ErrorAlert title="The label was not stored" error={label.error} />}
         {isPending && <p className="text-sm text-slate-700">Reading the captured decisions…</p>}

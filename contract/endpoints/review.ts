@@ -66,6 +66,11 @@ export const reviewQueueSchema = z.object({
   /** Unlabelled production decisions kept (7 days), of the kind when one is given; `items` are the first of them. */
   unlabelled: z.number().int(),
   items: z.array(reviewItemSchema),
+  /**
+   * Decisions left out of `items` because their capture object is missing or no longer holds them (deleted or
+   * rewritten in the bucket); the queue offers the next ones instead.
+   */
+  unreadable: z.number().int(),
   /** Labels per decision kind: given (an option) and skipped. */
   kinds: z.array(
     z.object({

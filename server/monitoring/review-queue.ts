@@ -46,6 +46,11 @@ const RECENT_LABELS = 20;
 /** "shadow-disagrees" pairs the last day's decisions (all of them are read into memory to pair them in order). */
 const SHADOW_PAIRING_MS = 24 * 3_600_000;
 const PARALLEL_READS = 8;
+/**
+ * A decision whose capture object is gone or no longer holds it (deleted, rewritten) is left out and counted; the
+ * queue reads up to this many more decisions than asked for to fill its page.
+ */
+const UNREADABLE_LOOKAHEAD = 50;
 
 function bucketOf(deps: ReviewDeps): string {
   if (!deps.artifactBucket) {
@@ -89,6 +94,12 @@ export function shadowDisagreements(
         shadowChosen !== decision.chosen && (kind === undefined || decision.kind === kind) && !labelled(decision),
     )
     .sort((a, b) => a.decision.topProbability - b.decision.topProbability || a.decision.atMs - b.decision.atMs);
+}
+
+/** null for a decision its capture object does not hold (any more); other failures (access, network) stand. */
+function unlessNotFound(error: unknown): null {
+  if (error instanceof AppError && error.code === "not_found") return null;
+  throw error;
 }
 
 /** The options of a decision in the order of its probabilities (the kind's), with the descriptions it was sent. */
@@ -142,24 +153,30 @@ export async function reviewQueue(deps: ReviewDeps, endpointName: string, query:
       query.kind,
     );
     unlabelled = disagreements.length;
-    chosen = disagreements.slice(0, query.limit);
+    chosen = disagreements.slice(0, query.limit + UNREADABLE_LOOKAHEAD);
   } else {
-    const filter = { variants: variants.production, kind: query.kind, order: query.order, limit: query.limit };
+    const limit = query.limit + UNREADABLE_LOOKAHEAD;
+    const filter = { variants: variants.production, kind: query.kind, order: query.order, limit };
     const decisions = await unlabelledDecisions(deps.store, endpointName, filter);
     chosen = decisions.map((decision) => ({ decision, shadowChosen: null }));
     unlabelled = await countUnlabelled(deps.store, endpointName, variants.production, query.kind);
   }
   const requests = capturedRequests(deps.s3, bucket);
   const items: ReviewItem[] = [];
-  for (let start = 0; start < chosen.length; start += PARALLEL_READS) {
+  let unreadable = 0;
+  for (let start = 0; start < chosen.length && items.length < query.limit; start += PARALLEL_READS) {
     const slice = chosen.slice(start, start + PARALLEL_READS);
     const sent = await Promise.all(
-      slice.map(({ decision }) => requests.decision(decision.objectKey, decision.line, decision.item)),
+      slice.map(({ decision }) =>
+        requests.decision(decision.objectKey, decision.line, decision.item).catch(unlessNotFound),
+      ),
     );
-    slice.forEach(({ decision, shadowChosen }, index) => {
+    for (const [index, { decision, shadowChosen }] of slice.entries()) {
+      if (items.length === query.limit) break;
       const request = sent[index];
       if (request) items.push(reviewItem(decision, request, kinds.get(decision.kind), shadowChosen));
-    });
+      else unreadable++;
+    }
   }
   const counts = await labelCounts(deps.store, endpointName);
   return {
@@ -168,6 +185,7 @@ export async function reviewQueue(deps: ReviewDeps, endpointName: string, query:
     kind: query.kind ?? null,
     unlabelled,
     items,
+    unreadable,
     kinds: [...kinds.entries()]
       .map(([kind, { question, options }]) => ({
         kind,

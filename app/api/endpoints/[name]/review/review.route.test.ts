@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { GetObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
+import { GetObjectCommand, ListObjectsV2Command, NoSuchKey, S3Client } from "@aws-sdk/client-s3";
 import { DescribeEndpointCommand, SageMakerClient } from "@aws-sdk/client-sagemaker";
 import { mockClient } from "aws-sdk-client-mock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -31,8 +31,8 @@ const record = JSON.stringify({
   eventMetadata: { eventId: "e1", inferenceTime: new Date().toISOString() },
 });
 
-mockClient(S3Client)
-  .on(ListObjectsV2Command)
+const s3 = mockClient(S3Client);
+s3.on(ListObjectsV2Command)
   .resolves({})
   .on(GetObjectCommand)
   .resolves({ Body: { transformToString: async () => `${record}\n` } } as never);
@@ -149,5 +149,70 @@ describe("the review routes", () => {
       { action: "endpoint.review.label", result: "ok" },
       { action: "endpoint.review.export", result: "ok" },
     ]);
+  });
+
+  it("leave out decisions whose capture object is missing or malformed, say how many, and offer the next", async () => {
+    // Issue 51, item 4: one such object answered 404 for every page, filter and order.
+    const missing = `data-capture/${ENDPOINT}/AllTraffic/2026/12/04/11/00-00-000-gone.jsonl`;
+    const malformed = `data-capture/${ENDPOINT}/AllTraffic/2026/12/04/11/01-00-000-bad.jsonl`;
+    const readable = `data-capture/${ENDPOINT}/AllTraffic/2026/12/04/11/02-00-000-ok.jsonl`;
+    s3.on(GetObjectCommand, { Key: missing }).rejects(
+      new NoSuchKey({ message: "The specified key does not exist.", $metadata: {} }),
+    );
+    s3.on(GetObjectCommand, { Key: malformed }).resolves({
+      Body: { transformToString: async () => "not a capture record\n" },
+    } as never);
+    const store = sqliteStore(openDatabase(path.join(dataDir, "console.db")));
+    for (const [key, top] of [
+      [missing, 0.51],
+      [malformed, 0.52],
+      [readable, 0.53],
+    ] as const) {
+      await recordCaptureObject(store, {
+        endpointName: ENDPOINT,
+        key,
+        variant: "AllTraffic",
+        records: 1,
+        unreadable: 0,
+        decisions: [
+          {
+            at: new Date(),
+            eventId: key,
+            inferenceId: null,
+            item: 0,
+            inputKey: key,
+            decisionId: sent.id,
+            kind: decisionKind(sent.question, OPTIONS),
+            question: sent.question,
+            options: OPTIONS,
+            chosen: "support",
+            topProbability: top,
+            probabilities: [1 - top, top],
+            latencyMs: 5,
+            line: 0,
+          },
+        ],
+      });
+    }
+    await store.destroy();
+
+    const lowest = await queue.GET(new Request(`${base}/api/endpoints/${ENDPOINT}/review?limit=1`), params);
+    expect(lowest.status).toBe(200);
+    const body = (await lowest.json()) as { items: { objectKey: string }[]; unreadable: number; unlabelled: number };
+    expect(body.items.map((item) => item.objectKey)).toEqual([readable]);
+    expect(body.unreadable).toBe(2);
+    expect(body.unlabelled).toBe(3);
+    for (const order of ["random", "shadow-disagrees"]) {
+      const response = await queue.GET(
+        new Request(`${base}/api/endpoints/${ENDPOINT}/review?order=${order}&limit=50`),
+        params,
+      );
+      expect(response.status).toBe(200);
+    }
+    const random = (await (
+      await queue.GET(new Request(`${base}/api/endpoints/${ENDPOINT}/review?order=random&limit=50`), params)
+    ).json()) as { items: { objectKey: string }[]; unreadable: number };
+    expect(random.items.map((item) => item.objectKey)).toEqual([readable]);
+    expect(random.unreadable).toBe(2);
   });
 });
