@@ -5,17 +5,23 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { App } from "aws-cdk-lib";
+import { Template } from "aws-cdk-lib/assertions";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { healthSchema } from "../../contract/health/health.ts";
+import { DecisionConsoleStack } from "../cdk/decision-console-stack.ts";
+import { DecisionConsoleHostingStack } from "../cdk/hosting/hosting-stack.ts";
 import {
   canRunAsImageUser,
   freePort,
+  type Mounts,
   numericUser,
   type RunningContainer,
   startContainer,
 } from "../test-support/container-emulator.ts";
 import { contextFiles } from "../test-support/docker-context.ts";
 import { containerStart, parseDockerfile } from "../test-support/dockerfile.ts";
+import { prepareEcsBindMount } from "../test-support/ecs-bind-mount.ts";
 import { type RunReplay, replayStage } from "../test-support/stage-replay.ts";
 
 /**
@@ -89,9 +95,37 @@ async function healthcheck(port: number): Promise<number | null> {
   return check.exited;
 }
 
+/** The console's container as the hosting stack's task definition runs it: its user and its task volumes. */
+interface HostedContainer {
+  User: string;
+  MountPoints: { SourceVolume: string; ContainerPath: string; ReadOnly: boolean }[];
+}
+
+function hostedContainer(): HostedContainer {
+  const app = new App();
+  const consoleStack = new DecisionConsoleStack(app, "DecisionConsole");
+  const hosting = new DecisionConsoleHostingStack(app, "DecisionConsoleHosting", { consoleStack });
+  const tasks = Object.values(Template.fromStack(hosting).findResources("AWS::ECS::TaskDefinition"));
+  expect(tasks).toHaveLength(1);
+  return (tasks[0]!.Properties as { ContainerDefinitions: HostedContainer[] }).ContainerDefinitions[0]!;
+}
+
+let volumeSets = 0;
+
+/** A fresh set of the task's volumes, each laid out as ECS mounts it for this image (prepareEcsBindMount). */
+async function taskVolumes(hosted: HostedContainer): Promise<Mounts> {
+  const set = join(scratch, `task-volumes-${++volumeSets}`);
+  await mkdir(set, { mode: 0o755 });
+  const mounts: Record<string, string> = {};
+  for (const mount of hosted.MountPoints) {
+    mounts[mount.ContainerPath] = join(set, mount.SourceVolume);
+    await prepareEcsBindMount(imageRoot, start.volumes, mount.ContainerPath, mounts[mount.ContainerPath]!);
+  }
+  return mounts;
+}
+
 /** The RUN instructions this machine cannot run as written, and what stands in for each. */
 function runs(): RunReplay[] {
-  const user = numericUser(start.user);
   return [
     {
       matches: /^apt-get /,
@@ -113,16 +147,32 @@ function runs(): RunReplay[] {
     },
     { matches: /node_modules\/\.bin\/next build/, why: "the standalone build itself", asWritten: true },
     {
-      matches: /^mkdir -p \/var\/lib\/decision-console /,
-      why: "the data folder, made on the mapped path: owned by the image's user (when root here) and 0700",
-      standIn: async ({ path, env }) => {
-        const dataDir = path(env.CONSOLE_DATA_DIR ?? "");
-        await mkdir(dataDir, { recursive: true });
-        if (user && process.getuid?.() === 0) await chown(dataDir, user.uid, user.gid);
-        await chmod(dataDir, 0o700);
+      matches: /^mkdir -p \//,
+      why: "folders made, given owners (when root here) and modes: each command on its mapped path",
+      standIn: async ({ command, path }) => {
+        for (const part of command.split(" && ")) await fileModeCommand(part, path);
       },
     },
   ];
+}
+
+/**
+ * One of the commands that make the image's folders, `mkdir -p <paths>`, `chown <uid>:<gid> <path>` or
+ * `chmod <octal mode> <path>`, done on the paths as this machine holds them. Owners are set only when this process
+ * is root, as only root can; any other command is refused, so a RUN this cannot replay fails the build here too.
+ */
+async function fileModeCommand(command: string, path: (containerPath: string) => string): Promise<void> {
+  const [program, ...args] = command.trim().split(/\s+/);
+  const owner = args[0]?.match(/^(\d+):(\d+)$/);
+  if (program === "mkdir" && args[0] === "-p" && args.length > 1) {
+    for (const folder of args.slice(1)) await mkdir(path(folder), { recursive: true });
+  } else if (program === "chown" && owner && args.length === 2) {
+    if (process.getuid?.() === 0) await chown(path(args[1]!), Number(owner[1]), Number(owner[2]));
+  } else if (program === "chmod" && /^[0-7]{3,4}$/.test(args[0] ?? "") && args.length === 2) {
+    await chmod(path(args[1]!), Number.parseInt(args[0]!, 8));
+  } else {
+    throw new Error(`no replay for "${command}" (only mkdir -p, chown <uid>:<gid> and chmod <octal mode>)`);
+  }
 }
 
 describe.skipIf(!sqliteLoads)(
@@ -193,6 +243,52 @@ describe.skipIf(!sqliteLoads)(
         expect((await stat(join(imageRoot, "app", "server.js"))).uid).toBe(0);
       },
       120_000,
+    );
+
+    describe.skipIf(!canRunAsImageUser(start))(
+      "on Fargate, as the hosting stack's task definition runs it (its user, its task volumes as ECS mounts them)",
+      () => {
+        let hosted: HostedContainer;
+        beforeAll(() => {
+          hosted = hostedContainer();
+        }, 120_000);
+
+        it("starts and answers /api/health, its database in the data volume and the task's user's alone", async () => {
+          const mounts = await taskVolumes(hosted);
+          const port = await freePort();
+          container = startContainer(
+            { ...start, user: hosted.User },
+            imageRoot,
+            { PORT: String(port), ...awsNowhere, ...signIn },
+            start.command,
+            mounts,
+          );
+
+          await waitForHealth(port, container);
+          const database = await stat(join(mounts[start.env.CONSOLE_DATA_DIR!]!, "console.db"));
+          expect({ uid: database.uid, mode: database.mode & 0o777 }).toEqual({
+            uid: numericUser(hosted.User)!.uid,
+            mode: 0o600,
+          });
+        }, 120_000);
+
+        it("lets the task's user write in every task volume", async () => {
+          const mounts = await taskVolumes(hosted);
+          const writes: Record<string, number | null> = {};
+          for (const mount of hosted.MountPoints) {
+            const probe = join(mounts[mount.ContainerPath]!, "probe");
+            const write = ["node", "-e", "require('node:fs').writeFileSync(process.argv[1], '')", probe];
+            writes[mount.ContainerPath] = await startContainer(
+              { ...start, user: hosted.User },
+              imageRoot,
+              {},
+              write,
+              mounts,
+            ).exited;
+          }
+          expect(writes).toEqual(Object.fromEntries(hosted.MountPoints.map((mount) => [mount.ContainerPath, 0])));
+        }, 60_000);
+      },
     );
 
     it("stops on SIGTERM: it drains, gives up its leases, exits 0, and the HEALTHCHECK then fails", async () => {

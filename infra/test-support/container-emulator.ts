@@ -54,19 +54,33 @@ export function canRunAsImageUser(start: ContainerStart): boolean {
   return process.getuid?.() === 0 && numericUser(start.user) !== undefined;
 }
 
+/** Volumes mounted into the container: each container path (absolute) and the folder on this machine behind it. */
+export type Mounts = Readonly<Record<string, string>>;
+
+/** Where a container path is on this machine: inside the deepest mount that holds it, else under `root`. */
+export function containerPathOnMachine(root: string, mounts: Mounts, containerPath: string): string {
+  const mount = Object.keys(mounts)
+    .filter((path) => containerPath === path || containerPath.startsWith(`${path}/`))
+    .sort((a, b) => b.length - a.length)[0];
+  return mount === undefined ? join(root, containerPath) : join(mounts[mount]!, containerPath.slice(mount.length));
+}
+
 /**
  * Starts `command` (default: the image's ENTRYPOINT + CMD) with exactly its ENV, absolute container paths (`/app`,
- * `/opt/ml/...`) mapped into `root`, plus only what SageMaker itself or the console's CreateModel adds (`extraEnv`),
- * as the image's numeric USER where canRunAsImageUser says this process can switch to it.
+ * `/opt/ml/...`) mapped into `root` or into the mount that holds them, plus only what SageMaker itself or the
+ * console's CreateModel adds (`extraEnv`), as the image's numeric USER where canRunAsImageUser says this process can
+ * switch to it. A mount at /tmp is where the process's temporary files go (TMPDIR, which os.tmpdir() reads).
  */
 export function startContainer(
   start: ContainerStart,
   root: string,
   extraEnv: Record<string, string>,
   command: readonly string[] = start.command,
+  mounts: Mounts = {},
 ): RunningContainer {
-  const mapPath = (value: string) => (value.startsWith("/") ? join(root, value) : value);
+  const mapPath = (value: string) => (value.startsWith("/") ? containerPathOnMachine(root, mounts, value) : value);
   const env: Record<string, string> = { PATH: process.env.PATH ?? "", HOME: join(root, "root") };
+  if (mounts["/tmp"] !== undefined) env.TMPDIR = mounts["/tmp"];
   for (const [name, value] of Object.entries(start.env)) env[name] = mapPath(value);
   Object.assign(env, extraEnv);
   const [executable = "", ...args] = command;

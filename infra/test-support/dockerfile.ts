@@ -86,6 +86,8 @@ export interface ContainerStart {
   user?: string;
   /** HEALTHCHECK's command, exec form; absent: none. */
   healthcheck?: string[];
+  /** Every path a VOLUME instruction of the final stage declares (JSON array or plain form). */
+  volumes: string[];
 }
 
 /** What `docker run <image>` starts in the final stage: the exec-form entrypoint, its directory and environment. */
@@ -105,10 +107,14 @@ export function containerStart(dockerfile: Dockerfile): ContainerStart {
   for (const instruction of final.instructions.filter((i) => i.keyword === "ENV")) {
     for (const [name, value] of keyValues(instruction.args)) env[name] = value;
   }
+  const volumes = final.instructions
+    .filter((i) => i.keyword === "VOLUME")
+    .flatMap((i) => (i.args.startsWith("[") ? execForm("VOLUME", i.args) : i.args.split(/\s+/)));
   return {
     command: [...execForm("ENTRYPOINT"), ...execForm("CMD")],
     workdir: last("WORKDIR") ?? "/",
     env,
+    volumes,
     ...(user ? { user } : {}),
     ...(healthcheck ? { healthcheck: execForm("HEALTHCHECK", healthcheck) } : {}),
   };

@@ -5,6 +5,8 @@ import { type DockerStage, keyValues } from "./dockerfile.ts";
 
 /** What a stand-in for a RUN instruction gets: the stage's working directory and ENV, as paths on this machine. */
 export interface RunContext {
+  /** The RUN instruction's command, as written. */
+  command: string;
   /** Maps a container path (absolute, or relative to WORKDIR) to this machine. */
   path: (containerPath: string) => string;
   cwd: string;
@@ -105,7 +107,7 @@ export async function replayStage(stage: DockerStage, replay: StageReplay): Prom
         const path = [dirname(process.execPath), process.env.PATH ?? ""].join(":");
         await runAsWritten(instruction.args, cwd, { ...env, PATH: path, HOME: process.env.HOME ?? "/root" });
       } else {
-        await entry.standIn({ path: onMachine, cwd, env });
+        await entry.standIn({ command: instruction.args, path: onMachine, cwd, env });
       }
     }
   }

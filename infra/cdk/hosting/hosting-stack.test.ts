@@ -1,8 +1,10 @@
 import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { App } from "aws-cdk-lib";
 import { Template } from "aws-cdk-lib/assertions";
 import { beforeAll, describe, expect, it } from "vitest";
 import { evaluateCfn } from "../../test-support/cfn-evaluate.ts";
+import { containerStart, parseDockerfile } from "../../test-support/dockerfile.ts";
 import { flattenReference } from "../cfn-reference.ts";
 import { DecisionConsoleStack } from "../decision-console-stack.ts";
 import type { SignInKind } from "./console-sign-in.ts";
@@ -103,6 +105,15 @@ describe("the console service", () => {
     template.hasResourceProperties("AWS::ECS::TaskDefinition", {
       Volumes: [{ Name: "console-data" }, { Name: "tmp" }],
     });
+  });
+
+  it("mounts task volumes only where the console image declares a VOLUME, so each comes with the image's owner and mode", () => {
+    // Any other task volume is root's and 0755 (infra/test-support/ecs-bind-mount.ts): the image's user cannot write it.
+    const image = containerStart(
+      parseDockerfile(fileURLToPath(new URL("../../docker/Dockerfile.console", import.meta.url))),
+    );
+    const mounted = (container.MountPoints as { ContainerPath: string }[]).map((mount) => mount.ContainerPath);
+    expect(mounted.filter((path) => !image.volumes.includes(path))).toEqual([]);
   });
 
   it("logs to its own CloudWatch log group, kept 90 days, with Container Insights on the cluster", () => {
