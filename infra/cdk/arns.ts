@@ -26,14 +26,17 @@ export function codeBuildLogGroup(projectName: string): string {
   return `/aws/codebuild/${projectName}`;
 }
 
-/** The keys of one asynchronous-inference folder (in, out or failed) of every endpoint, as a StringLike pattern. */
-export function asyncFolderKeys(folder: AsyncInferenceFolder): string {
-  return `${ARTIFACT_PREFIXES.async}*/${ASYNC_INFERENCE_FOLDERS[folder]}/*`;
+/**
+ * The keys of one asynchronous-inference folder (in, out or failed) of the endpoints whose names start with
+ * `endpointPrefix` (every endpoint when it is empty), as a StringLike pattern.
+ */
+export function asyncFolderKeys(folder: AsyncInferenceFolder, endpointPrefix = ""): string {
+  return `${ARTIFACT_PREFIXES.async}${endpointPrefix}*/${ASYNC_INFERENCE_FOLDERS[folder]}/*`;
 }
 
-/** The objects of one asynchronous-inference folder (in, out or failed) of every endpoint under `async/`. */
-export function asyncFolderObjects(bucket: IBucket, folder: AsyncInferenceFolder): string {
-  return bucket.arnForObjects(asyncFolderKeys(folder));
+/** The objects of one asynchronous-inference folder (in, out or failed) of those endpoints under `async/`. */
+export function asyncFolderObjects(bucket: IBucket, folder: AsyncInferenceFolder, endpointPrefix = ""): string {
+  return bucket.arnForObjects(asyncFolderKeys(folder, endpointPrefix));
 }
 
 /** The log streams of the transform jobs named with the prefix. */

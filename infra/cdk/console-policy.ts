@@ -48,7 +48,10 @@ export function createConsolePolicy(scope: Construct, props: ConsolePolicyProps)
   );
   const endpoints = regionalArn("sagemaker", `endpoint/${namePrefix}*`);
   const buildSources = bucket.arnForObjects(`${ARTIFACT_PREFIXES.buildSources}*`);
-  const asyncFolder = (folder: AsyncInferenceFolder) => asyncFolderObjects(bucket, folder);
+  // Every S3 grant below names the console's own resources: its endpoints' folders, its groups' reports.
+  const asyncFolder = (folder: AsyncInferenceFolder) => asyncFolderObjects(bucket, folder, namePrefix);
+  const evaluationReports = `${ARTIFACT_PREFIXES.evaluationReports}${namePrefix}*`;
+  const capturedDecisions = `${ARTIFACT_PREFIXES.dataCapture}${namePrefix}*`;
   const scalableTargets = regionalArn("application-autoscaling", "scalable-target/*");
   const variantScaling = {
     "application-autoscaling:service-namespace": SAGEMAKER_VARIANT_SCALING.serviceNamespace,
@@ -128,7 +131,7 @@ export function createConsolePolicy(scope: Construct, props: ConsolePolicyProps)
     new PolicyStatement({
       sid: "WriteEvaluationReports",
       actions: ["s3:PutObject"],
-      resources: [bucket.arnForObjects(`${ARTIFACT_PREFIXES.evaluationReports}*`)],
+      resources: [bucket.arnForObjects(evaluationReports)],
     }),
     new PolicyStatement({ sid: "ListTransformJobs", actions: ["sagemaker:ListTransformJobs"], resources: ["*"] }),
     ...batchDataStatements(bucket),
@@ -210,19 +213,23 @@ export function createConsolePolicy(scope: Construct, props: ConsolePolicyProps)
       sid: "ListAsyncResults",
       actions: ["s3:ListBucket"],
       resources: [bucket.bucketArn],
-      conditions: { StringLike: { "s3:prefix": [asyncFolderKeys("responses"), asyncFolderKeys("failures")] } },
+      conditions: {
+        StringLike: {
+          "s3:prefix": [asyncFolderKeys("responses", namePrefix), asyncFolderKeys("failures", namePrefix)],
+        },
+      },
     }),
     // The Monitoring view reads what data capture wrote (the execution role writes it; the console only reads).
     new PolicyStatement({
       sid: "ReadCapturedDecisions",
       actions: ["s3:GetObject"],
-      resources: [bucket.arnForObjects(`${ARTIFACT_PREFIXES.dataCapture}*`)],
+      resources: [bucket.arnForObjects(capturedDecisions)],
     }),
     new PolicyStatement({
       sid: "ListCapturedDecisions",
       actions: ["s3:ListBucket"],
       resources: [bucket.bucketArn],
-      conditions: { StringLike: { "s3:prefix": [`${ARTIFACT_PREFIXES.dataCapture}*`] } },
+      conditions: { StringLike: { "s3:prefix": [capturedDecisions] } },
     }),
     new PolicyStatement({ sid: "ReadMetrics", actions: ["cloudwatch:GetMetricData"], resources: ["*"] }),
     new PolicyStatement({
@@ -337,7 +344,7 @@ export function createConsolePolicy(scope: Construct, props: ConsolePolicyProps)
     DeployPrefixedModelVersions: `only the versions of model package groups named with the prefix "${namePrefix}"`,
     ListModelRegistry:
       "ListModelPackageGroups and ListModelPackages have no resource type (Service Authorization Reference)",
-    WriteEvaluationReports: "evaluation reports under evaluation-reports/ only",
+    WriteEvaluationReports: `evaluation reports of groups named with the prefix, under evaluation-reports/${namePrefix}* only`,
     ListTransformJobs: "ListTransformJobs has no resource type (Service Authorization Reference)",
     ReadWriteBatchData: "transform job inputs and outputs under batch/ only",
     ReadTransformJobLogs:
@@ -347,9 +354,9 @@ export function createConsolePolicy(scope: Construct, props: ConsolePolicyProps)
     ReadBuildLogs: "the streams of the two build projects' own log groups",
     SearchEndpointLogs: "the log groups of endpoints named with the prefix",
     UploadBuildSources: "objects under build-sources/ only",
-    WriteAsyncRequests: "asynchronous requests under async/<endpoint>/in/ only",
-    ReadAsyncResults: "asynchronous answers and failures under async/<endpoint>/out/ and failed/ only",
-    ReadCapturedDecisions: "captured invocations under data-capture/<endpoint>/<variant>/ only (the Monitoring view)",
+    WriteAsyncRequests: `asynchronous requests under async/${namePrefix}*/in/ only (the console's endpoints)`,
+    ReadAsyncResults: `asynchronous answers and failures under async/${namePrefix}*/out/ and failed/ only`,
+    ReadCapturedDecisions: `invocations captured by the console's endpoints, under data-capture/${namePrefix}* only (the Monitoring view)`,
     ReadMetrics: "GetMetricData has no resource type for classic metrics",
     PublishDriftMetrics: `PutMetricData has no resource type for classic metrics; limited by condition to the namespace ${DRIFT_METRICS.namespace}`,
     DescribeAutoScaling: "Describe* of Application Auto Scaling have no resource type",

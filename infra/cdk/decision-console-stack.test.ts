@@ -439,7 +439,7 @@ describe("console policy", () => {
     ).toBe(true);
   });
 
-  it("writes only build sources, async requests, batch data and evaluation reports to the bucket, reads only those and captured decisions, lists only its prefixes", () => {
+  it("writes only build sources, its endpoints' async requests, batch data and its groups' evaluation reports to the bucket, reads only those and its endpoints' captured decisions, lists only its prefixes", () => {
     expect([...new Set(actionsOf(consoleStatements()).filter((action) => action.startsWith("s3:")))].sort()).toEqual([
       "s3:AbortMultipartUpload",
       "s3:GetObject",
@@ -447,10 +447,10 @@ describe("console policy", () => {
       "s3:PutObject",
     ]);
     expect(resourcesOf(consoleStatements(), "s3:PutObject")).toEqual([
-      "<ArtifactBucket.Arn>/evaluation-reports/*",
+      `<ArtifactBucket.Arn>/evaluation-reports/${PREFIX}*`,
       "<ArtifactBucket.Arn>/batch/*",
       "<ArtifactBucket.Arn>/build-sources/*",
-      "<ArtifactBucket.Arn>/async/*/in/*",
+      `<ArtifactBucket.Arn>/async/${PREFIX}*/in/*`,
     ]);
     expect(resourcesOf(consoleStatements(), "s3:AbortMultipartUpload")).toEqual([
       "<ArtifactBucket.Arn>/batch/*",
@@ -458,9 +458,9 @@ describe("console policy", () => {
     ]);
     expect(resourcesOf(consoleStatements(), "s3:GetObject")).toEqual([
       "<ArtifactBucket.Arn>/batch/*",
-      "<ArtifactBucket.Arn>/async/*/out/*",
-      "<ArtifactBucket.Arn>/async/*/failed/*",
-      "<ArtifactBucket.Arn>/data-capture/*",
+      `<ArtifactBucket.Arn>/async/${PREFIX}*/out/*`,
+      `<ArtifactBucket.Arn>/async/${PREFIX}*/failed/*`,
+      `<ArtifactBucket.Arn>/data-capture/${PREFIX}*`,
     ]);
     expect(
       consoleStatements()
@@ -469,8 +469,8 @@ describe("console policy", () => {
     ).toEqual([
       { StringLike: { "s3:prefix": ["batch/*"] } },
       { StringLike: { "s3:prefix": ["build-sources/*"] } },
-      { StringLike: { "s3:prefix": ["async/*/out/*", "async/*/failed/*"] } },
-      { StringLike: { "s3:prefix": ["data-capture/*"] } },
+      { StringLike: { "s3:prefix": [`async/${PREFIX}*/out/*`, `async/${PREFIX}*/failed/*`] } },
+      { StringLike: { "s3:prefix": [`data-capture/${PREFIX}*`] } },
     ]);
   });
 

@@ -148,6 +148,35 @@ describe("the console principal under the policy the stack synthesises (prefix d
     expect(s3("DELETE", "decision-console-local", "build-sources/abc.zip")?.code).toBe("AccessDenied");
   });
 
+  it("reads, lists and writes only its own endpoints' and groups' S3 folders (issue 51.3)", () => {
+    const s3 = (method: string, key: string, query = "") =>
+      denial(() =>
+        iam.s3(consolePrincipal, REGION, {
+          method,
+          bucket: "decision-console-local",
+          key,
+          query: new URLSearchParams(query),
+        }),
+      )?.code;
+    const list = (prefix: string) => s3("GET", "", `list-type=2&prefix=${encodeURIComponent(prefix)}`);
+    expect(s3("GET", "data-capture/dc-e/AllTraffic/2026/12/07/10/a.jsonl")).toBeUndefined();
+    expect(list("data-capture/dc-e/")).toBeUndefined();
+    expect(s3("GET", "data-capture/team-b-prod/AllTraffic/2026/12/07/10/a.jsonl")).toBe("AccessDenied");
+    expect(list("data-capture/team-b-prod/")).toBe("AccessDenied");
+    expect(list("data-capture/")).toBe("AccessDenied");
+
+    expect(s3("PUT", "async/dc-e/in/r1.json")).toBeUndefined();
+    expect(s3("GET", "async/dc-e/out/r1.out")).toBeUndefined();
+    expect(list("async/dc-e/failed/r1.out")).toBeUndefined();
+    expect(s3("PUT", "async/team-b-prod/in/r1.json")).toBe("AccessDenied");
+    expect(s3("GET", "async/team-b-prod/out/r1.out")).toBe("AccessDenied");
+    expect(s3("GET", "async/team-b-prod/failed/r1.out")).toBe("AccessDenied");
+    expect(list("async/team-b-prod/out/r1.out")).toBe("AccessDenied");
+
+    expect(s3("PUT", "evaluation-reports/dc-router/run-1.json")).toBeUndefined();
+    expect(s3("PUT", "evaluation-reports/team-b-router/run-1.json")).toBe("AccessDenied");
+  });
+
   it("changes only SageMaker variant targets carrying its tag, and registers only with the tag", () => {
     const target = {
       ServiceNamespace: "sagemaker",
