@@ -14,9 +14,12 @@ const JEVBENCH = fileURLToPath(new URL("../../../shared/bench/jevbench.jsonl", i
 const haveJevBench = existsSync(JEVBENCH);
 if (!haveJevBench) console.warn(`skipping JevBench conversion tests: ${JEVBENCH} not found (no ../shared checkout)`);
 
+/** The first problem as `field.path: msg`, or "ok". */
 const message = (body: unknown) => {
   const parsed = parseSystemOneRequest(body);
-  return parsed.ok ? "ok" : parsed.message;
+  if (parsed.ok) return "ok";
+  const { loc, msg } = parsed.detail[0]!;
+  return `${loc.slice(1).join(".") || "body"}: ${msg}`;
 };
 
 const request = (questions: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
@@ -53,31 +56,64 @@ describe("systemone request validation", () => {
     expect(message(request({ team: { type: "vote", instructions: "x" } }))).toBe(
       "questions.team.type: must be one of noul, choice, score",
     );
-    expect(message(request({ team: { type: "choice", instructions: " ", criteria: ["a", "b"] } }))).toBe(
-      "questions.team.instructions: must be a nonempty string",
-    );
     expect(message(request({ team: { type: "choice", instructions: "x", criteria: { only: null } } }))).toBe(
-      "questions.team.criteria: must hold 2-255 entries",
+      "questions.team.criteria: must hold 2-255 choices",
     );
-    expect(message(request({ team: { type: "choice", instructions: "x", criteria: ["a", "a"] } }))).toBe(
-      "questions.team.criteria: must not repeat a key",
+    expect(message(request({ team: { type: "choice", instructions: "x", criteria: ["a", "b"] } }))).toBe(
+      "questions.team.criteria: must be an object of {choice name: description}",
     );
-    expect(message(request({ q: { type: "noul", instructions: "x" } }, { permutations: 0 }))).toMatch(
-      /^permutations: /,
+    expect(message(request({ q: { type: "noul", instructions: "x" } }, { x_permutations: 0 }))).toMatch(
+      /^x_permutations: /,
+    );
+    expect(message({ state: "s", questions: { q: { type: "noul", instructions: "x" } } })).toBe(
+      "model: Field required",
     );
   });
 
-  it("allows up to 255 labels and no more", () => {
+  it("takes structured instructions and descriptions: strings, objects, arrays and null descriptions", () => {
+    expect(
+      message(
+        request({
+          dup: { type: "noul", instructions: { question: "Same as `other`?", other: { name: "Ann" } } },
+          team: { type: "choice", instructions: ["Which team?"], criteria: { a: { x: 1 }, b: ["y"], c: null } },
+          size: { type: "score", criteria: [{ level: "small" }, ["large"]] },
+        }),
+      ),
+    ).toBe("ok");
+  });
+
+  it("takes a noul question without instructions only when its criteria describe an outcome", () => {
+    expect(message(request({ q: { type: "noul", criteria: { false: "Legitimate mail" } } }))).toBe("ok");
+    expect(message(request({ q: { type: "noul" } }))).toBe(
+      "questions.q.instructions: is required unless criteria describe the true or the false outcome",
+    );
+  });
+
+  it("refuses score criteria given as a map: levels are a list, numbered by position", () => {
+    expect(message(request({ s: { type: "score", instructions: "x", criteria: { "0": "low", "1": "high" } } }))).toBe(
+      "questions.s.criteria: must be a list of level descriptions, lowest first",
+    );
+  });
+
+  it("allows 2-255 choices and 2-10 score levels", () => {
+    const names = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`c${i}`, `choice ${i}`]));
     const levels = (n: number) => Array.from({ length: n }, (_, i) => `level ${i}`);
-    expect(message(request({ s: { type: "score", instructions: "x", criteria: levels(255) } }))).toBe("ok");
-    expect(message(request({ s: { type: "score", instructions: "x", criteria: levels(256) } }))).toBe(
-      "questions.s.criteria: must hold 2-255 entries",
+    expect(message(request({ c: { type: "choice", instructions: "x", criteria: names(255) } }))).toBe("ok");
+    expect(message(request({ c: { type: "choice", instructions: "x", criteria: names(256) } }))).toBe(
+      "questions.c.criteria: must hold 2-255 choices",
+    );
+    expect(message(request({ s: { type: "score", instructions: "x", criteria: levels(10) } }))).toBe("ok");
+    expect(message(request({ s: { type: "score", instructions: "x", criteria: levels(11) } }))).toBe(
+      "questions.s.criteria: must hold 2-10 levels",
+    );
+    expect(message(request({ s: { type: "score", instructions: "x", criteria: levels(1) } }))).toBe(
+      "questions.s.criteria: must hold 2-10 levels",
     );
   });
 });
 
 describe("question labels", () => {
-  it("gives yes then no for noul, with descriptions from yes/no or true/false criteria", () => {
+  it("gives yes then no for noul, with descriptions from the true/false criteria", () => {
     const parsed = systemOneRequestSchema.parse(
       request({ q: { type: "noul", instructions: "x", criteria: { true: "Charged", false: "Not charged" } } }),
     );

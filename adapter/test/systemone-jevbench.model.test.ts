@@ -12,6 +12,7 @@ import {
 import { chooseTemplate } from "../src/engine/prompt.ts";
 import { RequestError } from "../src/engine/request-error.ts";
 import { SystemOneEngine } from "../src/engine/systemone.ts";
+import { systemOneAnswers, systemOneScoring } from "../src/engine/systemone-service.ts";
 import { type GeneratedModel, generateModel, sharedPath } from "./support/adapter-harness.ts";
 import { modelSpec, writeModel } from "./support/llama-model.ts";
 
@@ -19,7 +20,7 @@ import { modelSpec, writeModel } from "./support/llama-model.ts";
  * Every JevBench decision as a /v1/systemone request, answered over exactly its own label set. The answers of
  * these models are meaningless; shapes, label sets and probability sums are what is checked. stories260K's
  * training context (2,048 tokens) is shorter than about 46 of JevBench's prompts (up to about 10,900 tokens):
- * those must be refused as the adapter refuses them (422, never truncated), and a generated long-context GGUF
+ * those must be refused as the adapter refuses them (400 max_tokens_exceeded, never truncated), and a generated long-context GGUF
  * answers all 231. The engine is driven directly here; its HTTP route is tested in systemone.model.test.ts.
  */
 
@@ -79,13 +80,17 @@ const SYNTHETIC = [
 function expectAnswerOverLabels(answer: SystemOneAnswer | undefined, labels: string[], type: string) {
   systemOneAnswerSchema.parse(answer);
   expect(answer!.type).toBe(type);
-  const probabilities = answer!.probabilities as Record<string, number>;
+  const probabilities = (answer!.type === "noul" ? answer!.x_probabilities : answer!.probabilities) as Record<
+    string,
+    number
+  >;
   expect(new Set(Object.keys(probabilities))).toEqual(new Set(labels));
   const values = Object.values(probabilities);
   expect(values.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 6);
   expect(values.every((p) => Number.isFinite(p) && p >= 0 && p <= 1)).toBe(true);
-  expect(answer!.confidence).toBeGreaterThanOrEqual(0);
-  expect(answer!.confidence).toBeLessThanOrEqual(1);
+  const confidence = answer!.type === "noul" ? answer!.x_confidence : answer!.confidence;
+  expect(confidence).toBeGreaterThanOrEqual(0);
+  expect(confidence).toBeLessThanOrEqual(1);
   if (answer!.type === "choice") expect(labels).toContain(answer!.choice);
   if (answer!.type === "score") expect(answer!.score).toBeLessThanOrEqual(labels.length - 1);
 }
@@ -127,15 +132,17 @@ describe.skipIf(!JEVBENCH || !STORIES)("the 231 JevBench items on stories260K (2
       const converted = jevBenchToSystemOne(item);
       let plan: ReturnType<typeof opened.engine.plan>;
       try {
-        plan = opened.engine.plan(converted.request);
+        plan = opened.engine.plan(systemOneScoring(converted.request));
       } catch (error) {
         expect(error).toBeInstanceOf(RequestError);
-        expect((error as RequestError).status).toBe(422);
+        expect((error as RequestError).status).toBe(400);
+        expect((error as RequestError).code).toBe("max_tokens_exceeded");
         expect((error as RequestError).message).toMatch(/^questions\.decision: the prompt needs \d+ tokens/);
         continue;
       }
       const response = await opened.engine.answer(sequence, plan, { temperature: 1, reusePrefix: true });
-      expectAnswerOverLabels(response.answers[converted.questionId], converted.labels, item.type);
+      const answers = systemOneAnswers(converted.request, response);
+      expectAnswerOverLabels(answers[converted.questionId], converted.labels, item.type);
       answered++;
     }
     // About 46 hard-tier prompts are longer than this model's training context; the rest must be answered.
@@ -171,11 +178,13 @@ describe.skipIf(!JEVBENCH)("the 231 JevBench items on a generated long-context G
     const counts = { choice: 0, noul: 0, score: 0 };
     for (const item of items) {
       const converted = jevBenchToSystemOne(item);
-      const response = await opened.engine.answer(sequence, opened.engine.plan(converted.request), {
+      const scoring = systemOneScoring(converted.request);
+      const response = await opened.engine.answer(sequence, opened.engine.plan(scoring), {
         temperature: 1,
         reusePrefix: true,
       });
-      expectAnswerOverLabels(response.answers[converted.questionId], converted.labels, item.type);
+      const answers = systemOneAnswers(converted.request, response);
+      expectAnswerOverLabels(answers[converted.questionId], converted.labels, item.type);
       counts[item.type]++;
     }
     expect(counts).toEqual({ choice: 139, noul: 74, score: 18 });
@@ -199,11 +208,13 @@ describe("JevBench-shaped items on the generated GGUF", () => {
     const short = items.filter((item) => item.tier === "original");
     for (const item of [...SYNTHETIC, ...short]) {
       const converted = jevBenchToSystemOne(item);
-      const response = await opened.engine.answer(sequence, opened.engine.plan(converted.request), {
+      const scoring = systemOneScoring(converted.request);
+      const response = await opened.engine.answer(sequence, opened.engine.plan(scoring), {
         temperature: 1,
         reusePrefix: true,
       });
-      expectAnswerOverLabels(response.answers[converted.questionId], converted.labels, item.type);
+      const answers = systemOneAnswers(converted.request, response);
+      expectAnswerOverLabels(answers[converted.questionId], converted.labels, item.type);
     }
   });
 });

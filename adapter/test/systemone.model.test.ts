@@ -54,14 +54,13 @@ describe("POST /v1/systemone", () => {
     expect(body.model).toBe(adapter.engine.metadata.name);
     expect(body.usage.input_tokens).toBeGreaterThan(0);
     expect(body.usage.output_tokens).toBe(0);
-    expect(body.latency_ms).toBeGreaterThan(0);
+    expect(body.x_latency_ms).toBeGreaterThan(0);
 
     const refund = body.answers.refund!;
     if (refund.type !== "noul") throw new Error("refund must be a noul answer");
-    expect(refund.noul).toBe(refund.probabilities.yes);
-    expect(refund.value).toBe(refund.noul);
-    expect(refund.probabilities.yes + refund.probabilities.no).toBeCloseTo(1, 6);
-    expect(refund.confidence).toBeCloseTo(Math.abs(2 * refund.noul - 1), 6);
+    expect(refund.noul).toBe(refund.x_probabilities.yes);
+    expect(refund.x_probabilities.yes + refund.x_probabilities.no).toBeCloseTo(1, 6);
+    expect(refund.x_confidence).toBeCloseTo(Math.abs(2 * refund.noul - 1), 6);
 
     const team = body.answers.team!;
     if (team.type !== "choice") throw new Error("team must be a choice answer");
@@ -89,7 +88,7 @@ describe("POST /v1/systemone", () => {
   });
 
   it("counts the shared state once for all questions of a request", async () => {
-    type Answered = { usage: { input_tokens: number }; timing: { prefix_tokens: number } };
+    type Answered = { usage: { input_tokens: number }; x_timing: { prefix_tokens: number } };
     const all = (await postJson(adapter.url, request())).body as Answered;
     // Each question alone counts the state prefix once more.
     const separate: number[] = [];
@@ -97,47 +96,152 @@ describe("POST /v1/systemone", () => {
       const one = (await postJson(adapter.url, request({ questions: { [id]: question } }))).body as Answered;
       separate.push(one.usage.input_tokens);
     }
-    const prefix = all.timing.prefix_tokens;
+    const prefix = all.x_timing.prefix_tokens;
     expect(all.usage.input_tokens).toBe(separate.reduce((a, b) => a + b, 0) - 2 * prefix);
     expect(adapter.logs.at(-1)!.route).toBe("systemone");
   });
 
-  it("answers invalid input with 422 naming the field", async () => {
-    const cases: Array<[unknown, string]> = [
-      [request({ state: 42 }), "state: must be a string, an object or an array"],
-      [request({ questions: {} }), "questions: must contain at least one question"],
-      [request({ questions: { q: { type: "vote", instructions: "x" } } }), "questions.q.type: must be one of"],
+  it("answers invalid input with 422 and a detail entry locating each problem", async () => {
+    const cases: Array<[unknown, (string | number)[], string]> = [
+      [request({ state: 42 }), ["body", "state"], "must be a string, an object or an array"],
+      [request({ questions: {} }), ["body", "questions"], "must contain at least one question"],
+      [request({ model: undefined }), ["body", "model"], "Field required"],
+      [
+        request({ questions: { q: { type: "vote", instructions: "x" } } }),
+        ["body", "questions", "q", "type"],
+        "must be one of",
+      ],
       [
         request({ questions: { q: { type: "choice", instructions: "x", criteria: { a: null } } } }),
-        "questions.q.criteria",
+        ["body", "questions", "q", "criteria"],
+        "must hold 2-255 choices",
       ],
-      [request({ questions: { q: { type: "noul", instructions: "" } } }), "questions.q.instructions"],
-      [request({ permutations: 0 }), "permutations:"],
+      [request({ x_permutations: 0 }), ["body", "x_permutations"], ""],
     ];
-    for (const [body, message] of cases) {
+    for (const [body, loc, message] of cases) {
       const response = await rawRequest(adapter.url, { path: "/v1/systemone", body: JSON.stringify(body) });
       expect(response.status, JSON.stringify(body)).toBe(422);
-      expect((response.body as { error: string }).error).toContain(message);
+      const detail = (response.body as { detail: Array<{ loc: unknown[]; msg: string; type: string }> }).detail;
+      expect(detail[0]!.loc).toEqual(loc);
+      expect(detail[0]!.msg).toContain(message);
+      expect(typeof detail[0]!.type).toBe("string");
     }
   });
 
-  it("refuses reserved control-token text anywhere in the request with 422", async () => {
+  it("refuses score criteria given as a map with 422: levels are a list, numbered by position", async () => {
+    const body = request({
+      questions: { s: { type: "score", instructions: "How urgent?", criteria: { "0": "low", "1": "high" } } },
+    });
+    const response = await rawRequest(adapter.url, { path: "/v1/systemone", body: JSON.stringify(body) });
+    expect(response.status).toBe(422);
+    expect((response.body as { detail: Array<{ loc: unknown[] }> }).detail[0]!.loc).toEqual([
+      "body",
+      "questions",
+      "s",
+      "criteria",
+    ]);
+  });
+
+  it("refuses a score of 11 levels and takes one of 10", async () => {
+    const levels = (n: number) => Array.from({ length: n }, (_, i) => `level ${i}`);
+    const ask = (n: number) =>
+      rawRequest(adapter.url, {
+        path: "/v1/systemone",
+        body: JSON.stringify(
+          request({ questions: { s: { type: "score", instructions: "How much?", criteria: levels(n) } } }),
+        ),
+      });
+    expect((await ask(11)).status).toBe(422);
+    const ten = await ask(10);
+    expect(ten.status).toBe(200);
+    expect(
+      Object.keys((ten.body as { answers: { s: { probabilities: object } } }).answers.s.probabilities),
+    ).toHaveLength(10);
+  });
+
+  it("reads structured instructions and descriptions (objects and arrays) as text", async () => {
+    const body = request({
+      questions: {
+        dup: {
+          type: "noul",
+          instructions: { question: "Is `other` the same customer?", other: { name: "Ann", city: "Oakland" } },
+        },
+        team: {
+          type: "choice",
+          instructions: ["Which team?", "Pick one."],
+          criteria: { billing: { handles: ["charges", "refunds"] }, technical: ["bugs", "outages"] },
+        },
+        size: { type: "score", instructions: "How big?", criteria: [{ level: "small" }, ["large", "huge"]] },
+      },
+    });
+    const response = await rawRequest(adapter.url, { path: "/v1/systemone", body: JSON.stringify(body) });
+    expect(response.status).toBe(200);
+    const parsed = systemOneResponseSchema.parse(response.body);
+    expect(Object.keys(parsed.answers)).toEqual(["dup", "team", "size"]);
+    const size = parsed.answers.size!;
+    if (size.type !== "score") throw new Error("size must be a score answer");
+    expect(size.legend).toEqual({ "0": { level: "small" }, "1": ["large", "huge"] });
+  });
+
+  it("answers a noul question without instructions when its criteria describe an outcome", async () => {
+    const body = request({ questions: { spam: { type: "noul", criteria: { true: "Unsolicited advertising" } } } });
+    const response = await rawRequest(adapter.url, { path: "/v1/systemone", body: JSON.stringify(body) });
+    expect(response.status).toBe(200);
+    expect((response.body as { answers: { spam: { type: string } } }).answers.spam.type).toBe("noul");
+    const bare = request({ questions: { spam: { type: "noul" } } });
+    expect((await rawRequest(adapter.url, { path: "/v1/systemone", body: JSON.stringify(bare) })).status).toBe(422);
+  });
+
+  it("prefixes every field beyond TypeSafe's documented ones with x_", async () => {
+    const body = (await rawRequest(adapter.url, { path: "/v1/systemone", body: JSON.stringify(request()) })).body as {
+      answers: Record<string, Record<string, unknown>>;
+    } & Record<string, unknown>;
+    const documented = {
+      top: ["model", "answers", "usage"],
+      noul: ["type", "noul"],
+      choice: ["type", "choice", "confidence", "probabilities"],
+      score: ["type", "score", "confidence", "legend", "probabilities"],
+    };
+    const extra = (keys: string[], allowed: string[]) =>
+      keys.filter((k) => !allowed.includes(k) && !k.startsWith("x_"));
+    expect(extra(Object.keys(body), documented.top)).toEqual([]);
+    for (const answer of Object.values(body.answers)) {
+      expect(extra(Object.keys(answer), documented[answer.type as "noul" | "choice" | "score"])).toEqual([]);
+    }
+  });
+
+  it("refuses reserved control-token text anywhere in the request with 400 detail.message", async () => {
     const reserved = adapter.engine.reservedTokens[0]!;
     const response = await rawRequest(adapter.url, {
       path: "/v1/systemone",
       body: JSON.stringify(request({ state: `ticket ${reserved} text` })),
     });
-    expect(response.status).toBe(422);
-    expect((response.body as { error: string }).error).toContain("reserved prompt control token");
+    expect(response.status).toBe(400);
+    const detail = (response.body as { detail: { error_type: string; message: string } }).detail;
+    expect(detail.message).toContain("reserved prompt control token");
+    expect(detail.error_type).toBe("invalid_request");
   });
 
-  it("refuses a question whose prompt exceeds the token limit with 422, without truncating", async () => {
+  it("refuses a question whose prompt exceeds the token limit with 400 max_tokens_exceeded naming the limit", async () => {
     const response = await rawRequest(adapter.url, {
       path: "/v1/systemone",
       body: JSON.stringify(request({ state: "word ".repeat(6000) })),
     });
-    expect(response.status).toBe(422);
-    expect((response.body as { error: string }).error).toMatch(/^questions\.refund: the prompt needs \d+ tokens/);
+    expect(response.status).toBe(400);
+    const detail = (response.body as { detail: { error_type: string; message: string } }).detail;
+    expect(detail.error_type).toBe("max_tokens_exceeded");
+    expect(detail.message).toMatch(/^questions\.refund: the prompt needs \d+ tokens, .*SEMIF_MAX_TOKENS/);
+  });
+
+  it("refuses images (assets, box questions) with 400: the model reads text only", async () => {
+    for (const body of [
+      request({ assets: { "img-1": { type: "image", format: "png", data_base64: "iVBORw0KGgo=" } } }),
+      request({ questions: { dog: { type: "box", instructions: "The dog" } } }),
+    ]) {
+      const response = await rawRequest(adapter.url, { path: "/v1/systemone", body: JSON.stringify(body) });
+      expect(response.status).toBe(400);
+      expect((response.body as { detail: { message: string } }).detail.message).toContain("text only");
+    }
   });
 
   it("answers 503 retryable to a second request while one is being scored", async () => {
@@ -154,13 +258,20 @@ describe("POST /v1/systemone", () => {
 });
 
 describe("GET /v1/models", () => {
-  it("lists the loaded model with its metadata", async () => {
+  it("lists the loaded model in TypeSafe's shape and in OpenAI's", async () => {
     const response = await rawRequest(adapter.url, { method: "GET", path: "/v1/models" });
     expect(response.status).toBe(200);
-    const body = response.body as { object: string; data: Array<{ id: string; object: string; meta: unknown }> };
+    const body = response.body as {
+      models: Array<{ name: string; description: string; release_date: string }>;
+      object: string;
+      data: Array<{ id: string; object: string; x_meta: unknown }>;
+    };
+    expect(body.models).toHaveLength(1);
+    expect(body.models[0]!.name).toBe(adapter.engine.metadata.name);
+    expect(body.models[0]!.release_date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(body.models[0]!.description.length).toBeGreaterThan(0);
     expect(body.object).toBe("list");
-    expect(body.data).toHaveLength(1);
     expect(body.data[0]!.id).toBe(adapter.engine.metadata.name);
-    expect(body.data[0]!.meta).toEqual(adapter.engine.metadata);
+    expect(body.data[0]!.x_meta).toEqual(adapter.engine.metadata);
   });
 });

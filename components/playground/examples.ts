@@ -108,7 +108,11 @@ export const examples: Example[] = [
       model: "jev-latest",
       questions: {
         refund: { type: "noul", instructions: "Does the customer ask for money back?" },
-        team: { type: "choice", instructions: "Which team handles it?", criteria: ["billing", "technical", "account"] },
+        team: {
+          type: "choice",
+          instructions: "Which team handles it?",
+          criteria: { billing: "Charges and refunds", technical: "Bugs and outages", account: null },
+        },
         anger: { type: "score", instructions: "How upset is the customer?", criteria: ["calm", "annoyed", "angry"] },
       },
     },

@@ -35,14 +35,11 @@ function toQuestion(item: JevBenchItem): SystemOneQuestion {
   const ids = item.options.map((o) => o.id);
   const described = Object.fromEntries(item.options.map((o) => [o.id, o.description]));
   if (item.type === "noul" && ids.length === 2 && YES_NO.every((k) => ids.includes(k))) {
-    return { type: "noul", instructions: item.question, criteria: { yes: described.yes, no: described.no } };
+    return { type: "noul", instructions: item.question, criteria: { true: described.yes, false: described.no } };
   }
-  if (item.type === "score") {
-    return {
-      type: "score",
-      instructions: item.question,
-      criteria: isLevelScale(item) ? item.options.map((o) => o.description) : described,
-    };
+  // A score's levels are numbered from 0 by position (TypeSafe's Score); other option ids are asked as a choice.
+  if (item.type === "score" && isLevelScale(item)) {
+    return { type: "score", instructions: item.question, criteria: item.options.map((o) => o.description) };
   }
   return { type: "choice", instructions: item.question, criteria: described };
 }
@@ -56,7 +53,7 @@ export function jevBenchToSystemOne(item: JevBenchItem): SystemOneCase {
   const questionId = "decision";
   const labels = question.type === "noul" ? ["yes", "no"] : item.options.map((o) => o.id);
   return {
-    request: { state: item.state, questions: { [questionId]: question } },
+    request: { state: item.state, model: "jev-latest", questions: { [questionId]: question } },
     questionId,
     expected: item.answer,
     labels,

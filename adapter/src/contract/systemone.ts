@@ -1,69 +1,74 @@
 import { z } from "zod";
 import { reuseTimingShape } from "./common.ts";
+import { renderState } from "./decision.ts";
 
 /**
- * TypeSafe `/v1/systemone` (DESIGN §5): the request and answer shapes that Jev, Kev and Strands Decider
- * clients send and parse. Unknown keys are ignored, as TypeSafe's own service does, so clients that send
- * extra fields keep working; every known field is checked and a failure names its path.
+ * TypeSafe `/v1/systemone` (DESIGN §5), as TypeSafe's OpenAPI document (https://api.typesafe.ai/openapi.json, the
+ * source `typesafe-sdk` 0.7.5's wire models are generated from) and its API reference state it. Unknown top-level
+ * keys are ignored, as that document's models do; every documented field is checked and a failure names its path.
+ * What the adapter adds is prefixed `x_`, in requests and in answers.
  */
 
-/** The systemone limit on labels of one question (criteria keys or score levels). */
+/** Choice options per question: TypeSafe's Choice reference allows up to 255 (and a choice needs two). */
 export const SYSTEMONE_MAX_LABELS = 255;
+/** Score levels per question: TypeSafe's Score reference asks for at least two; the API accepts at most 10. */
+export const SYSTEMONE_MAX_SCORE_LEVELS = 10;
 export const SYSTEMONE_DEFAULT_MAX_QUESTIONS = 64;
 
-const text = z.string().refine((s) => s.trim().length > 0, "must be a nonempty string");
-const description = z.string().nullable();
-
-export const systemOneStateSchema = z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())], {
+/** Structured text: a string, or an object or array the model reads as deterministic JSON. */
+const contentSchema = z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())], {
   error: "must be a string, an object or an array",
 });
+export type SystemOneContent = z.infer<typeof contentSchema>;
 
-const labelCount = (count: number) => count >= 2 && count <= SYSTEMONE_MAX_LABELS;
-const LABEL_COUNT_MESSAGE = `must hold 2-${SYSTEMONE_MAX_LABELS} entries`;
+/** Structured text as the model reads it: strings as written, objects and arrays as JSON with sorted keys. */
+export function contentText(content: SystemOneContent): string {
+  return renderState(content as never);
+}
 
-/** `noul`: a yes/no proposition. Optional criteria describe what yes and no mean. */
-export const noulQuestionSchema = z.object({
-  type: z.literal("noul"),
-  instructions: text,
-  criteria: z
-    .object({
-      yes: description.optional(),
-      no: description.optional(),
-      true: description.optional(),
-      false: description.optional(),
-    })
-    .strict()
-    .nullable()
-    .optional(),
-});
+export const systemOneStateSchema = contentSchema;
+const instructions = contentSchema.nullable().optional();
+const description = contentSchema.nullable();
 
-/** `choice`: pick one criteria key. Criteria are `{key: description | null}` or a list of keys. */
+/** `noul`: a yes/no question or statement; criteria optionally say what counts as yes (`true`) and no (`false`). */
+export const noulQuestionSchema = z
+  .object({
+    type: z.literal("noul"),
+    instructions,
+    criteria: z.object({ true: description.optional(), false: description.optional() }).strict().nullable().optional(),
+  })
+  // typesafe-sdk's Noul: criteria are "required when `instructions` is `None`" (one outcome described at least).
+  .refine((q) => q.instructions != null || q.criteria?.true != null || q.criteria?.false != null, {
+    path: ["instructions"],
+    message: "is required unless criteria describe the true or the false outcome",
+  });
+
+const labelCount = (max: number) => (count: number) => count >= 2 && count <= max;
+
+/** `choice`: pick one criteria key. Criteria map each choice name to its description (or null). */
 export const choiceQuestionSchema = z.object({
   type: z.literal("choice"),
-  instructions: text,
-  criteria: z.union(
-    [
-      z.record(text, description).refine((c) => labelCount(Object.keys(c).length), LABEL_COUNT_MESSAGE),
-      z
-        .array(text)
-        .refine((c) => labelCount(c.length), LABEL_COUNT_MESSAGE)
-        .refine((c) => new Set(c).size === c.length, "must not repeat a key"),
-    ],
-    { error: "must be an object of {key: description} or a list of keys" },
-  ),
+  instructions,
+  criteria: z
+    .record(z.string().min(1, "must be a nonempty choice name"), description, {
+      error: "must be an object of {choice name: description}",
+    })
+    .refine(
+      (c) => labelCount(SYSTEMONE_MAX_LABELS)(Object.keys(c).length),
+      `must hold 2-${SYSTEMONE_MAX_LABELS} choices`,
+    ),
 });
 
-/** `score`: an ordinal scale. Criteria are the levels from lowest to highest: a list, or `{level: description}`. */
+/** `score`: an ordinal scale; criteria are the level descriptions, lowest (level 0) first. */
 export const scoreQuestionSchema = z.object({
   type: z.literal("score"),
-  instructions: text,
-  criteria: z.union(
-    [
-      z.array(text).refine((c) => labelCount(c.length), LABEL_COUNT_MESSAGE),
-      z.record(text, description).refine((c) => labelCount(Object.keys(c).length), LABEL_COUNT_MESSAGE),
-    ],
-    { error: "must be a list of levels (lowest first) or an object of {level: description}" },
-  ),
+  instructions,
+  criteria: z
+    .array(contentSchema, { error: "must be a list of level descriptions, lowest first" })
+    .refine(
+      (c) => labelCount(SYSTEMONE_MAX_SCORE_LEVELS)(c.length),
+      `must hold 2-${SYSTEMONE_MAX_SCORE_LEVELS} levels`,
+    ),
 });
 
 export const systemOneQuestionSchema = z.discriminatedUnion(
@@ -78,12 +83,12 @@ export const systemOneRequestSchema = z.object(
   {
     state: systemOneStateSchema,
     /** The client's model name (e.g. `jev-latest`); the adapter answers with the model it serves. */
-    model: z.string().optional(),
+    model: z.string({ error: "must be a model name" }),
     questions: z
-      .record(text, systemOneQuestionSchema, { error: "must be an object of {id: question}" })
+      .record(z.string(), systemOneQuestionSchema, { error: "must be an object of {name: question}" })
       .refine((q) => Object.keys(q).length >= 1, "must contain at least one question"),
     /** Extension: score this many cyclic option orders and average them (1 = off). */
-    permutations: z.number().int().min(1).max(SYSTEMONE_MAX_LABELS).optional(),
+    x_permutations: z.number().int().min(1).max(SYSTEMONE_MAX_LABELS).optional(),
   },
   { error: "must be a JSON object" },
 );
@@ -91,34 +96,39 @@ export type SystemOneRequest = z.infer<typeof systemOneRequestSchema>;
 
 /** One option the model is asked to pick, in the order the question lists it. */
 export interface SystemOneLabel {
-  /** The key the answer uses: a criteria key, `yes`/`no`, or a score level's key. */
+  /** The key the answer uses: a choice name, `yes`/`no`, or a score level's number. */
   key: string;
   /** What the option means, shown to the model after the key. */
   description: string | null;
 }
 
+const describe = (content: SystemOneContent | null | undefined) => (content == null ? null : contentText(content));
+
 /** The options of a question in presentation order, derived from its criteria. */
 export function questionLabels(question: SystemOneQuestion): SystemOneLabel[] {
   switch (question.type) {
-    case "noul": {
-      const c = question.criteria ?? {};
+    case "noul":
       return [
-        { key: "yes", description: c.yes ?? c.true ?? null },
-        { key: "no", description: c.no ?? c.false ?? null },
+        { key: "yes", description: describe(question.criteria?.true) },
+        { key: "no", description: describe(question.criteria?.false) },
       ];
-    }
     case "choice":
-      return Array.isArray(question.criteria)
-        ? question.criteria.map((key) => ({ key, description: null }))
-        : Object.entries(question.criteria).map(([key, d]) => ({ key, description: d }));
+      return Object.entries(question.criteria).map(([key, d]) => ({ key, description: describe(d) }));
     case "score":
-      return Array.isArray(question.criteria)
-        ? question.criteria.map((d, level) => ({ key: String(level), description: d }))
-        : Object.entries(question.criteria).map(([key, d]) => ({ key, description: d }));
+      return question.criteria.map((d, level) => ({ key: String(level), description: describe(d) }));
   }
 }
 
-/** (p_max - 1/K) / (1 - 1/K): 0 for a uniform answer, 1 for a certain one. */
+/** The question's instructions as the model reads them, or null when it has none. */
+export function questionText(question: SystemOneQuestion): string | null {
+  return question.instructions == null ? null : contentText(question.instructions);
+}
+
+/**
+ * (p_max - 1/K) / (1 - 1/K): 0 for a uniform answer, 1 for a certain one. TypeSafe documents only that confidence
+ * "is computed from the probabilities" and that flatter distributions give lower values; this is the formula its
+ * answers are reproduced by (see adapter/README.md).
+ */
 export function answerConfidence(probabilities: readonly number[]): number {
   const k = probabilities.length;
   const pMax = Math.max(...probabilities);
@@ -126,18 +136,16 @@ export function answerConfidence(probabilities: readonly number[]): number {
 }
 
 const probability = z.number().min(0).max(1);
-/** Per-option max - min across the scored orders; present when `permutations` > 1. */
+/** Per-option max - min across the scored orders; present when `x_permutations` > 1. */
 const spread = z.record(z.string(), z.number()).optional();
 
 export const noulAnswerSchema = z.object({
   type: z.literal("noul"),
-  /** P(yes), under the name Jev clients read. */
+  /** P(yes). */
   noul: probability,
-  /** P(yes) again, under the name node-llama-cpp's decision answers use. */
-  value: probability,
-  confidence: probability,
-  probabilities: z.object({ yes: probability, no: probability }),
-  spread,
+  x_confidence: probability,
+  x_probabilities: z.object({ yes: probability, no: probability }),
+  x_spread: spread,
 });
 
 export const choiceAnswerSchema = z.object({
@@ -145,20 +153,21 @@ export const choiceAnswerSchema = z.object({
   choice: z.string(),
   confidence: probability,
   probabilities: z.record(z.string(), probability),
-  spread,
+  x_spread: spread,
 });
 
 export const scoreAnswerSchema = z.object({
   type: z.literal("score"),
-  /** Expected level: sum of index * probability over the levels (0 = lowest). */
+  /** Expected level: sum of level * probability over the levels (0 = lowest). */
   score: z.number(),
-  /** The most probable level's key. */
-  level: z.string(),
   confidence: probability,
+  /** Level number -> its probability. */
   probabilities: z.record(z.string(), probability),
-  /** Level key -> the level's description as sent. */
-  legend: z.record(z.string(), z.string().nullable()),
-  spread,
+  /** Level number -> the level's description as sent. */
+  legend: z.record(z.string(), z.unknown()),
+  /** The most probable level's number. */
+  x_level: z.string(),
+  x_spread: spread,
 });
 
 export const systemOneAnswerSchema = z.discriminatedUnion("type", [
@@ -182,44 +191,57 @@ export const systemOneTimingSchema = z.object({
   total_seconds: z.number(),
   ...reuseTimingShape,
 });
+export type SystemOneTiming = z.infer<typeof systemOneTimingSchema>;
 
 export const systemOneResponseSchema = z.object({
   model: z.string(),
   answers: z.record(z.string(), systemOneAnswerSchema),
   usage: z.object({ input_tokens: z.number().int(), output_tokens: z.number().int() }),
-  latency_ms: z.number(),
-  timing: systemOneTimingSchema.optional(),
+  x_latency_ms: z.number(),
+  x_timing: systemOneTimingSchema.optional(),
 });
 export type SystemOneResponse = z.infer<typeof systemOneResponseSchema>;
 
-/** `GET /v1/models` (OpenAI list shape, which TypeSafe and OpenAI clients both read). */
-export const modelListSchema = z.object({
-  object: z.literal("list"),
-  data: z.array(
-    z.object({
-      id: z.string(),
-      object: z.literal("model"),
-      created: z.number().int(),
-      owned_by: z.string(),
-      meta: z.record(z.string(), z.unknown()).optional(),
-    }),
-  ),
-});
-export type ModelList = z.infer<typeof modelListSchema>;
+const round = (value: number) => Math.round(value * 1e9) / 1e9;
 
-/** A zod issue as one sentence that names the field, e.g. `questions.team.criteria: must hold 2-255 entries`. */
-export function describeIssue(issue: z.core.$ZodIssue): string {
-  const path = issue.path.map((part, i) => (typeof part === "number" ? `[${part}]` : `${i ? "." : ""}${String(part)}`));
-  const field = path.join("") || "body";
-  return `${field}: ${issue.message}`;
-}
-
-export type SystemOneParse = { ok: true; value: SystemOneRequest } | { ok: false; message: string };
-
-/** Validates a systemone body; a failure carries the first problem with its field path (answered as 422). */
-export function parseSystemOneRequest(payload: unknown): SystemOneParse {
-  const parsed = systemOneRequestSchema.safeParse(payload);
-  if (parsed.success) return { ok: true, value: parsed.data };
-  const first = parsed.error.issues[0];
-  return { ok: false, message: first ? describeIssue(first) : "invalid request" };
+/** A question's answer in TypeSafe's shape from its labels' probabilities (and their spread over option orders). */
+export function systemOneAnswer(
+  question: SystemOneQuestion,
+  probabilities: readonly number[],
+  spreadValues: readonly number[] | null,
+): SystemOneAnswer {
+  const labels = questionLabels(question);
+  const keyed = (values: readonly number[]) =>
+    Object.fromEntries(labels.map((label, i) => [label.key, round(values[i]!)]));
+  const spreadField = spreadValues ? { x_spread: keyed(spreadValues) } : {};
+  const confidence = round(answerConfidence(probabilities));
+  const best = probabilities.indexOf(Math.max(...probabilities));
+  switch (question.type) {
+    case "noul":
+      return {
+        type: "noul",
+        noul: round(probabilities[0]!),
+        x_confidence: confidence,
+        x_probabilities: { yes: round(probabilities[0]!), no: round(probabilities[1]!) },
+        ...spreadField,
+      };
+    case "choice":
+      return {
+        type: "choice",
+        choice: labels[best]!.key,
+        confidence,
+        probabilities: keyed(probabilities),
+        ...spreadField,
+      };
+    case "score":
+      return {
+        type: "score",
+        score: round(probabilities.reduce((sum, p, level) => sum + p * level, 0)),
+        confidence,
+        probabilities: keyed(probabilities),
+        legend: Object.fromEntries(question.criteria.map((level, i) => [String(i), level])),
+        x_level: labels[best]!.key,
+        ...spreadField,
+      };
+  }
 }

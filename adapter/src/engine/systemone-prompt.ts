@@ -43,10 +43,12 @@ export class SystemOnePromptBuilder {
     this.canonical = new CanonicalPromptBuilder(model, template, SYSTEM_PROMPT);
   }
 
-  build(state: string, instructions: string, labels: readonly SystemOneLabel[]): QuestionPrompt {
+  /** A question without instructions (a System One choice or score may have none) is asked by its options alone. */
+  build(state: string, instructions: string | null, labels: readonly SystemOneLabel[]): QuestionPrompt {
+    const question = instructions === null ? "" : `\n\nQuestion: ${instructions}`;
     const prompt = this.canonical.build(
       `State:\n${state}`,
-      `\n\nQuestion: ${instructions}\n\nOptions:\n${optionLines(labels)}\n\n${tailInstruction(labels.length)}`,
+      `${question}\n\nOptions:\n${optionLines(labels)}\n\n${tailInstruction(labels.length)}`,
       optionCodes(labels.length),
     );
     if (new Set(prompt.labels.map((code) => code.join(","))).size !== prompt.labels.length) {

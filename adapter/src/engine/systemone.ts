@@ -1,14 +1,5 @@
 import type { LlamaContextSequence, LlamaModel } from "node-llama-cpp";
-import { renderState } from "../contract/decision.ts";
-import {
-  answerConfidence,
-  questionLabels,
-  type SystemOneAnswer,
-  type SystemOneLabel,
-  type SystemOneQuestion,
-  type SystemOneRequest,
-  type SystemOneResponse,
-} from "../contract/systemone.ts";
+import type { SystemOneLabel, SystemOneTiming } from "../contract/systemone.ts";
 import { type CachedBranch, scoreBranches } from "./branch-scoring.ts";
 import { type PromptTemplate, sharedPrefix } from "./canonical-prompt.ts";
 import { averageOrders, rotate, rotationOffsets } from "./debias.ts";
@@ -27,67 +18,39 @@ export type SystemOneLimits = {
   maxQuestions: number;
 };
 
-/** A request that is valid JSON but cannot be answered within the limits: answered 422, naming the field. */
-const inputError = (message: string) => new RequestError(message, 422);
+/**
+ * One question of any decision protocol (TypeSafe's System One, OpenAI's Decisions) as the scorer reads it: its
+ * text (null: none) and its options in presentation order. The protocols map their questions to this and their
+ * answers from the probabilities it gives back.
+ */
+export type ScoringQuestion = { id: string; instructions: string | null; labels: SystemOneLabel[] };
+export type ScoringRequest = { state: string; questions: ScoringQuestion[]; permutations?: number };
 
-type PlannedQuestion = {
-  id: string;
-  question: SystemOneQuestion;
-  labels: SystemOneLabel[];
-  offsets: number[];
-  prompts: QuestionPrompt[];
+/** A request within the protocol's rules that the limits cannot take: refused 400 with the limit named. */
+const limitError = (message: string) => new RequestError(message, 400, "max_tokens_exceeded");
+
+type PlannedQuestion = { id: string; offsets: number[]; prompts: QuestionPrompt[] };
+
+export type SystemOnePlan = {
+  prefixTokens: number;
+  inputTokens: number;
+  questions: PlannedQuestion[];
+  /** Questions left out because their prompt alone exceeds the per-question limit (when the caller allows it). */
+  refused: string[];
 };
 
-export type SystemOnePlan = { prefixTokens: number; inputTokens: number; questions: PlannedQuestion[] };
-
-const round = (value: number) => Math.round(value * 1e9) / 1e9;
-
-function toAnswer(
-  question: SystemOneQuestion,
-  labels: SystemOneLabel[],
-  probabilities: number[],
-  spread: number[] | null,
-): SystemOneAnswer {
-  const keyed = (values: number[]) => Object.fromEntries(labels.map((label, i) => [label.key, round(values[i]!)]));
-  const spreadField = spread ? { spread: keyed(spread) } : {};
-  const confidence = round(answerConfidence(probabilities));
-  const best = probabilities.indexOf(Math.max(...probabilities));
-  switch (question.type) {
-    case "noul": {
-      const yes = round(probabilities[0]!);
-      return {
-        type: "noul",
-        noul: yes,
-        value: yes,
-        confidence,
-        probabilities: { yes, no: round(probabilities[1]!) },
-        ...spreadField,
-      };
-    }
-    case "choice":
-      return {
-        type: "choice",
-        choice: labels[best]!.key,
-        confidence,
-        probabilities: keyed(probabilities),
-        ...spreadField,
-      };
-    case "score":
-      return {
-        type: "score",
-        score: round(probabilities.reduce((sum, p, level) => sum + p * level, 0)),
-        level: labels[best]!.key,
-        confidence,
-        probabilities: keyed(probabilities),
-        legend: Object.fromEntries(labels.map((label) => [label.key, label.description])),
-        ...spreadField,
-      };
-  }
-}
+export type ScoredQuestion = { probabilities: number[]; spread: number[] | null };
+export type ScoringResult = {
+  scored: Map<string, ScoredQuestion>;
+  inputTokens: number;
+  /** Tokens of the state prefix found already evaluated from an earlier request. */
+  cachedTokens: number;
+  timing: SystemOneTiming;
+};
 
 /**
- * Answers `/v1/systemone` requests on the decision scoring engine: the state prefix is evaluated once per request
- * (and kept across requests while the next one asks about the same state); each question, in each of its
+ * Answers the questions of `/v1/systemone` and `/v1/decisions` requests on the decision scoring
+ * engine: the state prefix is evaluated once per request (and kept across requests while the next one asks about the same state); each question, in each of its
  * `permutations` option orders, evaluates only its own text and its labels.
  */
 export class SystemOneEngine {
@@ -102,81 +65,91 @@ export class SystemOneEngine {
     this.prompts = new SystemOnePromptBuilder(model, template);
   }
 
-  /** Builds and measures every prompt before any evaluation, so an over-long request costs no model time. */
-  plan(request: SystemOneRequest): SystemOnePlan {
-    const entries = Object.entries(request.questions);
-    if (entries.length > this.limits.maxQuestions) {
-      throw inputError(`questions: at most ${this.limits.maxQuestions} questions per request`);
+  /**
+   * Builds and measures every prompt before any evaluation, so an over-long request costs no model time. With
+   * `refuseTooLong`, a question whose prompt alone exceeds the per-question limit is left out and listed in
+   * `refused` (OpenAI's per-question refusal) instead of refusing the request.
+   */
+  plan(request: ScoringRequest, { refuseTooLong = false }: { refuseTooLong?: boolean } = {}): SystemOnePlan {
+    if (request.questions.length > this.limits.maxQuestions) {
+      throw new RequestError(
+        `questions: at most ${this.limits.maxQuestions} questions per request (SYSTEMONE_MAX_QUESTIONS)`,
+        400,
+        "too_many_questions",
+      );
     }
-    const state = renderState(request.state);
     const permutations = request.permutations ?? this.defaultPermutations;
-    const questions = entries.map(([id, question]) => {
-      const labels = questionLabels(question);
+    const refused: string[] = [];
+    const questions: PlannedQuestion[] = [];
+    for (const { id, instructions, labels } of request.questions) {
       const offsets = rotationOffsets(labels.length, permutations);
       const prompts = offsets.map((offset) => {
         try {
-          return this.prompts.build(state, question.instructions, rotate(labels, offset));
+          return this.prompts.build(request.state, instructions, rotate(labels, offset));
         } catch (error) {
-          if (error instanceof RequestError) throw inputError(`questions.${id}: ${error.message}`);
+          if (error instanceof RequestError) throw new RequestError(`questions.${id}: ${error.message}`, 400);
           throw error;
         }
       });
-      for (const prompt of prompts) {
-        const length = prompt.tokens.length + Math.max(...prompt.codes.map((c) => c.length)) - 1;
-        if (length > this.limits.maxTokens) {
-          throw inputError(
-            `questions.${id}: the prompt needs ${length} tokens, more than the limit of ${this.limits.maxTokens}`,
-          );
+      const length = Math.max(
+        ...prompts.map((prompt) => prompt.tokens.length + Math.max(...prompt.codes.map((c) => c.length)) - 1),
+      );
+      if (length > this.limits.maxTokens) {
+        if (refuseTooLong) {
+          refused.push(id);
+          continue;
         }
+        throw limitError(
+          `questions.${id}: the prompt needs ${length} tokens, more than the per-question limit of ` +
+            `${this.limits.maxTokens} (SEMIF_MAX_TOKENS, at most the model's context)`,
+        );
       }
-      return { id, question, labels, offsets, prompts };
-    });
+      questions.push({ id, offsets, prompts });
+    }
     const all = questions.flatMap((planned) => planned.prompts);
-    const prefixTokens = sharedPrefix(all).length;
+    const prefixTokens = all.length > 0 ? sharedPrefix(all).length : 0;
     const inputTokens = all.reduce((sum, prompt) => sum + prompt.tokens.length - prefixTokens, prefixTokens);
     if (inputTokens > this.limits.maxRequestTokens) {
-      throw inputError(
-        `questions: the request needs ${inputTokens} tokens, more than the request budget of ${this.limits.maxRequestTokens}`,
+      throw limitError(
+        `questions: the request needs ${inputTokens} tokens, more than the request budget of ` +
+          `${this.limits.maxRequestTokens} (SEMIF_MAX_REQUEST_TOKENS)`,
       );
     }
-    return { prefixTokens, inputTokens, questions };
+    return { prefixTokens, inputTokens, questions, refused };
   }
 
+  /** Scores a plan with at least one question: each question's probabilities in its labels' order. */
   async answer(
     target: LlamaContextSequence | SequenceLease,
     plan: SystemOnePlan,
     options: { temperature: number; reusePrefix: boolean; cache?: ReadingCache<CachedBranch> | null },
-  ): Promise<Omit<SystemOneResponse, "model" | "latency_ms">> {
+  ): Promise<ScoringResult> {
     const started = performance.now();
     // Every question in every option order is one branch after the shared state prefix, evaluated together on
     // as many idle sequences as there are (the state in a pass of its own before them).
     const prompts = plan.questions.flatMap((planned) => planned.prompts);
     const prefix = prompts[0]!.tokens.slice(0, plan.prefixTokens);
     const branches = prompts.map((prompt) => codeBranch(prompt.tokens.slice(prefix.length), prompt.codes));
-    const { branches: scored, ...scores } = await scoreBranches(
+    const { branches: scoredBranches, ...scores } = await scoreBranches(
       target,
       prefix,
       branches.map((branch) => branch.branch),
       { reusePrefix: options.reusePrefix, cache: options.cache ?? null },
     );
-    const answers: Record<string, SystemOneAnswer> = {};
+    const scored = new Map<string, ScoredQuestion>();
     let next = 0;
     for (const planned of plan.questions) {
       const perOrder = planned.prompts.map(() => {
         const index = next++;
-        return branches[index]!.read(scored[index]!, options.temperature).probabilities;
+        return branches[index]!.read(scoredBranches[index]!, options.temperature).probabilities;
       });
       const { probabilities, spread } = averageOrders(perOrder, planned.offsets);
-      answers[planned.id] = toAnswer(
-        planned.question,
-        planned.labels,
-        probabilities,
-        perOrder.length > 1 ? spread : null,
-      );
+      scored.set(planned.id, { probabilities, spread: perOrder.length > 1 ? spread : null });
     }
     return {
-      answers,
-      usage: { input_tokens: plan.inputTokens, output_tokens: 0 },
+      scored,
+      inputTokens: plan.inputTokens,
+      cachedTokens: scores.prefixReused ? plan.prefixTokens : 0,
       timing: {
         prefix_tokens: plan.prefixTokens,
         prefix_reused: scores.prefixReused,

@@ -41,6 +41,6 @@ export async function runRoute(exchange: Exchange, route: Route, body: unknown, 
     const result = await route.handle(body, { engine, requestId: exchange.requestId, log: exchange.line });
     await exchange.send(result, route.name);
   } catch (error) {
-    exchange.fail(error, route.name);
+    exchange.fail(error, route.name, route.errorBody);
   }
 }

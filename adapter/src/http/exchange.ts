@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { type ErrorBody, SCORING_FAILED_ERROR } from "../contract/common.ts";
 import { RequestError } from "../engine/request-error.ts";
 import { answerBeforeBody } from "./early-answer.ts";
-import type { RouteResponse } from "./route.ts";
+import type { ErrorBodyFormat, RouteResponse } from "./route.ts";
 
 export type LogLine = (line: Record<string, unknown>) => void;
 
@@ -29,19 +29,25 @@ export class Exchange {
     this.line = { time: new Date().toISOString(), request_id: this.requestId, method: request.method, path: this.path };
   }
 
+  /** Milliseconds since the request arrived, to the hundredth. */
+  get elapsedMs(): number {
+    return Math.round((performance.now() - this.started) * 100) / 100;
+  }
+
   respond(status: number, body: ErrorBody | Record<string, unknown>, route?: string): void {
     this.sendJson(status, body, {});
     this.finish(status, route);
   }
 
-  fail(error: unknown, route?: string): void {
+  fail(error: unknown, route?: string, format?: ErrorBodyFormat): void {
     if (this.response.headersSent) return;
     if (error instanceof RequestError) {
-      this.respond(error.status, { error: error.message }, route);
+      const body = format ? format(error.status, error.message, error.code) : { error: error.message };
+      this.respond(error.status, body, route);
       return;
     }
     this.line.error = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    this.respond(500, SCORING_FAILED_ERROR, route);
+    this.respond(500, format ? format(500, SCORING_FAILED_ERROR.error, "internal_error") : SCORING_FAILED_ERROR, route);
   }
 
   /** Resolves when the answer is fully written, so a stream holds its admission slot until it ends. */
@@ -98,7 +104,7 @@ export class Exchange {
       ...this.line,
       route: route ?? null,
       status,
-      duration_ms: Math.round((performance.now() - this.started) * 100) / 100,
+      duration_ms: this.elapsedMs,
     });
   }
 }

@@ -27,4 +27,11 @@ export type Route = {
   /** The route /invocations falls back to when no route claims the body (the decision API, for SemIf parity). */
   invocationDefault?: boolean;
   handle(body: unknown, context: RouteContext): Promise<RouteResponse>;
+  /**
+   * The route's own error body for a refusal (status, message and kind of a RequestError, or 500 "scoring failed"),
+   * for protocols whose clients read another shape than `{"error": string}`.
+   */
+  errorBody?: ErrorBodyFormat;
 };
+
+export type ErrorBodyFormat = (status: number, message: string, code: string) => Record<string, unknown>;

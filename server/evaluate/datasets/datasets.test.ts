@@ -129,7 +129,7 @@ describe("dataset parsing", () => {
       id: "ticket-7",
       state: { subject: "VPN down" },
       questions: {
-        urgent: { type: "noul", instructions: "Is it urgent?", criteria: { yes: "urgent", no: "can wait" } },
+        urgent: { type: "noul", instructions: "Is it urgent?", criteria: { true: "urgent", false: "can wait" } },
         team: { type: "choice", instructions: "Which team?", criteria: { net: "Network", hr: "People" } },
       },
       expected: { urgent: true, team: "net" },

@@ -4,6 +4,7 @@ import {
   decisionSchema,
   MAX_OPTIONS,
   questionLabels,
+  questionText,
   systemOneQuestionSchema,
   systemOneStateSchema,
 } from "@decision-console/adapter/contract";
@@ -77,6 +78,10 @@ function fromSystemOne(raw: unknown, fallbackId: string): RowParse {
         message: `questions.${questionId}: has ${labels.length} labels; decision scoring takes 2-${MAX_OPTIONS}`,
       };
     }
+    const text = questionText(question);
+    if (text === null) {
+      return { ok: false, message: `questions.${questionId}.instructions: decision scoring needs the question's text` };
+    }
     const given = expected[questionId];
     if (given === undefined) return { ok: false, message: `expected.${questionId}: missing the right answer` };
     const answer = question.type === "noul" ? (NOUL_KEYS[given.toLowerCase()] ?? given) : given;
@@ -88,7 +93,7 @@ function fromSystemOne(raw: unknown, fallbackId: string): RowParse {
       decision: {
         id: questionIds.length === 1 ? rowId : `${rowId}.${questionId}`,
         state: row.state,
-        question: question.instructions,
+        question: text,
         options: labels.map((label) => ({ id: label.key, description: label.description ?? "" })),
       },
       answer,

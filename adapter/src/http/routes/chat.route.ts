@@ -1,5 +1,5 @@
 import { chatCompletionRequestSchema } from "../../contract/chat.ts";
-import { describeIssue } from "../../contract/systemone.ts";
+import { describeIssue } from "../../contract/systemone-errors.ts";
 import { completeChat, prepareChat, streamChat } from "../../engine/chat-service.ts";
 import { RequestError } from "../../engine/request-error.ts";
 import { findReservedToken } from "../../engine/reserved-tokens.ts";
