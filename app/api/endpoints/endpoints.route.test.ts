@@ -40,6 +40,7 @@ const autoScaling = mockClient(ApplicationAutoScalingClient);
 let endpoints: typeof import("./route.ts");
 let endpoint: typeof import("./[name]/route.ts");
 let invoke: typeof import("./[name]/invoke/route.ts");
+let threshold: typeof import("./[name]/threshold/route.ts");
 let invocations: typeof import("./[name]/invocations/route.ts");
 let autoscaling: typeof import("./[name]/autoscaling/route.ts");
 let metrics: typeof import("./[name]/metrics/route.ts");
@@ -79,6 +80,7 @@ beforeAll(async () => {
   endpoints = await import("./route.ts");
   endpoint = await import("./[name]/route.ts");
   invoke = await import("./[name]/invoke/route.ts");
+  threshold = await import("./[name]/threshold/route.ts");
   invocations = await import("./[name]/invocations/route.ts");
   autoscaling = await import("./[name]/autoscaling/route.ts");
   metrics = await import("./[name]/metrics/route.ts");
@@ -203,8 +205,36 @@ describe("endpoint routes' bad input", () => {
   });
 });
 
+/** SageMaker's DescribeEndpoint: one endpoint, `demo`, found in any case as SageMaker finds it; others do not exist. */
+function onlyDemoExists() {
+  sageMaker.on(DescribeEndpointCommand).callsFake(async (input: { EndpointName: string }) => {
+    if (input.EndpointName.toLowerCase() === "demo") return { EndpointName: "demo", EndpointStatus: "InService" };
+    throw Object.assign(new Error(`Could not find endpoint "${input.EndpointName}".`), { name: "ValidationException" });
+  });
+}
+
 describe("POST /api/endpoints/[name]/invoke", () => {
   const decision = { decision: { id: "d", state: "s", question: "q", options: [{ id: "a" }, { id: "b" }] } };
+  beforeEach(onlyDemoExists);
+
+  it("invokes an endpoint named in another case by its own name (names ignore case; invocations must match it)", async () => {
+    runtime.on(InvokeEndpointCommand).resolves({
+      Body: new TextEncoder().encode("{}") as never,
+      ContentType: "application/json",
+    });
+    const response = await invoke.POST(send("/api/endpoints/DEMO/invoke", { body: decision }), params("DEMO"));
+    expect(response.status).toBe(200);
+    expect(runtime).toHaveReceivedCommandWith(InvokeEndpointCommand, { EndpointName: "demo" });
+  });
+
+  it("answers 404 naming an endpoint that does not exist, and invokes nothing", async () => {
+    const response = await invoke.POST(send("/api/endpoints/ghost/invoke", { body: decision }), params("ghost"));
+    expect(response.status).toBe(404);
+    expect((await errorOf(response)).message).toBe(
+      'Endpoint "ghost" does not exist (endpoint names are compared ignoring case).',
+    );
+    expect(runtime).not.toHaveReceivedAnyCommand();
+  });
 
   it("rejects a body that is not an object and records no invocation", async () => {
     const before = await rowCount("console_invocations");
@@ -280,5 +310,35 @@ describe("POST /api/endpoints/[name]/invoke", () => {
     const list = await invocations.GET(get("/api/endpoints/demo/invocations?limit=1"), params("demo"));
     const [latest] = ((await list.json()) as { invocations: { status: number; error: string }[] }).invocations;
     expect(latest).toMatchObject({ status: 400, error: "Decision IDs must be unique" });
+  });
+});
+
+describe("PUT /api/endpoints/[name]/threshold", () => {
+  beforeEach(onlyDemoExists);
+  const put = (name: string, value: number) =>
+    threshold.PUT(send(`/api/endpoints/${name}/threshold`, { threshold: value }, "PUT"), params(name));
+
+  it("keeps one threshold per endpoint whatever the case it is named in", async () => {
+    expect(await (await put("demo", 0.6)).json()).toMatchObject({ endpointName: "demo", threshold: 0.6 });
+    const other = await put("Demo", 0.7);
+    expect(other.status).toBe(200);
+    expect(await other.json()).toMatchObject({ endpointName: "demo", threshold: 0.7 });
+    const rows = await consoleStore()
+      .selectFrom("endpoint_thresholds")
+      .select(["endpoint_name", "threshold"])
+      .execute();
+    expect(rows.filter((row) => row.endpoint_name.toLowerCase() === "demo")).toEqual([
+      { endpoint_name: "demo", threshold: 0.7 },
+    ]);
+  });
+
+  it("refuses a threshold for an endpoint that does not exist with a 404, and stores nothing", async () => {
+    const response = await put("ghost", 0.6);
+    expect(response.status).toBe(404);
+    expect((await errorOf(response)).message).toBe(
+      'Endpoint "ghost" does not exist (endpoint names are compared ignoring case).',
+    );
+    const rows = await consoleStore().selectFrom("endpoint_thresholds").select("endpoint_name").execute();
+    expect(rows.map((row) => row.endpoint_name)).not.toContain("ghost");
   });
 });

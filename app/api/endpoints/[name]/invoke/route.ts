@@ -3,6 +3,7 @@ import { invokeErrorDetailsSchema } from "@/contract/invoke/invoke.ts";
 import { invokeHeaders } from "@/contract/invoke/invoke-headers.ts";
 import { requireRole } from "@/server/auth/principal.ts";
 import { consoleContext } from "@/server/context.ts";
+import { existingEndpointName } from "@/server/endpoints/endpoint-name.ts";
 import { endpointNameParam } from "@/server/endpoints/route-params.ts";
 import { AppError } from "@/server/http/app-error.ts";
 import { readJson, route } from "@/server/http/route.ts";
@@ -12,13 +13,14 @@ import { invokeEndpointBytes, invokeEndpointStream } from "@/server/invoke/invok
 /**
  * Playground proxy: `{body, stream?}`. Both ways the container's bytes and Content-Type pass through unchanged (SSE
  * for streamed chat), with the same metadata headers (invoke-headers.ts). Errors carry the container's own status
- * and message. Every call is recorded.
+ * and message. Every call is recorded, under the endpoint's own spelling of its name (names ignore case).
  */
 export const POST = route(async (request, { params }: { params: Promise<{ name: string }> }) => {
   const principal = await requireRole(request, "viewer");
-  const name = await endpointNameParam(params);
+  const asked = await endpointNameParam(params);
   const invoke = await readJson(request, consoleApi.invoke.body);
   const { aws, store } = consoleContext();
+  const name = await existingEndpointName(aws.sageMaker, asked);
   const requestBody = JSON.stringify(invoke.body);
   const started = performance.now();
   const record = (status: number, retries: number, error: string | null) =>
