@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { LONGEST_BUSY_WAIT_MS } from "../../contract/invoke/invocation-budget.ts";
 import { realSleep } from "../aws/sleep.ts";
 import { type BusyRetryPolicy, defaultBusyRetryPolicy, isBusyAnswer, retryWhileBusy } from "./busy-retry.ts";
 
@@ -45,6 +46,26 @@ describe("the one busy-retry policy", () => {
       policy,
     );
     expect([value, retries, attempts]).toEqual(["busy", 3, 4]);
+  });
+
+  it("waits no longer in all than the invocation budget's LONGEST_BUSY_WAIT_MS, however the jitter falls", async () => {
+    const sleeps: number[] = [];
+    const policy: BusyRetryPolicy = {
+      ...defaultBusyRetryPolicy,
+      random: () => 1 - Number.EPSILON,
+      sleep: async (ms) => {
+        sleeps.push(ms);
+      },
+    };
+    await retryWhileBusy(
+      async () => "busy",
+      () => true,
+      policy,
+    );
+    const waited = sleeps.reduce((total, ms) => total + ms, 0);
+    expect(sleeps).toHaveLength(policy.maxRetries);
+    expect(waited).toBeLessThanOrEqual(LONGEST_BUSY_WAIT_MS);
+    expect(waited).toBeGreaterThanOrEqual(LONGEST_BUSY_WAIT_MS - policy.maxRetries);
   });
 
   it("stops waiting when the caller aborts", async () => {

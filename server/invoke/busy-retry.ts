@@ -1,4 +1,5 @@
 import { errorBodySchema } from "@decision-console/adapter/contract";
+import { BUSY_RETRY, backoffCeilingMs } from "../../contract/invoke/invocation-budget.ts";
 import { realSleep, type Sleep } from "../aws/sleep.ts";
 
 /**
@@ -17,9 +18,7 @@ export interface BusyRetryPolicy {
 }
 
 export const defaultBusyRetryPolicy: BusyRetryPolicy = {
-  maxRetries: 6,
-  baseDelayMs: 100,
-  maxDelayMs: 2000,
+  ...BUSY_RETRY,
   sleep: realSleep,
   random: Math.random,
 };
@@ -46,8 +45,7 @@ export function backoffDelayMs(
   retry: number,
   policy: Pick<BusyRetryPolicy, "baseDelayMs" | "maxDelayMs" | "random">,
 ): number {
-  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retry);
-  return Math.floor(policy.random() * ceiling);
+  return Math.floor(policy.random() * backoffCeilingMs(retry, policy));
 }
 
 /**

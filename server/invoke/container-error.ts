@@ -1,5 +1,6 @@
 import { type ErrorBody, errorBodySchema } from "@decision-console/adapter/contract";
 import type { ErrorCode } from "../../contract/http/error-body.ts";
+import { REALTIME_INVOCATION_SECONDS } from "../../contract/invoke/invocation-budget.ts";
 import type { InvokeErrorDetails } from "../../contract/invoke/invoke.ts";
 import { AppError } from "../http/app-error.ts";
 import { isBusyAnswer } from "./busy-retry.ts";
@@ -53,9 +54,9 @@ export function isInvocationTimeout(error: ModelErrorLike): boolean {
 }
 
 export const INVOCATION_TIMEOUT_MESSAGE =
-  "The endpoint did not answer within 60 seconds, SageMaker's limit for a real-time invocation: the container " +
-  "was still working on it. Long prompts on a small CPU instance can take this long: deploy on a larger instance, " +
-  "or use an asynchronous endpoint, which allows up to an hour per request.";
+  `The endpoint did not answer within ${REALTIME_INVOCATION_SECONDS} seconds, SageMaker's limit for a real-time ` +
+  "invocation: the container was still working on it. Long prompts on a small CPU instance can take this long: " +
+  "deploy on a larger instance, or use an asynchronous endpoint, which allows up to an hour per request.";
 
 /** A ModelError carrying the container's own busy answer, the one failure the busy-retry policy retries. */
 export function isRetryableBusy(error: unknown): boolean {

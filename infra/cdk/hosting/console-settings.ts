@@ -1,6 +1,7 @@
 import { Aws, CfnOutput, type Stack } from "aws-cdk-lib";
 import { consoleApi } from "../../../contract/api.ts";
 import type { ConsoleSignIn } from "./console-sign-in.ts";
+import { LOAD_BALANCER_IDLE_TIMEOUT_SECONDS } from "./load-balancer.ts";
 
 export const CONSOLE_PORT = 3000;
 /**
@@ -8,6 +9,16 @@ export const CONSOLE_PORT = 3000;
  * root filesystem is read-only.
  */
 export const CONSOLE_DATA_DIR = "/var/lib/decision-console";
+
+/**
+ * How long, in milliseconds, the console's server (Next.js's standalone server.js, which reads KEEP_ALIVE_TIMEOUT;
+ * Node.js's default is 5 s) keeps an idle connection from the load balancer open: a few seconds past the load
+ * balancer's idle timeout, so that the load balancer, never the console, closes an idle connection. The Application
+ * Load Balancers guide: "We also recommend that you configure the idle timeout of your application to be larger than
+ * the idle timeout configured for the load balancer." Otherwise the load balancer may send a request on a connection
+ * the console has just closed, and answer it 502.
+ */
+export const CONSOLE_KEEP_ALIVE_TIMEOUT_MS = (LOAD_BALANCER_IDLE_TIMEOUT_SECONDS + 5) * 1000;
 
 /** The main stack's outputs that are console settings (infra/README.md, step 2's table). */
 const SETTINGS_FROM_CONSOLE_STACK = {
@@ -58,5 +69,6 @@ export function consoleSettings(props: ConsoleSettingsProps): Record<string, str
     CONSOLE_DATA_DIR,
     HOST: "0.0.0.0",
     PORT: String(CONSOLE_PORT),
+    KEEP_ALIVE_TIMEOUT: String(CONSOLE_KEEP_ALIVE_TIMEOUT_MS),
   };
 }

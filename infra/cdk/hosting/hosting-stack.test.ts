@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { App } from "aws-cdk-lib";
 import { Template } from "aws-cdk-lib/assertions";
 import { beforeAll, describe, expect, it } from "vitest";
+import { LONGEST_INVOCATION_SECONDS } from "../../../contract/invoke/invocation-budget.ts";
 import { evaluateCfn } from "../../test-support/cfn-evaluate.ts";
 import { containerStart, parseDockerfile } from "../../test-support/dockerfile.ts";
 import { flattenReference } from "../cfn-reference.ts";
@@ -52,6 +53,12 @@ beforeAll(() => {
 });
 
 const environment = () => Object.fromEntries(container.Environment.map((e) => [e.Name, flattenReference(e.Value)]));
+/** The load balancer's idle timeout in seconds; unset, ELB's "By default, ELB sets the idle timeout ... to 60 seconds". */
+const loadBalancerIdleSeconds = () => {
+  const lb = Object.values(resources).find((r) => r.Type === "AWS::ElasticLoadBalancingV2::LoadBalancer")!;
+  const attributes = lb.Properties.LoadBalancerAttributes as { Key: string; Value: string }[];
+  return Number(attributes.find((attribute) => attribute.Key === "idle_timeout.timeout_seconds")?.Value ?? 60);
+};
 
 describe("the console service", () => {
   it("keeps two tasks by default, and none when asked (everything else deployed)", () => {
@@ -191,12 +198,19 @@ describe("the console's settings and secrets", () => {
     );
   });
 
-  it("names only settings the console documents (docs/settings.md), and libpq's PGPASSWORD", () => {
+  it("names only settings the console documents (docs/settings.md), libpq's PGPASSWORD and Next.js's KEEP_ALIVE_TIMEOUT", () => {
     const documented = readFileSync(new URL("../../../docs/settings.md", import.meta.url), "utf8");
     const names = [...container.Environment, ...container.Secrets].map((variable) => variable.Name);
     const undocumented = names.filter((name) => !documented.includes(`\`${name}\``));
-    // PGPASSWORD is libpq's own variable, read by the PostgreSQL client, not a console setting.
-    expect(undocumented.sort()).toEqual(["PGPASSWORD"]);
+    // PGPASSWORD is libpq's own variable, read by the PostgreSQL client, and KEEP_ALIVE_TIMEOUT Next.js's standalone
+    // server's: neither is a console setting.
+    expect(undocumented.sort()).toEqual(["KEEP_ALIVE_TIMEOUT", "PGPASSWORD"]);
+  });
+
+  it("keeps an idle connection from the load balancer open longer than the load balancer does", () => {
+    // Next.js's standalone server reads KEEP_ALIVE_TIMEOUT (milliseconds); unset, Node.js keeps an idle one 5 s.
+    const keepAliveMs = Number(environment().KEEP_ALIVE_TIMEOUT ?? 5000);
+    expect(keepAliveMs).toBeGreaterThan(loadBalancerIdleSeconds() * 1000);
   });
 });
 
@@ -300,6 +314,10 @@ describe("the load balancer", () => {
         { Key: "access_logs.s3.prefix", Value: "load-balancer" },
       ]),
     );
+  });
+
+  it("keeps a connection without data open longer than the console's longest synchronous invocation", () => {
+    expect(loadBalancerIdleSeconds()).toBeGreaterThan(LONGEST_INVOCATION_SECONDS);
   });
 
   it("lets Elastic Load Balancing write its logs: its account in older Regions, its service in newer ones", () => {

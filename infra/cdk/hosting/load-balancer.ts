@@ -1,4 +1,4 @@
-import { type CfnResource, Validations } from "aws-cdk-lib";
+import { type CfnResource, Duration, Validations } from "aws-cdk-lib";
 import { type IVpc, Peer, Port, SecurityGroup, SubnetType } from "aws-cdk-lib/aws-ec2";
 import {
   type ApplicationListener,
@@ -10,8 +10,19 @@ import {
 } from "aws-cdk-lib/aws-elasticloadbalancingv2";
 import type { Bucket } from "aws-cdk-lib/aws-s3";
 import type { Construct } from "constructs";
+import { LONGEST_INVOCATION_SECONDS } from "../../../contract/invoke/invocation-budget.ts";
 import { allowLoadBalancerAccessLogs } from "./load-balancer-log-delivery.ts";
 import { LOG_PREFIXES } from "./log-bucket.ts";
+
+/**
+ * How long, in seconds, the load balancer lets a connection sit with no data before it closes it ("The connection
+ * idle timeout is the period of time an existing client or target connection can remain inactive, with no data being
+ * sent or received, before the load balancer closes the connection", the Application Load Balancers guide; its
+ * default is 60 seconds). A synchronous invocation route sends nothing until it answers, so this is the next whole
+ * ten seconds above the longest it may take (LONGEST_INVOCATION_SECONDS), the rest for the attempts' own round trips:
+ * the client gets the console's answer, its JSON error included, never the load balancer's 504 page.
+ */
+export const LOAD_BALANCER_IDLE_TIMEOUT_SECONDS = (Math.floor(LONGEST_INVOCATION_SECONDS / 10) + 1) * 10;
 
 export interface LoadBalancerProps {
   vpc: IVpc;
@@ -31,7 +42,7 @@ export interface ConsoleLoadBalancer {
 /**
  * An internet-facing Application Load Balancer: HTTPS only (TLS 1.3 and 1.2 with forward-secret AEAD ciphers and a
  * post-quantum key exchange), port 80 answering with a redirect, headers that are not valid HTTP dropped before they
- * reach the console, and every request logged to S3.
+ * reach the console, idle connections kept past the longest invocation, and every request logged to S3.
  */
 export function createLoadBalancer(scope: Construct, props: LoadBalancerProps): ConsoleLoadBalancer {
   const securityGroup = new SecurityGroup(scope, "LoadBalancerSecurityGroup", {
@@ -48,6 +59,7 @@ export function createLoadBalancer(scope: Construct, props: LoadBalancerProps): 
     internetFacing: true,
     securityGroup,
     dropInvalidHeaderFields: true,
+    idleTimeout: Duration.seconds(LOAD_BALANCER_IDLE_TIMEOUT_SECONDS),
   });
   loadBalancer.setAttribute("deletion_protection.enabled", props.deletionProtection);
   // logAccessLogs() needs the Region at synthesis; this stack learns it at deployment.
