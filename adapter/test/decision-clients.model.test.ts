@@ -4,7 +4,14 @@ import path from "node:path";
 import { promisify } from "node:util";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type GeneratedModel, generateModel, startTestAdapter, type TestAdapter } from "./support/adapter-harness.ts";
+import {
+  type GeneratedModel,
+  generateModel,
+  postJson,
+  rawRequest,
+  startTestAdapter,
+  type TestAdapter,
+} from "./support/adapter-harness.ts";
 
 /**
  * The official decision clients, pinned and unchanged, against the adapter on the project's generated GGUF:
@@ -235,5 +242,20 @@ describe("the openai npm client (decisions.create) against the adapter", () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     expect((error as InstanceType<typeof OpenAI.BadRequestError>).message).toContain("reads text only");
+  });
+
+  it("gets the same answers through /invocations, routed by the body's input and questions", async () => {
+    const body = {
+      model: "gpt-6-luna",
+      input: "I was charged twice.",
+      questions: [
+        { type: "choice", instructions: "Which team?", choices: [{ value: "billing" }, { value: "support" }] },
+      ],
+    };
+    const direct = await rawRequest(adapter.url, { path: "/v1/decisions", body: JSON.stringify(body) });
+    const routed = await postJson(adapter.url, body);
+    expect(routed.status).toBe(200);
+    expect(adapter.logs.at(-1)!.route).toBe("openai-decisions");
+    expect((routed.body as { answers: unknown }).answers).toEqual((direct.body as { answers: unknown }).answers);
   });
 });
