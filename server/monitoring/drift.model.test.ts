@@ -141,7 +141,7 @@ describe("decision drift in local mode", { timeout: 120_000 }, () => {
     const threshold = samplingNoiseDistance(DISTRIBUTION_BARS, BASELINE_DECISIONS, CURRENT_DECISIONS);
     expect(threshold).toBeCloseTo(0.199, 2);
     for (const endpoint of [shiftedEndpoint, steadyEndpoint]) {
-      await putDriftAlarms(clients.cloudWatch, endpoint, KIND, threshold);
+      await putDriftAlarms(clients.cloudWatch, store, endpoint, KIND, threshold);
     }
 
     // Three rounds of the schedule, one in each of the alarm's last three 5-minute periods.
@@ -183,9 +183,20 @@ describe("decision drift in local mode", { timeout: 120_000 }, () => {
 
   it("lists a kind whose alarms are set before its baseline, with nothing published and no data", async () => {
     const endpoint = `${plane.resourcePrefix}drift-unbaselined`;
-    await putDriftAlarms(clients.cloudWatch, endpoint, KIND, 0.2);
+    const long = Date.now() - 600 * MINUTE;
+    await capture(endpoint, "earlier", decisions(usual, 10, long, long + 10 * MINUTE, 21));
+    await putDriftAlarms(clients.cloudWatch, store, endpoint, KIND, 0.2);
     const view = await driftView(clients.cloudWatch, store, endpoint);
     expect(view.kinds).toMatchObject([{ kind: KIND, baseline: null, current: null }]);
     expect(view.kinds[0]?.alarms.map((a) => a.state)).toEqual(["INSUFFICIENT_DATA", "INSUFFICIENT_DATA"]);
+  });
+
+  it("refuses alarms on a kind the endpoint never captured nor baselined: it could not list them again", async () => {
+    const endpoint = `${plane.resourcePrefix}drift-unknown-kind`;
+    await expect(putDriftAlarms(clients.cloudWatch, store, endpoint, KIND, 0.2)).rejects.toMatchObject({
+      code: "not_found",
+      message: expect.stringContaining(`has captured no decisions of kind ${KIND} and has no baseline for it`),
+    });
+    expect((await driftView(clients.cloudWatch, store, endpoint)).kinds).toEqual([]);
   });
 });

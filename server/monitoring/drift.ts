@@ -11,6 +11,8 @@ import { DRIFT_ALARM, DRIFT_SCHEDULE, type DriftKind, type DriftResponse } from 
 import { DRIFT_METRICS } from "../../contract/stack/console-contract.ts";
 import { awsCall } from "../aws/errors.ts";
 import type { BackgroundTask } from "../background/background-work.ts";
+import { AppError } from "../http/app-error.ts";
+import { chunks } from "../store/chunks.ts";
 import { acquireLease, replicaId } from "../store/leases.ts";
 import type { Store } from "../store/store.ts";
 import { readNewCaptures } from "./capture-reader.ts";
@@ -106,17 +108,36 @@ export async function publishDrift(deps: DriftPublisherDeps, now = new Date()) {
 export const driftAlarmName = (endpointName: string, kind: string, metricName: string) =>
   `${endpointName}-drift-${kind}-${metricName}`;
 
+/** DescribeAlarms takes at most 100 AlarmNames (CloudWatch API Reference, DescribeAlarms: "Maximum number of 100 items"). */
+const DESCRIBE_ALARMS_MAX_NAMES = 100;
+
+const DRIFT_ALARM_METRICS = [DRIFT_METRICS.optionMix, DRIFT_METRICS.confidence] as const;
+
+/** The kinds the console knows on the endpoint: those it captured decisions of and those with a baseline. */
+async function knownKinds(store: Store, endpointName: string): Promise<Set<string>> {
+  const baselined = (await endpointBaselines(store, endpointName)).map((baseline) => baseline.kind);
+  return new Set([...baselined, ...(await decisionKinds(store, endpointName)).keys()]);
+}
+
 /**
  * Creates or updates both alarms of a kind at `threshold`: Maximum over 5-minute periods, ALARM when 2 of the last
- * 3 are above it (a single noisy round does not page), INSUFFICIENT_DATA while no drift is published.
+ * 3 are above it (a single noisy round does not page), INSUFFICIENT_DATA while no drift is published. Only for a kind
+ * the console knows on the endpoint: the alarms are listed again by the names the store's kinds give (driftView).
  */
 export async function putDriftAlarms(
   cloudWatch: CloudWatchClient,
+  store: Store,
   endpointName: string,
   kind: string,
   threshold: number,
 ) {
-  for (const metricName of [DRIFT_METRICS.optionMix, DRIFT_METRICS.confidence]) {
+  if (!(await knownKinds(store, endpointName)).has(kind)) {
+    throw new AppError(
+      "not_found",
+      `Endpoint "${endpointName}" has captured no decisions of kind ${kind} and has no baseline for it: set alarms on a kind it serves.`,
+    );
+  }
+  for (const metricName of DRIFT_ALARM_METRICS) {
     await awsCall("drift alarm", () =>
       cloudWatch.send(
         new PutMetricAlarmCommand({
@@ -138,22 +159,28 @@ export async function putDriftAlarms(
   }
 }
 
-async function driftAlarms(cloudWatch: CloudWatchClient, endpointName: string): Promise<MetricAlarm[]> {
+/**
+ * The drift alarms of the kinds, asked by name (at most 100 a call): a policy scoped to `alarm:<prefix>*` certainly
+ * covers each name, where whether CloudWatch authorises an AlarmNamePrefix listing against the prefix is not
+ * documented.
+ */
+async function driftAlarms(cloudWatch: CloudWatchClient, endpointName: string, kinds: Iterable<string>) {
+  const names = [...kinds].flatMap((kind) =>
+    DRIFT_ALARM_METRICS.map((metric) => driftAlarmName(endpointName, kind, metric)),
+  );
   const alarms: MetricAlarm[] = [];
-  let nextToken: string | undefined;
-  do {
-    const page = await awsCall("drift alarms", () =>
-      cloudWatch.send(
-        new DescribeAlarmsCommand({
-          AlarmNamePrefix: `${endpointName}-drift-`,
-          AlarmTypes: ["MetricAlarm"],
-          NextToken: nextToken,
-        }),
-      ),
-    );
-    alarms.push(...(page.MetricAlarms ?? []));
-    nextToken = page.NextToken;
-  } while (nextToken);
+  for (const batch of chunks(names, DESCRIBE_ALARMS_MAX_NAMES)) {
+    let nextToken: string | undefined;
+    do {
+      const page = await awsCall("drift alarms", () =>
+        cloudWatch.send(
+          new DescribeAlarmsCommand({ AlarmNames: batch, AlarmTypes: ["MetricAlarm"], NextToken: nextToken }),
+        ),
+      );
+      alarms.push(...(page.MetricAlarms ?? []));
+      nextToken = page.NextToken;
+    } while (nextToken);
+  }
   return alarms;
 }
 
@@ -170,13 +197,14 @@ export async function driftView(
   const baselines = new Map(
     (await endpointBaselines(store, endpointName)).map((baseline) => [baseline.kind, baseline]),
   );
-  const alarms = await driftAlarms(cloudWatch, endpointName);
-  const alarmPrefix = `${endpointName}-drift-`;
-  const alarmKinds = alarms
-    .map((alarm) => (alarm.AlarmName ?? "").slice(alarmPrefix.length).split("-")[0] ?? "")
-    .filter((kind) => /^[0-9a-f]{16}$/.test(kind));
-  const kinds = [...new Set([...baselines.keys(), ...alarmKinds])].sort();
   const captured = await decisionKinds(store, endpointName);
+  const alarms = await driftAlarms(cloudWatch, endpointName, new Set([...baselines.keys(), ...captured.keys()]));
+  const alarmed = [...captured.keys()].filter((kind) =>
+    DRIFT_ALARM_METRICS.some((metric) =>
+      alarms.some((a) => a.AlarmName === driftAlarmName(endpointName, kind, metric)),
+    ),
+  );
+  const kinds = [...new Set([...baselines.keys(), ...alarmed])].sort();
   const currents = new Map<string, NonNullable<DriftKind["current"]>>();
   for (const baseline of baselines.values()) currents.set(baseline.kind, await currentDrift(store, baseline, now));
   return {
@@ -195,7 +223,7 @@ export async function driftView(
           ? { source: baseline.source, decisions: baseline.decisions, setBy: baseline.setBy, setAt: baseline.setAt }
           : null,
         current: currents.get(kind) ?? null,
-        alarms: [DRIFT_METRICS.optionMix, DRIFT_METRICS.confidence].flatMap((metricName) => {
+        alarms: DRIFT_ALARM_METRICS.flatMap((metricName) => {
           const alarm = alarms.find((a) => a.AlarmName === driftAlarmName(endpointName, kind, metricName));
           return alarm
             ? [

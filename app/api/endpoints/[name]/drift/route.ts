@@ -32,7 +32,8 @@ export const PUT = route(async (request, { params }: Context) => {
     } else if (baseline?.source === "evaluation") {
       await setBaselineFromEvaluationRun(store, name, body.kind, baseline.runId, principal.name);
     }
-    if (body.alarmThreshold !== undefined) await putDriftAlarms(aws.cloudWatch, name, body.kind, body.alarmThreshold);
+    if (body.alarmThreshold !== undefined)
+      await putDriftAlarms(aws.cloudWatch, store, name, body.kind, body.alarmThreshold);
   });
   return reply(consoleApi.setDrift, await driftView(aws.cloudWatch, store, name));
 });
