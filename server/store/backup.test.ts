@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import Database from "better-sqlite3";
+import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
 import { libpqEnvironment } from "../../scripts/backup/postgres-dump.ts";
 import { backupConsole, backupDataDir } from "../../scripts/backup.ts";
@@ -27,9 +28,13 @@ afterEach(() => {
 describe("npm run backup", () => {
   it("copies every SQLite database in the data directory, consistent while the console keeps writing", async () => {
     const dataDir = tempDir();
-    const live = openDatabase(path.join(dataDir, "console.db"));
-    const insert = live.prepare("INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?)");
-    for (let i = 0; i < 500; i++) insert.run(`k${i}`, "v", "2026-01-01T00:00:00Z");
+    const live = sqliteStore(openDatabase(path.join(dataDir, "console.db")));
+    const setting = (key: string) => ({ key, value: "v", updated_at: "2026-01-01T00:00:00Z" });
+    for (let i = 0; i < 500; i++)
+      await live
+        .insertInto("settings")
+        .values(setting(`k${i}`))
+        .execute();
     fs.writeFileSync(path.join(dataDir, "notes.txt"), "not a database");
 
     const [file, ...others] = await backupDataDir(
@@ -37,8 +42,8 @@ describe("npm run backup", () => {
       path.join(dataDir, "backups"),
       new Date("2026-11-30T18:00:00.123Z"),
     );
-    insert.run("after-backup", "v", "2026-01-01T00:00:00Z");
-    live.close();
+    await live.insertInto("settings").values(setting("after-backup")).execute();
+    await live.destroy();
 
     expect(others).toEqual([]);
     expect(path.basename(file!)).toBe("console-20261130T180000Z.db");
@@ -93,7 +98,7 @@ describe("npm run backup with the store in PostgreSQL", () => {
           "local-aws-20261130T180000Z.db",
         ]);
         expect(fs.statSync(files[0]!).mode & 0o777).toBe(0o600);
-        await restored.store.deleteFrom("schema_migrations").execute();
+        await sql`DELETE FROM kysely_migration`.execute(restored.store);
         const target = libpqEnvironment(restored.location.postgresUrl);
         await run("pg_restore", ["--clean", "--if-exists", "--no-owner", `--dbname=${target.PGDATABASE}`, files[0]!], {
           env: { ...process.env, ...target },

@@ -8,6 +8,7 @@ import { testStackFixture } from "@decision-console/local-aws/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backupDataDir } from "../../scripts/backup.ts";
 import { openDatabase } from "./database.ts";
+import { sqliteStore } from "./sqlite-store.ts";
 
 /**
  * Every directory and file the console and the local control plane create in the data directory is the console
@@ -67,10 +68,10 @@ beforeAll(async () => {
   await plane.objects.uploadPart("decision-console-local", "models/m.tar.gz", upload, 1, Readable.from(["part"]));
   plane.objects.createUpload("decision-console-local", "models/pending.tar.gz", null, {});
   plane.logs.append("/aws/codebuild/x", "s", "a log line");
-  const console = openDatabase(path.join(dataDir, "console.db"));
-  console.prepare("INSERT INTO settings (key, value, updated_at) VALUES ('k', 'v', 'now')").run();
+  const console = sqliteStore(openDatabase(path.join(dataDir, "console.db")));
+  await console.insertInto("settings").values({ key: "k", value: "v", updated_at: "now" }).execute();
   await backupDataDir(dataDir, path.join(dataDir, "backups"));
-  console.close();
+  await console.destroy();
 }, 60_000);
 
 afterAll(async () => {

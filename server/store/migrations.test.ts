@@ -1,111 +1,117 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import Database from "better-sqlite3";
+import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
-import { AppError } from "../http/app-error.ts";
-import { migrate, openDatabase, schemaVersion } from "./database.ts";
-import { migrations } from "./migrations.ts";
+import { describeOnEmptyDatabases } from "../../tests/support/store/test-stores.ts";
+import { openDatabase } from "./database.ts";
+import { type Migration, migrations } from "./migrations.ts";
+import { appliedMigrations, migrationName } from "./migrator.ts";
+import type { Store } from "./store.ts";
 
-const dirs: string[] = [];
-function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "console-store-"));
-  dirs.push(dir);
-  return dir;
+const byVersion = [...migrations].sort((a, b) => a.version - b.version);
+const allNames = byVersion.map(migrationName);
+
+async function tables(store: Store): Promise<string[]> {
+  const found = await store.introspection.getTables();
+  return found.map((table) => table.name).sort();
 }
-afterEach(() => {
-  for (const dir of dirs.splice(0)) {
-    fs.chmodSync(dir, 0o700);
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+
+const table = (version: number, name: string): Migration => ({
+  version,
+  name,
+  up: async (db) => {
+    await db.schema.createTable(name).addColumn("id", "integer").execute();
+  },
 });
 
-const newest = Math.max(...migrations.map((m) => m.version));
-function tables(db: Database.Database): string[] {
-  return (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[])
-    .map((row) => row.name)
-    .filter((name) => !name.startsWith("sqlite_"));
-}
-
-describe("console database migrations", () => {
-  it("migration versions are unique", () => {
+describe("the console's migrations", () => {
+  it("have unique versions", () => {
     const versions = migrations.map((m) => m.version);
     expect(new Set(versions).size).toBe(versions.length);
   });
 
-  it("an empty database is brought to the newest schema in WAL mode", () => {
-    const db = openDatabase(path.join(tempDir(), "console.db"));
-    expect(schemaVersion(db)).toBe(newest);
-    expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
-    expect(tables(db)).toEqual(expect.arrayContaining(["settings", "users", "audit_log", "schema_migrations"]));
-    db.close();
+  it("are named in Kysely's migration table so that the names sort as the versions do", () => {
+    expect([...allNames].sort()).toEqual(allNames);
+  });
+});
+
+describeOnEmptyDatabases("migrating a store", (current) => {
+  it("brings an empty database to the newest schema, each migration recorded once in Kysely's table", async () => {
+    const store = current().open();
+    expect(await appliedMigrations(store)).toEqual(allNames);
+    expect(await tables(store)).toEqual(expect.arrayContaining(["settings", "users", "audit_log"]));
   });
 
-  it("opening an up-to-date database twice changes nothing", () => {
-    const file = path.join(tempDir(), "console.db");
-    openDatabase(file).close();
-    const db = openDatabase(file);
-    const applied = db.prepare("SELECT COUNT(*) AS n FROM schema_migrations").get() as { n: number };
-    expect(applied.n).toBe(migrations.length);
-    db.close();
+  it("applies nothing again to an up-to-date database, and keeps its rows", async () => {
+    const first = current().open();
+    await first.insertInto("settings").values({ key: "kept", value: "yes", updated_at: "t" }).execute();
+    const again = current().open();
+    expect(await again.selectFrom("settings").select("value").execute()).toEqual([{ value: "yes" }]);
+    expect(await appliedMigrations(again)).toEqual(allNames);
   });
 
-  it("each migration upgrades the schema left by the ones before it, keeping stored rows", () => {
-    const ordered = [...migrations].sort((a, b) => a.version - b.version);
-    for (let i = 1; i < ordered.length; i++) {
-      const file = path.join(tempDir(), `step-${i}.db`);
-      const previous = openDatabase(file, ordered.slice(0, i));
-      previous
-        .prepare("INSERT INTO settings (key, value, updated_at) VALUES ('kept', 'yes', '2026-01-01T00:00:00Z')")
-        .run();
-      previous.close();
-      const upgraded = openDatabase(file);
-      expect(schemaVersion(upgraded)).toBe(newest);
-      expect(upgraded.prepare("SELECT value FROM settings WHERE key = 'kept'").get()).toEqual({ value: "yes" });
-      upgraded.close();
+  it("applies each migration on the schema the ones before it left, keeping stored rows", async () => {
+    const first = current().open(byVersion.slice(0, 1));
+    await first.insertInto("settings").values({ key: "kept", value: "yes", updated_at: "t" }).execute();
+    for (let count = 2; count <= byVersion.length; count++) {
+      const upgraded = current().open(byVersion.slice(0, count));
+      expect(await appliedMigrations(upgraded, byVersion.slice(0, count))).toEqual(allNames.slice(0, count));
+      expect(await upgraded.selectFrom("settings").select("value").execute()).toEqual([{ value: "yes" }]);
     }
   });
 
-  it("a database made before schema_migrations existed (user_version only) upgrades without re-running old steps", () => {
-    const file = path.join(tempDir(), "legacy.db");
-    const legacy = new Database(file);
-    const first = migrations.find((m) => m.version === 1)!;
-    legacy.exec(first.sql);
-    legacy.pragma("user_version = 1");
-    legacy.close();
-    const db = openDatabase(file);
-    expect(schemaVersion(db)).toBe(newest);
-    expect(tables(db)).toEqual(expect.arrayContaining(["users", "audit_log"]));
-    db.close();
+  it("runs a lower-numbered migration that lands after a higher one has been applied", async () => {
+    await sql`SELECT 1`.execute(current().open([table(31, "late")]));
+    const store = current().open([table(31, "late"), table(12, "early")]);
+    expect(await tables(store)).toEqual(["early", "late"]);
   });
 
-  it("a lower-numbered migration that lands after a higher one still runs on existing databases", () => {
-    const db = new Database(":memory:");
-    migrate(db, [{ version: 31, name: "late area", sql: "CREATE TABLE late (id INTEGER);" }]);
-    migrate(db, [
-      { version: 31, name: "late area", sql: "CREATE TABLE late (id INTEGER);" },
-      { version: 12, name: "early area, added later", sql: "CREATE TABLE early (id INTEGER);" },
-    ]);
-    expect(tables(db)).toEqual(expect.arrayContaining(["early", "late"]));
-    expect(schemaVersion(db)).toBe(31);
+  it("leaves the database at its previous schema when a migration fails, with an error naming it", async () => {
+    await sql`SELECT 1`.execute(current().open());
+    const broken: Migration = {
+      version: 999,
+      name: "broken",
+      up: async (db) => {
+        await db.schema.createTable("x").addColumn("id", "integer").execute();
+        await sql`SELEC nonsense`.execute(db);
+      },
+    };
+    const store = current().open([...migrations, broken]);
+    await expect(sql`SELECT 1`.execute(store)).rejects.toThrow(/cannot be opened \(.*syntax error/);
+    const intact = current().open();
+    expect(await tables(intact)).not.toContain("x");
+    expect(await appliedMigrations(intact)).toEqual(allNames);
   });
 
-  it("a failing migration leaves the database at its previous schema", () => {
-    const file = path.join(tempDir(), "console.db");
-    openDatabase(file).close();
-    const broken = [
-      ...migrations,
-      { version: 999, name: "broken", sql: "CREATE TABLE x (id INTEGER); SELEC nonsense;" },
-    ];
-    expect(() => openDatabase(file, broken)).toThrow(AppError);
-    const db = new Database(file);
-    expect(schemaVersion(db)).toBe(newest);
-    expect(tables(db)).not.toContain("x");
-    db.close();
+  it("applies each migration once when stores on one database start together", async () => {
+    const stores = Array.from({ length: 4 }, () => current().open());
+    await Promise.all(stores.map((store) => sql`SELECT 1`.execute(store)));
+    const rows = await sql<{ name: string }>`SELECT name FROM kysely_migration`.execute(stores[0]!);
+    expect(rows.rows.map((row) => row.name).sort()).toEqual(allNames);
   });
 });
 
 describe("start-up errors a person can act on", () => {
+  const dirs: string[] = [];
+  const tempDir = () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "console-store-"));
+    dirs.push(dir);
+    return dir;
+  };
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) {
+      fs.chmodSync(dir, 0o700);
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a new database is in WAL mode", () => {
+    const db = openDatabase(path.join(tempDir(), "console.db"));
+    expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+    db.close();
+  });
+
   it("a file that is not a database names the file and the way out", () => {
     const file = path.join(tempDir(), "console.db");
     fs.writeFileSync(file, "this is not a database, just text that got here somehow ".repeat(200));

@@ -1,18 +1,19 @@
+import { sql } from "kysely";
+import { addIdentityColumn, keyedByPrimaryKey, type MigrationDatabase } from "./migration-dialects.ts";
+
+/**
+ * One step of the console's schema, written once with Kysely's schema builder, which renders it for SQLite and for
+ * PostgreSQL. Column types are the ones both read alike: `text`, `integer`, `bigint` (milliseconds since 1970,
+ * counts that may pass 2^31) and `double precision` (SQLite's 8-byte REAL; PostgreSQL's `real` is 4 bytes).
+ */
 export interface Migration {
   version: number;
   name: string;
-  /** The step in SQLite, and in PostgreSQL too unless `postgres` is given. */
-  sql: string;
-  /**
-   * The same step in PostgreSQL, where SQLite's text does not mean the same there: REAL is single precision in
-   * PostgreSQL (DOUBLE PRECISION keeps SQLite's 8-byte floats), AUTOINCREMENT is an identity column, milliseconds
-   * since 1970 need BIGINT, and WITHOUT ROWID has no equivalent (every PostgreSQL table is a heap).
-   */
-  postgres?: string;
+  up(db: MigrationDatabase): Promise<void>;
 }
 
 /**
- * The console's schema, oldest first. Never edit a migration that has shipped: add a new one.
+ * The console's schema, oldest first. Never edit a migration that has shipped: add a new one (server/store/README.md).
  * Version ranges by area keep parallel work apart: 1-9 core, 10-29 evaluation, 30-49 auth and audit,
  * 50-69 endpoints and invocations.
  */
@@ -20,501 +21,476 @@ export const migrations: readonly Migration[] = [
   {
     version: 1,
     name: "settings",
-    sql: "CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL, updated_at TEXT NOT NULL);",
+    up: async (db) => {
+      await db.schema
+        .createTable("settings")
+        .addColumn("key", "text", (col) => col.primaryKey())
+        .addColumn("value", "text", (col) => col.notNull())
+        .addColumn("updated_at", "text", (col) => col.notNull())
+        .execute();
+    },
   },
   {
     version: 2,
     name: "leases",
     // Background work a console replica holds for a while (an evaluation run, a promotion, the drift publisher):
     // whoever holds an unexpired lease does the work; another replica takes it over once it expires.
-    sql: `CREATE TABLE leases (
-      name TEXT PRIMARY KEY,
-      holder TEXT NOT NULL,
-      expires_at_ms INTEGER NOT NULL,
-      acquired_at TEXT NOT NULL
-    );
-    CREATE INDEX leases_holder ON leases (holder);`,
-    postgres: `CREATE TABLE leases (
-      name TEXT PRIMARY KEY,
-      holder TEXT NOT NULL,
-      expires_at_ms BIGINT NOT NULL,
-      acquired_at TEXT NOT NULL
-    );
-    CREATE INDEX leases_holder ON leases (holder);`,
+    up: async (db) => {
+      await db.schema
+        .createTable("leases")
+        .addColumn("name", "text", (col) => col.primaryKey())
+        .addColumn("holder", "text", (col) => col.notNull())
+        .addColumn("expires_at_ms", "bigint", (col) => col.notNull())
+        .addColumn("acquired_at", "text", (col) => col.notNull())
+        .execute();
+      await db.schema.createIndex("leases_holder").on("leases").column("holder").execute();
+    },
   },
   {
     version: 10,
     name: "evaluation datasets",
-    sql: `CREATE TABLE evaluation_datasets (
-      id TEXT PRIMARY KEY,
-      name TEXT NOT NULL,
-      source TEXT NOT NULL CHECK (source IN ('upload', 'sample')),
-      format TEXT NOT NULL,
-      item_count INTEGER NOT NULL,
-      created_at TEXT NOT NULL
-    );
-    CREATE TABLE evaluation_dataset_items (
-      dataset_id TEXT NOT NULL REFERENCES evaluation_datasets (id) ON DELETE CASCADE,
-      position INTEGER NOT NULL,
-      item_id TEXT NOT NULL,
-      decision TEXT NOT NULL,
-      answer TEXT NOT NULL,
-      category TEXT,
-      tier TEXT,
-      PRIMARY KEY (dataset_id, position),
-      UNIQUE (dataset_id, item_id)
-    );`,
+    up: async (db) => {
+      await db.schema
+        .createTable("evaluation_datasets")
+        .addColumn("id", "text", (col) => col.primaryKey())
+        .addColumn("name", "text", (col) => col.notNull())
+        .addColumn("source", "text", (col) => col.notNull().check(sql`source IN ('upload', 'sample')`))
+        .addColumn("format", "text", (col) => col.notNull())
+        .addColumn("item_count", "integer", (col) => col.notNull())
+        .addColumn("created_at", "text", (col) => col.notNull())
+        .execute();
+      await db.schema
+        .createTable("evaluation_dataset_items")
+        .addColumn("dataset_id", "text", (col) =>
+          col.notNull().references("evaluation_datasets.id").onDelete("cascade"),
+        )
+        .addColumn("position", "integer", (col) => col.notNull())
+        .addColumn("item_id", "text", (col) => col.notNull())
+        .addColumn("decision", "text", (col) => col.notNull())
+        .addColumn("answer", "text", (col) => col.notNull())
+        .addColumn("category", "text")
+        .addColumn("tier", "text")
+        .addPrimaryKeyConstraint("evaluation_dataset_items_pkey", ["dataset_id", "position"])
+        .addUniqueConstraint("evaluation_dataset_items_dataset_id_item_id_key", ["dataset_id", "item_id"])
+        .execute();
+    },
   },
   {
     version: 11,
     name: "evaluation runs",
-    sql: `CREATE TABLE evaluation_runs (
-      id TEXT PRIMARY KEY,
-      dataset_id TEXT NOT NULL REFERENCES evaluation_datasets (id),
-      status TEXT NOT NULL CHECK (status IN ('running', 'completed', 'cancelled', 'failed')),
-      concurrency INTEGER NOT NULL,
-      target_accuracy REAL NOT NULL,
-      created_at TEXT NOT NULL,
-      resumed_at TEXT NOT NULL,
-      finished_at TEXT,
-      failure TEXT,
-      owner_pid INTEGER,
-      heartbeat_at TEXT
-    );
-    CREATE TABLE evaluation_targets (
-      run_id TEXT NOT NULL REFERENCES evaluation_runs (id) ON DELETE CASCADE,
-      slot INTEGER NOT NULL CHECK (slot IN (0, 1)),
-      endpoint_name TEXT NOT NULL,
-      PRIMARY KEY (run_id, slot)
-    );
-    CREATE TABLE evaluation_results (
-      run_id TEXT NOT NULL REFERENCES evaluation_runs (id) ON DELETE CASCADE,
-      slot INTEGER NOT NULL,
-      position INTEGER NOT NULL,
-      item_id TEXT NOT NULL,
-      option_ids TEXT,
-      probabilities TEXT,
-      logits TEXT,
-      chosen TEXT,
-      latency_ms REAL NOT NULL,
-      adapter_ms REAL,
-      attempts INTEGER NOT NULL,
-      error_kind TEXT,
-      error_message TEXT,
-      finished_at TEXT NOT NULL,
-      PRIMARY KEY (run_id, slot, position)
-    );`,
-    postgres: `CREATE TABLE evaluation_runs (
-      id TEXT PRIMARY KEY,
-      dataset_id TEXT NOT NULL REFERENCES evaluation_datasets (id),
-      status TEXT NOT NULL CHECK (status IN ('running', 'completed', 'cancelled', 'failed')),
-      concurrency INTEGER NOT NULL,
-      target_accuracy DOUBLE PRECISION NOT NULL,
-      created_at TEXT NOT NULL,
-      resumed_at TEXT NOT NULL,
-      finished_at TEXT,
-      failure TEXT,
-      owner_pid INTEGER,
-      heartbeat_at TEXT
-    );
-    CREATE TABLE evaluation_targets (
-      run_id TEXT NOT NULL REFERENCES evaluation_runs (id) ON DELETE CASCADE,
-      slot INTEGER NOT NULL CHECK (slot IN (0, 1)),
-      endpoint_name TEXT NOT NULL,
-      PRIMARY KEY (run_id, slot)
-    );
-    CREATE TABLE evaluation_results (
-      run_id TEXT NOT NULL REFERENCES evaluation_runs (id) ON DELETE CASCADE,
-      slot INTEGER NOT NULL,
-      position INTEGER NOT NULL,
-      item_id TEXT NOT NULL,
-      option_ids TEXT,
-      probabilities TEXT,
-      logits TEXT,
-      chosen TEXT,
-      latency_ms DOUBLE PRECISION NOT NULL,
-      adapter_ms DOUBLE PRECISION,
-      attempts INTEGER NOT NULL,
-      error_kind TEXT,
-      error_message TEXT,
-      finished_at TEXT NOT NULL,
-      PRIMARY KEY (run_id, slot, position)
-    );`,
+    up: async (db) => {
+      await db.schema
+        .createTable("evaluation_runs")
+        .addColumn("id", "text", (col) => col.primaryKey())
+        .addColumn("dataset_id", "text", (col) => col.notNull().references("evaluation_datasets.id"))
+        .addColumn("status", "text", (col) =>
+          col.notNull().check(sql`status IN ('running', 'completed', 'cancelled', 'failed')`),
+        )
+        .addColumn("concurrency", "integer", (col) => col.notNull())
+        .addColumn("target_accuracy", "double precision", (col) => col.notNull())
+        .addColumn("created_at", "text", (col) => col.notNull())
+        .addColumn("resumed_at", "text", (col) => col.notNull())
+        .addColumn("finished_at", "text")
+        .addColumn("failure", "text")
+        .addColumn("owner_pid", "integer")
+        .addColumn("heartbeat_at", "text")
+        .execute();
+      await db.schema
+        .createTable("evaluation_targets")
+        .addColumn("run_id", "text", (col) => col.notNull().references("evaluation_runs.id").onDelete("cascade"))
+        .addColumn("slot", "integer", (col) => col.notNull().check(sql`slot IN (0, 1)`))
+        .addColumn("endpoint_name", "text", (col) => col.notNull())
+        .addPrimaryKeyConstraint("evaluation_targets_pkey", ["run_id", "slot"])
+        .execute();
+      await db.schema
+        .createTable("evaluation_results")
+        .addColumn("run_id", "text", (col) => col.notNull().references("evaluation_runs.id").onDelete("cascade"))
+        .addColumn("slot", "integer", (col) => col.notNull())
+        .addColumn("position", "integer", (col) => col.notNull())
+        .addColumn("item_id", "text", (col) => col.notNull())
+        .addColumn("option_ids", "text")
+        .addColumn("probabilities", "text")
+        .addColumn("logits", "text")
+        .addColumn("chosen", "text")
+        .addColumn("latency_ms", "double precision", (col) => col.notNull())
+        .addColumn("adapter_ms", "double precision")
+        .addColumn("attempts", "integer", (col) => col.notNull())
+        .addColumn("error_kind", "text")
+        .addColumn("error_message", "text")
+        .addColumn("finished_at", "text", (col) => col.notNull())
+        .addPrimaryKeyConstraint("evaluation_results_pkey", ["run_id", "slot", "position"])
+        .execute();
+    },
   },
   {
     version: 12,
     name: "evaluation target configuration",
-    sql: "ALTER TABLE evaluation_targets ADD COLUMN configuration TEXT;",
+    up: async (db) => {
+      await db.schema.alterTable("evaluation_targets").addColumn("configuration", "text").execute();
+    },
   },
   {
     version: 13,
     name: "evaluation batch jobs",
-    sql: `CREATE TABLE evaluation_batch_jobs (
-      run_id TEXT PRIMARY KEY REFERENCES evaluation_runs (id) ON DELETE CASCADE,
-      job_name TEXT NOT NULL UNIQUE,
-      model_name TEXT NOT NULL,
-      instance_type TEXT NOT NULL,
-      instance_count INTEGER NOT NULL,
-      max_concurrent_transforms INTEGER,
-      input_s3_uri TEXT NOT NULL,
-      output_s3_uri TEXT NOT NULL
-    );`,
+    up: async (db) => {
+      await db.schema
+        .createTable("evaluation_batch_jobs")
+        .addColumn("run_id", "text", (col) => col.primaryKey().references("evaluation_runs.id").onDelete("cascade"))
+        .addColumn("job_name", "text", (col) => col.notNull().unique())
+        .addColumn("model_name", "text", (col) => col.notNull())
+        .addColumn("instance_type", "text", (col) => col.notNull())
+        .addColumn("instance_count", "integer", (col) => col.notNull())
+        .addColumn("max_concurrent_transforms", "integer")
+        .addColumn("input_s3_uri", "text", (col) => col.notNull())
+        .addColumn("output_s3_uri", "text", (col) => col.notNull())
+        .execute();
+    },
   },
   {
     version: 14,
     name: "evaluation runs leased",
     // Which process works a run is its lease now (leases, migration 2), not a pid and heartbeat on the run.
-    sql: `ALTER TABLE evaluation_runs DROP COLUMN owner_pid;
-    ALTER TABLE evaluation_runs DROP COLUMN heartbeat_at;`,
+    up: async (db) => {
+      await db.schema.alterTable("evaluation_runs").dropColumn("owner_pid").execute();
+      await db.schema.alterTable("evaluation_runs").dropColumn("heartbeat_at").execute();
+    },
   },
   {
     version: 15,
     name: "one copy of each sample",
     // Replicas loading a built-in sample at once: the second insert fails here and reads the first's copy.
-    sql: "CREATE UNIQUE INDEX evaluation_datasets_sample ON evaluation_datasets (name) WHERE source = 'sample';",
+    up: async (db) => {
+      await db.schema
+        .createIndex("evaluation_datasets_sample")
+        .on("evaluation_datasets")
+        .column("name")
+        .unique()
+        .where(sql.ref("source"), "=", "sample")
+        .execute();
+    },
   },
   {
     version: 30,
     name: "console users",
-    sql: `CREATE TABLE users (
-      name TEXT PRIMARY KEY,
-      role TEXT NOT NULL CHECK (role IN ('viewer', 'operator')),
-      password_hash TEXT NOT NULL,
-      created_at TEXT NOT NULL,
-      updated_at TEXT NOT NULL
-    );`,
+    up: async (db) => {
+      await db.schema
+        .createTable("users")
+        .addColumn("name", "text", (col) => col.primaryKey())
+        .addColumn("role", "text", (col) => col.notNull().check(sql`role IN ('viewer', 'operator')`))
+        .addColumn("password_hash", "text", (col) => col.notNull())
+        .addColumn("created_at", "text", (col) => col.notNull())
+        .addColumn("updated_at", "text", (col) => col.notNull())
+        .execute();
+    },
   },
   {
     version: 31,
     name: "audit log",
-    sql: `CREATE TABLE audit_log (
-      id INTEGER PRIMARY KEY AUTOINCREMENT,
-      at TEXT NOT NULL,
-      actor TEXT NOT NULL,
-      action TEXT NOT NULL,
-      target TEXT NOT NULL,
-      aws_request_id TEXT,
-      result TEXT NOT NULL CHECK (result IN ('ok', 'error', 'denied')),
-      detail TEXT
-    );
-    CREATE INDEX audit_log_at ON audit_log (at DESC);`,
-    postgres: `CREATE TABLE audit_log (
-      id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
-      at TEXT NOT NULL,
-      actor TEXT NOT NULL,
-      action TEXT NOT NULL,
-      target TEXT NOT NULL,
-      aws_request_id TEXT,
-      result TEXT NOT NULL CHECK (result IN ('ok', 'error', 'denied')),
-      detail TEXT
-    );
-    CREATE INDEX audit_log_at ON audit_log (at DESC);`,
+    up: async (db) => {
+      await addIdentityColumn(db, db.schema.createTable("audit_log"), "id")
+        .addColumn("at", "text", (col) => col.notNull())
+        .addColumn("actor", "text", (col) => col.notNull())
+        .addColumn("action", "text", (col) => col.notNull())
+        .addColumn("target", "text", (col) => col.notNull())
+        .addColumn("aws_request_id", "text")
+        .addColumn("result", "text", (col) => col.notNull().check(sql`result IN ('ok', 'error', 'denied')`))
+        .addColumn("detail", "text")
+        .execute();
+      await db.schema.createIndex("audit_log_at").on("audit_log").column("at desc").execute();
+    },
   },
   {
     version: 32,
     name: "revoked sessions",
-    sql: "CREATE TABLE revoked_sessions (jti TEXT PRIMARY KEY, expires_at TEXT NOT NULL);",
+    up: async (db) => {
+      await db.schema
+        .createTable("revoked_sessions")
+        .addColumn("jti", "text", (col) => col.primaryKey())
+        .addColumn("expires_at", "text", (col) => col.notNull())
+        .execute();
+    },
   },
   {
     version: 33,
     name: "sign-in buckets",
     // The sign-in throttle's token buckets (auth/rate-limit.ts), here so that every console replica spends from the
     // same ones: a guesser gains nothing from being spread over replicas by the load balancer.
-    sql: `CREATE TABLE sign_in_buckets (
-      bucket TEXT PRIMARY KEY,
-      tokens REAL NOT NULL,
-      at_ms INTEGER NOT NULL
-    );
-    CREATE INDEX sign_in_buckets_age ON sign_in_buckets (at_ms);`,
-    postgres: `CREATE TABLE sign_in_buckets (
-      bucket TEXT PRIMARY KEY,
-      tokens DOUBLE PRECISION NOT NULL,
-      at_ms BIGINT NOT NULL
-    );
-    CREATE INDEX sign_in_buckets_age ON sign_in_buckets (at_ms);`,
+    up: async (db) => {
+      await db.schema
+        .createTable("sign_in_buckets")
+        .addColumn("bucket", "text", (col) => col.primaryKey())
+        .addColumn("tokens", "double precision", (col) => col.notNull())
+        .addColumn("at_ms", "bigint", (col) => col.notNull())
+        .execute();
+      await db.schema.createIndex("sign_in_buckets_age").on("sign_in_buckets").column("at_ms").execute();
+    },
   },
   {
     version: 50,
     name: "console invocations",
-    sql: `CREATE TABLE console_invocations (
-      id INTEGER PRIMARY KEY AUTOINCREMENT,
-      endpoint_name TEXT NOT NULL,
-      at TEXT NOT NULL,
-      stream INTEGER NOT NULL CHECK (stream IN (0, 1)),
-      status INTEGER NOT NULL,
-      latency_ms REAL NOT NULL,
-      retries INTEGER NOT NULL,
-      request_bytes INTEGER NOT NULL,
-      request_preview TEXT NOT NULL,
-      error TEXT,
-      user_name TEXT
-    );
-    CREATE INDEX console_invocations_endpoint ON console_invocations (endpoint_name, id DESC);`,
-    postgres: `CREATE TABLE console_invocations (
-      id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
-      endpoint_name TEXT NOT NULL,
-      at TEXT NOT NULL,
-      stream INTEGER NOT NULL CHECK (stream IN (0, 1)),
-      status INTEGER NOT NULL,
-      latency_ms DOUBLE PRECISION NOT NULL,
-      retries INTEGER NOT NULL,
-      request_bytes INTEGER NOT NULL,
-      request_preview TEXT NOT NULL,
-      error TEXT,
-      user_name TEXT
-    );
-    CREATE INDEX console_invocations_endpoint ON console_invocations (endpoint_name, id DESC);`,
+    up: async (db) => {
+      await addIdentityColumn(db, db.schema.createTable("console_invocations"), "id")
+        .addColumn("endpoint_name", "text", (col) => col.notNull())
+        .addColumn("at", "text", (col) => col.notNull())
+        .addColumn("stream", "integer", (col) => col.notNull().check(sql`stream IN (0, 1)`))
+        .addColumn("status", "integer", (col) => col.notNull())
+        .addColumn("latency_ms", "double precision", (col) => col.notNull())
+        .addColumn("retries", "integer", (col) => col.notNull())
+        .addColumn("request_bytes", "integer", (col) => col.notNull())
+        .addColumn("request_preview", "text", (col) => col.notNull())
+        .addColumn("error", "text")
+        .addColumn("user_name", "text")
+        .execute();
+      await db.schema
+        .createIndex("console_invocations_endpoint")
+        .on("console_invocations")
+        .columns(["endpoint_name", "id desc"])
+        .execute();
+    },
   },
   {
     version: 51,
     name: "endpoint summary cache",
-    sql: `CREATE TABLE endpoint_summaries (
-      endpoint_name TEXT PRIMARY KEY,
-      listing_key TEXT NOT NULL,
-      summary TEXT NOT NULL,
-      stored_at TEXT NOT NULL
-    );`,
+    up: async (db) => {
+      await db.schema
+        .createTable("endpoint_summaries")
+        .addColumn("endpoint_name", "text", (col) => col.primaryKey())
+        .addColumn("listing_key", "text", (col) => col.notNull())
+        .addColumn("summary", "text", (col) => col.notNull())
+        .addColumn("stored_at", "text", (col) => col.notNull())
+        .execute();
+    },
   },
   {
     version: 52,
     name: "asynchronous requests",
-    sql: `CREATE TABLE async_requests (
-      inference_id TEXT PRIMARY KEY,
-      endpoint_name TEXT NOT NULL,
-      input_location TEXT NOT NULL,
-      output_location TEXT NOT NULL,
-      failure_location TEXT,
-      sender_kind TEXT NOT NULL CHECK (sender_kind IN ('playground', 'evaluation')),
-      user_name TEXT,
-      run_id TEXT,
-      slot INTEGER,
-      position INTEGER,
-      item_id TEXT,
-      submitted_at TEXT NOT NULL,
-      state TEXT NOT NULL CHECK (state IN ('queued', 'done', 'failed')),
-      checked_at TEXT,
-      accepted_at TEXT,
-      CHECK ((sender_kind = 'evaluation') = (run_id IS NOT NULL AND slot IS NOT NULL AND position IS NOT NULL))
-    );
-    CREATE INDEX async_requests_endpoint ON async_requests (endpoint_name, submitted_at DESC);
-    CREATE INDEX async_requests_run_item ON async_requests (run_id, slot, position);`,
+    up: async (db) => {
+      await db.schema
+        .createTable("async_requests")
+        .addColumn("inference_id", "text", (col) => col.primaryKey())
+        .addColumn("endpoint_name", "text", (col) => col.notNull())
+        .addColumn("input_location", "text", (col) => col.notNull())
+        .addColumn("output_location", "text", (col) => col.notNull())
+        .addColumn("failure_location", "text")
+        .addColumn("sender_kind", "text", (col) =>
+          col.notNull().check(sql`sender_kind IN ('playground', 'evaluation')`),
+        )
+        .addColumn("user_name", "text")
+        .addColumn("run_id", "text")
+        .addColumn("slot", "integer")
+        .addColumn("position", "integer")
+        .addColumn("item_id", "text")
+        .addColumn("submitted_at", "text", (col) => col.notNull())
+        .addColumn("state", "text", (col) => col.notNull().check(sql`state IN ('queued', 'done', 'failed')`))
+        .addColumn("checked_at", "text")
+        .addColumn("accepted_at", "text")
+        .addCheckConstraint(
+          "async_requests_check",
+          sql`(sender_kind = 'evaluation') = (run_id IS NOT NULL AND slot IS NOT NULL AND position IS NOT NULL)`,
+        )
+        .execute();
+      await db.schema
+        .createIndex("async_requests_endpoint")
+        .on("async_requests")
+        .columns(["endpoint_name", "submitted_at desc"])
+        .execute();
+      await db.schema
+        .createIndex("async_requests_run_item")
+        .on("async_requests")
+        .columns(["run_id", "slot", "position"])
+        .execute();
+    },
   },
   {
     version: 53,
     name: "decision monitoring",
-    sql: `CREATE TABLE capture_objects (
-      endpoint_name TEXT NOT NULL,
-      object_key TEXT NOT NULL,
-      variant TEXT NOT NULL,
-      records INTEGER NOT NULL,
-      decisions INTEGER NOT NULL,
-      unreadable INTEGER NOT NULL,
-      read_at TEXT NOT NULL,
-      PRIMARY KEY (endpoint_name, object_key)
-    );
-    CREATE TABLE decision_kinds (
-      endpoint_name TEXT NOT NULL,
-      kind TEXT NOT NULL,
-      question TEXT NOT NULL,
-      options TEXT NOT NULL,
-      PRIMARY KEY (endpoint_name, kind)
-    );
-    CREATE TABLE decision_rollups (
-      endpoint_name TEXT NOT NULL,
-      variant TEXT NOT NULL,
-      minute INTEGER NOT NULL,
-      kind TEXT NOT NULL,
-      chosen TEXT NOT NULL,
-      decisions INTEGER NOT NULL,
-      top_bins TEXT NOT NULL,
-      latency_bins TEXT NOT NULL,
-      latency_sum_ms REAL NOT NULL,
-      latency_count INTEGER NOT NULL,
-      PRIMARY KEY (endpoint_name, minute, variant, kind, chosen)
-    ) WITHOUT ROWID;`,
-    postgres: `CREATE TABLE capture_objects (
-      endpoint_name TEXT NOT NULL,
-      object_key TEXT NOT NULL,
-      variant TEXT NOT NULL,
-      records INTEGER NOT NULL,
-      decisions INTEGER NOT NULL,
-      unreadable INTEGER NOT NULL,
-      read_at TEXT NOT NULL,
-      PRIMARY KEY (endpoint_name, object_key)
-    );
-    CREATE TABLE decision_kinds (
-      endpoint_name TEXT NOT NULL,
-      kind TEXT NOT NULL,
-      question TEXT NOT NULL,
-      options TEXT NOT NULL,
-      PRIMARY KEY (endpoint_name, kind)
-    );
-    CREATE TABLE decision_rollups (
-      endpoint_name TEXT NOT NULL,
-      variant TEXT NOT NULL,
-      minute BIGINT NOT NULL,
-      kind TEXT NOT NULL,
-      chosen TEXT NOT NULL,
-      decisions BIGINT NOT NULL,
-      top_bins TEXT NOT NULL,
-      latency_bins TEXT NOT NULL,
-      latency_sum_ms DOUBLE PRECISION NOT NULL,
-      latency_count BIGINT NOT NULL,
-      PRIMARY KEY (endpoint_name, minute, variant, kind, chosen)
-    );`,
+    up: async (db) => {
+      await db.schema
+        .createTable("capture_objects")
+        .addColumn("endpoint_name", "text", (col) => col.notNull())
+        .addColumn("object_key", "text", (col) => col.notNull())
+        .addColumn("variant", "text", (col) => col.notNull())
+        .addColumn("records", "integer", (col) => col.notNull())
+        .addColumn("decisions", "integer", (col) => col.notNull())
+        .addColumn("unreadable", "integer", (col) => col.notNull())
+        .addColumn("read_at", "text", (col) => col.notNull())
+        .addPrimaryKeyConstraint("capture_objects_pkey", ["endpoint_name", "object_key"])
+        .execute();
+      await db.schema
+        .createTable("decision_kinds")
+        .addColumn("endpoint_name", "text", (col) => col.notNull())
+        .addColumn("kind", "text", (col) => col.notNull())
+        .addColumn("question", "text", (col) => col.notNull())
+        .addColumn("options", "text", (col) => col.notNull())
+        .addPrimaryKeyConstraint("decision_kinds_pkey", ["endpoint_name", "kind"])
+        .execute();
+      await db.schema
+        .createTable("decision_rollups")
+        .addColumn("endpoint_name", "text", (col) => col.notNull())
+        .addColumn("variant", "text", (col) => col.notNull())
+        .addColumn("minute", "bigint", (col) => col.notNull())
+        .addColumn("kind", "text", (col) => col.notNull())
+        .addColumn("chosen", "text", (col) => col.notNull())
+        .addColumn("decisions", "bigint", (col) => col.notNull())
+        .addColumn("top_bins", "text", (col) => col.notNull())
+        .addColumn("latency_bins", "text", (col) => col.notNull())
+        .addColumn("latency_sum_ms", "double precision", (col) => col.notNull())
+        .addColumn("latency_count", "bigint", (col) => col.notNull())
+        .addPrimaryKeyConstraint("decision_rollups_pkey", ["endpoint_name", "minute", "variant", "kind", "chosen"])
+        .$call(keyedByPrimaryKey(db))
+        .execute();
+    },
   },
   {
     version: 54,
     name: "captured decisions",
-    sql: `CREATE TABLE captured_decisions (
-      endpoint_name TEXT NOT NULL,
-      object_key TEXT NOT NULL,
-      line INTEGER NOT NULL,
-      item INTEGER NOT NULL,
-      variant TEXT NOT NULL,
-      at_ms INTEGER NOT NULL,
-      kind TEXT NOT NULL,
-      input_key TEXT NOT NULL,
-      chosen TEXT NOT NULL,
-      top_probability REAL NOT NULL,
-      probabilities TEXT NOT NULL,
-      latency_ms REAL,
-      PRIMARY KEY (endpoint_name, object_key, line, item)
-    ) WITHOUT ROWID;
-    CREATE INDEX captured_decisions_at ON captured_decisions (endpoint_name, variant, at_ms);
-    CREATE INDEX captured_decisions_age ON captured_decisions (endpoint_name, at_ms);`,
-    postgres: `CREATE TABLE captured_decisions (
-      endpoint_name TEXT NOT NULL,
-      object_key TEXT NOT NULL,
-      line INTEGER NOT NULL,
-      item INTEGER NOT NULL,
-      variant TEXT NOT NULL,
-      at_ms BIGINT NOT NULL,
-      kind TEXT NOT NULL,
-      input_key TEXT NOT NULL,
-      chosen TEXT NOT NULL,
-      top_probability DOUBLE PRECISION NOT NULL,
-      probabilities TEXT NOT NULL,
-      latency_ms DOUBLE PRECISION,
-      PRIMARY KEY (endpoint_name, object_key, line, item)
-    );
-    CREATE INDEX captured_decisions_at ON captured_decisions (endpoint_name, variant, at_ms);
-    CREATE INDEX captured_decisions_age ON captured_decisions (endpoint_name, at_ms);`,
+    up: async (db) => {
+      await db.schema
+        .createTable("captured_decisions")
+        .addColumn("endpoint_name", "text", (col) => col.notNull())
+        .addColumn("object_key", "text", (col) => col.notNull())
+        .addColumn("line", "integer", (col) => col.notNull())
+        .addColumn("item", "integer", (col) => col.notNull())
+        .addColumn("variant", "text", (col) => col.notNull())
+        .addColumn("at_ms", "bigint", (col) => col.notNull())
+        .addColumn("kind", "text", (col) => col.notNull())
+        .addColumn("input_key", "text", (col) => col.notNull())
+        .addColumn("chosen", "text", (col) => col.notNull())
+        .addColumn("top_probability", "double precision", (col) => col.notNull())
+        .addColumn("probabilities", "text", (col) => col.notNull())
+        .addColumn("latency_ms", "double precision")
+        .addPrimaryKeyConstraint("captured_decisions_pkey", ["endpoint_name", "object_key", "line", "item"])
+        .$call(keyedByPrimaryKey(db))
+        .execute();
+      await db.schema
+        .createIndex("captured_decisions_at")
+        .on("captured_decisions")
+        .columns(["endpoint_name", "variant", "at_ms"])
+        .execute();
+      await db.schema
+        .createIndex("captured_decisions_age")
+        .on("captured_decisions")
+        .columns(["endpoint_name", "at_ms"])
+        .execute();
+    },
   },
   {
     version: 55,
     name: "shadow tests",
-    sql: `CREATE TABLE shadow_tests (
-      endpoint_name TEXT PRIMARY KEY,
-      shadow_config TEXT NOT NULL,
-      previous_config TEXT NOT NULL,
-      change TEXT NOT NULL,
-      sampling_percentage INTEGER NOT NULL,
-      started_at TEXT NOT NULL,
-      started_by TEXT NOT NULL
-    );`,
+    up: async (db) => {
+      await db.schema
+        .createTable("shadow_tests")
+        .addColumn("endpoint_name", "text", (col) => col.primaryKey())
+        .addColumn("shadow_config", "text", (col) => col.notNull())
+        .addColumn("previous_config", "text", (col) => col.notNull())
+        .addColumn("change", "text", (col) => col.notNull())
+        .addColumn("sampling_percentage", "integer", (col) => col.notNull())
+        .addColumn("started_at", "text", (col) => col.notNull())
+        .addColumn("started_by", "text", (col) => col.notNull())
+        .execute();
+    },
   },
   {
     version: 56,
     name: "decision reviews",
     // One label per captured decision (its key in captured_decisions): an option id, or NULL when skipped. The
     // decision as sent and its scores are copied in, so labels outlive the 7 days single decisions are kept.
-    sql: `CREATE TABLE decision_reviews (
-      endpoint_name TEXT NOT NULL,
-      object_key TEXT NOT NULL,
-      line INTEGER NOT NULL,
-      item INTEGER NOT NULL,
-      kind TEXT NOT NULL,
-      label TEXT,
-      variant TEXT NOT NULL,
-      at_ms INTEGER NOT NULL,
-      chosen TEXT NOT NULL,
-      probabilities TEXT NOT NULL,
-      decision TEXT NOT NULL,
-      labelled_by TEXT NOT NULL,
-      labelled_at TEXT NOT NULL,
-      PRIMARY KEY (endpoint_name, object_key, line, item)
-    ) WITHOUT ROWID;
-    CREATE INDEX decision_reviews_kind ON decision_reviews (endpoint_name, kind, at_ms);
-    CREATE INDEX captured_decisions_confidence ON captured_decisions (endpoint_name, kind, top_probability);`,
-    postgres: `CREATE TABLE decision_reviews (
-      endpoint_name TEXT NOT NULL,
-      object_key TEXT NOT NULL,
-      line INTEGER NOT NULL,
-      item INTEGER NOT NULL,
-      kind TEXT NOT NULL,
-      label TEXT,
-      variant TEXT NOT NULL,
-      at_ms BIGINT NOT NULL,
-      chosen TEXT NOT NULL,
-      probabilities TEXT NOT NULL,
-      decision TEXT NOT NULL,
-      labelled_by TEXT NOT NULL,
-      labelled_at TEXT NOT NULL,
-      PRIMARY KEY (endpoint_name, object_key, line, item)
-    );
-    CREATE INDEX decision_reviews_kind ON decision_reviews (endpoint_name, kind, at_ms);
-    CREATE INDEX captured_decisions_confidence ON captured_decisions (endpoint_name, kind, top_probability);`,
+    up: async (db) => {
+      await db.schema
+        .createTable("decision_reviews")
+        .addColumn("endpoint_name", "text", (col) => col.notNull())
+        .addColumn("object_key", "text", (col) => col.notNull())
+        .addColumn("line", "integer", (col) => col.notNull())
+        .addColumn("item", "integer", (col) => col.notNull())
+        .addColumn("kind", "text", (col) => col.notNull())
+        .addColumn("label", "text")
+        .addColumn("variant", "text", (col) => col.notNull())
+        .addColumn("at_ms", "bigint", (col) => col.notNull())
+        .addColumn("chosen", "text", (col) => col.notNull())
+        .addColumn("probabilities", "text", (col) => col.notNull())
+        .addColumn("decision", "text", (col) => col.notNull())
+        .addColumn("labelled_by", "text", (col) => col.notNull())
+        .addColumn("labelled_at", "text", (col) => col.notNull())
+        .addPrimaryKeyConstraint("decision_reviews_pkey", ["endpoint_name", "object_key", "line", "item"])
+        .$call(keyedByPrimaryKey(db))
+        .execute();
+      await db.schema
+        .createIndex("decision_reviews_kind")
+        .on("decision_reviews")
+        .columns(["endpoint_name", "kind", "at_ms"])
+        .execute();
+      await db.schema
+        .createIndex("captured_decisions_confidence")
+        .on("captured_decisions")
+        .columns(["endpoint_name", "kind", "top_probability"])
+        .execute();
+    },
   },
   {
     version: 57,
     name: "drift baselines",
-    sql: `CREATE TABLE drift_baselines (
-      endpoint_name TEXT NOT NULL,
-      kind TEXT NOT NULL,
-      question TEXT NOT NULL,
-      options TEXT NOT NULL,
-      option_counts TEXT NOT NULL,
-      top_bins TEXT NOT NULL,
-      decisions INTEGER NOT NULL,
-      source TEXT NOT NULL,
-      set_by TEXT NOT NULL,
-      set_at TEXT NOT NULL,
-      PRIMARY KEY (endpoint_name, kind)
-    );`,
+    up: async (db) => {
+      await db.schema
+        .createTable("drift_baselines")
+        .addColumn("endpoint_name", "text", (col) => col.notNull())
+        .addColumn("kind", "text", (col) => col.notNull())
+        .addColumn("question", "text", (col) => col.notNull())
+        .addColumn("options", "text", (col) => col.notNull())
+        .addColumn("option_counts", "text", (col) => col.notNull())
+        .addColumn("top_bins", "text", (col) => col.notNull())
+        .addColumn("decisions", "integer", (col) => col.notNull())
+        .addColumn("source", "text", (col) => col.notNull())
+        .addColumn("set_by", "text", (col) => col.notNull())
+        .addColumn("set_at", "text", (col) => col.notNull())
+        .addPrimaryKeyConstraint("drift_baselines_pkey", ["endpoint_name", "kind"])
+        .execute();
+    },
   },
   {
     version: 58,
     name: "endpoint thresholds",
     // The decision threshold a team set for an endpoint: its Monitoring view's fallback rate is read against it.
-    sql: `CREATE TABLE endpoint_thresholds (
-      endpoint_name TEXT PRIMARY KEY,
-      threshold REAL NOT NULL,
-      set_by TEXT NOT NULL,
-      set_at TEXT NOT NULL
-    );`,
-    postgres: `CREATE TABLE endpoint_thresholds (
-      endpoint_name TEXT PRIMARY KEY,
-      threshold DOUBLE PRECISION NOT NULL,
-      set_by TEXT NOT NULL,
-      set_at TEXT NOT NULL
-    );`,
+    up: async (db) => {
+      await db.schema
+        .createTable("endpoint_thresholds")
+        .addColumn("endpoint_name", "text", (col) => col.primaryKey())
+        .addColumn("threshold", "double precision", (col) => col.notNull())
+        .addColumn("set_by", "text", (col) => col.notNull())
+        .addColumn("set_at", "text", (col) => col.notNull())
+        .execute();
+    },
   },
   {
     version: 59,
     name: "shadow promotions",
     // A promoted shadow test waiting for its endpoint to be InService again on the configuration it went back to:
     // the update to start then, as the console's UpdateRequest, and who asked for it.
-    sql: `CREATE TABLE shadow_promotions (
-      endpoint_name TEXT PRIMARY KEY,
-      update_request TEXT NOT NULL,
-      previous_config TEXT NOT NULL,
-      requested_by TEXT NOT NULL,
-      requested_at TEXT NOT NULL,
-      attempts INTEGER NOT NULL DEFAULT 0,
-      last_error TEXT
-    );`,
+    up: async (db) => {
+      await db.schema
+        .createTable("shadow_promotions")
+        .addColumn("endpoint_name", "text", (col) => col.primaryKey())
+        .addColumn("update_request", "text", (col) => col.notNull())
+        .addColumn("previous_config", "text", (col) => col.notNull())
+        .addColumn("requested_by", "text", (col) => col.notNull())
+        .addColumn("requested_at", "text", (col) => col.notNull())
+        .addColumn("attempts", "integer", (col) => col.notNull().defaultTo(0))
+        .addColumn("last_error", "text")
+        .execute();
+    },
   },
   {
     version: 60,
     name: "autoscaling restores",
     // A variant whose autoscaling an update had to deregister (it changed the instance type): registered again, as
     // stored here, once the endpoint is InService again, by whichever console replica holds the restore's lease.
-    sql: `CREATE TABLE autoscaling_restores (
-      endpoint_name TEXT PRIMARY KEY,
-      variant TEXT NOT NULL,
-      autoscaling TEXT NOT NULL,
-      requested_at TEXT NOT NULL
-    );`,
+    up: async (db) => {
+      await db.schema
+        .createTable("autoscaling_restores")
+        .addColumn("endpoint_name", "text", (col) => col.primaryKey())
+        .addColumn("variant", "text", (col) => col.notNull())
+        .addColumn("autoscaling", "text", (col) => col.notNull())
+        .addColumn("requested_at", "text", (col) => col.notNull())
+        .execute();
+    },
   },
 ];

@@ -4,7 +4,8 @@ import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import { parseIntoClientConfig } from "pg-connection-string";
 import { AppError } from "../http/app-error.ts";
-import { migrations as consoleMigrations, type Migration } from "./migrations.ts";
+import type { Migration } from "./migrations.ts";
+import { migrateStore } from "./migrator.ts";
 import type { Store } from "./store.ts";
 
 const INT8 = 20;
@@ -21,9 +22,6 @@ const consoleTypes: pg.CustomTypesConfig = {
       : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig["getTypeParser"],
 };
 
-/** Any session of any console migrating the same database waits on this advisory lock (an arbitrary constant). */
-const MIGRATION_LOCK = 4_035_135_001;
-
 /** Where a URL points, without what is secret in it (user and password), for messages. */
 export function describePostgresUrl(url: string): string {
   try {
@@ -31,38 +29,6 @@ export function describePostgresUrl(url: string): string {
     return `${parsed.hostname}:${parsed.port || "5432"}${parsed.pathname}`;
   } catch {
     return "(an unreadable URL)";
-  }
-}
-
-/**
- * Brings a PostgreSQL database to the newest schema in one transaction, holding an advisory lock so replicas that
- * start together apply each migration once; PostgreSQL's DDL is transactional, so a failing step leaves nothing.
- */
-export async function migratePostgres(pool: pg.Pool, migrations: readonly Migration[] = consoleMigrations) {
-  const client = await pool.connect();
-  try {
-    await client.query("BEGIN");
-    await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
-    await client.query(
-      "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)",
-    );
-    const { rows } = await client.query<{ version: number }>("SELECT version FROM schema_migrations");
-    const applied = new Set(rows.map((row) => row.version));
-    for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
-      if (applied.has(migration.version)) continue;
-      await client.query(migration.postgres ?? migration.sql);
-      await client.query("INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)", [
-        migration.version,
-        migration.name,
-        new Date().toISOString(),
-      ]);
-    }
-    await client.query("COMMIT");
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
   }
 }
 
@@ -105,7 +71,8 @@ export function postgresStore(url: string, options: PostgresStoreOptions = {}): 
       console.error(JSON.stringify({ level: "warn", msg: "postgres.idle", error: error.message })),
     );
     try {
-      await migratePostgres(pool, options.migrations);
+      // Not destroyed afterwards: that would end the pool, which the store goes on using.
+      await migrateStore(new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) }), options.migrations);
     } catch (error) {
       await pool.end().catch(() => undefined);
       throw new AppError(

@@ -5,7 +5,6 @@ import type { Generated } from "kysely";
  * (SQLite and PostgreSQL alike). Timestamps are ISO-8601 text; lists and details are JSON text.
  */
 export interface ConsoleTables {
-  schema_migrations: { version: number; name: string; applied_at: string };
   settings: { key: string; value: string; updated_at: string };
   leases: { name: string; holder: string; expires_at_ms: number; acquired_at: string };
   evaluation_datasets: {

@@ -6,6 +6,7 @@ import { sql } from "kysely";
 import pg from "pg";
 import { afterEach, beforeEach, describe } from "vitest";
 import { openDatabase } from "../../../server/store/database.ts";
+import type { Migration } from "../../../server/store/migrations.ts";
 import { postgresStore } from "../../../server/store/postgres-store.ts";
 import { sqliteStore } from "../../../server/store/sqlite-store.ts";
 import type { Store, StoreDialect } from "../../../server/store/store.ts";
@@ -46,17 +47,33 @@ export interface TestStore {
   close(): Promise<void>;
 }
 
-export async function openTestStore(dialect: StoreDialect): Promise<TestStore> {
+/**
+ * A new, empty database of one dialect (nothing migrated yet): `open` gives a store on it, migrated with
+ * `migrations` (the console's by default) before its first query; `close` destroys those stores and the database.
+ */
+export interface EmptyDatabase {
+  dialect: StoreDialect;
+  location: { sqliteFile: string } | { postgresUrl: string };
+  open(migrations?: readonly Migration[]): Store;
+  close(): Promise<void>;
+}
+
+export async function openEmptyDatabase(dialect: StoreDialect): Promise<EmptyDatabase> {
+  const opened: Store[] = [];
+  const track = (store: Store) => {
+    opened.push(store);
+    return store;
+  };
+  const destroyOpened = () => Promise.all(opened.splice(0).map((store) => store.destroy()));
   if (dialect === "sqlite") {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "console-store-"));
     const file = path.join(dir, "console.db");
-    const store = sqliteStore(openDatabase(file));
     return {
       dialect,
-      store,
       location: { sqliteFile: file },
+      open: (migrations) => track(sqliteStore(openDatabase(file), { migrations })),
       close: async () => {
-        await store.destroy();
+        await destroyOpened();
         fs.rmSync(dir, { recursive: true, force: true });
       },
     };
@@ -64,32 +81,34 @@ export async function openTestStore(dialect: StoreDialect): Promise<TestStore> {
   const server = testPostgresUrl();
   if ("skipped" in server) throw new Error(`no PostgreSQL for the store tests: ${server.skipped}`);
   const name = `console_test_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: server.url });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: server.url });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
   const url = new URL(server.url);
   url.pathname = `/${name}`;
-  const store = postgresStore(url.toString(), { maxConnections: 4 });
-  await sql`SELECT 1`.execute(store);
   return {
     dialect,
-    store,
     location: { postgresUrl: url.toString() },
+    open: (migrations) => track(postgresStore(url.toString(), { migrations, maxConnections: 4 })),
     close: async () => {
-      await store.destroy();
-      const admin = new pg.Client({ connectionString: server.url });
-      await admin.connect();
-      try {
-        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await admin.end();
-      }
+      await destroyOpened();
+      await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     },
   };
+}
+
+export async function openTestStore(dialect: StoreDialect): Promise<TestStore> {
+  const database = await openEmptyDatabase(dialect);
+  const store = database.open();
+  await sql`SELECT 1`.execute(store);
+  return { dialect, store, location: database.location, close: database.close };
 }
 
 /**
@@ -97,6 +116,19 @@ export async function openTestStore(dialect: StoreDialect): Promise<TestStore> {
  * block whose title says why). `current()` is a fresh store for each test.
  */
 export function describeOnStores(title: string, body: (current: () => TestStore) => void): void {
+  describeOnDialects(title, openTestStore, body);
+}
+
+/** As describeOnStores, with a new empty database (nothing migrated) for each test. */
+export function describeOnEmptyDatabases(title: string, body: (current: () => EmptyDatabase) => void): void {
+  describeOnDialects(title, openEmptyDatabase, body);
+}
+
+function describeOnDialects<T extends { close(): Promise<void> }>(
+  title: string,
+  open: (dialect: StoreDialect) => Promise<T>,
+  body: (current: () => T) => void,
+): void {
   for (const dialect of ["sqlite", "postgres"] as const) {
     const server = dialect === "postgres" ? testPostgresUrl() : null;
     if (server && "skipped" in server) {
@@ -104,15 +136,15 @@ export function describeOnStores(title: string, body: (current: () => TestStore)
       continue;
     }
     describe(`${title} on ${dialect === "sqlite" ? "SQLite" : "PostgreSQL"}`, () => {
-      let open: TestStore | null = null;
+      let opened: T | null = null;
       beforeEach(async () => {
-        open = await openTestStore(dialect);
+        opened = await open(dialect);
       });
       afterEach(async () => {
-        await open?.close();
-        open = null;
+        await opened?.close();
+        opened = null;
       });
-      body(() => open ?? unreachable());
+      body(() => opened ?? unreachable());
     });
   }
 }
