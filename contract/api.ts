@@ -249,7 +249,7 @@ export const consoleApi = {
     method: "GET",
     path: "/api/endpoints/[name]/monitoring",
     summary:
-      "The endpoint's decisions from its data capture files: per decision kind (question and option set) the decisions per interval, chosen options, top-probability distribution, the share below `threshold` (the endpoint's stored threshold when not given, 0.5 when none is stored) and latency. Capture objects not read yet are read first (500 a call; `source.moreToRead` says when more are waiting).",
+      "The endpoint's decisions from its data capture files: per decision kind (question and option set) the decisions per interval, chosen options, top-probability distribution, the share below `threshold` (the endpoint's stored threshold when not given, 0.5 when none is stored) and latency. Decision kinds come a page of 10 at a time, most decisions first (`kindPage`), or those whose question contains `kindSearch`. Capture objects not read yet are read first (500 a call; `source.moreToRead` says when more are waiting); records whose probabilities are not a distribution are counted in `source.unreadableRecords`.",
     query: monitoringQuerySchema,
     response: monitoringResponseSchema,
     status: 200,

@@ -19,8 +19,13 @@ export const queryKeys = {
       ["endpoints", name, "logs", minutes, filterPattern] as const,
     asyncRequests: (name: string) => ["endpoints", name, "async-requests"] as const,
     alarms: (name: string) => ["endpoints", name, "alarms"] as const,
-    monitoring: (name: string, window: string, threshold: number | null, variant: string | null) =>
-      ["endpoints", name, "monitoring", window, threshold, variant] as const,
+    monitoring: (
+      name: string,
+      window: string,
+      threshold: number | null,
+      variant: string | null,
+      kinds: { search: string; page: number },
+    ) => ["endpoints", name, "monitoring", window, threshold, variant, kinds.search, kinds.page] as const,
     review: (name: string, order: string, kind: string | null) => ["endpoints", name, "review", order, kind] as const,
   },
   images: ["images"] as const,

@@ -13,10 +13,16 @@ const refreshMs = 15_000;
 export function useEndpointMonitoring(
   name: string,
   /** `threshold` null: the endpoint's stored threshold (0.5 when none is stored). */
-  view: { window: MonitoringWindow; threshold: number | null; variant: string | null },
+  view: {
+    window: MonitoringWindow;
+    threshold: number | null;
+    variant: string | null;
+    /** The decision kinds shown: those whose question contains `search` (all when empty), page `page`. */
+    kinds: { search: string; page: number };
+  },
 ) {
   return useQuery({
-    queryKey: queryKeys.endpoints.monitoring(name, view.window, view.threshold, view.variant),
+    queryKey: queryKeys.endpoints.monitoring(name, view.window, view.threshold, view.variant, view.kinds),
     queryFn: ({ signal }) =>
       api("endpointMonitoring", {
         params: { name },
@@ -24,6 +30,8 @@ export function useEndpointMonitoring(
           window: view.window,
           ...(view.threshold === null ? {} : { threshold: view.threshold }),
           ...(view.variant ? { variant: view.variant } : {}),
+          ...(view.kinds.search ? { kindSearch: view.kinds.search } : {}),
+          kindPage: view.kinds.page,
         },
         signal,
       }),

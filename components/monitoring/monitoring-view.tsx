@@ -13,6 +13,7 @@ import { SelectField, TextField } from "../ui/field.tsx";
 import { Table, TableBody, TableHead } from "../ui/table.tsx";
 import { Timestamp } from "../ui/timestamp.tsx";
 import { DriftCard } from "./drift-card.tsx";
+import { KindPager } from "./kind-pager.tsx";
 import { kindFigures, shareText } from "./monitoring-figures.ts";
 import { useEndpointMonitoring, useSetEndpointThreshold } from "./monitoring-queries.ts";
 import { ShadowCard } from "./shadow-card.tsx";
@@ -44,7 +45,9 @@ export function MonitoringView({ name }: { name: string }) {
   const [threshold, setThreshold] = useState<number | null>(null);
   const [variant, setVariant] = useState<string | null>(null);
   const [variantsSeen, setVariantsSeen] = useState<string[]>([]);
-  const { data, error, isPending } = useEndpointMonitoring(name, { window: windowId, threshold, variant });
+  const [searchText, setSearchText] = useState("");
+  const [kinds, setKinds] = useState({ search: "", page: 1 });
+  const { data, error, isPending } = useEndpointMonitoring(name, { window: windowId, threshold, variant, kinds });
   const thresholdText = typedText ?? (data ? data.threshold.toFixed(2) : "");
   const typed = readThreshold(thresholdText);
   const keepThreshold = useSetEndpointThreshold(name);
@@ -85,7 +88,10 @@ export function MonitoringView({ name }: { name: string }) {
                   size="sm"
                   variant={id === windowId ? "primary" : "secondary"}
                   aria-pressed={id === windowId}
-                  onClick={() => setWindowId(id)}
+                  onClick={() => {
+                    setWindowId(id);
+                    setKinds((shown) => ({ ...shown, page: 1 }));
+                  }}
                 >
                   {windowLabels[id]}
                 </Button>
@@ -171,7 +177,7 @@ export function MonitoringView({ name }: { name: string }) {
                 </div>
                 <div>
                   <dt className="text-slate-700">Decision kinds</dt>
-                  <dd className="text-lg font-semibold tabular-nums">{data.kinds.length}</dd>
+                  <dd className="text-lg font-semibold tabular-nums">{data.kindPage.total}</dd>
                 </div>
                 <div>
                   <dt className="text-slate-700">Variants</dt>
@@ -196,7 +202,35 @@ export function MonitoringView({ name }: { name: string }) {
               <StartShadowTest name={name} />
             )}
             <DriftCard name={name} kinds={data.kinds} window={{ from: data.from, to: data.to }} />
-            {data.kinds.length === 0 && (
+            {data.kindPage.total > 0 && (
+              <Card>
+                <form
+                  className="mb-3 flex flex-wrap items-end gap-3"
+                  onSubmit={(event) => {
+                    event.preventDefault();
+                    setKinds({ search: searchText.trim(), page: 1 });
+                  }}
+                >
+                  <div className="w-96">
+                    <TextField
+                      label="Find decision kinds by question"
+                      value={searchText}
+                      maxLength={200}
+                      onChange={(event) => setSearchText(event.target.value)}
+                    />
+                  </div>
+                  <Button type="submit" size="sm" variant="secondary">
+                    Find
+                  </Button>
+                </form>
+                <KindPager
+                  kindPage={data.kindPage}
+                  shown={data.kinds.length}
+                  onPage={(page) => setKinds((shown) => ({ ...shown, page }))}
+                />
+              </Card>
+            )}
+            {data.kindPage.total === 0 && (
               <Card>
                 <p className="text-sm text-slate-700">
                   No captured decisions in this window. Turn data capture on when you deploy or update the endpoint,

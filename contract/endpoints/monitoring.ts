@@ -27,6 +27,10 @@ export const decisionThresholdSchema = z
   .max(0.99, thresholdRule)
   .refine((value) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-9, "threshold is kept to two decimals");
 
+/** The decision kinds one look shows (most decisions first); the rest are on further pages or found by search. */
+export const KINDS_PER_PAGE = 10;
+const kindPageRule = "kindPage must be a whole number from 1";
+
 export const monitoringQuerySchema = z.object({
   window: z.enum(monitoringWindowIds as [MonitoringWindow, ...MonitoringWindow[]]).default("24h"),
   /**
@@ -36,6 +40,10 @@ export const monitoringQuerySchema = z.object({
   threshold: z.coerce.number({ error: thresholdRule }).pipe(decisionThresholdSchema).optional(),
   /** A variant's decisions only (a shadow's, say); all variants together without it. */
   variant: z.string().min(1).max(63).optional(),
+  /** Only the decision kinds whose question contains this text (ignoring case). */
+  kindSearch: z.string().trim().max(200, "kindSearch is at most 200 characters").optional(),
+  /** Which page of KINDS_PER_PAGE decision kinds, most decisions first. */
+  kindPage: z.coerce.number({ error: kindPageRule }).int(kindPageRule).min(1, kindPageRule).default(1),
 });
 export type MonitoringQuery = z.infer<typeof monitoringQuerySchema>;
 
@@ -111,7 +119,17 @@ export const monitoringResponseSchema = z.object({
   variants: z.array(z.object({ variant: z.string(), decisions: z.number().int() })),
   decisions: z.number().int(),
   belowThreshold: z.number().int(),
+  /** One page of the window's decision kinds (matching `kindSearch`), most decisions first. */
   kinds: z.array(decisionKindSummarySchema),
+  kindPage: z.object({
+    page: z.number().int(),
+    perPage: z.number().int(),
+    /** Kinds matching the search (all kinds without one); `kinds` is page `page` of them. */
+    matching: z.number().int(),
+    /** Every kind decided in the window. */
+    total: z.number().int(),
+    search: z.string().nullable(),
+  }),
   /** The endpoint's shadow test over the window, when it runs one (DescribeEndpoint's ShadowProductionVariants). */
   shadow: shadowComparisonSchema.nullable(),
 });

@@ -2,6 +2,7 @@ import type { S3Client } from "@aws-sdk/client-s3";
 import { DescribeEndpointCommand, type SageMakerClient } from "@aws-sdk/client-sagemaker";
 import {
   DEFAULT_DECISION_THRESHOLD,
+  KINDS_PER_PAGE,
   type MonitoringQuery,
   type MonitoringResponse,
 } from "../../contract/endpoints/monitoring.ts";
@@ -10,6 +11,7 @@ import { AppError } from "../http/app-error.ts";
 import type { Store } from "../store/store.ts";
 import { readNewCaptures } from "./capture-reader.ts";
 import { storedThreshold } from "./endpoint-threshold.ts";
+import { pageOfKinds } from "./kind-page.ts";
 import {
   captureTotals,
   decisionKinds,
@@ -78,6 +80,7 @@ export async function endpointMonitoring(
       )
     : null;
   const totals = await captureTotals(deps.store, endpointName);
+  const page = pageOfKinds(summary.kinds, { search: query.kindSearch, page: query.kindPage }, KINDS_PER_PAGE);
   return {
     endpointName,
     from: new Date(bounds.fromMinute * 60_000).toISOString(),
@@ -94,7 +97,8 @@ export async function endpointMonitoring(
       unreadableRecords: totals.unreadable,
     },
     ...summary,
-    kinds: await withLabelledAccuracy(deps.store, endpointName, summary.kinds, fromMs, toMs),
+    kinds: await withLabelledAccuracy(deps.store, endpointName, page.kinds, fromMs, toMs),
+    kindPage: page.kindPage,
     shadow,
   };
 }
