@@ -123,6 +123,7 @@ for (const kind of ["tiny", "closed-form", "tiny-mamba", "tiny-hybrid"] as const
 
     it("scores systemone questions on lanes", async () => {
       const body = {
+        model: "jev-latest",
         state: STATE,
         questions: Object.fromEntries(
           QUESTIONS.slice(0, 4).map((question, index) => [`q${index}`, { type: "noul", instructions: question }]),
@@ -130,10 +131,10 @@ for (const kind of ["tiny", "closed-form", "tiny-mamba", "tiny-hybrid"] as const
       };
       const batched = await postJson(lanes.url, body);
       const alone = await postJson(serial.url, body);
-      const a = batched.body as { answers: Record<string, { noul: number }>; timing: Timing };
-      const b = alone.body as { answers: Record<string, { noul: number }>; timing: Timing };
-      expect(a.timing.lanes).toBe(4);
-      expect(b.timing.lanes).toBe(1);
+      const a = batched.body as { answers: Record<string, { noul: number }>; x_timing: Timing };
+      const b = alone.body as { answers: Record<string, { noul: number }>; x_timing: Timing };
+      expect(a.x_timing.lanes).toBe(4);
+      expect(b.x_timing.lanes).toBe(1);
       for (const id of Object.keys(a.answers)) {
         const difference = Math.abs(a.answers[id]!.noul - b.answers[id]!.noul);
         if (kind === "closed-form") expect(difference).toBe(0);

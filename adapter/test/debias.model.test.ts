@@ -13,8 +13,8 @@ import {
  * else, the extreme case of order bias. The tiny random model also reads the options' text.
  */
 
-type ChoiceAnswer = { choice: string; probabilities: Record<string, number>; spread?: Record<string, number> };
-type Answered = { answers: { pick: ChoiceAnswer }; timing: { permutations: number } };
+type ChoiceAnswer = { choice: string; probabilities: Record<string, number>; x_spread?: Record<string, number> };
+type Answered = { answers: { pick: ChoiceAnswer }; x_timing: { permutations: number } };
 
 const DESCRIPTIONS: Record<string, string> = {
   refund: "Return money already charged",
@@ -25,6 +25,7 @@ const DESCRIPTIONS: Record<string, string> = {
 
 const ask = async (adapter: TestAdapter, order: string[], permutations?: number) => {
   const response = await postJson(adapter.url, {
+    model: "jev-latest",
     state: "Please return the duplicate charge on my card.",
     questions: {
       pick: {
@@ -33,7 +34,7 @@ const ask = async (adapter: TestAdapter, order: string[], permutations?: number)
         criteria: Object.fromEntries(order.map((key) => [key, DESCRIPTIONS[key]!])),
       },
     },
-    ...(permutations === undefined ? {} : { permutations }),
+    ...(permutations === undefined ? {} : { x_permutations: permutations }),
   });
   expect(response.status).toBe(200);
   return response.body as Answered;
@@ -77,7 +78,7 @@ describe("a model that only prefers positions (closed-form GGUF)", () => {
       await ask(adapter, [...ORDER].reverse(), 4),
     ];
     for (const answer of answers) {
-      expect(answer.timing.permutations).toBe(4);
+      expect(answer.x_timing.permutations).toBe(4);
       for (const key of ORDER) expect(answer.answers.pick.probabilities[key]).toBeCloseTo(0.25, 6);
       expect(maxDifference(answer.answers.pick.probabilities, answers[0]!.answers.pick.probabilities)).toBeLessThan(
         1e-6,
@@ -132,7 +133,7 @@ describe("a model that only prefers positions (closed-form GGUF)", () => {
   it("reports each option's spread across orders: the positional range", async () => {
     const plain = Object.values((await ask(adapter, ORDER)).answers.pick.probabilities);
     const range = Math.max(...plain) - Math.min(...plain);
-    const { spread } = (await ask(adapter, ORDER, 4)).answers.pick;
+    const { x_spread: spread } = (await ask(adapter, ORDER, 4)).answers.pick;
     for (const key of ORDER) expect(spread![key]).toBeCloseTo(range, 6);
   });
 });
@@ -151,8 +152,8 @@ describe("a model that reads the options (tiny random GGUF)", () => {
 
   it("uses ADAPTER_PERMUTATIONS when the request does not say", async () => {
     const answer = await ask(adapter, ORDER);
-    expect(answer.timing.permutations).toBe(4);
-    expect(answer.answers.pick.spread).toBeDefined();
+    expect(answer.x_timing.permutations).toBe(4);
+    expect(answer.answers.pick.x_spread).toBeDefined();
   });
 
   it("gives the same answer for any rotation of the options once every rotation is scored", async () => {

@@ -18,6 +18,8 @@ import {
  */
 
 const criteria = (count: number) => Array.from({ length: count }, (_, i) => `route-${i}`);
+/** System One choice criteria without descriptions: `{name: null}`. */
+const undescribed = (keys: string[]) => Object.fromEntries(keys.map((key) => [key, null]));
 
 let model: GeneratedModel;
 
@@ -36,8 +38,9 @@ describe("systemone with 255 options over HTTP", () => {
   it("answers a 255-way choice with one probability per key, summing to 1", async () => {
     const keys = criteria(255);
     const response = await postJson(adapter.url, {
+      model: "jev-latest",
       state: "A shipment must be routed.",
-      questions: { route: { type: "choice", instructions: "Which route?", criteria: keys } },
+      questions: { route: { type: "choice", instructions: "Which route?", criteria: undescribed(keys) } },
     });
     expect(response.status).toBe(200);
     const answer = (response.body as { answers: { route: { choice: string; probabilities: Record<string, number> } } })
@@ -52,11 +55,15 @@ describe("systemone with 255 options over HTTP", () => {
 
   it("refuses 256 options with 422", async () => {
     const response = await postJson(adapter.url, {
+      model: "jev-latest",
       state: "s",
-      questions: { route: { type: "choice", instructions: "Which route?", criteria: criteria(256) } },
+      questions: { route: { type: "choice", instructions: "Which route?", criteria: undescribed(criteria(256)) } },
     });
     expect(response.status).toBe(422);
-    expect((response.body as { error: string }).error).toBe("questions.route.criteria: must hold 2-255 entries");
+    expect((response.body as { detail: { loc: unknown[]; msg: string }[] }).detail[0]).toMatchObject({
+      loc: ["body", "questions", "route", "criteria"],
+      msg: "must hold 2-255 choices",
+    });
   });
 });
 

@@ -15,13 +15,14 @@ function cacheRequests(context: BenchContext) {
     );
   }
   const ask = (id: string, instructions: string) => ({
+    model: "jev-latest",
     state: lines.join("\n"),
     questions: { [id]: { type: "noul", instructions } },
   });
   return { cold: ask("refund", "Does the customer ask for a refund?"), warm: ask("urgent", "Is the ticket urgent?") };
 }
 
-type Timed = { timing: { prefix_reused: boolean; prefix_tokens: number; cache_hits: number } };
+type Timed = { x_timing: { prefix_reused: boolean; prefix_tokens: number; cache_hits: number } };
 
 const prefixCache: BenchSection = {
   name: "prefix-cache",
@@ -42,13 +43,13 @@ const prefixCache: BenchSection = {
       const [a, b, c] = answers.map((answer) => answer.body as Timed) as [Timed, Timed, Timed];
       if (
         answers.some((answer) => answer.status !== 200) ||
-        a.timing.prefix_reused ||
-        !b.timing.prefix_reused ||
-        c.timing.cache_hits !== 1
+        a.x_timing.prefix_reused ||
+        !b.x_timing.prefix_reused ||
+        c.x_timing.cache_hits !== 1
       ) {
         throw new Error(`prefix cache: ${JSON.stringify(answers.map((answer) => answer.body)).slice(0, 400)}`);
       }
-      prefixTokens = b.timing.prefix_tokens;
+      prefixTokens = b.x_timing.prefix_tokens;
       cold.push(answers[0]!.ms);
       warm.push(answers[1]!.ms);
       repeat.push(answers[2]!.ms);

@@ -18,7 +18,7 @@ const systemone: BenchSection = {
     for (const row of progress.each(context.jevbench)) {
       const converted = jevBenchToSystemOne(jevBenchItemSchema.parse(row));
       const answer = await context.invoke(converted.request);
-      if (answer.status === 422) {
+      if (answer.status === 400) {
         refused++;
         continue;
       }
@@ -27,10 +27,11 @@ const systemone: BenchSection = {
       latencies.push(answer.ms);
       const body = answer.body as {
         usage: { input_tokens: number };
-        answers: Record<string, { probabilities: Record<string, number> }>;
+        answers: Record<string, { probabilities?: Record<string, number>; x_probabilities?: Record<string, number> }>;
       };
       tokens += body.usage.input_tokens;
-      const probabilities = body.answers[converted.questionId]!.probabilities;
+      const answered = body.answers[converted.questionId]!;
+      const probabilities = answered.probabilities ?? answered.x_probabilities!;
       const best = Object.entries(probabilities).sort((a, b) => b[1] - a[1])[0]![0];
       if (best === converted.expected) correct++;
     }
