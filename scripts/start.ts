@@ -99,7 +99,7 @@ function exitCode(child: ChildProcess): Promise<number> {
 }
 
 async function main() {
-  // npm start runs this under tsx's own process: if that one is killed, stop everything started here.
+  // npm start runs this as npm's own child: if npm is killed, even by SIGKILL, stop everything started here.
   exitWithParent(process.ppid);
   // Every setting is checked before anything starts: a bad value stops here, named (server/config.ts).
   const config = readConsoleConfig(process.env);

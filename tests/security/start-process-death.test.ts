@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { HeadObjectCommand, S3Client } from "@aws-sdk/client-s3";
@@ -17,11 +18,10 @@ import { buildIsStale } from "../../scripts/start.ts";
 
 /**
  * Killing only `npm start`'s process, even with SIGKILL, leaves no next-server or adapter behind, and the next start
- * on the same ports works (issue 12, low 12). Runs the real start script under tsx's CLI, as `npm start` does, so it
- * needs a current `next build` (npm test builds one first).
+ * on the same ports works (issue 12, low 12); SIGTERM to it stops everything and frees both ports (issue 51, item 10).
+ * Runs the real `npm start`, so it needs a current `next build` (npm test builds one first).
  */
 const repo = path.resolve(import.meta.dirname, "../..");
-const tsxCli = path.join(repo, "node_modules", "tsx", "dist", "cli.mjs");
 let scratch: string | undefined;
 const started: ChildProcess[] = [];
 const seen = new Set<number>();
@@ -37,7 +37,7 @@ function start(env: Record<string, string>): ChildProcess {
   for (const name of Object.keys(clean)) {
     if (name.startsWith("AWS_") || name.startsWith("CONSOLE_") || name.startsWith("LOCAL_")) delete clean[name];
   }
-  const child = spawn(process.execPath, [tsxCli, "scripts/start.ts"], {
+  const child = spawn("npm", ["start"], {
     cwd: repo,
     env: { ...clean, NEXT_TELEMETRY_DISABLED: "1", LOCAL_ADAPTER_THREADS: "1", ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -47,6 +47,14 @@ function start(env: Record<string, string>): ChildProcess {
   started.push(child);
   seen.add(child.pid!);
   return child;
+}
+
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = net.createServer();
+    probe.once("error", () => resolve(false));
+    probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
+  });
 }
 
 async function until<T>(what: string, read: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
@@ -59,9 +67,9 @@ async function until<T>(what: string, read: () => Promise<T | undefined>, timeou
   }
 }
 
-/** The start script's own node process (tsx's child), next-server, and the adapters it started. */
-function processTree(tsxPid: number) {
-  const script = childrenOf(tsxPid).find((child) => child.command.includes("scripts/start.ts"));
+/** The start script's own node process (npm's child), next-server, and the adapters it started. */
+function processTree(npmPid: number) {
+  const script = childrenOf(npmPid).find((child) => child.command.includes("scripts/start.ts"));
   const children = script ? childrenOf(script.pid) : [];
   const tree = {
     script: script?.pid,
@@ -137,11 +145,11 @@ describe.skipIf(stale)(
       const adapters = processTree(first.pid!).adapters;
       expect(adapters.length).toBe(1);
 
-      // 1. SIGKILL the tsx CLI that npm start runs: the script under it notices and stops everything it started.
+      // 1. SIGKILL npm start's own process: the script under it notices and stops everything it started.
       first.kill("SIGKILL");
       expect(await allExit([tree.script!, ...tree.nextServer, ...adapters], 30_000)).toBe(true);
 
-      // 2. Start again on the same ports, then SIGKILL the start script's own process (tsx's child).
+      // 2. Start again on the same ports, then SIGKILL the start script's own process (npm's child).
       const second = start(env);
       await ready();
       await until("the restored endpoint", inService, 120_000);
@@ -155,6 +163,23 @@ describe.skipIf(stale)(
       );
       process.kill(again.script!, "SIGKILL");
       expect(await allExit([...again.nextServer, ...again.adapters, second.pid!], 30_000)).toBe(true);
-    }, 600_000);
+
+      // 3. Start again, then SIGTERM npm start's own process, as a service manager or `kill <pid>` does: the console
+      // drains, the control plane stops its adapters, and both ports are free.
+      const third = start(env);
+      await ready();
+      await until("the restored endpoint", inService, 120_000);
+      const last = await until(
+        "the restored adapter",
+        async () => {
+          const found = processTree(third.pid!);
+          return found.adapters.length > 0 && found.nextServer.length > 0 ? found : undefined;
+        },
+        60_000,
+      );
+      third.kill("SIGTERM");
+      expect(await allExit([third.pid!, last.script!, ...last.nextServer, ...last.adapters], 60_000)).toBe(true);
+      for (const port of [ports.PORT, ports.LOCAL_AWS_PORT]) expect(await portIsFree(Number(port))).toBe(true);
+    }, 900_000);
   },
 );
