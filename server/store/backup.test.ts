@@ -5,10 +5,10 @@ import path from "node:path";
 import { promisify } from "node:util";
 import Database from "better-sqlite3";
 import { sql } from "kysely";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { libpqEnvironment } from "../../scripts/backup/postgres-dump.ts";
 import { backupConsole, backupDataDir } from "../../scripts/backup.ts";
-import { openTestStore, testPostgresUrl } from "../../tests/support/store/test-stores.ts";
+import { openTestStore, testPostgresTools, testPostgresUrl } from "../../tests/support/store/test-stores.ts";
 import { verifyCredentials } from "../auth/passwords.ts";
 import { openDatabase } from "./database.ts";
 import { sqliteStore } from "./sqlite-store.ts";
@@ -70,6 +70,15 @@ describe("npm run backup", () => {
 
 describe("npm run backup with the store in PostgreSQL", () => {
   const server = testPostgresUrl();
+  // pg_dump must be at least the server's version: the test server's own tools, found on PATH as an operator's are.
+  const tools = testPostgresTools();
+  const originalPath = process.env.PATH;
+  beforeAll(() => {
+    if (tools) process.env.PATH = `${tools}${path.delimiter}${originalPath}`;
+  });
+  afterAll(() => {
+    process.env.PATH = originalPath;
+  });
   it.skipIf("skipped" in server)(
     "dumps the database (restorable with pg_restore, every row there) next to the data directory's SQLite files",
     async () => {

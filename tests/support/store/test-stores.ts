@@ -152,3 +152,12 @@ function describeOnDialects<T extends { close(): Promise<void> }>(
 function unreachable(): never {
   throw new Error("a store is only open while a test runs");
 }
+
+/** The bin directory of the PostgreSQL `npm run pg:test-server` runs (its pg_dump and pg_restore match the server). */
+export function testPostgresTools(): string | undefined {
+  try {
+    return fs.readFileSync(path.join(root, ".postgres-tests", "bin"), "utf8").trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
