@@ -170,6 +170,30 @@ describeOnStores("evaluation runs", (current) => {
     expect(await cancelRun(deps, run.id)).toBe(false);
   });
 
+  it("reads the run's status once for each item it scores", async () => {
+    const { store } = current();
+    const fake = await endpoint();
+    const statusReads = async (items: number) => {
+      let reads = 0;
+      const counted = store.withPlugin({
+        transformQuery: ({ node }) => {
+          const text = JSON.stringify(node);
+          if (node.kind === "SelectQueryNode" && text.includes('"evaluation_runs"') && text.includes('"status"'))
+            reads++;
+          return node;
+        },
+        transformResult: async ({ result }) => result,
+      });
+      const run = await newRun(items, ["cpu"], 1);
+      expect(await executeRun({ store: counted, invoke: httpInvoker(() => fake.url), retry: fastRetry }, run.id)).toBe(
+        "completed",
+      );
+      return reads;
+    };
+    const forThree = await statusReads(3);
+    expect(await statusReads(6)).toBe(forThree + 3);
+  });
+
   it("keeps a dataset an evaluation uses", async () => {
     const { store } = current();
     const run = await newRun(2, ["cpu"]);

@@ -68,8 +68,11 @@ export async function executeRun(
 
     const workSlot = async (slot: number, endpointName: string) => {
       const queue: StoredItem[] = items.filter((item) => !finished.has(`${slot}:${item.position}`));
+      // The run's status is read once per item, after it is scored: a run cancelled meanwhile stores nothing more,
+      // and one still running is still wanted for the next item.
       const worker = async () => {
-        for (let next = queue.shift(); next !== undefined && (await stillWanted()); next = queue.shift()) {
+        let wanted = await stillWanted();
+        for (let next = queue.shift(); next !== undefined && wanted; next = queue.shift()) {
           const item = next;
           let score: Awaited<ReturnType<typeof scoreItem>>;
           try {
@@ -88,6 +91,7 @@ export async function executeRun(
             ...score,
             finishedAt: new Date().toISOString(),
           });
+          wanted = !stop.aborted;
         }
       };
       await Promise.all(Array.from({ length: Math.max(1, run.concurrency) }, worker));
