@@ -18,7 +18,7 @@ import {
   sha256Hex,
   signRequest,
 } from "./test-support/signed-request.ts";
-import { testStackFixture } from "./test-support/stack-fixture.ts";
+import { testExecutionRoleArn, testStackFixture } from "./test-support/stack-fixture.ts";
 
 const LOCAL_ARTIFACT_BUCKET = testStackFixture().bucket;
 
@@ -51,7 +51,7 @@ afterAll(async () => {
 
 const createModel = (environment: Record<string, string>) => ({
   ModelName: "probe",
-  ExecutionRoleArn: "arn:aws:iam::000000000000:role/probe",
+  ExecutionRoleArn: testExecutionRoleArn(),
   PrimaryContainer: {
     Image: "000000000000.dkr.ecr.us-east-1.amazonaws.com/decision-adapter:cpu",
     Environment: environment,

@@ -38,12 +38,12 @@ import { SHORT_CAPACITY_TAG } from "./endpoints/instance-pools.ts";
 import { imageDigest, imageSourceHash } from "./image-registry.ts";
 import { localClientConfig } from "./stack.ts";
 import { FIXTURE_PROJECTS } from "./test-support/fixture-projects.ts";
-import { testStackFixture } from "./test-support/stack-fixture.ts";
+import { testExecutionRoleArn, testStackFixture } from "./test-support/stack-fixture.ts";
 
 const LOCAL_ARTIFACT_BUCKET = testStackFixture().bucket;
 
 const bucket = LOCAL_ARTIFACT_BUCKET;
-const role = "arn:aws:iam::000000000000:role/test";
+const role = testExecutionRoleArn();
 let dataDir: string;
 let plane: ControlPlane;
 let s3: S3Client;

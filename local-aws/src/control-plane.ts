@@ -239,6 +239,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       transforms,
       (endpoint) => scaledVariants(db, endpoint),
       new ModelPackageStore(db),
+      (roleArn) => roleArn === iam.executionRoleArn,
     ),
     codeBuildService(buildStore, builds),
     ecrService(registry),

@@ -17,7 +17,7 @@ import {
   sendSigned,
   signRequest,
 } from "./test-support/signed-request.ts";
-import { testStackFixture } from "./test-support/stack-fixture.ts";
+import { testExecutionRoleArn, testStackFixture } from "./test-support/stack-fixture.ts";
 
 const LOCAL_ARTIFACT_BUCKET = testStackFixture().bucket;
 
@@ -74,7 +74,7 @@ describe("the headers a signature must cover", () => {
       "SageMaker.CreateModel",
       {
         ModelName: "kept",
-        ExecutionRoleArn: "arn:aws:iam::000000000000:role/kept",
+        ExecutionRoleArn: testExecutionRoleArn(),
         PrimaryContainer: { Image: localAdapterImageUri(plane) },
       },
       { key: admin, service: "sagemaker" },

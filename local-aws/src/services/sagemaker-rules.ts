@@ -28,6 +28,20 @@ export function checkTransformModel(model: {
   }
 }
 
+/**
+ * CreateModel's ExecutionRoleArn, "the IAM role that SageMaker can assume to access model artifacts and docker image
+ * for deployment" (API reference): SageMaker assumes it when the model is created and refuses a role it cannot
+ * assume with a ValidationException worded "Could not assume role <arn>. Please ensure that the role exists and
+ * allows principal 'sagemaker.amazonaws.com' to assume the role." (as AWS answers it, e.g.
+ * awslabs/predictive-maintenance-using-machine-learning issue 3). The local account has one such role: the stack's.
+ */
+export function checkAssumableRole(roleArn: string | undefined, assumable: (roleArn: string) => boolean): void {
+  if (roleArn === undefined || assumable(roleArn)) return;
+  throw validation(
+    `Could not assume role ${roleArn}. Please ensure that the role exists and allows principal 'sagemaker.amazonaws.com' to assume the role.`,
+  );
+}
+
 interface VariantInput {
   VariantName: string;
   ModelName?: string;

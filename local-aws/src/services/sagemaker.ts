@@ -56,6 +56,7 @@ import { checkUpdateEndpoint } from "./deployment-config-rules.ts";
 import { page } from "./paging.ts";
 import { modelRegistryOperations, modelVersionContainer } from "./sagemaker-model-registry.ts";
 import {
+  checkAssumableRole,
   checkContainers,
   checkNameIsFree,
   checkProductionVariants,
@@ -138,6 +139,8 @@ export function sageMakerService(
   transforms: TransformRunner,
   scaledVariants: (endpoint: string) => string[],
   modelPackages: ModelPackageStore,
+  /** Whether SageMaker can assume the role in the local account (only the stack's execution role). */
+  assumableRole: (roleArn: string) => boolean,
 ): JsonService {
   return {
     target: "SageMaker",
@@ -149,7 +152,9 @@ export function sageMakerService(
       servingOnly("SageMaker", sageMakerServedMembers, {
         ...transformOperations(store, jobs, transforms),
         ...modelRegistryOperations(modelPackages, store),
-        ...asJsonOperations(endpointOperations(store, runner, deployments, alarms, scaledVariants, modelPackages)),
+        ...asJsonOperations(
+          endpointOperations(store, runner, deployments, alarms, scaledVariants, modelPackages, assumableRole),
+        ),
       }),
     ),
   };
@@ -163,6 +168,7 @@ function endpointOperations(
   alarms: AlarmEngine,
   scaledVariants: (endpoint: string) => string[],
   modelPackages: ModelPackageStore,
+  assumableRole: (roleArn: string) => boolean,
 ): SageMakerOperations {
   return {
     CreateModel(input, { region }) {
@@ -176,6 +182,7 @@ function endpointOperations(
         Containers: input.Containers?.map((container) => fromPackage(container)!),
       };
       checkContainers(containers);
+      checkAssumableRole(input.ExecutionRoleArn, assumableRole);
       store.insertModel({
         ModelName: name,
         ModelArn: arn,

@@ -19,6 +19,7 @@ import {
   type CreateTransformJobCommandInput,
   DeleteTagsCommand,
   DescribeEndpointConfigCommand,
+  DescribeModelCommand,
   DescribeTransformJobCommand,
   type ProductionVariant,
   SageMakerClient,
@@ -32,7 +33,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ControlPlane, startControlPlane } from "../control-plane.ts";
 import { localClientConfig } from "../stack.ts";
-import { testStackFixture } from "../test-support/stack-fixture.ts";
+import { testExecutionRoleArn, testStackFixture } from "../test-support/stack-fixture.ts";
 import { applicationAutoScalingInputShapes } from "../wire/generated/application-auto-scaling.ts";
 import { cloudWatchInputShapes } from "../wire/generated/cloudwatch.ts";
 import { sageMakerInputShapes } from "../wire/generated/sagemaker.ts";
@@ -47,7 +48,7 @@ let dataDir: string;
 let plane: ControlPlane;
 let sageMaker: SageMakerClient;
 let autoScaling: ApplicationAutoScalingClient;
-const role = "arn:aws:iam::000000000000:role/test";
+const role = testExecutionRoleArn();
 const image = `000000000000.dkr.ecr.us-east-1.amazonaws.com/decision-adapter@sha256:${"0".repeat(64)}`;
 
 beforeAll(async () => {
@@ -79,6 +80,25 @@ const config = (name: string, variants: ProductionVariant[]): CreateEndpointConf
 const refused = (message: string | RegExp) => ({ name: "ValidationException", message });
 
 describe("local SageMaker validates as the API reference and the service model say", () => {
+  it("refuses an execution role SageMaker cannot assume, as SageMaker words it (issue 50.6)", async () => {
+    const madeUp = "arn:aws:iam::000000000000:role/made-up";
+    await expect(
+      sageMaker.send(
+        new CreateModelCommand({
+          ModelName: "rules-made-up-role",
+          ExecutionRoleArn: madeUp,
+          PrimaryContainer: { Image: image },
+        }),
+      ),
+    ).rejects.toMatchObject({
+      name: "ValidationException",
+      message: `Could not assume role ${madeUp}. Please ensure that the role exists and allows principal 'sagemaker.amazonaws.com' to assume the role.`,
+    });
+    await expect(sageMaker.send(new DescribeModelCommand({ ModelName: "rules-made-up-role" }))).rejects.toMatchObject({
+      name: "ValidationException",
+    });
+  });
+
   it("refuses a 64-character name even when it matches the pattern, with AWS's wording", async () => {
     const name = `a${"-b".repeat(31)}c`;
     expect(name).toHaveLength(64);
@@ -332,13 +352,13 @@ describe("local SageMaker validates transform jobs as CreateTransformJob's refer
     ).rejects.toMatchObject(
       refused('Could not find model "arn:aws:sagemaker:us-east-1:000000000000:model/no-such-model".'),
     );
-    // The model's role is not the stack's execution role: the job fails before any instance starts.
+    // The job's input (batch/in/) is outside what the execution role may list: it fails before any instance starts.
     await sageMaker.send(new CreateTransformJobCommand(transformJob()));
     await plane.transforms.settled("rules-job");
     const failed = await sageMaker.send(new DescribeTransformJobCommand({ TransformJobName: "rules-job" }));
     expect(failed.TransformJobStatus).toBe("Failed");
     expect(failed.FailureReason).toMatch(
-      /^ClientError: SageMaker could not assume the model's execution role arn:aws:iam::000000000000:role\/test/,
+      /^ClientError: User: arn:aws:sts::000000000000:assumed-role\/[^/]+\/SageMaker-rules-job is not authorized to perform: s3:ListBucket/,
     );
     await expect(sageMaker.send(new CreateTransformJobCommand(transformJob()))).rejects.toMatchObject({
       name: "ResourceInUse",

@@ -15,7 +15,17 @@ import { runtimeAuthorization } from "./sagemaker.ts";
 /** The served operations, read from the services themselves (their stores are not touched to list them). */
 const none = undefined as never;
 const services = [
-  sageMakerService(none, none, none, none, none, none, () => [], none),
+  sageMakerService(
+    none,
+    none,
+    none,
+    none,
+    none,
+    none,
+    () => [],
+    none,
+    () => true,
+  ),
   codeBuildService(none, none),
   ecrService(none),
   cloudWatchLogsService(none),
