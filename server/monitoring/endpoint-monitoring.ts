@@ -30,15 +30,19 @@ export interface MonitoringDeps {
   artifactBucket: string | null;
 }
 
-/** The endpoint's production and shadow variant, when it runs a shadow test; null when not (or it is gone). */
-async function shadowTest(sageMaker: SageMakerClient, endpointName: string) {
+/**
+ * The endpoint as SageMaker keeps it, or null when it is gone (its captures still show): its own spelling of the
+ * name (names ignore case: server/endpoints/endpoint-name.ts), and its production and shadow variant when it runs a
+ * shadow test.
+ */
+async function endpointNow(sageMaker: SageMakerClient, endpointName: string) {
   try {
     const endpoint = await awsCall(`endpoint "${endpointName}"`, () =>
       sageMaker.send(new DescribeEndpointCommand({ EndpointName: endpointName })),
     );
     const production = endpoint.ProductionVariants?.[0]?.VariantName;
     const shadow = endpoint.ShadowProductionVariants?.[0]?.VariantName;
-    return production && shadow ? { production, shadow } : null;
+    return { name: endpoint.EndpointName ?? endpointName, test: production && shadow ? { production, shadow } : null };
   } catch (error) {
     if (error instanceof AppError && error.code === "not_found") return null;
     throw error;
@@ -51,7 +55,7 @@ async function shadowTest(sageMaker: SageMakerClient, endpointName: string) {
  */
 export async function endpointMonitoring(
   deps: MonitoringDeps,
-  endpointName: string,
+  askedName: string,
   query: MonitoringQuery,
   now = new Date(),
 ): Promise<MonitoringResponse> {
@@ -61,6 +65,8 @@ export async function endpointMonitoring(
       "Monitoring reads captured invocations from the artifact bucket; set CONSOLE_ARTIFACT_BUCKET for the console.",
     );
   }
+  const endpoint = await endpointNow(deps.sageMaker, askedName);
+  const endpointName = endpoint?.name ?? askedName;
   const look = await readNewCaptures(deps.s3, deps.store, deps.artifactBucket, endpointName);
   await forgetOldDecisions(deps.store, endpointName, now);
   const kinds = await decisionKinds(deps.store, endpointName);
@@ -69,7 +75,7 @@ export async function endpointMonitoring(
   const stored = await storedThreshold(deps.store, endpointName);
   const threshold = query.threshold ?? stored?.threshold ?? DEFAULT_DECISION_THRESHOLD;
   const summary = summarizeRollups(rollups, kinds, bounds, threshold);
-  const test = await shadowTest(deps.sageMaker, endpointName);
+  const test = endpoint?.test ?? null;
   const [fromMs, toMs] = [bounds.fromMinute * 60_000, bounds.toMinute * 60_000];
   const shadow = test
     ? compareShadow(

@@ -28,6 +28,7 @@ const base = "http://127.0.0.1:3000";
 const params = { params: Promise.resolve({ name: ENDPOINT }) };
 
 interface Answer {
+  endpointName: string;
   kinds: { question: string; decisions: number }[];
   kindPage: { page: number; perPage: number; matching: number; total: number; search: string | null };
 }
@@ -112,5 +113,14 @@ describe("the Monitoring route's decision kinds (issue 51, item 5)", () => {
     );
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/kindPage must be/);
+  });
+
+  it("reads an endpoint named in another case under the name SageMaker keeps (names ignore case)", async () => {
+    const response = await monitoring.GET(new Request(`${base}/api/endpoints/DC-Monitored/monitoring?window=1h`), {
+      params: Promise.resolve({ name: "DC-Monitored" }),
+    });
+    const answer = (await response.json()) as Answer;
+    expect(answer.endpointName).toBe(ENDPOINT);
+    expect(answer.kindPage.total).toBe(25);
   });
 });
