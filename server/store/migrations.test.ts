@@ -84,6 +84,17 @@ describeOnEmptyDatabases("migrating a store", (current) => {
     expect(await appliedMigrations(intact)).toEqual(allNames);
   });
 
+  it("refuses a database that a newer console migrated, changing nothing", async () => {
+    await sql`SELECT 1`.execute(current().open());
+    const older = current().open(byVersion.slice(0, -1));
+    await expect(sql`SELECT 1`.execute(older)).rejects.toThrow(
+      new RegExp(
+        `cannot be opened \\(corrupted migrations: previously executed migration ${allNames.at(-1)} is missing`,
+      ),
+    );
+    expect(await appliedMigrations(current().open())).toEqual(allNames);
+  });
+
   it("applies each migration once when stores on one database start together", async () => {
     const stores = Array.from({ length: 4 }, () => current().open());
     await Promise.all(stores.map((store) => sql`SELECT 1`.execute(store)));
