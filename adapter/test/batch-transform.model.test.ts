@@ -90,7 +90,10 @@ describe("Batch Transform's container contract", () => {
       headers: { "content-type": "application/jsonlines", "content-length": Buffer.byteLength(text) },
     });
     expect(elsewhere.status).toBe(415);
-    expect(elsewhere.body).toEqual({ error: "Content-Type must be application/json" });
+    // In the shape of the API the path names (TypeSafe's, on /v1/systemone).
+    expect(elsewhere.body).toEqual({
+      detail: { error_type: "unsupported_media_type", message: "Content-Type must be application/json" },
+    });
   });
 });
 

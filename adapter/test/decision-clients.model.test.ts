@@ -258,4 +258,21 @@ describe("the openai npm client (decisions.create) against the adapter", () => {
     expect(adapter.logs.at(-1)!.route).toBe("openai-decisions");
     expect((routed.body as { answers: unknown }).answers).toEqual((direct.body as { answers: unknown }).answers);
   });
+
+  it("answers a refusal made before the route runs (wrong content type) in OpenAI's error shape", async () => {
+    const response = await rawRequest(adapter.url, {
+      path: "/v1/decisions",
+      headers: { "content-type": "text/plain" },
+      body: "{}",
+    });
+    expect(response.status).toBe(415);
+    expect(response.body).toEqual({
+      error: {
+        message: "Content-Type must be application/json",
+        type: "invalid_request_error",
+        param: null,
+        code: "unsupported_media_type",
+      },
+    });
+  });
 });

@@ -244,12 +244,35 @@ describe("POST /v1/systemone", () => {
     }
   });
 
-  it("answers 503 retryable to a second request while one is being scored", async () => {
+  it("answers refusals made before the route runs in TypeSafe's shape too (415, body not JSON, busy)", async () => {
+    const wrongType = await rawRequest(adapter.url, {
+      path: "/v1/systemone",
+      headers: { "content-type": "text/plain" },
+      body: JSON.stringify(request()),
+    });
+    expect(wrongType.status).toBe(415);
+    expect(wrongType.body).toEqual({
+      detail: { error_type: "unsupported_media_type", message: "Content-Type must be application/json" },
+    });
+    const notJson = await rawRequest(adapter.url, { path: "/v1/systemone", body: "{not json" });
+    expect(notJson.status).toBe(400);
+    expect((notJson.body as { detail: { error_type: string } }).detail.error_type).toBe("invalid_request");
+    const held = holdModel(adapter);
+    const first = rawRequest(adapter.url, { path: "/v1/systemone", body: JSON.stringify(request()) });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const busy = await rawRequest(adapter.url, { path: "/v1/systemone", body: JSON.stringify(request()) });
+    held.release();
+    expect((await first).status).toBe(200);
+    expect(busy.status).toBe(503);
+    expect((busy.body as { detail: { error_type: string } }).detail.error_type).toBe("server_busy");
+  });
+
+  it("answers 503 retryable through /invocations while one request is being scored", async () => {
     const held = holdModel(adapter);
     const body = JSON.stringify(request());
     const first = rawRequest(adapter.url, { path: "/v1/systemone", body });
     await new Promise((resolve) => setTimeout(resolve, 100));
-    const second = await rawRequest(adapter.url, { path: "/v1/systemone", body });
+    const second = await rawRequest(adapter.url, { path: "/invocations", body });
     held.release();
     expect(second.status).toBe(503);
     expect(second.body).toEqual({ error: "model is busy; retry the request", retryable: true });

@@ -7,6 +7,16 @@ import type { ErrorBodyFormat, RouteResponse } from "./route.ts";
 
 export type LogLine = (line: Record<string, unknown>) => void;
 
+/** The kind of each refusal answered before a route runs, for protocols whose error bodies name one. */
+const REFUSAL_CODES: Record<number, string> = {
+  400: "invalid_request",
+  404: "not_found",
+  405: "method_not_allowed",
+  408: "request_timeout",
+  415: "unsupported_media_type",
+  503: "server_busy",
+};
+
 /**
  * One request and its answer: the request id, the log line written once it is answered, JSON answers, errors
  * (a RequestError's status and message; anything else 500 "scoring failed", the cause only in the log) and streams.
@@ -34,13 +44,24 @@ export class Exchange {
     return Math.round((performance.now() - this.started) * 100) / 100;
   }
 
+  /**
+   * The error body of the route this request's path names, once known (`/v1/systemone`, `/v1/decisions`): refusals
+   * before the route runs (415, Content-Length, busy, body not JSON) then reach its clients in their own shape.
+   */
+  errorFormat: ErrorBodyFormat | undefined;
+
   respond(status: number, body: ErrorBody | Record<string, unknown>, route?: string): void {
-    this.sendJson(status, body, {});
+    const refused = status >= 400 && this.errorFormat && typeof body.error === "string";
+    const sent = refused
+      ? this.errorFormat!(status, body.error as string, REFUSAL_CODES[status] ?? "invalid_request")
+      : body;
+    this.sendJson(status, sent, {});
     this.finish(status, route);
   }
 
-  fail(error: unknown, route?: string, format?: ErrorBodyFormat): void {
+  fail(error: unknown, route?: string, routeFormat?: ErrorBodyFormat): void {
     if (this.response.headersSent) return;
+    const format = routeFormat ?? this.errorFormat;
     if (error instanceof RequestError) {
       const body = format ? format(error.status, error.message, error.code) : { error: error.message };
       this.respond(error.status, body, route);

@@ -46,6 +46,7 @@ export function createAdapterServer({ routes, config, engine, log = writeLogLine
       return;
     }
     const direct = table.direct(request.method, path);
+    exchange.errorFormat = direct?.errorBody;
     if (path !== "/invocations" && !direct) {
       exchange.respond(404, { error: `no route for ${request.method} ${path}` });
       return;
