@@ -1,6 +1,7 @@
 import { GetObjectCommand, ListObjectsV2Command, type S3Client } from "@aws-sdk/client-s3";
 import { ARTIFACT_PREFIXES } from "../../contract/stack/console-contract.ts";
 import { awsCall } from "../aws/errors.ts";
+import { AppError } from "../http/app-error.ts";
 import type { Store } from "../store/store.ts";
 import { readCaptureRecord } from "./capture-record.ts";
 import { type LocatedDecision, newestObjects, objectsRead, recordCaptureObject } from "./monitoring-store.ts";
@@ -106,6 +107,12 @@ async function readObject(s3: S3Client, bucket: string, key: string) {
   return { records, unreadable, decisions };
 }
 
+/** An object deleted between the listing and the read is not there to read (nor recorded as read). */
+function goneIsNull(error: unknown): null {
+  if (error instanceof AppError && error.code === "not_found") return null;
+  throw error;
+}
+
 /**
  * Reads the capture objects of `endpointName` not read before (up to OBJECTS_PER_LOOK), each variant from shortly
  * before its newest object read, and folds them into the monitoring store.
@@ -136,13 +143,16 @@ export async function readNewCaptures(
       break;
     }
   }
+  let newObjects = 0;
   for (let start = 0; start < pending.length; start += PARALLEL_READS) {
     const slice = pending.slice(start, start + PARALLEL_READS);
-    const readings = await Promise.all(slice.map((object) => readObject(s3, bucket, object.key)));
+    const readings = await Promise.all(slice.map((object) => readObject(s3, bucket, object.key).catch(goneIsNull)));
     for (const [index, { key, variant }] of slice.entries()) {
       const reading = readings[index];
-      if (reading) await recordCaptureObject(store, { endpointName, key, variant, ...reading });
+      if (!reading) continue;
+      await recordCaptureObject(store, { endpointName, key, variant, ...reading });
+      newObjects++;
     }
   }
-  return { destination: `s3://${bucket}/${folder}`, newObjects: pending.length, moreToRead: more };
+  return { destination: `s3://${bucket}/${folder}`, newObjects, moreToRead: more };
 }

@@ -215,4 +215,18 @@ describe("the review routes", () => {
     expect(random.items.map((item) => item.objectKey)).toEqual([readable]);
     expect(random.unreadable).toBe(2);
   });
+
+  it("skip a capture object listed but gone by the time it is read, instead of answering 404", async () => {
+    const folder = `data-capture/${ENDPOINT}/`;
+    const gone = `${folder}AllTraffic/2026/12/04/12/00-00-000-deleted.jsonl`;
+    s3.on(ListObjectsV2Command, { Prefix: folder, Delimiter: "/" }).resolves({
+      CommonPrefixes: [{ Prefix: `${folder}AllTraffic/` }],
+    });
+    s3.on(ListObjectsV2Command, { Prefix: `${folder}AllTraffic/` }).resolves({ Contents: [{ Key: gone }] });
+    s3.on(GetObjectCommand, { Key: gone }).rejects(
+      new NoSuchKey({ message: "The specified key does not exist.", $metadata: {} }),
+    );
+    const response = await queue.GET(new Request(`${base}/api/endpoints/${ENDPOINT}/review?limit=1`), params);
+    expect(response.status).toBe(200);
+  });
 });
