@@ -1,4 +1,4 @@
-import { type ErrorBody, errorBodySchema } from "@decision-console/adapter/contract";
+import { adapterErrorMessage } from "@decision-console/adapter/contract";
 import type { ErrorCode } from "../../contract/http/error-body.ts";
 import { REALTIME_INVOCATION_SECONDS } from "../../contract/invoke/invocation-budget.ts";
 import type { InvokeErrorDetails } from "../../contract/invoke/invoke.ts";
@@ -37,11 +37,6 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** The container's error body (`{"error": string, "retryable"?: true}`, DESIGN §4), when its answer is one. */
-function containerErrorBody(text: string): ErrorBody | null {
-  return errorBodySchema.safeParse(parseJson(text)).data ?? null;
-}
-
 /**
  * SageMaker's answer when a container takes longer than the 60 seconds a real-time invocation may take ("The
  * timeout for the container to respond to inference requests to /invocations is 1 minute", the real-time hosting
@@ -78,7 +73,8 @@ export class ContainerError extends AppError {
     const body = parseJson(raw);
     const message = timedOut
       ? INVOCATION_TIMEOUT_MESSAGE
-      : (containerErrorBody(raw)?.error ?? (raw || "The model container returned an error."));
+      : // The adapter's `{"error"}`, or the protocol's own shape on systemone and OpenAI decisions bodies.
+        (adapterErrorMessage(body) ?? (raw || "The model container returned an error."));
     const details: InvokeErrorDetails = {
       originalStatusCode: original,
       retries,

@@ -130,6 +130,30 @@ describe("invoke", () => {
     expect(sleeps).toEqual([]);
   });
 
+  it("reads the message of a systemone refusal (TypeSafe's detail) and of an OpenAI decisions refusal", async () => {
+    const refusals: Array<[number, unknown, string]> = [
+      [
+        422,
+        { detail: [{ loc: ["body", "questions", "q", "criteria"], msg: "must hold 2-255 choices", type: "custom" }] },
+        "questions.q.criteria: must hold 2-255 choices",
+      ],
+      [
+        400,
+        { detail: { error_type: "max_tokens_exceeded", message: "questions.q: the prompt needs 5000 tokens" } },
+        "questions.q: the prompt needs 5000 tokens",
+      ],
+      [
+        400,
+        { error: { message: "this model reads text only", type: "invalid_request_error", param: null, code: "x" } },
+        "this model reads text only",
+      ],
+    ];
+    for (const [status, body, message] of refusals) {
+      runtime.on(InvokeEndpointCommand).rejects(modelError(status, body));
+      await expect(invokeEndpoint(client, "demo", decision, policy().value)).rejects.toMatchObject({ status, message });
+    }
+  });
+
   it("passes a container 500 through as 500 with its message", async () => {
     runtime.on(InvokeEndpointCommand).rejects(modelError(500, { error: "scoring failed" }));
     await expect(invokeEndpoint(client, "demo", decision, policy().value)).rejects.toMatchObject({

@@ -1,6 +1,7 @@
 export * from "./chat.ts";
 export * from "./common.ts";
 export * from "./decision.ts";
+export * from "./error-message.ts";
 export * from "./json-depth.ts";
 export * from "./models.ts";
 export * from "./openai-decisions.ts";
