@@ -122,7 +122,7 @@ describe.skipIf(!JEVBENCH || !STORIES)("the 231 JevBench items on stories260K (2
   });
   afterAll(() => closeEngine(opened));
 
-  it("answers each item that fits over exactly its label set, and refuses the others with 422", {
+  it("answers each item that fits over exactly its label set, and refuses the others with 400 max_tokens_exceeded", {
     timeout: 1_800_000,
   }, async () => {
     expect(items).toHaveLength(231);
