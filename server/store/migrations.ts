@@ -493,4 +493,89 @@ export const migrations: readonly Migration[] = [
         .execute();
     },
   },
+  {
+    version: 61,
+    name: "gateway keys and usage",
+    // The decision gateway (server/gateway): API keys (only a hash of each secret), their limits' token buckets, and
+    // one usage row per call. All in the store, so every console replica refuses a revoked key and spends from the
+    // same buckets.
+    up: async (db) => {
+      await db.schema
+        .createTable("gateway_keys")
+        .addColumn("id", "text", (col) => col.primaryKey())
+        .addColumn("name", "text", (col) => col.notNull().unique())
+        .addColumn("secret_hash", "text", (col) => col.notNull())
+        .addColumn("endpoints", "text", (col) => col.notNull())
+        .addColumn("aliases", "text", (col) => col.notNull())
+        .addColumn("requests_per_minute", "integer", (col) => col.notNull())
+        .addColumn("tokens_per_minute", "integer", (col) => col.notNull())
+        .addColumn("expires_at", "text")
+        .addColumn("revoked_at", "text")
+        .addColumn("created_by", "text", (col) => col.notNull())
+        .addColumn("created_at", "text", (col) => col.notNull())
+        .addColumn("updated_at", "text", (col) => col.notNull())
+        .execute();
+      await db.schema
+        .createTable("gateway_buckets")
+        .addColumn("bucket", "text", (col) => col.primaryKey())
+        .addColumn("tokens", "double precision", (col) => col.notNull())
+        .addColumn("at_ms", "bigint", (col) => col.notNull())
+        .execute();
+      await addIdentityColumn(db, db.schema.createTable("gateway_usage"), "id")
+        .addColumn("key_id", "text", (col) => col.notNull())
+        .addColumn("endpoint_name", "text")
+        .addColumn("protocol", "text", (col) => col.notNull())
+        .addColumn("status", "integer", (col) => col.notNull())
+        .addColumn("input_tokens", "integer", (col) => col.notNull())
+        .addColumn("output_tokens", "integer", (col) => col.notNull())
+        .addColumn("latency_ms", "double precision", (col) => col.notNull())
+        .addColumn("inference_id", "text", (col) => col.notNull())
+        .addColumn("at_ms", "bigint", (col) => col.notNull())
+        .execute();
+      await db.schema.createIndex("gateway_usage_key").on("gateway_usage").columns(["key_id", "at_ms"]).execute();
+      await db.schema
+        .createIndex("gateway_usage_endpoint")
+        .on("gateway_usage")
+        .columns(["endpoint_name", "at_ms"])
+        .execute();
+    },
+  },
+  {
+    version: 62,
+    name: "ground truth",
+    // Labels learnt later, one per captured decision (its key in captured_decisions), from the label API, SageMaker
+    // Model Monitor's ground-truth files or the review queue. The decision's time, kind and scores are copied in, so
+    // labels outlive the 7 days single decisions are kept; the inference id the capture recorded finds the decision.
+    up: async (db) => {
+      await db.schema.alterTable("captured_decisions").addColumn("inference_id", "text").execute();
+      await db.schema
+        .createIndex("captured_decisions_inference")
+        .on("captured_decisions")
+        .columns(["endpoint_name", "inference_id"])
+        .execute();
+      await db.schema
+        .createTable("ground_truth_labels")
+        .addColumn("endpoint_name", "text", (col) => col.notNull())
+        .addColumn("object_key", "text", (col) => col.notNull())
+        .addColumn("line", "integer", (col) => col.notNull())
+        .addColumn("item", "integer", (col) => col.notNull())
+        .addColumn("inference_id", "text")
+        .addColumn("variant", "text", (col) => col.notNull())
+        .addColumn("kind", "text", (col) => col.notNull())
+        .addColumn("at_ms", "bigint", (col) => col.notNull())
+        .addColumn("chosen", "text", (col) => col.notNull())
+        .addColumn("probabilities", "text", (col) => col.notNull())
+        .addColumn("label", "text", (col) => col.notNull())
+        .addColumn("labelled_at_ms", "bigint", (col) => col.notNull())
+        .addColumn("source", "text", (col) => col.notNull())
+        .addPrimaryKeyConstraint("ground_truth_labels_pkey", ["endpoint_name", "object_key", "line", "item"])
+        .$call(keyedByPrimaryKey(db))
+        .execute();
+      await db.schema
+        .createIndex("ground_truth_labels_at")
+        .on("ground_truth_labels")
+        .columns(["endpoint_name", "at_ms"])
+        .execute();
+    },
+  },
 ];

@@ -141,6 +141,22 @@ export interface ConsoleTables {
     top_probability: number;
     probabilities: string;
     latency_ms: number | null;
+    inference_id: string | null;
+  };
+  ground_truth_labels: {
+    endpoint_name: string;
+    object_key: string;
+    line: number;
+    item: number;
+    inference_id: string | null;
+    variant: string;
+    kind: string;
+    at_ms: number;
+    chosen: string;
+    probabilities: string;
+    label: string;
+    labelled_at_ms: number;
+    source: string;
   };
   shadow_tests: {
     endpoint_name: string;
@@ -180,6 +196,35 @@ export interface ConsoleTables {
   };
   endpoint_thresholds: { endpoint_name: string; threshold: number; set_by: string; set_at: string };
   autoscaling_restores: { endpoint_name: string; variant: string; autoscaling: string; requested_at: string };
+  gateway_keys: {
+    id: string;
+    name: string;
+    secret_hash: string;
+    /** JSON: the endpoint names the key may call; a name ending in `*` is a prefix. */
+    endpoints: string;
+    /** JSON: `{alias: endpoint name}`, the model names the key's callers may use besides the endpoints' own. */
+    aliases: string;
+    requests_per_minute: number;
+    tokens_per_minute: number;
+    expires_at: string | null;
+    revoked_at: string | null;
+    created_by: string;
+    created_at: string;
+    updated_at: string;
+  };
+  gateway_buckets: { bucket: string; tokens: number; at_ms: number };
+  gateway_usage: {
+    id: Generated<number>;
+    key_id: string;
+    endpoint_name: string | null;
+    protocol: "systemone" | "decisions" | "models";
+    status: number;
+    input_tokens: number;
+    output_tokens: number;
+    latency_ms: number;
+    inference_id: string;
+    at_ms: number;
+  };
   shadow_promotions: {
     endpoint_name: string;
     update_request: string;
