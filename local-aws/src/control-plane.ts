@@ -211,7 +211,17 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   const backlogMetrics = new BacklogMetrics(sageMaker, endpoints, asyncRequests, publishedMetrics, metricClock);
   const metricSource = new MetricSource(metrics, publishedMetrics);
   const alarms = new AlarmEngine(db, metricSource, { clock: metricClock });
-  registerScalingPolicyActions({ db, store: sageMaker, runner: endpoints, alarms, clock: metricClock });
+  registerScalingPolicyActions({
+    db,
+    store: sageMaker,
+    runner: endpoints,
+    alarms,
+    clock: metricClock,
+    facts: (region) => iam.facts(region),
+  });
+  alarms.actions.holdCreatorsTo(
+    (creator, region, queries) => iam.missingPermissions(creator, region, queries).length === 0,
+  );
   const deployments = new EndpointDeployments(sageMaker, endpoints, alarms, logs);
   const buildStore = new BuildStore(db);
   let url = "";

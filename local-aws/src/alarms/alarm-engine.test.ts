@@ -3,8 +3,15 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type Db, openLocalDatabase } from "../database.ts";
+import { LocalAuthorizer } from "../iam/authorize.ts";
+import { RequestAuthorizer } from "../iam/request-authorizer.ts";
+import { applicationAutoScalingAuthorization } from "../iam/requests/application-auto-scaling.ts";
+import type { RequestFacts } from "../iam/requests/facts.ts";
+import { loadStackPolicies } from "../iam/stack-policies.ts";
+import type { LocalPrincipal } from "../local-credentials.ts";
 import { MetricDatapoints } from "../metric-datapoints.ts";
 import { MetricsStore } from "../metrics-store.ts";
+import { testStackFixture } from "../test-support/stack-fixture.ts";
 import type { AlarmActionEvent } from "./alarm-actions.ts";
 import { AlarmEngine } from "./alarm-engine.ts";
 import { evaluateAlarm } from "./alarm-evaluation.ts";
@@ -93,6 +100,7 @@ describe("AlarmEngine", () => {
     const scaling = "arn:aws:autoscaling:us-east-1:000000000000:scalingPolicy:x:resource/sagemaker/y:policyName/z";
     const events: AlarmActionEvent[] = [];
     engine.actions.register({
+      permissionsFor: () => [],
       matches: (arn) => arn.startsWith("arn:aws:autoscaling:"),
       handle: (e) => void events.push(e),
     });
@@ -129,6 +137,7 @@ describe("AlarmEngine", () => {
   it("repeats the actions of handlers that ask for it once per period while the alarm stays in ALARM", async () => {
     const events: AlarmActionEvent[] = [];
     engine.actions.register({
+      permissionsFor: () => [],
       matches: (arn) => arn === "arn:aws:autoscaling:policy",
       repeatWhileInState: true,
       handle: (e) => void events.push(e),
@@ -144,6 +153,61 @@ describe("AlarmEngine", () => {
     engine.evaluateAll();
     await new Promise((resolve) => setImmediate(resolve));
     expect(events.map((e) => e.repeated)).toEqual([false, true]);
+  });
+
+  it("never acts on a resource the alarm's creator could not act on (issue 51.1)", async () => {
+    // The console under the stack's policy: it may change only scaling policies of targets carrying its tag.
+    const policies = loadStackPolicies(testStackFixture().stack, {
+      accountId: "000000000000",
+      region: "us-east-1",
+      namePrefix: "dc-",
+      bucketName: "decision-console-local",
+    });
+    const tagged = new Set(["endpoint/dc-ours/variant/AllTraffic"]);
+    const facts = (region: string): RequestFacts => ({
+      region,
+      accountId: "000000000000",
+      sageMakerTags: () => ({}),
+      scalableTarget: (_namespace, resourceId) => ({
+        arn: `arn:aws:application-autoscaling:${region}:000000000000:scalable-target/0${resourceId.split("/")[1]}`,
+        tags: tagged.has(resourceId)
+          ? ({ "decision-console:managed-by": "decision-console" } as Record<string, string>)
+          : {},
+      }),
+    });
+    const iam = new RequestAuthorizer(new LocalAuthorizer(policies, "000000000000"), facts);
+    engine.actions.holdCreatorsTo(
+      (creator, region, queries) => iam.missingPermissions(creator, region, queries).length === 0,
+    );
+    const policyOf = (endpoint: string) =>
+      `arn:aws:autoscaling:us-east-1:000000000000:scalingPolicy:0f3c2a8e-5b1d-4c7a-9e2f-6a4b8c1d2e3f:resource/sagemaker/endpoint/${endpoint}/variant/AllTraffic:policyName/wake`;
+    const acted: string[] = [];
+    engine.actions.register({
+      matches: (arn) => arn.startsWith("arn:aws:autoscaling:"),
+      permissionsFor: (arn, region) =>
+        applicationAutoScalingAuthorization.PutScalingPolicy!(
+          {
+            ServiceNamespace: "sagemaker",
+            ResourceId: /resource\/sagemaker\/(.+):policyName/.exec(arn)?.[1] ?? "",
+            ScalableDimension: "sagemaker:variant:DesiredInstanceCount",
+            PolicyName: "wake",
+          },
+          facts(region),
+        ),
+      handle: (e) => void acted.push(`${e.alarmName} -> ${e.actionArn.split("/")[3]}`),
+    });
+    const breaching = (name: string, endpoint: string) =>
+      alarm({ AlarmName: name, AlarmActions: [policyOf(endpoint)], TreatMissingData: "breaching" });
+    const console_: LocalPrincipal = { kind: "console" };
+    engine.put(breaching("dc-ours-wake", "dc-ours"), "us-east-1", "000000000000", console_);
+    // A prefixed endpoint whose target someone else registered, without the console's tag.
+    engine.put(breaching("dc-theirs-wake", "dc-theirs"), "us-east-1", "000000000000", console_);
+    engine.put(breaching("ops-theirs-wake", "dc-theirs"), "us-east-1", "000000000000", { kind: "admin" });
+    now += 5_000;
+    engine.evaluateAll();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(engine.get("dc-theirs-wake")?.state).toBe("ALARM");
+    expect(acted.sort()).toEqual(["dc-ours-wake -> dc-ours", "ops-theirs-wake -> dc-theirs"]);
   });
 
   it("evaluates datapoints local services publish, as GetMetricData shows them (one metric source)", () => {

@@ -1,4 +1,5 @@
 import type { Db } from "../database.ts";
+import type { LocalPrincipal } from "../local-credentials.ts";
 import { AlarmActions } from "./alarm-actions.ts";
 import { evaluateAlarm, evaluationRange, type PeriodData } from "./alarm-evaluation.ts";
 import { AlarmHistory } from "./alarm-history.ts";
@@ -66,11 +67,11 @@ export class AlarmEngine {
   }
 
   /** PutMetricAlarm: creates the alarm (INSUFFICIENT_DATA until evaluated) or replaces its definition. */
-  put(definition: MetricAlarmDefinition, region: string, accountId: string): StoredAlarm {
+  put(definition: MetricAlarmDefinition, region: string, accountId: string, putBy?: LocalPrincipal): StoredAlarm {
     const now = this.clock();
     const existing = this.store.get(definition.AlarmName);
     const alarm: StoredAlarm = existing
-      ? { ...existing, definition, configurationUpdatedAt: now }
+      ? { ...existing, definition, configurationUpdatedAt: now, putBy }
       : {
           definition,
           arn: alarmArn(region, accountId, definition.AlarmName),
@@ -79,6 +80,7 @@ export class AlarmEngine {
           stateReason: "Unchecked: Initial alarm creation",
           stateUpdatedAt: now,
           stateTransitionedAt: now,
+          putBy,
         };
     this.store.save(alarm);
     this.configurationItem(definition.AlarmName, existing ? "Update" : "Create", definition, now);

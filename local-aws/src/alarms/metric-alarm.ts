@@ -1,4 +1,5 @@
 import type { StandardUnit, Statistic } from "@aws-sdk/client-cloudwatch";
+import type { LocalPrincipal } from "../local-credentials.ts";
 /** CloudWatch's alarm states. */
 export type AlarmState = "OK" | "ALARM" | "INSUFFICIENT_DATA";
 
@@ -44,6 +45,11 @@ export interface StoredAlarm {
   stateUpdatedAt: number;
   /** When the state last changed (StateTransitionedTimestamp); an update that keeps the state leaves it. */
   stateTransitionedAt: number;
+  /**
+   * Who last put the definition with PutMetricAlarm; its actions run only where that principal could act itself.
+   * Absent for the alarms a service creates (Application Auto Scaling's target-tracking alarms).
+   */
+  putBy?: LocalPrincipal;
 }
 
 export function alarmArn(region: string, accountId: string, name: string): string {

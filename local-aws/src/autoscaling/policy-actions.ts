@@ -1,6 +1,12 @@
 import type { AlarmEngine } from "../alarms/alarm-engine.ts";
 import type { Db } from "../database.ts";
 import type { EndpointRunner } from "../endpoints/endpoint-runner.ts";
+import type { AuthorizationQuery } from "../iam/evaluate.ts";
+import {
+  applicationAutoScalingAuthorization,
+  variantTargetServiceQueries,
+} from "../iam/requests/application-auto-scaling.ts";
+import type { RequestFacts } from "../iam/requests/facts.ts";
 import type { SageMakerStore } from "../sagemaker-store.ts";
 import { variantOfTarget } from "../services/application-auto-scaling-rules.ts";
 import { scaleVariantRecorded } from "./scaling-activities.ts";
@@ -26,6 +32,8 @@ export interface PolicyActionsDeps {
   alarms: AlarmEngine;
   /** Epoch milliseconds, the alarm engine's clock (tests advance both together). */
   clock: () => number;
+  /** What local IAM knows of a region's resources, to say what acting on a policy takes. */
+  facts: (region: string) => RequestFacts;
 }
 
 /** The newest datapoints of the alarm's last evaluation, newest first (none after a SetAlarmState). */
@@ -128,9 +136,29 @@ export function registerScalingPolicyActions(deps: PolicyActionsDeps): () => voi
     void scaleVariantRecorded(deps, key, endpoint.name, variant.VariantName, wanted, cause);
   }
 
+  /**
+   * Running a policy changes its target's capacity: what changing the policy takes its caller, PutScalingPolicy on
+   * the target with Application Auto Scaling's check of the caller's SageMaker permissions on the variant.
+   */
+  function permissionsFor(policyArn: string, region: string): AuthorizationQuery[] {
+    const policy = policyOf(policyArn);
+    if (!policy) return [];
+    const facts = deps.facts(region);
+    const { ServiceNamespace, ResourceId, ScalableDimension, PolicyName } = policy;
+    const endpoint = variantOfTarget(ServiceNamespace, ResourceId, ScalableDimension).endpoint;
+    return [
+      ...applicationAutoScalingAuthorization.PutScalingPolicy!(
+        { ServiceNamespace, ResourceId, ScalableDimension, PolicyName },
+        facts,
+      ),
+      ...variantTargetServiceQueries(facts, endpoint, store.endpoint(endpoint)?.configName),
+    ];
+  }
+
   return alarms.actions.register({
     matches: (arn) => SCALING_POLICY_ARN.test(arn),
     repeatWhileInState: true,
+    permissionsFor,
     handle(event) {
       if (event.state === "ALARM") run(event.actionArn, event.alarmName);
     },

@@ -101,8 +101,8 @@ export function cloudWatchService(
           "CloudWatch",
           cloudWatchServedMembers,
           asJsonOperations({
-            PutMetricAlarm(input, { region }) {
-              alarms.put(checkMetricAlarm(input), region, LOCAL_ACCOUNT_ID);
+            PutMetricAlarm(input, { region, auth }) {
+              alarms.put(checkMetricAlarm(input), region, LOCAL_ACCOUNT_ID, auth.principal);
               return {};
             },
             PutMetricData(input) {
