@@ -33,4 +33,14 @@ export { routeDecision } from "./test-support/route-decision.ts";
 export { testExecutionRoleArn, testStackFixture, writeTinyModel } from "./test-support/stack-fixture.ts";
 export { throttledPlanes } from "./test-support/throttled-plane.ts";
 export { TRANSFORM_JOB_LOG_GROUP } from "./transform/transform-runner.ts";
+/** Each served operation's input shape from the service models: what the security probe generates inputs from. */
+export { applicationAutoScalingInputShapes } from "./wire/generated/application-auto-scaling.ts";
+export { cloudWatchInputShapes } from "./wire/generated/cloudwatch.ts";
+export { cloudWatchLogsInputShapes } from "./wire/generated/cloudwatch-logs.ts";
+export { codeBuildInputShapes } from "./wire/generated/codebuild.ts";
+export { ecrInputShapes } from "./wire/generated/ecr.ts";
+export { s3InputShapes } from "./wire/generated/s3.ts";
+export { sageMakerInputShapes } from "./wire/generated/sagemaker.ts";
+export { sageMakerRuntimeInputShapes } from "./wire/generated/sagemaker-runtime.ts";
+export type { Shape, StructureShape } from "./wire/input-shapes.ts";
 export type { Served } from "./wire/served-members.ts";
