@@ -17,4 +17,24 @@ describe("the playground reads an answer with the schema of what it asked", () =
   it("shows the answer to a request of no known kind raw", () => {
     expect(answerShapeOf({ prompt: "x" }, chat)).toEqual({ kind: "other", body: chat });
   });
+
+  it("reads an OpenAI decisions request's answer (input and questions) as one, not as a systemone answer", () => {
+    const answer = {
+      answers: [
+        { type: "predicate", name: null, probability: 0.7 },
+        { type: "refusal", name: "long" },
+      ],
+      model: "m",
+      usage: {
+        input_tokens: 10,
+        input_tokens_details: { cache_write_tokens: 0, cached_tokens: 4 },
+        output_tokens: 0,
+        output_tokens_details: { reasoning_tokens: 0 },
+        total_tokens: 10,
+      },
+      x_timing: null,
+    };
+    const request = { model: "m", input: "text", questions: [{ type: "predicate", instructions: "x" }] };
+    expect(answerShapeOf(request, answer)).toEqual({ kind: "openai-decisions", body: answer });
+  });
 });

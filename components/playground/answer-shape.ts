@@ -1,5 +1,7 @@
 import {
   chatCompletionSchema,
+  type OpenAiDecision,
+  openAiDecisionSchema,
   type SharedDecisionResponse,
   type SingleDecisionResponse,
   type SystemOneResponse,
@@ -21,6 +23,7 @@ export type AnswerShape =
   | { kind: "single"; body: SingleDecisionResponse }
   | { kind: "shared"; body: SharedDecisionResponse }
   | { kind: "systemone"; body: SystemOneResponse }
+  | { kind: "openai-decisions"; body: OpenAiDecision }
   | { kind: "chat"; body: z.infer<typeof chatAnswerSchema> }
   /** A request of none of these kinds: the answer is shown raw only. */
   | { kind: "other"; body: unknown }
@@ -31,6 +34,7 @@ const answerSchemas = {
   single: { schema: singleDecisionResponseSchema, name: "a decision answer ({result, timing})" },
   shared: { schema: sharedDecisionResponseSchema, name: "a shared decision answer ({results, timing})" },
   systemone: { schema: systemOneResponseSchema, name: "a systemone answer" },
+  "openai-decisions": { schema: openAiDecisionSchema, name: "an OpenAI decisions answer ({answers, model, usage})" },
   chat: { schema: chatAnswerSchema, name: "a chat completion ({choices: [{message}]})" },
 } satisfies Record<string, { schema: ZodType; name: string }>;
 
@@ -38,6 +42,7 @@ const answerSchemas = {
 function askedFor(request: Record<string, unknown>): keyof typeof answerSchemas | null {
   if ("decision" in request) return "single";
   if ("decisions" in request) return "shared";
+  if ("input" in request && "questions" in request) return "openai-decisions";
   if ("questions" in request) return "systemone";
   if ("messages" in request) return "chat";
   return null;

@@ -6,6 +6,7 @@ import { Card } from "../ui/card.tsx";
 import { answerShapeOf } from "./answer-shape.ts";
 import { DecisionAnswer, ModelPins, TimingList } from "./decision-answer.tsx";
 import type { InvokeAnswer } from "./invoke-client.ts";
+import { OpenAiDecisionsAnswer } from "./openai-decisions-answer.tsx";
 import { SystemOneAnswer } from "./systemone-answer.tsx";
 
 /** The answer to `request`, read with the schema of what it asked for. */
@@ -23,7 +24,7 @@ export function AnswerView({ request, result }: { request: Record<string, unknow
           {result.retries > 0 && `, after ${result.retries} busy retries`}
           {result.invokedVariant && `, variant ${result.invokedVariant}`}
         </p>
-        {(decisions.length > 0 || shape.kind === "systemone") && (
+        {(decisions.length > 0 || shape.kind === "systemone" || shape.kind === "openai-decisions") && (
           <div className="flex items-center gap-3">
             <label htmlFor={sliderId} className="text-sm font-medium">
               Threshold
@@ -49,6 +50,7 @@ export function AnswerView({ request, result }: { request: Record<string, unknow
           <DecisionAnswer key={decision.id} result={decision} threshold={threshold} />
         ))}
         {shape.kind === "systemone" && <SystemOneAnswer response={shape.body} threshold={threshold} />}
+        {shape.kind === "openai-decisions" && <OpenAiDecisionsAnswer response={shape.body} threshold={threshold} />}
         {shape.kind === "chat" && (
           <p className="whitespace-pre-wrap rounded bg-slate-100 p-3 text-sm">
             {shape.body.choices[0]?.message.content}

@@ -1,3 +1,4 @@
+import { decisionCreateSchema, systemOneRequestSchema } from "@decision-console/adapter/contract";
 import { describe, expect, it } from "vitest";
 import { bodyFromDraft, draftFromBody, moveItem } from "./decision-draft.ts";
 import { examples } from "./examples.ts";
@@ -34,8 +35,9 @@ describe("decision draft", () => {
     expect(() => bodyFromDraft({ ...draft, state: "{not json" })).toThrow(/does not parse/);
   });
 
-  it("leaves bodies the form cannot show (systemone, chat) to the JSON tab", () => {
+  it("leaves bodies the form cannot show (systemone, OpenAI decisions, chat) to the JSON tab", () => {
     expect(draftFromBody({ state: "s", questions: {} })).toBeNull();
+    expect(draftFromBody({ input: "s", questions: [] })).toBeNull();
     expect(draftFromBody({ messages: [] })).toBeNull();
   });
 
@@ -45,7 +47,7 @@ describe("decision draft", () => {
     expect(moveItem(["a", "b", "c"], 2, 1)).toEqual(["a", "b", "c"]);
   });
 
-  it("offers the five saved use cases and a systemone example, each a valid starting body", () => {
+  it("offers the five saved use cases, a systemone and an OpenAI decisions example, each a valid starting body", () => {
     expect(examples.map((example) => example.key)).toEqual([
       "routing",
       "priority",
@@ -53,8 +55,11 @@ describe("decision draft", () => {
       "extraction",
       "agent",
       "systemone",
+      "openai-decisions",
     ]);
-    for (const example of examples.filter((e) => e.key !== "systemone")) {
+    expect(systemOneRequestSchema.safeParse(examples.find((e) => e.key === "systemone")!.body).success).toBe(true);
+    expect(decisionCreateSchema.safeParse(examples.find((e) => e.key === "openai-decisions")!.body).success).toBe(true);
+    for (const example of examples.filter((e) => e.key !== "systemone" && e.key !== "openai-decisions")) {
       expect(bodyFromDraft(draftFromBody(example.body)!)).toEqual(example.body);
     }
   });

@@ -117,4 +117,31 @@ export const examples: Example[] = [
       },
     },
   },
+  {
+    key: "openai-decisions",
+    label: "OpenAI decisions: predicate, choice and score, answered in order",
+    body: {
+      model: "gpt-6-luna",
+      input: [{ role: "user", content: ticket }],
+      questions: [
+        { type: "predicate", name: "refund", instructions: "The customer asks for money back." },
+        {
+          type: "choice",
+          name: "team",
+          instructions: "Which team handles it?",
+          choices: [
+            { value: "billing", description: "Charges and refunds" },
+            { value: "technical", description: "Bugs and outages" },
+            { value: "account" },
+          ],
+        },
+        {
+          type: "score",
+          name: "anger",
+          instructions: "How upset is the customer?",
+          levels: [{ label: "calm" }, { label: "annoyed" }, { label: "angry" }],
+        },
+      ],
+    },
+  },
 ];

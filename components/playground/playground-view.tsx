@@ -108,7 +108,7 @@ export function PlaygroundView({ initialEndpoint }: { initialEndpoint?: string }
     <>
       <PageHeader
         title="Playground"
-        description="Send decisions, systemone questions or chat to an endpoint and see the probabilities."
+        description="Send decisions, systemone or OpenAI decisions questions, or chat, to an endpoint and see the probabilities."
       />
       <div className="grid gap-4 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <div className="flex flex-col gap-4">
@@ -158,7 +158,7 @@ export function PlaygroundView({ initialEndpoint }: { initialEndpoint?: string }
                       spellCheck={false}
                       value={json}
                       onChange={(e) => setJson(e.target.value)}
-                      hint="A decision ({decision} or {decisions}), systemone ({state, questions}) or chat ({messages}) body."
+                      hint="A decision ({decision} or {decisions}), systemone ({state, questions}), OpenAI decisions ({input, questions}) or chat ({messages}) body."
                     />
                   )}
                   {shown.bodyProblem && <Alert title="The request is not valid">{shown.bodyProblem}</Alert>}

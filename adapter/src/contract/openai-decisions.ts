@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { answerConfidence } from "./systemone.ts";
+import { answerConfidence, systemOneTimingSchema } from "./systemone.ts";
 
 /**
  * OpenAI's Decisions API, `POST /v1/decisions` (DESIGN §5), as the official `openai` SDKs type it (Python 3.63.0
@@ -233,23 +233,42 @@ export function decisionQuestionLabels(question: DecisionQuestion): { key: strin
 
 const round = (value: number) => Math.round(value * 1e9) / 1e9;
 
-export type DecisionAnswer =
-  | { type: "predicate"; name: string | null; probability: number }
-  | {
-      type: "choice";
-      name: string | null;
-      choice: string | boolean;
-      confidence: number;
-      probabilities: { value: string | boolean; probability: number }[];
-    }
-  | {
-      type: "score";
-      name: string | null;
-      score: number;
-      confidence: number;
-      probabilities: { label: string; value: number; probability: number }[];
-    }
-  | { type: "refusal"; name: string | null };
+const probability = z.number().min(0).max(1);
+const answerName = z.string().nullable();
+export const decisionAnswerSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("predicate"), name: answerName, probability }),
+  z.object({
+    type: z.literal("choice"),
+    name: answerName,
+    choice: choiceValue,
+    confidence: probability,
+    probabilities: z.array(z.object({ value: choiceValue, probability })),
+  }),
+  z.object({
+    type: z.literal("score"),
+    name: answerName,
+    score: z.number(),
+    confidence: probability,
+    probabilities: z.array(z.object({ label: z.string(), value: z.number().int(), probability })),
+  }),
+  z.object({ type: z.literal("refusal"), name: answerName }),
+]);
+export type DecisionAnswer = z.infer<typeof decisionAnswerSchema>;
+
+/** The response of `/v1/decisions`: OpenAI's `Decision`, with the adapter's timings under `x_timing`. */
+export const openAiDecisionSchema = z.object({
+  answers: z.array(decisionAnswerSchema),
+  model: z.string(),
+  usage: z.object({
+    input_tokens: z.number().int(),
+    input_tokens_details: z.object({ cache_write_tokens: z.number().int(), cached_tokens: z.number().int() }),
+    output_tokens: z.number().int(),
+    output_tokens_details: z.object({ reasoning_tokens: z.number().int() }),
+    total_tokens: z.number().int(),
+  }),
+  x_timing: systemOneTimingSchema.nullable(),
+});
+export type OpenAiDecision = z.infer<typeof openAiDecisionSchema>;
 
 /** A question's answer in OpenAI's shape from its options' probabilities (in `decisionQuestionLabels` order). */
 export function decisionAnswer(question: DecisionQuestion, probabilities: readonly number[]): DecisionAnswer {

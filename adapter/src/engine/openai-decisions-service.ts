@@ -1,35 +1,22 @@
 import {
   type DecisionAnswer,
   type DecisionCreate,
+  type OpenAiDecision,
   decisionAnswer,
   decisionInputText,
   decisionQuestionLabels,
   decisionQuestionText,
 } from "../contract/openai-decisions.ts";
-import type { SystemOneTiming } from "../contract/systemone.ts";
 import type { Engine } from "./engine.ts";
 import { servedModelId } from "./systemone-models.ts";
 import { scoreQuestions } from "./systemone-service.ts";
-
-export type DecisionResponse = {
-  answers: DecisionAnswer[];
-  model: string;
-  usage: {
-    input_tokens: number;
-    input_tokens_details: { cache_write_tokens: number; cached_tokens: number };
-    output_tokens: number;
-    output_tokens_details: { reasoning_tokens: number };
-    total_tokens: number;
-  };
-  x_timing: (SystemOneTiming & { queue_seconds: number }) | null;
-};
 
 /**
  * Answers an OpenAI Decisions request on the one scoring path (`scoreQuestions`): the input is the shared state,
  * each question one branch after it. A question whose prompt alone exceeds the per-question limit is answered
  * with a refusal, the others as usual; `cached_tokens` counts the state prefix found already evaluated.
  */
-export async function answerDecisions(engine: Engine, request: DecisionCreate): Promise<DecisionResponse> {
+export async function answerDecisions(engine: Engine, request: DecisionCreate): Promise<OpenAiDecision> {
   const { plan, result, queueSeconds } = await scoreQuestions(
     engine,
     {
