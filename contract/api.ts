@@ -34,6 +34,12 @@ import {
   scaleRequestSchema,
   scaleResultSchema,
 } from "./endpoints/endpoint.ts";
+import {
+  groundTruthBatchSchema,
+  groundTruthImportResultSchema,
+  groundTruthImportSchema,
+  groundTruthResultSchema,
+} from "./endpoints/ground-truth.ts";
 import { endpointLogsQuerySchema, endpointLogsSchema } from "./endpoints/logs.ts";
 import { endpointMetricsResponseSchema, metricsQuerySchema } from "./endpoints/metrics.ts";
 import {
@@ -306,6 +312,24 @@ export const consoleApi = {
     response: reviewLabelSchema,
     status: 200,
   },
+  recordGroundTruth: {
+    method: "POST",
+    path: "/api/endpoints/[name]/ground-truth",
+    summary:
+      "Labels learnt later, by the inference id InvokeEndpoint was given (`{inferenceId, label, labelledAt, item?}` rows): each is matched with the captured decision(s) of that id and must name one of its options. All rows are stored or none: 400 names each refused row (an unknown id, an option the decision did not have, a shared-state request without item). A label learnt no earlier than the stored one replaces it; sending a batch again changes nothing. Audited.",
+    body: groundTruthBatchSchema,
+    response: groundTruthResultSchema,
+    status: 200,
+  },
+  importGroundTruth: {
+    method: "POST",
+    path: "/api/endpoints/[name]/ground-truth/import",
+    summary:
+      "Reads SageMaker Model Monitor's ground-truth files (JSON Lines of `groundTruthData`, `eventMetadata.eventId`, `eventVersion`) under a prefix of the artifact bucket's `ground-truth/<endpoint>/` and stores the records that name a captured decision and one of its options, each learnt when its file was written; the others are counted and listed with the reason. Audited.",
+    body: groundTruthImportSchema,
+    response: groundTruthImportResultSchema,
+    status: 200,
+  },
   exportReview: {
     method: "POST",
     path: "/api/endpoints/[name]/review/export",
@@ -551,6 +575,14 @@ export const consoleApi = {
     method: "POST",
     path: "/api/evaluations/[id]/cancel",
     summary: "Stop a running evaluation; what finished is kept (409 when it has ended).",
+    response: evaluationDetailSchema,
+    status: 200,
+  },
+  retryFailedEvaluationItems: {
+    method: "POST",
+    path: "/api/evaluations/[id]/retry-failed",
+    summary:
+      "Ask the items of an ended run that got no answer (busy, timeout...) again, keeping every answer (409 while it runs or with none failed).",
     response: evaluationDetailSchema,
     status: 200,
   },

@@ -36,6 +36,11 @@ export const ARTIFACT_PREFIXES = {
   evaluationReports: "evaluation-reports/",
   /** Real-time data capture: SageMaker writes `data-capture/<endpoint>/<variant>/yyyy/mm/dd/hh/*.jsonl`. */
   dataCapture: "data-capture/",
+  /**
+   * Labels learnt later, as SageMaker Model Monitor's ground-truth files (`ground-truth/<endpoint>/.../yyyy/mm/dd/hh/
+   * *.jsonl`), which teams write and the console reads.
+   */
+  groundTruth: "ground-truth/",
 } as const;
 
 /**

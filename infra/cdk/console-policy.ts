@@ -52,6 +52,7 @@ export function createConsolePolicy(scope: Construct, props: ConsolePolicyProps)
   const asyncFolder = (folder: AsyncInferenceFolder) => asyncFolderObjects(bucket, folder, namePrefix);
   const evaluationReports = `${ARTIFACT_PREFIXES.evaluationReports}${namePrefix}*`;
   const capturedDecisions = `${ARTIFACT_PREFIXES.dataCapture}${namePrefix}*`;
+  const groundTruth = `${ARTIFACT_PREFIXES.groundTruth}${namePrefix}*`;
   const scalableTargets = regionalArn("application-autoscaling", "scalable-target/*");
   const variantScaling = {
     "application-autoscaling:service-namespace": SAGEMAKER_VARIANT_SCALING.serviceNamespace,
@@ -231,6 +232,17 @@ export function createConsolePolicy(scope: Construct, props: ConsolePolicyProps)
       resources: [bucket.bucketArn],
       conditions: { StringLike: { "s3:prefix": [capturedDecisions] } },
     }),
+    new PolicyStatement({
+      sid: "ReadGroundTruth",
+      actions: ["s3:GetObject"],
+      resources: [bucket.arnForObjects(groundTruth)],
+    }),
+    new PolicyStatement({
+      sid: "ListGroundTruth",
+      actions: ["s3:ListBucket"],
+      resources: [bucket.bucketArn],
+      conditions: { StringLike: { "s3:prefix": [groundTruth] } },
+    }),
     new PolicyStatement({ sid: "ReadMetrics", actions: ["cloudwatch:GetMetricData"], resources: ["*"] }),
     new PolicyStatement({
       sid: "PublishDriftMetrics",
@@ -357,6 +369,7 @@ export function createConsolePolicy(scope: Construct, props: ConsolePolicyProps)
     WriteAsyncRequests: `asynchronous requests under async/${namePrefix}*/in/ only (the console's endpoints)`,
     ReadAsyncResults: `asynchronous answers and failures under async/${namePrefix}*/out/ and failed/ only`,
     ReadCapturedDecisions: `invocations captured by the console's endpoints, under data-capture/${namePrefix}* only (the Monitoring view)`,
+    ReadGroundTruth: `ground-truth files of the console's endpoints, under ground-truth/${namePrefix}* only (realised quality)`,
     ReadMetrics: "GetMetricData has no resource type for classic metrics",
     PublishDriftMetrics: `PutMetricData has no resource type for classic metrics; limited by condition to the namespace ${DRIFT_METRICS.namespace}`,
     DescribeAutoScaling: "Describe* of Application Auto Scaling have no resource type",

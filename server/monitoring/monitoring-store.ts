@@ -146,6 +146,7 @@ async function keepDecisions(store: Store, reading: CaptureObjectReading): Promi
       top_probability: decision.topProbability,
       probabilities: JSON.stringify(decision.probabilities),
       latency_ms: decision.latencyMs,
+      inference_id: decision.inferenceId,
     }),
   );
   for (const some of chunks(rows, ROWS_PER_INSERT)) {

@@ -18,6 +18,7 @@ import { AppError } from "../http/app-error.ts";
 import type { Store } from "../store/store.ts";
 import { readNewCaptures } from "./capture-reader.ts";
 import { capturedRequests } from "./captured-request.ts";
+import { forgetReviewLabel, storeDecisionLabels } from "./ground-truth-store.ts";
 import { decisionKinds, forgetOldDecisions } from "./monitoring-store.ts";
 import { labelledAccuracy } from "./monitoring-summary.ts";
 import {
@@ -232,7 +233,20 @@ export async function labelDecision(
     );
   }
   const sent = await capturedRequests(deps.s3, bucket).decision(decision.objectKey, decision.line, decision.item);
-  return await storeLabel(deps.store, endpointName, decision, sent, request.label ?? null, labelledBy);
+  const given = await storeLabel(deps.store, endpointName, decision, sent, request.label ?? null, labelledBy);
+  await joinGroundTruth(deps.store, endpointName, decision, given);
+  return given;
+}
+
+/** A reviewer's label is ground truth too (skipping takes a reviewer's label back, never one learnt elsewhere). */
+async function joinGroundTruth(store: Store, endpointName: string, decision: KeyedDecision, given: ReviewLabel) {
+  if (given.label === null) {
+    await forgetReviewLabel(store, endpointName, decision);
+    return;
+  }
+  const target = { ...decision, inferenceId: null };
+  const label = { decision: target, label: given.label, labelledAtMs: Date.parse(given.labelledAt) };
+  await storeDecisionLabels(store, endpointName, [{ ...label, source: `review:${given.labelledBy}` }]);
 }
 
 /**
