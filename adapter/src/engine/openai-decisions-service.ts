@@ -1,11 +1,11 @@
 import {
   type DecisionAnswer,
   type DecisionCreate,
-  type OpenAiDecision,
   decisionAnswer,
   decisionInputText,
   decisionQuestionLabels,
   decisionQuestionText,
+  type OpenAiDecision,
 } from "../contract/openai-decisions.ts";
 import type { Engine } from "./engine.ts";
 import { servedModelId } from "./systemone-models.ts";
