@@ -1,4 +1,5 @@
 import { softmax } from "../../adapter/src/contract/softmax.ts";
+import type { AccuracyCell } from "../../contract/evaluate/metrics.ts";
 import { thresholdForAccuracy } from "../../contract/evaluate/threshold.ts";
 import { accuracy, accuracyBy } from "../../server/evaluate/metrics/accuracy.ts";
 import { brierScore } from "../../server/evaluate/metrics/brier.ts";
@@ -62,6 +63,11 @@ function heldOutCalibration(fit: readonly DecisionOutcome[], evaluate: readonly 
   };
 }
 
+/** The sample's benchmark counts a refused item as wrong: accuracy over every item asked, as it reports it. */
+function overAllAsked({ correct, total }: AccuracyCell) {
+  return { correct, total, accuracy: total === 0 ? null : correct / total };
+}
+
 export function variantSummary(variant: QualityVariant) {
   const debiased = variant.permutations !== 1;
   const outcomes = variant.items.map((item) => outcomeOf(item, debiased));
@@ -79,7 +85,7 @@ export function variantSummary(variant: QualityVariant) {
     items: outcomes.length,
     scored: outcomes.filter(isScored).length,
     refused: variant.items.filter((item) => item.error).length,
-    accuracy: accuracy(outcomes),
+    accuracy: overAllAsked(accuracy(outcomes)),
     chance: chance(variant.items),
     brier: brierScore(outcomes),
     ece: calibration(outcomes).ece,
@@ -102,7 +108,7 @@ export function variantSummary(variant: QualityVariant) {
       const members = variant.items.filter((item) => stratumOf(item) === stratum);
       return {
         stratum,
-        ...byStratum[stratum]!,
+        ...overAllAsked(byStratum[stratum]!),
         chance: chance(members),
         brier: brierScore(members.map((item) => outcomeOf(item, debiased))),
       };

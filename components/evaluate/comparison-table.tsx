@@ -9,7 +9,7 @@ export function ComparisonTable({ comparison }: { comparison: Comparison }) {
     <div className="flex flex-col gap-4">
       <Table caption="Side-by-side results" testId="comparison-table">
         <TableHead>
-          {["Configuration", "Correct", "p50", "p95", "Brier", "ECE", "Errors"].map((header) => (
+          {["Configuration", "Correct of answered", "p50", "p95", "Brier", "ECE", "Failed"].map((header) => (
             <th key={header} scope="col">
               {header}
             </th>
@@ -25,13 +25,13 @@ export function ComparisonTable({ comparison }: { comparison: Comparison }) {
                 )}
               </th>
               <td className="tabular-nums">
-                {row.correct}/{row.total} ({percent(row.accuracy)})
+                {row.correct}/{row.answered} ({percent(row.accuracy)})
               </td>
               <td className="tabular-nums">{latency(row.p50Ms)}</td>
               <td className="tabular-nums">{latency(row.p95Ms)}</td>
               <td className="tabular-nums">{decimal(row.brier)}</td>
               <td className="tabular-nums">{decimal(row.ece)}</td>
-              <td className="tabular-nums">{row.errors}</td>
+              <td className="tabular-nums">{row.failed}</td>
             </tr>
           ))}
         </TableBody>

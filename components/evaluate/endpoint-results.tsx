@@ -40,7 +40,8 @@ function GroupTable({ title, groups }: { title: string; groups: Record<string, A
               {group}
             </th>
             <td className="tabular-nums">
-              {cell.correct}/{cell.total}
+              {cell.correct}/{cell.answered}
+              {cell.failed > 0 && ` (${cell.failed} failed)`}
             </td>
             <td className="tabular-nums">{percent(cell.accuracy)}</td>
           </tr>
@@ -60,9 +61,10 @@ export function EndpointResults({ result, targetAccuracy }: { result: EndpointEv
   return (
     <Card title={<span>Endpoint {endpointName}</span>}>
       <div className="flex flex-col gap-5">
-        <dl className="grid grid-cols-2 gap-2 sm:grid-cols-4 lg:grid-cols-7" aria-label={`Metrics of ${endpointName}`}>
-          <Stat label="Correct" value={`${metrics.accuracy.correct}/${metrics.accuracy.total}`} />
+        <dl className="grid grid-cols-2 gap-2 sm:grid-cols-4 lg:grid-cols-8" aria-label={`Metrics of ${endpointName}`}>
+          <Stat label="Correct of answered" value={`${metrics.accuracy.correct}/${metrics.accuracy.answered}`} />
           <Stat label="Accuracy" value={percent(metrics.accuracy.accuracy)} />
+          <Stat label="Failed (no answer)" value={String(metrics.accuracy.failed)} />
           <Stat label="Brier score" value={decimal(metrics.brier)} />
           <Stat label="ECE" value={decimal(metrics.calibration.ece)} />
           <Stat label="p50" value={latency(metrics.latency.p50)} />
@@ -70,8 +72,9 @@ export function EndpointResults({ result, targetAccuracy }: { result: EndpointEv
           <Stat label="p99" value={latency(metrics.latency.p99)} />
         </dl>
         <p className="text-xs text-slate-600">
-          Accuracy counts failed requests as wrong. Latency is client-side per successful request; quantiles are
-          nearest-rank (always an observed value). Brier is the multi-class sum of squared errors (0 to 2).
+          Accuracy is over the items answered; items that got no answer (busy, timeout...) are counted apart. Latency is
+          client-side per successful request; quantiles are nearest-rank (always an observed value). Brier is the
+          multi-class sum of squared errors (0 to 2).
         </p>
         {errorEntries.length > 0 && (
           <div className="text-sm text-red-800" role="status">

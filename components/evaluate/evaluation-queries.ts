@@ -81,3 +81,11 @@ export function useCancelEvaluation(id: string) {
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.evaluations.all }),
   });
 }
+
+export function useRetryFailedItems(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => api("retryFailedEvaluationItems", { params: { id } }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.evaluations.all }),
+  });
+}

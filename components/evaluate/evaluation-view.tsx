@@ -12,7 +12,8 @@ import { Timestamp, timestampText } from "../ui/timestamp.tsx";
 import { BatchJobNote } from "./batch-job-note.tsx";
 import { ComparisonTable } from "./comparison-table.tsx";
 import { EndpointResults } from "./endpoint-results.tsx";
-import { useCancelEvaluation, useEvaluation, useEvaluations } from "./evaluation-queries.ts";
+import { useCancelEvaluation, useEvaluation, useEvaluations, useRetryFailedItems } from "./evaluation-queries.ts";
+import { FailedItemsNote } from "./failed-items-note.tsx";
 import { duration } from "./format.ts";
 import { RunStatusBadge } from "./run-status-badge.tsx";
 
@@ -21,6 +22,7 @@ export function EvaluationView({ id }: { id: string }) {
   const evaluation = useEvaluation(id, compareWith);
   const all = useEvaluations();
   const cancel = useCancelEvaluation(id);
+  const retry = useRetryFailedItems(id);
   const run = evaluation.data;
 
   if (evaluation.isError) return <ErrorAlert title="The evaluation cannot be shown" error={evaluation.error} />;
@@ -39,7 +41,7 @@ export function EvaluationView({ id }: { id: string }) {
           <span>
             {run.batch ? `model ${run.batch.modelName} in a batch transform job` : run.endpoints.join(" vs ")}
             {!run.batch && ` · concurrency ${run.concurrency}`} · started <Timestamp at={run.createdAt} />{" "}
-            <RunStatusBadge status={run.status} />
+            <RunStatusBadge outcome={run.outcome} />
           </span>
         }
         actions={
@@ -76,7 +78,7 @@ export function EvaluationView({ id }: { id: string }) {
             <p className="text-sm" aria-live="polite" data-testid="progress-text">
               {run.progress.done} of {run.progress.total} requests done ({Math.floor(fraction * 100)}%)
               {run.status === "running" && ` · about ${duration(run.progress.etaSeconds)} left`}
-              {run.status !== "running" && ` · ${run.status}`}
+              {run.status !== "running" && ` · ${run.outcome.replaceAll("_", " ")}`}
             </p>
             {run.progress.endpoints.length > 1 && (
               <ul className="text-xs text-slate-700">
@@ -97,6 +99,8 @@ export function EvaluationView({ id }: { id: string }) {
               </div>
             )}
             {cancel.isError && <ErrorAlert error={cancel.error} />}
+            <FailedItemsNote run={run} retrying={retry.isPending} onRetry={() => retry.mutate()} />
+            {retry.isError && <ErrorAlert error={retry.error} />}
           </div>
         </Card>
         {(run.comparison || siblings.length > 0) && (

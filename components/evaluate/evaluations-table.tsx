@@ -36,8 +36,8 @@ const columns: Column<EvaluationSummary>[] = [
   {
     key: "status",
     header: "Status",
-    cell: (run) => <RunStatusBadge status={run.status} />,
-    sortValue: (run) => run.status,
+    cell: (run) => <RunStatusBadge outcome={run.outcome} />,
+    sortValue: (run) => run.outcome,
   },
   { key: "progress", header: "Done", cell: (run) => `${run.progress.done} / ${run.progress.total}` },
   {
@@ -50,7 +50,7 @@ const columns: Column<EvaluationSummary>[] = [
             {run.accuracy.length > 1 && <span className="text-slate-700">{cell.endpointName}: </span>}
             {percent(cell.accuracy)}{" "}
             <span className="text-slate-700">
-              ({cell.correct}/{cell.total})
+              ({cell.correct}/{cell.answered}){cell.failed > 0 && ` · ${cell.failed} failed`}
             </span>
           </li>
         ))}

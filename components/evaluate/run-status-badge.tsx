@@ -1,13 +1,15 @@
-import type { RunStatus } from "@/contract/evaluate/evaluations.ts";
+import type { RunOutcome } from "@/contract/evaluate/evaluations.ts";
 import { Badge, type Tone } from "../ui/badge.tsx";
 
-const tones: Record<RunStatus, Tone> = {
+const tones: Record<RunOutcome, Tone> = {
   running: "info",
   completed: "success",
+  completed_with_failures: "warning",
   cancelled: "warning",
   failed: "danger",
 };
 
-export function RunStatusBadge({ status }: { status: RunStatus }) {
-  return <Badge tone={tones[status]}>{status}</Badge>;
+/** How the run ended; one whose items got no answer reads "completed with failures", never plain "completed". */
+export function RunStatusBadge({ outcome }: { outcome: RunOutcome }) {
+  return <Badge tone={tones[outcome]}>{outcome.replaceAll("_", " ")}</Badge>;
 }

@@ -9,6 +9,17 @@ export const runStatusSchema = z.enum(["running", "completed", "cancelled", "fai
 export type RunStatus = z.infer<typeof runStatusSchema>;
 
 /**
+ * How a run ended, as its page and list show it: the stored status, except that a run which asked every item but
+ * got no answer to some (busy, timeout, unreachable...) is `completed_with_failures`, never plain `completed`.
+ */
+export const runOutcomeSchema = z.enum(["running", "completed", "completed_with_failures", "cancelled", "failed"]);
+export type RunOutcome = z.infer<typeof runOutcomeSchema>;
+
+export function runOutcome(status: RunStatus, failedItems: number): RunOutcome {
+  return status === "completed" && failedItems > 0 ? "completed_with_failures" : status;
+}
+
+/**
  * An evaluation as a Batch Transform job of a model the console deployed, instead of requests to an endpoint: the
  * dataset goes to S3 as JSON Lines, one job scores it, and its output lines are recorded as a real-time run's
  * answers are.
@@ -85,13 +96,17 @@ export const evaluationSummarySchema = z.object({
   datasetName: z.string().nullable(),
   endpoints: z.array(z.string()),
   status: runStatusSchema,
+  /** The status with failures told apart (`runOutcome`). */
+  outcome: runOutcomeSchema,
+  /** Items that got no answer, over every endpoint of the run: what "retry the failed items" asks again. */
+  failedItems: z.number().int(),
   concurrency: z.number().int(),
   targetAccuracy: z.number(),
   createdAt: z.iso.datetime(),
   finishedAt: z.iso.datetime().nullable(),
   failure: z.string().nullable(),
   progress: evaluationProgressSchema,
-  /** Each endpoint's accuracy over its items finished so far (a failed item counts as wrong), as the run's page has it. */
+  /** Each endpoint's accuracy over the items it answered so far, and its failed items beside it, as the run's page has it. */
   accuracy: z.array(accuracyCellSchema.extend({ endpointName: z.string() })),
   /** The run's Batch Transform job, when it targets a model instead of endpoints (`endpoints` is that model). */
   batch: z
@@ -126,13 +141,15 @@ export const comparisonRowSchema = z.object({
   endpointName: z.string(),
   configuration: z.string().nullable(),
   correct: z.number().int(),
-  total: z.number().int(),
+  /** Items the side answered; accuracy is correct / answered. */
+  answered: z.number().int(),
   accuracy: z.number().nullable(),
   p50Ms: z.number().nullable(),
   p95Ms: z.number().nullable(),
   brier: z.number().nullable(),
   ece: z.number().nullable(),
-  errors: z.number().int(),
+  /** Items that got no answer (busy, timeout, refused...), reported apart from wrong answers. */
+  failed: z.number().int(),
 });
 export type ComparisonRow = z.infer<typeof comparisonRowSchema>;
 

@@ -4,8 +4,13 @@ import { z } from "zod";
 
 export const accuracyCellSchema = z.object({
   correct: z.number().int(),
+  /** Items the endpoint answered with probabilities: the ones accuracy is over. */
+  answered: z.number().int(),
+  /** Items that got no answer (busy, timeout, refused, unreachable): reported beside accuracy, never as wrong. */
+  failed: z.number().int(),
+  /** answered + failed: every item asked. */
   total: z.number().int(),
-  /** correct / total; null for an empty group. */
+  /** correct / answered; null when nothing was answered. */
   accuracy: z.number().nullable(),
 });
 export type AccuracyCell = z.infer<typeof accuracyCellSchema>;

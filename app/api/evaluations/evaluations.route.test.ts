@@ -23,6 +23,7 @@ let dataset: typeof import("../datasets/[id]/route.ts");
 let evaluations: typeof import("./route.ts");
 let evaluation: typeof import("./[id]/route.ts");
 let cancel: typeof import("./[id]/cancel/route.ts");
+let retryFailed: typeof import("./[id]/retry-failed/route.ts");
 let exporter: typeof import("./[id]/export/route.ts");
 
 const base = "http://127.0.0.1:3000";
@@ -65,7 +66,7 @@ async function waitForEnd(id: string) {
 }
 
 beforeAll(async () => {
-  fake = await startFakeDecisionEndpoint();
+  fake = await startFakeDecisionEndpoint({ failIds: { "flaky-0": 500 } });
   Object.assign(process.env, {
     CONSOLE_DATA_DIR: dataDir,
     AWS_REGION: "us-east-1",
@@ -94,6 +95,7 @@ beforeAll(async () => {
   evaluations = await import("./route.ts");
   evaluation = await import("./[id]/route.ts");
   cancel = await import("./[id]/cancel/route.ts");
+  retryFailed = await import("./[id]/retry-failed/route.ts");
   exporter = await import("./[id]/export/route.ts");
 });
 
@@ -328,8 +330,31 @@ describe("evaluation routes", () => {
     expect(splitOnSemicolons.filter((piece) => /^[=+\-@\t\r]/.test(piece))).toEqual([]);
   });
 
+  it("asks a finished run's failed items again, keeping its answers, and refuses when none failed", async () => {
+    const datasetId = await createDataset("flaky", 2);
+    const started = await evaluations.POST(json("/api/evaluations", { datasetId, endpoints: ["cpu-endpoint"] }));
+    const { id } = (await started.json()) as { id: string };
+    expect(await waitForEnd(id)).toMatchObject({ outcome: "completed_with_failures", failedItems: 1 });
+    const answered = fake.scored.filter((itemId) => itemId === "flaky-1").length;
+
+    const retried = await retryFailed.POST(json(`/api/evaluations/${id}/retry-failed`, {}), params(id));
+    expect(retried.status).toBe(200);
+    expect(await retried.json()).toMatchObject({ status: "running", progress: { done: 1, total: 2 } });
+    expect(await waitForEnd(id)).toMatchObject({ outcome: "completed_with_failures", failedItems: 1 });
+    expect(fake.scored.filter((itemId) => itemId === "flaky-1").length).toBe(answered);
+
+    const clean = await createDataset("steady", 1);
+    const run = (await (
+      await evaluations.POST(json("/api/evaluations", { datasetId: clean, endpoints: ["cpu-endpoint"] }))
+    ).json()) as { id: string };
+    await waitForEnd(run.id);
+    const refused = await retryFailed.POST(json(`/api/evaluations/${run.id}/retry-failed`, {}), params(run.id));
+    expect(refused.status).toBe(409);
+  });
+
   it("answers 404 for an unknown evaluation", async () => {
     expect((await evaluation.GET(get("/api/evaluations/nope"), params("nope"))).status).toBe(404);
     expect((await cancel.POST(json("/api/evaluations/nope/cancel", {}), params("nope"))).status).toBe(404);
+    expect((await retryFailed.POST(json("/api/evaluations/nope/retry-failed", {}), params("nope"))).status).toBe(404);
   });
 });

@@ -1,10 +1,20 @@
 import type { AccuracyCell } from "../../../contract/evaluate/metrics.ts";
-import { type DecisionOutcome, isCorrect } from "./outcome.ts";
+import { type DecisionOutcome, isCorrect, isScored } from "./outcome.ts";
 
-/** An item that failed (no probabilities) counts as wrong: accuracy is correct over all items asked. */
+/**
+ * Accuracy over the items answered, with the items that failed counted beside it: a busy or unreachable endpoint
+ * says nothing about the model's answers, so it must not read as wrong answers.
+ */
 export function accuracy(outcomes: readonly DecisionOutcome[]): AccuracyCell {
   const correct = outcomes.filter(isCorrect).length;
-  return { correct, total: outcomes.length, accuracy: outcomes.length === 0 ? null : correct / outcomes.length };
+  const answered = outcomes.filter(isScored).length;
+  return {
+    correct,
+    answered,
+    failed: outcomes.length - answered,
+    total: outcomes.length,
+    accuracy: answered === 0 ? null : correct / answered,
+  };
 }
 
 /** Accuracy per value of a grouping field (category, tier); items without a value are left out. */

@@ -19,7 +19,7 @@ function item(answer: string, probabilities: number[] | null, extra: Partial<Dec
 }
 
 describe("accuracy", () => {
-  it("counts failed items as wrong and breaks ties towards the option listed first", () => {
+  it("is over the answered items, with the failed ones counted beside it, and breaks ties towards the option listed first", () => {
     const outcomes = [
       item("a", [0.9, 0.1]),
       item("a", [0.2, 0.8]),
@@ -27,7 +27,7 @@ describe("accuracy", () => {
       item("b", [0.5, 0.5]),
       item("b", null, { errorKind: "busy" }),
     ];
-    expect(accuracy(outcomes)).toEqual({ correct: 2, total: 5, accuracy: 0.4 });
+    expect(accuracy(outcomes)).toEqual({ correct: 2, answered: 4, failed: 1, total: 5, accuracy: 0.5 });
   });
 
   it("groups by category and leaves out items without one", () => {
@@ -38,13 +38,13 @@ describe("accuracy", () => {
       item("b", [0.1, 0.9]),
     ];
     expect(accuracyBy(outcomes, (o) => o.category)).toEqual({
-      intent: { correct: 1, total: 1, accuracy: 1 },
-      policy: { correct: 1, total: 2, accuracy: 0.5 },
+      intent: { correct: 1, answered: 1, failed: 0, total: 1, accuracy: 1 },
+      policy: { correct: 1, answered: 2, failed: 0, total: 2, accuracy: 0.5 },
     });
   });
 
   it("is null, not NaN, for no items", () => {
-    expect(accuracy([])).toEqual({ correct: 0, total: 0, accuracy: null });
+    expect(accuracy([])).toEqual({ correct: 0, answered: 0, failed: 0, total: 0, accuracy: null });
   });
 });
 
@@ -271,7 +271,7 @@ describe("all metrics of a run", () => {
       0.95,
     );
     expect(metrics.latency).toMatchObject({ count: 2, p50: 100, p95: 300 });
-    expect(metrics.byTier.hard).toEqual({ correct: 1, total: 2, accuracy: 0.5 });
+    expect(metrics.byTier.hard).toEqual({ correct: 1, answered: 1, failed: 1, total: 2, accuracy: 1 });
     expect(metrics.threshold.point?.threshold).toBe(0.7);
     expect(metrics.errors).toEqual({ busy: 1 });
   });

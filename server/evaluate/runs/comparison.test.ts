@@ -29,11 +29,11 @@ describe("side-by-side comparison", () => {
     outcome("c", "yes", null),
   ]);
 
-  it("lists correct/total, p50, p95 and calibration per side", () => {
+  it("lists correct of answered, failed items apart, p50, p95 and calibration per side", () => {
     const { rows } = compare(cpu, gpu);
-    expect(rows.map((row) => [row.label, row.correct, row.total, row.p50Ms, row.p95Ms, row.errors])).toEqual([
-      ["cpu", 3, 4, 1715, 19291, 0],
-      ["gpu", 2, 3, 352, 599, 1],
+    expect(rows.map((row) => [row.label, row.correct, row.answered, row.failed, row.p50Ms, row.p95Ms])).toEqual([
+      ["cpu", 3, 4, 0, 1715, 19291],
+      ["gpu", 2, 2, 1, 352, 599],
     ]);
     expect(rows[0]?.brier).toBeCloseTo((0.02 + 0.72 + 0.08 + 0.18) / 4, 12);
   });

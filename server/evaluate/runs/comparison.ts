@@ -18,13 +18,13 @@ function row(side: ComparisonSide): ComparisonRow {
     endpointName: side.endpointName,
     configuration: side.configuration ?? null,
     correct: metrics.accuracy.correct,
-    total: metrics.accuracy.total,
+    answered: metrics.accuracy.answered,
     accuracy: metrics.accuracy.accuracy,
     p50Ms: metrics.latency.p50,
     p95Ms: metrics.latency.p95,
     brier: metrics.brier,
     ece: metrics.calibration.ece,
-    errors: Object.values(metrics.errors).reduce((a, b) => a + b, 0),
+    failed: metrics.accuracy.failed,
   };
 }
 

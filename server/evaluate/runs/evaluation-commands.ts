@@ -9,9 +9,10 @@ import { audited } from "../../aws/audited.ts";
 import { AppError } from "../../http/app-error.ts";
 import { findDataset } from "../datasets/dataset-store.ts";
 import type { EndpointChecker } from "../endpoint-configuration.ts";
+import { batchJobOf } from "./batch-job-store.ts";
 import { launchBatchJob, planBatchJob } from "./batch-run.ts";
 import { cancelRun, startRun } from "./run-registry.ts";
-import { createRun, deleteRun, findRun } from "./run-store.ts";
+import { createRun, deleteRun, findRun, reopenFailedItems } from "./run-store.ts";
 import { evaluationSummary } from "./run-view.ts";
 import type { RunnerDeps } from "./runner.ts";
 
@@ -79,6 +80,23 @@ export async function cancelEvaluation(deps: Pick<RunnerDeps, "store">, id: stri
   const run = await findRun(deps.store, id);
   if (!run) throw new AppError("not_found", `There is no evaluation ${id}.`);
   if (!(await cancelRun(deps, id))) throw new AppError("conflict", `The evaluation has already ${run.status}.`);
+}
+
+/**
+ * Asks the items of an ended run that got no answer again (busy, timeout, unreachable...), keeping every answer it
+ * has; the run is running again until they are done. 409 while it runs, for a batch run, or with nothing failed.
+ */
+export async function retryFailedItems(deps: RunnerDeps, id: string): Promise<number> {
+  const run = await findRun(deps.store, id);
+  if (!run) throw new AppError("not_found", `There is no evaluation ${id}.`);
+  if (run.status === "running") throw new AppError("conflict", "The evaluation is still running; wait for it to end.");
+  if (await batchJobOf(deps.store, id)) {
+    throw new AppError("conflict", "A batch evaluation is one transform job: start a new run to score it again.");
+  }
+  const reopened = await reopenFailedItems(deps.store, id);
+  if (reopened === 0) throw new AppError("conflict", "The evaluation has no failed item to retry.");
+  void startRun(deps, id);
+  return reopened;
 }
 
 /** Deletes an evaluation that is not running, with its per-item results. */

@@ -130,6 +130,32 @@ export async function finishRun(
   return result.numUpdatedRows > 0n;
 }
 
+/**
+ * Puts a run that has ended back to running with its failed items (no answer: busy, timeout...) forgotten, so its
+ * runner asks them again and keeps every answered item; returns how many items were forgotten. Nothing changes for
+ * a run still running or with no failed item.
+ */
+export async function reopenFailedItems(store: Store, runId: string, nowMs: number = Date.now()): Promise<number> {
+  return store.transaction().execute(async (trx) => {
+    const run = await trx.selectFrom("evaluation_runs").select("status").where("id", "=", runId).executeTakeFirst();
+    if (!run || run.status === "running") return 0;
+    const forgotten = await trx
+      .deleteFrom("evaluation_results")
+      .where("run_id", "=", runId)
+      .where("error_kind", "is not", null)
+      .executeTakeFirst();
+    const count = Number(forgotten.numDeletedRows);
+    if (count === 0) return 0;
+    const now = new Date(nowMs).toISOString();
+    await trx
+      .updateTable("evaluation_runs")
+      .set({ status: "running", resumed_at: now, finished_at: null, failure: null })
+      .where("id", "=", runId)
+      .execute();
+    return count;
+  });
+}
+
 export async function runStatus(store: Store, runId: string): Promise<RunStatus | null> {
   const row = await store.selectFrom("evaluation_runs").select("status").where("id", "=", runId).executeTakeFirst();
   return row?.status ?? null;

@@ -22,7 +22,7 @@ const items: LabelledDecision[] = ["yes", "no", "yes", "no"].map((answer, i) => 
 }));
 
 describeOnStores("the evaluations list", (current) => {
-  it("carries each endpoint's accuracy so far, counting failed items as wrong, as the run's page does", async () => {
+  it("carries each endpoint's accuracy so far over its answered items, with its failed items beside it, as the run's page does", async () => {
     const { store } = current();
     const dataset = await createDataset(store, { name: "four", source: "upload", format: "jsonl", items });
     const run = await createRun(store, {
@@ -57,13 +57,13 @@ describeOnStores("the evaluations list", (current) => {
 
     const [summary] = await evaluationSummaries(store);
     expect(summary?.accuracy).toEqual([
-      { endpointName: "a", correct: 2, total: 3, accuracy: 2 / 3 },
-      { endpointName: "b", correct: 1, total: 2, accuracy: 0.5 },
+      { endpointName: "a", correct: 2, answered: 3, failed: 0, total: 3, accuracy: 2 / 3 },
+      { endpointName: "b", correct: 1, answered: 1, failed: 1, total: 2, accuracy: 1 },
     ]);
     expect(evaluationSummarySchema.parse(summary)).toEqual(summary);
     const detail = await evaluationDetail(store, run.id);
     expect(detail?.results.map((r) => r.metrics.accuracy)).toEqual(
-      summary?.accuracy.map(({ correct, total, accuracy }) => ({ correct, total, accuracy })),
+      summary?.accuracy.map(({ endpointName: _, ...cell }) => cell),
     );
   });
 
@@ -72,7 +72,7 @@ describeOnStores("the evaluations list", (current) => {
     const dataset = await createDataset(store, { name: "four", source: "upload", format: "jsonl", items });
     await createRun(store, { datasetId: dataset.id, endpoints: ["a"], concurrency: 1, targetAccuracy: 0.8 });
     expect((await evaluationSummaries(store))[0]?.accuracy).toEqual([
-      { endpointName: "a", correct: 0, total: 0, accuracy: null },
+      { endpointName: "a", correct: 0, answered: 0, failed: 0, total: 0, accuracy: null },
     ]);
   });
 });

@@ -1,9 +1,10 @@
-import type {
-  Comparison,
-  EndpointEvaluation,
-  EvaluationDetail,
-  EvaluationProgress,
-  EvaluationSummary,
+import {
+  type Comparison,
+  type EndpointEvaluation,
+  type EvaluationDetail,
+  type EvaluationProgress,
+  type EvaluationSummary,
+  runOutcome,
 } from "../../../contract/evaluate/evaluations.ts";
 import type { Store } from "../../store/store.ts";
 import { datasetItems, findDataset, type StoredItem } from "../datasets/dataset-store.ts";
@@ -88,19 +89,23 @@ async function summaryOf(store: Store, run: RunRow, nowMs: number, read?: RunCon
   };
   const dataset = await findDataset(store, run.dataset_id);
   const targets = await runTargets(store, run.id);
+  const accuracy = accuracyOf(targets, contents);
+  const failedItems = accuracy.reduce((sum, cell) => sum + cell.failed, 0);
   return {
     id: run.id,
     datasetId: run.dataset_id,
     datasetName: dataset?.name ?? null,
     endpoints: targets,
     status: run.status,
+    outcome: runOutcome(run.status, failedItems),
+    failedItems,
     concurrency: run.concurrency,
     targetAccuracy: run.target_accuracy,
     createdAt: run.created_at,
     finishedAt: run.finished_at,
     failure: run.failure,
     progress: await progressOf(store, run, targets, dataset?.itemCount ?? 0, contents.items, nowMs),
-    accuracy: accuracyOf(targets, contents),
+    accuracy,
     batch: await batchOf(store, run.id),
   };
 }

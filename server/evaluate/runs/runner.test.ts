@@ -12,7 +12,7 @@ import { acquireLease, leaseHolder } from "../../store/leases.ts";
 import { deleteDataset } from "../datasets/dataset-commands.ts";
 import { createDataset } from "../datasets/dataset-store.ts";
 import type { LabelledDecision } from "../datasets/labelled-decision.ts";
-import { startEvaluation } from "./evaluation-commands.ts";
+import { retryFailedItems, startEvaluation } from "./evaluation-commands.ts";
 import { httpInvoker } from "./invoker.ts";
 import { cancelRun, startRun } from "./run-registry.ts";
 import { createRun, findRun, runLeaseName, runResults } from "./run-store.ts";
@@ -122,6 +122,49 @@ describeOnStores("evaluation runs", (current) => {
     expect(rejected?.errorMessage).toBe("refused item-1");
   });
 
+  it("ends a run that got no answer to some items as completed with failures, never plain completed", async () => {
+    const { store } = current();
+    const answering = await endpoint();
+    const busy = await endpoint({ busyFirst: 99 });
+    const run = await newRun(3, ["a", "b"]);
+    const invoke = httpInvoker((name) => (name === "a" ? answering.url : busy.url));
+    await executeRun({ store, invoke, retry: fastRetry }, run.id);
+    const detail = await evaluationDetail(store, run.id);
+    expect(detail).toMatchObject({ outcome: "completed_with_failures", failedItems: 3 });
+    expect(detail?.accuracy[1]).toMatchObject({ answered: 0, failed: 3, accuracy: null });
+  });
+
+  it("asks only the failed items again on a retry and completes once they are answered", async () => {
+    const { store } = current();
+    const fake = await endpoint({ busyFirst: fastRetry.maxRetries + 2 });
+    const run = await newRun(2, ["a"]);
+    const deps = { store, invoke: httpInvoker(() => fake.url), retry: fastRetry };
+    await executeRun(deps, run.id);
+    expect(await evaluationDetail(store, run.id)).toMatchObject({ failedItems: 2 });
+
+    expect(await retryFailedItems(deps, run.id)).toBe(2);
+    while ((await findRun(store, run.id))?.status === "running") await pause();
+    expect(await evaluationDetail(store, run.id)).toMatchObject({ outcome: "completed", failedItems: 0 });
+    expect(fake.scored.sort()).toEqual(["item-0", "item-1"]);
+  });
+
+  it("refuses to retry a run with no failed item", async () => {
+    const { store } = current();
+    const fake = await endpoint();
+    const run = await newRun(2, ["a"]);
+    const deps = { store, invoke: httpInvoker(() => fake.url), retry: fastRetry };
+    await executeRun(deps, run.id);
+    await expect(retryFailedItems(deps, run.id)).rejects.toMatchObject({ status: 409 });
+  });
+
+  it("ends a run with every item answered as completed", async () => {
+    const { store } = current();
+    const fake = await endpoint();
+    const run = await newRun(3, ["a"]);
+    await executeRun({ store, invoke: httpInvoker(() => fake.url), retry: fastRetry }, run.id);
+    expect(await evaluationDetail(store, run.id)).toMatchObject({ outcome: "completed", failedItems: 0 });
+  });
+
   it("compares two endpoints item by item", async () => {
     const { store } = current();
     const fake = await endpoint();
@@ -129,7 +172,7 @@ describeOnStores("evaluation runs", (current) => {
     const invoke = httpInvoker(() => fake.url);
     await executeRun({ store, invoke, retry: fastRetry }, run.id);
     const detail = await evaluationDetail(store, run.id);
-    expect(detail?.comparison?.rows.map((row) => [row.endpointName, row.total])).toEqual([
+    expect(detail?.comparison?.rows.map((row) => [row.endpointName, row.answered])).toEqual([
       ["cpu", 6],
       ["gpu", 6],
     ]);

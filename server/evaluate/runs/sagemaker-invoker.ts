@@ -12,6 +12,7 @@ import {
   submittedForItem,
 } from "../../invoke/async-requests.ts";
 import { defaultBusyRetryPolicy } from "../../invoke/busy-retry.ts";
+import { ContainerError } from "../../invoke/container-error.ts";
 import { invokeEndpoint } from "../../invoke/invoke.ts";
 import { asyncOutputPathsOf } from "../../invoke/invoke-async.ts";
 import type { Store } from "../../store/store.ts";
@@ -33,8 +34,8 @@ export interface InvokerOptions {
 
 /**
  * The console's invocation as the runner's narrow invoker. Real-time endpoints: InvokeEndpoint, a container error
- * coming back with the container's own status and message (a 503 busy stays a 503, which the runner retries with
- * jitter), any other AWS error with the status the console maps it to. Asynchronous endpoints: the request goes
+ * coming back with the container's own status and body (a 503 busy stays a 503 `{"error", "retryable": true}`,
+ * which the runner retries with backoff), any other AWS error with the status the console maps it to. Asynchronous endpoints: the request goes
  * to S3 and InvokeEndpointAsync, and the call waits for the outcome there (the runner's concurrency bounds the
  * requests in flight); a failure comes back as a 500 with what SageMaker wrote to the failure location. An item
  * whose request was already sent (before a restart) is collected from that request's locations, never sent again.
@@ -96,7 +97,10 @@ export function sageMakerInvoker(
       }
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
-      return { status: error.status, body: { error: error.message }, latencyMs: performance.now() - started };
+      const latencyMs = performance.now() - started;
+      const containerBody = error instanceof ContainerError ? error.details?.containerBody : undefined;
+      if (containerBody !== undefined) return { status: error.status, body: containerBody, latencyMs };
+      return { status: error.status, body: { error: error.message }, latencyMs };
     }
   };
 }
