@@ -4,7 +4,7 @@ import { AppError } from "../http/app-error.ts";
 import type { ForwardingSettings } from "../http/forwarded.ts";
 import { errorResponse, rateLimitedResponse } from "../http/route.ts";
 import { managedScope, pathReference, unmanagedReference } from "./managed-names.ts";
-import { isApiPath, isMutating, matchesPattern, requiredAccess } from "./policy.ts";
+import { isApiPath, isGatewayPath, isMutating, matchesPattern, requiredAccess } from "./policy.ts";
 import { type AuthContext, defaultAuthContext, principalOf } from "./principal.ts";
 import { playgroundMaxBodyBytes, playgroundRateLimiter, type RateLimiter } from "./rate-limit.ts";
 import { grants } from "./roles.ts";
@@ -24,7 +24,8 @@ const invokePattern = "/api/endpoints/[name]/invoke";
  * percent-encoding (400; Next.js would fail decoding a route parameter with a 500), cross-site mutations, then
  * unauthenticated (401, or a redirect to /login for pages) and under-privileged (403) callers, then a path that
  * names a resource outside the console's scope (403, managed-names.ts), then playground requests over the body
- * limit (413) or the caller's rate (429). Null means: let it through. Each 403 is written to the audit log
+ * limit (413) or the caller's rate (429). The decision gateway's routes pass on to their handlers, which check the
+ * caller's API key. Null means: let it through. Each 403 is written to the audit log
  * (`request.refuse`, a bounded number per caller and in all).
  */
 export async function gate(request: Request, options: GateOptions = {}): Promise<Response | null> {
@@ -43,6 +44,7 @@ export async function gate(request: Request, options: GateOptions = {}): Promise
     const message = `The path ${pathname} is not valid percent-encoding (a % must start a %XX byte of UTF-8).`;
     return api ? refuse(new AppError("bad_request", message)) : errorPage(400, "Bad request", message);
   }
+  if (isGatewayPath(pathname)) return null;
 
   if (isMutating(method)) {
     const reason = crossOriginReason(request, context.config);

@@ -77,6 +77,17 @@ const pagePolicy: readonly { prefix: string; access: Access }[] = [
   { prefix: "/audit", access: "operator" },
 ];
 
+/**
+ * The decision gateway's routes (app/v1, docs/gateway.md): applications call them with an API key, which their
+ * handlers check themselves. They read no cookie and carry no session, so neither sign-in nor the cross-site check
+ * applies to them.
+ */
+const gatewayPaths = new Set(["/v1/systemone", "/v1/decisions", "/v1/models"]);
+
+export function isGatewayPath(pathname: string): boolean {
+  return gatewayPaths.has(pathname);
+}
+
 export function isApiPath(pathname: string): boolean {
   return pathname === "/api" || pathname.startsWith("/api/");
 }

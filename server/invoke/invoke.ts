@@ -49,13 +49,17 @@ export interface InvokeResult extends Omit<InvokeAnswer, "bytes"> {
   body: unknown;
 }
 
-/** InvokeEndpoint with a JSON body; the container's 503 busy is retried with capped exponential backoff and jitter. */
+/**
+ * InvokeEndpoint with a JSON body; the container's 503 busy is retried with capped exponential backoff and jitter.
+ * An `inferenceId` goes to SageMaker as InvokeEndpoint's `InferenceId`, which data capture records with the call.
+ */
 export async function invokeEndpointBytes(
   runtime: SageMakerRuntimeClient,
   name: string,
   body: unknown,
   policy: BusyRetryPolicy = defaultBusyRetryPolicy,
   now: () => number = performance.now.bind(performance),
+  inferenceId?: string,
 ): Promise<InvokeAnswer> {
   const payload = JSON.stringify(body);
   const started = now();
@@ -68,6 +72,7 @@ export async function invokeEndpointBytes(
             Body: payload,
             ContentType: "application/json",
             Accept: "application/json",
+            ...(inferenceId && { InferenceId: inferenceId }),
           }),
         ),
       ),

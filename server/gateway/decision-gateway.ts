@@ -1,0 +1,181 @@
+import { randomUUID } from "node:crypto";
+import type { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
+import {
+  decisionCreateSchema,
+  describeIssue,
+  JsonTooDeepError,
+  parseJsonWithinDepth,
+  parseSystemOneRequest,
+  semifDefaults,
+} from "@decision-console/adapter/contract";
+import { type GatewayKey, keyMayCall } from "../../contract/gateway/keys.ts";
+import { invokeErrorDetailsSchema } from "../../contract/invoke/invoke.ts";
+import { isAppError } from "../http/app-error.ts";
+import { readBodyWithin } from "../http/route.ts";
+import { type BusyRetryPolicy, defaultBusyRetryPolicy, isBusyAnswer } from "../invoke/busy-retry.ts";
+import { invokeEndpointBytes } from "../invoke/invoke.ts";
+import type { Store } from "../store/store.ts";
+import { bearerKey } from "./api-key.ts";
+import type { KeyLimits } from "./key-limits.ts";
+import { authenticateGatewayKey, type KeyRefusal } from "./key-store.ts";
+import { GatewayError, gatewayErrorResponse } from "./protocol-errors.ts";
+import { recordGatewayCall } from "./usage.ts";
+
+export type DecisionProtocol = "systemone" | "decisions";
+
+export interface GatewayDeps {
+  store: Store;
+  runtime: SageMakerRuntimeClient;
+  limits: KeyLimits;
+  busyRetry?: BusyRetryPolicy;
+}
+
+const keyRefusals: Record<KeyRefusal, string> = {
+  missing:
+    "Send a gateway API key as `Authorization: Bearer <key>`; an operator creates keys on the console's Keys page.",
+  unknown: "The API key is not valid.",
+  revoked: "The API key was revoked; ask an operator for a new one.",
+  expired: "The API key has expired; ask an operator for a new one.",
+};
+
+/** The key a request presents, or a 401 each protocol's client raises as its authentication error. */
+export async function requireGatewayKey(request: Request, store: Store): Promise<GatewayKey> {
+  const outcome = await authenticateGatewayKey(store, bearerKey(request));
+  if ("refused" in outcome) throw new GatewayError(401, "invalid_api_key", keyRefusals[outcome.refused]);
+  return outcome.key;
+}
+
+/** The request body as JSON, refused as each protocol refuses it: 415, 413, 400 (decisions) or 422 (systemone). */
+async function readDecisionBody(request: Request, protocol: DecisionProtocol): Promise<Record<string, unknown>> {
+  if (request.headers.get("content-encoding")) {
+    throw new GatewayError(415, "unsupported_content_encoding", "Send the request body uncompressed.");
+  }
+  const type = request.headers.get("content-type") ?? "";
+  if (!type.toLowerCase().startsWith("application/json")) {
+    throw new GatewayError(
+      415,
+      "unsupported_media_type",
+      "Send the request body as JSON (Content-Type: application/json).",
+    );
+  }
+  const maxBytes = semifDefaults.maxBodyBytes;
+  const tooLarge = `The request body is larger than ${maxBytes} bytes, the most an endpoint accepts.`;
+  const bytes = await readBodyWithin(request, { maxBytes, tooLarge }).catch((error: unknown) => {
+    throw isAppError(error) ? new GatewayError(error.status, "request_too_large", error.message) : error;
+  });
+  const invalid = protocol === "systemone" ? 422 : 400;
+  let body: unknown;
+  try {
+    body = parseJsonWithinDepth(bytes.toString("utf8"));
+  } catch (error) {
+    const message = error instanceof JsonTooDeepError ? error.message : "The request body is not valid JSON.";
+    throw new GatewayError(invalid, "invalid_json", message);
+  }
+  if (protocol === "systemone") {
+    const parsed = parseSystemOneRequest(body);
+    if (!parsed.ok) throw new GatewayError(422, "invalid_request", "invalid request", null, { detail: parsed.detail });
+    if ("input" in (body as object)) {
+      throw new GatewayError(422, "invalid_request", "input is not a System One field; send state", null, {
+        detail: [{ loc: ["body", "input"], msg: "Extra inputs are not permitted", type: "extra_forbidden" }],
+      });
+    }
+  } else {
+    const parsed = decisionCreateSchema.safeParse(body);
+    if (!parsed.success) throw new GatewayError(400, "invalid_value", describeIssue(parsed.error.issues[0]!));
+  }
+  return body as Record<string, unknown>;
+}
+
+/** The endpoint a request's `model` names for this key: one of its aliases, else an endpoint's own name. */
+function endpointFor(key: GatewayKey, model: string): string {
+  const endpoint = key.aliases[model] ?? model;
+  if (!keyMayCall(key.endpoints, endpoint)) {
+    throw new GatewayError(403, "model_not_permitted", `The API key "${key.name}" may not call the model "${model}".`);
+  }
+  return endpoint;
+}
+
+/** An InvokeEndpoint failure as the protocol's error: the container's own body where it is in that shape. */
+function invokeFailure(error: unknown, protocol: DecisionProtocol, endpoint: string): GatewayError {
+  if (!isAppError(error)) throw error;
+  const details = invokeErrorDetailsSchema.safeParse(error.details).data;
+  const body = details?.containerBody;
+  if (isBusyAnswer(error.status, body)) {
+    return new GatewayError(429, "endpoint_busy", `The endpoint "${endpoint}" is busy; retry the request.`, 1);
+  }
+  const inShape =
+    typeof body === "object" &&
+    body !== null &&
+    (protocol === "systemone" ? "detail" in body : typeof (body as { error?: unknown }).error === "object");
+  if (error.status === 404) return new GatewayError(404, "model_not_found", `No endpoint is named "${endpoint}".`);
+  return new GatewayError(error.status, error.code, error.message, null, inShape ? body : undefined);
+}
+
+function tokensOf(answer: unknown): { input: number; output: number } {
+  const usage = (answer as { usage?: { input_tokens?: unknown; output_tokens?: unknown } }).usage;
+  const count = (value: unknown) => (typeof value === "number" && Number.isFinite(value) ? value : 0);
+  return { input: count(usage?.input_tokens), output: count(usage?.output_tokens) };
+}
+
+/**
+ * `POST /v1/systemone` and `POST /v1/decisions` for applications: the key (401), the body in the protocol's shape,
+ * the key's scope (403) and limits (429 with Retry-After), then InvokeEndpoint with the console's credentials and a
+ * fresh inference id, which the answer carries as `x_inference_id` and the `x-inference-id` header. Every call
+ * past authentication is recorded with its status, tokens and latency.
+ */
+export async function serveDecision(
+  request: Request,
+  protocol: DecisionProtocol,
+  deps: GatewayDeps,
+): Promise<Response> {
+  const started = performance.now();
+  const inferenceId = randomUUID();
+  let key: GatewayKey | null = null;
+  let endpoint: string | null = null;
+  const record = (status: number, tokens = { input: 0, output: 0 }) =>
+    key &&
+    recordGatewayCall(deps.store, {
+      keyId: key.id,
+      endpointName: endpoint,
+      protocol,
+      status,
+      inputTokens: tokens.input,
+      outputTokens: tokens.output,
+      latencyMs: Math.round((performance.now() - started) * 100) / 100,
+      inferenceId,
+      atMs: Date.now(),
+    });
+  try {
+    key = await requireGatewayKey(request, deps.store);
+    const body = await readDecisionBody(request, protocol);
+    endpoint = endpointFor(key, body.model as string);
+    const refused = await deps.limits.admit(key);
+    if (refused) {
+      const per = refused.limit === "requests" ? "requests" : "tokens";
+      throw new GatewayError(
+        429,
+        "rate_limit_exceeded",
+        `The API key "${key.name}" is at its ${per}-per-minute limit; retry in ${refused.retryAfterSeconds} s.`,
+        refused.retryAfterSeconds,
+      );
+    }
+    const answer = await invokeEndpointBytes(
+      deps.runtime,
+      endpoint,
+      body,
+      deps.busyRetry ?? defaultBusyRetryPolicy,
+      undefined,
+      inferenceId,
+    ).catch((error: unknown) => {
+      throw invokeFailure(error, protocol, endpoint!);
+    });
+    const decided = JSON.parse(new TextDecoder().decode(answer.bytes)) as Record<string, unknown>;
+    const tokens = tokensOf(decided);
+    await Promise.all([deps.limits.charge(key, tokens.input + tokens.output), record(200, tokens)]);
+    return Response.json({ ...decided, x_inference_id: inferenceId }, { headers: { "x-inference-id": inferenceId } });
+  } catch (error) {
+    if (!(error instanceof GatewayError)) throw error;
+    await record(error.status);
+    return gatewayErrorResponse(protocol, error, inferenceId);
+  }
+}

@@ -1,0 +1,250 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { SageMakerClient } from "@aws-sdk/client-sagemaker";
+import {
+  type ControlPlane,
+  localAwsEnvironment,
+  localClientConfig,
+  startControlPlane,
+} from "@decision-console/local-aws";
+import {
+  createEndpoint,
+  localAdapterImageUri,
+  testExecutionRoleArn,
+  testStackFixture,
+  writeTinyModel,
+} from "@decision-console/local-aws/testing";
+import OpenAI from "openai";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { Store } from "../../server/store/store.ts";
+import { type RouteServer, serveRoutes } from "../support/route-server.ts";
+
+vi.mock("server-only", () => ({}));
+
+/**
+ * Issue 54: the console's decision gateway, called by the official clients with only `base_url` and `api_key`:
+ * TypeSafe's `typesafe-sdk` and OpenAI's `openai` in Python (tests/python/decision_clients/drive_gateway.py), and
+ * the `openai` npm package here, through the console's proxy and route handlers, local mode's InvokeEndpoint and a
+ * real adapter process on the generated tiny GGUF.
+ */
+const repoRoot = path.resolve(import.meta.dirname, "../..");
+const python = path.join(repoRoot, ".venv-tests/bin/python");
+const pythonAvailable = fs.existsSync(python);
+const ENDPOINT = "dc-gateway";
+const ALIAS = "jev-latest";
+
+let dir: string;
+let plane: ControlPlane;
+let server: RouteServer;
+let store: Store;
+const saved = { ...process.env };
+const keys: Record<"good" | "wrong" | "revoked" | "expired" | "limited", string> = {
+  good: "",
+  wrong: "",
+  revoked: "",
+  expired: "",
+  limited: "",
+};
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "console-gateway-"));
+  const gguf = path.join(dir, "tiny.gguf");
+  writeTinyModel(gguf);
+  plane = await startControlPlane({ fixture: testStackFixture(), dataDir: path.join(dir, "aws"), port: 0 });
+  const admin = localClientConfig(plane, "admin");
+  await new S3Client({ ...admin, forcePathStyle: true }).send(
+    new PutObjectCommand({ Bucket: plane.bucket, Key: "models/gateway/model.gguf", Body: fs.readFileSync(gguf) }),
+  );
+  await createEndpoint(
+    new SageMakerClient(admin),
+    ENDPOINT,
+    {
+      Image: localAdapterImageUri(plane),
+      ModelDataSource: {
+        S3DataSource: {
+          S3Uri: `s3://${plane.bucket}/models/gateway/`,
+          S3DataType: "S3Prefix",
+          CompressionType: "None",
+        },
+      },
+      Environment: { ADAPTER_THREADS: "1" },
+    },
+    { executionRoleArn: testExecutionRoleArn() },
+  );
+  await plane.endpoints.settled(ENDPOINT);
+  Object.assign(process.env, localAwsEnvironment(plane), { CONSOLE_DATA_DIR: path.join(dir, "console") });
+  const { consoleStore } = await import("../../server/store/console-database.ts");
+  const keyStore = await import("../../server/gateway/key-store.ts");
+  store = consoleStore();
+  const scope = { endpoints: [ENDPOINT], aliases: { [ALIAS]: ENDPOINT }, expiresAt: null };
+  const generous = { ...scope, requestsPerMinute: 1000, tokensPerMinute: 10_000_000 };
+  const create = (name: string, limits = generous) => keyStore.createGatewayKey(store, { name, ...limits }, "tester");
+  const good = await create("good");
+  keys.good = good.secret;
+  keys.wrong = `${good.secret.slice(0, -6)}${good.secret.endsWith("AAAAAA") ? "BBBBBB" : "AAAAAA"}`;
+  const revoked = await create("revoked");
+  await keyStore.revokeGatewayKey(store, revoked.key.id);
+  keys.revoked = revoked.secret;
+  keys.expired = (await create("expired", { ...generous, expiresAt: "2020-01-01T00:00:00Z" } as never)).secret;
+  keys.limited = (await create("limited", { ...generous, requestsPerMinute: 2 })).secret;
+  server = await serveRoutes({
+    "/v1/systemone": { POST: (await import("../../app/v1/systemone/route.ts")).POST },
+    "/v1/decisions": { POST: (await import("../../app/v1/decisions/route.ts")).POST },
+    "/v1/models": { GET: (await import("../../app/v1/models/route.ts")).GET },
+  });
+}, 300_000);
+
+afterAll(async () => {
+  await server?.close();
+  const { closeConsoleStore } = await import("../../server/store/console-database.ts");
+  await closeConsoleStore();
+  await plane?.close();
+  process.env = saved;
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+}, 60_000);
+
+const openai = (apiKey: string) => new OpenAI({ apiKey, baseURL: `${server.url}/v1`, maxRetries: 0 });
+const questions = [
+  { type: "predicate" as const, name: "refund", instructions: "The customer asks for money back." },
+  {
+    type: "choice" as const,
+    name: "team",
+    instructions: "Which team?",
+    choices: [{ value: "billing" }, { value: "technical" }],
+  },
+  {
+    type: "score" as const,
+    name: "urgency",
+    instructions: "How urgent?",
+    levels: [{ label: "low" }, { label: "high" }],
+  },
+];
+
+describe("the openai npm client against the gateway", () => {
+  it("answers every question type for a key's alias of its endpoint, with the inference id it sent", async () => {
+    const decision = await openai(keys.good).decisions.create({ model: ALIAS, input: "Charged twice.", questions });
+    expect(decision.answers.map((answer) => answer.type)).toEqual(["predicate", "choice", "score"]);
+    expect(decision.usage.input_tokens).toBeGreaterThan(0);
+    const inferenceId = (decision as unknown as { x_inference_id: string }).x_inference_id;
+    const recorded = await store
+      .selectFrom("gateway_usage")
+      .selectAll()
+      .where("inference_id", "=", inferenceId)
+      .executeTakeFirstOrThrow();
+    expect(recorded).toMatchObject({ endpoint_name: ENDPOINT, protocol: "decisions", status: 200 });
+    expect(recorded.input_tokens).toBe(decision.usage.input_tokens);
+  });
+
+  it("lists the key's endpoint and its alias as models", async () => {
+    const models = await openai(keys.good).models.list();
+    expect(models.data.map((model) => model.id).sort()).toEqual([ENDPOINT, ALIAS].sort());
+  });
+
+  it.each(["wrong", "revoked", "expired"] as const)("refuses a %s key with its AuthenticationError", async (name) => {
+    const refused = await openai(keys[name])
+      .decisions.create({ model: ALIAS, input: "x", questions: questions.slice(0, 1) })
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(OpenAI.AuthenticationError);
+    expect((refused as InstanceType<typeof OpenAI.AuthenticationError>).code).toBe("invalid_api_key");
+  });
+});
+
+describe("raw requests to the gateway", () => {
+  const post = (route: string, body: string, headers: Record<string, string> = {}) =>
+    fetch(`${server.url}${route}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body,
+    });
+
+  it("a request without a key is refused 401 in each protocol's shape", async () => {
+    const systemone = await post("/v1/systemone", "{}");
+    const decisions = await post("/v1/decisions", "{}");
+    expect(systemone.status).toBe(401);
+    expect(((await systemone.json()) as { detail: { error_type: string } }).detail.error_type).toBe("invalid_api_key");
+    expect(decisions.status).toBe(401);
+    expect(((await decisions.json()) as { error: { code: string } }).error.code).toBe("invalid_api_key");
+  });
+
+  it("a body that is not JSON is a 4xx in the protocol's shape, never a 5xx", async () => {
+    const auth = { authorization: `Bearer ${keys.good}` };
+    const systemone = await post("/v1/systemone", "{not json", auth);
+    const decisions = await post("/v1/decisions", '{"model": "jev-latest", "input": "x"}', auth);
+    expect(systemone.status).toBe(422);
+    expect(decisions.status).toBe(400);
+    expect(((await decisions.json()) as { error: { message: string } }).error.message).toMatch(/^questions/);
+  });
+});
+
+describe.skipIf(!pythonAvailable && process.env.PYTHON_TESTS !== "required")(
+  "the Python clients (typesafe-sdk, openai) against the gateway",
+  () => {
+    type Refusal = { error: string; status: number; message: string; retry_after: string | null } | { answered: true };
+    let driven: {
+      typesafe: {
+        noul: number;
+        choice: string;
+        choice_probabilities: Record<string, number>;
+        score: number;
+        models: string[];
+      };
+      openai: { decision: { answers: { type: string }[] }; models: string[] };
+      refused: Record<"wrong" | "revoked" | "expired", { typesafe: Refusal; openai: Refusal }>;
+      out_of_scope: { typesafe: Refusal; openai: Refusal };
+      limited: Refusal[];
+    };
+    beforeAll(async () => {
+      const args = JSON.stringify({ ...keys, model: ENDPOINT, alias: ALIAS, outside: "dc-other-endpoint" });
+      const run = await promisify(execFile)(
+        python,
+        ["tests/python/decision_clients/drive_gateway.py", server.url, args],
+        {
+          cwd: repoRoot,
+          encoding: "utf8",
+          timeout: 240_000,
+        },
+      );
+      driven = JSON.parse(run.stdout);
+    }, 300_000);
+
+    it("typesafe-sdk's system_one answers noul, choice and score questions", () => {
+      expect(driven.typesafe.noul).toBeGreaterThanOrEqual(0);
+      expect(driven.typesafe.noul).toBeLessThanOrEqual(1);
+      expect(["billing", "technical"]).toContain(driven.typesafe.choice);
+      const total = Object.values(driven.typesafe.choice_probabilities).reduce((a, b) => a + b, 0);
+      expect(total).toBeCloseTo(1, 6);
+      expect(driven.typesafe.score).toBeGreaterThanOrEqual(0);
+      expect(driven.typesafe.models.sort()).toEqual([ENDPOINT, ALIAS].sort());
+    });
+
+    it("openai's decisions.create answers predicate, choice and score questions", () => {
+      expect(driven.openai.decision.answers.map((answer) => answer.type)).toEqual(["predicate", "choice", "score"]);
+      expect(driven.openai.models.sort()).toEqual([ENDPOINT, ALIAS].sort());
+    });
+
+    it.each(["wrong", "revoked", "expired"] as const)("a %s key is refused with each client's 401 error", (name) => {
+      expect(driven.refused[name].typesafe).toMatchObject({ error: "TypeSafeAuthenticationError", status: 401 });
+      expect(driven.refused[name].openai).toMatchObject({ error: "AuthenticationError", status: 401 });
+    });
+
+    it("a model outside the key's endpoints is refused with each client's 403 error", () => {
+      expect(driven.out_of_scope.typesafe).toMatchObject({ error: "TypeSafePermissionDeniedError", status: 403 });
+      expect(driven.out_of_scope.openai).toMatchObject({ error: "PermissionDeniedError", status: 403 });
+    });
+
+    it("a key over its requests per minute gets 429 with Retry-After in both clients", () => {
+      const [first, second, third, fourth] = driven.limited;
+      expect(first).toEqual({ answered: true });
+      expect(second).toEqual({ answered: true });
+      expect(third).toMatchObject({ error: "TypeSafeRateLimitError", status: 429 });
+      expect(fourth).toMatchObject({ error: "RateLimitError", status: 429 });
+      for (const refused of [third, fourth]) {
+        expect(Number((refused as { retry_after: string }).retry_after)).toBeGreaterThanOrEqual(1);
+      }
+    });
+  },
+);
