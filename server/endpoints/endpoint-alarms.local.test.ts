@@ -16,13 +16,15 @@ import { putStandardAlarms } from "./rollback-alarms.ts";
 let dataDir: string;
 let plane: ControlPlane;
 let cloudWatch: CloudWatchClient;
+let clients: ReturnType<typeof consoleClientsFor>;
 
 const ENDPOINT = "dc-alarmed";
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "endpoint-alarms-"));
   plane = await startControlPlane({ fixture: testStackFixture(), dataDir, port: 0, waitForEndpoints: false });
-  cloudWatch = consoleClientsFor(plane).cloudWatch;
+  clients = consoleClientsFor(plane);
+  cloudWatch = clients.cloudWatch;
   const thresholds = {
     kind: "standard",
     latencyAverageMs: 100,
@@ -64,7 +66,7 @@ afterAll(async () => {
 
 describe("the endpoint's alarms", () => {
   it("lists every alarm the console created for it, with its kind, condition, state and state changes", async () => {
-    const { alarms } = await endpointAlarms(cloudWatch, ENDPOINT);
+    const { alarms } = await endpointAlarms(clients, ENDPOINT);
     expect(alarms.map((alarm) => [alarm.name, alarm.kind]).sort()).toEqual([
       [`${ENDPOINT}-has-backlog-without-capacity`, "scale-to-zero-wake-up"],
       [`${ENDPOINT}-rollback-5xx`, "rollback-guard"],

@@ -9,5 +9,5 @@ import { reply, route } from "@/server/http/route.ts";
 export const GET = route(async (request, { params }: { params: Promise<{ name: string }> }) => {
   await requireRole(request, "viewer");
   const name = await endpointNameParam(params);
-  return reply(consoleApi.endpointAlarms, await endpointAlarms(consoleContext().aws.cloudWatch, name));
+  return reply(consoleApi.endpointAlarms, await endpointAlarms(consoleContext().aws, name));
 });
