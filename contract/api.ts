@@ -79,6 +79,13 @@ import {
   evaluationSummarySchema,
   exportQuerySchema,
 } from "./evaluate/evaluations.ts";
+import {
+  createdGatewayKeySchema,
+  createGatewayKeySchema,
+  gatewayKeyListSchema,
+  gatewayKeySchema,
+  updateGatewayKeySchema,
+} from "./gateway/keys.ts";
 import { healthSchema } from "./health/health.ts";
 import { imagesQuerySchema, imagesResponseSchema } from "./images/images.ts";
 import { invocationListSchema, invocationsQuerySchema, invokeRequestSchema } from "./invoke/invoke.ts";
@@ -679,6 +686,38 @@ export const consoleApi = {
     summary: "Approve (with an evaluation attached) or reject a version, with a note; operators only, audited.",
     body: approvalRequestSchema,
     response: modelVersionSchema,
+    status: 200,
+  },
+  listGatewayKeys: {
+    method: "GET",
+    path: "/api/gateway/keys",
+    summary:
+      "The decision gateway's API keys (never their secrets), each with its calls and tokens per minute over the last 24 hours.",
+    response: gatewayKeyListSchema,
+    status: 200,
+  },
+  createGatewayKey: {
+    method: "POST",
+    path: "/api/gateway/keys",
+    summary:
+      "Create an API key for /v1/systemone, /v1/decisions and /v1/models; the answer is the only time its secret is shown (operators; audited).",
+    body: createGatewayKeySchema,
+    response: createdGatewayKeySchema,
+    status: 201,
+  },
+  updateGatewayKey: {
+    method: "PATCH",
+    path: "/api/gateway/keys/[id]",
+    summary: "Change a key's endpoints, aliases, limits or expiry (operators; audited).",
+    body: updateGatewayKeySchema,
+    response: gatewayKeySchema,
+    status: 200,
+  },
+  revokeGatewayKey: {
+    method: "POST",
+    path: "/api/gateway/keys/[id]/revoke",
+    summary: "Revoke a key: every console replica refuses it from the next call (operators; audited).",
+    response: gatewayKeySchema,
     status: 200,
   },
 } as const satisfies Record<string, ApiRoute>;

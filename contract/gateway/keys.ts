@@ -3,7 +3,10 @@ import { z } from "zod";
 /** A name the key may call: an endpoint's name, or a prefix of names ending in `*` (`support-*`). */
 const endpointScope = z
   .string()
-  .regex(/^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}(\*)?$|^\*$/, "must be an endpoint name, or a name prefix ending in *");
+  .regex(
+    /^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$|^[a-zA-Z0-9][a-zA-Z0-9-]{0,62}\*$|^\*$/,
+    "must be an endpoint name, or a name prefix ending in *",
+  );
 
 const alias = z.string().regex(/^[\w.:-]{1,64}$/, "must be 1-64 letters, digits, _ . : or -");
 

@@ -69,6 +69,10 @@ export const apiPolicy: readonly RouteRule[] = [
   { pattern: "/api/models/[group]/[version]", methods: { GET: "viewer" } },
   { pattern: "/api/models/[group]/[version]/evaluation", methods: { POST: "operator" } },
   { pattern: "/api/models/[group]/[version]/approval", methods: { POST: "operator" } },
+  // Viewers see the gateway's keys and their usage (never a secret); creating, changing and revoking is for operators.
+  { pattern: "/api/gateway/keys", methods: { GET: "viewer", POST: "operator" } },
+  { pattern: "/api/gateway/keys/[id]", methods: { PATCH: "operator" } },
+  { pattern: "/api/gateway/keys/[id]/revoke", methods: { POST: "operator" } },
 ];
 
 /** Pages: the login page is open, the audit log is for operators, every other page needs a signed-in viewer. */

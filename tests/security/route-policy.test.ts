@@ -139,6 +139,10 @@ const expectedAccess: Record<string, Access> = {
   "GET /api/models/[group]/[version]": "viewer",
   "POST /api/models/[group]/[version]/evaluation": "operator",
   "POST /api/models/[group]/[version]/approval": "operator",
+  "GET /api/gateway/keys": "viewer",
+  "POST /api/gateway/keys": "operator",
+  "PATCH /api/gateway/keys/[id]": "operator",
+  "POST /api/gateway/keys/[id]/revoke": "operator",
 };
 
 /** HEAD and OPTIONS are answered as GET. */
