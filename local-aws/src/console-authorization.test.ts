@@ -160,3 +160,15 @@ describe("an operation local mode does not serve", () => {
     expect(JSON.parse(signed.text).message).toBe("DynamoDB_20120810.ListTables is not served by local mode.");
   });
 });
+
+describe("a request whose values are of the wrong type", () => {
+  it("is a SerializationException before it is authorised, never a failure of the rules that read it", async () => {
+    // Found by the security probe: the authorisation rule iterated InstancePools, which was a number.
+    for (const ProductionVariants of [[{ VariantName: "v", InstancePools: -1 }], [7], "all"]) {
+      const answer = await attempt(
+        sageMaker(consoleKey, "CreateEndpointConfig", { EndpointConfigName: "dc-typed", ProductionVariants }),
+      );
+      expect([answer.status, jsonErrorCode(answer)]).toEqual([400, "SerializationException"]);
+    }
+  });
+});

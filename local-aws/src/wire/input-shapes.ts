@@ -244,6 +244,11 @@ export function inputViolations(shape: StructureShape, input: Record<string, unk
   return problems;
 }
 
+/** Throws ShapeTypeError (SerializationException) at the first value of the wrong type; constraints are not checked. */
+export function checkInputTypes(shape: StructureShape, input: Record<string, unknown>): void {
+  inputViolations(shape, input);
+}
+
 /** Wraps a service's operations so that each checks its input against its shape first (a missing shape is a bug). */
 export function withInputShapes(
   service: string,
@@ -255,10 +260,13 @@ export function withInputShapes(
     Object.entries(operations).map(([name, operation]) => {
       const shape = shapes[name];
       if (!shape) throw new Error(`${service}.${name} has no input shape`);
-      const checked: JsonOperation = (input, request) => {
-        validateInput(shape, input, errorCode);
-        return operation(input, request);
-      };
+      const checked: JsonOperation = Object.assign(
+        (input: Record<string, unknown>, request: Parameters<JsonOperation>[1]) => {
+          validateInput(shape, input, errorCode);
+          return operation(input, request);
+        },
+        { inputShape: shape },
+      );
       return [name, checked];
     }),
   );

@@ -2,10 +2,16 @@ import type { ServerResponse } from "node:http";
 import { gunzipSync } from "node:zlib";
 import type { RequestAuthorizer } from "../iam/request-authorizer.ts";
 import { AwsError } from "./aws-error.ts";
+import { checkInputTypes, type StructureShape } from "./input-shapes.ts";
 import type { AwsRequest } from "./request.ts";
 
-/** One AWS JSON 1.0/1.1 operation: takes the parsed input object, returns the output object. */
-export type JsonOperation = (input: Record<string, unknown>, request: AwsRequest) => unknown | Promise<unknown>;
+/**
+ * One AWS JSON 1.0/1.1 operation: takes the parsed input object, returns the output object. `inputShape`, where
+ * the operation has one, is its input's shape in the service model (withInputShapes sets it).
+ */
+export type JsonOperation = ((input: Record<string, unknown>, request: AwsRequest) => unknown | Promise<unknown>) & {
+  readonly inputShape?: StructureShape;
+};
 
 export interface JsonService {
   /** The `X-Amz-Target` prefix before the dot, e.g. `SageMaker` or `CodeBuild_20161006`. */
@@ -45,6 +51,9 @@ export async function handleJsonRpc(
     if (typeof input !== "object" || input === null || Array.isArray(input)) {
       throw new AwsError("SerializationException", "Request body must be a JSON object");
     }
+    // A request is deserialised before it is authorised: a value of the wrong type is a SerializationException for
+    // any caller, and the authorisation rules read only inputs of the model's types.
+    if (operation.inputShape) checkInputTypes(operation.inputShape, input as Record<string, unknown>);
     iam.json(request.auth.principal, service.target, operationName, input as Record<string, unknown>, request.region);
     const output = (await operation(input as Record<string, unknown>, request)) ?? {};
     sendJson(response, 200, contentType, output);
