@@ -99,7 +99,7 @@ const CHECKS: { pattern: RegExp; check: Check }[] = [
     check: { coveredBy: "bench/bench-scripts.test.ts", mentions: 'startsWith("bench:")' },
   },
   { pattern: /^npm run perf:budget( -- .*)?$/, check: { run: RUN.perfBudget } },
-  { pattern: /^npm run models:fetch$/, check: { coveredBy: ".ci/run", mentions: "npm run models:fetch" } },
+  { pattern: /^npm run models:fetch$/, check: { coveredBy: "package.json", mentions: "npm run models:fetch" } },
   {
     pattern: /^npx tsx bench\/quality\/check\.ts$/,
     check: { coveredBy: "bench/quality/summary.test.ts", mentions: "bench/quality/check.ts" },
