@@ -69,6 +69,8 @@ export function createAdapterServer({ routes, config, engine, log = writeLogLine
       exchange.respond(503, BUSY_ERROR);
       return;
     }
+    // Its body's upload came first: the time it waited before holding the model, in its log line.
+    exchange.line.model_wait_ms = exchange.elapsedMs;
     try {
       if (admitted.kind === "jsonlines")
         await runJsonLines(exchange, table, received.body as unknown[], admitted.engine);
