@@ -3,7 +3,7 @@ import { testStackFixture } from "../test-support/stack-fixture.ts";
 import { loadStackPolicies } from "./stack-policies.ts";
 import { consoleActionsTable } from "./test-support/console-actions-table.ts";
 
-it("docs/console-iam-actions.md lists every action of the console's policy with its resources in the reference and in local IAM", async () => {
+it("docs/console-iam-actions.md lists every action of the console's policy with its resources in the reference and in local IAM (after a change to either, run this file with -u)", async () => {
   const { console: consolePolicies } = loadStackPolicies(testStackFixture().stack, {
     accountId: "000000000000",
     region: "us-east-1",
