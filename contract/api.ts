@@ -48,6 +48,7 @@ import {
   monitoringResponseSchema,
   setThresholdSchema,
 } from "./endpoints/monitoring.ts";
+import { realisedQualitySchema, realisedQuerySchema } from "./endpoints/realised-quality.ts";
 import {
   exportReviewResultSchema,
   exportReviewSchema,
@@ -335,6 +336,15 @@ export const consoleApi = {
       "Reads SageMaker Model Monitor's ground-truth files (JSON Lines of `groundTruthData`, `eventMetadata.eventId`, `eventVersion`) under a prefix of the artifact bucket's `ground-truth/<endpoint>/` and stores the records that name a captured decision and one of its options, each learnt when its file was written; the others are counted and listed with the reason. Audited.",
     body: groundTruthImportSchema,
     response: groundTruthImportResultSchema,
+    status: 200,
+  },
+  realisedQuality: {
+    method: "GET",
+    path: "/api/endpoints/[name]/realised",
+    summary:
+      "Realised quality per decision kind over a window (24h hourly, 7d or 30d daily): production decisions captured and labelled, label delay, accuracy and accuracy at the threshold (stored, or `threshold`) with 95% intervals, coverage, Brier, ECE and the reliability bins, beside the figures of the evaluation run the kind's drift baseline was set from, and the alarm's state (below the evaluation's lower bound with at least 250 labels at the threshold).",
+    query: realisedQuerySchema,
+    response: realisedQualitySchema,
     status: 200,
   },
   exportReview: {

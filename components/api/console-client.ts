@@ -76,6 +76,7 @@ const routes: { readonly [K in RouteKey]: Pick<ConsoleApi[K], "method" | "path">
   exportReview: { method: "POST", path: "/api/endpoints/[name]/review/export" },
   recordGroundTruth: { method: "POST", path: "/api/endpoints/[name]/ground-truth" },
   importGroundTruth: { method: "POST", path: "/api/endpoints/[name]/ground-truth/import" },
+  realisedQuality: { method: "GET", path: "/api/endpoints/[name]/realised" },
   endpointLogs: { method: "GET", path: "/api/endpoints/[name]/logs" },
   endpointAlarms: { method: "GET", path: "/api/endpoints/[name]/alarms" },
   getAutoscaling: { method: "GET", path: "/api/endpoints/[name]/autoscaling" },

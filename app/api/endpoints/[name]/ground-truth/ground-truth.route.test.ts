@@ -46,6 +46,7 @@ mockClient(SageMakerClient)
 
 let batches: typeof import("./route.ts");
 let imports: typeof import("./import/route.ts");
+let realised: typeof import("../realised/route.ts");
 
 const base = "http://127.0.0.1:3000";
 const params = { params: Promise.resolve({ name: ENDPOINT }) };
@@ -121,6 +122,7 @@ beforeAll(async () => {
   await store.destroy();
   batches = await import("./route.ts");
   imports = await import("./import/route.ts");
+  realised = await import("../realised/route.ts");
 });
 
 afterAll(() => {
@@ -234,5 +236,26 @@ describe("the ground-truth import", () => {
   it("stores nothing twice when the files are read again", async () => {
     const again = (await (await importPrefix(`ground-truth/${ENDPOINT}/tickets/`)).json()) as Record<string, number>;
     expect(again).toMatchObject({ stored: 0, unchanged: 2, refusedCount: 3 });
+  });
+});
+
+describe("realised quality", () => {
+  it("joins the stored labels with the captured decisions of their kind", async () => {
+    const answer = await realised.GET(new Request(`${base}/api/endpoints/${ENDPOINT}/realised?window=30d`), params);
+    expect(answer.status).toBe(200);
+    const body = (await answer.json()) as { threshold: number; kinds: Record<string, unknown>[] };
+    expect(body.threshold).toBe(0.5);
+    // inf-1 chose billing (label billing), inf-2 chose billing (label support), inf-shared item 1 chose billing (billing).
+    expect(body.kinds).toHaveLength(1);
+    expect(body.kinds[0]).toMatchObject({
+      decisions: 4,
+      labelled: 3,
+      labelledShare: 0.75,
+      accuracy: { labelled: 3, correct: 2 },
+      atThreshold: { labelled: 3, correct: 2 },
+      coverage: 1,
+      evaluation: null,
+      alarm: { state: "INSUFFICIENT_DATA" },
+    });
   });
 });

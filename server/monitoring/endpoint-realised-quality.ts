@@ -1,0 +1,113 @@
+import { DescribeEndpointCommand } from "@aws-sdk/client-sagemaker";
+import { DEFAULT_DECISION_THRESHOLD } from "../../contract/endpoints/monitoring.ts";
+import {
+  MIN_LABELS_FOR_ALARM,
+  type RealisedKind,
+  type RealisedQuality,
+  type RealisedQuery,
+  type RealisedWindow,
+  realisedWindows,
+} from "../../contract/endpoints/realised-quality.ts";
+import { awsCall } from "../aws/errors.ts";
+import { AppError } from "../http/app-error.ts";
+import { readNewCaptures } from "./capture-reader.ts";
+import { storedThreshold } from "./endpoint-threshold.ts";
+import { baselineRuns, evaluationPromise } from "./evaluation-promise.ts";
+import type { GroundTruthDeps } from "./ground-truth.ts";
+import { labelsBetween, type RealisedLabel } from "./ground-truth-store.ts";
+import { decisionKinds, rollupsBetween } from "./monitoring-store.ts";
+import { realisedKind } from "./realised-quality.ts";
+
+/** [fromMs, toMs) ending at the end of the interval `now` is in. */
+export function realisedBounds(window: RealisedWindow, now: Date) {
+  const { seconds, intervalSeconds } = realisedWindows[window];
+  const intervalMs = intervalSeconds * 1000;
+  const toMs = (Math.floor(now.getTime() / intervalMs) + 1) * intervalMs;
+  return { fromMs: toMs - seconds * 1000, toMs, intervalMs };
+}
+
+/** The endpoint's own spelling of its name and its production variants (a shadow's decisions are not its own). */
+async function productionOf(deps: GroundTruthDeps, askedName: string) {
+  const endpoint = await awsCall(`endpoint "${askedName}"`, () =>
+    deps.sageMaker.send(new DescribeEndpointCommand({ EndpointName: askedName })),
+  );
+  const variants = (endpoint.ProductionVariants ?? []).map((variant) => variant.VariantName ?? "");
+  return { name: endpoint.EndpointName ?? askedName, variants: new Set(variants) };
+}
+
+/**
+ * Realised quality per decision kind over a window: the production decisions captured, those labelled since, and
+ * the figures their labels give, beside what the evaluation the kind's baseline was set from measured.
+ */
+export async function endpointRealisedQuality(
+  deps: GroundTruthDeps,
+  askedName: string,
+  query: RealisedQuery,
+  now = new Date(),
+): Promise<RealisedQuality> {
+  if (!deps.artifactBucket) {
+    throw new AppError(
+      "bad_request",
+      "Realised quality joins labels with captured decisions read from the artifact bucket; set CONSOLE_ARTIFACT_BUCKET for the console.",
+    );
+  }
+  const production = await productionOf(deps, askedName);
+  const endpointName = production.name;
+  await readNewCaptures(deps.s3, deps.store, deps.artifactBucket, endpointName);
+  const window = realisedBounds(query.window, now);
+  const threshold =
+    query.threshold ?? (await storedThreshold(deps.store, endpointName))?.threshold ?? DEFAULT_DECISION_THRESHOLD;
+  const kinds = await decisionKinds(deps.store, endpointName);
+  const rollups = await rollupsBetween(
+    deps.store,
+    endpointName,
+    window.fromMs / 60_000,
+    window.toMs / 60_000,
+    undefined,
+  );
+  const counts = new Map<string, Map<number, number>>();
+  for (const rollup of rollups) {
+    if (!production.variants.has(rollup.variant)) continue;
+    const ms = rollup.minute * 60_000;
+    const from = window.fromMs + Math.floor((ms - window.fromMs) / window.intervalMs) * window.intervalMs;
+    const ofKind = counts.get(rollup.kind) ?? new Map<number, number>();
+    ofKind.set(from, (ofKind.get(from) ?? 0) + rollup.decisions);
+    counts.set(rollup.kind, ofKind);
+  }
+  const labels = new Map<string, RealisedLabel[]>();
+  for (const label of await labelsBetween(deps.store, endpointName, window.fromMs, window.toMs)) {
+    if (!production.variants.has(label.variant)) continue;
+    const ofKind = labels.get(label.kind);
+    if (ofKind) ofKind.push(label);
+    else labels.set(label.kind, [label]);
+  }
+  const runs = await baselineRuns(deps.store, endpointName);
+  const figures: RealisedKind[] = [];
+  for (const kind of new Set([...counts.keys(), ...labels.keys()])) {
+    const known = kinds.get(kind);
+    if (!known) continue;
+    const runId = runs.get(kind);
+    figures.push(
+      realisedKind({
+        kind,
+        question: known.question,
+        options: known.options,
+        labels: labels.get(kind) ?? [],
+        decisionsPerInterval: counts.get(kind) ?? new Map(),
+        window,
+        threshold,
+        evaluation: runId ? await evaluationPromise(deps.store, endpointName, kind, runId, threshold) : null,
+      }),
+    );
+  }
+  figures.sort((a, b) => b.labelled - a.labelled || b.decisions - a.decisions || (a.kind < b.kind ? -1 : 1));
+  return {
+    endpointName,
+    from: new Date(window.fromMs).toISOString(),
+    to: new Date(window.toMs).toISOString(),
+    intervalSeconds: window.intervalMs / 1000,
+    threshold,
+    minLabelsForAlarm: MIN_LABELS_FOR_ALARM,
+    kinds: figures,
+  };
+}
