@@ -9,6 +9,7 @@ import type { EndpointSummaryCache } from "../endpoints/summary-cache.ts";
 import { digestOf, modelDataUrlOf } from "../endpoints/view.ts";
 import { findDataset, type StoredItem } from "../evaluate/datasets/dataset-store.ts";
 import { batchJobOf } from "../evaluate/runs/batch-job-store.ts";
+import { outcomesOf } from "../evaluate/runs/outcomes.ts";
 import { endpointEvaluations, runData } from "../evaluate/runs/run-view.ts";
 import { AppError } from "../http/app-error.ts";
 import type { Store } from "../store/store.ts";
@@ -146,6 +147,8 @@ export async function evaluationEvidence(
     },
     served: version.served,
     metrics,
+    // Every item's answer from this side, so a CI gate can test a candidate against this version item by item.
+    outcomes: outcomesOf(items, data.results, slot),
   };
   const bucket = deps.artifactBucket;
   await awsCall(evaluation.reportUrl, () =>
