@@ -1,11 +1,13 @@
 import Link from "next/link";
 import type { TemperatureFit } from "@/contract/evaluate/metrics.ts";
+import { HELD_OUT_MIN_ITEMS_PER_HALF } from "@/contract/evaluate/metrics.ts";
 import { buttonClasses } from "../ui/button.tsx";
 import { decimal } from "./format.ts";
 
 /**
- * The fitted temperature, a link to deploy a new endpoint with it (the deploy form reads `temperature`, i.e.
- * SEMIF_TEMPERATURE) and one to update this endpoint in place with it (the endpoint page opens its update form).
+ * The fitted temperature with its check on held-out items and, only when that check shows it improves them, a link
+ * to deploy a new endpoint with it (the deploy form reads `temperature`, i.e. SEMIF_TEMPERATURE) and one to update
+ * this endpoint in place with it (the endpoint page opens its update form).
  */
 export function TemperatureCard({ fit, endpointName }: { fit: TemperatureFit | null; endpointName: string }) {
   if (!fit) return <p className="text-sm text-slate-700">No temperature: nothing was scored yet.</p>;
@@ -27,6 +29,48 @@ export function TemperatureCard({ fit, endpointName }: { fit: TemperatureFit | n
         </dd>
       </dl>
       {fit.atLimit ? <LimitWarning limit={fit.atLimit} temperature={temperature} /> : null}
+      <HeldOutCheck heldOut={fit.heldOut} />
+      {fit.heldOut?.improves && <ApplyTemperature temperature={temperature} endpointName={endpointName} />}
+    </div>
+  );
+}
+
+/** The fit judged on items it was not fitted on: the figures that decide whether it is offered. */
+function HeldOutCheck({ heldOut }: { heldOut: TemperatureFit["heldOut"] }) {
+  if (!heldOut) {
+    return (
+      <p className="text-slate-700" data-testid="temperature-held-out">
+        Too few items to check this temperature on items it was not fitted on (at least{" "}
+        {2 * HELD_OUT_MIN_ITEMS_PER_HALF} answered items), so it is not offered. Evaluate a larger set.
+      </p>
+    );
+  }
+  return (
+    <div data-testid="temperature-held-out">
+      <p className="text-slate-700">On held-out items ({heldOut.items}, each judged by a fit on the other half):</p>
+      <dl className="grid grid-cols-2 gap-x-4 gap-y-1">
+        <dt className="text-slate-700">Held-out log-loss</dt>
+        <dd className="tabular-nums">
+          {decimal(heldOut.logLossBefore)} → {decimal(heldOut.logLossAfter)}
+        </dd>
+        <dt className="text-slate-700">Held-out ECE</dt>
+        <dd className="tabular-nums">
+          {decimal(heldOut.eceBefore)} → {decimal(heldOut.eceAfter)}
+        </dd>
+      </dl>
+      {!heldOut.improves && (
+        <p className="mt-1 rounded border border-amber-300 bg-amber-50 p-2 text-amber-900">
+          On items it did not see this temperature makes calibration worse, so it is not offered: keep the endpoint's
+          temperature, or evaluate more items.
+        </p>
+      )}
+    </div>
+  );
+}
+
+function ApplyTemperature({ temperature, endpointName }: { temperature: number; endpointName: string }) {
+  return (
+    <>
       <div className="flex flex-wrap gap-2">
         <Link
           className={buttonClasses("secondary", "sm")}
@@ -42,10 +86,9 @@ export function TemperatureCard({ fit, endpointName }: { fit: TemperatureFit | n
         </Link>
       </div>
       <p className="text-xs text-slate-600">
-        Sets <code>SEMIF_TEMPERATURE={temperature}</code> on a new deployment or this endpoint; fitted on this run's
-        items, so check it on a held-out set before relying on it.
+        Sets <code>SEMIF_TEMPERATURE={temperature}</code> on a new deployment or this endpoint.
       </p>
-    </div>
+    </>
   );
 }
 

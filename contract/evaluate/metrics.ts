@@ -80,6 +80,9 @@ export const histogramBinSchema = z.object({
 });
 export type HistogramBin = z.infer<typeof histogramBinSchema>;
 
+/** Fewest answered items in each half of the temperature fit's held-out check: fewer, and a half tells nothing. */
+export const HELD_OUT_MIN_ITEMS_PER_HALF = 5;
+
 export const temperatureFitSchema = z.object({
   temperature: z.number(),
   logLossBefore: z.number(),
@@ -92,6 +95,21 @@ export const temperatureFitSchema = z.object({
    * beyond it, so the number is a limit of the search, not a measured optimum.
    */
   atLimit: z.enum(["lowest", "highest"]).nullable(),
+  /**
+   * The fit checked on items it did not see: two folds (alternate items), each half rescaled with the temperature
+   * fitted on the other half, then pooled. `improves` only when held-out log-loss falls and ECE does not rise; the
+   * console offers the temperature only then. Null with too few items to split.
+   */
+  heldOut: z
+    .object({
+      items: z.number().int(),
+      logLossBefore: z.number(),
+      logLossAfter: z.number(),
+      eceBefore: z.number().nullable(),
+      eceAfter: z.number().nullable(),
+      improves: z.boolean(),
+    })
+    .nullable(),
 });
 export type TemperatureFit = z.infer<typeof temperatureFitSchema>;
 

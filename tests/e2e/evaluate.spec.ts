@@ -61,10 +61,9 @@ test("a run on the local endpoint finishes with metrics and a reliability diagra
   await expect(page.getByRole("img", { name: /Latency of dc-e2e-evaluate: 6 requests/ })).toBeVisible();
   await expect(page.getByTestId("confusion-matrix")).toBeVisible();
   await expect(page.getByTestId("fitted-temperature")).toHaveText(/^\d+(\.\d+)?$/);
-  await expect(page.getByRole("link", { name: /^Deploy with temperature / })).toHaveAttribute(
-    "href",
-    /^\/deploy\?temperature=/,
-  );
+  // Six items are too few to check a temperature on items it was not fitted on, so none is offered (issue 56, item 9).
+  await expect(page.getByTestId("temperature-held-out")).toContainText("Too few items");
+  await expect(page.getByRole("link", { name: /^Deploy with temperature / })).toHaveCount(0);
   await checkPage(page, testInfo, "evaluation-detail");
 });
 

@@ -258,6 +258,29 @@ describe("temperature fit", () => {
   it("is null with nothing scored", () => {
     expect(fitTemperature([item("a", null, { errorKind: "busy" })])).toBeNull();
   });
+
+  it("checks the fit on items it did not see, and finds an overconfident model's fit improves them", () => {
+    // Each half (alternate items) is three "a" to one "b", as the whole: a temperature fitted on one half fits the other.
+    const answers = [..."aaaaaabbaaaaaabb"];
+    const fit = fitTemperature(answers.map((answer) => item(answer, probabilities, { logits })));
+    expect(fit?.heldOut).toMatchObject({ items: 16, improves: true });
+    expect(fit?.heldOut?.logLossAfter).toBeLessThan(fit?.heldOut?.logLossBefore as number);
+    expect(fit?.heldOut?.eceAfter).toBeCloseTo(0, 5);
+  });
+
+  it("finds a fit that makes held-out items worse when its halves disagree", () => {
+    // The even items are all "a" (the fit sharpens), the odd ones half "b" (the fit flattens): each half's
+    // temperature is wrong for the other, though the fit over all items lowers its own log-loss.
+    const answers = [..."aaabaaabaaab"];
+    const fit = fitTemperature(answers.map((answer) => item(answer, probabilities, { logits })));
+    expect(fit?.logLossAfter).toBeLessThan(fit?.logLossBefore as number);
+    expect(fit?.heldOut?.improves).toBe(false);
+    expect(fit?.heldOut?.logLossAfter).toBeGreaterThan(fit?.heldOut?.logLossBefore as number);
+  });
+
+  it("makes no held-out check with too few items to split", () => {
+    expect(fitTemperature(outcomes)?.heldOut).toBeNull();
+  });
 });
 
 describe("all metrics of a run", () => {

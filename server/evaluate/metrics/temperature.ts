@@ -1,5 +1,5 @@
 import { softmax } from "@decision-console/adapter/contract";
-import type { TemperatureFit } from "../../../contract/evaluate/metrics.ts";
+import { HELD_OUT_MIN_ITEMS_PER_HALF, type TemperatureFit } from "../../../contract/evaluate/metrics.ts";
 import { calibration } from "./calibration.ts";
 import type { DecisionOutcome, ScoredOutcome } from "./outcome.ts";
 import { isScored } from "./outcome.ts";
@@ -28,19 +28,8 @@ function meanNegativeLogLikelihood(items: readonly FitItem[], temperature: numbe
 
 export const TEMPERATURE_RANGE = { min: 0.05, max: 20 } as const;
 
-/**
- * The temperature T that minimises the mean log-loss of softmax(logits / T). The loss is convex in 1/T, so
- * it is unimodal in log T and a golden-section search over log T finds the minimum. Null with no scored item
- * whose answer is one of its options.
- */
-export function fitTemperature(outcomes: readonly DecisionOutcome[], binCount = 10): TemperatureFit | null {
-  const scored = outcomes.filter(isScored);
-  const items: FitItem[] = [];
-  for (const outcome of scored) {
-    const answerIndex = outcome.optionIds.indexOf(outcome.answer);
-    if (answerIndex >= 0) items.push({ logits: logitsOf(outcome), answerIndex });
-  }
-  if (items.length === 0) return null;
+/** Golden-section search over log T for the T that minimises the items' mean log-loss. */
+function bestTemperature(items: readonly FitItem[]): number {
   const loss = (logT: number) => meanNegativeLogLikelihood(items, Math.exp(logT));
   const ratio = (Math.sqrt(5) - 1) / 2;
   let low = Math.log(TEMPERATURE_RANGE.min);
@@ -64,7 +53,56 @@ export function fitTemperature(outcomes: readonly DecisionOutcome[], binCount = 
       lossD = loss(d);
     }
   }
-  const temperature = Math.exp((low + high) / 2);
+  return Math.exp((low + high) / 2);
+}
+
+interface Labelled {
+  outcome: ScoredOutcome;
+  item: FitItem;
+}
+
+/**
+ * Two folds over alternate items: each half is rescaled with the temperature fitted on the other half, and the
+ * held-out figures are pooled over both halves, so every item is judged by a temperature that never saw it.
+ */
+function heldOutCheck(labelled: readonly Labelled[], binCount: number): TemperatureFit["heldOut"] {
+  const halves = [labelled.filter((_, i) => i % 2 === 0), labelled.filter((_, i) => i % 2 === 1)];
+  if (halves.some((half) => half.length < HELD_OUT_MIN_ITEMS_PER_HALF)) return null;
+  const judged = halves.flatMap((half, index) => {
+    const other = halves[1 - index] as Labelled[];
+    const temperature = bestTemperature(other.map((entry) => entry.item));
+    return half.map((entry) => ({ ...entry, temperature }));
+  });
+  const lossBefore = judged.reduce((sum, entry) => sum + meanNegativeLogLikelihood([entry.item], 1), 0);
+  const lossAfter = judged.reduce((sum, entry) => sum + meanNegativeLogLikelihood([entry.item], entry.temperature), 0);
+  const before = judged.map((entry) => entry.outcome);
+  const after = judged.map((entry) => ({
+    ...entry.outcome,
+    probabilities: softmax(entry.item.logits, entry.temperature),
+  }));
+  const logLossBefore = lossBefore / judged.length;
+  const logLossAfter = lossAfter / judged.length;
+  const eceBefore = calibration(before, binCount).ece;
+  const eceAfter = calibration(after, binCount).ece;
+  const improves = logLossAfter < logLossBefore && eceBefore !== null && eceAfter !== null && eceAfter <= eceBefore;
+  return { items: judged.length, logLossBefore, logLossAfter, eceBefore, eceAfter, improves };
+}
+
+/**
+ * The temperature T that minimises the mean log-loss of softmax(logits / T). The loss is convex in 1/T, so
+ * it is unimodal in log T and a golden-section search over log T finds the minimum. Null with no scored item
+ * whose answer is one of its options.
+ */
+export function fitTemperature(outcomes: readonly DecisionOutcome[], binCount = 10): TemperatureFit | null {
+  const scored = outcomes.filter(isScored);
+  const labelled: Labelled[] = [];
+  for (const outcome of scored) {
+    const answerIndex = outcome.optionIds.indexOf(outcome.answer);
+    if (answerIndex >= 0) labelled.push({ outcome, item: { logits: logitsOf(outcome), answerIndex } });
+  }
+  const items = labelled.map((entry) => entry.item);
+  if (items.length === 0) return null;
+  const temperature = bestTemperature(items);
   const nearLimit = (limit: number) => Math.abs(Math.log(temperature) - Math.log(limit)) < 1e-4;
   const rescaled = scored.map((outcome) => ({ ...outcome, probabilities: softmax(logitsOf(outcome), temperature) }));
   return {
@@ -75,5 +113,6 @@ export function fitTemperature(outcomes: readonly DecisionOutcome[], binCount = 
     eceAfter: calibration(rescaled, binCount).ece,
     items: items.length,
     atLimit: nearLimit(TEMPERATURE_RANGE.max) ? "highest" : nearLimit(TEMPERATURE_RANGE.min) ? "lowest" : null,
+    heldOut: heldOutCheck(labelled, binCount),
   };
 }
