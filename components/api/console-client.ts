@@ -117,6 +117,10 @@ const routes: { readonly [K in RouteKey]: Pick<ConsoleApi[K], "method" | "path">
   getModelVersion: { method: "GET", path: "/api/models/[group]/[version]" },
   attachModelEvaluation: { method: "POST", path: "/api/models/[group]/[version]/evaluation" },
   decideModelApproval: { method: "POST", path: "/api/models/[group]/[version]/approval" },
+  listGatewayKeys: { method: "GET", path: "/api/gateway/keys" },
+  createGatewayKey: { method: "POST", path: "/api/gateway/keys" },
+  updateGatewayKey: { method: "PATCH", path: "/api/gateway/keys/[id]" },
+  revokeGatewayKey: { method: "POST", path: "/api/gateway/keys/[id]/revoke" },
 };
 
 /** Routes whose 401 is an answer to show, not a reason to send the person to the sign-in page. */
