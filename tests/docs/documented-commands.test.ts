@@ -116,6 +116,10 @@ const CHECKS: { pattern: RegExp; check: Check }[] = [
   },
   { pattern: /^npx tsx <script>$/, check: { notHere: "a placeholder in prose, not a command" } },
   {
+    pattern: /^npx decision-console gate\b/,
+    check: { coveredBy: "tests/integration/ci-gate.model.test.ts", mentions: "bin/decision-console.mjs" },
+  },
+  {
     pattern: /^npx tsx bench\/gpu\/pack-carry\.ts$/,
     check: { notHere: "packs Node.js and the CUDA prebuilt (hundreds of MB) for a lent GPU machine only" },
   },
