@@ -32,3 +32,6 @@ export function age(iso: string, now: number = Date.now()): string {
 export function hourlyPrice(value: number | null): string {
   return value === null ? "—" : `$${value.toFixed(value < 1 ? 4 : 2)}`;
 }
+
+/** USD per 1,000 decisions; cents matter here, so small values keep four decimals as prices do. */
+export const costPerThousand = hourlyPrice;

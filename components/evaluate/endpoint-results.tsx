@@ -4,6 +4,7 @@ import { useState } from "react";
 import type { EndpointEvaluation } from "@/contract/evaluate/evaluations.ts";
 import type { AccuracyCell } from "@/contract/evaluate/metrics.ts";
 import { thresholdAdvice, thresholdForAccuracy } from "@/contract/evaluate/threshold.ts";
+import { costPerThousand, hourlyPrice } from "../endpoints/endpoint-format.ts";
 import { Card } from "../ui/card.tsx";
 import { TextField } from "../ui/field.tsx";
 import { Table, TableBody, TableHead } from "../ui/table.tsx";
@@ -70,11 +71,15 @@ export function EndpointResults({ result, targetAccuracy }: { result: EndpointEv
           <Stat label="p50" value={latency(metrics.latency.p50)} />
           <Stat label="p95" value={latency(metrics.latency.p95)} />
           <Stat label="p99" value={latency(metrics.latency.p99)} />
+          <Stat label="$/hour" value={hourlyPrice(result.cost.hourlyPriceUsd)} />
+          <Stat label="$ per 1,000 decisions" value={costPerThousand(result.cost.perThousandUsd)} />
         </dl>
         <p className="text-xs text-slate-600">
           Accuracy is over the items answered; items that got no answer (busy, timeout...) are counted apart. Latency is
           client-side per successful request; quantiles are nearest-rank (always an observed value). Brier is the
-          multi-class sum of squared errors (0 to 2).
+          multi-class sum of squared errors (0 to 2). The cost per 1,000 decisions is the instances' hourly price
+          (bundled on-demand prices) over the decisions an hour this run's mean latency allows at its concurrency: what
+          the endpoint costs kept as busy as this run kept it.
         </p>
         {errorEntries.length > 0 && (
           <div className="text-sm text-red-800" role="status">

@@ -132,6 +132,11 @@ export const endpointEvaluationSchema = z.object({
   metrics: evaluationMetricsSchema,
   /** Sum of the adapter's own per-item time (its `timing.total_seconds`), in ms. */
   adapterMsTotal: z.number(),
+  /**
+   * What the endpoint's instances cost (bundled prices, `configuration`'s type and count) and, from the mean latency
+   * at the run's concurrency, per 1,000 decisions (`evaluatedCostPerThousand`); null where either is unknown.
+   */
+  cost: z.object({ hourlyPriceUsd: z.number().nullable(), perThousandUsd: z.number().nullable() }),
 });
 export type EndpointEvaluation = z.infer<typeof endpointEvaluationSchema>;
 

@@ -21,6 +21,15 @@ export function describeConfiguration(
   return parts.filter(Boolean).join(", ");
 }
 
+/** The instance type and count a configuration `describeConfiguration` wrote names; null for anything else. */
+export function instancesOfConfiguration(
+  configuration: string | null,
+): { instanceType: string; instanceCount: number } | null {
+  const match = /^(?:(\d+) × )?(ml\.[a-z0-9-]+\.[a-z0-9]+)(?:,|$)/.exec(configuration ?? "");
+  if (!match) return null;
+  return { instanceType: match[2] as string, instanceCount: match[1] ? Number(match[1]) : 1 };
+}
+
 const DESCRIBE_TIMEOUT_MS = 10_000;
 
 /**

@@ -75,4 +75,45 @@ describeOnStores("the evaluations list", (current) => {
       { endpointName: "a", correct: 0, answered: 0, failed: 0, total: 0, accuracy: null },
     ]);
   });
+
+  it("prices each endpoint's decisions per 1,000 from its instances and its mean latency at the run's concurrency", async () => {
+    const { store } = current();
+    const dataset = await createDataset(store, { name: "four", source: "upload", format: "jsonl", items });
+    const run = await createRun(store, {
+      datasetId: dataset.id,
+      endpoints: ["gpu", "unknown"],
+      configurations: ["ml.g6e.xlarge, all layers on GPU", null],
+      concurrency: 2,
+      targetAccuracy: 0.8,
+    });
+    for (const [slot, latencyMs] of [
+      [0, 300],
+      [0, 404],
+      [1, 300],
+    ] as const) {
+      await recordResult(store, {
+        runId: run.id,
+        slot,
+        position: latencyMs === 404 ? 1 : 0,
+        itemId: latencyMs === 404 ? "item-1" : "item-0",
+        optionIds: ["no", "yes"],
+        probabilities: [0.2, 0.8],
+        logits: null,
+        chosen: "yes",
+        latencyMs,
+        adapterMs: null,
+        attempts: 1,
+        errorKind: null,
+        errorMessage: null,
+        finishedAt: new Date().toISOString(),
+      });
+    }
+    const detail = await evaluationDetail(store, run.id);
+    // Mean 352 ms, two in flight: 2 * 3,600 / 0.352 = 20,455 decisions an hour at $2.336.
+    expect(detail?.results[0]?.cost).toEqual({
+      hourlyPriceUsd: 2.336,
+      perThousandUsd: expect.closeTo((2.336 * 0.352 * 1000) / 3600 / 2, 12),
+    });
+    expect(detail?.results[1]?.cost).toEqual({ hourlyPriceUsd: null, perThousandUsd: null });
+  });
 });

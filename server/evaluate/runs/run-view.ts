@@ -6,8 +6,11 @@ import {
   type EvaluationSummary,
   runOutcome,
 } from "../../../contract/evaluate/evaluations.ts";
+import { evaluatedCostPerThousand } from "../../../contract/pricing/cost-per-decision.ts";
+import { priceForInstances } from "../../../contract/pricing/prices.ts";
 import type { Store } from "../../store/store.ts";
 import { datasetItems, findDataset, type StoredItem } from "../datasets/dataset-store.ts";
+import { instancesOfConfiguration } from "../endpoint-configuration.ts";
 import { accuracy } from "../metrics/accuracy.ts";
 import { evaluationMetrics } from "../metrics/summary.ts";
 import { batchJobOf } from "./batch-job-store.ts";
@@ -143,17 +146,26 @@ export async function runData(store: Store, runId: string): Promise<RunData | nu
   };
 }
 
+/** The instances' hourly price and the cost per 1,000 decisions at the run's measured pace. */
+function costOf(configuration: string | null, meanLatencyMs: number | null, concurrency: number) {
+  const instances = instancesOfConfiguration(configuration);
+  const hourlyPriceUsd = instances ? priceForInstances(instances.instanceType, instances.instanceCount) : null;
+  return { hourlyPriceUsd, perThousandUsd: evaluatedCostPerThousand({ hourlyPriceUsd, meanLatencyMs, concurrency }) };
+}
+
 export function endpointEvaluations(data: RunData): EndpointEvaluation[] {
   return data.targets.map((endpointName, slot) => {
     const outcomes = outcomesOf(data.items, data.results, slot);
+    const metrics = evaluationMetrics(outcomes, data.run.target_accuracy);
     return {
       slot,
       endpointName,
       configuration: data.configurations[slot] ?? null,
-      metrics: evaluationMetrics(outcomes, data.run.target_accuracy),
+      metrics,
       adapterMsTotal: data.results
         .filter((result) => result.slot === slot)
         .reduce((sum, result) => sum + (result.adapterMs ?? 0), 0),
+      cost: costOf(data.configurations[slot] ?? null, metrics.latency.mean, data.run.concurrency),
     };
   });
 }
