@@ -37,6 +37,7 @@ export const queryKeys = {
     logs: (id: string, running: boolean) => ["builds", id, "logs", running] as const,
   },
   datasets: { all: ["datasets"] as const },
+  gatewayKeys: ["gateway-keys"] as const,
   evaluations: {
     all: ["evaluations"] as const,
     one: (id: string, compareWith: string | null) => ["evaluations", id, compareWith] as const,

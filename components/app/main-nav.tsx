@@ -11,6 +11,7 @@ const links = [
   { href: "/batch", label: "Batch" },
   { href: "/playground", label: "Playground" },
   { href: "/evaluate", label: "Evaluate" },
+  { href: "/keys", label: "Keys" },
 ];
 
 export function MainNav() {
