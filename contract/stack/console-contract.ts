@@ -113,3 +113,18 @@ export const DRIFT_METRICS = {
   optionMix: "OptionMixDrift",
   confidence: "ConfidenceDrift",
 } as const;
+
+/**
+ * Realised quality, published in the same namespace with the same dimensions: accuracy over the labelled production
+ * decisions of the last 7 days, at the endpoint's threshold too, the threshold's coverage and the labelled share;
+ * and the shortfall of accuracy at the threshold below the evaluation's lower bound, published only once enough
+ * decisions at the threshold are labelled (MIN_LABELS_FOR_ALARM), which the realised-accuracy alarm watches.
+ */
+export const REALISED_METRICS = {
+  namespace: DRIFT_METRICS.namespace,
+  accuracy: "RealisedAccuracy",
+  accuracyAtThreshold: "RealisedAccuracyAtThreshold",
+  coverage: "RealisedCoverage",
+  labelledShare: "LabelledShare",
+  shortfall: "RealisedAccuracyShortfall",
+} as const;

@@ -3,6 +3,7 @@ import { consoleContext, evaluationDeps } from "../context.ts";
 import { resumeShadowPromotions, settledPromotions } from "../endpoints/promotion-resume.ts";
 import { resumeUnfinishedRuns, stopActiveRuns } from "../evaluate/runs/run-registry.ts";
 import { driftPublishing } from "../monitoring/drift.ts";
+import { realisedPublishing } from "../monitoring/realised-publisher.ts";
 import { releaseLeasesOf, replicaId } from "../store/leases.ts";
 import { type BackgroundWork, startBackgroundWork } from "./background-work.ts";
 
@@ -10,7 +11,7 @@ import { type BackgroundWork, startBackgroundWork } from "./background-work.ts";
  * What every console replica looks for, again and again, and takes up when no other replica holds it: evaluation
  * runs left running (a batch run's transform job and an asynchronous run's requests are collected inside its
  * run), shadow promotions waiting for their update, autoscaling to register again after an update, and drift
- * publishing. A replica that dies stops renewing its
+ * and realised-quality publishing. A replica that dies stops renewing its
  * leases; within a lease (CONSOLE_LEASE_SECONDS) and half another replica's round has taken its work over.
  */
 export function startConsoleBackgroundWork(): { stop(): Promise<void> } {
@@ -44,6 +45,11 @@ export function startConsoleBackgroundWork(): { stop(): Promise<void> } {
     driftPublishing(() => {
       const { aws, store, settings } = consoleContext();
       return { store, cloudWatch: aws.cloudWatch, s3: aws.s3, artifactBucket: settings.artifactBucket };
+    }),
+    realisedPublishing(() => {
+      const { aws, store, settings } = consoleContext();
+      const clients = { cloudWatch: aws.cloudWatch, s3: aws.s3, sageMaker: aws.sageMaker };
+      return { ...clients, store, artifactBucket: settings.artifactBucket };
     }),
   ]);
   log("background work started", { holder: replicaId(), leaseSeconds: config.CONSOLE_LEASE_SECONDS });
