@@ -439,7 +439,7 @@ describe("console policy", () => {
     ).toBe(true);
   });
 
-  it("writes only build sources, its endpoints' async requests, batch data and its groups' evaluation reports to the bucket, reads only those and its endpoints' captured decisions, lists only its prefixes", () => {
+  it("writes only build sources, its endpoints' async requests, batch data and its groups' evaluation reports to the bucket, reads only those and its endpoints' captured decisions and ground truth, lists only its prefixes", () => {
     expect([...new Set(actionsOf(consoleStatements()).filter((action) => action.startsWith("s3:")))].sort()).toEqual([
       "s3:AbortMultipartUpload",
       "s3:GetObject",
@@ -461,6 +461,7 @@ describe("console policy", () => {
       `<ArtifactBucket.Arn>/async/${PREFIX}*/out/*`,
       `<ArtifactBucket.Arn>/async/${PREFIX}*/failed/*`,
       `<ArtifactBucket.Arn>/data-capture/${PREFIX}*`,
+      `<ArtifactBucket.Arn>/ground-truth/${PREFIX}*`,
     ]);
     expect(
       consoleStatements()
@@ -471,6 +472,7 @@ describe("console policy", () => {
       { StringLike: { "s3:prefix": ["build-sources/*"] } },
       { StringLike: { "s3:prefix": [`async/${PREFIX}*/out/*`, `async/${PREFIX}*/failed/*`] } },
       { StringLike: { "s3:prefix": [`data-capture/${PREFIX}*`] } },
+      { StringLike: { "s3:prefix": [`ground-truth/${PREFIX}*`] } },
     ]);
   });
 
