@@ -85,7 +85,12 @@ export function EndpointDetailView({ name, updateTemperature }: { name: string; 
             />
           </div>
         </div>
-        <MetricsPanel name={endpoint.name} asynchronous={endpoint.asyncInference !== null} />
+        <MetricsPanel
+          name={endpoint.name}
+          asynchronous={endpoint.asyncInference !== null}
+          serving={{ instanceType: endpoint.instanceType, instanceCount: endpoint.instanceCount }}
+          hourlyPriceUsd={endpoint.hourlyPriceUsd}
+        />
         <AlarmsCard name={endpoint.name} />
         {endpoint.asyncInference !== null && <AsyncRequestsTable name={endpoint.name} />}
         <InvocationsTable name={endpoint.name} />

@@ -7,14 +7,38 @@ import { Button } from "../ui/button.tsx";
 import { Card } from "../ui/card.tsx";
 import { Timestamp } from "../ui/timestamp.tsx";
 import { useEndpointMetrics } from "./endpoint-activity-queries.ts";
+import { costPerThousand, hourlyPrice } from "./endpoint-format.ts";
 import { metricCharts } from "./metric-charts.ts";
 import { defaultMetricRange, type MetricRangeId, metricRange, metricRanges } from "./metric-ranges.ts";
+import { type ServedCost, servedCost } from "./served-cost.ts";
+
+/** The window's cost per 1,000 decisions beside the endpoint's $/hour, with what it was computed from. */
+function ServedCostLine({ cost, hourlyPriceUsd }: { cost: ServedCost; hourlyPriceUsd: number | null }) {
+  return (
+    <p className="mb-2 text-sm text-slate-800" data-testid="served-cost">
+      <span className="font-medium">{costPerThousand(cost.perThousandUsd)} per 1,000 decisions</span> over this window
+      at {hourlyPrice(hourlyPriceUsd)}/hour: {cost.decisions.toLocaleString()} decisions,{" "}
+      {cost.instanceHours.toFixed(2)} instance-hours at {hourlyPrice(cost.instanceHourPriceUsd)} each
+      {cost.perThousandUsd === null && (cost.decisions === 0 ? " (no decisions yet)" : " (no bundled price)")}.
+    </p>
+  );
+}
 
 /**
  * The endpoint's CloudWatch metrics over a window the reader picks (1 h to 1 w): the series its kind publishes and
  * each variant's instance count (from its scaling activities), on a time axis in the reader's time zone.
  */
-export function MetricsPanel({ name, asynchronous }: { name: string; asynchronous: boolean }) {
+export function MetricsPanel({
+  name,
+  asynchronous,
+  serving,
+  hourlyPriceUsd,
+}: {
+  name: string;
+  asynchronous: boolean;
+  serving: { instanceType: string | null; instanceCount: number | null };
+  hourlyPriceUsd: number | null;
+}) {
   const [rangeId, setRangeId] = useState<MetricRangeId>(defaultMetricRange);
   const range = metricRange(rangeId);
   const { data, error, isPending } = useEndpointMetrics(name, range);
@@ -46,6 +70,7 @@ export function MetricsPanel({ name, asynchronous }: { name: string; asynchronou
             {data.periodSeconds >= 3600 ? `${data.periodSeconds / 3600}-hour` : `${data.periodSeconds / 60}-minute`}{" "}
             periods, variant {data.variantName}.
           </p>
+          <ServedCostLine cost={servedCost(data, serving, asynchronous, Date.now())} hourlyPriceUsd={hourlyPriceUsd} />
           <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
             {metricCharts(data, asynchronous, Date.now()).map((chart) => (
               <LineChart

@@ -1,15 +1,34 @@
 import { describe, expect, it } from "vitest";
-import { evaluatedCostPerThousand, servedCostPerThousand } from "./cost-per-decision.ts";
+import { evaluatedCostPerThousand, instanceHours, servedCostPerThousand } from "./cost-per-decision.ts";
 
 describe("cost per 1,000 decisions served", () => {
-  it("divides the instance-hours' price by the decisions: $0.408/h for 24 h and 48,000 decisions is $0.204", () => {
-    expect(servedCostPerThousand({ hourlyPriceUsd: 0.408, hours: 24, decisions: 48_000 })).toBeCloseTo(0.204, 12);
+  it("divides the instance-hours' price by the decisions: 24 instance-hours at $0.408 for 48,000 decisions is $0.204", () => {
+    const cost = servedCostPerThousand({ instanceHourPriceUsd: 0.408, instanceHours: 24, decisions: 48_000 });
+    expect(cost).toBeCloseTo(0.204, 12);
   });
 
-  it("has no figure without decisions, hours or a known price", () => {
-    expect(servedCostPerThousand({ hourlyPriceUsd: 0.408, hours: 24, decisions: 0 })).toBeNull();
-    expect(servedCostPerThousand({ hourlyPriceUsd: 0.408, hours: 0, decisions: 10 })).toBeNull();
-    expect(servedCostPerThousand({ hourlyPriceUsd: null, hours: 24, decisions: 10 })).toBeNull();
+  it("has no figure without decisions, instance-hours or a known price", () => {
+    expect(servedCostPerThousand({ instanceHourPriceUsd: 0.408, instanceHours: 24, decisions: 0 })).toBeNull();
+    expect(servedCostPerThousand({ instanceHourPriceUsd: 0.408, instanceHours: 0, decisions: 10 })).toBeNull();
+    expect(servedCostPerThousand({ instanceHourPriceUsd: null, instanceHours: 24, decisions: 10 })).toBeNull();
+  });
+});
+
+describe("instance-hours of a step series of instance counts", () => {
+  it("holds each count until the next point: 1 instance for 2 h, then 3 for 1 h, is 5 instance-hours", () => {
+    const points = [
+      { at: "2026-12-01T10:00:00.000Z", value: 1 },
+      { at: "2026-12-01T12:00:00.000Z", value: 3 },
+    ];
+    expect(instanceHours(points, "2026-12-01T10:00:00.000Z", "2026-12-01T13:00:00.000Z")).toBe(5);
+  });
+
+  it("counts only the window, and nothing while scaled to zero", () => {
+    const points = [
+      { at: "2026-12-01T08:00:00.000Z", value: 2 },
+      { at: "2026-12-01T11:00:00.000Z", value: 0 },
+    ];
+    expect(instanceHours(points, "2026-12-01T10:00:00.000Z", "2026-12-01T13:00:00.000Z")).toBe(2);
   });
 });
 

@@ -3,15 +3,33 @@
  * served. Instances bill by the hour whether they answer or idle, so a quiet endpoint's decisions are dear.
  */
 
-/** From what an endpoint served: its hourly price (all instances) over `hours`, during which it made `decisions`. */
+/** From what an endpoint served: the instance-hours it ran at one instance's hourly price, and the decisions made. */
 export function servedCostPerThousand(input: {
-  hourlyPriceUsd: number | null;
-  hours: number;
+  instanceHourPriceUsd: number | null;
+  instanceHours: number;
   decisions: number;
 }): number | null {
-  const { hourlyPriceUsd, hours, decisions } = input;
-  if (hourlyPriceUsd === null || decisions <= 0 || hours <= 0) return null;
-  return ((hourlyPriceUsd * hours) / decisions) * 1000;
+  const { instanceHourPriceUsd, instanceHours, decisions } = input;
+  if (instanceHourPriceUsd === null || decisions <= 0 || instanceHours <= 0) return null;
+  return ((instanceHourPriceUsd * instanceHours) / decisions) * 1000;
+}
+
+/**
+ * Instance-hours from `from` to `to` of a step series of instance counts (each point's count holds from its time
+ * until the next point's), as the endpoint's metrics give it from its scaling activities.
+ */
+export function instanceHours(points: readonly { at: string; value: number }[], from: string, to: string): number {
+  const start = Date.parse(from);
+  const end = Date.parse(to);
+  const sorted = [...points].sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
+  let total = 0;
+  sorted.forEach((point, i) => {
+    const next = sorted[i + 1];
+    const segmentStart = Math.max(start, Date.parse(point.at));
+    const segmentEnd = Math.min(end, next ? Date.parse(next.at) : end);
+    if (segmentEnd > segmentStart) total += point.value * (segmentEnd - segmentStart);
+  });
+  return total / 3_600_000;
 }
 
 /**
