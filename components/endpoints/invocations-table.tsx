@@ -13,6 +13,12 @@ export function InvocationsTable({ name }: { name: string }) {
     <Card title="Recent invocations from this console">
       {error && <ErrorAlert title="Invocations unavailable" error={error} />}
       {isPending && <p className="text-sm text-slate-700">Loading invocations…</p>}
+      {data && (
+        <p className="mb-2 text-sm text-slate-700" data-testid="gateway-calls">
+          Through the gateway in the last 24 hours: {data.gateway.calls} decision calls, {data.gateway.answered}{" "}
+          answered.
+        </p>
+      )}
       {data && data.invocations.length === 0 && (
         <p className="text-sm text-slate-700">None yet. Run a request in the playground.</p>
       )}

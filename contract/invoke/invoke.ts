@@ -40,7 +40,11 @@ export const invocationRecordSchema = z.object({
 });
 export type InvocationRecord = z.infer<typeof invocationRecordSchema>;
 
-export const invocationListSchema = z.object({ invocations: z.array(invocationRecordSchema) });
+export const invocationListSchema = z.object({
+  invocations: z.array(invocationRecordSchema),
+  /** Decisions applications sent the endpoint through the console's gateway in the last 24 hours. */
+  gateway: z.object({ calls: z.number().int(), answered: z.number().int() }),
+});
 export type InvocationList = z.infer<typeof invocationListSchema>;
 
 /** `GET /api/endpoints/[name]/invocations?limit=`. */

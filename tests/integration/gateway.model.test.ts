@@ -248,3 +248,19 @@ describe.skipIf(!pythonAvailable && process.env.PYTHON_TESTS !== "required")(
     });
   },
 );
+
+describe("the endpoint page's invocations", () => {
+  it("count the decisions sent through the gateway beside the console's own", async () => {
+    const { GET } = await import("../../app/api/endpoints/[name]/invocations/route.ts");
+    const read = async () => {
+      const request = new Request(`http://127.0.0.1:3000/api/endpoints/${ENDPOINT}/invocations`, {
+        headers: { host: "127.0.0.1:3000" },
+      });
+      const answer = await GET(request, { params: Promise.resolve({ name: ENDPOINT }) });
+      return ((await answer.json()) as { gateway: { calls: number; answered: number } }).gateway;
+    };
+    const before = await read();
+    await openai(keys.good).decisions.create({ model: ENDPOINT, input: "Charged twice.", questions });
+    expect(await read()).toEqual({ calls: before.calls + 1, answered: before.answered + 1 });
+  });
+});
