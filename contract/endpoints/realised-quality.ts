@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { calibrationSchema } from "../evaluate/metrics.ts";
+import { calibrationSchema, temperatureFitSchema } from "../evaluate/metrics.ts";
 import { decisionThresholdSchema } from "./monitoring.ts";
 
 /** The windows realised quality is read over, and the interval each is drawn in. */
@@ -83,6 +83,19 @@ export const realisedKindSchema = z.object({
 });
 export type RealisedKind = z.infer<typeof realisedKindSchema>;
 
+/**
+ * A temperature fitted on the window's labelled production decisions (all kinds: SEMIF_TEMPERATURE is the endpoint's),
+ * checked on held-out halves as evaluations do. The captured probabilities were scored at `currentTemperature`, so
+ * the temperature to set is their product; it is offered only when the held-out figures improve.
+ */
+export const recalibrationSchema = z.object({
+  currentTemperature: z.number(),
+  fit: temperatureFitSchema,
+  /** SEMIF_TEMPERATURE to set through the endpoint's update; null when the held-out check does not show a gain. */
+  offeredTemperature: z.number().nullable(),
+});
+export type Recalibration = z.infer<typeof recalibrationSchema>;
+
 export const realisedQualitySchema = z.object({
   endpointName: z.string(),
   from: z.string(),
@@ -91,5 +104,7 @@ export const realisedQualitySchema = z.object({
   threshold: z.number(),
   minLabelsForAlarm: z.number().int(),
   kinds: z.array(realisedKindSchema),
+  /** Null without labels. */
+  recalibration: recalibrationSchema.nullable(),
 });
 export type RealisedQuality = z.infer<typeof realisedQualitySchema>;

@@ -1,4 +1,3 @@
-import { DescribeEndpointCommand } from "@aws-sdk/client-sagemaker";
 import { DEFAULT_DECISION_THRESHOLD } from "../../contract/endpoints/monitoring.ts";
 import {
   MIN_LABELS_FOR_ALARM,
@@ -8,7 +7,7 @@ import {
   type RealisedWindow,
   realisedWindows,
 } from "../../contract/endpoints/realised-quality.ts";
-import { awsCall } from "../aws/errors.ts";
+import { loadEndpointResources } from "../endpoints/resources.ts";
 import { AppError } from "../http/app-error.ts";
 import { readNewCaptures } from "./capture-reader.ts";
 import { storedThreshold } from "./endpoint-threshold.ts";
@@ -16,6 +15,7 @@ import { baselineRuns, evaluationPromise } from "./evaluation-promise.ts";
 import type { GroundTruthDeps } from "./ground-truth.ts";
 import { labelsBetween, type RealisedLabel } from "./ground-truth-store.ts";
 import { decisionKinds, rollupsBetween } from "./monitoring-store.ts";
+import { productionRecalibration, servedTemperature } from "./production-recalibration.ts";
 import { realisedKind } from "./realised-quality.ts";
 
 /** [fromMs, toMs) ending at the end of the interval `now` is in. */
@@ -26,13 +26,18 @@ export function realisedBounds(window: RealisedWindow, now: Date) {
   return { fromMs: toMs - seconds * 1000, toMs, intervalMs };
 }
 
-/** The endpoint's own spelling of its name and its production variants (a shadow's decisions are not its own). */
-async function productionOf(deps: GroundTruthDeps, askedName: string) {
-  const endpoint = await awsCall(`endpoint "${askedName}"`, () =>
-    deps.sageMaker.send(new DescribeEndpointCommand({ EndpointName: askedName })),
-  );
+/**
+ * The endpoint's own spelling of its name, its production variants (a shadow's decisions are not its own) and the
+ * temperature its model scores at.
+ */
+async function servingOf(deps: GroundTruthDeps, askedName: string) {
+  const { endpoint, model } = await loadEndpointResources(deps.sageMaker, askedName);
   const variants = (endpoint.ProductionVariants ?? []).map((variant) => variant.VariantName ?? "");
-  return { name: endpoint.EndpointName ?? askedName, variants: new Set(variants) };
+  return {
+    name: endpoint.EndpointName ?? askedName,
+    variants: new Set(variants),
+    temperature: servedTemperature(model),
+  };
 }
 
 /**
@@ -51,7 +56,7 @@ export async function endpointRealisedQuality(
       "Realised quality joins labels with captured decisions read from the artifact bucket; set CONSOLE_ARTIFACT_BUCKET for the console.",
     );
   }
-  const production = await productionOf(deps, askedName);
+  const production = await servingOf(deps, askedName);
   const endpointName = production.name;
   await readNewCaptures(deps.s3, deps.store, deps.artifactBucket, endpointName);
   const window = realisedBounds(query.window, now);
@@ -75,8 +80,10 @@ export async function endpointRealisedQuality(
     counts.set(rollup.kind, ofKind);
   }
   const labels = new Map<string, RealisedLabel[]>();
-  for (const label of await labelsBetween(deps.store, endpointName, window.fromMs, window.toMs)) {
-    if (!production.variants.has(label.variant)) continue;
+  const productionLabels = (await labelsBetween(deps.store, endpointName, window.fromMs, window.toMs)).filter((label) =>
+    production.variants.has(label.variant),
+  );
+  for (const label of productionLabels) {
     const ofKind = labels.get(label.kind);
     if (ofKind) ofKind.push(label);
     else labels.set(label.kind, [label]);
@@ -109,5 +116,10 @@ export async function endpointRealisedQuality(
     threshold,
     minLabelsForAlarm: MIN_LABELS_FOR_ALARM,
     kinds: figures,
+    recalibration: productionRecalibration(
+      productionLabels,
+      (kind) => kinds.get(kind)?.options,
+      production.temperature,
+    ),
   };
 }
