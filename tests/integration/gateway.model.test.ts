@@ -22,6 +22,7 @@ import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Store } from "../../server/store/store.ts";
 import { type RouteServer, serveRoutes } from "../support/route-server.ts";
+import { type EmptyDatabase, openEmptyDatabase, testPostgresUrl } from "../support/store/test-stores.ts";
 
 vi.mock("server-only", () => ({}));
 
@@ -262,5 +263,75 @@ describe("the endpoint page's invocations", () => {
     const before = await read();
     await openai(keys.good).decisions.create({ model: ENDPOINT, input: "Charged twice.", questions });
     expect(await read()).toEqual({ calls: before.calls + 1, answered: before.answered + 1 });
+  });
+});
+
+const postgres = testPostgresUrl();
+describe.skipIf("skipped" in postgres)("two console replicas on one PostgreSQL", () => {
+  let database: EmptyDatabase;
+  const replicas: RouteServer[] = [];
+  let limited: { id: string; secret: string };
+  let revokeInA: () => Promise<unknown>;
+
+  beforeAll(async () => {
+    database = await openEmptyDatabase("postgres");
+    const { consoleContext } = await import("../../server/context.ts");
+    const { serveDecision } = await import("../../server/gateway/decision-gateway.ts");
+    const { gatewayRoute } = await import("../../server/gateway/gateway-route.ts");
+    const { storeKeyLimits } = await import("../../server/gateway/key-limits.ts");
+    const keyStore = await import("../../server/gateway/key-store.ts");
+    const { runtime } = consoleContext().aws;
+    // Each replica has its own connection pool on the one database, as two console processes do.
+    for (const store of [database.open(), database.open()]) {
+      const deps = { store, runtime, limits: storeKeyLimits(store) };
+      const POST = gatewayRoute("decisions", (request) => serveDecision(request, "decisions", deps));
+      replicas.push(await serveRoutes({ "/v1/decisions": { POST } }));
+    }
+    const a = database.open();
+    const created = await keyStore.createGatewayKey(
+      a,
+      {
+        name: "limited",
+        endpoints: [ENDPOINT],
+        aliases: {},
+        requestsPerMinute: 2,
+        tokensPerMinute: 10_000_000,
+        expiresAt: null,
+      },
+      "tester",
+    );
+    limited = { id: created.key.id, secret: created.secret };
+    revokeInA = () => keyStore.revokeGatewayKey(a, created.key.id);
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all(replicas.map((replica) => replica.close()));
+    await database?.close();
+  });
+
+  const client = (replica: RouteServer) =>
+    new OpenAI({ apiKey: limited.secret, baseURL: `${replica.url}/v1`, maxRetries: 0 });
+  const decide = (replica: RouteServer) =>
+    client(replica)
+      .decisions.create({ model: ENDPOINT, input: "Charged twice.", questions: questions.slice(0, 1) })
+      .then(() => "answered" as const)
+      .catch((error: unknown) => error as InstanceType<typeof OpenAI.APIError>);
+
+  it("a key's requests per minute hold across them: its third call, on either, gets 429 with Retry-After", async () => {
+    const [a, b] = replicas as [RouteServer, RouteServer];
+    expect(await decide(a)).toBe("answered");
+    expect(await decide(b)).toBe("answered");
+    for (const replica of [a, b]) {
+      const refused = await decide(replica);
+      expect(refused).toBeInstanceOf(OpenAI.RateLimitError);
+      const retryAfter = Number((refused as InstanceType<typeof OpenAI.APIError>).headers?.get("retry-after"));
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter).toBeLessThanOrEqual(30);
+    }
+  });
+
+  it("a key revoked through one replica is refused by the other at once", async () => {
+    await revokeInA();
+    expect(await decide(replicas[1]!)).toBeInstanceOf(OpenAI.AuthenticationError);
   });
 });
