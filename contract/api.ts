@@ -47,6 +47,7 @@ import {
   monitoringQuerySchema,
   monitoringResponseSchema,
   setThresholdSchema,
+  thresholdInUseSchema,
 } from "./endpoints/monitoring.ts";
 import { realisedQualitySchema, realisedQuerySchema } from "./endpoints/realised-quality.ts";
 import {
@@ -266,6 +267,14 @@ export const consoleApi = {
       "The endpoint's decisions from its data capture files: per decision kind (question and option set) the decisions per interval, chosen options, top-probability distribution, the share below `threshold` (the endpoint's stored threshold when not given, 0.5 when none is stored) and latency. Decision kinds come a page of 10 at a time, most decisions first (`kindPage`), or those whose question contains `kindSearch`. Capture objects not read yet are read first (500 a call; `source.moreToRead` says when more are waiting); records whose probabilities are not a distribution are counted in `source.unreadableRecords`.",
     query: monitoringQuerySchema,
     response: monitoringResponseSchema,
+    status: 200,
+  },
+  endpointThreshold: {
+    method: "GET",
+    path: "/api/endpoints/[name]/threshold",
+    summary:
+      "The threshold the endpoint's decisions are read against everywhere (playground, Monitoring, realised quality): the one kept on the endpoint, else the default 0.5, with who kept it and when.",
+    response: thresholdInUseSchema,
     status: 200,
   },
   setEndpointThreshold: {

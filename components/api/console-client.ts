@@ -65,6 +65,7 @@ const routes: { readonly [K in RouteKey]: Pick<ConsoleApi[K], "method" | "path">
   deleteEndpoint: { method: "DELETE", path: "/api/endpoints/[name]" },
   endpointMetrics: { method: "GET", path: "/api/endpoints/[name]/metrics" },
   endpointMonitoring: { method: "GET", path: "/api/endpoints/[name]/monitoring" },
+  endpointThreshold: { method: "GET", path: "/api/endpoints/[name]/threshold" },
   setEndpointThreshold: { method: "PUT", path: "/api/endpoints/[name]/threshold" },
   startShadowTest: { method: "POST", path: "/api/endpoints/[name]/shadow" },
   endShadowTest: { method: "DELETE", path: "/api/endpoints/[name]/shadow" },

@@ -54,6 +54,15 @@ export const useSetEndpointThreshold = (name: string) =>
     api("setEndpointThreshold", { params: { name }, body: { threshold } }),
   );
 
+/** The threshold the endpoint's decisions are read against (kept on the endpoint, else the default). */
+export function useEndpointThreshold(name: string) {
+  return useQuery({
+    queryKey: [...queryKeys.endpoints.one(name), "threshold"] as const,
+    queryFn: ({ signal }) => api("endpointThreshold", { params: { name }, signal }),
+    enabled: name !== "",
+  });
+}
+
 export const useStartShadowTest = (name: string) =>
   useEndpointChange(name, (body: ShadowTestRequestInput) => api("startShadowTest", { params: { name }, body }));
 

@@ -1,6 +1,8 @@
 "use client";
 
-import { useId, useState } from "react";
+import { useState } from "react";
+import { DEFAULT_DECISION_THRESHOLD } from "@/contract/endpoints/monitoring.ts";
+import { useEndpointThreshold, useSetEndpointThreshold } from "../monitoring/monitoring-queries.ts";
 import { Alert } from "../ui/alert.tsx";
 import { Card } from "../ui/card.tsx";
 import { answerShapeOf } from "./answer-shape.ts";
@@ -8,11 +10,23 @@ import { DecisionAnswer, ModelPins, TimingList } from "./decision-answer.tsx";
 import type { InvokeAnswer } from "./invoke-client.ts";
 import { OpenAiDecisionsAnswer } from "./openai-decisions-answer.tsx";
 import { SystemOneAnswer } from "./systemone-answer.tsx";
+import { ThresholdControl } from "./threshold-control.tsx";
 
-/** The answer to `request`, read with the schema of what it asked for. */
-export function AnswerView({ request, result }: { request: Record<string, unknown>; result: InvokeAnswer }) {
-  const [threshold, setThreshold] = useState(0.6);
-  const sliderId = useId();
+/** The answer to `request` from `endpoint`, read with the schema of what it asked for. */
+export function AnswerView({
+  endpoint,
+  request,
+  result,
+}: {
+  endpoint: string;
+  request: Record<string, unknown>;
+  result: InvokeAnswer;
+}) {
+  const inUse = useEndpointThreshold(endpoint);
+  const keep = useSetEndpointThreshold(endpoint);
+  // null until the slider moves: the endpoint's threshold in use.
+  const [moved, setThreshold] = useState<number | null>(null);
+  const threshold = moved ?? inUse.data?.threshold ?? DEFAULT_DECISION_THRESHOLD;
   const shape = answerShapeOf(request, result.body);
   const decisions = shape.kind === "single" ? [shape.body.result] : shape.kind === "shared" ? shape.body.results : [];
   const timing = shape.kind === "single" || shape.kind === "shared" ? shape.body.timing : null;
@@ -25,25 +39,14 @@ export function AnswerView({ request, result }: { request: Record<string, unknow
           {result.invokedVariant && `, variant ${result.invokedVariant}`}
         </p>
         {(decisions.length > 0 || shape.kind === "systemone" || shape.kind === "openai-decisions") && (
-          <div className="flex items-center gap-3">
-            <label htmlFor={sliderId} className="text-sm font-medium">
-              Threshold
-            </label>
-            <input
-              id={sliderId}
-              type="range"
-              min={0}
-              max={1}
-              step={0.01}
-              value={threshold}
-              onChange={(event) => setThreshold(Number(event.target.value))}
-              className="w-48 accent-amber-600"
-            />
-            <span className="text-sm tabular-nums">{(threshold * 100).toFixed(0)}%</span>
-            <span className="text-xs text-slate-700">
-              The application acts on the top option at or above it, else falls back.
-            </span>
-          </div>
+          <ThresholdControl
+            kept={inUse.data ? { threshold: inUse.data.threshold, byTeam: inUse.data.kept !== null } : null}
+            value={threshold}
+            onChange={setThreshold}
+            onKeep={(value) => keep.mutate(value, { onSuccess: () => inUse.refetch() })}
+            keeping={keep.isPending}
+            keepError={keep.error ? keep.error.message : null}
+          />
         )}
         {shape.kind === "unexpected" && <Alert title={`The answer is not ${shape.expected}`}>{shape.problem}</Alert>}
         {decisions.map((decision) => (

@@ -182,7 +182,7 @@ export function PlaygroundView({ initialEndpoint }: { initialEndpoint?: string }
             </Alert>
           )}
           {shown.error && <Alert title="The request failed">{describeInvokeError(shown.error)}</Alert>}
-          {shown.data && run.variables && <AnswerView request={run.variables} result={shown.data} />}
+          {shown.data && run.variables && <AnswerView endpoint={chosen} request={run.variables} result={shown.data} />}
           {tab !== "chat" && (
             <Card title="Request snippet">
               <SnippetPanel

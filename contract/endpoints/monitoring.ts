@@ -145,3 +145,11 @@ export const endpointThresholdSchema = z.object({
   setAt: z.string(),
 });
 export type EndpointThreshold = z.infer<typeof endpointThresholdSchema>;
+/** `GET /api/endpoints/[name]/threshold`: the threshold every view reads the endpoint's decisions against. */
+export const thresholdInUseSchema = z.object({
+  endpointName: z.string(),
+  threshold: z.number(),
+  /** Who kept it and when; null while the endpoint has the default. */
+  kept: z.object({ setBy: z.string(), setAt: z.string() }).nullable(),
+});
+export type ThresholdInUse = z.infer<typeof thresholdInUseSchema>;

@@ -1,5 +1,9 @@
 import type { Selectable } from "kysely";
-import type { EndpointThreshold } from "../../contract/endpoints/monitoring.ts";
+import {
+  DEFAULT_DECISION_THRESHOLD,
+  type EndpointThreshold,
+  type ThresholdInUse,
+} from "../../contract/endpoints/monitoring.ts";
 import type { ConsoleTables } from "../store/schema.ts";
 import type { Store } from "../store/store.ts";
 
@@ -18,6 +22,14 @@ export async function storedThreshold(store: Store, endpointName: string): Promi
     .where("endpoint_name", "=", endpointName)
     .executeTakeFirst();
   return row ? fromRow(row) : null;
+}
+
+/** The threshold the endpoint's decisions are read against: the stored one, else the default. */
+export async function thresholdInUse(store: Store, endpointName: string): Promise<ThresholdInUse> {
+  const stored = await storedThreshold(store, endpointName);
+  return stored
+    ? { endpointName, threshold: stored.threshold, kept: { setBy: stored.setBy, setAt: stored.setAt } }
+    : { endpointName, threshold: DEFAULT_DECISION_THRESHOLD, kept: null };
 }
 
 /** Stores (or replaces) the endpoint's threshold. */

@@ -5,9 +5,18 @@ import { consoleContext } from "@/server/context.ts";
 import { existingEndpointName } from "@/server/endpoints/endpoint-name.ts";
 import { endpointNameParam } from "@/server/endpoints/route-params.ts";
 import { readJson, reply, route } from "@/server/http/route.ts";
-import { storeThreshold } from "@/server/monitoring/endpoint-threshold.ts";
+import { storeThreshold, thresholdInUse } from "@/server/monitoring/endpoint-threshold.ts";
 
 type Context = { params: Promise<{ name: string }> };
+
+/** The threshold the endpoint's decisions are read against (anyone signed in). */
+export const GET = route(async (request, { params }: Context) => {
+  await requireRole(request, "viewer");
+  const asked = await endpointNameParam(params);
+  const { aws, store } = consoleContext();
+  const name = await existingEndpointName(aws.sageMaker, asked);
+  return reply(consoleApi.endpointThreshold, await thresholdInUse(store, name));
+});
 
 /** Stores the decision threshold of an endpoint that exists, under its own spelling (operators; audited). */
 export const PUT = route(async (request, { params }: Context) => {
