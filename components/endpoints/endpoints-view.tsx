@@ -30,13 +30,15 @@ export function EndpointsView() {
         }
       />
       {firstRunLimits.length > 0 && (
-        <Alert tone="warning" title="This console started with limits">
-          <ul className="ml-5 list-disc space-y-1">
-            {firstRunLimits.map((limit) => (
-              <li key={limit}>{limit}</li>
-            ))}
-          </ul>
-        </Alert>
+        <div className="mb-4">
+          <Alert tone="warning" title="This console started with limits">
+            <ul className="ml-5 list-disc space-y-1">
+              {firstRunLimits.map((limit) => (
+                <li key={limit}>{limit}</li>
+              ))}
+            </ul>
+          </Alert>
+        </div>
       )}
       {error && <ErrorAlert title="Could not list endpoints" error={error} />}
       {isPending && <p className="text-sm text-slate-700">Loading endpoints…</p>}
