@@ -163,7 +163,13 @@ async function main() {
 
     const clients = consoleClientsFor(plane);
     const store = sqliteStore(openDatabase(path.join(dataDir, "console.db")));
-    const deps = { s3: clients.s3, sageMaker: clients.sageMaker, store, artifactBucket: plane.bucket };
+    const deps = {
+      s3: clients.s3,
+      sageMaker: clients.sageMaker,
+      cloudWatch: clients.cloudWatch,
+      store,
+      artifactBucket: plane.bucket,
+    };
     const threshold = 0.5;
     const query = monitoringQuerySchema.parse({ window: "24h", threshold: String(threshold) });
 

@@ -81,6 +81,10 @@ export const decisionKindSummarySchema = z.object({
 });
 export type DecisionKindSummary = z.infer<typeof decisionKindSummarySchema>;
 
+/** The copies of production's requests the shadow was sent over the window, and how many got no answer. */
+export const shadowCallsSchema = z.object({ copies: z.number().int(), failed: z.number().int() });
+export type ShadowCalls = z.infer<typeof shadowCallsSchema>;
+
 /** A shadow test: the shadow variant's answers to copies of production's requests, paired with production's. */
 export const shadowComparisonSchema = z.object({
   production: z.string(),
@@ -95,6 +99,11 @@ export const shadowComparisonSchema = z.object({
   productionLatency: latencySchema.nullable(),
   shadowLatency: latencySchema.nullable(),
   byKind: z.array(z.object({ kind: z.string(), pairs: z.number().int(), agreement: z.number() })),
+  /**
+   * The shadow's calls from its CloudWatch metrics: a failed copy leaves no capture record to pair, so agreement
+   * alone would hide it. Null when CloudWatch could not be read.
+   */
+  calls: shadowCallsSchema.nullable(),
 });
 export type ShadowComparison = z.infer<typeof shadowComparisonSchema>;
 

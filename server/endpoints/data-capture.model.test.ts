@@ -98,7 +98,13 @@ describe("a console deployment with data capture", { timeout: 120_000 }, () => {
     await plane.capture.flush();
 
     const { store, close } = await openTestStore("sqlite");
-    const deps = { s3: clients.s3, sageMaker: clients.sageMaker, store, artifactBucket: plane.bucket };
+    const deps = {
+      s3: clients.s3,
+      sageMaker: clients.sageMaker,
+      cloudWatch: clients.cloudWatch,
+      store,
+      artifactBucket: plane.bucket,
+    };
     const view = await endpointMonitoring(
       deps,
       "dc-captured-async",

@@ -81,7 +81,13 @@ describe("the Monitoring view of a captured endpoint", { timeout: 180_000 }, () 
     }
     await plane.capture.flush();
 
-    const deps = { s3: clients.s3, sageMaker: clients.sageMaker, store: opened.store, artifactBucket: plane.bucket };
+    const deps = {
+      s3: clients.s3,
+      sageMaker: clients.sageMaker,
+      cloudWatch: clients.cloudWatch,
+      store: opened.store,
+      artifactBucket: plane.bucket,
+    };
     const threshold = 0.4;
     const query = monitoringQuerySchema.parse({ window: "1h", threshold: String(threshold) });
     const view = await endpointMonitoring(deps, ENDPOINT, query);
@@ -115,7 +121,13 @@ describe("the Monitoring view of a captured endpoint", { timeout: 180_000 }, () 
   it("reads against the endpoint's stored threshold unless the query names one", async () => {
     const clients = consoleClientsFor(plane);
     const { store } = opened;
-    const deps = { s3: clients.s3, sageMaker: clients.sageMaker, store, artifactBucket: plane.bucket };
+    const deps = {
+      s3: clients.s3,
+      sageMaker: clients.sageMaker,
+      cloudWatch: clients.cloudWatch,
+      store,
+      artifactBucket: plane.bucket,
+    };
     const unset = await endpointMonitoring(deps, ENDPOINT, monitoringQuerySchema.parse({ window: "1h" }));
     expect(unset.threshold).toBe(0.5);
     expect(unset.storedThreshold).toBeNull();

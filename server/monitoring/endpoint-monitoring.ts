@@ -1,3 +1,4 @@
+import type { CloudWatchClient } from "@aws-sdk/client-cloudwatch";
 import type { S3Client } from "@aws-sdk/client-s3";
 import { DescribeEndpointCommand, type SageMakerClient } from "@aws-sdk/client-sagemaker";
 import {
@@ -21,11 +22,13 @@ import {
 } from "./monitoring-store.ts";
 import { summarizeRollups, windowBounds } from "./monitoring-summary.ts";
 import { withLabelledAccuracy } from "./review-queue.ts";
+import { shadowCalls } from "./shadow-calls.ts";
 import { compareShadow } from "./shadow-comparison.ts";
 
 export interface MonitoringDeps {
   s3: S3Client;
   sageMaker: SageMakerClient;
+  cloudWatch: CloudWatchClient;
   store: Store;
   artifactBucket: string | null;
 }
@@ -78,12 +81,15 @@ export async function endpointMonitoring(
   const test = endpoint?.test ?? null;
   const [fromMs, toMs] = [bounds.fromMinute * 60_000, bounds.toMinute * 60_000];
   const shadow = test
-    ? compareShadow(
-        test,
-        await variantDecisions(deps.store, endpointName, test.production, fromMs, toMs),
-        await variantDecisions(deps.store, endpointName, test.shadow, fromMs, toMs),
-        (kind) => kinds.get(kind)?.options,
-      )
+    ? {
+        ...compareShadow(
+          test,
+          await variantDecisions(deps.store, endpointName, test.production, fromMs, toMs),
+          await variantDecisions(deps.store, endpointName, test.shadow, fromMs, toMs),
+          (kind) => kinds.get(kind)?.options,
+        ),
+        calls: await shadowCalls(deps.cloudWatch, endpointName, test.shadow, fromMs, toMs),
+      }
     : null;
   const totals = await captureTotals(deps.store, endpointName);
   const page = pageOfKinds(summary.kinds, { search: query.kindSearch, page: query.kindPage }, KINDS_PER_PAGE);

@@ -72,7 +72,13 @@ describe("the review queue of a captured endpoint", { timeout: 180_000 }, () => 
     await plane.capture.flush();
 
     const { store, close } = await openTestStore("sqlite");
-    const deps = { s3: clients.s3, sageMaker: clients.sageMaker, store, artifactBucket: plane.bucket };
+    const deps = {
+      s3: clients.s3,
+      sageMaker: clients.sageMaker,
+      cloudWatch: clients.cloudWatch,
+      store,
+      artifactBucket: plane.bucket,
+    };
     const queue = await reviewQueue(deps, ENDPOINT, reviewQuerySchema.parse({ limit: "50" }));
 
     // The order is that of an independent sort of the files' decisions by top probability (ties by time of record).

@@ -52,7 +52,7 @@ export function compareShadow(
   production: readonly StoredDecision[],
   shadow: readonly StoredDecision[],
   optionsOf: (kind: string) => readonly string[] | undefined,
-): ShadowComparison {
+): Omit<ShadowComparison, "calls"> {
   const pairs = pairDecisions(production, shadow);
   const byKind = new Map<string, { pairs: number; agreeing: number }>();
   let agreeing = 0;

@@ -100,7 +100,13 @@ describe("the Monitoring view of a shadow test", { timeout: 180_000 }, () => {
 
     const store = sqliteStore(openDatabase(path.join(dataDir, "console.db")));
     const view = await endpointMonitoring(
-      { s3: clients.s3, sageMaker: clients.sageMaker, store, artifactBucket: plane.bucket },
+      {
+        s3: clients.s3,
+        sageMaker: clients.sageMaker,
+        cloudWatch: clients.cloudWatch,
+        store,
+        artifactBucket: plane.bucket,
+      },
       ENDPOINT,
       monitoringQuerySchema.parse({ window: "1h" }),
     );
@@ -122,5 +128,6 @@ describe("the Monitoring view of a shadow test", { timeout: 180_000 }, () => {
     // The candidate is hotter: its probabilities differ from production's on every pair.
     expect(view.shadow?.meanProbabilityDifference).toBeGreaterThan(0);
     expect(view.shadow?.shadowLatency?.meanMs).toBeGreaterThan(0);
+    expect(view.shadow?.calls).toEqual({ copies: invocations, failed: 0 });
   });
 });

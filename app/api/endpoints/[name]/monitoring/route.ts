@@ -11,7 +11,13 @@ export const GET = route(async (request, { params }: { params: Promise<{ name: s
   const name = await endpointNameParam(params);
   const query = readQuery(request, consoleApi.endpointMonitoring);
   const { aws, store, settings } = consoleContext();
-  const deps = { s3: aws.s3, sageMaker: aws.sageMaker, store, artifactBucket: settings.artifactBucket };
+  const deps = {
+    s3: aws.s3,
+    sageMaker: aws.sageMaker,
+    cloudWatch: aws.cloudWatch,
+    store,
+    artifactBucket: settings.artifactBucket,
+  };
   const answer = await endpointMonitoring(deps, name, query);
   return reply(consoleApi.endpointMonitoring, answer);
 });
