@@ -9,6 +9,8 @@ export const invokeHeaderNames = {
   invokedVariant: "x-invoked-variant",
   /** `invoke;dur=<ms>`: until the whole answer (plain) or until the stream opened (streaming). */
   timing: "server-timing",
+  /** The InferenceId the console gave InvokeEndpoint (plain calls): data capture records it, labels name it later. */
+  inferenceId: "x-inference-id",
 } as const;
 
 /** What an invoke's headers carry besides the container's bytes. */

@@ -1,6 +1,6 @@
 import { consoleApi } from "@/contract/api.ts";
 import { invokeErrorDetailsSchema } from "@/contract/invoke/invoke.ts";
-import { invokeHeaders } from "@/contract/invoke/invoke-headers.ts";
+import { invokeHeaderNames, invokeHeaders } from "@/contract/invoke/invoke-headers.ts";
 import { requireRole } from "@/server/auth/principal.ts";
 import { consoleContext } from "@/server/context.ts";
 import { existingEndpointName } from "@/server/endpoints/endpoint-name.ts";
@@ -13,7 +13,9 @@ import { invokeEndpointBytes, invokeEndpointStream } from "@/server/invoke/invok
 /**
  * Playground proxy: `{body, stream?}`. Both ways the container's bytes and Content-Type pass through unchanged (SSE
  * for streamed chat), with the same metadata headers (invoke-headers.ts). Errors carry the container's own status
- * and message. Every call is recorded, under the endpoint's own spelling of its name (names ignore case).
+ * and message. Every call is recorded, under the endpoint's own spelling of its name (names ignore case). A plain call
+ * gets a fresh InferenceId, which data capture records and the answer's x-inference-id names, so its decision can be
+ * labelled later.
  */
 export const POST = route(async (request, { params }: { params: Promise<{ name: string }> }) => {
   const principal = await requireRole(request, "viewer");
@@ -40,9 +42,13 @@ export const POST = route(async (request, { params }: { params: Promise<{ name: 
       await record(200, metadata.retries, null);
       return new Response(stream, { headers: invokeHeaders(metadata) });
     }
-    const { bytes, ...metadata } = await invokeEndpointBytes(aws.runtime, name, invoke.body);
+    const inferenceId = crypto.randomUUID();
+    const answer = await invokeEndpointBytes(aws.runtime, name, invoke.body, undefined, undefined, inferenceId);
+    const { bytes, ...metadata } = answer;
     await record(200, metadata.retries, null);
-    return new Response(new Uint8Array(bytes), { status: consoleApi.invoke.status, headers: invokeHeaders(metadata) });
+    const headers = invokeHeaders(metadata);
+    headers.set(invokeHeaderNames.inferenceId, inferenceId);
+    return new Response(new Uint8Array(bytes), { status: consoleApi.invoke.status, headers });
   } catch (error) {
     if (error instanceof AppError) {
       const retries = invokeErrorDetailsSchema.safeParse(error.details).data?.retries ?? 0;
