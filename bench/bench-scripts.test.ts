@@ -28,6 +28,7 @@ const SMALLEST: Record<string, { args: string[]; env?: Record<string, string> }>
   "bench:update-load": { args: ["--kind", "tiny", "--instances", "2", "--clients", "2", "--wait", "1"] },
   "bench:monitoring": { args: ["--hours", "1", "--rate", "1", "--loads", "1"] },
   "bench:capture": { args: ["--kind", "tiny", "--requests", "4", "--warmup", "1"] },
+  "bench:gateway": { args: ["--kind", "tiny", "--requests", "4", "--warmup", "1"] },
   "bench:shared-schedule": { args: ["--kind", "tiny", "--repeats", "1", "--states", "200", "--batches", "2"] },
   "bench:peer": { args: ["--kind", "tiny", "--repeats", "1", "--lengths", "100", "--states", "200", "--batches", "2"] },
 };
