@@ -301,6 +301,18 @@ describe("the load balancer", () => {
     template.resourceCountIs("AWS::ElasticLoadBalancingV2::Listener", 2);
   });
 
+  it("forwards every path to the console, the decision gateway's /v1/* with the pages and /api/*, with no sign-in before it", () => {
+    // The gateway's callers bring an API key, not a browser session: an authenticate-oidc or -cognito action, or a
+    // rule sending /v1/* elsewhere, would keep typesafe-sdk and openai from reaching it (docs/gateway.md).
+    const https = Object.values(resources).find(
+      (r) => r.Type === "AWS::ElasticLoadBalancingV2::Listener" && r.Properties.Port === 443,
+    )!;
+    const actions = https.Properties.DefaultActions as { Type: string; TargetGroupArn: unknown }[];
+    const targetGroup = idOf(resources, "AWS::ElasticLoadBalancingV2::TargetGroup", "");
+    expect(actions).toEqual([{ Type: "forward", TargetGroupArn: { Ref: targetGroup } }]);
+    template.resourceCountIs("AWS::ElasticLoadBalancingV2::ListenerRule", 0);
+  });
+
   it("drops invalid header fields, logs every request to S3 and keeps its deletion protection a parameter", () => {
     const bucket = idOf(resources, "AWS::S3::Bucket", "HostingLogs");
     const lb = resources[idOf(resources, "AWS::ElasticLoadBalancingV2::LoadBalancer", "LoadBalancer")]!.Properties;
