@@ -5,7 +5,7 @@ import type { EndpointSummary } from "@/contract/endpoints/endpoint.ts";
 import { Badge } from "../ui/badge.tsx";
 import { type Column, DataTable } from "../ui/data-table.tsx";
 import { Timestamp } from "../ui/timestamp.tsx";
-import { hourlyPrice, shortDigest, shortSha } from "./endpoint-format.ts";
+import { costPerThousand, hourlyPrice, shortDigest, shortSha } from "./endpoint-format.ts";
 import { StatusBadge } from "./status-badge.tsx";
 
 const columns: Column<EndpointSummary>[] = [
@@ -93,6 +93,13 @@ const columns: Column<EndpointSummary>[] = [
     sortValue: (row) => row.hourlyPriceUsd ?? -1,
     className: "tabular-nums",
   },
+  {
+    key: "cost",
+    header: "$ per 1,000 decisions (24 h)",
+    cell: (row) => costPerThousand(row.costPerThousandUsd),
+    sortValue: (row) => row.costPerThousandUsd ?? -1,
+    className: "tabular-nums",
+  },
 ];
 
 export function EndpointsTable({ endpoints, pricesAsOf }: { endpoints: EndpointSummary[]; pricesAsOf: string }) {
@@ -114,7 +121,11 @@ export function EndpointsTable({ endpoints, pricesAsOf }: { endpoints: EndpointS
           open, invoke or change them.
         </p>
       )}
-      <p className="text-xs text-slate-700">On-demand prices from the bundled price table dated {pricesAsOf}.</p>
+      <p className="text-xs text-slate-700">
+        On-demand prices from the bundled price table dated {pricesAsOf}. The cost per 1,000 decisions is the listed
+        instances&apos; price over the last 24 hours divided by the invocations CloudWatch counted; the endpoint&apos;s
+        page counts its scaling over the window you pick.
+      </p>
     </div>
   );
 }

@@ -39,6 +39,13 @@ export const endpointSummarySchema = z.object({
   lastModifiedAt: z.iso.datetime(),
   /** Price of the running instances per hour from the bundled table; null when the type is not in it. */
   hourlyPriceUsd: z.number().nullable(),
+  /** The variant whose instances are listed (the first), whose invocations the cost below counts. */
+  variantName: z.string().nullable(),
+  /**
+   * USD per 1,000 decisions over the list's window (`costWindowHours`): the listed instances' hourly price over the
+   * invocations CloudWatch counted for the variant; null without invocations, a price or the metrics.
+   */
+  costPerThousandUsd: z.number().nullable(),
   failureReason: z.string().nullable(),
   /**
    * False for an endpoint the console's IAM policy does not cover (named without CONSOLE_RESOURCE_PREFIX, or one
@@ -52,6 +59,8 @@ export const endpointListSchema = z.object({
   endpoints: z.array(endpointSummarySchema),
   /** Date of the bundled price table the hourly prices come from. */
   pricesAsOf: z.string(),
+  /** The hours up to now over which each endpoint's cost per 1,000 decisions is counted. */
+  costWindowHours: z.number(),
 });
 export type EndpointList = z.infer<typeof endpointListSchema>;
 

@@ -74,6 +74,8 @@ describe("endpoint list", () => {
       createdAt: "2026-11-30T10:00:00.000Z",
       lastModifiedAt: "2026-11-30T10:12:00.000Z",
       hourlyPriceUsd: 0.408,
+      variantName: "AllTraffic",
+      costPerThousandUsd: null,
       failureReason: null,
       managed: true,
     });

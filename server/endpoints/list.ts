@@ -8,6 +8,7 @@ import type { EndpointStatus } from "../../contract/endpoints/status.ts";
 import { pricesAsOf } from "../../contract/pricing/prices.ts";
 import { awsCall, toAwsAppError } from "../aws/errors.ts";
 import { loadEndpointResources } from "./resources.ts";
+import { COST_WINDOW_HOURS } from "./served-cost.ts";
 import { EndpointSummaryCache } from "./summary-cache.ts";
 import { summaryOf } from "./view.ts";
 
@@ -58,6 +59,8 @@ function fromListingOnly(entry: SdkEndpointSummary, managed: boolean): EndpointS
     createdAt: (entry.CreationTime ?? new Date(0)).toISOString(),
     lastModifiedAt: (entry.LastModifiedTime ?? new Date(0)).toISOString(),
     hourlyPriceUsd: null,
+    variantName: null,
+    costPerThousandUsd: null,
     failureReason: null,
     managed,
   };
@@ -104,5 +107,5 @@ export async function listEndpoints(
     }
   });
   await cache.retain(new Set(entries.map((entry) => entry.EndpointName ?? "")));
-  return { endpoints, pricesAsOf };
+  return { endpoints, pricesAsOf, costWindowHours: COST_WINDOW_HOURS };
 }

@@ -117,6 +117,8 @@ export function summaryOf(resources: EndpointResources): EndpointSummary {
     createdAt: iso(endpoint.CreationTime),
     lastModifiedAt: iso(endpoint.LastModifiedTime),
     hourlyPriceUsd: priceForInstances(serving.instanceType, serving.instanceCount),
+    variantName: variants[0]?.name ?? null,
+    costPerThousandUsd: null,
     failureReason: endpoint.FailureReason ?? null,
     managed: true,
   };

@@ -4,15 +4,22 @@ import { audited } from "@/server/aws/audited.ts";
 import { consoleContext } from "@/server/context.ts";
 import { deployEndpoint } from "@/server/endpoints/deploy.ts";
 import { listEndpoints } from "@/server/endpoints/list.ts";
+import { withServedCost } from "@/server/endpoints/served-cost.ts";
 import { readJson, reply, route } from "@/server/http/route.ts";
 
-/** Every endpoint (all pages of ListEndpoints) as EndpointList; those outside the console's prefix unmanaged. */
+/**
+ * Every endpoint (all pages of ListEndpoints) as EndpointList, with its cost per 1,000 decisions over the last day;
+ * those outside the console's prefix unmanaged.
+ */
 export const GET = route(async (request) => {
   await requireRole(request, "viewer");
   const { aws, endpointSummaries, settings } = consoleContext();
   return reply(
     consoleApi.listEndpoints,
-    await listEndpoints(aws.sageMaker, endpointSummaries, settings.resourceNamePrefix),
+    await withServedCost(
+      aws.cloudWatch,
+      await listEndpoints(aws.sageMaker, endpointSummaries, settings.resourceNamePrefix),
+    ),
   );
 });
 
