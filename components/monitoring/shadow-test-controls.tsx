@@ -2,10 +2,12 @@
 
 import { useState } from "react";
 import { ErrorAlert } from "../api/error-text.tsx";
+import { useEndpoint } from "../endpoints/endpoint-queries.ts";
 import { Button } from "../ui/button.tsx";
 import { Card } from "../ui/card.tsx";
 import { SelectField, TextField } from "../ui/field.tsx";
 import { useEndShadowTest, usePromoteShadow, useStartShadowTest } from "./monitoring-queries.ts";
+import { type PromotionChoice, promotionChoices } from "./promotion-choices.ts";
 
 /** A number typed in a field, within [min, max], or the message the field shows. */
 function numberIn(text: string, min: number, max: number, what: string): { value: number } | { error: string } {
@@ -80,49 +82,42 @@ export function StartShadowTest({ name }: { name: string }) {
   );
 }
 
-const strategies = {
-  canary: {
-    label: "Canary: 1 instance for 60 s under the standard alarms",
-    request: {
-      strategy: { kind: "canary", size: { unit: "instances", value: 1 }, waitSeconds: 60 },
-      alarms: { kind: "standard", latencyAverageMs: 2000 },
-    },
-  },
-  "all-at-once": {
-    label: "All at once, no rollback alarms",
-    request: { strategy: { kind: "all-at-once", waitSeconds: 0 }, alarms: { kind: "none" } },
-  },
-} as const;
-
-/** Promote (the test ends, then the candidate goes out by the chosen update) or end the test. */
+/**
+ * Promote (the test ends, then the candidate goes out by the chosen update) or end the test. Only the ways SageMaker
+ * accepts for the endpoint's instance count are offered, the first by default.
+ */
 export function ShadowTestActions({ name }: { name: string }) {
-  const [strategy, setStrategy] = useState<keyof typeof strategies>("canary");
+  const endpoint = useEndpoint(name);
+  const { choices, canaryProblem } = promotionChoices(endpoint.data?.instanceCount ?? 1);
+  const [picked, setPicked] = useState<string | null>(null);
+  const choice = choices.find((candidate) => candidate.id === picked) ?? (choices[0] as PromotionChoice);
   const promote = usePromoteShadow(name);
   const end = useEndShadowTest(name);
-  const busy = promote.isPending || end.isPending;
+  const busy = promote.isPending || end.isPending || !endpoint.data;
   return (
     <div className="flex flex-col gap-2">
       <div className="flex flex-wrap items-end gap-2">
         <div className="w-72">
-          <SelectField
-            label="Promote by"
-            value={strategy}
-            onChange={(event) => setStrategy(event.target.value as keyof typeof strategies)}
-          >
-            {Object.entries(strategies).map(([id, option]) => (
-              <option key={id} value={id}>
+          <SelectField label="Promote by" value={choice.id} onChange={(event) => setPicked(event.target.value)}>
+            {choices.map((option) => (
+              <option key={option.id} value={option.id}>
                 {option.label}
               </option>
             ))}
           </SelectField>
         </div>
-        <Button size="sm" disabled={busy} onClick={() => promote.mutate(strategies[strategy].request)}>
+        <Button size="sm" disabled={busy} onClick={() => promote.mutate(choice.request)}>
           Promote the shadow
         </Button>
         <Button size="sm" variant="secondary" disabled={busy} onClick={() => end.mutate(undefined)}>
           End the test
         </Button>
       </div>
+      {canaryProblem && (
+        <p className="text-xs text-slate-700">
+          No canary on this endpoint: {canaryProblem} Add an instance (Update, instance count 2) to promote by canary.
+        </p>
+      )}
       {promote.error && <ErrorAlert title="Not promoted" error={promote.error} />}
       {end.error && <ErrorAlert title="The test did not end" error={end.error} />}
       {promote.data && (

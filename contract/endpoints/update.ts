@@ -2,7 +2,7 @@ import { z } from "zod";
 import { modelVersionArnSchema } from "../models/model-version-arn.ts";
 import { autoscalingSchema } from "./autoscaling.ts";
 import { imageUriSchema, instanceTypeSchema, s3UrlSchema, sha256Schema, temperatureSchema } from "./deploy.ts";
-import type { CapacitySize, DeploymentConfig, DeploymentPlan } from "./deployment-plan.ts";
+import { type CapacitySize, capacityProblem, type DeploymentConfig, type DeploymentPlan } from "./deployment-plan.ts";
 import { resourceNameSchema } from "./endpoint.ts";
 import { instanceCountSchema } from "./instance-count.ts";
 import { instancePoolsSchema } from "./instance-pools.ts";
@@ -122,6 +122,16 @@ export type AbortUpdateResult = z.infer<typeof abortUpdateResultSchema>;
 /** A step size as the SDK's CapacitySize. */
 export function capacitySizeOf(size: StepSize): CapacitySize {
   return { Type: size.unit === "instances" ? "INSTANCE_COUNT" : "CAPACITY_PERCENT", Value: size.value };
+}
+
+/**
+ * Why a strategy's step size cannot serve a variant of `instanceCount` instances (a canary of 1 on 1 instance breaks
+ * "CanarySize must be <= 50%"), or null when it fits or the strategy has no step.
+ */
+export function strategyCapacityProblem(strategy: UpdateStrategy, instanceCount: number): string | null {
+  return strategy.kind === "all-at-once"
+    ? null
+    : capacityProblem(strategy.kind, capacitySizeOf(strategy.size), instanceCount);
 }
 
 /** The request's strategy as UpdateEndpoint's DeploymentConfig, with the rollback alarms by name. */

@@ -102,6 +102,26 @@ describeOnStores("shadow tests in the store", (current) => {
     });
   });
 
+  it("refuses a canary that a one-instance endpoint cannot run, before the test ends", async () => {
+    const { store } = current();
+    const started = await startShadowTest(aws.sageMaker, store, ENDPOINT, request, options);
+    servingOn(started.endpointConfigName);
+    const updates = sageMaker.commandCalls(UpdateEndpointCommand).length;
+    const canary = promoteShadowRequestSchema.parse({
+      strategy: { kind: "canary", size: { unit: "instances", value: 1 }, waitSeconds: 60 },
+      alarms: { kind: "none" },
+    });
+    await expect(promoteShadow(aws.sageMaker, store, ENDPOINT, canary, { actor: "alice" })).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringContaining("CanarySize (1 instance) must be less than or equal to 50%"),
+    });
+    expect(sageMaker.commandCalls(UpdateEndpointCommand)).toHaveLength(updates);
+    expect(await store.selectFrom("shadow_tests").select("endpoint_name").execute()).toEqual([
+      { endpoint_name: ENDPOINT },
+    ]);
+    expect(await waitingPromotions(store)).toEqual([]);
+  });
+
   it("counts each try at a promotion, keeps its last error, and gives it up once the endpoint moved on", async () => {
     const { store } = current();
     const started = await startShadowTest(aws.sageMaker, store, ENDPOINT, request, options);

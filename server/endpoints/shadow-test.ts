@@ -15,7 +15,7 @@ import type {
   ShadowTestResult,
 } from "../../contract/endpoints/shadow-test.ts";
 import { neverInServiceAgain } from "../../contract/endpoints/status.ts";
-import type { EndpointChange, UpdateRequest } from "../../contract/endpoints/update.ts";
+import { type EndpointChange, strategyCapacityProblem, type UpdateRequest } from "../../contract/endpoints/update.ts";
 import type { ManagedScope } from "../auth/managed-names.ts";
 import { audited } from "../aws/audited.ts";
 import type { AwsClients } from "../aws/clients.ts";
@@ -170,7 +170,7 @@ async function runningTest(sageMaker: SageMakerClient, store: Store, name: strin
   if (!test || resources.endpoint.EndpointConfigName !== test.shadow_config) {
     throw new AppError("conflict", `Endpoint "${name}" runs no shadow test this console started.`);
   }
-  return test;
+  return { test, endpoint: resources.endpoint };
 }
 
 async function backToProduction(sageMaker: SageMakerClient, name: string, test: ShadowTestRow) {
@@ -194,7 +194,7 @@ export async function endShadowTest(
   store: Store,
   name: string,
 ): Promise<EndShadowTestResult> {
-  const test = await runningTest(sageMaker, store, name);
+  const { test } = await runningTest(sageMaker, store, name);
   await backToProduction(sageMaker, name, test);
   await endTest(store, name);
   return { name, endpointConfigName: test.previous_config, status: "Updating" };
@@ -213,8 +213,17 @@ export async function promoteShadow(
   request: PromoteShadowRequest,
   options: { actor: string },
 ): Promise<PromoteShadowResult> {
-  const test = await runningTest(sageMaker, store, name);
+  const { test, endpoint } = await runningTest(sageMaker, store, name);
   const change = JSON.parse(test.change) as EndpointChange;
+  const instances = change.instanceCount ?? endpoint.ProductionVariants?.[0]?.CurrentInstanceCount ?? 1;
+  const problem = strategyCapacityProblem(request.strategy, instances);
+  if (problem) {
+    throw new AppError(
+      "bad_request",
+      `${problem} The test keeps running: promote all at once (with a bake under the rollback alarms), or add ` +
+        "instances to the endpoint first.",
+    );
+  }
   const update: UpdateRequest = { ...request, change };
   await backToProduction(sageMaker, name, test);
   await store.transaction().execute(async (trx) => {
