@@ -171,6 +171,26 @@ describe("raw requests to the gateway", () => {
     expect(((await decisions.json()) as { error: { code: string } }).error.code).toBe("invalid_api_key");
   });
 
+  it("a model no endpoint has is 404 model_not_found, for a key whose prefix covers the name", async () => {
+    const { createGatewayKey } = await import("../../server/gateway/key-store.ts");
+    const { secret } = await createGatewayKey(
+      store,
+      {
+        name: "prefix",
+        endpoints: ["dc-*"],
+        aliases: {},
+        requestsPerMinute: 10,
+        tokensPerMinute: 10_000,
+        expiresAt: null,
+      },
+      "tester",
+    );
+    const body = JSON.stringify({ model: "dc-no-such-endpoint", input: "x", questions: questions.slice(0, 1) });
+    const missing = await post("/v1/decisions", body, { authorization: `Bearer ${secret}` });
+    expect(missing.status).toBe(404);
+    expect(((await missing.json()) as { error: { code: string } }).error.code).toBe("model_not_found");
+  });
+
   it("a body that is not JSON is a 4xx in the protocol's shape, never a 5xx", async () => {
     const auth = { authorization: `Bearer ${keys.good}` };
     const systemone = await post("/v1/systemone", "{not json", auth);
