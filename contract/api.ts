@@ -315,7 +315,7 @@ export const consoleApi = {
     method: "GET",
     path: "/api/endpoints/[name]/review",
     summary:
-      "The review queue: unlabelled production decisions kept from the data capture (7 days), lowest confidence first, at random, or those a shadow decided otherwise, each with its state (read back from its capture object), question, options and probabilities; and the labels given so far, with who gave them.",
+      "The review queue: unlabelled production decisions kept from the data capture (7 days), lowest confidence first, at random, or those a shadow decided otherwise, each with its state (read back from its capture object), question, options and probabilities; and the labels given so far, with who gave them. The console's evaluation runner's requests (InferenceId `dc-eval-…`) are left out unless `includeEvaluation=true`.",
     query: reviewQuerySchema,
     response: reviewQueueSchema,
     status: 200,

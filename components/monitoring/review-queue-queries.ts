@@ -8,13 +8,21 @@ import { queryKeys } from "../api/query-keys.ts";
 /** How many decisions the page holds ahead of the one shown. */
 export const REVIEW_BATCH = 20;
 
-export function useReviewQueue(name: string, view: { order: ReviewOrder; kind: string | null }) {
+export function useReviewQueue(
+  name: string,
+  view: { order: ReviewOrder; kind: string | null; includeEvaluation: boolean },
+) {
   return useQuery({
-    queryKey: queryKeys.endpoints.review(name, view.order, view.kind),
+    queryKey: [...queryKeys.endpoints.review(name, view.order, view.kind), view.includeEvaluation] as const,
     queryFn: ({ signal }) =>
       api("reviewQueue", {
         params: { name },
-        query: { order: view.order, limit: REVIEW_BATCH, ...(view.kind ? { kind: view.kind } : {}) },
+        query: {
+          order: view.order,
+          limit: REVIEW_BATCH,
+          ...(view.kind ? { kind: view.kind } : {}),
+          ...(view.includeEvaluation ? { includeEvaluation: "true" as const } : {}),
+        },
         signal,
       }),
     // A random order is drawn once per look; looking again on focus would reshuffle under the person labelling.

@@ -156,7 +156,8 @@ export function ReviewQueueView({ name }: { name: string }) {
   const [order, setOrder] = useState<ReviewOrder>("lowest-confidence");
   const [kind, setKind] = useState<string | null>(null);
   const [done, setDone] = useState<Set<string>>(new Set());
-  const { data, error, isPending, isFetching } = useReviewQueue(name, { order, kind });
+  const [includeEvaluation, setIncludeEvaluation] = useState(false);
+  const { data, error, isPending, isFetching } = useReviewQueue(name, { order, kind, includeEvaluation });
   const label = useLabelDecision(name);
   const current = data?.items.find((item) => !done.has(keyOf(item))) ?? null;
   const busy = label.isPending;
@@ -237,6 +238,17 @@ export function ReviewQueueView({ name }: { name: string }) {
                 ))}
               </SelectField>
             </div>
+            <label className="flex items-center gap-2 text-sm">
+              <input
+                type="checkbox"
+                checked={includeEvaluation}
+                onChange={(event) => {
+                  setIncludeEvaluation(event.target.checked);
+                  setDone(new Set());
+                }}
+              />
+              Include evaluation traffic
+            </label>
             {data && (
               <p className="text-sm text-slate-700" role="status">
                 {data.unlabelled} unlabelled decision{data.unlabelled === 1 ? "" : "s"} kept (7 days)

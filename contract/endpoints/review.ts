@@ -19,6 +19,11 @@ export const reviewQuerySchema = z.object({
     .min(1, `limit must be a whole number from 1 to ${MAX_REVIEW_LIMIT}`)
     .max(MAX_REVIEW_LIMIT, `limit must be a whole number from 1 to ${MAX_REVIEW_LIMIT}`)
     .default(10),
+  /** Whether the console's evaluation runner's requests are queued too (left out by default: they are not production). */
+  includeEvaluation: z
+    .enum(["true", "false"], { error: "includeEvaluation must be true or false" })
+    .default("false")
+    .transform((value) => value === "true"),
 });
 export type ReviewQuery = z.infer<typeof reviewQuerySchema>;
 

@@ -97,8 +97,9 @@ export async function invokeEndpoint(
   body: unknown,
   policy: BusyRetryPolicy = defaultBusyRetryPolicy,
   now: () => number = performance.now.bind(performance),
+  inferenceId?: string,
 ): Promise<InvokeResult> {
-  const { bytes, ...metadata } = await invokeEndpointBytes(runtime, name, body, policy, now);
+  const { bytes, ...metadata } = await invokeEndpointBytes(runtime, name, body, policy, now, inferenceId);
   return { ...metadata, body: decodeBody(bytes, metadata.contentType ?? undefined) };
 }
 

@@ -52,6 +52,18 @@ const reading = (key: string, decisions: LocatedDecision[], variant = "AllTraffi
 });
 
 describeOnStores("the monitoring store", (current) => {
+  it("leaves evaluation traffic out of the rollups that Monitoring and drift read, and keeps its decisions", async () => {
+    const { store } = current();
+    const evaluation = { ...decision(1, T0 + 2_000, 0.7), inferenceId: "dc-eval-run-1-0-3" };
+    await recordCaptureObject(store, reading("00-00-000-eval", [decision(0, T0 + 1_000, 0.9), evaluation]));
+
+    const rollups = await rollupsBetween(store, ENDPOINT, MINUTE, MINUTE + 1, undefined);
+    expect(rollups.map((rollup) => rollup.decisions)).toEqual([1]);
+    expect(rollups[0]?.topBins[topProbabilityBin(0.7)]).toBe(0);
+    const kept = await variantDecisions(store, ENDPOINT, "AllTraffic", T0, T0 + 60_000);
+    expect(kept).toHaveLength(2);
+  });
+
   it("records a capture object once, in per-minute rollups and single decisions", async () => {
     const { store } = current();
     const object = reading("00-00-000-a", [

@@ -1,5 +1,6 @@
 import type { Insertable } from "kysely";
 import { TOP_PROBABILITY_BINS } from "../../contract/endpoints/monitoring.ts";
+import { isEvaluationTraffic } from "../../contract/evaluate/evaluation-traffic.ts";
 import { chunks } from "../store/chunks.ts";
 import type { ConsoleTables } from "../store/schema.ts";
 import type { Store } from "../store/store.ts";
@@ -238,7 +239,10 @@ export async function recordCaptureObject(store: Store, reading: CaptureObjectRe
     if (!(await claimObject(trx, reading))) return;
     await keepDecisions(trx, reading);
     await knowKinds(trx, reading);
-    await addRollups(trx, reading.endpointName, inLockOrder(folded(reading.decisions, reading.variant).values()));
+    // Evaluation traffic is kept as single decisions (the review queue can include it) but left out of the
+    // rollups that Monitoring and drift read: they describe production.
+    const production = reading.decisions.filter((decision) => !isEvaluationTraffic(decision.inferenceId));
+    await addRollups(trx, reading.endpointName, inLockOrder(folded(production, reading.variant).values()));
   });
 }
 

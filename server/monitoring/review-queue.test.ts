@@ -109,9 +109,9 @@ describeOnStores("the review queue's store", (current) => {
     await storeLabel(store, ENDPOINT, queue[0] as KeyedDecision, sent, "a", "ann");
     await storeLabel(store, ENDPOINT, queue[1] as KeyedDecision, sent, null, "ann");
     expect(await lines()).toEqual([0, 2]);
-    expect(await countUnlabelled(store, ENDPOINT, ["AllTraffic"])).toBe(2);
-    expect(await countUnlabelled(store, ENDPOINT, ["AllTraffic"], KIND)).toBe(2);
-    expect(await countUnlabelled(store, ENDPOINT, ["AllTraffic"], "another-kind")).toBe(0);
+    expect(await countUnlabelled(store, ENDPOINT, { variants: ["AllTraffic"] })).toBe(2);
+    expect(await countUnlabelled(store, ENDPOINT, { variants: ["AllTraffic"], kind: KIND })).toBe(2);
+    expect(await countUnlabelled(store, ENDPOINT, { variants: ["AllTraffic"], kind: "another-kind" })).toBe(0);
     const random = await lines({ order: "random" });
     expect(random.sort()).toEqual([0, 2]);
   });
@@ -209,7 +209,7 @@ describeOnStores("labels in the store", (current) => {
     await record(store, "AllTraffic", "k", [located(0, [0.5, 0.3, 0.2], 3_000), located(1, [0.5, 0.3, 0.2], 2_000)]);
     await record(store, "Shadow", "s", [located(0, [0.5, 0.3, 0.2], 2_500)]);
     const read = async (variants: string[], fromMs: number) =>
-      (await keyedDecisions(store, ENDPOINT, variants, fromMs)).map((d) => [d.variant, d.atMs]);
+      (await keyedDecisions(store, ENDPOINT, { variants }, fromMs)).map((d) => [d.variant, d.atMs]);
     expect(await read(["AllTraffic"], 0)).toEqual([
       ["AllTraffic", 2_000],
       ["AllTraffic", 3_000],
@@ -244,7 +244,9 @@ describe("the review queue's order", () => {
   });
 
   it("reads limits and orders, refusing what does not fit", () => {
-    expect(reviewQuerySchema.parse({})).toEqual({ order: "lowest-confidence", limit: 10 });
+    expect(reviewQuerySchema.parse({})).toEqual({ order: "lowest-confidence", limit: 10, includeEvaluation: false });
+    expect(reviewQuerySchema.parse({ includeEvaluation: "true" }).includeEvaluation).toBe(true);
+    expect(reviewQuerySchema.safeParse({ includeEvaluation: "yes" }).success).toBe(false);
     expect(reviewQuerySchema.safeParse({ limit: "51" }).success).toBe(false);
     expect(reviewQuerySchema.safeParse({ order: "newest" }).success).toBe(false);
     expect(labelDecisionSchema.safeParse({ objectKey: "k", line: 0, item: 0 }).success).toBe(false);

@@ -142,14 +142,15 @@ export async function reviewQueue(deps: ReviewDeps, endpointName: string, query:
   await forgetOldDecisions(deps.store, endpointName, new Date());
   const variants = await variantsOf(deps, endpointName);
   const kinds = await decisionKinds(deps.store, endpointName);
+  const { includeEvaluation } = query;
   let chosen: { decision: KeyedDecision; shadowChosen: string | null }[];
   let unlabelled: number;
   if (query.order === "shadow-disagrees") {
     const fromMs = Date.now() - SHADOW_PAIRING_MS;
     const labelled = await labelledSince(deps.store, endpointName, fromMs);
     const disagreements = shadowDisagreements(
-      await keyedDecisions(deps.store, endpointName, variants.production, fromMs),
-      await keyedDecisions(deps.store, endpointName, variants.shadow, fromMs),
+      await keyedDecisions(deps.store, endpointName, { variants: variants.production, includeEvaluation }, fromMs),
+      await keyedDecisions(deps.store, endpointName, { variants: variants.shadow, includeEvaluation }, fromMs),
       (decision) => labelled.has(decisionKey(decision)),
       query.kind,
     );
@@ -157,10 +158,10 @@ export async function reviewQueue(deps: ReviewDeps, endpointName: string, query:
     chosen = disagreements.slice(0, query.limit + UNREADABLE_LOOKAHEAD);
   } else {
     const limit = query.limit + UNREADABLE_LOOKAHEAD;
-    const filter = { variants: variants.production, kind: query.kind, order: query.order, limit };
-    const decisions = await unlabelledDecisions(deps.store, endpointName, filter);
+    const scope = { variants: variants.production, kind: query.kind, includeEvaluation };
+    const decisions = await unlabelledDecisions(deps.store, endpointName, { ...scope, order: query.order, limit });
     chosen = decisions.map((decision) => ({ decision, shadowChosen: null }));
-    unlabelled = await countUnlabelled(deps.store, endpointName, variants.production, query.kind);
+    unlabelled = await countUnlabelled(deps.store, endpointName, scope);
   }
   const requests = capturedRequests(deps.s3, bucket);
   const items: ReviewItem[] = [];

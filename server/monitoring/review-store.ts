@@ -1,6 +1,7 @@
 import type { Decision } from "@decision-console/adapter/contract";
 import { type NotNull, type Selectable, sql } from "kysely";
 import type { CapturedDecisionKey, ReviewLabel } from "../../contract/endpoints/review.ts";
+import { EVALUATION_INFERENCE_PREFIX } from "../../contract/evaluate/evaluation-traffic.ts";
 import type { ConsoleTables } from "../store/schema.ts";
 import type { Store } from "../store/store.ts";
 import type { StoredDecision } from "./monitoring-store.ts";
@@ -53,17 +54,30 @@ const COLUMNS = [
   "d.latency_ms",
 ] as const;
 
+/** Which kept decisions a read covers: the variants (a list that is not empty), one kind or all, evaluation traffic too or not. */
+export interface DecisionScope {
+  variants: readonly string[];
+  kind?: string;
+  /** The console's evaluation runner's requests (EVALUATION_INFERENCE_PREFIX); left out unless asked for. */
+  includeEvaluation?: boolean;
+}
+
 /**
  * The endpoint's kept decisions of the given variants (a list that is not empty), and of one kind when one is
  * asked for: a plain equality then, so that SQLite walks captured_decisions_confidence in order (a queue of one
  * kind reads a few rows instead of sorting every kept decision).
  */
-function decisionsOf(store: Store, endpointName: string, variants: readonly string[], kind?: string) {
+function decisionsOf(store: Store, endpointName: string, scope: DecisionScope) {
   let query = store
     .selectFrom("captured_decisions as d")
     .where("d.endpoint_name", "=", endpointName)
-    .where("d.variant", "in", variants);
-  if (kind !== undefined) query = query.where("d.kind", "=", kind);
+    .where("d.variant", "in", scope.variants);
+  if (scope.kind !== undefined) query = query.where("d.kind", "=", scope.kind);
+  if (!scope.includeEvaluation) {
+    query = query.where((eb) =>
+      eb.or([eb("d.inference_id", "is", null), eb("d.inference_id", "not like", `${EVALUATION_INFERENCE_PREFIX}%`)]),
+    );
+  }
   return query;
 }
 
@@ -89,10 +103,10 @@ export type StoreOrder = "lowest-confidence" | "random";
 export async function unlabelledDecisions(
   store: Store,
   endpointName: string,
-  filter: { variants: readonly string[]; kind?: string; order: StoreOrder; limit: number },
+  filter: DecisionScope & { order: StoreOrder; limit: number },
 ): Promise<KeyedDecision[]> {
   if (filter.variants.length === 0) return [];
-  const query = unlabelled(decisionsOf(store, endpointName, filter.variants, filter.kind)).select(COLUMNS);
+  const query = unlabelled(decisionsOf(store, endpointName, filter)).select(COLUMNS);
   const ordered =
     filter.order === "random"
       ? query.orderBy(sql`random()`)
@@ -106,14 +120,9 @@ export async function unlabelledDecisions(
   return rows.map(keyed);
 }
 
-export async function countUnlabelled(
-  store: Store,
-  endpointName: string,
-  variants: readonly string[],
-  kind?: string,
-): Promise<number> {
-  if (variants.length === 0) return 0;
-  const { count } = await unlabelled(decisionsOf(store, endpointName, variants, kind))
+export async function countUnlabelled(store: Store, endpointName: string, scope: DecisionScope): Promise<number> {
+  if (scope.variants.length === 0) return 0;
+  const { count } = await unlabelled(decisionsOf(store, endpointName, scope))
     .select((eb) => eb.fn.countAll<number>().as("count"))
     .executeTakeFirstOrThrow();
   return count;
@@ -123,11 +132,11 @@ export async function countUnlabelled(
 export async function keyedDecisions(
   store: Store,
   endpointName: string,
-  variants: readonly string[],
+  scope: DecisionScope,
   fromMs: number,
 ): Promise<KeyedDecision[]> {
-  if (variants.length === 0) return [];
-  const rows = await decisionsOf(store, endpointName, variants)
+  if (scope.variants.length === 0) return [];
+  const rows = await decisionsOf(store, endpointName, scope)
     .where("d.at_ms", ">=", fromMs)
     .select(COLUMNS)
     .orderBy("d.at_ms")

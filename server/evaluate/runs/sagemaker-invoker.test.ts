@@ -3,6 +3,7 @@ import { DescribeEndpointCommand, DescribeEndpointConfigCommand, SageMakerClient
 import { InvokeEndpointCommand, ModelError, SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import { mockClient } from "aws-sdk-client-mock";
 import { afterEach, describe, expect, it } from "vitest";
+import { isEvaluationTraffic } from "../../../contract/evaluate/evaluation-traffic.ts";
 import { isBusyAnswer } from "../../invoke/busy-retry.ts";
 import { sageMakerInvoker } from "./sagemaker-invoker.ts";
 
@@ -50,5 +51,13 @@ describe("the evaluation runner's SageMaker invoker", () => {
     const outcome = await invoker()("demo", { decision: {} }, item);
     expect(isBusyAnswer(outcome.status, outcome.body)).toBe(false);
     expect(outcome.body).toEqual({ error: "overloaded" });
+  });
+
+  it("tags each request as evaluation traffic by its InferenceId, one per run item, so capture records say so", async () => {
+    runtime.on(InvokeEndpointCommand).resolves({ Body: new TextEncoder().encode("{}") as never });
+    await invoker()("demo", { decision: {} }, { item: { runId: "run-1", slot: 2, position: 7, itemId: "i7" } });
+    const sent = runtime.commandCalls(InvokeEndpointCommand)[0]?.args[0].input.InferenceId;
+    expect(isEvaluationTraffic(sent)).toBe(true);
+    expect(sent).toBe("dc-eval-run-1-2-7");
   });
 });

@@ -1,6 +1,7 @@
 import type { S3Client } from "@aws-sdk/client-s3";
 import type { SageMakerClient } from "@aws-sdk/client-sagemaker";
 import type { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
+import { evaluationInferenceId } from "../../../contract/evaluate/evaluation-traffic.ts";
 import { realSleep } from "../../aws/sleep.ts";
 import { AppError } from "../../http/app-error.ts";
 import { asyncOutcome } from "../../invoke/async-outcome.ts";
@@ -78,7 +79,8 @@ export function sageMakerInvoker(
     try {
       const paths = await asyncPaths(endpointName);
       if (!paths) {
-        const result = await invokeEndpoint(clients.runtime, endpointName, body, singleAttempt);
+        const tag = evaluationInferenceId(item);
+        const result = await invokeEndpoint(clients.runtime, endpointName, body, singleAttempt, undefined, tag);
         return { status: 200, body: result.body, latencyMs: result.latencyMs };
       }
       const store = options.store();
