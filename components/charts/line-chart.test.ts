@@ -1,7 +1,7 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { LineChart } from "./line-chart.tsx";
+import { gapsBetween, LineChart } from "./line-chart.tsx";
 
 function render(points: { at: string; value: number }[]) {
   return renderToStaticMarkup(createElement(LineChart, { title: "Invocations", unit: "count", points }));
@@ -38,5 +38,18 @@ describe("line chart", () => {
     const html = render([]);
     expect(html).toContain("No data yet");
     expect(html).not.toContain("<circle");
+  });
+
+  it("draws missing periods as a gap, not as a straight line across them", () => {
+    const at = (minute: number) => new Date(Date.parse("2026-12-01T21:00:00.000Z") + minute * 60_000).toISOString();
+    const points = [0, 1, 2, 14, 15].map((minute) => ({ at: at(minute), value: 5 }));
+    const path = render(points).match(/<path d="([^"]+)"/)?.[1] ?? "";
+    expect(path.match(/M/g)).toHaveLength(2);
+    expect(path.match(/L/g)).toHaveLength(3);
+  });
+
+  it("reads a gap against the period when it is given", () => {
+    expect(gapsBetween([0, 60_000, 120_000, 300_000], 60)).toEqual([false, false, false, true]);
+    expect(gapsBetween([0, 300_000, 600_000], 300)).toEqual([false, false, false]);
   });
 });

@@ -9,6 +9,16 @@ export type ChartPoint = { at: string; value: number };
 const box = { width: 320, height: 120, pad: { left: 36, right: 8, top: 8, bottom: 20 } };
 
 /**
+ * Whether a period is missing before each point (CloudWatch leaves out a period without datapoints): the line
+ * breaks there instead of drawing a straight line across the missing periods.
+ */
+export function gapsBetween(times: readonly number[], periodSeconds?: number): boolean[] {
+  const steps = times.slice(1).map((time, i) => time - (times[i] ?? time));
+  const period = periodSeconds === undefined ? Math.min(...steps.filter((step) => step > 0)) : periodSeconds * 1000;
+  return times.map((_, i) => i > 0 && Number.isFinite(period) && (steps[i - 1] ?? 0) > period * 1.5);
+}
+
+/**
  * `from` and `to` (ISO times) are the charted window: the time axis spans it whether or not every period has a
  * point; without them the axis spans the points.
  */
@@ -18,18 +28,22 @@ export function LineChart({
   points,
   from,
   to,
+  periodSeconds,
 }: {
   title: string;
   unit: string;
   points: ChartPoint[];
   from?: string;
   to?: string;
+  /** The points' period; without it, the smallest spacing between two points. */
+  periodSeconds?: number;
 }) {
   const max = Math.max(1, ...points.map((point) => point.value));
   const times = points.map((point) => Date.parse(point.at));
   const t0 = from === undefined ? Math.min(...times) : Date.parse(from);
   const t1 = to === undefined ? Math.max(...times) : Date.parse(to);
   const hasDomain = Number.isFinite(t0) && Number.isFinite(t1);
+  const gapBefore = gapsBetween(times, periodSeconds);
   const latest = points.at(-1)?.value;
   const summary =
     points.length === 0
@@ -65,7 +79,7 @@ export function LineChart({
               d={points
                 .map(
                   (point, i) =>
-                    `${i === 0 ? "M" : "L"}${x(Date.parse(point.at)).toFixed(1)},${y(point.value).toFixed(1)}`,
+                    `${i === 0 || gapBefore[i] ? "M" : "L"}${x(Date.parse(point.at)).toFixed(1)},${y(point.value).toFixed(1)}`,
                 )
                 .join(" ")}
               className="fill-none stroke-blue-700"
