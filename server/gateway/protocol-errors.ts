@@ -20,7 +20,6 @@ export class GatewayError extends Error {
 
 /** OpenAI's `error.type` for a status, as its API answers them. */
 function openAiType(status: number): string {
-  if (status === 401) return "invalid_request_error";
   if (status === 429) return "rate_limit_error";
   if (status >= 500) return "server_error";
   return "invalid_request_error";

@@ -81,7 +81,6 @@ export async function endpointGatewayCalls(
     .selectFrom("gateway_usage")
     .select("status")
     .where("endpoint_name", "=", endpointName)
-    .where("protocol", "!=", "models")
     .where("at_ms", ">=", sinceMs)
     .execute();
   return { calls: rows.length, answered: rows.filter((row) => row.status < 400).length };

@@ -217,7 +217,7 @@ export interface ConsoleTables {
     id: Generated<number>;
     key_id: string;
     endpoint_name: string | null;
-    protocol: "systemone" | "decisions" | "models";
+    protocol: "systemone" | "decisions";
     status: number;
     input_tokens: number;
     output_tokens: number;
