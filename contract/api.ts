@@ -62,6 +62,7 @@ import {
   endShadowTestResultSchema,
   promoteShadowRequestSchema,
   promoteShadowResultSchema,
+  shadowPromotionStateSchema,
   shadowTestRequestSchema,
   shadowTestResultSchema,
 } from "./endpoints/shadow-test.ts";
@@ -300,6 +301,14 @@ export const consoleApi = {
     path: "/api/endpoints/[name]/shadow",
     summary: "Ends the shadow test this console started: the endpoint goes back to its configuration before the test.",
     response: endShadowTestResultSchema,
+    status: 200,
+  },
+  shadowPromotionState: {
+    method: "GET",
+    path: "/api/endpoints/[name]/shadow",
+    summary:
+      "A shadow promotion waiting in the background for its update, and the last one given up with its reason (the endpoint gone, failed, updated elsewhere, or the update refused).",
+    response: shadowPromotionStateSchema,
     status: 200,
   },
   promoteShadow: {

@@ -69,6 +69,7 @@ const routes: { readonly [K in RouteKey]: Pick<ConsoleApi[K], "method" | "path">
   setEndpointThreshold: { method: "PUT", path: "/api/endpoints/[name]/threshold" },
   startShadowTest: { method: "POST", path: "/api/endpoints/[name]/shadow" },
   endShadowTest: { method: "DELETE", path: "/api/endpoints/[name]/shadow" },
+  shadowPromotionState: { method: "GET", path: "/api/endpoints/[name]/shadow" },
   promoteShadow: { method: "POST", path: "/api/endpoints/[name]/shadow/promote" },
   endpointDrift: { method: "GET", path: "/api/endpoints/[name]/drift" },
   setDrift: { method: "PUT", path: "/api/endpoints/[name]/drift" },

@@ -88,3 +88,12 @@ export function useSetDrift(name: string) {
     onSuccess: (answer) => client.setQueryData([...queryKeys.endpoints.one(name), "drift"], answer),
   });
 }
+
+/** A shadow promotion waiting for its update, and the last one given up; looked at again while one waits. */
+export function useShadowPromotionState(name: string) {
+  return useQuery({
+    queryKey: [...queryKeys.endpoints.one(name), "shadow-promotion"] as const,
+    queryFn: ({ signal }) => api("shadowPromotionState", { params: { name }, signal }),
+    refetchInterval: (query) => (query.state.data?.waiting ? 10_000 : 60_000),
+  });
+}

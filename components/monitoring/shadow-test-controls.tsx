@@ -8,6 +8,7 @@ import { Card } from "../ui/card.tsx";
 import { SelectField, TextField } from "../ui/field.tsx";
 import { useEndShadowTest, usePromoteShadow, useStartShadowTest } from "./monitoring-queries.ts";
 import { type PromotionChoice, promotionChoices } from "./promotion-choices.ts";
+import { PromotionState } from "./promotion-state.tsx";
 
 /** A number typed in a field, within [min, max], or the message the field shows. */
 function numberIn(text: string, min: number, max: number, what: string): { value: number } | { error: string } {
@@ -28,6 +29,9 @@ export function StartShadowTest({ name }: { name: string }) {
   const ready = "value" in typedTemperature && "value" in typedShare && Number.isInteger(typedShare.value);
   return (
     <Card title="Shadow test">
+      <div className="mb-3">
+        <PromotionState name={name} />
+      </div>
       <p className="mb-3 text-sm text-slate-700">
         Run a candidate beside the serving model: it reads a copy of live requests, its answers are captured and
         compared here, and callers only ever get production&apos;s answer.

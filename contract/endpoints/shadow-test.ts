@@ -43,6 +43,23 @@ export const promoteShadowResultSchema = z.object({
 });
 export type PromoteShadowResult = z.infer<typeof promoteShadowResultSchema>;
 
+/**
+ * `GET /api/endpoints/[name]/shadow`: a promotion waiting in the background for its update, and the last one given
+ * up with its reason, so the page that promoted shows a failure that happened after its request was answered.
+ */
+export const shadowPromotionStateSchema = z.object({
+  waiting: z
+    .object({
+      requestedBy: z.string(),
+      requestedAt: z.iso.datetime(),
+      attempts: z.number().int(),
+      lastError: z.string().nullable(),
+    })
+    .nullable(),
+  lastFailure: z.object({ at: z.iso.datetime(), requestedBy: z.string(), reason: z.string() }).nullable(),
+});
+export type ShadowPromotionState = z.infer<typeof shadowPromotionStateSchema>;
+
 export const endShadowTestResultSchema = z.object({
   name: z.string(),
   endpointConfigName: z.string(),

@@ -15,7 +15,13 @@ import { beforeEach, expect, it, vi } from "vitest";
 import { promoteShadowRequestSchema, shadowTestRequestSchema } from "../../contract/endpoints/shadow-test.ts";
 import { describedCpuConfig, describedEndpoint, describedModel } from "../../tests/support/endpoints/fixtures.ts";
 import { describeOnStores } from "../../tests/support/store/test-stores.ts";
-import { finishShadowPromotion, promoteShadow, startShadowTest, waitingPromotions } from "./shadow-test.ts";
+import {
+  finishShadowPromotion,
+  promoteShadow,
+  shadowPromotionState,
+  startShadowTest,
+  waitingPromotions,
+} from "./shadow-test.ts";
 
 /**
  * What the console stores of a shadow test and of a promotion waiting to start its update, on each store dialect;
@@ -149,6 +155,10 @@ describeOnStores("shadow tests in the store", (current) => {
     }
     expect(await waitingPromotions(store)).toEqual([]);
     expect(await store.selectFrom("shadow_promotions").selectAll().execute()).toEqual([]);
+    expect(await shadowPromotionState(store, ENDPOINT)).toEqual({
+      waiting: null,
+      lastFailure: { at: expect.any(String), requestedBy: "alice", reason: expect.stringContaining("updated since") },
+    });
   });
 
   it("takes up waiting promotions oldest first", async () => {

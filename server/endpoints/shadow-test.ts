@@ -11,11 +11,13 @@ import type {
   EndShadowTestResult,
   PromoteShadowRequest,
   PromoteShadowResult,
+  ShadowPromotionState,
   ShadowTestRequest,
   ShadowTestResult,
 } from "../../contract/endpoints/shadow-test.ts";
 import { neverInServiceAgain } from "../../contract/endpoints/status.ts";
 import { type EndpointChange, strategyCapacityProblem, type UpdateRequest } from "../../contract/endpoints/update.ts";
+import { recordAudit } from "../audit/record.ts";
 import type { ManagedScope } from "../auth/managed-names.ts";
 import { audited } from "../aws/audited.ts";
 import type { AwsClients } from "../aws/clients.ts";
@@ -306,8 +308,21 @@ async function waitForPreviousConfig(
   }
 }
 
+/** The audit action of a promotion given up in the background: what the page that promoted reads back. */
+const PROMOTION_GIVEN_UP = "endpoint.shadow-promotion.given-up";
+
 async function giveUp(store: Store, name: string, reason: string) {
   const promotion = await promotionOf(store, name);
+  await recordAudit(
+    {
+      actor: promotion?.requested_by ?? "console",
+      action: PROMOTION_GIVEN_UP,
+      target: name,
+      result: "error",
+      detail: { reason, attempts: promotion?.attempts, lastError: promotion?.last_error ?? undefined },
+    },
+    store,
+  );
   console.error(
     JSON.stringify({
       level: "error",
@@ -369,6 +384,33 @@ async function finishHeldPromotion(deps: PromotionDeps, name: string, wait: Prom
     return giveUp(store, name, `the update was refused: ${(error as Error).message}`);
   }
   await forgetPromotion(store, name);
+}
+
+/** The endpoint's promotion waiting for its update, and the last one given up with its reason. */
+export async function shadowPromotionState(store: Store, name: string): Promise<ShadowPromotionState> {
+  const promotion = await promotionOf(store, name);
+  const failure = await store
+    .selectFrom("audit_log")
+    .select(["at", "actor", "detail"])
+    .where("action", "=", PROMOTION_GIVEN_UP)
+    .where("target", "=", name)
+    .orderBy("id", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  const reason = failure?.detail ? (JSON.parse(failure.detail) as { reason?: string }).reason : undefined;
+  return {
+    waiting: promotion
+      ? {
+          requestedBy: promotion.requested_by,
+          requestedAt: promotion.requested_at,
+          attempts: promotion.attempts,
+          lastError: promotion.last_error,
+        }
+      : null,
+    lastFailure: failure
+      ? { at: failure.at, requestedBy: failure.actor, reason: reason ?? "(no reason recorded)" }
+      : null,
+  };
 }
 
 /** The endpoints with a promotion stored, oldest first (requested_at is ISO-8601 text, so it sorts by time). */

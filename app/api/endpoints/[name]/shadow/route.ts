@@ -3,10 +3,18 @@ import { requireRole } from "@/server/auth/principal.ts";
 import { audited } from "@/server/aws/audited.ts";
 import { consoleContext } from "@/server/context.ts";
 import { endpointNameParam } from "@/server/endpoints/route-params.ts";
-import { endShadowTest, startShadowTest } from "@/server/endpoints/shadow-test.ts";
+import { endShadowTest, shadowPromotionState, startShadowTest } from "@/server/endpoints/shadow-test.ts";
 import { readJson, reply, route } from "@/server/http/route.ts";
 
 type Context = { params: Promise<{ name: string }> };
+
+/** A promotion waiting for its update, and the last one given up in the background with its reason. */
+export const GET = route(async (request, { params }: Context) => {
+  await requireRole(request, "viewer");
+  const name = await endpointNameParam(params);
+  const { store } = consoleContext();
+  return reply(consoleApi.shadowPromotionState, await shadowPromotionState(store, name));
+});
 
 /** Starts a shadow test: the change as a shadow variant on a copy of the endpoint's traffic (409 unless InService). */
 export const POST = route(async (request, { params }: Context) => {
