@@ -48,7 +48,11 @@ export async function requireGatewayKey(request: Request, store: Store): Promise
 /** The request body as JSON, refused as each protocol refuses it: 415, 413, 400 (decisions) or 422 (systemone). */
 async function readDecisionBody(request: Request, protocol: DecisionProtocol): Promise<Record<string, unknown>> {
   if (request.headers.get("content-encoding")) {
-    throw new GatewayError(415, "unsupported_content_encoding", "Send the request body uncompressed.");
+    throw new GatewayError(
+      415,
+      "unsupported_content_encoding",
+      "Send the request body uncompressed: the gateway reads no Content-Encoding (typesafe-sdk: compression=False).",
+    );
   }
   const type = request.headers.get("content-type") ?? "";
   if (!type.toLowerCase().startsWith("application/json")) {

@@ -191,6 +191,13 @@ describe("raw requests to the gateway", () => {
     expect(((await missing.json()) as { error: { code: string } }).error.code).toBe("model_not_found");
   });
 
+  it("a compressed body is refused 415, saying how to send it", async () => {
+    const auth = { authorization: `Bearer ${keys.good}`, "content-encoding": "zstd" };
+    const refused = await post("/v1/systemone", "(zstd bytes)", auth);
+    expect(refused.status).toBe(415);
+    expect(((await refused.json()) as { detail: { message: string } }).detail.message).toMatch(/compression=False/);
+  });
+
   it("a body that is not JSON is a 4xx in the protocol's shape, never a 5xx", async () => {
     const auth = { authorization: `Bearer ${keys.good}` };
     const systemone = await post("/v1/systemone", "{not json", auth);
