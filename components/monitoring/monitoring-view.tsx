@@ -7,6 +7,7 @@ import { ErrorAlert } from "../api/error-text.tsx";
 import { HistogramChart } from "../charts/histogram-chart.tsx";
 import { LineChart } from "../charts/line-chart.tsx";
 import { ShareChart } from "../charts/share-chart.tsx";
+import { HealthBadge } from "../endpoints/health-badge.tsx";
 import { Button } from "../ui/button.tsx";
 import { Card, PageHeader } from "../ui/card.tsx";
 import { SelectField, TextField } from "../ui/field.tsx";
@@ -16,6 +17,7 @@ import { DriftCard } from "./drift-card.tsx";
 import { KindPager } from "./kind-pager.tsx";
 import { kindFigures, shareText } from "./monitoring-figures.ts";
 import { useEndpointMonitoring, useSetEndpointThreshold } from "./monitoring-queries.ts";
+import { RealisedCard } from "./realised-card.tsx";
 import { ShadowCard } from "./shadow-card.tsx";
 import { ShadowTestActions, StartShadowTest } from "./shadow-test-controls.tsx";
 
@@ -58,7 +60,12 @@ export function MonitoringView({ name }: { name: string }) {
     <>
       <PageHeader
         title={`Monitoring: ${name}`}
-        description="Decisions as the endpoint's data capture recorded them."
+        description={
+          <span className="inline-flex flex-wrap items-center gap-2">
+            <span>Decisions as the endpoint's data capture recorded them.</span>
+            <HealthBadge name={name} />
+          </span>
+        }
         actions={
           <div className="flex gap-4">
             <Link href={`/endpoints/${encodeURIComponent(name)}/review`} className="text-sm text-blue-800 underline">
@@ -202,6 +209,7 @@ export function MonitoringView({ name }: { name: string }) {
               <StartShadowTest name={name} />
             )}
             <DriftCard name={name} kinds={data.kinds} window={{ from: data.from, to: data.to }} />
+            <RealisedCard name={name} />
             {data.kindPage.total > 0 && (
               <Card>
                 <form
