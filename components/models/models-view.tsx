@@ -27,11 +27,9 @@ export function ModelsView() {
           ) : groups.data?.groups.length ? (
             <Table caption="Model groups">
               <TableHead>
-                <tr>
-                  <th scope="col">Group</th>
-                  <th scope="col">Description</th>
-                  <th scope="col">Created</th>
-                </tr>
+                <th scope="col">Group</th>
+                <th scope="col">Description</th>
+                <th scope="col">Created</th>
               </TableHead>
               <TableBody>
                 {groups.data.groups.map((group) => (

@@ -11,25 +11,23 @@ import { approvalLabel, approvalTone, sameDataset } from "./version-format.ts";
 
 /**
  * A group's versions side by side: approval, the evaluation each was judged on and its figures, and the change in
- * accuracy against the version Approved now (only where both were evaluated on the same items).
+ * accuracy against the version Approved now (only where both were evaluated on the same items), in the accuracy's
+ * own cell so it stays in view on a narrow screen.
  */
 export function VersionsComparison({ versions }: { versions: ModelVersion[] }) {
   const approved = versions.find((version) => version.status === "Approved") ?? null;
   return (
     <Table caption="Versions and their evaluations, side by side" testId="versions-comparison">
       <TableHead>
-        <tr>
-          <th scope="col">Version</th>
-          <th scope="col">Approval</th>
-          <th scope="col">Registered</th>
-          <th scope="col">Evaluated on</th>
-          <th scope="col">Accuracy</th>
-          <th scope="col">vs approved</th>
-          <th scope="col">Brier</th>
-          <th scope="col">ECE</th>
-          <th scope="col">p95</th>
-          <th scope="col">Errors</th>
-        </tr>
+        <th scope="col">Version</th>
+        <th scope="col">Approval</th>
+        <th scope="col">Registered</th>
+        <th scope="col">Evaluated on</th>
+        <th scope="col">Accuracy (vs approved)</th>
+        <th scope="col">Brier</th>
+        <th scope="col">ECE</th>
+        <th scope="col">p95</th>
+        <th scope="col">Errors</th>
       </TableHead>
       <TableBody>
         {versions.map((version) => {
@@ -64,15 +62,15 @@ export function VersionsComparison({ versions }: { versions: ModelVersion[] }) {
                   <span className="text-slate-600">not evaluated</span>
                 )}
               </td>
-              <td className="tabular-nums">{percent(evaluation?.accuracy)}</td>
               <td className="tabular-nums">
-                {approved === version
-                  ? "—"
-                  : delta !== null
-                    ? `${delta >= 0 ? "+" : ""}${(delta * 100).toFixed(1)} pt`
-                    : comparable === false
-                      ? "other dataset"
-                      : "—"}
+                {percent(evaluation?.accuracy)}
+                {approved !== version && (delta !== null || comparable === false) && (
+                  <span className="block text-xs text-slate-700">
+                    {delta !== null
+                      ? `${delta >= 0 ? "+" : ""}${(delta * 100).toFixed(1)} pt vs approved`
+                      : "other dataset than approved"}
+                  </span>
+                )}
               </td>
               <td className="tabular-nums">{decimal(evaluation?.brier)}</td>
               <td className="tabular-nums">{decimal(evaluation?.ece)}</td>

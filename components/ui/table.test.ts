@@ -80,6 +80,14 @@ describe("one table component", () => {
     expect(drawing).toEqual(["components/ui/table.tsx"]);
   });
 
+  it("puts header cells straight into TableHead, which draws their row itself", () => {
+    // A second <tr> inside TableHead's own row is invalid HTML the browser re-parents, misaligning the columns.
+    const rowInRow = browserSources()
+      .filter((file) => /<TableHead\b[^>]*>\s*<tr\b/.test(fs.readFileSync(file, "utf8")))
+      .map((file) => path.relative(root, file));
+    expect(rowInRow).toEqual([]);
+  });
+
   it("sorts every time column by the time itself, so descending means newest first", () => {
     // A negated time (`-Date.parse(…)`) under "ascending" showed ▲ over a newest-first list.
     const negated = browserSources()
