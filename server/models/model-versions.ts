@@ -23,7 +23,6 @@ import type {
   ModelVersion,
   RegisterVersion,
 } from "../../contract/models/model-registry.ts";
-import { isManagedName } from "../auth/managed-names.ts";
 import { awsCall, toAwsAppError } from "../aws/errors.ts";
 import type { BuildProjects } from "../builds/build-view.ts";
 import { getBuild } from "../builds/builds.ts";
@@ -44,9 +43,17 @@ export interface RegistryDeps extends EvidenceDeps {
 
 const MAX_VERSIONS = 100;
 
+/**
+ * Whether a model package group is the console's: its name starts with the prefix in the same case, since a
+ * registry ARN keeps the name's case and IAM compares it as it is (an endpoint's ARN is lower-cased instead).
+ */
+export function isManagedGroup(group: string, prefix: string | null): boolean {
+  return prefix === null || group.startsWith(prefix);
+}
+
 /** 403 for a group outside the console's prefix, before any AWS call (IAM would refuse it too). */
 export function requireManagedGroup(group: string, prefix: string | null): void {
-  if (!isManagedName(group, prefix)) {
+  if (!isManagedGroup(group, prefix)) {
     throw new AppError(
       "forbidden",
       `group: ${group} is not managed by this console: it manages model package groups starting with ${prefix}.`,
@@ -74,7 +81,7 @@ export async function listModelGroups(sageMaker: SageMakerClient, prefix: string
     );
     for (const group of page.ModelPackageGroupSummaryList ?? []) {
       const name = group.ModelPackageGroupName ?? "";
-      if (!isManagedName(name, prefix)) continue;
+      if (!isManagedGroup(name, prefix)) continue;
       groups.push({
         name,
         arn: group.ModelPackageGroupArn ?? "",

@@ -79,6 +79,16 @@ describe("the console principal under the policy the stack synthesises (prefix d
     expect(sageMaker("DescribeEndpoint", { EndpointName: "Dc" })?.code).toBe("AccessDeniedException");
   });
 
+  it("matches registry names as they are: a registry ARN keeps the name's case, unlike an endpoint's", () => {
+    expect(sageMaker("CreateModelPackageGroup", { ModelPackageGroupName: "dc-Router" })).toBeUndefined();
+    expect(sageMaker("CreateModelPackageGroup", { ModelPackageGroupName: "DC-Router" })?.message).toMatch(
+      /sagemaker:CreateModelPackageGroup on resource: arn:aws:sagemaker:us-east-1:000000000000:model-package-group\/DC-Router /,
+    );
+    expect(sageMaker("DescribeModelPackageGroup", { ModelPackageGroupName: "DC-Router" })?.code).toBe(
+      "AccessDeniedException",
+    );
+  });
+
   it("creates a model only when it passes the execution role, to SageMaker", () => {
     const model = { ModelName: "dc-model", PrimaryContainer: { Image: "x" }, EnableNetworkIsolation: true };
     expect(sageMaker("CreateModel", { ...model, ExecutionRoleArn: testExecutionRoleArn() })).toBeUndefined();

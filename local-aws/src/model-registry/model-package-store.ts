@@ -32,14 +32,19 @@ export interface ModelPackageDoc {
   LastModifiedTime?: number;
 }
 
-/** `arn:aws:sagemaker:<region>:<account>:model-package-group/<name>`, lower-cased as SageMaker's ARNs are. */
+/**
+ * `arn:aws:sagemaker:<region>:<account>:model-package-group/<name>`, the name as given: unlike an endpoint's, a
+ * registry ARN keeps the name's case (SageMaker answers `model-package-group/model-test_DEV` for the group
+ * `model-test_DEV`, and refuses `sagemaker:DescribeModelPackage` on `model-package/modelPackageGroupTurbine/1` to a
+ * policy that names it in lower case).
+ */
 export function modelPackageGroupArn(region: string, name: string): string {
-  return `arn:aws:sagemaker:${region}:${LOCAL_ACCOUNT_ID}:model-package-group/${name.toLowerCase()}`;
+  return `arn:aws:sagemaker:${region}:${LOCAL_ACCOUNT_ID}:model-package-group/${name}`;
 }
 
-/** A version's ARN: `...:model-package/<group>/<version>`. */
+/** A version's ARN: `...:model-package/<group>/<version>`, the group's case kept. */
 export function modelPackageArn(region: string, group: string, version: number): string {
-  return `arn:aws:sagemaker:${region}:${LOCAL_ACCOUNT_ID}:model-package/${group.toLowerCase()}/${version}`;
+  return `arn:aws:sagemaker:${region}:${LOCAL_ACCOUNT_ID}:model-package/${group}/${version}`;
 }
 
 /**

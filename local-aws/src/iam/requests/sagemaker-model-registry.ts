@@ -8,10 +8,10 @@ import {
   tagOnCreate,
 } from "./facts.ts";
 
-/** A group by name or ARN, as `arn:aws:sagemaker:<region>:<account>:model-package-group/<name>` (lower case). */
+/** A group by name or ARN, as `arn:aws:sagemaker:<region>:<account>:model-package-group/<name>` (its case kept). */
 function groupArn(facts: RequestFacts, nameOrArn: string): string {
   if (nameOrArn.startsWith("arn:")) return nameOrArn;
-  return `arn:aws:sagemaker:${facts.region}:${facts.accountId}:model-package-group/${nameOrArn.toLowerCase()}`;
+  return `arn:aws:sagemaker:${facts.region}:${facts.accountId}:model-package-group/${nameOrArn}`;
 }
 
 /** The group name of a group given by name or ARN. */
@@ -66,7 +66,7 @@ export const modelRegistryAuthorization: Record<string, OperationAuthorization> 
   },
   ListModelPackageGroups: () => [{ action: "sagemaker:ListModelPackageGroups", resource: "*", context: {} }],
   CreateModelPackage(input, facts) {
-    const group = groupName(str(input.ModelPackageGroupName)).toLowerCase();
+    const group = groupName(str(input.ModelPackageGroupName));
     const resource = `arn:aws:sagemaker:${facts.region}:${facts.accountId}:model-package/${group}/*`;
     return [
       {

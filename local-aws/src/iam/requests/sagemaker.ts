@@ -19,7 +19,7 @@ export function sageMakerArn(facts: RequestFacts, kind: SageMakerKind, name: str
 
 /**
  * The model packages a CreateModel deploys (`ModelPackageName` of its PrimaryContainer and of each of Containers), as
- * ARNs: a version's ARN as given, a bare name as the unversioned package `model-package/<name>`. SageMaker authorises
+ * ARNs: a version's ARN as given, a bare name as the unversioned package `model-package/<name>` (case kept). SageMaker authorises
  * CreateModel on each of them too: the registry guide's "Deploy a Model Version from a Different Account" grants
  * `sagemaker:CreateModel` on `model-package/<group>/*`, though the Service Authorization Reference lists `model` only.
  */
@@ -30,9 +30,7 @@ export function deployedModelPackages(input: Record<string, unknown>, facts: Req
     const name = container?.ModelPackageName;
     if (typeof name !== "string" || name === "") continue;
     packages.add(
-      name.startsWith("arn:")
-        ? name
-        : `arn:aws:sagemaker:${facts.region}:${facts.accountId}:model-package/${name.toLowerCase()}`,
+      name.startsWith("arn:") ? name : `arn:aws:sagemaker:${facts.region}:${facts.accountId}:model-package/${name}`,
     );
   }
   return [...packages];
