@@ -50,15 +50,23 @@ else
   as_owner() { "$@"; }
 fi
 
+# The cluster sits at a known path under a shared temporary folder: use one only if its owner is the server's user
+# and no one else may write it; never run a program from it as anyone but that user.
+if [ "$(id -u)" = 0 ]; then owner=$SERVER_USER; else owner=$(id -un); fi
+if [ -e "$CLUSTER" ] && { [ "$(stat -c %U "$CLUSTER")" != "$owner" ] || [ -n "$(find "$CLUSTER" -maxdepth 0 -perm /022)" ]; }; then
+  [ "$(id -u)" = 0 ] || skip "$CLUSTER is not this user's own (set POSTGRES_TESTS_CLUSTER to a folder of yours)"
+  rm -rf "$CLUSTER"
+fi
+
 version=$("$PACKAGED_BIN/postgres" --version | awk '{print $3}')
 running() { as_owner "$CLUSTER/bin/pg_ctl" -D "$CLUSTER/data" status >/dev/null 2>&1; }
-if running && [ "$("$CLUSTER/bin/postgres" --version | awk '{print $3}')" != "$version" ]; then
+if running && [ "$(as_owner "$CLUSTER/bin/postgres" --version | awk '{print $3}')" != "$version" ]; then
   echo "postgres tests: replacing the test server of another version with PostgreSQL $version"
   as_owner "$CLUSTER/bin/pg_ctl" -D "$CLUSTER/data" -w -m fast stop >/dev/null
 fi
 if ! running; then
   rm -rf "$CLUSTER"
-  mkdir -p "$CLUSTER"
+  mkdir -m 0700 "$CLUSTER"
   # A copy the server's user can reach: the working tree may sit under a home it cannot enter.
   cp -a "$(dirname "$PACKAGED_BIN")/." "$CLUSTER/"
   [ "$(id -u)" = 0 ] && chown -R "$SERVER_USER:" "$CLUSTER"
