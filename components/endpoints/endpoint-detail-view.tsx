@@ -12,6 +12,7 @@ import { DeleteEndpoint } from "./delete-endpoint.tsx";
 import { DeploymentCard } from "./deployment-card.tsx";
 import { EndpointLogsPanel } from "./endpoint-logs-panel.tsx";
 import { useEndpoint } from "./endpoint-queries.ts";
+import { HealthBadge } from "./health-badge.tsx";
 import { InvocationsTable } from "./invocations-table.tsx";
 import { MetricsPanel } from "./metrics-panel.tsx";
 import { ModelVersionLineage } from "./model-version-lineage.tsx";
@@ -35,7 +36,12 @@ export function EndpointDetailView({ name, updateTemperature }: { name: string; 
     <>
       <PageHeader
         title={endpoint.name}
-        description={<StatusBadge status={endpoint.status} />}
+        description={
+          <span className="inline-flex flex-wrap items-center gap-2">
+            <StatusBadge status={endpoint.status} />
+            {endpoint.status === "InService" && <HealthBadge name={endpoint.name} />}
+          </span>
+        }
         actions={
           <div className="flex gap-2">
             {endpoint.status === "InService" && (

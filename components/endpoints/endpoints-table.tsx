@@ -6,6 +6,7 @@ import { Badge } from "../ui/badge.tsx";
 import { type Column, DataTable } from "../ui/data-table.tsx";
 import { Timestamp } from "../ui/timestamp.tsx";
 import { costPerThousand, hourlyPrice, shortDigest, shortSha } from "./endpoint-format.ts";
+import { HealthBadge } from "./health-badge.tsx";
 import { StatusBadge } from "./status-badge.tsx";
 
 const columns: Column<EndpointSummary>[] = [
@@ -35,6 +36,16 @@ const columns: Column<EndpointSummary>[] = [
     cell: (row) => <StatusBadge status={row.status} />,
     sortValue: (row) => row.status,
     filterText: (row) => row.status,
+  },
+  {
+    key: "health",
+    header: "Health (15 min)",
+    cell: (row) =>
+      row.managed && row.status === "InService" ? (
+        <HealthBadge name={row.name} />
+      ) : (
+        <span className="text-slate-700">—</span>
+      ),
   },
   {
     key: "mode",
