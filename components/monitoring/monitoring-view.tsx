@@ -17,6 +17,7 @@ import { DriftCard } from "./drift-card.tsx";
 import { KindPager } from "./kind-pager.tsx";
 import { kindFigures, shareText } from "./monitoring-figures.ts";
 import { useEndpointMonitoring, useSetEndpointThreshold } from "./monitoring-queries.ts";
+import { RealisedCard } from "./realised-card.tsx";
 import { ShadowCard } from "./shadow-card.tsx";
 import { ShadowTestActions, StartShadowTest } from "./shadow-test-controls.tsx";
 
@@ -208,6 +209,7 @@ export function MonitoringView({ name }: { name: string }) {
               <StartShadowTest name={name} />
             )}
             <DriftCard name={name} kinds={data.kinds} window={{ from: data.from, to: data.to }} />
+            <RealisedCard name={name} />
             {data.kindPage.total > 0 && (
               <Card>
                 <form
