@@ -113,7 +113,7 @@ export function StartJobForm() {
           hint="JSON Lines: one decision request body a line. Each output line carries its input (JoinSource Input)."
           required
           placeholder="s3://bucket/batch/inputs/…/"
-          pattern="s3://[^/]+/batch/inputs/.*"
+          pattern="s3://[^\/]+/batch/inputs/.*"
           title="The execution role reads transform inputs only under s3://<artifact bucket>/batch/inputs/."
           error={error.inputS3Uri}
           value={input}
