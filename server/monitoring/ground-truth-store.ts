@@ -170,6 +170,23 @@ export async function storeDecisionLabels(
   });
 }
 
+/** The inference id a kept decision was captured under, or null without one. */
+export async function inferenceIdOf(
+  store: Store,
+  endpointName: string,
+  key: CapturedDecisionKey,
+): Promise<string | null> {
+  const row = await store
+    .selectFrom("captured_decisions")
+    .select("inference_id")
+    .where("endpoint_name", "=", endpointName)
+    .where("object_key", "=", key.objectKey)
+    .where("line", "=", key.line)
+    .where("item", "=", key.item)
+    .executeTakeFirst();
+  return row?.inference_id ?? null;
+}
+
 /** Removes a decision's label that the review queue gave (a reviewer who skips it takes the label back). */
 export async function forgetReviewLabel(store: Store, endpointName: string, key: CapturedDecisionKey): Promise<void> {
   await store

@@ -18,7 +18,7 @@ import { AppError } from "../http/app-error.ts";
 import type { Store } from "../store/store.ts";
 import { readNewCaptures } from "./capture-reader.ts";
 import { capturedRequests } from "./captured-request.ts";
-import { forgetReviewLabel, storeDecisionLabels } from "./ground-truth-store.ts";
+import { forgetReviewLabel, inferenceIdOf, storeDecisionLabels } from "./ground-truth-store.ts";
 import { decisionKinds, forgetOldDecisions } from "./monitoring-store.ts";
 import { labelledAccuracy } from "./monitoring-summary.ts";
 import {
@@ -245,7 +245,7 @@ async function joinGroundTruth(store: Store, endpointName: string, decision: Key
     await forgetReviewLabel(store, endpointName, decision);
     return;
   }
-  const target = { ...decision, inferenceId: null };
+  const target = { ...decision, inferenceId: await inferenceIdOf(store, endpointName, decision) };
   const label = { decision: target, label: given.label, labelledAtMs: Date.parse(given.labelledAt) };
   await storeDecisionLabels(store, endpointName, [{ ...label, source: `review:${given.labelledBy}` }]);
 }

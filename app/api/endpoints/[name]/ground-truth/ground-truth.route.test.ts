@@ -31,8 +31,29 @@ const truthFile = [
   "not json",
 ].join("\n");
 
+/** The capture object's records as sent: the review queue reads a decision back from it. */
+const sent = (i: number) => ({
+  id: `d${i}`,
+  state: `Ticket ${i}`,
+  question: QUESTION,
+  options: OPTIONS.map((id) => ({ id, description: id })),
+});
+const captureRecord = (input: unknown) =>
+  JSON.stringify({
+    captureData: { endpointInput: { data: JSON.stringify(input), encoding: "JSON" } },
+    eventMetadata: { eventId: "e", inferenceTime: "2026-12-04T10:00:00Z" },
+  });
+const captureObject = [
+  captureRecord({ decision: sent(0) }),
+  captureRecord({ decision: sent(1) }),
+  captureRecord({ decisions: [sent(2), sent(3)] }),
+].join("\n");
+
 const s3 = mockClient(S3Client);
 s3.on(ListObjectsV2Command).resolves({});
+s3.on(GetObjectCommand, { Key: OBJECT_KEY }).resolves({
+  Body: { transformToString: async () => `${captureObject}\n` },
+} as never);
 s3.on(ListObjectsV2Command, { Prefix: `ground-truth/${ENDPOINT}/tickets/` }).resolves({
   Contents: [{ Key: TRUTH_KEY }],
 });
@@ -47,6 +68,7 @@ mockClient(SageMakerClient)
 let batches: typeof import("./route.ts");
 let imports: typeof import("./import/route.ts");
 let realised: typeof import("../realised/route.ts");
+let review: typeof import("../review/labels/route.ts");
 
 const base = "http://127.0.0.1:3000";
 const params = { params: Promise.resolve({ name: ENDPOINT }) };
@@ -123,6 +145,7 @@ beforeAll(async () => {
   batches = await import("./route.ts");
   imports = await import("./import/route.ts");
   realised = await import("../realised/route.ts");
+  review = await import("../review/labels/route.ts");
 });
 
 afterAll(() => {
@@ -236,6 +259,26 @@ describe("the ground-truth import", () => {
   it("stores nothing twice when the files are read again", async () => {
     const again = (await (await importPrefix(`ground-truth/${ENDPOINT}/tickets/`)).json()) as Record<string, number>;
     expect(again).toMatchObject({ stored: 0, unchanged: 2, refusedCount: 3 });
+  });
+});
+
+describe("the review queue's labels", () => {
+  const reviewLabel = (body: unknown) => review.POST(post(`/api/endpoints/${ENDPOINT}/review/labels`, body), params);
+  const shared = { objectKey: OBJECT_KEY, line: 2, item: 0 };
+
+  it("join the ground truth, and a skip takes the reviewer's label back", async () => {
+    expect((await reviewLabel({ ...shared, label: "support" })).status).toBe(200);
+    const joined = (await storedLabels()).find((label) => label.inference_id === "inf-shared" && label.item === 0);
+    expect(joined).toMatchObject({ label: "support", source: "review:local" });
+    expect((await reviewLabel({ ...shared, skip: true })).status).toBe(200);
+    const left = (await storedLabels()).find((label) => label.inference_id === "inf-shared" && label.item === 0);
+    expect(left).toBeUndefined();
+  });
+
+  it("leave a label learnt elsewhere when the reviewer skips the decision", async () => {
+    expect((await reviewLabel({ objectKey: OBJECT_KEY, line: 0, item: 0, skip: true })).status).toBe(200);
+    const kept = (await storedLabels()).find((label) => label.inference_id === "inf-1");
+    expect(kept).toMatchObject({ label: "billing", source: `s3://decision-console-test/${TRUTH_KEY}` });
   });
 });
 
