@@ -1,6 +1,6 @@
 "use client";
 
-import { type InputHTMLAttributes, useState } from "react";
+import { type InputHTMLAttributes, useEffect, useState } from "react";
 import type { EndpointDetail } from "@/contract/endpoints/endpoint.ts";
 import { maxInstancePools } from "@/contract/endpoints/instance-pools.ts";
 import { describePlan } from "@/contract/endpoints/update.ts";
@@ -9,7 +9,9 @@ import { ProblemSummary } from "../forms/problem-summary.tsx";
 import { SelectField, TextField } from "../ui/field.tsx";
 import { FormActions } from "../ui/form-actions.tsx";
 import { Table, TableBody, TableHead } from "../ui/table.tsx";
+import { useEndpointMetrics } from "./endpoint-activity-queries.ts";
 import { useUpdateEndpoint } from "./endpoint-queries.ts";
+import { latencyAlarmDefault } from "./latency-alarm-default.ts";
 import { type UpdateField, updateFieldLabels } from "./update-fields.ts";
 import {
   autoscalingToReRegister,
@@ -46,6 +48,19 @@ export function UpdateEndpointForm({
 }) {
   const [form, setForm] = useState(() => initialUpdateForm(endpoint, initial));
   const update = useUpdateEndpoint(endpoint.name);
+  const recent = useEndpointMetrics(endpoint.name, { minutes: 60, periodSeconds: 300 });
+  const latency = latencyAlarmDefault(recent.data);
+  const standardLatency = initialUpdateForm(endpoint, initial).latencyAverageMs;
+  const derivedThreshold = latency?.thresholdMs ?? null;
+  // Once the last hour's latency is known, a threshold nobody typed moves above it.
+  useEffect(() => {
+    if (derivedThreshold === null) return;
+    setForm((current) =>
+      current.latencyAverageMs === standardLatency
+        ? { ...current, latencyAverageMs: String(derivedThreshold) }
+        : current,
+    );
+  }, [derivedThreshold, standardLatency]);
   const set = (key: keyof UpdateForm) => (event: { target: { value: string } }) =>
     setForm((current) => ({ ...current, [key]: event.target.value }));
   const diff = updateDiff(endpoint, form);
@@ -172,7 +187,11 @@ export function UpdateEndpointForm({
             {numberField("latencyAverageMs", {
               min: 0,
               step: "any",
-              hint: "SageMaker publishes no percentile of ModelLatency.",
+              hint: latency
+                ? `Last hour: ModelLatency averaged ${Math.round(latency.recentAverageMs)} ms, at most ` +
+                  `${Math.round(latency.highestMs)} ms in 5 minutes; the default is twice that (at least 2000 ms), ` +
+                  "so the alarm is not already crossed when the update starts."
+                : "No recent ModelLatency to go by: the standard 2000 ms. SageMaker publishes no percentile of it.",
             })}
             {numberField("max5xxPerMinute", { min: 0 })}
             {numberField("maxModelErrorsPerMinute", {

@@ -36,6 +36,13 @@ describe("update form", () => {
     expect(updatePlan(endpoint, form)?.steps.map((step) => step.newFleetShare)).toEqual([0.5, 1]);
   });
 
+  it("previews no plan for a canary the instance count cannot run, instead of 100% on the new fleet", () => {
+    const single = { ...endpoint, instanceCount: 1 };
+    const form = initialUpdateForm(single, { temperature: "0.72", strategy: "canary", sizeValue: "1" });
+    expect(updateProblems(single, form).fields.sizeValue).toContain("less than or equal to 50%");
+    expect(updatePlan(single, form)).toBeNull();
+  });
+
   it("names the API reference's limits before anything is sent", () => {
     const tooBig = initialUpdateForm(endpoint, { threads: "16", sizeValue: "2" });
     expect(updateProblems(endpoint, tooBig).fields.sizeValue).toContain("less than or equal to 50%");

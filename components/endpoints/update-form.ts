@@ -10,6 +10,7 @@ import {
   capacitySizeOf,
   deploymentConfigOf,
   type EndpointChange,
+  strategyCapacityProblem,
   type UpdateRequestInput,
   updateRequestSchema,
 } from "@/contract/endpoints/update.ts";
@@ -153,11 +154,16 @@ export function updateRequestOf(endpoint: EndpointDetail, form: UpdateForm): Upd
   };
 }
 
-/** The plan the review shows: the steps SageMaker will take for the new fleet's instance count. */
+/**
+ * The plan the review shows: the steps SageMaker will take for the new fleet's instance count; none for a step size
+ * SageMaker would refuse for that count (a canary of 1 on 1 instance is no canary: it would read "100% on the new
+ * fleet"), whose problem the form lists instead.
+ */
 export function updatePlan(endpoint: EndpointDetail, form: UpdateForm): DeploymentPlan | null {
   const parsed = updateRequestSchema.safeParse(updateRequestOf(endpoint, form));
   if (!parsed.success) return null;
   const count = parsed.data.change.instanceCount ?? endpoint.instanceCount ?? 1;
+  if (strategyCapacityProblem(parsed.data.strategy, count)) return null;
   return deploymentPlan(deploymentConfigOf(parsed.data, []), count);
 }
 
