@@ -10,6 +10,7 @@ import { Button } from "../ui/button.tsx";
 import { Card } from "../ui/card.tsx";
 import { timestampText } from "../ui/timestamp.tsx";
 import { useUpdateEndpoint } from "./endpoint-queries.ts";
+import { alarmReasonText } from "./rollback-reason.ts";
 import { UpdateEndpointForm } from "./update-endpoint-form.tsx";
 import { type UpdateForm, updateFormStaysOpen } from "./update-form.ts";
 
@@ -165,7 +166,9 @@ export function DeploymentCard({ endpoint, initial }: { endpoint: EndpointDetail
                   <span className={alarm.state === "ALARM" ? "font-semibold text-red-800" : ""}>
                     {alarm.state ?? "not readable"}
                   </span>
-                  {alarm.state === "ALARM" && alarm.reason && <span className="text-slate-700"> ({alarm.reason})</span>}
+                  {alarm.state === "ALARM" && alarm.reason && (
+                    <span className="text-slate-700"> ({alarmReasonText(alarm.name, alarm.reason)})</span>
+                  )}
                 </li>
               ))}
             </ul>

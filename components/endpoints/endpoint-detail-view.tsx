@@ -16,6 +16,7 @@ import { HealthBadge } from "./health-badge.tsx";
 import { InvocationsTable } from "./invocations-table.tsx";
 import { MetricsPanel } from "./metrics-panel.tsx";
 import { ModelVersionLineage } from "./model-version-lineage.tsx";
+import { rollbackReasonText } from "./rollback-reason.ts";
 import { ScaleForm } from "./scale-form.tsx";
 import { SettingsCard } from "./settings-card.tsx";
 import { StatusBadge } from "./status-badge.tsx";
@@ -65,7 +66,7 @@ export function EndpointDetailView({ name, updateTemperature }: { name: string; 
       <div className="flex flex-col gap-4">
         {endpoint.failureReason && (
           <Alert title={endpoint.status === "InService" ? "Last update rolled back" : "Failure reason"}>
-            {endpoint.failureReason}
+            {endpoint.status === "InService" ? rollbackReasonText(endpoint.failureReason) : endpoint.failureReason}
           </Alert>
         )}
         <DeploymentCard
