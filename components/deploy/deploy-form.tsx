@@ -385,6 +385,7 @@ export function DeployFormView({ prefill }: { prefill: DeployPrefill & { from?: 
               label={labels[`limits.${field.key}`]}
               type="number"
               placeholder={String(field.defaultValue)}
+              hint={field.env}
               error={error[`limits.${field.key}`]}
               value={form.limits[field.key]}
               onChange={(e) => {
@@ -400,7 +401,7 @@ export function DeployFormView({ prefill }: { prefill: DeployPrefill & { from?: 
             error={error.temperature}
             value={form.temperature}
             onChange={(e) => set("temperature", e.target.value)}
-            hint="Softmax temperature; the evaluation page fits one from labelled decisions."
+            hint="SEMIF_TEMPERATURE: the softmax temperature; the evaluation page fits one from labelled decisions."
           />
         </div>
       </Card>

@@ -61,7 +61,7 @@ describe("the deploy form's problems", () => {
   it("refuses a temperature that is not a positive number, in the schema's words", () => {
     const problems = formProblems({ ...complete, temperature: "-1" });
     expect(problems.fields).toEqual({ temperature: "must be a number above 0 and at most 100" });
-    expect(problems.summary).toEqual(["SEMIF_TEMPERATURE: must be a number above 0 and at most 100"]);
+    expect(problems.summary).toEqual(["Temperature: must be a number above 0 and at most 100"]);
   });
 
   it("names a topic that is no SNS ARN and a concurrency out of range before review", () => {
@@ -110,5 +110,10 @@ describe("the deploy form's problems", () => {
 
   it("labels every field the way the form does", () => {
     expect(deployFieldLabels).toMatchObject({ name: "Endpoint name", imageUri: "Image URI pinned by digest" });
+  });
+
+  it("labels the adapter's limits and temperature in words, not by their SEMIF_* variables", () => {
+    expect(Object.values(deployFieldLabels).filter((label) => label.includes("SEMIF_"))).toEqual([]);
+    expect(deployFieldLabels).toMatchObject({ "limits.maxTokens": "Tokens per decision", temperature: "Temperature" });
   });
 });

@@ -36,11 +36,11 @@ export const deployFieldLabels: Readonly<Record<DeployField, string>> = {
   maxConcurrentInvocations: "Concurrent requests per instance",
   successTopic: "Success topic",
   errorTopic: "Error topic",
-  ...(Object.fromEntries(limitFields.map((field) => [`limits.${field.key}`, field.env])) as Record<
+  ...(Object.fromEntries(limitFields.map((field) => [`limits.${field.key}`, field.label])) as Record<
     `limits.${LimitKey}`,
     string
   >),
-  temperature: "SEMIF_TEMPERATURE",
+  temperature: "Temperature",
   capturePercent: "Data capture (% of invocations)",
 };
 

@@ -54,8 +54,18 @@ const limitKeys = [
 ] as const satisfies readonly SemifLimit[];
 export type LimitKey = (typeof limitKeys)[number];
 
+/** What each limit bounds, in the words the form shows (its SEMIF_* variable is the hint). */
+const limitLabels: Record<LimitKey, string> = {
+  maxTokens: "Tokens per decision",
+  maxRequestTokens: "Tokens per request",
+  maxSharedDecisions: "Decisions per shared-state request",
+  maxBodyBytes: "Request body (bytes)",
+  maxInFlight: "Requests scored at once",
+};
+
 export const limitFields = limitKeys.map((key) => ({
   key,
+  label: limitLabels[key],
   env: semifVariables[key],
   defaultValue: semifDefaults[key],
 }));
