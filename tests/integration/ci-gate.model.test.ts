@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { SageMakerClient } from "@aws-sdk/client-sagemaker";
+import { InvokeEndpointCommand, SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import {
   type ControlPlane,
   localAwsEnvironment,
@@ -23,21 +24,26 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
  * `npx decision-console gate` as a CI step runs it: the package's bin, in its own process, with local mode's
  * credentials profile and endpoint variables, against real adapter processes of the tiny model. The same model
  * deployed twice passes; one whose SEMIF_TEMPERATURE flattens its probabilities (same choices, far fewer of them above
- * the kept threshold) fails on coverage.
+ * the baseline's median confidence, the threshold given) fails on coverage.
  */
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 const BASE = "dc-gate-base";
 const SAME = "dc-gate-same";
 const FLATTENED = "dc-gate-flattened";
-/** The tiny model is confident (most answers above 0.6); at temperature 20 hardly any stays there. */
-const THRESHOLD = "0.6";
 const ITEMS = 60;
 
 let dir: string;
 let plane: ControlPlane;
 let dataset: string;
+let decisions: string[];
+/**
+ * The baseline's median confidence on the dataset, asked of it directly: the tiny model's weights are random for
+ * each test run, so a fixed threshold could sit above all its answers. At temperature 20 each answer's confidence
+ * falls below what it was at 1, so about half the items leave the threshold.
+ */
+let threshold: string;
 
-function labelledDecisions(count: number): string {
+function labelledDecisions(count: number): string[] {
   const topics = ["a duplicate charge", "a late parcel", "a broken login", "an invoice address", "a cancelled plan"];
   return Array.from({ length: count }, (_, i) =>
     JSON.stringify({
@@ -50,7 +56,25 @@ function labelledDecisions(count: number): string {
       ],
       answer: i % 3 === 0 ? "no" : "yes",
     }),
-  ).join("\n");
+  );
+}
+
+async function medianConfidence(runtime: SageMakerRuntimeClient, endpointName: string): Promise<number> {
+  const confidences: number[] = [];
+  for (const line of decisions) {
+    const { answer: _, ...decision } = JSON.parse(line);
+    const answer = await runtime.send(
+      new InvokeEndpointCommand({
+        EndpointName: endpointName,
+        ContentType: "application/json",
+        Body: JSON.stringify({ decision }),
+      }),
+    );
+    const body = JSON.parse(new TextDecoder().decode(answer.Body));
+    confidences.push(Math.max(...(body.result.probabilities as number[])));
+  }
+  confidences.sort((a, b) => a - b);
+  return confidences[Math.floor(confidences.length / 2)] as number;
 }
 
 interface GateRun {
@@ -85,7 +109,8 @@ beforeAll(async () => {
   const gguf = path.join(dir, "tiny.gguf");
   writeTinyModel(gguf);
   dataset = path.join(dir, "tickets.jsonl");
-  fs.writeFileSync(dataset, labelledDecisions(ITEMS));
+  decisions = labelledDecisions(ITEMS);
+  fs.writeFileSync(dataset, decisions.join("\n"));
   plane = await startControlPlane({ fixture: testStackFixture(), dataDir: path.join(dir, "aws"), port: 0 });
   const admin = localClientConfig(plane, "admin");
   await new S3Client({ ...admin, forcePathStyle: true }).send(
@@ -109,6 +134,7 @@ beforeAll(async () => {
   await deploy(SAME);
   await deploy(FLATTENED, { SEMIF_TEMPERATURE: "20" });
   await Promise.all([BASE, SAME, FLATTENED].map((name) => plane.endpoints.settled(name)));
+  threshold = String(await medianConfidence(new SageMakerRuntimeClient(admin), BASE));
 }, 300_000);
 
 afterAll(async () => {
@@ -128,7 +154,7 @@ describe("the CI gate on local mode", { timeout: 300_000 }, () => {
       "--baseline-endpoint",
       BASE,
       "--threshold",
-      THRESHOLD,
+      threshold,
       "--max-p95-latency-rise",
       "1",
       "--junit",
@@ -153,7 +179,7 @@ describe("the CI gate on local mode", { timeout: 300_000 }, () => {
       "--baseline-endpoint",
       BASE,
       "--threshold",
-      THRESHOLD,
+      threshold,
       "--max-coverage-drop",
       "0.1",
       "--max-p95-latency-rise",
