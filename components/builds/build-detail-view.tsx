@@ -8,7 +8,7 @@ import { ErrorAlert } from "../api/error-text.tsx";
 import { Badge } from "../ui/badge.tsx";
 import { Button, buttonClasses } from "../ui/button.tsx";
 import { Card, PageHeader } from "../ui/card.tsx";
-import { buildLabel, buildTone, deployHref, duration, failingCommand } from "./build-format.ts";
+import { buildLabel, buildTone, deployHref, failingCommand, phaseDuration } from "./build-format.ts";
 import { buildPage, isRunning, useBuild, useBuildLogs, useRetryBuild, useStopBuild } from "./build-queries.ts";
 
 /** The current time, once a second while `ticking`, so a running phase's timer counts up between polls. */
@@ -104,7 +104,7 @@ export function PhaseTimeline({
             />
             <span className="font-medium">{phase.type}</span>{" "}
             {(phase.status || running) && <Badge tone={buildTone(phase.status)}>{phase.status ?? "IN_PROGRESS"}</Badge>}{" "}
-            <span className="text-slate-700">{duration(phase.startedAt, phase.endedAt, now)}</span>
+            <span className="text-slate-700">{phaseDuration(phase, build, now)}</span>
             {phase.messages.map((message) => (
               <p key={message} className="break-words text-xs text-red-800">
                 {message}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Build } from "@/contract/builds/builds.ts";
 import { apiUrl } from "../api/console-client.ts";
-import { deployHref, fileSize, modelOutputLabel, pinnedImageUri } from "./build-format.ts";
+import { deployHref, fileSize, modelOutputLabel, phaseDuration, pinnedImageUri } from "./build-format.ts";
 
 const digest = `sha256:${"c".repeat(64)}`;
 
@@ -102,5 +102,24 @@ describe("file sizes", () => {
     expect(fileSize(3_013_027_808)).toBe("3.01 GB");
     expect(fileSize(98_362_432)).toBe("98 MB");
     expect(fileSize(1_000_000_000)).toBe("1.00 GB");
+  });
+});
+
+describe("a build phase's duration", () => {
+  const start = "2026-12-07T10:00:00.000Z";
+  const anHourLater = Date.parse("2026-12-07T11:00:00.000Z");
+
+  it("stops counting at the build's end for a phase CodeBuild never ends (COMPLETED)", () => {
+    const completed = { startedAt: start, endedAt: null };
+    expect(phaseDuration(completed, { endedAt: "2026-12-07T10:00:02.000Z" }, anHourLater)).toBe("2 s");
+  });
+
+  it("counts up while the build runs", () => {
+    expect(phaseDuration({ startedAt: start, endedAt: null }, { endedAt: null }, anHourLater)).toBe("60 min");
+  });
+
+  it("is the phase's own span when it has an end", () => {
+    const phase = { startedAt: start, endedAt: "2026-12-07T10:00:30.000Z" };
+    expect(phaseDuration(phase, { endedAt: "2026-12-07T10:05:00.000Z" }, anHourLater)).toBe("30 s");
   });
 });

@@ -59,6 +59,18 @@ export function duration(startedAt: string | null, endedAt: string | null, now: 
   return seconds < 120 ? `${seconds} s` : `${Math.round(seconds / 60)} min`;
 }
 
+/**
+ * How long a build phase took, or has taken so far. CodeBuild gives its last phase (COMPLETED) a start and no end,
+ * so a phase without an end in a build that has ended ends with the build instead of counting on.
+ */
+export function phaseDuration(
+  phase: { startedAt: string | null; endedAt: string | null },
+  build: { endedAt: string | null },
+  now: number = Date.now(),
+): string {
+  return duration(phase.startedAt, phase.endedAt ?? build.endedAt, now);
+}
+
 /** How many of the failing command's last output lines the phase summary shows. */
 export const FAILURE_LINES = 6;
 
