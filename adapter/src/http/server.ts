@@ -37,6 +37,16 @@ export function createAdapterServer({ routes, config, engine, log = writeLogLine
   const table = new RouteTable(routes);
   const model = new Admission(Math.max(config.maxInFlight, config.parallel));
   const admission = new PostAdmission(config, model);
+  // Health checks come every few seconds, and many a second while a batch job waits for the model to load: a ping
+  // is logged only when its answer differs from the last ping's (loading, then ready).
+  let lastPingStatus: unknown = null;
+  const logLine: LogLine = (line) => {
+    if (line.route === "ping") {
+      if (line.status === lastPingStatus) return;
+      lastPingStatus = line.status;
+    }
+    log(line);
+  };
 
   async function serve(exchange: Exchange): Promise<void> {
     const { request, path } = exchange;
@@ -88,6 +98,6 @@ export function createAdapterServer({ routes, config, engine, log = writeLogLine
       requestTimeout: HEADERS_TIMEOUT_MS + config.bodyTimeoutMs,
       connectionsCheckingInterval: 1000,
     },
-    (request, response) => void serve(new Exchange(request, response, log, config.bodyTimeoutMs)),
+    (request, response) => void serve(new Exchange(request, response, logLine, config.bodyTimeoutMs)),
   );
 }
