@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Build } from "@/contract/builds/builds.ts";
 import { apiUrl } from "../api/console-client.ts";
-import { deployHref, fileSize, modelOutputLabel, phaseDuration, pinnedImageUri } from "./build-format.ts";
+import { buildLabel, deployHref, fileSize, modelOutputLabel, phaseDuration, pinnedImageUri } from "./build-format.ts";
 
 const digest = `sha256:${"c".repeat(64)}`;
 
@@ -121,5 +121,17 @@ describe("a build phase's duration", () => {
   it("is the phase's own span when it has an end", () => {
     const phase = { startedAt: start, endedAt: "2026-12-07T10:00:30.000Z" };
     expect(phaseDuration(phase, { endedAt: "2026-12-07T10:05:00.000Z" }, anHourLater)).toBe("30 s");
+  });
+});
+
+describe("a build's name", () => {
+  it("is the model it packages, for a first-run seed build that exported no file name too", () => {
+    const seeded = build({
+      exportedVariables: {},
+      inputs: { SOURCE_PATH: "/seed/model.gguf", ARTIFACT_PREFIX: "models/seed/SmolLM2-135M-Instruct" },
+    });
+    expect(buildLabel(seeded)).toBe("Model packaging: SmolLM2-135M-Instruct");
+    const asked = build({ exportedVariables: {}, inputs: { HF_FILE: "Qwen_Qwen3.5-4B-Q4_K_M.gguf" } });
+    expect(buildLabel(asked)).toBe("Model packaging: Qwen_Qwen3.5-4B-Q4_K_M.gguf");
   });
 });

@@ -47,10 +47,25 @@ export function deployHref(build: Build): string | null {
   return params.size > 0 && build.status === "SUCCEEDED" ? `/deploy?${params}` : null;
 }
 
+/**
+ * A build by what it makes: an image build by its variant, a model build by the model it packages (the GGUF file it
+ * exported or was asked for, else the folder it writes to, as the first run's seed builds name `models/seed/<model>`).
+ */
 export function buildLabel(build: Build): string {
   if (build.kind === "image") return `Image build (${build.variant ?? "?"})`;
-  const file = build.exportedVariables.GGUF_FILE ?? build.exportedVariables.MODEL_FILE;
-  return file ? `Model packaging: ${file}` : "Model packaging";
+  const folder = (path: string | null | undefined) =>
+    path
+      ?.replace(/\/model\.tar\.gz$/, "")
+      .split("/")
+      .filter(Boolean)
+      .pop();
+  const model =
+    build.exportedVariables.GGUF_FILE ??
+    build.exportedVariables.MODEL_FILE ??
+    build.inputs.HF_FILE ??
+    folder(build.inputs.ARTIFACT_PREFIX) ??
+    folder(build.outputs.modelDataUrl);
+  return model ? `Model packaging: ${model}` : "Model packaging";
 }
 
 export function duration(startedAt: string | null, endedAt: string | null, now: number = Date.now()): string {

@@ -1,14 +1,18 @@
 "use client";
 
 import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { isTransitional } from "@/contract/endpoints/status.ts";
 import { ErrorAlert } from "../api/error-text.tsx";
 import { useConsoleSettings } from "../api/settings-queries.ts";
+import { useBuilds } from "../builds/build-queries.ts";
+import { useImages } from "../deploy/image-queries.ts";
 import { Alert } from "../ui/alert.tsx";
-import { buttonClasses } from "../ui/button.tsx";
+import { Button, buttonClasses } from "../ui/button.tsx";
 import { Card, PageHeader } from "../ui/card.tsx";
-import { useEndpoints } from "./endpoint-queries.ts";
+import { useDeploy, useEndpoints } from "./endpoint-queries.ts";
 import { EndpointsTable } from "./endpoints-table.tsx";
+import { FIRST_ENDPOINT_NAME, firstDeployRequest, SEEDED_MODEL } from "./first-deploy.ts";
 
 export function EndpointsView() {
   const { data, error, isPending } = useEndpoints();
@@ -48,9 +52,42 @@ export function EndpointsView() {
   );
 }
 
+/** One click for a newcomer: the seeded SmolLM2 deployed, then the playground open on it. */
+function FirstDeploy() {
+  const builds = useBuilds();
+  const images = useImages();
+  const deploy = useDeploy();
+  const router = useRouter();
+  const request = firstDeployRequest(builds.data?.builds, images.data?.images);
+  if (!request) return null;
+  return (
+    <div className="mb-4 flex flex-col gap-2">
+      <p className="text-sm text-slate-800">
+        {SEEDED_MODEL} is packaged and ready: deploy it on a CPU instance and try decisions in the playground.
+      </p>
+      <div>
+        <Button
+          disabled={deploy.isPending || deploy.isSuccess}
+          onClick={() =>
+            deploy.mutateAsync(request).then(
+              () => router.push(`/playground?endpoint=${encodeURIComponent(FIRST_ENDPOINT_NAME)}`),
+              () => undefined,
+            )
+          }
+        >
+          {deploy.isPending ? "Deploying…" : `Deploy ${SEEDED_MODEL} and open the playground`}
+        </Button>
+      </div>
+      {deploy.error && <ErrorAlert title="The first endpoint was not deployed" error={deploy.error} />}
+      <p className="text-sm text-slate-700">Or the long way, with your own model:</p>
+    </div>
+  );
+}
+
 function EmptyState() {
   return (
     <Card title="No endpoints yet">
+      <FirstDeploy />
       <ol className="ml-5 list-decimal space-y-1 text-sm text-slate-800">
         <li>
           <Link href="/builds" className="text-blue-800 underline">
