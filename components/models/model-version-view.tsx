@@ -15,6 +15,7 @@ import { Button, buttonClasses } from "../ui/button.tsx";
 import { Card, PageHeader } from "../ui/card.tsx";
 import { SelectField, TextAreaField } from "../ui/field.tsx";
 import { Timestamp } from "../ui/timestamp.tsx";
+import { type ApprovalNote, afterRecordedDecision, approvalNoteProblem, blankApprovalNote } from "./approval-note.ts";
 import { groupPage, useAttachEvaluation, useDecideApproval, useModelVersion } from "./model-queries.ts";
 import { approvalLabel, approvalTone, deployVersionHref, runOptionLabel } from "./version-format.ts";
 
@@ -126,18 +127,16 @@ export function ModelVersionView({ group, version }: { group: string; version: n
 }
 
 function ApprovalCard({ version, operator }: { version: ModelVersionDetail; operator: boolean }) {
-  const [note, setNote] = useState("");
-  const [tried, setTried] = useState(false);
+  const [note, setNote] = useState<ApprovalNote>(blankApprovalNote);
   const decide = useDecideApproval(version.group, version.version);
   const hasEvaluation = version.evaluation !== null;
   const approveProblem = approvalProblem(version.status, "Approved", hasEvaluation);
   const rejectProblem = approvalProblem(version.status, "Rejected", hasEvaluation);
-  const noteProblem =
-    tried && !note.trim() ? "Say why: the note is kept with the version and in the audit log." : undefined;
+  const noteProblem = approvalNoteProblem(note);
   const send = (status: "Approved" | "Rejected") => {
-    setTried(true);
-    if (!note.trim()) return;
-    decide.mutate({ status, note: note.trim() }, { onSuccess: () => setNote("") });
+    setNote((current) => ({ ...current, tried: true }));
+    if (!note.text.trim()) return;
+    decide.mutate({ status, note: note.text.trim() }, { onSuccess: () => setNote(afterRecordedDecision()) });
   };
   return (
     <Card title="Approval">
@@ -156,9 +155,9 @@ function ApprovalCard({ version, operator }: { version: ModelVersionDetail; oper
             <TextAreaField
               label="Note"
               rows={2}
-              value={note}
+              value={note.text}
               error={noteProblem}
-              onChange={(event) => setNote(event.target.value)}
+              onChange={(event) => setNote({ ...note, text: event.target.value })}
               hint="Why you approve or reject it; recorded as the version's ApprovalDescription."
             />
             <div className="flex flex-wrap gap-2">
