@@ -2,17 +2,25 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
+import { useCallback, useEffect, useState } from "react";
 import { isTransitional } from "@/contract/endpoints/status.ts";
+import type { DeployableImage } from "@/contract/images/images.ts";
 import { ErrorAlert } from "../api/error-text.tsx";
 import { useConsoleSettings } from "../api/settings-queries.ts";
-import { useBuilds } from "../builds/build-queries.ts";
+import { useBuilds, useStartBuild } from "../builds/build-queries.ts";
 import { useImages } from "../deploy/image-queries.ts";
 import { Alert } from "../ui/alert.tsx";
 import { Button, buttonClasses } from "../ui/button.tsx";
 import { Card, PageHeader } from "../ui/card.tsx";
 import { useDeploy, useEndpoints } from "./endpoint-queries.ts";
 import { EndpointsTable } from "./endpoints-table.tsx";
-import { FIRST_ENDPOINT_NAME, firstDeployRequest, SEEDED_MODEL } from "./first-deploy.ts";
+import {
+  adapterImage,
+  FIRST_ENDPOINT_NAME,
+  firstDeployRequest,
+  SEEDED_MODEL,
+  seededModelBuild,
+} from "./first-deploy.ts";
 
 export function EndpointsView() {
   const { data, error, isPending } = useEndpoints();
@@ -52,32 +60,67 @@ export function EndpointsView() {
   );
 }
 
-/** One click for a newcomer: the seeded SmolLM2 deployed, then the playground open on it. */
+/**
+ * One click for a newcomer: the seeded SmolLM2 deployed (the adapter image built first when there is none yet), then
+ * the playground open on it.
+ */
 function FirstDeploy() {
   const builds = useBuilds();
   const images = useImages();
+  const startBuild = useStartBuild();
   const deploy = useDeploy();
   const router = useRouter();
-  const request = firstDeployRequest(builds.data?.builds, images.data?.images);
-  if (!request) return null;
+  const [imageBuildId, setImageBuildId] = useState<string | null>(null);
+  const model = seededModelBuild(builds.data?.builds);
+  const image = adapterImage(images.data?.images);
+  const imageBuild = builds.data?.builds.find((build) => build.id === imageBuildId) ?? null;
+  const go = useCallback(
+    (ready: DeployableImage) => {
+      if (!model) return;
+      deploy.mutateAsync(firstDeployRequest(model, ready)).then(
+        () => router.push(`/playground?endpoint=${encodeURIComponent(FIRST_ENDPOINT_NAME)}`),
+        () => undefined,
+      );
+    },
+    [model, deploy, router],
+  );
+  const refetchImages = images.refetch;
+  const built = imageBuild?.status === "SUCCEEDED";
+  useEffect(() => {
+    if (built && !image) void refetchImages();
+  }, [built, image, refetchImages]);
+  useEffect(() => {
+    if (built && image && deploy.isIdle) go(image);
+  }, [built, image, deploy.isIdle, go]);
+  if (!model) return null;
+  const working = startBuild.isPending || (imageBuildId !== null && !deploy.isError) || deploy.isPending;
   return (
     <div className="mb-4 flex flex-col gap-2">
       <p className="text-sm text-slate-800">
-        {SEEDED_MODEL} is packaged and ready: deploy it on a CPU instance and try decisions in the playground.
+        {SEEDED_MODEL} is packaged and ready: deploy it on a CPU instance and try decisions in the playground
+        {image ? "." : " (the adapter image is built first)."}
       </p>
       <div>
         <Button
-          disabled={deploy.isPending || deploy.isSuccess}
-          onClick={() =>
-            deploy.mutateAsync(request).then(
-              () => router.push(`/playground?endpoint=${encodeURIComponent(FIRST_ENDPOINT_NAME)}`),
-              () => undefined,
-            )
-          }
+          disabled={working || deploy.isSuccess}
+          onClick={() => {
+            if (image) return go(image);
+            startBuild.mutate({ kind: "image", variant: "cpu" }, { onSuccess: (build) => setImageBuildId(build.id) });
+          }}
         >
-          {deploy.isPending ? "Deploying…" : `Deploy ${SEEDED_MODEL} and open the playground`}
+          {imageBuild && !built
+            ? `Building the adapter image (${imageBuild.currentPhase ?? imageBuild.status})…`
+            : deploy.isPending
+              ? "Deploying…"
+              : `Deploy ${SEEDED_MODEL} and open the playground`}
         </Button>
       </div>
+      {imageBuild && ["FAILED", "FAULT", "STOPPED", "TIMED_OUT"].includes(imageBuild.status) && (
+        <Alert title="The adapter image was not built">
+          Build {imageBuild.id} ended {imageBuild.status}: see its log on the Builds page.
+        </Alert>
+      )}
+      {startBuild.error && <ErrorAlert title="The adapter image build did not start" error={startBuild.error} />}
       {deploy.error && <ErrorAlert title="The first endpoint was not deployed" error={deploy.error} />}
       <p className="text-sm text-slate-700">Or the long way, with your own model:</p>
     </div>

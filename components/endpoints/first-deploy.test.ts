@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Build } from "@/contract/builds/builds.ts";
 import { deployRequestSchema } from "@/contract/endpoints/deploy.ts";
 import type { ImageList } from "@/contract/images/images.ts";
-import { FIRST_ENDPOINT_NAME, firstDeployRequest } from "./first-deploy.ts";
+import { adapterImage, FIRST_ENDPOINT_NAME, firstDeployRequest, seededModelBuild } from "./first-deploy.ts";
 
 const modelBuild = (id: string, modelDataUrl: string): Build =>
   ({
@@ -35,14 +35,17 @@ const tiny = modelBuild("seed-tiny", "s3://decision-console-local/models/seed/ti
 
 describe("a newcomer's first deployment", () => {
   it("deploys the seeded SmolLM2 on the adapter image with the deploy form's defaults, a request the API accepts", () => {
-    const request = firstDeployRequest([tiny, seeded], [adapter]);
-    const parsed = deployRequestSchema.parse(request);
+    const model = seededModelBuild([tiny, seeded]);
+    const image = adapterImage([{ ...adapter, apiMode: "chat", source: "dlc", variant: null }, adapter]);
+    expect(model?.id).toBe("seed-smol");
+    expect(image).toEqual(adapter);
+    const parsed = deployRequestSchema.parse(firstDeployRequest(model as Build, adapter));
     expect(parsed).toMatchObject({ name: FIRST_ENDPOINT_NAME, imageUri: adapter.imageUri });
     expect(JSON.stringify(parsed)).toContain("models/seed/SmolLM2-135M-Instruct/model.tar.gz");
   });
 
-  it("is not offered without the seeded SmolLM2 or an adapter image", () => {
-    expect(firstDeployRequest([tiny], [adapter])).toBeNull();
-    expect(firstDeployRequest([seeded], [{ ...adapter, apiMode: "chat", source: "dlc" }])).toBeNull();
+  it("finds no seeded SmolLM2 or adapter image where there is none", () => {
+    expect(seededModelBuild([tiny])).toBeNull();
+    expect(adapterImage([{ ...adapter, apiMode: "chat", source: "dlc" }])).toBeNull();
   });
 });
