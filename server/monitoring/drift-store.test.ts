@@ -3,7 +3,14 @@ import { describeOnStores } from "../../tests/support/store/test-stores.ts";
 import { createDataset } from "../evaluate/datasets/dataset-store.ts";
 import { createRun, recordResult } from "../evaluate/runs/run-store.ts";
 import { decisionKind } from "./capture-record.ts";
-import { allBaselines, endpointBaselines, setBaselineFromEvaluationRun, setBaselineFromWindow } from "./drift-store.ts";
+import { currentDrift } from "./drift.ts";
+import {
+  allBaselines,
+  baselineWindowEnd,
+  endpointBaselines,
+  setBaselineFromEvaluationRun,
+  setBaselineFromWindow,
+} from "./drift-store.ts";
 import { type LocatedDecision, recordCaptureObject } from "./monitoring-store.ts";
 
 const ENDPOINT = "dc-baselined";
@@ -64,6 +71,26 @@ describeOnStores("drift baselines", (current) => {
     expect(await endpointBaselines(store, ENDPOINT)).toEqual([baseline]);
     expect(await endpointBaselines(store, "dc-other")).toEqual([]);
     expect(await allBaselines(store)).toEqual([baseline]);
+  });
+
+  it("are not compared with their own window: the hour compared starts at the baseline's end", async () => {
+    const { store } = current();
+    const baseline = await setBaselineFromWindow(
+      store,
+      ENDPOINT,
+      KIND,
+      T0,
+      T0 + 600_000,
+      "ops",
+      new Date(T0 + 7_200_000),
+    );
+    expect(baselineWindowEnd(baseline)).toBe(T0 + 600_000);
+    // Twenty minutes after the window's start, the last hour would hold the baseline's own three decisions.
+    const early = await currentDrift(store, baseline, new Date(T0 + 1_200_000));
+    expect(early).toMatchObject({ from: new Date(T0 + 600_000).toISOString(), decisions: 0, optionMix: null });
+    // An hour and ten minutes on, the compared hour holds only the later decision.
+    const later = await currentDrift(store, baseline, new Date(T0 + 4_200_000));
+    expect(later.decisions).toBe(1);
   });
 
   it("refuse a window without decisions of the kind and a kind the endpoint never captured", async () => {

@@ -119,6 +119,15 @@ async function knownKind(store: Store, endpointName: string, kind: string) {
   return known;
 }
 
+const WINDOW_SOURCE_PREFIX = "capture window ";
+
+/** When a capture-window baseline's window ends (ms); null for a baseline from an evaluation run. */
+export function baselineWindowEnd(baseline: Pick<DriftBaseline, "source">): number | null {
+  if (!baseline.source.startsWith(WINDOW_SOURCE_PREFIX)) return null;
+  const end = Date.parse(baseline.source.slice(baseline.source.indexOf("..") + 2));
+  return Number.isNaN(end) ? null : end;
+}
+
 /** The kind's baseline from the decisions the endpoint captured in [fromMs, toMs) (its rollups in the store). */
 export async function setBaselineFromWindow(
   store: Store,
@@ -138,7 +147,7 @@ export async function setBaselineFromWindow(
   if (histograms.decisions === 0) {
     throw new AppError("bad_request", "The window holds no decisions of this kind: a baseline needs some.");
   }
-  const source = `capture window ${new Date(fromMs).toISOString()}..${new Date(toMs).toISOString()}`;
+  const source = `${WINDOW_SOURCE_PREFIX}${new Date(fromMs).toISOString()}..${new Date(toMs).toISOString()}`;
   return await save(store, {
     endpointName,
     kind,

@@ -17,7 +17,13 @@ import { acquireLease, replicaId } from "../store/leases.ts";
 import type { Store } from "../store/store.ts";
 import { readNewCaptures } from "./capture-reader.ts";
 import { jensenShannonDistance, samplingNoiseDistance } from "./drift-score.ts";
-import { allBaselines, type DriftBaseline, endpointBaselines, kindHistograms } from "./drift-store.ts";
+import {
+  allBaselines,
+  baselineWindowEnd,
+  type DriftBaseline,
+  endpointBaselines,
+  kindHistograms,
+} from "./drift-store.ts";
 import { decisionKinds } from "./monitoring-store.ts";
 
 /** A kind's drift over the window ending at `now`: both distances, and what sampling alone would make of them. */
@@ -27,7 +33,12 @@ export async function currentDrift(
   now: Date,
 ): Promise<NonNullable<DriftKind["current"]>> {
   const toMs = now.getTime();
-  const fromMs = toMs - DRIFT_SCHEDULE.windowSeconds * 1000;
+  // Decisions of the baseline's own window are not compared with themselves (a distance of 0 would hide drift):
+  // the window starts at the baseline's end at the earliest, and holds no decisions while that is still ahead.
+  const fromMs = Math.min(
+    toMs,
+    Math.max(toMs - DRIFT_SCHEDULE.windowSeconds * 1000, baselineWindowEnd(baseline) ?? Number.NEGATIVE_INFINITY),
+  );
   const current = await kindHistograms(store, baseline.endpointName, baseline.kind, baseline.options, fromMs, toMs);
   const bins = (a: readonly number[], b: readonly number[]) => a.filter((count, i) => count + (b[i] ?? 0) > 0).length;
   const noise = (a: readonly number[], b: readonly number[]) =>
