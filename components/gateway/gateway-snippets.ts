@@ -4,8 +4,7 @@ export function gatewaySnippets(origin: string, secret: string, model: string): 
     typesafe: [
       "from typesafe_sdk import Choice, Noul, TypeSafeClient",
       "",
-      "# compression=False: the gateway reads uncompressed bodies only (typesafe-sdk zstd-compresses where it can).",
-      `client = TypeSafeClient(api_key="${secret}", base_url="${origin}", compression=False)`,
+      `client = TypeSafeClient(api_key="${secret}", base_url="${origin}")`,
       "result = client.system_one(",
       '    "I was charged twice for my subscription.",',
       '    {"refund": Noul(instructions="Does the customer ask for money back?"),',

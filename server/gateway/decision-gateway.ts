@@ -8,6 +8,7 @@ import {
   parseSystemOneRequest,
   semifDefaults,
 } from "@decision-console/adapter/contract";
+import { ContentEncodingError, decodeRequestBody } from "@decision-console/adapter/contract/content-encoding.ts";
 import { type GatewayKey, keyMayCall } from "../../contract/gateway/keys.ts";
 import { invokeErrorDetailsSchema } from "../../contract/invoke/invoke.ts";
 import { isAppError } from "../http/app-error.ts";
@@ -47,13 +48,6 @@ export async function requireGatewayKey(request: Request, store: Store): Promise
 
 /** The request body as JSON, refused as each protocol refuses it: 415, 413, 400 (decisions) or 422 (systemone). */
 async function readDecisionBody(request: Request, protocol: DecisionProtocol): Promise<Record<string, unknown>> {
-  if (request.headers.get("content-encoding")) {
-    throw new GatewayError(
-      415,
-      "unsupported_content_encoding",
-      "Send the request body uncompressed: the gateway reads no Content-Encoding (typesafe-sdk: compression=False).",
-    );
-  }
   const type = request.headers.get("content-type") ?? "";
   if (!type.toLowerCase().startsWith("application/json")) {
     throw new GatewayError(
@@ -64,9 +58,17 @@ async function readDecisionBody(request: Request, protocol: DecisionProtocol): P
   }
   const maxBytes = semifDefaults.maxBodyBytes;
   const tooLarge = `The request body is larger than ${maxBytes} bytes, the most an endpoint accepts.`;
-  const bytes = await readBodyWithin(request, { maxBytes, tooLarge }).catch((error: unknown) => {
+  const sent = await readBodyWithin(request, { maxBytes, tooLarge }).catch((error: unknown) => {
     throw isAppError(error) ? new GatewayError(error.status, "request_too_large", error.message) : error;
   });
+  let bytes: Buffer;
+  try {
+    bytes = Buffer.from(decodeRequestBody(sent, request.headers.get("content-encoding") ?? undefined, maxBytes));
+  } catch (error) {
+    if (!(error instanceof ContentEncodingError)) throw error;
+    const code = { 400: "invalid_content_encoding", 413: "request_too_large", 415: "unsupported_content_encoding" };
+    throw new GatewayError(error.status, code[error.status], error.message);
+  }
   const invalid = protocol === "systemone" ? 422 : 400;
   let body: unknown;
   try {

@@ -191,11 +191,18 @@ describe("raw requests to the gateway", () => {
     expect(((await missing.json()) as { error: { code: string } }).error.code).toBe("model_not_found");
   });
 
-  it("a compressed body is refused 415, saying how to send it", async () => {
-    const auth = { authorization: `Bearer ${keys.good}`, "content-encoding": "zstd" };
-    const refused = await post("/v1/systemone", "(zstd bytes)", auth);
-    expect(refused.status).toBe(415);
-    expect(((await refused.json()) as { detail: { message: string } }).detail.message).toMatch(/compression=False/);
+  it("a body in an encoding it does not read is refused 415, and bytes that are not zstd 400", async () => {
+    const gzip = await post("/v1/systemone", "(gzip bytes)", {
+      authorization: `Bearer ${keys.good}`,
+      "content-encoding": "gzip",
+    });
+    expect(gzip.status).toBe(415);
+    expect(((await gzip.json()) as { detail: { message: string } }).detail.message).toMatch(/send zstd or no encoding/);
+    const zstd = await post("/v1/systemone", "(zstd bytes)", {
+      authorization: `Bearer ${keys.good}`,
+      "content-encoding": "zstd",
+    });
+    expect(zstd.status).toBe(400);
   });
 
   it("a body that is not JSON is a 4xx in the protocol's shape, never a 5xx", async () => {

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import { ContentEncodingError, decodeRequestBody } from "../contract/content-encoding.ts";
 import { JsonTooDeepError, MAX_JSON_DEPTH, parseJsonWithinDepth } from "../contract/json-depth.ts";
 import { RequestError } from "../engine/request-error.ts";
 import type { BodyKind } from "./admission.ts";
@@ -12,9 +13,10 @@ export async function receiveBody(
   exchange: Exchange,
   kind: BodyKind,
   deadlineMs: number,
+  maxBytes: number,
 ): Promise<{ ok: true; body: unknown } | { ok: false }> {
   try {
-    const bytes = await readBody(exchange.request, deadlineMs);
+    const bytes = decodedBody(await readBody(exchange.request, deadlineMs), exchange.request, maxBytes);
     return { ok: true, body: kind === "json" ? parseJsonBody(bytes) : parseJsonLines(bytes.toString("utf8")) };
   } catch (error) {
     exchange.fail(error);
@@ -46,6 +48,16 @@ function readBody(request: IncomingMessage, deadlineMs: number): Promise<Buffer>
     );
     request.on("data", onData).on("end", onEnd).on("error", onError).on("close", onClose);
   });
+}
+
+/** The body as sent, decoded by its Content-Encoding (TypeSafe's SDK sends zstd); no more than `maxBytes` decoded. */
+function decodedBody(sent: Buffer, request: IncomingMessage, maxBytes: number): Buffer {
+  try {
+    return Buffer.from(decodeRequestBody(sent, request.headers["content-encoding"], maxBytes));
+  } catch (error) {
+    if (error instanceof ContentEncodingError) throw new RequestError(error.message, error.status);
+    throw error;
+  }
 }
 
 /** The body as JSON; 400 for text that is not JSON or nests deeper than MAX_JSON_DEPTH. */

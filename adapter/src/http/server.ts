@@ -72,7 +72,9 @@ export function createAdapterServer({ routes, config, engine, log = writeLogLine
     }
     const admitted = admission.admit(exchange, engine());
     if (!admitted) return;
-    const received = await receiveBody(exchange, admitted.kind, config.bodyTimeoutMs).finally(admitted.leaveBodySlot);
+    const received = await receiveBody(exchange, admitted.kind, config.bodyTimeoutMs, config.maxBodyBytes).finally(
+      admitted.leaveBodySlot,
+    );
     if (!received.ok) return;
     const leave = model.tryEnter();
     if (!leave) {
