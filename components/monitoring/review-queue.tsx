@@ -30,7 +30,7 @@ function typingIn(target: EventTarget | null): boolean {
 }
 
 /** The decision to label: its state, question and each option's probability, numbered for the keyboard. */
-function DecisionCard({
+export function DecisionCard({
   item,
   busy,
   onLabel,
@@ -69,8 +69,10 @@ function DecisionCard({
                     </kbd>
                   )}
                   <span className="font-medium">{option.id}</span>
-                  {option.description && <span className="text-slate-700">{option.description}</span>}
-                  <span className="ml-auto font-mono text-xs">{percent(probability)}</span>
+                  {option.description && (
+                    <span className="min-w-0 flex-1 break-words text-slate-700">{option.description}</span>
+                  )}
+                  <span className="ml-auto shrink-0 whitespace-nowrap font-mono text-xs">{percent(probability)}</span>
                   {option.id === item.chosen && <span className="text-xs text-blue-800">chosen</span>}
                   {option.id === item.shadowChosen && <span className="text-xs text-amber-800">shadow chose</span>}
                 </div>

@@ -22,9 +22,14 @@ describe("the console's one timestamp format", () => {
     expect(timestampText("not a date")).toBe("—");
   });
 
+  it("never wraps between the date and the time (update timelines, narrow screens)", () => {
+    const html = renderToStaticMarkup(createElement(Timestamp, { at: "2026-12-01T09:05:07Z", timeZone: "UTC" }));
+    expect(html).toMatch(/<time [^>]*class="whitespace-nowrap"/);
+  });
+
   it("renders as a <time> carrying the machine-readable instant", () => {
     const html = renderToStaticMarkup(createElement(Timestamp, { at: "2026-12-01T09:05:07Z", timeZone: "UTC" }));
-    expect(html).toBe('<time dateTime="2026-12-01T09:05:07.000Z">2026-12-01 09:05:07</time>');
+    expect(html).toBe('<time dateTime="2026-12-01T09:05:07.000Z" class="whitespace-nowrap">2026-12-01 09:05:07</time>');
   });
 
   it("is the only way the browser code writes a date or a time", () => {

@@ -28,5 +28,10 @@ export function timestampText(at: string | number | null | undefined, timeZone?:
 export function Timestamp({ at, timeZone }: { at: string | number | null | undefined; timeZone?: string }) {
   const date = at === null || at === undefined ? null : new Date(at);
   if (!date || Number.isNaN(date.getTime())) return <>—</>;
-  return <time dateTime={date.toISOString()}>{timestampText(at, timeZone)}</time>;
+  // One instant reads as one piece: the date and the time never wrap apart (tables, timelines, 390 px screens).
+  return (
+    <time dateTime={date.toISOString()} className="whitespace-nowrap">
+      {timestampText(at, timeZone)}
+    </time>
+  );
 }
