@@ -250,6 +250,7 @@ export const curlExamples: Partial<Record<keyof ConsoleApi, CurlExample>> = {
     note: "Operators only; audited. Deploy it with `modelVersionArn` (with the version's imageUri and modelDataUrl) in POST /api/endpoints.",
   },
   cancelEvaluation: { path: "/api/evaluations/$RUN/cancel" },
+  retryFailedEvaluationItems: { path: "/api/evaluations/$RUN/retry-failed" },
   deleteEvaluation: {
     path: "/api/evaluations/$RUN",
     after: [
