@@ -195,6 +195,40 @@ describe.skipIf(unavailable !== null)(
   `two console replicas on one PostgreSQL${unavailable ? ` (skipped: ${unavailable})` : ""}`,
   { timeout: 600_000 },
   () => {
+    it("a gateway key's limit and revocation hold across both replicas (issue 54)", async () => {
+      const [a, b] = replicas as [Replica, Replica];
+      const created = await api<{ key: { id: string }; secret: string }>(a, "POST", "/api/gateway/keys", {
+        name: "replicas",
+        endpoints: [REALTIME],
+        aliases: {},
+        requestsPerMinute: 4,
+        tokensPerMinute: 1_000_000,
+        expiresAt: null,
+      });
+      const decide = (replica: Replica) =>
+        fetch(`${replica.url}/v1/decisions`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${created.secret}`, "content-type": "application/json" },
+          body: JSON.stringify({
+            model: REALTIME,
+            input: "I was charged twice.",
+            questions: [{ type: "predicate", name: "refund", instructions: "Does the customer ask for money back?" }],
+          }),
+        });
+      // Four calls a minute in all, whichever replica answers: two on each, then the fifth is refused on either.
+      const statuses: number[] = [];
+      for (const replica of [a, b, a, b]) statuses.push((await decide(replica)).status);
+      expect(statuses).toEqual([200, 200, 200, 200]);
+      const over = await decide(b);
+      expect(over.status).toBe(429);
+      expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect((await decide(a)).status).toBe(429);
+
+      await api(b, "POST", `/api/gateway/keys/${created.key.id}/revoke`, {});
+      const revoked = await decide(a);
+      expect(revoked.status).toBe(401);
+    });
+
     it("a replica killed in the middle of a 231-item evaluation: the other finishes it, every item once", async () => {
       const [first] = replicas as [Replica, Replica];
       const dataset = await api<{ id: string; itemCount: number }>(first, "POST", "/api/datasets", {
