@@ -8,6 +8,7 @@ import { Alert } from "../ui/alert.tsx";
 import { Button, buttonClasses } from "../ui/button.tsx";
 import { Card, PageHeader } from "../ui/card.tsx";
 import { SelectField } from "../ui/field.tsx";
+import { ProgressBar } from "../ui/progress-bar.tsx";
 import { Timestamp, timestampText } from "../ui/timestamp.tsx";
 import { BatchJobNote } from "./batch-job-note.tsx";
 import { ComparisonTable } from "./comparison-table.tsx";
@@ -69,12 +70,7 @@ export function EvaluationView({ id }: { id: string }) {
       <div className="flex flex-col gap-4">
         <Card title="Progress">
           <div className="flex flex-col gap-2">
-            <progress
-              className="h-3 w-full"
-              aria-label="Evaluation progress"
-              max={run.progress.total}
-              value={run.progress.done}
-            />
+            <ProgressBar label="Evaluation progress" done={run.progress.done} total={run.progress.total} />
             <p className="text-sm" aria-live="polite" data-testid="progress-text">
               {run.progress.done} of {run.progress.total} requests done ({Math.floor(fraction * 100)}%)
               {run.status === "running" && ` · about ${duration(run.progress.etaSeconds)} left`}
