@@ -65,6 +65,7 @@ export function EndpointResults({ result, targetAccuracy }: { result: EndpointEv
         <dl className="grid grid-cols-2 gap-2 sm:grid-cols-4 lg:grid-cols-8" aria-label={`Metrics of ${endpointName}`}>
           <Stat label="Correct of answered" value={`${metrics.accuracy.correct}/${metrics.accuracy.answered}`} />
           <Stat label="Accuracy" value={percent(metrics.accuracy.accuracy)} />
+          <Stat label="Chance accuracy (random pick)" value={percent(metrics.chanceAccuracy)} />
           <Stat label="Failed (no answer)" value={String(metrics.accuracy.failed)} />
           <Stat label="Brier score" value={decimal(metrics.brier)} />
           <Stat label="ECE" value={decimal(metrics.calibration.ece)} />

@@ -123,6 +123,8 @@ export type ErrorDetail = z.infer<typeof errorDetailSchema>;
 
 export const evaluationMetricsSchema = z.object({
   accuracy: accuracyCellSchema,
+  /** Picking an option at random over the answered items (mean of 1 / options); null when none was answered. */
+  chanceAccuracy: z.number().nullable(),
   byCategory: z.record(z.string(), accuracyCellSchema),
   byTier: z.record(z.string(), accuracyCellSchema),
   confusion: confusionMatrixSchema,

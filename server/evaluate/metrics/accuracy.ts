@@ -17,6 +17,16 @@ export function accuracy(outcomes: readonly DecisionOutcome[]): AccuracyCell {
   };
 }
 
+/**
+ * The accuracy of picking an option at random over the same answered items: the mean of 1 / options. Beside the
+ * accuracy it says how much the model adds (77% of two-option decisions is less than 77% of sixteen-option ones).
+ */
+export function chanceAccuracy(outcomes: readonly DecisionOutcome[]): number | null {
+  const answered = outcomes.filter(isScored);
+  if (answered.length === 0) return null;
+  return answered.reduce((total, outcome) => total + 1 / outcome.optionIds.length, 0) / answered.length;
+}
+
 /** Accuracy per value of a grouping field (category, tier); items without a value are left out. */
 export function accuracyBy(
   outcomes: readonly DecisionOutcome[],

@@ -1,7 +1,7 @@
 import { nearestRankQuantile, softmax } from "@decision-console/adapter/contract";
 import { describe, expect, it } from "vitest";
 import { thresholdForAccuracy } from "../../../contract/evaluate/threshold.ts";
-import { accuracy, accuracyBy } from "./accuracy.ts";
+import { accuracy, accuracyBy, chanceAccuracy } from "./accuracy.ts";
 import { brierScore } from "./brier.ts";
 import { calibration } from "./calibration.ts";
 import { confusionMatrix } from "./confusion.ts";
@@ -45,6 +45,23 @@ describe("accuracy", () => {
 
   it("is null, not NaN, for no items", () => {
     expect(accuracy([])).toEqual({ correct: 0, answered: 0, failed: 0, total: 0, accuracy: null });
+  });
+});
+
+describe("chance accuracy", () => {
+  it("is the mean of 1 / options over the answered items: what picking at random would score", () => {
+    const four = { optionIds: ["a", "b", "c", "d"] };
+    const outcomes = [
+      item("a", [0.9, 0.1]),
+      item("a", [0.7, 0.1, 0.1, 0.1], four),
+      item("b", null, { ...four, errorKind: "timeout" }),
+    ];
+    expect(chanceAccuracy(outcomes)).toBeCloseTo((1 / 2 + 1 / 4) / 2, 12);
+    expect(evaluationMetrics(outcomes).chanceAccuracy).toBeCloseTo(0.375, 12);
+  });
+
+  it("is null without answered items", () => {
+    expect(chanceAccuracy([item("a", null, { errorKind: "busy" })])).toBeNull();
   });
 });
 

@@ -1,6 +1,6 @@
 import type { EvaluationMetrics } from "../../../contract/evaluate/metrics.ts";
 import { thresholdForAccuracy } from "../../../contract/evaluate/threshold.ts";
-import { accuracy, accuracyBy } from "./accuracy.ts";
+import { accuracy, accuracyBy, chanceAccuracy } from "./accuracy.ts";
 import { brierScore } from "./brier.ts";
 import { calibration } from "./calibration.ts";
 import { confusionMatrix } from "./confusion.ts";
@@ -18,6 +18,7 @@ export function evaluationMetrics(outcomes: readonly DecisionOutcome[], targetAc
   const coverage = coverageCurve(outcomes);
   return {
     accuracy: accuracy(outcomes),
+    chanceAccuracy: chanceAccuracy(outcomes),
     byCategory: accuracyBy(outcomes, (outcome) => outcome.category),
     byTier: accuracyBy(outcomes, (outcome) => outcome.tier),
     confusion: confusionMatrix(outcomes),
