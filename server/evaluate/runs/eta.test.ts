@@ -44,6 +44,7 @@ describe("evaluation time left", () => {
         finished,
         resumedAt: "2026-01-01T00:00:00.000Z",
         nowMs: Date.parse("2026-01-01T00:00:10.000Z"),
+        concurrency: 1,
       }),
     ).toBeCloseTo(100, 6);
   });
@@ -56,8 +57,10 @@ describe("evaluation time left", () => {
     const finished = [
       { position: 0, finishedAt: "2026-01-01T00:00:01.000Z" },
       { position: 1, finishedAt: "2026-01-01T00:01:06.000Z" },
+      { position: 0, finishedAt: "2026-01-01T00:01:06.000Z" },
     ];
-    // Resumed at 1:00; 300 characters in 6 s; left: both items on the second target (400) = 8 s.
+    // Resumed at 1:00; 400 characters in 6 s (one request per target in flight); left: item 1 on the second
+    // target (300) = 4.5 s.
     expect(
       etaSeconds({
         sizes,
@@ -65,8 +68,9 @@ describe("evaluation time left", () => {
         finished,
         resumedAt: "2026-01-01T00:01:00.000Z",
         nowMs: Date.parse("2026-01-01T00:01:06.000Z"),
+        concurrency: 1,
       }),
-    ).toBeCloseTo(8, 6);
+    ).toBeCloseTo(4.5, 6);
     expect(
       etaSeconds({
         sizes,
@@ -74,8 +78,38 @@ describe("evaluation time left", () => {
         finished: finished.slice(0, 1),
         resumedAt: "2026-01-01T00:01:00.000Z",
         nowMs: 0,
+        concurrency: 1,
       }),
     ).toBeNull();
+  });
+
+  it("waits for the first wave of concurrent requests before estimating, then reads the pace of the whole wave", () => {
+    // Four requests at a time, each 100 characters taking 40 s: 100 items take 1,000 s.
+    const sizes = new Map(Array.from({ length: 100 }, (_, i) => [i, 100]));
+    const at = (seconds: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, seconds)).toISOString();
+    const wave = [37, 38, 39, 40].map((seconds, position) => ({ position, finishedAt: at(seconds) }));
+    const eta = (finished: typeof wave, nowSeconds: number) =>
+      etaSeconds({ sizes, targets: 1, finished, resumedAt: at(0), nowMs: Date.parse(at(nowSeconds)), concurrency: 4 });
+    // The first answer alone would say 37 s per item, 3,663 s left: nearly four times the 963 s that are.
+    expect(eta(wave.slice(0, 1), 37)).toBeNull();
+    expect(eta(wave.slice(0, 3), 39)).toBeNull();
+    expect(eta(wave, 40)).toBeCloseTo(960, 6);
+  });
+
+  it("estimates a run with fewer items left than its concurrency once they are all in", () => {
+    const sizes = new Map([
+      [0, 100],
+      [1, 100],
+    ]);
+    const finished = [{ position: 0, finishedAt: "2026-01-01T00:00:10.000Z" }];
+    const input = {
+      sizes,
+      targets: 1,
+      resumedAt: "2026-01-01T00:00:00.000Z",
+      nowMs: Date.parse("2026-01-01T00:00:10.000Z"),
+    };
+    expect(etaSeconds({ ...input, finished, concurrency: 4 })).toBeNull();
+    expect(etaSeconds({ ...input, finished, concurrency: 1 })).toBeCloseTo(10, 6);
   });
 
   describeOnStores("on a stored run", (current) => {

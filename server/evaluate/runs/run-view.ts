@@ -65,7 +65,7 @@ async function timeLeft(
   if (run.status !== "running") return null;
   const sizes = new Map(items.map((item) => [item.position, promptSize(item.decision)]));
   const finished = await finishedItems(store, run.id);
-  return etaSeconds({ sizes, targets, finished, resumedAt: run.resumed_at, nowMs });
+  return etaSeconds({ sizes, targets, finished, resumedAt: run.resumed_at, nowMs, concurrency: run.concurrency });
 }
 
 async function batchOf(store: Store, runId: string): Promise<EvaluationSummary["batch"]> {
