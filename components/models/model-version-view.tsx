@@ -17,7 +17,13 @@ import { SelectField, TextAreaField } from "../ui/field.tsx";
 import { Timestamp } from "../ui/timestamp.tsx";
 import { type ApprovalNote, afterRecordedDecision, approvalNoteProblem, blankApprovalNote } from "./approval-note.ts";
 import { groupPage, useAttachEvaluation, useDecideApproval, useModelVersion } from "./model-queries.ts";
-import { approvalLabel, approvalTone, deployVersionHref, runOptionLabel } from "./version-format.ts";
+import {
+  approvalLabel,
+  approvalTone,
+  deployVersionHref,
+  runOptionLabel,
+  runsOfServingEndpoints,
+} from "./version-format.ts";
 
 function Facts({ entries }: { entries: [string, React.ReactNode][] }) {
   return (
@@ -230,7 +236,7 @@ function AttachEvaluation({ version }: { version: ModelVersionDetail }) {
   const runs = useEvaluations();
   const attach = useAttachEvaluation(version.group, version.version);
   const [runId, setRunId] = useState("");
-  const completed = (runs.data?.evaluations ?? []).filter((run) => run.status === "completed");
+  const completed = runsOfServingEndpoints(runs.data?.evaluations ?? [], new Set(version.endpoints));
   return (
     <form
       className="mt-3 flex flex-col gap-2 border-t border-slate-200 pt-3"

@@ -9,6 +9,7 @@ import { useConsoleSettings } from "../api/settings-queries.ts";
 import { modelOutputLabel, modelOutputsOf } from "../builds/build-format.ts";
 import { useBuilds, useModelPresets } from "../builds/build-queries.ts";
 import { useImages } from "../deploy/image-queries.ts";
+import { useEndpoints } from "../endpoints/endpoint-queries.ts";
 import { useEvaluations } from "../evaluate/evaluation-queries.ts";
 import { ProblemSummary } from "../forms/problem-summary.tsx";
 import { schemaProblems } from "../forms/schema-problems.ts";
@@ -16,7 +17,7 @@ import { Button } from "../ui/button.tsx";
 import { Card } from "../ui/card.tsx";
 import { SelectField, TextField } from "../ui/field.tsx";
 import { useModelGroups, useRegisterVersion, versionPage } from "./model-queries.ts";
-import { runOptionLabel } from "./version-format.ts";
+import { endpointsServing, runOptionLabel, runsOfServingEndpoints } from "./version-format.ts";
 
 type Field = "group" | "modelBuildId" | "imageUri" | "evaluationId" | "description" | "groupDescription";
 
@@ -42,6 +43,7 @@ export function RegisterVersionForm() {
   const presets = useModelPresets();
   const images = useImages();
   const evaluations = useEvaluations();
+  const endpoints = useEndpoints();
   const register = useRegisterVersion();
   const [form, setForm] = useState({
     group: prefix ?? "",
@@ -57,7 +59,12 @@ export function RegisterVersionForm() {
     (build) =>
       build.kind === "image" && build.status === "SUCCEEDED" && pinnedImageUri(build.outputs) === form.imageUri,
   );
-  const completed = (evaluations.data?.evaluations ?? []).filter((run) => run.status === "completed");
+  const chosenBuild = modelBuilds.find((build) => build.id === form.modelBuildId);
+  const serving = endpointsServing(endpoints.data?.endpoints ?? [], {
+    modelSha256: chosenBuild?.outputs.modelSha256 ?? null,
+    imageUri: form.imageUri || null,
+  });
+  const completed = runsOfServingEndpoints(evaluations.data?.evaluations ?? [], serving);
   const isNewGroup = !(groups.data?.groups ?? []).some((group) => group.name === form.group);
   const request: RegisterVersionInput = {
     group: form.group.trim(),

@@ -42,3 +42,42 @@ export function runOptionLabel(run: EvaluationSummary): string {
   const accuracy = run.accuracy.map((cell) => percent(cell.accuracy)).join(" / ");
   return `${run.datasetName ?? run.datasetId} on ${run.endpoints.join(", ")} · ${accuracy}`;
 }
+
+const digestOf = (value: string | null): string | null =>
+  value?.includes("sha256:") ? value.slice(value.lastIndexOf("sha256:")) : null;
+
+/**
+ * The endpoints that serve a model artifact with an image now: the same image digest, and the same model sha256 or
+ * none recorded (deployed without one: the registry compares its model data when a run of it is attached).
+ */
+export function endpointsServing(
+  endpoints: readonly { name: string; modelSha256: string | null; imageDigest: string | null }[],
+  artifact: { modelSha256: string | null; imageUri: string | null },
+): Set<string> {
+  const image = digestOf(artifact.imageUri);
+  return new Set(
+    endpoints
+      .filter(
+        (endpoint) =>
+          artifact.modelSha256 !== null &&
+          (endpoint.modelSha256 === null || endpoint.modelSha256 === artifact.modelSha256) &&
+          image !== null &&
+          digestOf(endpoint.imageDigest) === image,
+      )
+      .map((endpoint) => endpoint.name),
+  );
+}
+
+/**
+ * The completed runs a version can take as its evaluation: those that scored an endpoint serving its artifact and
+ * image now (the registry checks the same), and batch runs, whose model the registry checks when one is attached.
+ */
+export function runsOfServingEndpoints(
+  runs: readonly EvaluationSummary[],
+  serving: ReadonlySet<string>,
+): EvaluationSummary[] {
+  return runs.filter(
+    (run) =>
+      run.status === "completed" && (run.batch !== null || run.endpoints.some((endpoint) => serving.has(endpoint))),
+  );
+}
