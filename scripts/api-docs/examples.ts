@@ -47,6 +47,8 @@ export const sampleValues: Record<string, string> = {
   IMAGE: `127.0.0.1:4599/decision-adapter@sha256:${"ab".repeat(32)}`,
   DATASET: "2f1e3c1a-0000-4000-8000-000000000000",
   RUN: "7c1e3c1a-0000-4000-8000-000000000000",
+  LABELLED: "5b0e2d1c-0000-4000-8000-000000000000",
+  GATEWAY_KEY: "k3y1d000",
 };
 
 const decision = {
@@ -193,6 +195,22 @@ export const curlExamples: Partial<Record<keyof ConsoleApi, CurlExample>> = {
     capture: { variable: "REVIEW_DATASET", field: "datasetId" },
     note: "400 while the kind has no labelled decisions; the dataset's id goes to `POST /api/evaluations`.",
   },
+  recordGroundTruth: {
+    before: [
+      "# A decision whose truth is learnt later: the playground's invoke answers its inference id in x-inference-id.",
+      `LABELLED=$(curl -sS -b cookies.txt -o /dev/null -D - -X POST -H "origin: $CONSOLE" -H 'content-type: application/json' "$CONSOLE/api/endpoints/dc-demo/invoke" --data '${JSON.stringify({ body: { decision: { ...decision, id: "ticket-2" } } })}' | tr -d '\\r' | sed -n 's/^x-inference-id: //Ip')`,
+      "# Its capture object is written about a second after the call: try until the capture names it.",
+      `for _ in $(seq 30); do curl -sS -o /dev/null -b cookies.txt -X POST -H "origin: $CONSOLE" -H 'content-type: application/json' "$CONSOLE/api/endpoints/dc-demo/ground-truth" --data "{\\"labels\\": [{\\"inferenceId\\": \\"$LABELLED\\", \\"label\\": \\"billing\\", \\"labelledAt\\": \\"$(date -u +%Y-%m-%dT%H:%M:%SZ)\\"}]}" 2>/dev/null && break; sleep 1; done`,
+    ],
+    path: "/api/endpoints/dc-demo/ground-truth",
+    json: { labels: [{ inferenceId: "$LABELLED", label: "billing", labelledAt: "2026-12-07T12:00:00Z" }] },
+    note: "Sending the same rows again changes nothing; a row naming an unknown inference id or an option the decision did not have is a 400 listing each refused row, and none is stored.",
+  },
+  importGroundTruth: {
+    path: "/api/endpoints/dc-demo/ground-truth/import",
+    json: { prefix: "ground-truth/dc-demo/" },
+    note: "Reads SageMaker Model Monitor's ground-truth files under the prefix; none here yet, so it counts 0 objects.",
+  },
   putAutoscaling: {
     path: "/api/endpoints/dc-demo/autoscaling",
     json: { minCapacity: 1, maxCapacity: 2, targetInvocationsPerInstance: 100 },
@@ -259,6 +277,21 @@ export const curlExamples: Partial<Record<keyof ConsoleApi, CurlExample>> = {
     ],
   },
   deleteDataset: { path: "/api/datasets/$DATASET" },
+  createGatewayKey: {
+    path: "/api/gateway/keys",
+    json: {
+      name: "ticket router",
+      endpoints: ["dc-demo"],
+      aliases: { router: "dc-demo" },
+      requestsPerMinute: 60,
+      tokensPerMinute: 100000,
+      expiresAt: null,
+    },
+    capture: { variable: "GATEWAY_KEY", field: "key.id" },
+    note: "Operators only; audited. The answer's `secret` is shown this once: applications send it as `Authorization: Bearer <secret>` to /v1/systemone and /v1/decisions (docs/gateway.md).",
+  },
+  updateGatewayKey: { path: "/api/gateway/keys/$GATEWAY_KEY", json: { requestsPerMinute: 120 } },
+  revokeGatewayKey: { path: "/api/gateway/keys/$GATEWAY_KEY/revoke" },
   deleteEndpoint: { path: "/api/endpoints/dc-demo" },
   logout: { path: "/api/auth/logout" },
 };

@@ -69,7 +69,7 @@ const CHECKS: { pattern: RegExp; check: Check }[] = [
   },
   {
     pattern:
-      /^CONSOLE=|^curl .*\$CONSOLE|^(IMAGE|DATASET|RUN|INFERENCE|BUILD|MODEL_BUILD|EVALUATED|BEFORE_PROMOTION|SHADOW_CONFIG|REVIEW_LABEL|REVIEW_KIND|REVIEW_DATASET)=\$\(curl|^until \[ "\$\(curl|^for _ in \$\(seq \d+\); do \[ "\$\(curl|^for _ in \$\(seq \d+\); do CONFIG=\$\(curl|^while STATUS=\$\(curl|^echo "\$(DATASET|RUN|INFERENCE|BUILD)"$/,
+      /^CONSOLE=|^curl .*\$CONSOLE|^(IMAGE|DATASET|RUN|INFERENCE|BUILD|MODEL_BUILD|EVALUATED|BEFORE_PROMOTION|SHADOW_CONFIG|REVIEW_LABEL|REVIEW_KIND|REVIEW_DATASET|LABELLED|GATEWAY_KEY)=\$\(curl|^for _ in \$\(seq \d+\); do curl .*\$CONSOLE|^until \[ "\$\(curl|^for _ in \$\(seq \d+\); do \[ "\$\(curl|^for _ in \$\(seq \d+\); do CONFIG=\$\(curl|^while STATUS=\$\(curl|^echo "\$(DATASET|RUN|INFERENCE|BUILD)"$/,
     check: { run: RUN.console },
   },
   {
