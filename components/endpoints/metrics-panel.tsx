@@ -3,6 +3,7 @@
 import { useState } from "react";
 import { ErrorAlert } from "../api/error-text.tsx";
 import { LineChart } from "../charts/line-chart.tsx";
+import { readableNumber } from "../charts/readable-number.ts";
 import { Button } from "../ui/button.tsx";
 import { Card } from "../ui/card.tsx";
 import { Timestamp } from "../ui/timestamp.tsx";
@@ -17,8 +18,8 @@ function ServedCostLine({ cost, hourlyPriceUsd }: { cost: ServedCost; hourlyPric
   return (
     <p className="mb-2 text-sm text-slate-800" data-testid="served-cost">
       <span className="font-medium">{costPerThousand(cost.perThousandUsd)} per 1,000 decisions</span> over this window
-      at {hourlyPrice(hourlyPriceUsd)}/hour: {cost.decisions.toLocaleString()} decisions,{" "}
-      {cost.instanceHours.toFixed(2)} instance-hours at {hourlyPrice(cost.instanceHourPriceUsd)} each
+      at {hourlyPrice(hourlyPriceUsd)}/hour: {readableNumber(cost.decisions)} decisions, {cost.instanceHours.toFixed(2)}{" "}
+      instance-hours at {hourlyPrice(cost.instanceHourPriceUsd)} each
       {cost.perThousandUsd === null && (cost.decisions === 0 ? " (no decisions yet)" : " (no bundled price)")}.
     </p>
   );
