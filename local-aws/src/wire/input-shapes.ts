@@ -265,7 +265,7 @@ export function withInputShapes(
           validateInput(shape, input, errorCode);
           return operation(input, request);
         },
-        { inputShape: shape },
+        { checkInputTypes: (input: Record<string, unknown>) => checkInputTypes(shape, input) },
       );
       return [name, checked];
     }),

@@ -2,15 +2,15 @@ import type { ServerResponse } from "node:http";
 import { gunzipSync } from "node:zlib";
 import type { RequestAuthorizer } from "../iam/request-authorizer.ts";
 import { AwsError } from "./aws-error.ts";
-import { checkInputTypes, type StructureShape } from "./input-shapes.ts";
 import type { AwsRequest } from "./request.ts";
 
 /**
- * One AWS JSON 1.0/1.1 operation: takes the parsed input object, returns the output object. `inputShape`, where
- * the operation has one, is its input's shape in the service model (withInputShapes sets it).
+ * One AWS JSON 1.0/1.1 operation: takes the parsed input object, returns the output object. `checkInputTypes`, where
+ * the operation has an input shape, throws SerializationException at a value of the wrong type (withInputShapes sets
+ * it).
  */
 export type JsonOperation = ((input: Record<string, unknown>, request: AwsRequest) => unknown | Promise<unknown>) & {
-  readonly inputShape?: StructureShape;
+  readonly checkInputTypes?: (input: Record<string, unknown>) => void;
 };
 
 export interface JsonService {
@@ -53,7 +53,7 @@ export async function handleJsonRpc(
     }
     // A request is deserialised before it is authorised: a value of the wrong type is a SerializationException for
     // any caller, and the authorisation rules read only inputs of the model's types.
-    if (operation.inputShape) checkInputTypes(operation.inputShape, input as Record<string, unknown>);
+    operation.checkInputTypes?.(input as Record<string, unknown>);
     iam.json(request.auth.principal, service.target, operationName, input as Record<string, unknown>, request.region);
     const output = (await operation(input as Record<string, unknown>, request)) ?? {};
     sendJson(response, 200, contentType, output);
