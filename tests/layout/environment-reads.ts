@@ -19,6 +19,10 @@ export const scannedRoots = [
 export const allowedFiles: Record<string, string> = {
   "server/config.ts": "the console's settings, parsed and checked in one place",
   "scripts/start.ts": "npm start: decides the mode from the AWS configuration and gives its children their environment",
+  "scripts/system-parts/parts.ts":
+    "the system parts npm start and npm test need, found where the machine has them: PATH, PYTHON, CHROMIUM_PATH",
+  "scripts/system-parts/ensure.ts":
+    "installs the missing system parts with apt-get (PATH, and the environment it passes apt-get), before any console runs",
   "instrumentation.ts":
     "NEXT_RUNTIME: Next.js inlines it when it builds; the standalone server (the console image) never sets it at run time",
   "adapter/bench/bench-files.ts":
