@@ -617,7 +617,7 @@ export const consoleApi = {
     method: "POST",
     path: "/api/evaluations/[id]/retry-failed",
     summary:
-      "Ask the items of an ended run that got no answer (busy, timeout...) again, keeping every answer (409 while it runs or with none failed).",
+      "Ask the items of an ended run that got no answer (busy, timeout...) again, keeping every answer (409 while it runs; a run with none failed is answered as it is).",
     response: evaluationDetailSchema,
     status: 200,
   },

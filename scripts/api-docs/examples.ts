@@ -171,6 +171,11 @@ export const curlExamples: Partial<Record<keyof ConsoleApi, CurlExample>> = {
     note: "The Monitoring view (and `GET …/monitoring` without `threshold`) then reads the fallback rate against 0.70.",
   },
   setDrift: {
+    before: [
+      "# Alarms are set only on a kind the endpoint captured or has a baseline for: wait until Monitoring has read the",
+      "# invoke step's captured decision (its capture object is written about a second after the call).",
+      `for _ in $(seq 60); do [ "$(curl -sS -b cookies.txt "$CONSOLE/api/endpoints/dc-demo/monitoring?window=1h" | ${readField("kindPage.total")})" != "0" ] && break; sleep 1; done`,
+    ],
     path: "/api/endpoints/dc-demo/drift",
     json: { kind: decisionKindOf(decision), alarmThreshold: 0.2 },
     note: 'The alarms of the invoke step\'s decision kind (its id: the question and option ids, hashed; `GET /api/endpoints/<name>/monitoring` lists each kind\'s). They stay INSUFFICIENT_DATA until the kind has a baseline: `"baseline": {"source": "window", "from": "…", "to": "…"}` (decisions an endpoint with data capture on captured then) or `{"source": "evaluation", "runId": "$RUN"}` (the run\'s items of the kind). `GET` on the same path shows the drift and the alarms\' states.',

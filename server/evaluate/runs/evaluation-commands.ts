@@ -84,7 +84,8 @@ export async function cancelEvaluation(deps: Pick<RunnerDeps, "store">, id: stri
 
 /**
  * Asks the items of an ended run that got no answer again (busy, timeout, unreachable...), keeping every answer it
- * has; the run is running again until they are done. 409 while it runs, for a batch run, or with nothing failed.
+ * has; the run is running again until they are done. 409 while it runs or for a batch run; a run with nothing failed
+ * is left as it is (0 items asked again), so a client may repeat the call safely.
  */
 export async function retryFailedItems(deps: RunnerDeps, id: string): Promise<number> {
   const run = await findRun(deps.store, id);
@@ -94,8 +95,7 @@ export async function retryFailedItems(deps: RunnerDeps, id: string): Promise<nu
     throw new AppError("conflict", "A batch evaluation is one transform job: start a new run to score it again.");
   }
   const reopened = await reopenFailedItems(deps.store, id);
-  if (reopened === 0) throw new AppError("conflict", "The evaluation has no failed item to retry.");
-  void startRun(deps, id);
+  if (reopened > 0) void startRun(deps, id);
   return reopened;
 }
 
