@@ -9,8 +9,8 @@ import {
 import { evaluatedCostPerThousand } from "../../../contract/pricing/cost-per-decision.ts";
 import { priceForInstances } from "../../../contract/pricing/prices.ts";
 import type { Store } from "../../store/store.ts";
+import { instancesOfConfiguration } from "../configuration-text.ts";
 import { datasetItems, findDataset, type StoredItem } from "../datasets/dataset-store.ts";
-import { instancesOfConfiguration } from "../endpoint-configuration.ts";
 import { accuracy } from "../metrics/accuracy.ts";
 import { evaluationMetrics } from "../metrics/summary.ts";
 import { batchJobOf } from "./batch-job-store.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeConfiguration, instancesOfConfiguration } from "./endpoint-configuration.ts";
+import { describeConfiguration, instancesOfConfiguration } from "./configuration-text.ts";
 
 const settings = { threads: null, gpuLayers: null, parallel: null, temperature: null, limits: {} };
 
