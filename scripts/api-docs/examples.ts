@@ -273,7 +273,14 @@ export const curlExamples: Partial<Record<keyof ConsoleApi, CurlExample>> = {
     note: "Operators only; audited. Deploy it with `modelVersionArn` (with the version's imageUri and modelDataUrl) in POST /api/endpoints.",
   },
   cancelEvaluation: { path: "/api/evaluations/$RUN/cancel" },
-  retryFailedEvaluationItems: { path: "/api/evaluations/$RUN/retry-failed" },
+  retryFailedEvaluationItems: {
+    path: "/api/evaluations/$RUN/retry-failed",
+    after: [
+      "# The items the cancel left unanswered are asked again: the run is running until they are done.",
+      `until [ "$(curl -sS -b cookies.txt "$CONSOLE/api/evaluations/$RUN" | ${readField("status")})" != running ]; do sleep 1; done`,
+    ],
+    note: "409 while the run is running or for a batch run; a run with no failed item is answered as it is.",
+  },
   deleteEvaluation: {
     path: "/api/evaluations/$RUN",
     after: [
