@@ -8,6 +8,7 @@ import { ErrorAlert } from "../api/error-text.tsx";
 import { useMe } from "../auth/auth-queries.ts";
 import { fileSize } from "../builds/build-format.ts";
 import { buildPage } from "../builds/build-queries.ts";
+import { useEndpoints } from "../endpoints/endpoint-queries.ts";
 import { useEvaluations } from "../evaluate/evaluation-queries.ts";
 import { decimal, latency, percent } from "../evaluate/format.ts";
 import { Badge } from "../ui/badge.tsx";
@@ -21,6 +22,7 @@ import {
   approvalLabel,
   approvalTone,
   deployVersionHref,
+  endpointsServing,
   runOptionLabel,
   runsOfServingEndpoints,
 } from "./version-format.ts";
@@ -236,7 +238,17 @@ function AttachEvaluation({ version }: { version: ModelVersionDetail }) {
   const runs = useEvaluations();
   const attach = useAttachEvaluation(version.group, version.version);
   const [runId, setRunId] = useState("");
-  const completed = runsOfServingEndpoints(runs.data?.evaluations ?? [], new Set(version.endpoints));
+  const endpoints = useEndpoints();
+  // Endpoints deployed from the version, and any other serving its image and model data (a candidate evaluated
+  // before it was registered).
+  const serving = new Set([
+    ...version.endpoints,
+    ...endpointsServing(endpoints.data?.endpoints ?? [], {
+      modelSha256: version.modelSha256,
+      imageUri: version.imageUri,
+    }),
+  ]);
+  const completed = runsOfServingEndpoints(runs.data?.evaluations ?? [], serving);
   return (
     <form
       className="mt-3 flex flex-col gap-2 border-t border-slate-200 pt-3"

@@ -231,7 +231,9 @@ test("a shadow test started from the page shows the agreement both variants' fil
   await openMonitoring(page);
   await page.getByLabel("Candidate temperature").fill("3");
   await page.getByRole("button", { name: "Start shadow test" }).click();
-  await expect(page.getByRole("status")).toContainText("Shadow gets 100% of requests");
+  await expect(page.getByRole("status").filter({ hasText: "Shadow gets" })).toContainText(
+    "Shadow gets 100% of requests",
+  );
   const shadowConfig = (await endpointDetail(page.request)).config.name;
   await expect
     .poll(async () => endpointDetail(page.request), { timeout: 180_000 })
@@ -255,7 +257,9 @@ test("a shadow test started from the page shows the agreement both variants' fil
 
   await page.getByLabel("Promote by").selectOption("all-at-once");
   await page.getByRole("button", { name: "Promote the shadow" }).click();
-  await expect(page.getByRole("status")).toContainText("update to the candidate starts once the endpoint is InService");
+  await expect(page.getByRole("status").filter({ hasText: "update to the candidate" })).toContainText(
+    "update to the candidate starts once the endpoint is InService",
+  );
   await expect
     .poll(
       async () => {
