@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { nearestRankQuantile } from "@decision-console/adapter/contract";
 import { startControlPlane } from "@decision-console/local-aws";
 import { localAdapterImageUri, publishModelArchive } from "@decision-console/local-aws/testing";
 import { benchModelPath, benchOut } from "../adapter/bench/bench-files.ts";
@@ -37,8 +38,7 @@ const requests = Number(values.requests);
 const warmup = Number(values.warmup);
 const gguf = benchModelPath(values.model, values.kind as ModelKind);
 
-const quantile = (sorted: number[], q: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+const quantile = (sorted: number[], q: number) => nearestRankQuantile(sorted, q) ?? 0;
 const summary = (latencies: number[]) => {
   const sorted = [...latencies].sort((a, b) => a - b);
   return { p50Ms: quantile(sorted, 0.5), p95Ms: quantile(sorted, 0.95) };
