@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -7,7 +6,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
 import type { StoreDialect } from "../../../server/store/store.ts";
 import { migrationsAt55aa16b } from "./migrations-55aa16b.ts";
-import { testPostgresUrl } from "./test-stores.ts";
+import { createTestPostgresDatabase } from "./test-stores.ts";
 
 /**
  * One row in every table of the console's schema, in an order that satisfies the foreign keys. The tables that
@@ -245,22 +244,8 @@ export async function createStoreAt55aa16b(dialect: StoreDialect): Promise<Store
     await store.destroy();
     return { location: { sqliteFile: file }, close: async () => fs.rmSync(dir, { recursive: true, force: true }) };
   }
-  const server = testPostgresUrl();
-  if ("skipped" in server) throw new Error(`no PostgreSQL for the store tests: ${server.skipped}`);
-  const name = `console_55aa16b_${randomBytes(6).toString("hex")}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: server.url });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  const url = new URL(server.url);
-  url.pathname = `/${name}`;
-  const pool = new pg.Pool({ connectionString: url.toString(), max: 1 });
+  const database = await createTestPostgresDatabase("console_55aa16b");
+  const pool = new pg.Pool({ connectionString: database.url, max: 1 });
   const client = await pool.connect();
   try {
     await client.query("BEGIN");
@@ -284,7 +269,7 @@ export async function createStoreAt55aa16b(dialect: StoreDialect): Promise<Store
   await fillEveryTable(store);
   await store.destroy();
   return {
-    location: { postgresUrl: url.toString() },
-    close: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+    location: { postgresUrl: database.url },
+    close: () => database.drop(),
   };
 }

@@ -78,9 +78,23 @@ export async function openEmptyDatabase(dialect: StoreDialect): Promise<EmptyDat
       },
     };
   }
+  const database = await createTestPostgresDatabase("console_test");
+  return {
+    dialect,
+    location: { postgresUrl: database.url },
+    open: (migrations) => track(postgresStore(database.url, { migrations, maxConnections: 4 })),
+    close: async () => {
+      await destroyOpened();
+      await database.drop();
+    },
+  };
+}
+
+/** A new database named `<prefix>_<random>` on the test server: its URL, and how to drop it (connections too). */
+export async function createTestPostgresDatabase(prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
   const server = testPostgresUrl();
   if ("skipped" in server) throw new Error(`no PostgreSQL for the store tests: ${server.skipped}`);
-  const name = `console_test_${randomBytes(6).toString("hex")}`;
+  const name = `${prefix}_${randomBytes(6).toString("hex")}`;
   const admin = async (statement: string) => {
     const client = new pg.Client({ connectionString: server.url });
     await client.connect();
@@ -93,15 +107,7 @@ export async function openEmptyDatabase(dialect: StoreDialect): Promise<EmptyDat
   await admin(`CREATE DATABASE ${name}`);
   const url = new URL(server.url);
   url.pathname = `/${name}`;
-  return {
-    dialect,
-    location: { postgresUrl: url.toString() },
-    open: (migrations) => track(postgresStore(url.toString(), { migrations, maxConnections: 4 })),
-    close: async () => {
-      await destroyOpened();
-      await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    },
-  };
+  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }
 
 export async function openTestStore(dialect: StoreDialect): Promise<TestStore> {
