@@ -330,7 +330,7 @@ describe("evaluation routes", () => {
     expect(splitOnSemicolons.filter((piece) => /^[=+\-@\t\r]/.test(piece))).toEqual([]);
   });
 
-  it("asks a finished run's failed items again, keeping its answers, and refuses when none failed", async () => {
+  it("asks a finished run's failed items again, keeping its answers, and answers a run with none failed as it is", async () => {
     const datasetId = await createDataset("flaky", 2);
     const started = await evaluations.POST(json("/api/evaluations", { datasetId, endpoints: ["cpu-endpoint"] }));
     const { id } = (await started.json()) as { id: string };
@@ -348,8 +348,11 @@ describe("evaluation routes", () => {
       await evaluations.POST(json("/api/evaluations", { datasetId: clean, endpoints: ["cpu-endpoint"] }))
     ).json()) as { id: string };
     await waitForEnd(run.id);
-    const refused = await retryFailed.POST(json(`/api/evaluations/${run.id}/retry-failed`, {}), params(run.id));
-    expect(refused.status).toBe(409);
+    const scoredBefore = fake.scored.length;
+    const repeated = await retryFailed.POST(json(`/api/evaluations/${run.id}/retry-failed`, {}), params(run.id));
+    expect(repeated.status).toBe(200);
+    expect(await repeated.json()).toMatchObject({ status: "completed", failedItems: 0 });
+    expect(fake.scored.length).toBe(scoredBefore);
   });
 
   it("answers 404 for an unknown evaluation", async () => {
