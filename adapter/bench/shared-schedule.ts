@@ -128,7 +128,8 @@ async function measure(engine: Engine, model: string) {
         const lanes = others.slice(0, count - 1);
         const lease: SequenceLease = {
           sequence: primary,
-          borrow: (max) => lanes.slice(0, max),
+          partition: null,
+          borrow: async (max) => lanes.slice(0, max),
           giveBack: () => undefined,
           inIdOrder: (held) =>
             [...held].sort((a, b) => ((a as Sequence)._sequenceId ?? 0) - ((b as Sequence)._sequenceId ?? 0)),

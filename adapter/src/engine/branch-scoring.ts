@@ -88,7 +88,13 @@ type Work = { index: number; branch: Branch; tokens: Token[] };
 const asLease = (target: LlamaContextSequence | SequenceLease): SequenceLease =>
   "sequence" in target
     ? target
-    : { sequence: target, borrow: () => [], giveBack: () => undefined, inIdOrder: (sequences) => [...sequences] };
+    : {
+        sequence: target,
+        partition: null,
+        borrow: async () => [],
+        giveBack: () => undefined,
+        inIdOrder: (sequences) => [...sequences],
+      };
 
 function held(sequence: LlamaContextSequence, tokens: readonly Token[]): number {
   return tokens.length === 0 ? 0 : sequence.compareContextTokens([...tokens]).firstDifferentIndex;
@@ -120,7 +126,9 @@ export async function scoreBranches(
   const lease = asLease(target);
   const cache = options.cache ?? null;
   const results = new Array<BranchScore>(branches.length);
-  const keys = branches.map((branch) => cache?.key([...prefix, ...branch.suffix], cacheSpec(branch)) ?? null);
+  const keys = branches.map(
+    (branch) => cache?.key([...prefix, ...branch.suffix], cacheSpec(branch), lease.partition) ?? null,
+  );
   const work: Work[] = [];
   for (const [index, branch] of branches.entries()) {
     keepLimit(prefix.length, branch);
@@ -188,7 +196,7 @@ async function openLanes(
   reuse: boolean,
   stats: { copiedTokens: number; reusedTokens: number },
 ): Promise<Lane[]> {
-  const borrowed = wanted > 1 ? lease.borrow(wanted - 1, prefix) : [];
+  const borrowed = wanted > 1 ? await lease.borrow(wanted - 1, prefix) : [];
   const usable = await Promise.all(
     borrowed.map(async (sequence) => {
       if (reuse && held(sequence, prefix) === prefix.length) {

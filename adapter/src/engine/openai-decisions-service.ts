@@ -15,6 +15,8 @@ import { scoreQuestions } from "./systemone-service.ts";
  * Answers an OpenAI Decisions request on the one scoring path (`scoreQuestions`): the input is the shared state,
  * each question one branch after it. A question whose prompt alone exceeds the per-question limit is answered
  * with a refusal, the others as usual; `cached_tokens` counts the state prefix found already evaluated.
+ * `prompt_cache_key` partitions that reuse, as OpenAI documents it: only requests with the same key (or all
+ * without one) share evaluated state and cached readings.
  */
 export async function answerDecisions(engine: Engine, request: DecisionCreate): Promise<OpenAiDecision> {
   const { plan, result, queueSeconds } = await scoreQuestions(
@@ -27,7 +29,7 @@ export async function answerDecisions(engine: Engine, request: DecisionCreate): 
         labels: decisionQuestionLabels(question),
       })),
     },
-    { refuseTooLong: true },
+    { refuseTooLong: true, cachePartition: request.prompt_cache_key ?? null },
   );
   const refused = new Set(plan.refused);
   const answers = request.questions.map((question, index): DecisionAnswer => {

@@ -4,8 +4,9 @@ import type { Token } from "node-llama-cpp";
 /**
  * A bounded LRU cache of final readings (the logits read at a branch's positions), so an exact repeat of a prompt
  * (a client retry, an evaluation rerun) costs no forward pass. The key is the exact token ids evaluated, where and
- * what was read, the model's sha256 and the temperature; a hit returns the very numbers the first evaluation
- * produced, so a repeat is bit-identical. `ADAPTER_READING_CACHE` entries (0 turns it off).
+ * what was read, the model's sha256, the temperature and the request's cache partition (`prompt_cache_key`: a
+ * repeat under another key is evaluated again); a hit returns the very numbers the first evaluation produced, so a
+ * repeat is bit-identical. `ADAPTER_READING_CACHE` entries (0 turns it off).
  */
 export class ReadingCache<T> {
   private readonly entries = new Map<string, T>();
@@ -21,9 +22,10 @@ export class ReadingCache<T> {
     return this.entries.size;
   }
 
-  key(tokens: readonly Token[], readings: unknown): string {
+  key(tokens: readonly Token[], readings: unknown, partition: string | null): string {
     return createHash("sha256")
-      .update(`${this.scope.modelSha256}\n${this.scope.temperature}\n${tokens.join(",")}\n${JSON.stringify(readings)}`)
+      .update(`${this.scope.modelSha256}\n${this.scope.temperature}\n${JSON.stringify(partition)}\n`)
+      .update(`${tokens.join(",")}\n${JSON.stringify(readings)}`)
       .digest("hex");
   }
 

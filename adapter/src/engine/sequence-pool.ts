@@ -5,12 +5,14 @@ import { THROWING_CONTEXT_SHIFT } from "./context-shift.ts";
 /** A request's hold on the pool: one sequence for the whole request, plus idle sequences borrowed for a while. */
 export type SequenceLease = {
   sequence: LlamaContextSequence;
+  /** The request's cache partition (OpenAI's `prompt_cache_key`; null: none): it reuses nothing of another one. */
+  partition: string | null;
   /**
    * Takes up to `max` more sequences that are idle right now (never waits), those holding the longest start of
    * `tokens` first. They are the request's until `giveBack` or the end of the lease. With the `serial` branch
    * schedule it lends none: the request's branches run one after another on its own sequence.
    */
-  borrow(max: number, tokens: readonly Token[]): LlamaContextSequence[];
+  borrow(max: number, tokens: readonly Token[]): Promise<LlamaContextSequence[]>;
   giveBack(sequences: readonly LlamaContextSequence[]): void;
   /**
    * The sequences in llama.cpp sequence-id order. llama.cpp splits a batch over several KV streams into micro-batches
@@ -26,11 +28,16 @@ export type SequenceLease = {
  * request gets the idle sequence holding the longest start of its prompt, else the least recently used one, so
  * recent prompts stay cached longest. While it scores several branches (shared decisions, option orders,
  * questions) a request borrows whichever other sequences are idle at that moment, and never waits for them.
+ *
+ * Each sequence's tokens belong to the cache partition of the request that evaluated them: a request of another
+ * partition never reuses them (the sequence is emptied before it is handed over), so requests with different
+ * `prompt_cache_key`s share no evaluated state, and those with the same key find theirs first.
  */
 export class SequencePool {
   readonly size: number;
   private readonly idle: LlamaContextSequence[];
   private readonly lastUsed = new Map<LlamaContextSequence, number>();
+  private readonly partitions = new Map<LlamaContextSequence, string | null>();
   /** node-llama-cpp numbers a fresh context's sequences 0, 1, ... in the order they are created. */
   private readonly ids = new Map<LlamaContextSequence, number>();
   private readonly waiting: Array<(sequence: LlamaContextSequence) => void> = [];
@@ -50,15 +57,22 @@ export class SequencePool {
     return this.idle.length;
   }
 
-  async lease<T>(tokens: readonly Token[], use: (lease: SequenceLease) => Promise<T>): Promise<T> {
-    const sequence = this.take(1, tokens)[0] ?? (await new Promise<LlamaContextSequence>((r) => this.waiting.push(r)));
+  async lease<T>(
+    tokens: readonly Token[],
+    use: (lease: SequenceLease) => Promise<T>,
+    partition: string | null = null,
+  ): Promise<T> {
+    const sequence =
+      this.take(1, tokens, partition)[0] ?? (await new Promise<LlamaContextSequence>((r) => this.waiting.push(r)));
     const borrowed = new Set<LlamaContextSequence>();
     const lease: SequenceLease = {
       sequence,
-      borrow: (max, wanted) => {
+      partition,
+      borrow: async (max, wanted) => {
         if (this.schedule === "serial") return [];
-        const taken = this.take(max, wanted);
+        const taken = this.take(max, wanted, partition);
         for (const lane of taken) borrowed.add(lane);
+        await Promise.all(taken.map((lane) => this.enter(lane, partition)));
         return taken;
       },
       giveBack: (sequences) => {
@@ -69,6 +83,7 @@ export class SequencePool {
       inIdOrder: (sequences) => [...sequences].sort((a, b) => (this.ids.get(a) ?? 0) - (this.ids.get(b) ?? 0)),
     };
     try {
+      await this.enter(sequence, partition);
       return await use(lease);
     } catch (error) {
       // A failed evaluation may leave state half-written: those sequences start clean next time.
@@ -85,11 +100,21 @@ export class SequencePool {
     await Promise.all(this.idle.map((sequence) => sequence.clearHistory()));
   }
 
-  private take(max: number, tokens: readonly Token[]): LlamaContextSequence[] {
+  /** Empties a sequence whose tokens belong to another partition, and gives it to `partition`. */
+  private async enter(sequence: LlamaContextSequence, partition: string | null): Promise<void> {
+    if ((this.partitions.get(sequence) ?? null) === partition) return;
+    await sequence.clearHistory();
+    this.partitions.set(sequence, partition);
+  }
+
+  private take(max: number, tokens: readonly Token[], partition: string | null): LlamaContextSequence[] {
     const ranked = this.idle
       .map((sequence) => ({
         sequence,
-        held: tokens.length === 0 ? 0 : sequence.compareContextTokens([...tokens]).firstDifferentIndex,
+        held:
+          tokens.length === 0 || (this.partitions.get(sequence) ?? null) !== partition
+            ? 0
+            : sequence.compareContextTokens([...tokens]).firstDifferentIndex,
         used: this.lastUsed.get(sequence) ?? -1,
       }))
       .sort((a, b) => b.held - a.held || a.used - b.used)

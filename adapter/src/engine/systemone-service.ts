@@ -36,12 +36,13 @@ export type ScoredRequest = { plan: SystemOnePlan; result: ScoringResult | null;
 /**
  * The one scoring path of every decision protocol: prompts are planned and budgets checked first, then the leased
  * sequence (and the idle ones it borrows) scores every question after the shared state prefix, which is kept from
- * an earlier request when a sequence holds it. `result` is null when every question was refused.
+ * an earlier request of the same cache partition (`prompt_cache_key`; null: none) when a sequence holds it.
+ * `result` is null when every question was refused.
  */
 export async function scoreQuestions(
   engine: Engine,
   request: ScoringRequest,
-  options: { refuseTooLong?: boolean } = {},
+  options: { refuseTooLong?: boolean; cachePartition?: string | null } = {},
 ): Promise<ScoredRequest> {
   const scorer = systemOneFor(engine);
   const plan = scorer.plan(request, options);
@@ -49,14 +50,18 @@ export async function scoreQuestions(
   const first = plan.questions[0]!.prompts[0]!;
   let queueSeconds = 0;
   const queued = performance.now();
-  const result = await engine.pool.lease(first.tokens, (lease) => {
-    queueSeconds = (performance.now() - queued) / 1000;
-    return scorer.answer(lease, plan, {
-      temperature: engine.config.temperature,
-      reusePrefix: true,
-      cache: engine.decisions.cache,
-    });
-  });
+  const result = await engine.pool.lease(
+    first.tokens,
+    (lease) => {
+      queueSeconds = (performance.now() - queued) / 1000;
+      return scorer.answer(lease, plan, {
+        temperature: engine.config.temperature,
+        reusePrefix: true,
+        cache: engine.decisions.cache,
+      });
+    },
+    options.cachePartition ?? null,
+  );
   return { plan, result, queueSeconds };
 }
 
