@@ -43,7 +43,7 @@ afterAll(async () => {
   model?.cleanup();
 });
 
-type ClientError = { error: string; status: number; message: string; body: unknown };
+type ClientError = { error: string; status: number; message: string; body: unknown; request_id: string | null };
 type Driven = {
   typesafe: {
     all_types: {
@@ -55,6 +55,7 @@ type Driven = {
       score: number;
       score_probabilities: Record<string, number>;
       input_tokens: number;
+      request_id: string;
     };
     structured: string[];
     choices_255: { answered: number } | ClientError;
@@ -98,6 +99,16 @@ describe.skipIf(!pythonAvailable && !required)("the Python clients (typesafe-sdk
     const p = answered.score_probabilities;
     expect(answered.score).toBeCloseTo(p["1"]! + 2 * p["2"]!, 6);
     expect(answered.input_tokens).toBeGreaterThan(0);
+  });
+
+  it("typesafe-sdk reads x-typesafe-request-id into an answer's and an error's request_id: the adapter's request id", () => {
+    const logged = (requestId: string | null) =>
+      adapter.logs.find((line) => line.request_id === requestId && line.path === "/v1/systemone")?.status;
+    expect(driven.typesafe.all_types.request_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(logged(driven.typesafe.all_types.request_id)).toBe(200);
+    expect(driven.typesafe.score_11.request_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(driven.typesafe.score_11.request_id).not.toBe(driven.typesafe.all_types.request_id);
+    expect(logged(driven.typesafe.score_11.request_id)).toBe(422);
   });
 
   it("typesafe-sdk sends structured text and a noul without instructions, and gets every answer", () => {

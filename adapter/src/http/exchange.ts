@@ -18,6 +18,12 @@ const REFUSAL_CODES: Record<number, string> = {
 };
 
 /**
+ * The request id on every answer: as `x-request-id`, and as `x-typesafe-request-id`, the header `typesafe-sdk`
+ * reads into a response's and an error's `request_id` (its transport also logs it).
+ */
+const requestIdHeaders = (requestId: string) => ({ "x-request-id": requestId, "x-typesafe-request-id": requestId });
+
+/**
  * One request and its answer: the request id, the log line written once it is answered, JSON answers, errors
  * (a RequestError's status and message; anything else 500 "scoring failed", the cause only in the log) and streams.
  */
@@ -80,7 +86,7 @@ export class Exchange {
     }
     this.response.writeHead(result.status, {
       ...result.headers,
-      "x-request-id": this.requestId,
+      ...requestIdHeaders(this.requestId),
       "content-type": result.contentType,
       "cache-control": "no-cache",
     });
@@ -108,7 +114,7 @@ export class Exchange {
   private writeText(status: number, text: string, contentType: string, headers: Record<string, string>): void {
     const all = {
       ...headers,
-      "x-request-id": this.requestId,
+      ...requestIdHeaders(this.requestId),
       "content-type": contentType,
       "content-length": Buffer.byteLength(text),
     };

@@ -14,7 +14,13 @@ STATE = {"ticket": "I was charged twice for my subscription, please return one p
 
 def api_error(error: Exception) -> dict:
     status = getattr(error, "status", None) or getattr(error, "status_code", None)
-    return {"error": type(error).__name__, "status": status, "message": str(error), "body": getattr(error, "body", None)}
+    return {
+        "error": type(error).__name__,
+        "status": status,
+        "message": str(error),
+        "body": getattr(error, "body", None),
+        "request_id": getattr(error, "request_id", None),
+    }
 
 
 def typesafe(client: TypeSafeClient) -> dict:
@@ -37,6 +43,7 @@ def typesafe(client: TypeSafeClient) -> dict:
         "score": result.scores["urgency"].score,
         "score_probabilities": {str(k): v for k, v in result.scores["urgency"].probabilities.items()},
         "input_tokens": result.usage.input_tokens,
+        "request_id": result.request_id,
     }
     structured = client.system_one(
         ["first message", {"from": "customer", "text": "still charged twice"}],
