@@ -38,8 +38,10 @@ const answerSchemas = {
   chat: { schema: chatAnswerSchema, name: "a chat completion ({choices: [{message}]})" },
 } satisfies Record<string, { schema: ZodType; name: string }>;
 
+export type RequestKind = keyof typeof answerSchemas;
+
 /** The container's routes by the request's keys (the adapter's own dispatch): what was asked decides the answer. */
-function askedFor(request: Record<string, unknown>): keyof typeof answerSchemas | null {
+export function askedFor(request: Record<string, unknown>): RequestKind | null {
   if ("decision" in request) return "single";
   if ("decisions" in request) return "shared";
   if ("input" in request && "questions" in request) return "openai-decisions";

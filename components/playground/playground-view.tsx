@@ -14,10 +14,17 @@ import { AnswerView } from "./answer-view.tsx";
 import { type AsyncProgress, invokeAsyncAndWait } from "./async-invoke-client.ts";
 import { asyncWaitStatus } from "./async-wait.ts";
 import { ChatPanel } from "./chat-panel.tsx";
-import { bodyFromDraft, type DecisionDraft, draftFromBody } from "./decision-draft.ts";
+import { type DecisionDraft, draftFromBody } from "./decision-draft.ts";
 import { DecisionForm } from "./decision-form.tsx";
 import { examples } from "./examples.ts";
 import { describeInvokeError, invoke } from "./invoke-client.ts";
+import {
+  bodyFromDraftAs,
+  draftFromBodyOf,
+  protocolOfBody,
+  type RequestProtocol,
+  requestProtocols,
+} from "./protocol-body.ts";
 import { lastRunShown, requestBodyOf } from "./request-body.ts";
 import { SnippetPanel } from "./snippet-panel.tsx";
 
@@ -34,6 +41,7 @@ export function PlaygroundView({ initialEndpoint }: { initialEndpoint?: string }
   const endpoints = useEndpoints();
   const [endpoint, setEndpoint] = useState(initialEndpoint ?? "");
   const [tab, setTab] = useState<Tab>("form");
+  const [protocol, setProtocol] = useState<RequestProtocol>("decision");
   const [draft, setDraft] = useState<DecisionDraft>(() => draftFromBody(firstExample.body)!);
   const [json, setJson] = useState(() => JSON.stringify(firstExample.body, null, 2));
   const [bodyError, setBodyError] = useState<string | null>(null);
@@ -60,34 +68,55 @@ export function PlaygroundView({ initialEndpoint }: { initialEndpoint?: string }
     onSettled: () => setProgress(null),
   });
 
-  const request = requestBodyOf(tab === "form" ? "form" : "json", draft, json);
+  const request = requestBodyOf(tab === "form" ? "form" : "json", draft, json, { protocol, model: chosen });
   const shown = lastRunShown(bodyError, run);
+
+  /** The form's content in `as`, written to the JSON editor. */
+  function writeJson(as: RequestProtocol, from: DecisionDraft) {
+    try {
+      setJson(JSON.stringify(bodyFromDraftAs(as, from, chosen), null, 2));
+    } catch {}
+  }
+
+  /** The JSON editor's body as the form and its protocol, where the form can show it. */
+  function readJson(): DecisionDraft | null {
+    try {
+      const fromJson = draftFromBodyOf(JSON.parse(json));
+      if (!fromJson?.draft) return null;
+      setProtocol(fromJson.protocol);
+      setDraft(fromJson.draft);
+      return fromJson.draft;
+    } catch {
+      return null;
+    }
+  }
 
   function switchTab(next: Tab) {
     // The form and the JSON are two views of one request: carry edits across.
-    if (tab === "form" && next === "json") {
-      try {
-        setJson(JSON.stringify(bodyFromDraft(draft), null, 2));
-      } catch {}
-    }
-    if (tab === "json" && next === "form") {
-      try {
-        const fromJson = draftFromBody(JSON.parse(json));
-        if (fromJson) setDraft(fromJson);
-      } catch {}
-    }
+    if (tab === "form" && next === "json") writeJson(protocol, draft);
+    if (tab === "json" && next === "form") readJson();
     setTab(next);
+  }
+
+  function chooseProtocol(next: RequestProtocol) {
+    // In the JSON editor, the same questions are rewritten in the other protocol when the form can read them.
+    if (tab === "json") {
+      const current = readJson();
+      if (current) writeJson(next, current);
+    }
+    setProtocol(next);
   }
 
   function loadExample(key: string) {
     const example = examples.find((candidate) => candidate.key === key);
     if (!example) return;
-    setJson(JSON.stringify(example.body, null, 2));
     const fromExample = draftFromBody(example.body);
     if (fromExample) {
       setDraft(fromExample);
+      writeJson(protocol, fromExample);
       if (tab === "chat") setTab("form");
     } else {
+      setJson(JSON.stringify(example.body, null, 2));
       setTab("json");
     }
     setBodyError(null);
@@ -113,7 +142,7 @@ export function PlaygroundView({ initialEndpoint }: { initialEndpoint?: string }
       <div className="grid gap-4 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <div className="flex flex-col gap-4">
           <Card>
-            <div className="grid gap-3 sm:grid-cols-2">
+            <div className="grid gap-3 sm:grid-cols-3">
               <SelectField label="Endpoint" value={chosen} onChange={(e) => setEndpoint(e.target.value)}>
                 {inService.length === 0 && (
                   <option value="">{endpoints.isPending ? "Loading…" : "No endpoint is InService"}</option>
@@ -124,6 +153,18 @@ export function PlaygroundView({ initialEndpoint }: { initialEndpoint?: string }
                 {inService.map((candidate) => (
                   <option key={candidate.name} value={candidate.name}>
                     {candidate.name} ({candidate.apiMode})
+                  </option>
+                ))}
+              </SelectField>
+              <SelectField
+                label="Protocol"
+                value={protocol}
+                disabled={tab === "chat"}
+                onChange={(e) => chooseProtocol(e.target.value as RequestProtocol)}
+              >
+                {requestProtocols.map((candidate) => (
+                  <option key={candidate.key} value={candidate.key}>
+                    {candidate.label}
                   </option>
                 ))}
               </SelectField>
@@ -188,6 +229,7 @@ export function PlaygroundView({ initialEndpoint }: { initialEndpoint?: string }
               <SnippetPanel
                 endpoint={chosen}
                 body={request.body}
+                protocol={request.body && protocolOfBody(request.body)}
                 problem={request.problem}
                 asyncInference={asyncInference}
               />

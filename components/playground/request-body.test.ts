@@ -9,15 +9,19 @@ import { SnippetPanel } from "./snippet-panel.tsx";
 const example = examples[0]?.body ?? {};
 const draft = draftFromBody(example);
 if (!draft) throw new Error("the first example is a decision form");
+const asDecision = { protocol: "decision", model: "dc-a" } as const;
 
 describe("the playground's request", () => {
   it("is the body the editor holds, or why there is none", () => {
-    expect(requestBodyOf("json", draft, JSON.stringify(example))).toEqual({ body: example, problem: null });
-    expect(requestBodyOf("form", draft, "not read").body).toEqual(expect.any(Object));
-    const broken = requestBodyOf("json", draft, '{"decision": ');
+    expect(requestBodyOf("json", draft, JSON.stringify(example), asDecision)).toEqual({ body: example, problem: null });
+    expect(requestBodyOf("form", draft, "not read", asDecision).body).toEqual(expect.any(Object));
+    const broken = requestBodyOf("json", draft, '{"decision": ', asDecision);
     expect(broken.body).toBeNull();
     expect(broken.problem).toMatch(/^The request JSON does not parse: /);
-    expect(requestBodyOf("json", draft, "[1]")).toEqual({ body: null, problem: "The request must be a JSON object." });
+    expect(requestBodyOf("json", draft, "[1]", asDecision)).toEqual({
+      body: null,
+      problem: "The request must be a JSON object.",
+    });
   });
 
   it("shows no snippet of another body while the JSON does not parse, but says why", () => {
@@ -25,6 +29,7 @@ describe("the playground's request", () => {
       createElement(SnippetPanel, {
         endpoint: "dc-a",
         body: null,
+        protocol: null,
         problem: "The request JSON does not parse: Unexpected end of JSON input",
         asyncInference: null,
       }),
@@ -33,7 +38,7 @@ describe("the playground's request", () => {
     expect(html).not.toContain("const body = {}");
     expect(html).not.toContain("Copy snippet");
     const valid = renderToStaticMarkup(
-      createElement(SnippetPanel, { endpoint: "dc-a", body: example, asyncInference: null }),
+      createElement(SnippetPanel, { endpoint: "dc-a", body: example, protocol: "decision", asyncInference: null }),
     );
     expect(valid).toContain("InvokeEndpointCommand");
   });

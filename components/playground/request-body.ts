@@ -1,11 +1,18 @@
-import { bodyFromDraft, type DecisionDraft } from "./decision-draft.ts";
+import type { DecisionDraft } from "./decision-draft.ts";
+import { bodyFromDraftAs, type RequestProtocol } from "./protocol-body.ts";
 
 /** The request the editor stands for now, or why there is none (JSON that does not parse, a draft that cannot be sent). */
 export type RequestBody = { body: Record<string, unknown>; problem: null } | { body: null; problem: string };
 
-export function requestBodyOf(tab: "form" | "json", draft: DecisionDraft, json: string): RequestBody {
+/** The form is sent in the chosen protocol, with the endpoint's name as its `model` where the protocol has one. */
+export function requestBodyOf(
+  tab: "form" | "json",
+  draft: DecisionDraft,
+  json: string,
+  form: { protocol: RequestProtocol; model: string },
+): RequestBody {
   try {
-    if (tab === "form") return { body: bodyFromDraft(draft), problem: null };
+    if (tab === "form") return { body: bodyFromDraftAs(form.protocol, draft, form.model), problem: null };
     let parsed: unknown;
     try {
       parsed = JSON.parse(json);

@@ -20,6 +20,10 @@ import {
 } from "@decision-console/local-aws/testing";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { draftFromBody } from "../../components/playground/decision-draft.ts";
+import { examples } from "../../components/playground/examples.ts";
+import { bodyFromDraftAs } from "../../components/playground/protocol-body.ts";
+import { sdkSnippet } from "../../components/playground/sdk-snippets.ts";
 import type { Store } from "../../server/store/store.ts";
 import { type RouteServer, serveRoutes } from "../support/route-server.ts";
 import { type EmptyDatabase, openEmptyDatabase, testPostgresUrl } from "../support/store/test-stores.ts";
@@ -35,6 +39,7 @@ vi.mock("server-only", () => ({}));
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 const python = path.join(repoRoot, ".venv-tests/bin/python");
 const pythonAvailable = fs.existsSync(python);
+const tsx = path.join(repoRoot, "node_modules", ".bin", "tsx");
 const ENDPOINT = "dc-gateway";
 const ALIAS = "jev-latest";
 
@@ -283,6 +288,91 @@ describe.skipIf(!pythonAvailable && process.env.PYTHON_TESTS !== "required")(
     });
   },
 );
+
+/** A user's shell: the gateway key in DECISION_KEY, no AWS credentials. */
+function userShell(): Record<string, string | undefined> {
+  return { PATH: process.env.PATH, HOME: process.env.HOME, DECISION_KEY: keys.good };
+}
+
+/** A snippet's run: its exit status and what it printed, with everything for a failure's message. */
+function runSnippet(argv: string[], file: string) {
+  return promisify(execFile)(argv[0]!, [...argv.slice(1), file], {
+    cwd: path.dirname(file),
+    encoding: "utf8",
+    timeout: 120_000,
+    env: userShell() as NodeJS.ProcessEnv,
+  }).then(
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (error: { code?: number; stdout?: string; stderr?: string; message: string }) => ({
+      code: error.code ?? -1,
+      stdout: error.stdout ?? "",
+      stderr: `${error.stderr ?? ""}\n${error.message}`,
+    }),
+  );
+}
+
+describe("the playground's SDK snippets, run as the page shows them against the gateway", () => {
+  // The playground's agent (a JSON state) and extraction (two questions) examples, as its form sends them.
+  const forms = ["agent", "extraction"].map((key) => {
+    const draft = draftFromBody(examples.find((example) => example.key === key)!.body)!;
+    return { key, draft, ids: draft.questions.map((question) => question.id) };
+  });
+  const snippets = [
+    { language: "typesafe-python", protocol: "systemone", argv: [python], file: "snippet.py", needsPython: true },
+    { language: "openai-python", protocol: "openai-decisions", argv: [python], file: "snippet.py", needsPython: true },
+    {
+      language: "openai-typescript",
+      protocol: "openai-decisions",
+      argv: [tsx],
+      file: "snippet.ts",
+      needsPython: false,
+    },
+  ] as const;
+  let scratch: string;
+  beforeAll(() => {
+    // Inside the repository, so the TypeScript snippet's `openai` import resolves; a new project's package.json.
+    fs.mkdirSync(path.join(repoRoot, "test-results"), { recursive: true });
+    scratch = fs.mkdtempSync(path.join(repoRoot, "test-results", "gateway-snippets-"));
+    fs.writeFileSync(path.join(scratch, "package.json"), JSON.stringify({ name: "snippets", private: true }));
+  });
+  afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
+
+  for (const snippet of snippets) {
+    for (const form of forms) {
+      it.skipIf(snippet.needsPython && !pythonAvailable && process.env.PYTHON_TESTS !== "required")(
+        `${snippet.language}, the ${form.key} form: the gateway's answer to each question as one JSON document`,
+        async () => {
+          const body = bodyFromDraftAs(snippet.protocol, form.draft, ENDPOINT);
+          const folder = fs.mkdtempSync(path.join(scratch, `${snippet.language}-${form.key}-`));
+          const file = path.join(folder, snippet.file);
+          fs.writeFileSync(file, sdkSnippet(snippet.language, server.url, ENDPOINT, body));
+          const run = await runSnippet([...snippet.argv], file);
+          const context = `${file} exited ${run.code}\nstdout:\n${run.stdout}\nstderr:\n${run.stderr}`;
+          expect(run.code, context).toBe(0);
+          const printed = JSON.parse(run.stdout) as { answers: unknown };
+          if (snippet.protocol === "systemone") {
+            const answers = printed.answers as Record<string, { type: string; choice: string }>;
+            expect(Object.keys(answers), context).toEqual(form.ids);
+            for (const [index, question] of form.draft.questions.entries()) {
+              expect(answers[form.ids[index]!]?.type).toBe("choice");
+              expect(question.options.map((option) => option.id)).toContain(answers[form.ids[index]!]?.choice);
+            }
+          } else {
+            const answers = printed.answers as { type: string; name: string; probabilities: unknown[] }[];
+            expect(
+              answers.map((answer) => [answer.type, answer.name]),
+              context,
+            ).toEqual(form.ids.map((id) => ["choice", id]));
+            expect(answers.map((answer) => answer.probabilities.length)).toEqual(
+              form.draft.questions.map((question) => question.options.length),
+            );
+          }
+        },
+        150_000,
+      );
+    }
+  }
+});
 
 describe("the endpoint page's invocations", () => {
   it("count the decisions sent through the gateway beside the console's own", async () => {
