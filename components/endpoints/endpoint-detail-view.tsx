@@ -16,7 +16,7 @@ import { HealthBadge } from "./health-badge.tsx";
 import { InvocationsTable } from "./invocations-table.tsx";
 import { MetricsPanel } from "./metrics-panel.tsx";
 import { ModelVersionLineage } from "./model-version-lineage.tsx";
-import { rollbackReasonText } from "./rollback-reason.ts";
+import { rollbackCauseText } from "./rollback-reason.ts";
 import { ScaleForm } from "./scale-form.tsx";
 import { SettingsCard } from "./settings-card.tsx";
 import { StatusBadge } from "./status-badge.tsx";
@@ -33,6 +33,9 @@ export function EndpointDetailView({ name, updateTemperature }: { name: string; 
       </>
     );
   }
+  // An InService endpoint with a FailureReason went back from its last update; another kept the reason it failed by.
+  const cause = endpoint.status === "InService" ? endpoint.deployment.lastRollback : null;
+  const rollback = cause ? rollbackCauseText(cause) : null;
   return (
     <>
       <PageHeader
@@ -64,10 +67,10 @@ export function EndpointDetailView({ name, updateTemperature }: { name: string; 
         }
       />
       <div className="flex flex-col gap-4">
-        {endpoint.failureReason && (
-          <Alert title={endpoint.status === "InService" ? "Last update rolled back" : "Failure reason"}>
-            {endpoint.status === "InService" ? rollbackReasonText(endpoint.failureReason) : endpoint.failureReason}
-          </Alert>
+        {rollback ? (
+          <Alert title={rollback.title}>{rollback.text}</Alert>
+        ) : (
+          endpoint.failureReason && <Alert title="Failure reason">{endpoint.failureReason}</Alert>
         )}
         <DeploymentCard
           endpoint={endpoint}

@@ -1,5 +1,8 @@
+import type { AlarmCrossing, RollbackCause } from "@/contract/endpoints/deployment-status.ts";
+import { timestampText } from "../ui/timestamp.tsx";
+
 /**
- * Rollback reasons and alarm reasons in the words of their real cause and in the form's units. A CloudWatch reason
+ * Rollback causes and alarm reasons in the words of their real cause and in the form's units. A CloudWatch reason
  * quotes ModelLatency in microseconds ("[2500000.0 (07/12/26 10:00:00)] was greater than the threshold (2000000.0)");
  * the latency alarm's form field is in ms. An abort from the console sets a rollback alarm to ALARM with its own
  * reason (server/endpoints/abort-update.ts): that rollback is the person's, not the alarm's.
@@ -21,13 +24,30 @@ export function abortedBy(reason: string): string | null {
   return ABORT.exec(reason)?.[1]?.trim() ?? null;
 }
 
-/** A rollback's reason as the endpoint page words it. */
-export function rollbackReasonText(reason: string): string {
-  const person = abortedBy(reason);
-  if (person) {
-    return `Rolled back by an abort from the console, asked by ${person}; no alarm found a problem (the console sets a rollback alarm to ALARM because SageMaker stops an update only on an alarm). ${reason}`;
+const figure = (value: number, unit: string) => `${Number(value.toFixed(3))}${unit ? ` ${unit}` : ""}`;
+
+/** The datapoint that moved an alarm to ALARM against its threshold: "ModelLatency average 2512.345 ms > threshold 2000 ms". */
+export function crossingText(crossing: AlarmCrossing): string {
+  const { metric, statistic, comparison, value, threshold, unit } = crossing;
+  return `${metric} ${statistic.toLowerCase()} ${figure(value, unit)} ${comparison} threshold ${figure(threshold, unit)}`;
+}
+
+/** The endpoint page's title and words for why the last update went back, from the cause the console decided. */
+export function rollbackCauseText(cause: RollbackCause, timeZone?: string): { title: string; text: string } {
+  switch (cause.kind) {
+    case "stopped":
+      return {
+        title: "Last update stopped",
+        text: `Stopped by ${cause.by} at ${timestampText(cause.at, timeZone)}; no alarm found a problem (the console sets a rollback alarm to ALARM because SageMaker stops an update only on an alarm).`,
+      };
+    case "alarm":
+      return {
+        title: "Last update rolled back",
+        text: `Rolled back: alarm ${cause.alarm} went to ALARM at ${timestampText(cause.at, timeZone)} (${cause.crossing ? crossingText(cause.crossing) : cause.reason}).`,
+      };
+    case "failed":
+      return { title: "Last update failed", text: `Failed: ${cause.reason}` };
   }
-  return LATENCY_ALARM.test(reason) ? latencyReasonInMs(reason) : reason;
 }
 
 /** A rollback alarm's reason as the Updates card words it. */

@@ -1,5 +1,7 @@
+import type { Selectable } from "kysely";
 import type { AuditRecord, AuditResult } from "../../contract/audit/audit.ts";
 import { consoleStore } from "../store/console-database.ts";
+import type { ConsoleTables } from "../store/schema.ts";
 import type { Store } from "../store/store.ts";
 
 export interface AuditEntry {
@@ -65,7 +67,29 @@ export async function listAudit(query: AuditQuery, store: Store = consoleStore()
   if (query.actor) select = select.where("actor", "=", query.actor);
   if (query.action) select = select.where("action", "=", query.action);
   const rows = await select.orderBy("id", "desc").limit(query.limit).execute();
-  return rows.map((row) => ({
+  return rows.map(recordOf);
+}
+
+/** The newest successful record of one of `actions` done to `target`, or null when there is none. */
+export async function lastDoneTo(
+  store: Store,
+  target: string,
+  actions: readonly string[],
+): Promise<AuditRecord | null> {
+  const row = await store
+    .selectFrom("audit_log")
+    .selectAll()
+    .where("target", "=", target)
+    .where("action", "in", [...actions])
+    .where("result", "=", "ok")
+    .orderBy("id", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  return row ? recordOf(row) : null;
+}
+
+function recordOf(row: Selectable<ConsoleTables["audit_log"]>): AuditRecord {
+  return {
     id: row.id,
     at: row.at,
     actor: row.actor,
@@ -74,5 +98,5 @@ export async function listAudit(query: AuditQuery, store: Store = consoleStore()
     awsRequestId: row.aws_request_id,
     result: row.result,
     detail: row.detail === null ? null : JSON.parse(row.detail),
-  }));
+  };
 }

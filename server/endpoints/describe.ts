@@ -5,6 +5,7 @@ import type { Autoscaling } from "../../contract/endpoints/autoscaling.ts";
 import type { EndpointDetail } from "../../contract/endpoints/endpoint.ts";
 import { priceForInstances } from "../../contract/pricing/prices.ts";
 import { describeAutoscaling } from "../autoscaling/variant-scaling.ts";
+import type { Store } from "../store/store.ts";
 import { asyncInferenceDetail } from "./async-config.ts";
 import { modelSha256Of, settingsOf } from "./container-env.ts";
 import { dataCaptureDetail } from "./data-capture-config.ts";
@@ -29,9 +30,11 @@ async function autoscalingOrNull(
   }
 }
 
+/** The endpoint page's detail; with the console's store, also why its last update went back (the audit log). */
 export async function describeEndpoint(
   clients: { sageMaker: SageMakerClient; autoScaling: ApplicationAutoScalingClient; cloudWatch: CloudWatchClient },
   name: string,
+  store?: Store,
 ): Promise<EndpointDetail> {
   const resources = await loadEndpointResources(clients.sageMaker, name);
   const summary = summaryOf(resources);
@@ -42,7 +45,7 @@ export async function describeEndpoint(
   const source = container?.ModelDataSource?.S3DataSource;
   const [autoscaling, deployment] = await Promise.all([
     autoscalingOrNull(clients.autoScaling, name, variants[0]?.name ?? variantName),
-    deploymentOf(resources.endpoint, resources.records, clients.cloudWatch),
+    deploymentOf(resources.endpoint, resources.records, clients.cloudWatch, store),
   ]);
   return {
     name: summary.name,

@@ -43,6 +43,13 @@ export function cpuEndpointDetail(image: string): EndpointDetail {
     hourlyPriceUsd: null,
     autoscaling: null,
     asyncInference: null,
-    deployment: { pending: null, lastDeploymentConfig: null, alarms: [], previousConfig: null, historyRule: "" },
+    deployment: {
+      pending: null,
+      lastDeploymentConfig: null,
+      alarms: [],
+      lastRollback: null,
+      previousConfig: null,
+      historyRule: "",
+    },
   };
 }

@@ -13,8 +13,8 @@ type Context = { params: Promise<{ name: string }> };
 export const GET = route(async (request, { params }: Context) => {
   await requireRole(request, "viewer");
   const name = await endpointNameParam(params);
-  const { aws } = consoleContext();
-  return reply(consoleApi.describeEndpoint, await describeEndpoint(aws, name));
+  const { aws, store } = consoleContext();
+  return reply(consoleApi.describeEndpoint, await describeEndpoint(aws, name, store));
 });
 
 /** `{instanceCount}`: scale the variant (409 unless InService). */
