@@ -31,12 +31,18 @@ const TICKET = Array.from({ length: 12 }, (_, i) => `Line ${i}: invoice ${1000 +
 const REFUND = { type: "predicate", instructions: "The customer asks for money back." };
 const TEAM = { type: "choice", instructions: "Which team?", choices: [{ value: "billing" }, { value: "support" }] };
 
-async function decide(adapter: TestAdapter, key: string | undefined, questions: unknown[] = [REFUND]) {
+async function decide(
+  adapter: TestAdapter,
+  key: string | undefined,
+  questions: unknown[] = [REFUND],
+  fields: Record<string, unknown> = {},
+) {
   const body = {
     model: "gpt-6-luna",
     input: TICKET,
     questions,
     ...(key === undefined ? {} : { prompt_cache_key: key }),
+    ...fields,
   };
   const response = await rawRequest(adapter.url, { path: "/v1/decisions", body: JSON.stringify(body) });
   expect(response.status).toBe(200);
@@ -102,6 +108,29 @@ describe("prompt_cache_key with serial branches", () => {
     expect(asked.x_timing.prefix_reused).toBe(true);
     expect(asked.usage.input_tokens_details.cached_tokens).toBe(asked.x_timing.prefix_tokens);
     expect(asked.x_timing.prefix_tokens).toBeGreaterThan(0);
+  });
+
+  it("uses no prompt caching in explicit mode without a breakpoint, and caches again once a part marks one", async () => {
+    const ticket = (breakpoint: boolean) => [
+      {
+        role: "user",
+        content: [
+          {
+            type: "input_text",
+            text: TICKET,
+            ...(breakpoint ? { prompt_cache_breakpoint: { mode: "explicit" } } : {}),
+          },
+        ],
+      },
+    ];
+    const first = await decide(adapter(), "tenant-d", [REFUND], { input: ticket(false) });
+    const explicit = { prompt_cache_options: { mode: "explicit" } };
+    const unmarked = await decide(adapter(), "tenant-d", [REFUND], { input: ticket(false), ...explicit });
+    nothingShared(unmarked);
+    expect(unmarked.answers).toEqual(first.answers);
+    const marked = await decide(adapter(), "tenant-d", [REFUND], { input: ticket(true), ...explicit });
+    expect(marked.x_timing.cache_hits).toBe(1);
+    expect(marked.usage.input_tokens_details.cached_tokens).toBe(marked.x_timing.prefix_tokens);
   });
 
   it("empties a sequence another key holds before using it, so its state is never read", async () => {

@@ -142,12 +142,37 @@ export const decisionQuestionSchema = z.discriminatedUnion("type", [predicateQue
 });
 export type DecisionQuestion = z.infer<typeof decisionQuestionSchema>;
 
+type ToolItem = Extract<DecisionInputItem, { call_id: string }>;
+
+/** The call a tool output answers, by output type. */
+const CALL_OF_OUTPUT: Record<string, string> = {
+  function_call_output: "function_call",
+  custom_tool_call_output: "custom_tool_call",
+};
+
+/** "Each tool output must identify a matching call by call ID": a call of its kind in the input with that call_id. */
+const inputItems = z
+  .array(inputItem)
+  .min(1, "must hold at least one item")
+  .superRefine((items, context) => {
+    const tools = items.filter((item): item is ToolItem => "call_id" in item);
+    const calls = new Set(tools.map((item) => `${item.type}:${item.call_id}`));
+    for (const item of tools) {
+      const call = CALL_OF_OUTPUT[item.type];
+      if (call === undefined || calls.has(`${call}:${item.call_id}`)) continue;
+      const index = items.indexOf(item);
+      context.addIssue({
+        code: "custom",
+        path: [index, "call_id"],
+        message: `must identify a ${call} in the input with call_id ${JSON.stringify(item.call_id)}`,
+      });
+    }
+  });
+
 export const decisionCreateSchema = z
   .object({
     model: z.string({ error: "must be a model name" }),
-    input: z.union([z.string(), z.array(inputItem).min(1, "must hold at least one item")], {
-      error: "must be a string or a list of input items",
-    }),
+    input: z.union([z.string(), inputItems], { error: "must be a string or a list of input items" }),
     questions: z
       .array(decisionQuestionSchema)
       .min(1, `must hold 1-${DECISIONS_MAX_QUESTIONS} questions`)
@@ -162,16 +187,24 @@ export const decisionCreateSchema = z
   .strict();
 export type DecisionCreate = z.infer<typeof decisionCreateSchema>;
 
+type InputPart = { type: string; prompt_cache_breakpoint?: unknown };
+
+/** The content parts of a request's input items (message content, tool outputs), each with its path. */
+function* inputParts(input: DecisionCreate["input"]): Generator<{ path: string; part: InputPart }> {
+  if (!Array.isArray(input)) return;
+  for (const [i, item] of input.entries()) {
+    const field = "content" in item ? "content" : "output" in item ? "output" : null;
+    const parts = field ? (item as Record<string, unknown>)[field] : null;
+    if (!Array.isArray(parts)) continue;
+    for (const [j, part] of (parts as InputPart[]).entries()) yield { path: `input[${i}].${field}[${j}]`, part };
+  }
+}
+
 /** The path of the first `input_image` part in a request, or null: the adapter's models read text only. */
 export function findImagePart(request: DecisionCreate): string | null {
   const isImage = (part: { type: string }) => part.type === "input_image";
-  if (Array.isArray(request.input)) {
-    for (const [i, item] of request.input.entries()) {
-      const parts = "content" in item ? item.content : "output" in item ? item.output : null;
-      if (!Array.isArray(parts)) continue;
-      const index = (parts as { type: string }[]).findIndex(isImage);
-      if (index >= 0) return `input[${i}].${"content" in item ? "content" : "output"}[${index}]`;
-    }
+  for (const { path, part } of inputParts(request.input)) {
+    if (isImage(part)) return path;
   }
   for (const [q, question] of request.questions.entries()) {
     if (Array.isArray(question.instructions)) {
@@ -180,6 +213,18 @@ export function findImagePart(request: DecisionCreate): string | null {
     }
   }
   return null;
+}
+
+/**
+ * Whether a request uses prompt caching: OpenAI documents that with `prompt_cache_options.mode: "explicit"` "If
+ * there are no explicit breakpoints, the request does not use prompt caching" (breakpoints mark input_text parts).
+ */
+export function usesPromptCache(request: DecisionCreate): boolean {
+  if (request.prompt_cache_options?.mode !== "explicit") return true;
+  for (const { part } of inputParts(request.input)) {
+    if (part.prompt_cache_breakpoint) return true;
+  }
+  return false;
 }
 
 const json = (data: unknown) => JSON.stringify(data);

@@ -6,6 +6,7 @@ import {
   decisionQuestionLabels,
   decisionQuestionText,
   type OpenAiDecision,
+  usesPromptCache,
 } from "../contract/openai-decisions.ts";
 import type { Engine } from "./engine.ts";
 import { servedModelId } from "./systemone-models.ts";
@@ -16,7 +17,8 @@ import { scoreQuestions } from "./systemone-service.ts";
  * each question one branch after it. A question whose prompt alone exceeds the per-question limit is answered
  * with a refusal, the others as usual; `cached_tokens` counts the state prefix found already evaluated.
  * `prompt_cache_key` partitions that reuse, as OpenAI documents it: only requests with the same key (or all
- * without one) share evaluated state and cached readings.
+ * without one) share evaluated state and cached readings; `prompt_cache_options.mode: "explicit"` without a
+ * `prompt_cache_breakpoint` uses no prompt caching at all, as documented.
  */
 export async function answerDecisions(engine: Engine, request: DecisionCreate): Promise<OpenAiDecision> {
   const { plan, result, queueSeconds } = await scoreQuestions(
@@ -29,7 +31,7 @@ export async function answerDecisions(engine: Engine, request: DecisionCreate): 
         labels: decisionQuestionLabels(question),
       })),
     },
-    { refuseTooLong: true, cachePartition: request.prompt_cache_key ?? null },
+    { refuseTooLong: true, cachePartition: request.prompt_cache_key ?? null, promptCache: usesPromptCache(request) },
   );
   const refused = new Set(plan.refused);
   const answers = request.questions.map((question, index): DecisionAnswer => {

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import {
   contentText,
   questionLabels,
@@ -37,13 +38,16 @@ export type ScoredRequest = { plan: SystemOnePlan; result: ScoringResult | null;
  * The one scoring path of every decision protocol: prompts are planned and budgets checked first, then the leased
  * sequence (and the idle ones it borrows) scores every question after the shared state prefix, which is kept from
  * an earlier request of the same cache partition (`prompt_cache_key`; null: none) when a sequence holds it.
- * `result` is null when every question was refused.
+ * Without `promptCache` the request reads and leaves nothing reusable: no cached readings, and a partition of its
+ * own, so no request finds the state it evaluated. `result` is null when every question was refused.
  */
 export async function scoreQuestions(
   engine: Engine,
   request: ScoringRequest,
-  options: { refuseTooLong?: boolean; cachePartition?: string | null } = {},
+  options: { refuseTooLong?: boolean; cachePartition?: string | null; promptCache?: boolean } = {},
 ): Promise<ScoredRequest> {
+  const promptCache = options.promptCache ?? true;
+  const partition = promptCache ? (options.cachePartition ?? null) : `uncached ${randomUUID()}`;
   const scorer = systemOneFor(engine);
   const plan = scorer.plan(request, options);
   if (plan.questions.length === 0) return { plan, result: null, queueSeconds: 0 };
@@ -57,10 +61,10 @@ export async function scoreQuestions(
       return scorer.answer(lease, plan, {
         temperature: engine.config.temperature,
         reusePrefix: true,
-        cache: engine.decisions.cache,
+        cache: promptCache ? engine.decisions.cache : null,
       });
     },
-    options.cachePartition ?? null,
+    partition,
   );
   return { plan, result, queueSeconds };
 }
