@@ -16,6 +16,20 @@ describe("the ways to promote a shadow", () => {
     expect(promotionChoices(2).canaryProblem).toBeNull();
   });
 
+  it("guard a promotion with the latency alarm the update form derives, and name its figure", () => {
+    const { choices } = promotionChoices(2, 6200);
+    const guarded = choices.filter((choice) => choice.request.alarms?.kind === "standard");
+    expect(guarded.map((choice) => choice.id)).toEqual(["canary", "bake"]);
+    for (const choice of guarded) {
+      expect(choice.request.alarms).toEqual({ kind: "standard", latencyAverageMs: 6200 });
+      expect(choice.label).toContain("ModelLatency average above 6200 ms");
+    }
+  });
+
+  it("guard with the standard 2000 ms when the endpoint has no recent latency", () => {
+    expect(promotionChoices(1).choices[0]?.request.alarms).toEqual({ kind: "standard", latencyAverageMs: 2000 });
+  });
+
   it("offer only requests SageMaker accepts for the instance count", () => {
     for (const count of [1, 2, 3, 5]) {
       for (const choice of promotionChoices(count).choices) {

@@ -2,7 +2,9 @@
 
 import { useState } from "react";
 import { ErrorAlert } from "../api/error-text.tsx";
+import { useEndpointMetrics } from "../endpoints/endpoint-activity-queries.ts";
 import { useEndpoint } from "../endpoints/endpoint-queries.ts";
+import { latencyAlarmDefault, STANDARD_LATENCY_ALARM_MS } from "../endpoints/latency-alarm-default.ts";
 import { Button } from "../ui/button.tsx";
 import { Card } from "../ui/card.tsx";
 import { SelectField, TextField } from "../ui/field.tsx";
@@ -92,7 +94,8 @@ export function StartShadowTest({ name }: { name: string }) {
  */
 export function ShadowTestActions({ name }: { name: string }) {
   const endpoint = useEndpoint(name);
-  const { choices, canaryProblem } = promotionChoices(endpoint.data?.instanceCount ?? 1);
+  const latency = latencyAlarmDefault(useEndpointMetrics(name, { minutes: 60, periodSeconds: 300 }).data);
+  const { choices, canaryProblem } = promotionChoices(endpoint.data?.instanceCount ?? 1, latency?.thresholdMs);
   const [picked, setPicked] = useState<string | null>(null);
   const choice = choices.find((candidate) => candidate.id === picked) ?? (choices[0] as PromotionChoice);
   const promote = usePromoteShadow(name);
@@ -117,6 +120,11 @@ export function ShadowTestActions({ name }: { name: string }) {
           End the test
         </Button>
       </div>
+      <p className="text-xs text-slate-700" data-testid="promotion-latency-alarm">
+        {latency
+          ? `The latency alarm is twice the last hour's highest 5-minute ModelLatency average (${Math.round(latency.highestMs)} ms), at least ${STANDARD_LATENCY_ALARM_MS} ms, so it is not crossed before the candidate serves.`
+          : `No recent ModelLatency to go by: the standard ${STANDARD_LATENCY_ALARM_MS} ms latency alarm.`}
+      </p>
       {canaryProblem && (
         <p className="text-xs text-slate-700">
           No canary on this endpoint: {canaryProblem} Add an instance (Update, instance count 2) to promote by canary.
