@@ -179,6 +179,15 @@ describe.skipIf(!pythonAvailable && !required)("the Python clients (typesafe-sdk
     expect(driven.openai.image.body).toMatchObject({ code: "unsupported_content", type: "invalid_request_error" });
   });
 
+  it("openai reads x-request-id into an error's request_id: the adapter's request id", () => {
+    const requestId = driven.openai.image.request_id;
+    expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(adapter.logs.find((line) => line.request_id === requestId)).toMatchObject({
+      path: "/v1/decisions",
+      status: 400,
+    });
+  });
+
   it("openai refuses a choice question with one choice with 400", () => {
     expect(driven.openai.one_choice.error).toBe("BadRequestError");
     expect(driven.openai.one_choice.message).toContain("must hold 2-255 choices");

@@ -109,6 +109,14 @@ describe("systemone request validation", () => {
     expect(message(request({ s: { type: "score", instructions: "x", criteria: levels(1) } }))).toBe(
       "questions.s.criteria: must hold 2-10 levels",
     );
+    expect(message(request({ c: { type: "choice", instructions: "x", criteria: names(1) } }))).toBe(
+      "questions.c.criteria: must hold 2-255 choices",
+    );
+  });
+
+  it("ignores top-level fields the OpenAPI document does not define, as its models do", () => {
+    const extra = { metadata: { trace: "t-1" }, temperature: 0 };
+    expect(message(request({ q: { type: "noul", instructions: "x" } }, extra))).toBe("ok");
   });
 });
 
