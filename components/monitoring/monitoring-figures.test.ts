@@ -15,6 +15,7 @@ describe("a decision kind's figures", () => {
       ],
       topProbability: [{ from: 0.5, to: 0.55, decisions: 5 }],
       latency: { meanMs: 10, p95Ms: 12 },
+      sources: { direct: 5, gateway: 0, evaluation: 0 },
       intervals: [
         { at: "2026-12-04T02:00:00.000Z", decisions: 4, belowThreshold: 1, chosen: { a: 3, b: 1 }, latency: null },
         {

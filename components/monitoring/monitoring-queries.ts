@@ -12,22 +12,27 @@ const refreshMs = 15_000;
 
 export function useEndpointMonitoring(
   name: string,
-  /** `threshold` null: the endpoint's stored threshold (0.5 when none is stored). */
+  /** `window` null: the data's span. `threshold` null: the endpoint's stored threshold (0.5 when none is stored). */
   view: {
-    window: MonitoringWindow;
+    window: MonitoringWindow | null;
     threshold: number | null;
     variant: string | null;
     /** The decision kinds shown: those whose question contains `search` (all when empty), page `page`. */
     kinds: { search: string; page: number };
+    includeEvaluation: boolean;
   },
 ) {
   return useQuery({
-    queryKey: queryKeys.endpoints.monitoring(name, view.window, view.threshold, view.variant, view.kinds),
+    queryKey: [
+      ...queryKeys.endpoints.monitoring(name, view.window ?? "data-span", view.threshold, view.variant, view.kinds),
+      view.includeEvaluation,
+    ] as const,
     queryFn: ({ signal }) =>
       api("endpointMonitoring", {
         params: { name },
         query: {
-          window: view.window,
+          ...(view.window === null ? {} : { window: view.window }),
+          ...(view.includeEvaluation ? { includeEvaluation: "true" as const } : {}),
           ...(view.threshold === null ? {} : { threshold: view.threshold }),
           ...(view.variant ? { variant: view.variant } : {}),
           ...(view.kinds.search ? { kindSearch: view.kinds.search } : {}),

@@ -1,23 +1,24 @@
 "use client";
 
 import Link from "next/link";
-import { useState } from "react";
+import { useId, useState } from "react";
 import { type MonitoringWindow, monitoringWindowIds } from "@/contract/endpoints/monitoring.ts";
 import { ErrorAlert } from "../api/error-text.tsx";
-import { HistogramChart } from "../charts/histogram-chart.tsx";
-import { LineChart } from "../charts/line-chart.tsx";
-import { ShareChart } from "../charts/share-chart.tsx";
 import { HealthBadge } from "../endpoints/health-badge.tsx";
 import { Button } from "../ui/button.tsx";
 import { Card, PageHeader } from "../ui/card.tsx";
 import { SelectField, TextField } from "../ui/field.tsx";
-import { Table, TableBody, TableHead } from "../ui/table.tsx";
 import { Timestamp } from "../ui/timestamp.tsx";
 import { DriftCard } from "./drift-card.tsx";
+import { IncludeEvaluationToggle } from "./include-evaluation-toggle.tsx";
+import { KindDetails } from "./kind-details.tsx";
 import { KindPager } from "./kind-pager.tsx";
-import { kindFigures, shareText } from "./monitoring-figures.ts";
-import { useEndpointMonitoring, useSetEndpointThreshold } from "./monitoring-queries.ts";
+import { kindRow } from "./kind-rows.ts";
+import { KindsTable, sourcesText } from "./kinds-table.tsx";
+import { shareText } from "./monitoring-figures.ts";
+import { useEndpointDrift, useEndpointMonitoring, useSetEndpointThreshold } from "./monitoring-queries.ts";
 import { RealisedCard } from "./realised-card.tsx";
+import { useRealisedQuality } from "./realised-queries.ts";
 import { ShadowCard } from "./shadow-card.tsx";
 import { ShadowTestActions, StartShadowTest } from "./shadow-test-controls.tsx";
 
@@ -33,15 +34,17 @@ function readThreshold(text: string): { value: number } | { error: string } {
   return { value };
 }
 
-const ms = (value: number) => (value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(0)} ms`);
-
 /**
- * How an endpoint decides in production, read from its data capture: per decision kind (question and option set),
- * decisions over time, the chosen options' shares, the top probability's distribution, the share below the
- * threshold (the fallback rate) and latency.
+ * How an endpoint decides in production, read from its data capture: one row per decision kind (question and option
+ * set) with its volume, top option, fallback rate, live accuracy, drift and flags; a row opens the kind's charts
+ * (decisions over time, the chosen options' shares, the top probability's distribution, the fallback rate, latency).
  */
 export function MonitoringView({ name }: { name: string }) {
-  const [windowId, setWindowId] = useState<MonitoringWindow>("24h");
+  // null: the data's span, the window the server picks to hold every recent decision.
+  const [windowId, setWindowId] = useState<MonitoringWindow | null>(null);
+  const [includeEvaluation, setIncludeEvaluation] = useState(false);
+  const [openKinds, setOpenKinds] = useState<ReadonlySet<string>>(new Set());
+  const detailsPrefix = useId();
   // null until a person types or applies one: the endpoint's stored threshold (or the default) is read and shown.
   const [typedText, setThresholdText] = useState<string | null>(null);
   const [threshold, setThreshold] = useState<number | null>(null);
@@ -49,7 +52,28 @@ export function MonitoringView({ name }: { name: string }) {
   const [variantsSeen, setVariantsSeen] = useState<string[]>([]);
   const [searchText, setSearchText] = useState("");
   const [kinds, setKinds] = useState({ search: "", page: 1 });
-  const { data, error, isPending } = useEndpointMonitoring(name, { window: windowId, threshold, variant, kinds });
+  const { data, error, isPending } = useEndpointMonitoring(name, {
+    window: windowId,
+    threshold,
+    variant,
+    kinds,
+    includeEvaluation,
+  });
+  const drift = useEndpointDrift(name).data;
+  const realised = useRealisedQuality(name, "7d").data;
+  const detailsId = (kind: string) => `${detailsPrefix}-kind-${kind}`;
+  const rows = (data?.kinds ?? []).map((kind) =>
+    kindRow(kind, {
+      drift: drift?.kinds.find((entry) => entry.kind === kind.kind),
+      realised: realised?.kinds.find((entry) => entry.kind === kind.kind),
+    }),
+  );
+  const toggleKind = (kind: string) =>
+    setOpenKinds((shown) => {
+      const next = new Set(shown);
+      if (!next.delete(kind)) next.add(kind);
+      return next;
+    });
   const thresholdText = typedText ?? (data ? data.threshold.toFixed(2) : "");
   const typed = readThreshold(thresholdText);
   const keepThreshold = useSetEndpointThreshold(name);
@@ -88,9 +112,9 @@ export function MonitoringView({ name }: { name: string }) {
           >
             <fieldset className="flex flex-wrap items-center gap-1">
               <legend className="mb-1 text-sm font-medium text-slate-800">Window</legend>
-              {monitoringWindowIds.map((id) => (
+              {[null, ...monitoringWindowIds].map((id) => (
                 <Button
-                  key={id}
+                  key={id ?? "data-span"}
                   type="button"
                   size="sm"
                   variant={id === windowId ? "primary" : "secondary"}
@@ -100,7 +124,7 @@ export function MonitoringView({ name }: { name: string }) {
                     setKinds((shown) => ({ ...shown, page: 1 }));
                   }}
                 >
-                  {windowLabels[id]}
+                  {id === null ? "Data span" : windowLabels[id]}
                 </Button>
               ))}
             </fieldset>
@@ -131,6 +155,13 @@ export function MonitoringView({ name }: { name: string }) {
                 </SelectField>
               </div>
             )}
+            <IncludeEvaluationToggle
+              checked={includeEvaluation}
+              onChange={(checked) => {
+                setIncludeEvaluation(checked);
+                setKinds((shown) => ({ ...shown, page: 1 }));
+              }}
+            />
             <Button type="submit" size="sm" variant="secondary">
               Apply
             </Button>
@@ -169,7 +200,7 @@ export function MonitoringView({ name }: { name: string }) {
         {data && (
           <>
             <Card title="Overview">
-              <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-4" data-testid="monitoring-totals">
+              <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-5" data-testid="monitoring-totals">
                 <div>
                   <dt className="text-slate-700">Decisions</dt>
                   <dd className="text-lg font-semibold tabular-nums" data-testid="monitoring-decisions">
@@ -187,13 +218,25 @@ export function MonitoringView({ name }: { name: string }) {
                   <dd className="text-lg font-semibold tabular-nums">{data.kindPage.total}</dd>
                 </div>
                 <div>
+                  <dt className="text-slate-700">By source</dt>
+                  <dd className="tabular-nums" data-testid="monitoring-sources">
+                    {sourcesText(data.sources)}
+                  </dd>
+                </div>
+                <div>
                   <dt className="text-slate-700">Variants</dt>
                   <dd className="tabular-nums">
                     {data.variants.map((entry) => `${entry.variant}: ${entry.decisions}`).join(", ") || "–"}
                   </dd>
                 </div>
               </dl>
-              <p className="mt-3 text-xs text-slate-700">
+              <p className="mt-3 text-xs text-slate-700" data-testid="monitoring-window">
+                {data.windowChosenBy === "data-span"
+                  ? data.dataSpan
+                    ? `Data span: the ${windowLabels[data.window]} window, the smallest that holds every decision of the last 7 days. `
+                    : `Data span: no decisions in the last 7 days, so the ${windowLabels[data.window]} window. `
+                  : ""}
+                {data.includeEvaluation ? "Evaluation traffic counted. " : "Evaluation traffic left out. "}
                 <Timestamp at={data.from} /> to <Timestamp at={data.to} />, {data.intervalSeconds / 60}-minute
                 intervals. From {data.source.destination ?? "no capture folder"}: {data.source.objectsRead} objects read
                 {data.source.newObjects > 0 ? ` (${data.source.newObjects} new)` : ""}
@@ -203,15 +246,8 @@ export function MonitoringView({ name }: { name: string }) {
                 {data.source.moreToRead ? "; reading more…" : "."}
               </p>
             </Card>
-            {data.shadow ? (
-              <ShadowCard comparison={data.shadow} actions={<ShadowTestActions name={name} />} />
-            ) : (
-              <StartShadowTest name={name} />
-            )}
-            <DriftCard name={name} kinds={data.kinds} window={{ from: data.from, to: data.to }} />
-            <RealisedCard name={name} />
             {data.kindPage.total > 0 && (
-              <Card>
+              <Card title="Decision kinds">
                 <form
                   className="mb-3 flex flex-wrap items-end gap-3"
                   onSubmit={(event) => {
@@ -219,7 +255,7 @@ export function MonitoringView({ name }: { name: string }) {
                     setKinds({ search: searchText.trim(), page: 1 });
                   }}
                 >
-                  <div className="w-96">
+                  <div className="w-full max-w-96">
                     <TextField
                       label="Find decision kinds by question"
                       value={searchText}
@@ -231,11 +267,14 @@ export function MonitoringView({ name }: { name: string }) {
                     Find
                   </Button>
                 </form>
-                <KindPager
-                  kindPage={data.kindPage}
-                  shown={data.kinds.length}
-                  onPage={(page) => setKinds((shown) => ({ ...shown, page }))}
-                />
+                <KindsTable rows={rows} open={openKinds} detailsId={detailsId} onToggle={toggleKind} />
+                <div className="mt-3">
+                  <KindPager
+                    kindPage={data.kindPage}
+                    shown={data.kinds.length}
+                    onPage={(page) => setKinds((shown) => ({ ...shown, page }))}
+                  />
+                </div>
               </Card>
             )}
             {data.kindPage.total === 0 && (
@@ -246,90 +285,18 @@ export function MonitoringView({ name }: { name: string }) {
                 </p>
               </Card>
             )}
-            {data.kinds.map((kind) => {
-              const figures = kindFigures(kind);
-              return (
-                <Card key={kind.kind} title={kind.question || "(no question)"}>
-                  <section aria-label={`Decision kind ${kind.question}`} data-kind={kind.kind}>
-                    <p className="mb-2 text-xs text-slate-700">
-                      {kind.decisions} decisions over options {kind.options.join(", ")}; below the threshold{" "}
-                      {shareText(kind.belowThreshold, kind.decisions)}
-                      {kind.latency ? `; latency mean ${ms(kind.latency.meanMs)}, p95 ${ms(kind.latency.p95Ms)}` : ""}.
-                    </p>
-                    {kind.labelled && (
-                      <p className="mb-2 text-xs text-slate-700" data-testid="live-accuracy">
-                        Live accuracy on {kind.labelled.labelled} labelled decisions:{" "}
-                        {kind.labelled.accuracy === null ? "—" : `${(kind.labelled.accuracy * 100).toFixed(1)}%`},
-                        expected calibration error {kind.labelled.ece === null ? "—" : kind.labelled.ece.toFixed(3)}.
-                      </p>
-                    )}
-                    <Table
-                      caption="Chosen options of this decision kind"
-                      testId="chosen-options"
-                      compact
-                      fit
-                      className="mb-3 tabular-nums"
-                    >
-                      <TableHead plain>
-                        <th scope="col">Option</th>
-                        <th scope="col" className="text-right">
-                          Chosen
-                        </th>
-                        <th scope="col" className="text-right">
-                          Share
-                        </th>
-                      </TableHead>
-                      <TableBody divided={false}>
-                        {kind.chosen.map((entry) => (
-                          <tr key={entry.option} data-option={entry.option}>
-                            <td>{entry.option}</td>
-                            <td className="text-right">{entry.decisions}</td>
-                            <td className="text-right">{shareText(entry.decisions, kind.decisions)}</td>
-                          </tr>
-                        ))}
-                      </TableBody>
-                    </Table>
-                    <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
-                      <LineChart
-                        title="Decisions"
-                        unit="per interval"
-                        points={figures.decisions}
-                        from={data.from}
-                        to={data.to}
-                      />
-                      <ShareChart
-                        title="Chosen option"
-                        categories={kind.options}
-                        periods={figures.chosen}
-                        periodSeconds={data.intervalSeconds}
-                        from={data.from}
-                        to={data.to}
-                      />
-                      <HistogramChart
-                        title="Top probability"
-                        unit="decisions"
-                        bars={figures.topProbability}
-                        marker={{ value: data.threshold, label: `threshold ${data.threshold.toFixed(2)}` }}
-                      />
-                      <LineChart
-                        title="Fallback rate"
-                        unit="% below threshold"
-                        points={figures.fallbackRate}
-                        from={data.from}
-                        to={data.to}
-                      />
-                      <LineChart
-                        title="Latency p95"
-                        unit="ms"
-                        points={figures.latencyP95}
-                        from={data.from}
-                        to={data.to}
-                      />
-                    </div>
-                  </section>
-                </Card>
-              );
-            })}
+            {data.kinds
+              .filter((kind) => openKinds.has(kind.kind))
+              .map((kind) => (
+                <KindDetails key={kind.kind} kind={kind} window={data} id={detailsId(kind.kind)} />
+              ))}
+            {data.shadow ? (
+              <ShadowCard comparison={data.shadow} actions={<ShadowTestActions name={name} />} />
+            ) : (
+              <StartShadowTest name={name} />
+            )}
+            <DriftCard name={name} kinds={data.kinds} window={{ from: data.from, to: data.to }} />
+            <RealisedCard name={name} />
           </>
         )}
       </div>

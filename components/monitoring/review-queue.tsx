@@ -9,6 +9,7 @@ import { Card, PageHeader } from "../ui/card.tsx";
 import { SelectField, TextField } from "../ui/field.tsx";
 import { Table, TableBody, TableHead } from "../ui/table.tsx";
 import { Timestamp } from "../ui/timestamp.tsx";
+import { IncludeEvaluationToggle } from "./include-evaluation-toggle.tsx";
 import { reviewKeyChoice } from "./review-queue-keys.ts";
 import { useExportReview, useLabelDecision, useReviewQueue } from "./review-queue-queries.ts";
 
@@ -240,17 +241,13 @@ export function ReviewQueueView({ name }: { name: string }) {
                 ))}
               </SelectField>
             </div>
-            <label className="flex items-center gap-2 text-sm">
-              <input
-                type="checkbox"
-                checked={includeEvaluation}
-                onChange={(event) => {
-                  setIncludeEvaluation(event.target.checked);
-                  setDone(new Set());
-                }}
-              />
-              Include evaluation traffic
-            </label>
+            <IncludeEvaluationToggle
+              checked={includeEvaluation}
+              onChange={(checked) => {
+                setIncludeEvaluation(checked);
+                setDone(new Set());
+              }}
+            />
             {data && (
               <p className="text-sm text-slate-700" role="status">
                 {data.unlabelled} unlabelled decision{data.unlabelled === 1 ? "" : "s"} kept (7 days)

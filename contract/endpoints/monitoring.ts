@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { includeEvaluationSchema } from "../evaluate/evaluation-traffic.ts";
 import { labelledAccuracySchema } from "./review.ts";
 
 /** The windows the Monitoring view reads, and the interval each is drawn in (about 60 to 100 points). */
@@ -32,7 +33,11 @@ export const KINDS_PER_PAGE = 10;
 const kindPageRule = "kindPage must be a whole number from 1";
 
 export const monitoringQuerySchema = z.object({
-  window: z.enum(monitoringWindowIds as [MonitoringWindow, ...MonitoringWindow[]]).default("24h"),
+  /**
+   * Without it, the data's span: the smallest window that holds every decision captured over the last 7 days
+   * (7 d when none was), so a first look is never an empty 24 h.
+   */
+  window: z.enum(monitoringWindowIds as [MonitoringWindow, ...MonitoringWindow[]]).optional(),
   /**
    * A decision whose top probability is below this falls back (to a person, a rule, a default). Without it, the
    * endpoint's stored threshold (PUT /api/endpoints/[name]/threshold), or 0.5 when none is stored.
@@ -44,6 +49,8 @@ export const monitoringQuerySchema = z.object({
   kindSearch: z.string().trim().max(200, "kindSearch is at most 200 characters").optional(),
   /** Which page of KINDS_PER_PAGE decision kinds, most decisions first. */
   kindPage: z.coerce.number({ error: kindPageRule }).int(kindPageRule).min(1, kindPageRule).default(1),
+  /** Whether the console's evaluation runner's requests (InferenceId `dc-eval-…`) are counted too; not by default. */
+  includeEvaluation: includeEvaluationSchema,
 });
 export type MonitoringQuery = z.infer<typeof monitoringQuerySchema>;
 
@@ -64,6 +71,18 @@ export const monitoringIntervalSchema = z.object({
 });
 export type MonitoringInterval = z.infer<typeof monitoringIntervalSchema>;
 
+/**
+ * Where a window's decisions came from, by the InferenceId they were captured with: the console's gateway
+ * (`dc-gw-…`), its evaluation runner (`dc-eval-…`, counted only when asked for) or any other caller (direct).
+ * Read from the single decisions, kept 7 days (DECISION_RETENTION_MS).
+ */
+export const trafficSourcesSchema = z.object({
+  direct: z.number().int(),
+  gateway: z.number().int(),
+  evaluation: z.number().int(),
+});
+export type TrafficSources = z.infer<typeof trafficSourcesSchema>;
+
 export const decisionKindSummarySchema = z.object({
   /** The question and its option set, hashed: decisions of one kind are comparable. */
   kind: z.string(),
@@ -78,6 +97,7 @@ export const decisionKindSummarySchema = z.object({
   intervals: z.array(monitoringIntervalSchema),
   /** Accuracy and calibration over the window's production decisions of this kind labelled in the review queue. */
   labelled: labelledAccuracySchema.nullable().optional(),
+  sources: trafficSourcesSchema,
 });
 export type DecisionKindSummary = z.infer<typeof decisionKindSummarySchema>;
 
@@ -109,6 +129,12 @@ export type ShadowComparison = z.infer<typeof shadowComparisonSchema>;
 
 export const monitoringResponseSchema = z.object({
   endpointName: z.string(),
+  /** The window read: the one asked for, or the data's span when none was. */
+  window: z.enum(monitoringWindowIds as [MonitoringWindow, ...MonitoringWindow[]]),
+  windowChosenBy: z.enum(["query", "data-span"]),
+  /** The first and last minute holding a decision over the last 7 days (of what the view counts); null without any. */
+  dataSpan: z.object({ from: z.string(), to: z.string() }).nullable(),
+  includeEvaluation: z.boolean(),
   from: z.string(),
   to: z.string(),
   intervalSeconds: z.number().int(),
@@ -128,6 +154,7 @@ export const monitoringResponseSchema = z.object({
   variants: z.array(z.object({ variant: z.string(), decisions: z.number().int() })),
   decisions: z.number().int(),
   belowThreshold: z.number().int(),
+  sources: trafficSourcesSchema,
   /** One page of the window's decision kinds (matching `kindSearch`), most decisions first. */
   kinds: z.array(decisionKindSummarySchema),
   kindPage: z.object({

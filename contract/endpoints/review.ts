@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { includeEvaluationSchema } from "../evaluate/evaluation-traffic.ts";
 
 /** How the review queue orders the unlabelled production decisions it offers. */
 export const reviewOrders = ["lowest-confidence", "random", "shadow-disagrees"] as const;
@@ -20,10 +21,7 @@ export const reviewQuerySchema = z.object({
     .max(MAX_REVIEW_LIMIT, `limit must be a whole number from 1 to ${MAX_REVIEW_LIMIT}`)
     .default(10),
   /** Whether the console's evaluation runner's requests are queued too (left out by default: they are not production). */
-  includeEvaluation: z
-    .enum(["true", "false"], { error: "includeEvaluation must be true or false" })
-    .default("false")
-    .transform((value) => value === "true"),
+  includeEvaluation: includeEvaluationSchema,
 });
 export type ReviewQuery = z.infer<typeof reviewQuerySchema>;
 

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import type { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import {
   decisionCreateSchema,
@@ -9,6 +8,7 @@ import {
   semifDefaults,
 } from "@decision-console/adapter/contract";
 import { ContentEncodingError, decodeRequestBody } from "@decision-console/adapter/contract/content-encoding.ts";
+import { gatewayInferenceId } from "../../contract/evaluate/evaluation-traffic.ts";
 import { type GatewayKey, keyMayCall } from "../../contract/gateway/keys.ts";
 import { invokeErrorDetailsSchema } from "../../contract/invoke/invoke.ts";
 import { isAppError } from "../http/app-error.ts";
@@ -135,7 +135,7 @@ export async function serveDecision(
   deps: GatewayDeps,
 ): Promise<Response> {
   const started = performance.now();
-  const inferenceId = randomUUID();
+  const inferenceId = gatewayInferenceId();
   let key: GatewayKey | null = null;
   let endpoint: string | null = null;
   const record = (status: number, tokens = { input: 0, output: 0 }) =>

@@ -2,6 +2,7 @@ import { ListObjectsV2Command, PutObjectCommand, S3Client } from "@aws-sdk/clien
 import { InvokeEndpointAsyncCommand, SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import { mockClient } from "aws-sdk-client-mock";
 import { beforeEach, expect, it } from "vitest";
+import { isEvaluationTraffic } from "../../contract/evaluate/evaluation-traffic.ts";
 import { describeOnStores } from "../../tests/support/store/test-stores.ts";
 import type { Store } from "../store/store.ts";
 import {
@@ -56,6 +57,18 @@ describeOnStores("asynchronous requests", (current) => {
       checkedAt: null,
     });
     expect(await acceptedAsyncRequest(store, "dc-other", queued.inferenceId)).toBeNull();
+  });
+
+  it("tags an evaluation item's request as evaluation traffic, afresh each time it is sent, and no other request", async () => {
+    const { store } = current();
+    const first = await send(store, { kind: "evaluation", ...item });
+    await noteAsyncState(store, first.inferenceId, "failed");
+    const again = await send(store, { kind: "evaluation", ...item });
+    const playground = await send(store);
+    const sent = runtime.commandCalls(InvokeEndpointAsyncCommand).map((call) => call.args[0].input.InferenceId);
+    expect(sent).toEqual([first.inferenceId, again.inferenceId, playground.inferenceId]);
+    expect(sent.map(isEvaluationTraffic)).toEqual([true, true, false]);
+    expect(again.inferenceId).not.toBe(first.inferenceId);
   });
 
   it("forgets a request SageMaker refused", async () => {

@@ -1,6 +1,7 @@
 import type { S3Client } from "@aws-sdk/client-s3";
 import type { SageMakerRuntimeClient } from "@aws-sdk/client-sagemaker-runtime";
 import type { Selectable } from "kysely";
+import { asyncEvaluationInferenceId } from "../../contract/evaluate/evaluation-traffic.ts";
 import type {
   AsyncInvocation,
   AsyncOutcome,
@@ -48,7 +49,7 @@ export async function sendAsyncRequest(
   },
 ): Promise<AsyncInvocation> {
   const { sender, endpointName } = request;
-  const inferenceId = crypto.randomUUID();
+  const inferenceId = sender.kind === "evaluation" ? asyncEvaluationInferenceId() : crypto.randomUUID();
   // Replaced by the locations SageMaker returns once it takes the request.
   const expected = expectedResultLocations(request.paths, inferenceId);
   const evaluation = sender.kind === "evaluation" ? sender : null;

@@ -11,6 +11,7 @@ import { awsCall } from "../aws/errors.ts";
 import { AppError } from "../http/app-error.ts";
 import type { Store } from "../store/store.ts";
 import { readNewCaptures } from "./capture-reader.ts";
+import { dataSpan, spanWindow } from "./data-span.ts";
 import { storedThreshold } from "./endpoint-threshold.ts";
 import { pageOfKinds } from "./kind-page.ts";
 import {
@@ -24,6 +25,7 @@ import { summarizeRollups, windowBounds } from "./monitoring-summary.ts";
 import { withLabelledAccuracy } from "./review-queue.ts";
 import { shadowCalls } from "./shadow-calls.ts";
 import { compareShadow } from "./shadow-comparison.ts";
+import { evaluationRollups, taggedDecisions, trafficSources } from "./traffic-sources.ts";
 
 export interface MonitoringDeps {
   s3: S3Client;
@@ -73,13 +75,24 @@ export async function endpointMonitoring(
   const look = await readNewCaptures(deps.s3, deps.store, deps.artifactBucket, endpointName);
   await forgetOldDecisions(deps.store, endpointName, now);
   const kinds = await decisionKinds(deps.store, endpointName);
-  const bounds = windowBounds(query.window, now);
+  const { includeEvaluation } = query;
+  const span = await dataSpan(deps.store, endpointName, now, includeEvaluation);
+  const window = query.window ?? spanWindow(span, now);
+  const bounds = windowBounds(window, now);
+  const [fromMs, toMs] = [bounds.fromMinute * 60_000, bounds.toMinute * 60_000];
+  const captured = { endpointName, fromMs, toMs, variant: query.variant };
   const rollups = await rollupsBetween(deps.store, endpointName, bounds.fromMinute, bounds.toMinute, query.variant);
+  if (includeEvaluation) rollups.push(...(await evaluationRollups(deps.store, captured)));
   const stored = await storedThreshold(deps.store, endpointName);
   const threshold = query.threshold ?? stored?.threshold ?? DEFAULT_DECISION_THRESHOLD;
   const summary = summarizeRollups(rollups, kinds, bounds, threshold);
+  const tagged = await taggedDecisions(deps.store, captured);
+  const windowTagged = { gateway: 0, evaluation: 0 };
+  for (const count of tagged.values()) {
+    windowTagged.gateway += count.gateway;
+    windowTagged.evaluation += count.evaluation;
+  }
   const test = endpoint?.test ?? null;
-  const [fromMs, toMs] = [bounds.fromMinute * 60_000, bounds.toMinute * 60_000];
   const shadow = test
     ? {
         ...compareShadow(
@@ -93,8 +106,17 @@ export async function endpointMonitoring(
     : null;
   const totals = await captureTotals(deps.store, endpointName);
   const page = pageOfKinds(summary.kinds, { search: query.kindSearch, page: query.kindPage }, KINDS_PER_PAGE);
+  const minuteText = (minute: number) => new Date(minute * 60_000).toISOString();
+  const sourced = page.kinds.map((kind) => ({
+    ...kind,
+    sources: trafficSources(kind.decisions, tagged.get(kind.kind), includeEvaluation),
+  }));
   return {
     endpointName,
+    window,
+    windowChosenBy: query.window ? "query" : "data-span",
+    dataSpan: span && { from: minuteText(span.fromMinute), to: minuteText(span.toMinute) },
+    includeEvaluation,
     from: new Date(bounds.fromMinute * 60_000).toISOString(),
     to: new Date(bounds.toMinute * 60_000).toISOString(),
     intervalSeconds: bounds.intervalMinutes * 60,
@@ -109,7 +131,8 @@ export async function endpointMonitoring(
       unreadableRecords: totals.unreadable,
     },
     ...summary,
-    kinds: await withLabelledAccuracy(deps.store, endpointName, page.kinds, fromMs, toMs),
+    sources: trafficSources(summary.decisions, windowTagged, includeEvaluation),
+    kinds: await withLabelledAccuracy(deps.store, endpointName, sourced, fromMs, toMs),
     kindPage: page.kindPage,
     shadow,
   };

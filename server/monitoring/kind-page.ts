@@ -4,8 +4,8 @@ import type { DecisionKindSummary } from "../../contract/endpoints/monitoring.ts
  * One page of decision kinds (in the order given: most decisions first) whose question contains `search`, ignoring
  * case: an endpoint asked thousands of distinct questions must not make a page draw every one of them.
  */
-export function pageOfKinds(
-  kinds: readonly DecisionKindSummary[],
+export function pageOfKinds<Kind extends Pick<DecisionKindSummary, "question">>(
+  kinds: readonly Kind[],
   query: { search?: string; page: number },
   perPage: number,
 ) {

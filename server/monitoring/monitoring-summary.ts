@@ -87,7 +87,7 @@ export function summarizeRollups(
     all.add(rollup, thresholdBin);
     byVariant.set(rollup.variant, (byVariant.get(rollup.variant) ?? 0) + rollup.decisions);
   }
-  const summaries: DecisionKindSummary[] = [...byKind.entries()].map(([id, { total, intervals }]) => {
+  const summaries: Omit<DecisionKindSummary, "sources">[] = [...byKind.entries()].map(([id, { total, intervals }]) => {
     const known = kinds.get(id);
     const options = known?.options ?? [...total.chosen.keys()].sort();
     const intervalList: MonitoringInterval[] = [...intervals.entries()]
