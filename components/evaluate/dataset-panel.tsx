@@ -43,8 +43,8 @@ export function DatasetPanel({ onAdded }: { onAdded: (datasetId: string) => void
           />
           <p id="dataset-file-hint" className="text-xs text-slate-600">
             One decision per row: <code>id, state, question, options, answer</code> (SemIf shape; JevBench rows as they
-            are), or a systemone request with <code>expected</code>. CSV options: <code>no: Wait|yes: Escalate</code> or
-            a JSON array.
+            are), or a System One or OpenAI Decisions request with the right answers under <code>expected</code>
+            (one item per question). CSV options: <code>no: Wait|yes: Escalate</code> or a JSON array.
           </p>
         </div>
         <TextField label="Name (optional)" value={name} onChange={(event) => setName(event.target.value)} />

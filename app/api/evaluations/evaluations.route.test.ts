@@ -140,6 +140,48 @@ describe("dataset routes", () => {
     expect(await datasetCount()).toBe(before);
   });
 
+  it("stores System One and OpenAI Decisions rows as decision items, one per question, and refuses a bad one by line and field", async () => {
+    const systemOne = {
+      id: "s1",
+      model: "jev-latest",
+      state: "The invoice is overdue by 40 days.",
+      questions: {
+        escalate: { type: "noul", instructions: "Escalate?" },
+        team: { type: "choice", instructions: "Which team?", criteria: { billing: null, legal: "Lawyers" } },
+      },
+      expected: { escalate: true, team: "billing" },
+    };
+    const openAi = {
+      id: "o1",
+      model: "gpt-6-luna",
+      input: "The invoice is overdue by 40 days.",
+      questions: [
+        { type: "predicate", name: "escalate", instructions: "Escalate?" },
+        { type: "score", name: "risk", instructions: "How risky?", levels: [{ label: "low" }, { label: "high" }] },
+      ],
+      expected: [false, "high"],
+    };
+    const text = [JSON.stringify(systemOne), JSON.stringify(openAi)].join("\n");
+    const response = await datasets.POST(json("/api/datasets", { name: "both-protocols", text }));
+    expect(response.status).toBe(201);
+    const { id } = (await response.json()) as { id: string };
+    const detail = (await (await dataset.GET(get(`/api/datasets/${id}`), params(id))).json()) as {
+      itemCount: number;
+      answers: Record<string, number>;
+    };
+    expect(detail.itemCount).toBe(4);
+    expect(detail.answers).toEqual({ yes: 1, billing: 1, false: 1, high: 1 });
+
+    const bad = { ...openAi, expected: [false, "medium"] };
+    const refused = await datasets.POST(
+      json("/api/datasets", { name: "bad", text: [JSON.stringify(systemOne), JSON.stringify(bad)].join("\n") }),
+    );
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toBe(
+      'The JSONL file has problems: line 2: expected[1]: "medium" is not one of low, high',
+    );
+  });
+
   it("answers 415 for a body that is not JSON or a form, and 400 for a JSON body of the wrong shape", async () => {
     const plain = new Request(`${base}/api/datasets`, {
       method: "POST",
@@ -209,6 +251,41 @@ describe("evaluation routes", () => {
     const after = (await (await evaluations.GET(get("/api/evaluations"))).json()) as { evaluations: unknown[] };
     expect(after.evaluations).toHaveLength(before.evaluations.length);
     expect(fake.requests).toBe(0);
+  });
+
+  it("scores a System One and an OpenAI Decisions row's questions through the same runner as decisions", async () => {
+    const rows = [
+      {
+        id: "run-s1",
+        state: "Charged twice.",
+        questions: {
+          refund: { type: "noul", instructions: "Refund?" },
+          team: { type: "choice", instructions: "Which team?", criteria: { billing: null, tech: null } },
+        },
+        expected: { refund: "yes", team: "billing" },
+      },
+      {
+        id: "run-o1",
+        input: [{ role: "user", content: "Charged twice." }],
+        questions: [
+          { type: "choice", instructions: "Which team?", choices: [{ value: "billing" }, { value: "tech" }] },
+        ],
+        expected: ["tech"],
+      },
+    ];
+    const text = rows.map((row) => JSON.stringify(row)).join("\n");
+    const upload = await datasets.POST(json("/api/datasets", { name: "protocol-rows", text }));
+    const { id: datasetId } = (await upload.json()) as { id: string };
+    const scoredBefore = fake.scored.length;
+    const created = await evaluations.POST(json("/api/evaluations", { datasetId, endpoints: ["cpu-endpoint"] }));
+    expect(created.status).toBe(201);
+    const detail = (await waitForEnd(((await created.json()) as { id: string }).id)) as unknown as {
+      status: string;
+      results: { metrics: { accuracy: { total: number }; errors: Record<string, number> } }[];
+    };
+    expect(detail.status).toBe("completed");
+    expect(detail.results.map((result) => [result.metrics.accuracy.total, result.metrics.errors])).toEqual([[3, {}]]);
+    expect(fake.scored.slice(scoredBefore).sort()).toEqual(["run-o1", "run-s1.refund", "run-s1.team"]);
   });
 
   it("runs two endpoints through SageMaker Runtime to the end, compares them and exports the items", async () => {

@@ -153,6 +153,105 @@ describe("dataset parsing", () => {
     const parsed = parseDataset(JSON.stringify({ ...row, expected: { q: 5 } }), "jsonl");
     expect(!parsed.ok && parsed.errors[0]).toEqual({ line: 1, message: 'expected.q: "5" is not one of 0, 1' });
   });
+  it("turns a labelled OpenAI Decisions request into one decision per question, its input as the state", () => {
+    const row = {
+      id: "ticket-8",
+      model: "gpt-6-luna",
+      input: [{ role: "user", content: "I was charged twice." }],
+      questions: [
+        { type: "predicate", name: "refund", instructions: "The customer asks for money back." },
+        {
+          type: "choice",
+          name: "team",
+          instructions: "Which team?",
+          choices: [{ value: "billing" }, { value: "tech" }],
+        },
+        { type: "score", name: "urgency", instructions: "How urgent?", levels: [{ label: "low" }, { label: "high" }] },
+      ],
+      expected: [true, "billing", "high"],
+      category: "support",
+    };
+    const parsed = parseDataset(JSON.stringify(row), "jsonl");
+    expect(parsed.ok && parsed.items.map((item) => [item.decision.id, item.answer, item.category])).toEqual([
+      ["ticket-8.refund", "true", "support"],
+      ["ticket-8.team", "billing", "support"],
+      ["ticket-8.urgency", "high", "support"],
+    ]);
+    expect(parsed.ok && parsed.items[0]?.decision).toEqual({
+      id: "ticket-8.refund",
+      state: "user: I was charged twice.",
+      question: "The customer asks for money back.",
+      options: [
+        { id: "true", description: "" },
+        { id: "false", description: "" },
+      ],
+    });
+  });
+
+  it("gives the same decision items for the same questions asked in System One or OpenAI Decisions", () => {
+    const systemOne = {
+      id: "t",
+      state: "VPN down since 9am.",
+      questions: {
+        team: { type: "choice", instructions: "Which team?", criteria: { net: "Network", hr: "People" } },
+        tier: { type: "choice", instructions: "Which tier?", criteria: { one: null, two: null } },
+      },
+      expected: { team: "net", tier: "two" },
+    };
+    const openAi = {
+      id: "t",
+      input: "VPN down since 9am.",
+      questions: [
+        {
+          type: "choice",
+          name: "team",
+          instructions: "Which team?",
+          choices: [
+            { value: "net", description: "Network" },
+            { value: "hr", description: "People" },
+          ],
+        },
+        { type: "choice", name: "tier", instructions: "Which tier?", choices: [{ value: "one" }, { value: "two" }] },
+      ],
+      expected: ["net", "two"],
+    };
+    const fromSystemOne = parseDataset(JSON.stringify(systemOne), "jsonl");
+    const fromOpenAi = parseDataset(JSON.stringify(openAi), "jsonl");
+    expect(fromSystemOne.ok && fromSystemOne.items).toHaveLength(2);
+    expect(fromOpenAi.ok && fromOpenAi.items).toEqual(fromSystemOne.ok && fromSystemOne.items);
+  });
+
+  it("names the line and field of a bad OpenAI Decisions row", () => {
+    const question = {
+      type: "choice",
+      name: "team",
+      instructions: "Which team?",
+      choices: [{ value: "a" }, { value: "b" }],
+    };
+    const rows = [
+      { input: "x", questions: [question], expected: ["c"] },
+      { input: "x", questions: [question, question], expected: ["a"] },
+      { input: "x", questions: [question], answer: "a" },
+      { input: "x", questions: [question], expected: ["a"], label: "a" },
+      {
+        input: [{ role: "user", content: [{ type: "input_image", image_url: "https://x/y.png" }] }],
+        questions: [question],
+        expected: ["a"],
+      },
+      { input: "x", questions: [{ ...question, instructions: "" }], expected: ["a"] },
+      { input: "x", questions: [{ type: "predicate", instructions: "Is it?" }], expected: [] },
+    ];
+    const parsed = parseDataset(rows.map((row) => JSON.stringify(row)).join("\n"), "jsonl");
+    expect(!parsed.ok && parsed.errors).toEqual([
+      { line: 1, message: 'expected[0]: "c" is not one of a, b' },
+      { line: 2, message: "expected: must list one right answer per question, in question order" },
+      { line: 3, message: "expected: must list each question's right answer, in question order" },
+      { line: 4, message: 'row: Unrecognized key: "label"' },
+      { line: 5, message: "input[0].content[0]: an image part; decision models read text only" },
+      { line: 6, message: "questions[0].instructions: decision scoring needs the question's text" },
+      { line: 7, message: "expected: must list one right answer per question, in question order" },
+    ]);
+  });
 });
 
 describeOnStores("dataset store and the JevBench sample", (current) => {

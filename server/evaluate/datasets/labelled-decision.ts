@@ -1,7 +1,13 @@
 import {
   type Decision,
+  type DecisionCreate,
+  decisionCreateSchema,
+  decisionInputText,
   decisionProblem,
+  decisionQuestionLabels,
+  decisionQuestionText,
   decisionSchema,
+  findImagePart,
   MAX_OPTIONS,
   questionLabels,
   questionText,
@@ -50,6 +56,25 @@ const labelledSystemOneRowSchema = z
   .refine((row) => Object.keys(row.questions).length > 0, { path: ["questions"], message: "must hold a question" })
   .refine((row) => row.expected ?? row.answers, { path: ["expected"], message: "must give each question's answer" });
 
+/**
+ * An OpenAI `/v1/decisions` request (its `model` optional: the evaluation chooses the endpoints) with the right
+ * answer to each question, in question order, under `expected`: `true`/`false` for a predicate, a choice's `value`,
+ * a score level's `label`.
+ */
+const labelledOpenAiRowSchema = decisionCreateSchema
+  .omit({ model: true })
+  .extend({
+    model: z.string().optional(),
+    id: z.string().min(1).optional(),
+    expected: z.array(answerKey, { error: "must list each question's right answer, in question order" }),
+    category: grouping,
+    tier: grouping,
+  })
+  .refine((row) => row.expected.length === row.questions.length, {
+    path: ["expected"],
+    message: "must list one right answer per question, in question order",
+  });
+
 const NOUL_KEYS: Record<string, string> = { true: "yes", false: "no", yes: "yes", no: "no" };
 
 export type RowParse = { ok: true; items: LabelledDecision[] } | { ok: false; message: string };
@@ -59,6 +84,31 @@ function firstProblem(error: z.ZodError): string {
   if (!issue) return "is not a labelled decision";
   const path = issue.path.map((part) => (typeof part === "number" ? `[${part}]` : `.${String(part)}`)).join("");
   return `${path.replace(/^\./, "") || "row"}: ${issue.message}`;
+}
+
+/** One question of a request row as a decision item, or what is wrong with it (its path in the row first). */
+function questionItem(
+  question: { at: string; id: string; state: Decision["state"]; text: string | null },
+  labels: { key: string; description: string | null }[],
+  answer: { at: string; given: string; key: string },
+  groups: { category: string | null; tier: string | null },
+): { item: LabelledDecision } | { message: string } {
+  if (labels.length > MAX_OPTIONS) {
+    return { message: `${question.at}: has ${labels.length} labels; decision scoring takes 2-${MAX_OPTIONS}` };
+  }
+  if (!question.text) return { message: `${question.at}.instructions: decision scoring needs the question's text` };
+  const ids = labels.map((label) => label.key);
+  if (!ids.includes(answer.key)) {
+    return { message: `${answer.at}: "${answer.given}" is not one of ${ids.join(", ")}` };
+  }
+  const decision = decisionSchema.safeParse({
+    id: question.id,
+    state: question.state,
+    question: question.text,
+    options: labels.map((label) => ({ id: label.key, description: label.description ?? "" })),
+  });
+  if (!decision.success) return { message: `${question.at}: ${decisionProblem(decision.error)}` };
+  return { item: { decision: decision.data, answer: answer.key, category: groups.category, tier: groups.tier } };
 }
 
 function fromSystemOne(raw: unknown, fallbackId: string): RowParse {
@@ -71,47 +121,68 @@ function fromSystemOne(raw: unknown, fallbackId: string): RowParse {
   const items: LabelledDecision[] = [];
   for (const questionId of questionIds) {
     const question = row.questions[questionId] as z.infer<typeof systemOneQuestionSchema>;
-    const labels = questionLabels(question);
-    if (labels.length > MAX_OPTIONS) {
-      return {
-        ok: false,
-        message: `questions.${questionId}: has ${labels.length} labels; decision scoring takes 2-${MAX_OPTIONS}`,
-      };
-    }
-    const text = questionText(question);
-    if (text === null) {
-      return { ok: false, message: `questions.${questionId}.instructions: decision scoring needs the question's text` };
-    }
     const given = expected[questionId];
     if (given === undefined) return { ok: false, message: `expected.${questionId}: missing the right answer` };
-    const answer = question.type === "noul" ? (NOUL_KEYS[given.toLowerCase()] ?? given) : given;
-    const ids = labels.map((label) => label.key);
-    if (!ids.includes(answer)) {
-      return { ok: false, message: `expected.${questionId}: "${given}" is not one of ${ids.join(", ")}` };
-    }
-    items.push({
-      decision: {
+    const built = questionItem(
+      {
+        at: `questions.${questionId}`,
         id: questionIds.length === 1 ? rowId : `${rowId}.${questionId}`,
-        state: row.state,
-        question: text,
-        options: labels.map((label) => ({ id: label.key, description: label.description ?? "" })),
+        state: row.state as Decision["state"],
+        text: questionText(question),
       },
-      answer,
-      category: row.category,
-      tier: row.tier,
-    });
+      questionLabels(question),
+      {
+        at: `expected.${questionId}`,
+        given,
+        key: question.type === "noul" ? (NOUL_KEYS[given.toLowerCase()] ?? given) : given,
+      },
+      row,
+    );
+    if ("message" in built) return { ok: false, message: built.message };
+    items.push(built.item);
+  }
+  return { ok: true, items };
+}
+
+/** An OpenAI Decisions request row: one item per question, its input as the state, as the adapter reads them. */
+function fromOpenAiDecisions(raw: unknown, fallbackId: string): RowParse {
+  const parsed = labelledOpenAiRowSchema.safeParse(raw);
+  if (!parsed.success) return { ok: false, message: firstProblem(parsed.error) };
+  const row = parsed.data;
+  const image = findImagePart({ ...row, model: row.model ?? "" } as DecisionCreate);
+  if (image) return { ok: false, message: `${image}: an image part; decision models read text only` };
+  const rowId = row.id ?? fallbackId;
+  const state = decisionInputText(row.input);
+  const items: LabelledDecision[] = [];
+  for (const [index, question] of row.questions.entries()) {
+    const given = row.expected[index] as string;
+    const built = questionItem(
+      {
+        at: `questions[${index}]`,
+        id: row.questions.length === 1 ? rowId : `${rowId}.${question.name ?? index}`,
+        state,
+        text: decisionQuestionText(question),
+      },
+      decisionQuestionLabels(question),
+      { at: `expected[${index}]`, given, key: given },
+      row,
+    );
+    if ("message" in built) return { ok: false, message: built.message };
+    items.push(built.item);
   }
   return { ok: true, items };
 }
 
 /**
- * Reads one dataset row in any of the accepted shapes: a SemIf decision with `answer` (JevBench rows are
- * such decisions), or a labelled systemone request, which gives one item per question.
+ * Reads one dataset row in any of the accepted shapes (docs/datasets.md): a SemIf decision with `answer` (JevBench
+ * rows are such decisions), or a labelled System One or OpenAI Decisions request, which gives one item per
+ * question. The shape is told by the keys, as the adapter routes a request: `input` with `questions` is OpenAI's.
  */
 export function parseLabelledRow(raw: unknown, fallbackId: string): RowParse {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
     return { ok: false, message: "row: must be a JSON object" };
   }
+  if ("input" in raw && "questions" in raw) return fromOpenAiDecisions(raw, fallbackId);
   if ("questions" in raw) return fromSystemOne(raw, fallbackId);
   const decision = decisionSchema.safeParse(raw);
   if (!decision.success) return { ok: false, message: decisionProblem(decision.error) };
