@@ -142,14 +142,17 @@ export const monitoringResponseSchema = z.object({
   /** The endpoint's own threshold, when one is stored (what the page starts from), and who set it. */
   storedThreshold: z.object({ threshold: z.number(), setBy: z.string(), setAt: z.string() }).nullable(),
   variant: z.string().nullable(),
-  /** Where the figures come from: the capture folder, and what this look read of it. */
+  /** Where the figures come from: the capture folder, and how far the console's background reader has got. */
   source: z.object({
     destination: z.string().nullable(),
     objectsRead: z.number().int(),
+    /** Objects the reader's last look read. */
     newObjects: z.number().int(),
-    /** More new objects than one look reads: the page looks again. */
+    /** The reader's last look left objects to read: the page looks again soon. */
     moreToRead: z.boolean(),
     unreadableRecords: z.number().int(),
+    /** The reader's last look: when, and the objects it listed and had not read yet; nulls before its first. */
+    reading: z.object({ unreadObjects: z.number().int().nullable(), lookedAt: z.string().nullable() }),
   }),
   variants: z.array(z.object({ variant: z.string(), decisions: z.number().int() })),
   decisions: z.number().int(),

@@ -2,6 +2,7 @@ import { resumePendingRestores, settledRestores } from "../autoscaling/pending-r
 import { consoleContext, evaluationDeps } from "../context.ts";
 import { resumeShadowPromotions, settledPromotions } from "../endpoints/promotion-resume.ts";
 import { resumeUnfinishedRuns, stopActiveRuns } from "../evaluate/runs/run-registry.ts";
+import { captureReading } from "../monitoring/capture-reading.ts";
 import { driftPublishing } from "../monitoring/drift.ts";
 import { realisedPublishing } from "../monitoring/realised-publisher.ts";
 import { releaseLeasesOf, replicaId } from "../store/leases.ts";
@@ -10,8 +11,8 @@ import { type BackgroundWork, startBackgroundWork } from "./background-work.ts";
 /**
  * What every console replica looks for, again and again, and takes up when no other replica holds it: evaluation
  * runs left running (a batch run's transform job and an asynchronous run's requests are collected inside its
- * run), shadow promotions waiting for their update, autoscaling to register again after an update, and drift
- * and realised-quality publishing. A replica that dies stops renewing its
+ * run), shadow promotions waiting for their update, autoscaling to register again after an update, reading new
+ * capture objects into the Monitoring store, and drift and realised-quality publishing. A replica that dies stops renewing its
  * leases; within a lease (CONSOLE_LEASE_SECONDS) and half another replica's round has taken its work over.
  */
 export function startConsoleBackgroundWork(): { stop(): Promise<void> } {
@@ -42,6 +43,14 @@ export function startConsoleBackgroundWork(): { stop(): Promise<void> } {
         await resumePendingRestores({ aws, store }, { signal: stopping.signal, lease: { ttlMs: leaseMs } });
       },
     },
+    captureReading(
+      () => {
+        const { aws, store, settings } = consoleContext();
+        const { artifactBucket, resourceNamePrefix } = settings;
+        return { s3: aws.s3, store, artifactBucket, resourceNamePrefix };
+      },
+      { ttlMs: leaseMs },
+    ),
     driftPublishing(() => {
       const { aws, store, settings } = consoleContext();
       return { store, cloudWatch: aws.cloudWatch, s3: aws.s3, artifactBucket: settings.artifactBucket };

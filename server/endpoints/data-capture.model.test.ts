@@ -16,6 +16,7 @@ import { consoleClientsFor } from "../aws/local-console-clients.ts";
 import { asyncOutcome } from "../invoke/async-outcome.ts";
 import { invokeEndpoint } from "../invoke/invoke.ts";
 import { invokeEndpointAsync } from "../invoke/invoke-async.ts";
+import { readEndpointCaptures } from "../monitoring/capture-reading.ts";
 import { endpointMonitoring } from "../monitoring/endpoint-monitoring.ts";
 import { deployEndpoint } from "./deploy.ts";
 import { describeEndpoint } from "./describe.ts";
@@ -105,6 +106,7 @@ describe("a console deployment with data capture", { timeout: 120_000 }, () => {
       store,
       artifactBucket: plane.bucket,
     };
+    await readEndpointCaptures(deps, "dc-captured-async");
     const view = await endpointMonitoring(
       deps,
       "dc-captured-async",

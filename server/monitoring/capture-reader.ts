@@ -4,11 +4,12 @@ import { awsCall } from "../aws/errors.ts";
 import { AppError } from "../http/app-error.ts";
 import type { Store } from "../store/store.ts";
 import { readCaptureRecord } from "./capture-record.ts";
-import { type LocatedDecision, newestObjects, objectsRead, recordCaptureObject } from "./monitoring-store.ts";
+import { type LocatedDecision, newestObjects, objectsRead, recordCaptureObjects } from "./monitoring-store.ts";
 
 /** At most this many new capture objects are read in one look; the view looks again for the rest. */
 export const OBJECTS_PER_LOOK = 500;
-const PARALLEL_READS = 8;
+/** Objects fetched at once, and recorded in one transaction. */
+const PARALLEL_READS = 16;
 /**
  * SageMaker names a capture object by its first record's time and writes it within minutes; a look lists each
  * variant's folder again from this long before the newest object read, so an object written late is not missed.
@@ -18,6 +19,8 @@ const LATE_OBJECT_MS = 10 * 60_000;
 export interface CaptureLook {
   destination: string;
   newObjects: number;
+  /** Objects listed and not read yet after this look: read by the next looks. */
+  unreadObjects: number;
   moreToRead: boolean;
 }
 
@@ -38,23 +41,34 @@ function hourFolder(at: Date): string {
   return `${at.getUTCFullYear()}/${two(at.getUTCMonth() + 1)}/${two(at.getUTCDate())}/${two(at.getUTCHours())}/`;
 }
 
-async function variantFolders(s3: S3Client, bucket: string, folder: string): Promise<string[]> {
-  const variants: string[] = [];
+/** The folders under `parent` named `namePrefix…` (`<parent><name>/`): their names. */
+export async function folderNames(s3: S3Client, bucket: string, parent: string, namePrefix = ""): Promise<string[]> {
+  const names: string[] = [];
   let token: string | undefined;
   do {
-    const listed = await awsCall(`the capture folder s3://${bucket}/${folder}`, () =>
-      s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: folder, Delimiter: "/", ContinuationToken: token })),
+    const listed = await awsCall(`the capture folder s3://${bucket}/${parent}`, () =>
+      s3.send(
+        new ListObjectsV2Command({
+          Bucket: bucket,
+          Prefix: `${parent}${namePrefix}`,
+          Delimiter: "/",
+          ContinuationToken: token,
+        }),
+      ),
     );
     for (const common of listed.CommonPrefixes ?? []) {
-      const name = common.Prefix?.slice(folder.length, -1);
-      if (name) variants.push(name);
+      const name = common.Prefix?.slice(parent.length, -1);
+      if (name) names.push(name);
     }
     token = listed.NextContinuationToken;
   } while (token);
-  return variants;
+  return names;
 }
 
-/** The keys of a variant's objects from `startAfter` on, in key (time) order, up to `limit` not read yet. */
+/**
+ * The keys of a variant's objects from `startAfter` on, in key (time) order, up to `limit` not read yet, and how many
+ * not read yet the listing holds in all.
+ */
 async function unreadKeys(
   s3: S3Client,
   store: Store,
@@ -63,8 +77,9 @@ async function unreadKeys(
   prefix: string,
   startAfter: string | undefined,
   limit: number,
-): Promise<{ keys: string[]; more: boolean }> {
+): Promise<{ keys: string[]; unread: number }> {
   const keys: string[] = [];
+  let unread = 0;
   let token: string | undefined;
   do {
     const listed = await awsCall(`the capture folder s3://${bucket}/${prefix}`, () =>
@@ -81,12 +96,12 @@ async function unreadKeys(
     const read = await objectsRead(store, endpointName, page);
     for (const key of page) {
       if (read.has(key)) continue;
-      if (keys.length === limit) return { keys, more: true };
-      keys.push(key);
+      unread++;
+      if (keys.length < limit) keys.push(key);
     }
     token = listed.NextContinuationToken;
   } while (token);
-  return { keys, more: false };
+  return { keys, unread };
 }
 
 async function readObject(s3: S3Client, bucket: string, key: string) {
@@ -113,9 +128,20 @@ function goneIsNull(error: unknown): null {
   throw error;
 }
 
+/** The objects of `pending` read, PARALLEL_READS at a time; null for one deleted since it was listed. */
+function readInParallel(s3: S3Client, bucket: string, pending: readonly { key: string; variant: string }[]) {
+  return Promise.all(
+    pending.map(async ({ key, variant }) => {
+      const reading = await readObject(s3, bucket, key).catch(goneIsNull);
+      return reading && { key, variant, ...reading };
+    }),
+  );
+}
+
 /**
  * Reads the capture objects of `endpointName` not read before (up to OBJECTS_PER_LOOK), each variant from shortly
- * before its newest object read, and folds them into the monitoring store.
+ * before its newest object read, and folds them into the monitoring store: PARALLEL_READS objects are fetched while
+ * the ones before them are recorded, in one transaction each run.
  */
 export async function readNewCaptures(
   s3: S3Client,
@@ -125,34 +151,43 @@ export async function readNewCaptures(
 ): Promise<CaptureLook> {
   const folder = captureFolderOf(endpointName);
   const newest = await newestObjects(store, endpointName);
-  let budget = OBJECTS_PER_LOOK;
-  let more = false;
+  let unread = 0;
   const pending: { key: string; variant: string }[] = [];
-  const variants = await variantFolders(s3, bucket, folder);
-  for (const [index, variant] of variants.entries()) {
+  for (const variant of await folderNames(s3, bucket, folder)) {
     const prefix = `${folder}${variant}/`;
     const newestKey = newest.get(variant);
     const newestAt = newestKey ? keyTime(newestKey) : null;
     const startAfter = newestAt ? `${prefix}${hourFolder(new Date(newestAt.getTime() - LATE_OBJECT_MS))}` : undefined;
-    const unread = await unreadKeys(s3, store, bucket, endpointName, prefix, startAfter, budget);
-    pending.push(...unread.keys.map((key) => ({ key, variant })));
-    budget -= unread.keys.length;
-    more ||= unread.more;
-    if (budget === 0) {
-      more ||= index < variants.length - 1;
-      break;
-    }
+    const found = await unreadKeys(
+      s3,
+      store,
+      bucket,
+      endpointName,
+      prefix,
+      startAfter,
+      OBJECTS_PER_LOOK - pending.length,
+    );
+    pending.push(...found.keys.map((key) => ({ key, variant })));
+    unread += found.unread;
   }
   let newObjects = 0;
+  let next = readInParallel(s3, bucket, pending.slice(0, PARALLEL_READS));
   for (let start = 0; start < pending.length; start += PARALLEL_READS) {
-    const slice = pending.slice(start, start + PARALLEL_READS);
-    const readings = await Promise.all(slice.map((object) => readObject(s3, bucket, object.key).catch(goneIsNull)));
-    for (const [index, { key, variant }] of slice.entries()) {
-      const reading = readings[index];
-      if (!reading) continue;
-      await recordCaptureObject(store, { endpointName, key, variant, ...reading });
-      newObjects++;
-    }
+    const readings = await next;
+    const following = pending.slice(start + PARALLEL_READS, start + 2 * PARALLEL_READS);
+    next = readInParallel(s3, bucket, following);
+    // Awaited on the next turn; a failure meanwhile must not go unhandled.
+    next.catch(() => undefined);
+    newObjects += await recordCaptureObjects(
+      store,
+      endpointName,
+      readings.filter((reading) => reading !== null),
+    );
   }
-  return { destination: `s3://${bucket}/${folder}`, newObjects, moreToRead: more };
+  return {
+    destination: `s3://${bucket}/${folder}`,
+    newObjects,
+    unreadObjects: unread - pending.length,
+    moreToRead: unread > pending.length,
+  };
 }

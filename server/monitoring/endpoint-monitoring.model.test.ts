@@ -11,6 +11,7 @@ import {
 import { openTestStore, type TestStore } from "../../tests/support/store/test-stores.ts";
 import { consoleClientsFor } from "../aws/local-console-clients.ts";
 import { invokeEndpoint } from "../invoke/invoke.ts";
+import { readEndpointCaptures } from "./capture-reading.ts";
 import { endpointMonitoring } from "./endpoint-monitoring.ts";
 import { storeThreshold } from "./endpoint-threshold.ts";
 
@@ -90,6 +91,7 @@ describe("the Monitoring view of a captured endpoint", { timeout: 180_000 }, () 
     };
     const threshold = 0.4;
     const query = monitoringQuerySchema.parse({ window: "1h", threshold: String(threshold) });
+    await readEndpointCaptures(deps, ENDPOINT);
     const view = await endpointMonitoring(deps, ENDPOINT, query);
     const recount = recountFromFiles(threshold);
 
@@ -108,11 +110,13 @@ describe("the Monitoring view of a captured endpoint", { timeout: 180_000 }, () 
     }
 
     // A second look reads nothing new and counts nothing twice; new traffic is read on the next look.
+    await readEndpointCaptures(deps, ENDPOINT);
     const again = await endpointMonitoring(deps, ENDPOINT, query);
     expect(again.source.newObjects).toBe(0);
     expect(again.decisions).toBe(12);
     await invokeEndpoint(clients.runtime, ENDPOINT, routeDecision);
     await plane.capture.flush();
+    await readEndpointCaptures(deps, ENDPOINT);
     const later = await endpointMonitoring(deps, ENDPOINT, query);
     expect(later.source.newObjects).toBe(1);
     expect(later.decisions).toBe(13);

@@ -10,17 +10,12 @@ import {
 import { awsCall } from "../aws/errors.ts";
 import { AppError } from "../http/app-error.ts";
 import type { Store } from "../store/store.ts";
-import { readNewCaptures } from "./capture-reader.ts";
+import { captureProgress } from "./capture-progress.ts";
+import { captureFolderOf } from "./capture-reader.ts";
 import { dataSpan, spanWindow } from "./data-span.ts";
 import { storedThreshold } from "./endpoint-threshold.ts";
 import { pageOfKinds } from "./kind-page.ts";
-import {
-  captureTotals,
-  decisionKinds,
-  forgetOldDecisions,
-  rollupsBetween,
-  variantDecisions,
-} from "./monitoring-store.ts";
+import { captureTotals, decisionKinds, rollupsBetween, variantDecisions } from "./monitoring-store.ts";
 import { summarizeRollups, windowBounds } from "./monitoring-summary.ts";
 import { withLabelledAccuracy } from "./review-queue.ts";
 import { shadowCalls } from "./shadow-calls.ts";
@@ -55,8 +50,8 @@ async function endpointNow(sageMaker: SageMakerClient, endpointName: string) {
 }
 
 /**
- * An endpoint's Monitoring view: the capture objects written since the last look are read first (a bounded
- * number), then the window's figures come from the store's rollups.
+ * An endpoint's Monitoring view, from the store's rollups at once: the background reader (capture-reading.ts) reads
+ * new capture objects into the store, and the view says how far it has got.
  */
 export async function endpointMonitoring(
   deps: MonitoringDeps,
@@ -72,8 +67,7 @@ export async function endpointMonitoring(
   }
   const endpoint = await endpointNow(deps.sageMaker, askedName);
   const endpointName = endpoint?.name ?? askedName;
-  const look = await readNewCaptures(deps.s3, deps.store, deps.artifactBucket, endpointName);
-  await forgetOldDecisions(deps.store, endpointName, now);
+  const progress = await captureProgress(deps.store, endpointName);
   const kinds = await decisionKinds(deps.store, endpointName);
   const { includeEvaluation } = query;
   const span = await dataSpan(deps.store, endpointName, now, includeEvaluation);
@@ -124,11 +118,12 @@ export async function endpointMonitoring(
     storedThreshold: stored && { threshold: stored.threshold, setBy: stored.setBy, setAt: stored.setAt },
     variant: query.variant ?? null,
     source: {
-      destination: look.destination,
+      destination: `s3://${deps.artifactBucket}/${captureFolderOf(endpointName)}`,
       objectsRead: totals.objects,
-      newObjects: look.newObjects,
-      moreToRead: look.moreToRead,
+      newObjects: progress?.objectsLastLook ?? 0,
+      moreToRead: (progress?.unreadObjects ?? 0) > 0,
       unreadableRecords: totals.unreadable,
+      reading: { unreadObjects: progress?.unreadObjects ?? null, lookedAt: progress?.lookedAt ?? null },
     },
     ...summary,
     sources: trafficSources(summary.decisions, windowTagged, includeEvaluation),

@@ -9,7 +9,6 @@ import {
 } from "../../contract/endpoints/realised-quality.ts";
 import { loadEndpointResources } from "../endpoints/resources.ts";
 import { AppError } from "../http/app-error.ts";
-import { readNewCaptures } from "./capture-reader.ts";
 import { storedThreshold } from "./endpoint-threshold.ts";
 import { baselineRuns, evaluationPromise } from "./evaluation-promise.ts";
 import type { GroundTruthDeps } from "./ground-truth.ts";
@@ -26,11 +25,18 @@ export function realisedBounds(window: RealisedWindow, now: Date) {
   return { fromMs: toMs - seconds * 1000, toMs, intervalMs };
 }
 
+/** What realised quality needs of an endpoint as SageMaker describes it. */
+export interface ServedEndpoint {
+  name: string;
+  variants: ReadonlySet<string>;
+  temperature: number;
+}
+
 /**
  * The endpoint's own spelling of its name, its production variants (a shadow's decisions are not its own) and the
  * temperature its model scores at.
  */
-async function servingOf(deps: GroundTruthDeps, askedName: string) {
+async function servingOf(deps: GroundTruthDeps, askedName: string): Promise<ServedEndpoint> {
   const { endpoint, model } = await loadEndpointResources(deps.sageMaker, askedName);
   const variants = (endpoint.ProductionVariants ?? []).map((variant) => variant.VariantName ?? "");
   return {
@@ -56,9 +62,17 @@ export async function endpointRealisedQuality(
       "Realised quality joins labels with captured decisions read from the artifact bucket; set CONSOLE_ARTIFACT_BUCKET for the console.",
     );
   }
-  const production = await servingOf(deps, askedName);
+  return await realisedQualityOf(deps, await servingOf(deps, askedName), query, now);
+}
+
+/** Realised quality of an endpoint as `servingOf` describes it, from the store alone. */
+export async function realisedQualityOf(
+  deps: Pick<GroundTruthDeps, "store">,
+  production: ServedEndpoint,
+  query: RealisedQuery,
+  now = new Date(),
+): Promise<RealisedQuality> {
   const endpointName = production.name;
-  await readNewCaptures(deps.s3, deps.store, deps.artifactBucket, endpointName);
   const window = realisedBounds(query.window, now);
   const threshold =
     query.threshold ?? (await storedThreshold(deps.store, endpointName))?.threshold ?? DEFAULT_DECISION_THRESHOLD;

@@ -13,6 +13,7 @@ import { consoleClientsFor } from "../aws/local-console-clients.ts";
 import { createDataset } from "../evaluate/datasets/dataset-store.ts";
 import { createRun, recordResult } from "../evaluate/runs/run-store.ts";
 import { invokeEndpointBytes } from "../invoke/invoke.ts";
+import { readEndpointCaptures } from "./capture-reading.ts";
 import { decisionKind } from "./capture-record.ts";
 import { setBaselineFromEvaluationRun } from "./drift-store.ts";
 import { endpointRealisedQuality } from "./endpoint-realised-quality.ts";
@@ -200,6 +201,7 @@ describe("ground truth of a captured endpoint", { timeout: 600_000 }, () => {
       };
     };
 
+    await readEndpointCaptures(deps, ENDPOINT);
     const realised = await endpointRealisedQuality(deps, ENDPOINT, query);
     const kind = realised.kinds.find((entry) => entry.kind === KIND);
     const expected = recount(70);

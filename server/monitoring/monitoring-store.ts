@@ -109,46 +109,65 @@ const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  * so two recording overlapping minutes wait for each other instead of deadlocking.
  */
 const inLockOrder = (rollups: Iterable<Rollup>) =>
-  [...rollups].sort((a, b) => a.minute - b.minute || byteOrder(a.kind, b.kind) || byteOrder(a.chosen, b.chosen));
+  [...rollups].sort(
+    (a, b) =>
+      a.minute - b.minute ||
+      byteOrder(a.variant, b.variant) ||
+      byteOrder(a.kind, b.kind) ||
+      byteOrder(a.chosen, b.chosen),
+  );
 
 const rollupId = (rollup: Pick<Rollup, "variant" | "minute" | "kind" | "chosen">) =>
   JSON.stringify([rollup.variant, rollup.minute, rollup.kind, rollup.chosen]);
 
-/** Claims the object: false when it is read already (by this console or another). */
-async function claimObject(store: Store, reading: CaptureObjectReading): Promise<boolean> {
-  const claimed = await store
-    .insertInto("capture_objects")
-    .values({
-      endpoint_name: reading.endpointName,
-      object_key: reading.key,
-      variant: reading.variant,
-      records: reading.records,
-      decisions: reading.decisions.length,
-      unreadable: reading.unreadable,
-      read_at: new Date().toISOString(),
-    })
-    .onConflict((oc) => oc.doNothing())
-    .executeTakeFirst();
-  return (claimed.numInsertedOrUpdatedRows ?? 0n) > 0n;
+/** A capture object as read, to record for `endpointName`. */
+export type CapturedObject = Omit<CaptureObjectReading, "endpointName">;
+
+/**
+ * Claims the objects, in key order (so two consoles claiming the same ones wait for each other rather than
+ * deadlock): the ones not read already, by this console or another.
+ */
+async function claimObjects(store: Store, endpointName: string, objects: readonly CapturedObject[]) {
+  const readAt = new Date().toISOString();
+  const claimed: CapturedObject[] = [];
+  for (const object of [...objects].sort((a, b) => byteOrder(a.key, b.key))) {
+    const claim = await store
+      .insertInto("capture_objects")
+      .values({
+        endpoint_name: endpointName,
+        object_key: object.key,
+        variant: object.variant,
+        records: object.records,
+        decisions: object.decisions.length,
+        unreadable: object.unreadable,
+        read_at: readAt,
+      })
+      .onConflict((oc) => oc.doNothing())
+      .executeTakeFirst();
+    if ((claim.numInsertedOrUpdatedRows ?? 0n) > 0n) claimed.push(object);
+  }
+  return claimed;
 }
 
-async function keepDecisions(store: Store, reading: CaptureObjectReading): Promise<void> {
-  const rows = reading.decisions.map(
-    (decision): Insertable<ConsoleTables["captured_decisions"]> => ({
-      endpoint_name: reading.endpointName,
-      object_key: reading.key,
-      line: decision.line,
-      item: decision.item,
-      variant: reading.variant,
-      at_ms: decision.at.getTime(),
-      kind: decision.kind,
-      input_key: decision.inputKey,
-      chosen: decision.chosen,
-      top_probability: decision.topProbability,
-      probabilities: JSON.stringify(decision.probabilities),
-      latency_ms: decision.latencyMs,
-      inference_id: decision.inferenceId,
-    }),
+async function keepDecisions(store: Store, endpointName: string, objects: readonly CapturedObject[]): Promise<void> {
+  const rows = objects.flatMap((object) =>
+    object.decisions.map(
+      (decision): Insertable<ConsoleTables["captured_decisions"]> => ({
+        endpoint_name: endpointName,
+        object_key: object.key,
+        line: decision.line,
+        item: decision.item,
+        variant: object.variant,
+        at_ms: decision.at.getTime(),
+        kind: decision.kind,
+        input_key: decision.inputKey,
+        chosen: decision.chosen,
+        top_probability: decision.topProbability,
+        probabilities: JSON.stringify(decision.probabilities),
+        latency_ms: decision.latencyMs,
+        inference_id: decision.inferenceId,
+      }),
+    ),
   );
   for (const some of chunks(rows, ROWS_PER_INSERT)) {
     await store
@@ -159,12 +178,12 @@ async function keepDecisions(store: Store, reading: CaptureObjectReading): Promi
   }
 }
 
-async function knowKinds(store: Store, reading: CaptureObjectReading): Promise<void> {
+async function knowKinds(store: Store, endpointName: string, objects: readonly CapturedObject[]): Promise<void> {
   const kinds = new Map<string, Insertable<ConsoleTables["decision_kinds"]>>();
-  for (const decision of reading.decisions) {
+  for (const decision of objects.flatMap((object) => object.decisions)) {
     if (kinds.has(decision.kind)) continue;
     kinds.set(decision.kind, {
-      endpoint_name: reading.endpointName,
+      endpoint_name: endpointName,
       kind: decision.kind,
       question: decision.question,
       options: JSON.stringify(decision.options),
@@ -233,17 +252,42 @@ async function addRollups(store: Store, endpointName: string, rollups: readonly 
   }
 }
 
-/** Records one capture object's decisions, once: a key already read changes nothing. */
-export async function recordCaptureObject(store: Store, reading: CaptureObjectReading): Promise<void> {
-  await store.transaction().execute(async (trx) => {
-    if (!(await claimObject(trx, reading))) return;
-    await keepDecisions(trx, reading);
-    await knowKinds(trx, reading);
+/** The production decisions of `objects` (all one endpoint's) folded into rollups, variant by variant. */
+function productionRollups(objects: readonly CapturedObject[]): Rollup[] {
+  const byVariant = new Map<string, CapturedDecision[]>();
+  for (const object of objects) {
     // Evaluation traffic is kept as single decisions (the review queue can include it) but left out of the
     // rollups that Monitoring and drift read: they describe production.
-    const production = reading.decisions.filter((decision) => !isEvaluationTraffic(decision.inferenceId));
-    await addRollups(trx, reading.endpointName, inLockOrder(folded(production, reading.variant).values()));
+    const production = byVariant.get(object.variant) ?? [];
+    for (const decision of object.decisions) if (!isEvaluationTraffic(decision.inferenceId)) production.push(decision);
+    byVariant.set(object.variant, production);
+  }
+  return [...byVariant].flatMap(([variant, decisions]) => [...folded(decisions, variant).values()]);
+}
+
+/**
+ * Records capture objects of one endpoint in one transaction, each once: a key already read changes nothing.
+ * Returns how many were new.
+ */
+export async function recordCaptureObjects(
+  store: Store,
+  endpointName: string,
+  objects: readonly CapturedObject[],
+): Promise<number> {
+  if (objects.length === 0) return 0;
+  return await store.transaction().execute(async (trx) => {
+    const claimed = await claimObjects(trx, endpointName, objects);
+    await keepDecisions(trx, endpointName, claimed);
+    await knowKinds(trx, endpointName, claimed);
+    await addRollups(trx, endpointName, inLockOrder(productionRollups(claimed)));
+    return claimed.length;
   });
+}
+
+/** Records one capture object's decisions, once: a key already read changes nothing. */
+export async function recordCaptureObject(store: Store, reading: CaptureObjectReading): Promise<void> {
+  const { endpointName, ...object } = reading;
+  await recordCaptureObjects(store, endpointName, [object]);
 }
 
 /** The rollups of minutes [fromMinute, toMinute), of one variant or all. */

@@ -15,6 +15,7 @@ import { startShadowTest } from "../endpoints/shadow-test.ts";
 import { invokeEndpoint } from "../invoke/invoke.ts";
 import { openDatabase } from "../store/database.ts";
 import { sqliteStore } from "../store/sqlite-store.ts";
+import { readEndpointCaptures } from "./capture-reading.ts";
 import { endpointMonitoring } from "./endpoint-monitoring.ts";
 
 /**
@@ -99,6 +100,7 @@ describe("the Monitoring view of a shadow test", { timeout: 180_000 }, () => {
     }
 
     const store = sqliteStore(openDatabase(path.join(dataDir, "console.db")));
+    await readEndpointCaptures({ s3: clients.s3, store, artifactBucket: plane.bucket }, ENDPOINT);
     const view = await endpointMonitoring(
       {
         s3: clients.s3,

@@ -578,4 +578,19 @@ export const migrations: readonly Migration[] = [
         .execute();
     },
   },
+  {
+    version: 64,
+    name: "capture reading",
+    // How far the background capture reader has got with each endpoint's capture folder, as its last look found
+    // it: the Monitoring view answers from the store at once and says this, instead of reading S3 itself.
+    up: async (db) => {
+      await db.schema
+        .createTable("capture_reading")
+        .addColumn("endpoint_name", "text", (col) => col.primaryKey())
+        .addColumn("unread_objects", "integer", (col) => col.notNull())
+        .addColumn("objects_last_look", "integer", (col) => col.notNull())
+        .addColumn("looked_at", "text", (col) => col.notNull())
+        .execute();
+    },
+  },
 ];

@@ -115,6 +115,7 @@ export interface ConsoleTables {
     unreadable: number;
     read_at: string;
   };
+  capture_reading: { endpoint_name: string; unread_objects: number; objects_last_look: number; looked_at: string };
   decision_kinds: { endpoint_name: string; kind: string; question: string; options: string };
   decision_rollups: {
     endpoint_name: string;
