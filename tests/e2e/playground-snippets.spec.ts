@@ -6,6 +6,7 @@ import { expect, type TestInfo, test } from "@playwright/test";
 import { BuildDetailPage, BuildsPage } from "./pages/builds-page.ts";
 import { cpuAdapterChoices, DeployPage } from "./pages/deploy-page.ts";
 import { EndpointsPage } from "./pages/endpoints-page.ts";
+import { KeysPage } from "./pages/keys-page.ts";
 import { type Meter, PlaygroundPage } from "./pages/playground-page.ts";
 import { deleteEndpoint } from "./support/deploy-packaged-model.ts";
 import { e2eSettings, readModelPin, readTrainedModelPin } from "./support/e2e-settings.ts";
@@ -14,7 +15,9 @@ import { e2eSettings, readModelPin, readTrainedModelPin } from "./support/e2e-se
  * The playground's request snippets, run verbatim (issue 30): a decision is run in the playground, then each
  * snippet is read from the page exactly as rendered, written to a file untouched and run with the tool a user
  * would run it with, in an environment holding only what a user sets for local mode. Each must print the
- * endpoint's answer as JSON on stdout, with the probabilities the page's meters show.
+ * endpoint's answer as JSON on stdout, with the probabilities the page's meters show. In System One and OpenAI
+ * Decisions, the typesafe-sdk and openai snippets are run the same way against the console's gateway, with a key
+ * created on the Keys page in DECISION_KEY (issue 53).
  */
 test.describe.configure({ mode: "serial" });
 
@@ -85,11 +88,12 @@ function userEnvironment(): Record<string, string | undefined> {
 
 type Run = { code: number; stdout: string; stderr: string };
 
-function runSnippet({ argv, cwd }: { argv: string[]; cwd: string }): Promise<Run> {
+/** Runs a snippet in the user's environment, with `extra` variables (the gateway key) where it needs them. */
+function runSnippet({ argv, cwd }: { argv: string[]; cwd: string }, extra: Record<string, string> = {}): Promise<Run> {
   const [file, ...args] = argv;
   return new Promise((resolve) => {
     // Next's types make NODE_ENV required in ProcessEnv; a user's shell does not set it.
-    const env = userEnvironment() as NodeJS.ProcessEnv;
+    const env = { ...userEnvironment(), ...extra } as NodeJS.ProcessEnv;
     execFile(file!, args, { cwd, env, timeout: 180_000 }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
       resolve({ code, stdout, stderr: error && code === -1 ? `${stderr}\n${error.message}` : stderr });
@@ -218,6 +222,76 @@ test("a real-time endpoint's TypeScript, Python and CLI snippets print the page'
     ["has-invoice-number", "has-customer-id"],
     testInfo,
   );
+});
+
+/** The official SDK snippets of a protocol, which call the console's gateway with a key in DECISION_KEY. */
+const sdkSnippets = [
+  { protocol: "System One (TypeSafe)", tab: "Python typesafe-sdk", file: "snippet_typesafe.py", python: true },
+  { protocol: "OpenAI Decisions", tab: "Python openai", file: "snippet_openai.py", python: true },
+  { protocol: "OpenAI Decisions", tab: "TypeScript openai", file: "snippet_openai.ts", python: false },
+] as const;
+
+/** A question's probabilities by option as an SDK snippet printed them: System One keys answers by id, OpenAI lists them. */
+function printedProbabilities(stdout: string, question: string): Map<string, number> {
+  const body = JSON.parse(stdout) as { answers: unknown };
+  if (Array.isArray(body.answers)) {
+    const answer = (body.answers as { name: string; probabilities: { value: string; probability: number }[] }[]).find(
+      (candidate) => candidate.name === question,
+    );
+    return new Map(answer?.probabilities.map((entry) => [String(entry.value), entry.probability]));
+  }
+  const answers = body.answers as Record<string, { probabilities: Record<string, number> }>;
+  return new Map(Object.entries(answers[question]?.probabilities ?? {}));
+}
+
+test("in System One and OpenAI Decisions, the typesafe-sdk and openai snippets print the page's probabilities through the gateway", async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(600_000);
+  const keys = new KeysPage(page);
+  await keys.goto();
+  const secret = await keys.create({ name: "e2e-playground-snippets", endpoints: realTimeEndpoint });
+  const unavailable = pythonUnavailable();
+  const folder = scratchFolder(testInfo);
+  const playground = new PlaygroundPage(page);
+  const questions = ["has-invoice-number", "has-customer-id"];
+  for (const snippet of sdkSnippets) {
+    if (snippet.python && unavailable) {
+      expect(process.env.PYTHON_TESTS === "required", `the ${snippet.tab} snippet cannot run: ${unavailable}`).toBe(
+        false,
+      );
+      testInfo.annotations.push({ type: "skipped", description: `${snippet.tab}: ${unavailable}` });
+      continue;
+    }
+    await playground.goto(realTimeEndpoint);
+    await playground.loadExample("extraction");
+    await playground.chooseProtocol(snippet.protocol);
+    await playground.run();
+    const shown = new Map<string, Meter[]>();
+    for (const question of questions) shown.set(question, await playground.questionMeters(question));
+    await page.getByRole("tablist", { name: "Snippet language" }).getByRole("tab", { name: snippet.tab }).click();
+    const text = (await page.getByLabel("Request snippet code").locator("pre").textContent()) ?? "";
+    expect(text).toContain(new URL(page.url()).origin);
+    const file = path.join(folder, snippet.file);
+    fs.writeFileSync(file, text);
+    const command = snippet.python
+      ? { argv: [path.join(venvBin, "python"), file], cwd: folder }
+      : { argv: ["npx", "tsx", file], cwd: repoRoot };
+    const run = await runSnippet(command, { DECISION_KEY: secret });
+    const context = `${snippet.tab} snippet (${file}) exited ${run.code}\nstdout:\n${run.stdout}\nstderr:\n${run.stderr}`;
+    expect(run.code, context).toBe(0);
+    for (const question of questions) {
+      const meters = shown.get(question) ?? [];
+      const printed = printedProbabilities(run.stdout, question);
+      expect
+        .soft(
+          meters.map((meter) => printed.get(meter.option)),
+          `${snippet.tab}: ${question}'s probabilities, as the page's meters`,
+        )
+        .toEqual(meters.map((meter) => meter.value));
+    }
+  }
+  if (testInfo.errors.length === 0) fs.rmSync(folder, { recursive: true, force: true });
 });
 
 test("an asynchronous endpoint's snippets upload the request, invoke, poll S3 and print the page's probabilities", async ({

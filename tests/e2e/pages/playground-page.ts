@@ -55,9 +55,23 @@ export class PlaygroundPage {
     return JSON.parse((await this.page.getByTestId("raw-response").textContent()) ?? "null");
   }
 
+  /** The protocol the form is sent in: "Decision (SemIf)", "System One (TypeSafe)" or "OpenAI Decisions". */
+  async chooseProtocol(label: string): Promise<void> {
+    await this.page.getByLabel("Protocol").selectOption({ label });
+  }
+
   /** Meters of one decision answer, in the order shown. */
   async meters(decisionId: string): Promise<Meter[]> {
-    const group = this.page.getByRole("list", { name: `Option probabilities for ${decisionId}` });
+    return this.metersOf(`Option probabilities for ${decisionId}`);
+  }
+
+  /** Meters of one question of a System One or OpenAI Decisions answer, in the order shown. */
+  async questionMeters(name: string): Promise<Meter[]> {
+    return this.metersOf(`Probabilities for ${name}`);
+  }
+
+  private async metersOf(listName: string): Promise<Meter[]> {
+    const group = this.page.getByRole("list", { name: listName, exact: true });
     await expect(group).toBeVisible({ timeout: 60_000 });
     const meters = group.getByRole("meter");
     const count = await meters.count();
