@@ -34,6 +34,7 @@ import {
   scaleRequestSchema,
   scaleResultSchema,
 } from "./endpoints/endpoint.ts";
+import { chooseEvaluationSchema, evaluationLinkSchema } from "./endpoints/evaluation-link.ts";
 import {
   groundTruthBatchSchema,
   groundTruthImportResultSchema,
@@ -360,9 +361,18 @@ export const consoleApi = {
     method: "GET",
     path: "/api/endpoints/[name]/realised",
     summary:
-      "Realised quality per decision kind over a window (24h hourly, 7d or 30d daily): production decisions captured and labelled, label delay, accuracy and accuracy at the threshold (stored, or `threshold`) with 95% intervals, coverage, Brier, ECE and the reliability bins, beside the figures of the evaluation run the kind's drift baseline was set from, and the alarm's state (below the evaluation's lower bound with at least 250 labels at the threshold).",
+      "Realised quality per decision kind over a window (24h hourly, 7d or 30d daily): production decisions captured and labelled, label delay, accuracy and accuracy at the threshold (stored, or `threshold`) with 95% intervals, coverage, Brier, ECE and the reliability bins, beside the figures of the evaluation run the endpoint was last deployed, promoted or updated with (a registry version's attached evaluation) or an operator chose, else the run the kind's drift baseline was set from (`evaluation.basis` says which, why, by whom and when), and the alarm's state (below the evaluation's lower bound with at least 250 labels at the threshold).",
     query: realisedQuerySchema,
     response: realisedQualitySchema,
+    status: 200,
+  },
+  chooseEvaluation: {
+    method: "POST",
+    path: "/api/endpoints/[name]/evaluation",
+    summary:
+      "Compare production with this evaluation: realised quality stands beside the figures of `runId`, a completed run that scored the endpoint, until the next deployment, promotion or update to a registry version with an attached evaluation (404 for no such run, 400 for a run of other endpoints or not completed). Operators; audited as `endpoint.evaluation.choose`.",
+    body: chooseEvaluationSchema,
+    response: evaluationLinkSchema,
     status: 200,
   },
   exportReview: {

@@ -79,6 +79,7 @@ const routes: { readonly [K in RouteKey]: Pick<ConsoleApi[K], "method" | "path">
   recordGroundTruth: { method: "POST", path: "/api/endpoints/[name]/ground-truth" },
   importGroundTruth: { method: "POST", path: "/api/endpoints/[name]/ground-truth/import" },
   realisedQuality: { method: "GET", path: "/api/endpoints/[name]/realised" },
+  chooseEvaluation: { method: "POST", path: "/api/endpoints/[name]/evaluation" },
   endpointLogs: { method: "GET", path: "/api/endpoints/[name]/logs" },
   endpointAlarms: { method: "GET", path: "/api/endpoints/[name]/alarms" },
   getAutoscaling: { method: "GET", path: "/api/endpoints/[name]/autoscaling" },

@@ -8,6 +8,7 @@ import { costPerThousand, hourlyPrice } from "../endpoints/endpoint-format.ts";
 import { Card } from "../ui/card.tsx";
 import { TextField } from "../ui/field.tsx";
 import { Table, TableBody, TableHead } from "../ui/table.tsx";
+import { CompareProduction } from "./compare-production.tsx";
 import { ConfusionMatrix } from "./confusion-matrix.tsx";
 import { CoverageChart } from "./coverage-chart.tsx";
 import { decimal, latency, percent } from "./format.ts";
@@ -52,8 +53,16 @@ function GroupTable({ title, groups }: { title: string; groups: Record<string, A
   );
 }
 
-/** Every metric of one endpoint in a run. */
-export function EndpointResults({ result, targetAccuracy }: { result: EndpointEvaluation; targetAccuracy: number }) {
+/** Every metric of one endpoint in a run; `completedRunId`, the run once completed, may become production's yardstick. */
+export function EndpointResults({
+  result,
+  targetAccuracy,
+  completedRunId,
+}: {
+  result: EndpointEvaluation;
+  targetAccuracy: number;
+  completedRunId: string | null;
+}) {
   const { metrics, endpointName } = result;
   const [target, setTarget] = useState(String(Math.round(targetAccuracy * 1000) / 10));
   const wanted = Math.min(1, Math.max(0, Number(target) / 100));
@@ -62,6 +71,7 @@ export function EndpointResults({ result, targetAccuracy }: { result: EndpointEv
   return (
     <Card title={<span>Endpoint {endpointName}</span>}>
       <div className="flex flex-col gap-5">
+        {completedRunId && <CompareProduction runId={completedRunId} endpointName={endpointName} />}
         <dl className="grid grid-cols-2 gap-2 sm:grid-cols-4 lg:grid-cols-8" aria-label={`Metrics of ${endpointName}`}>
           <Stat label="Correct of answered" value={`${metrics.accuracy.correct}/${metrics.accuracy.answered}`} />
           <Stat label="Accuracy" value={percent(metrics.accuracy.accuracy)} />

@@ -89,3 +89,12 @@ export function useRetryFailedItems(id: string) {
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.evaluations.all }),
   });
 }
+
+/** Production compared with a run of the endpoint: its realised quality is read again. */
+export function useChooseEvaluation(endpointName: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (runId: string) => api("chooseEvaluation", { params: { name: endpointName }, body: { runId } }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.endpoints.one(endpointName) }),
+  });
+}

@@ -125,7 +125,12 @@ export function EvaluationView({ id }: { id: string }) {
           </Card>
         )}
         {run.results.map((result) => (
-          <EndpointResults key={result.slot} result={result} targetAccuracy={run.targetAccuracy} />
+          <EndpointResults
+            key={result.slot}
+            result={result}
+            targetAccuracy={run.targetAccuracy}
+            completedRunId={run.status === "completed" ? run.id : null}
+          />
         ))}
       </div>
     </>

@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { useState } from "react";
+import type { EvaluationBasis } from "@/contract/endpoints/evaluation-link.ts";
 import type { GroundTruthImportResult } from "@/contract/endpoints/ground-truth.ts";
 import {
   type RealisedKind,
@@ -15,6 +16,7 @@ import { ReliabilityDiagram } from "../evaluate/reliability-diagram.tsx";
 import { Button, buttonClasses } from "../ui/button.tsx";
 import { Card } from "../ui/card.tsx";
 import { TextAreaField, TextField } from "../ui/field.tsx";
+import { timestampText } from "../ui/timestamp.tsx";
 import { accuracyPoints, accuracyText, delayText, labelRowsOf } from "./realised-figures.ts";
 import { useImportGroundTruth, useRealisedQuality, useRecordGroundTruth } from "./realised-queries.ts";
 
@@ -72,6 +74,15 @@ export function RealisedCard({ name }: { name: string }) {
   );
 }
 
+/** Why the realised figures stand beside this evaluation: what the endpoint was deployed, promoted or updated with. */
+const basisWords: Record<EvaluationBasis["why"], string> = {
+  deployed: "Deployed with",
+  promoted: "Promoted with",
+  updated: "Updated to a version with",
+  chosen: "Compared, as chosen, with",
+  "drift baseline": "The drift baseline's",
+};
+
 function RealisedKindFigures({
   kind,
   threshold,
@@ -88,6 +99,12 @@ function RealisedKindFigures({
   return (
     <section aria-label={`Realised quality of ${kind.question}`} data-kind={kind.kind} className="flex flex-col gap-2">
       <h3 className="text-sm font-semibold text-slate-900">{kind.question}</h3>
+      {evaluation && (
+        <p className="text-xs text-slate-700" data-testid="realised-evaluation-basis">
+          {basisWords[evaluation.basis.why]} evaluation run {evaluation.runId} on {timestampText(evaluation.basis.at)}{" "}
+          by {evaluation.basis.by}
+        </p>
+      )}
       <dl className="grid grid-cols-[max-content_1fr_1fr] gap-x-4 gap-y-1 text-sm">
         <dt className="text-slate-700" />
         <dd className="font-medium text-slate-800">Realised</dd>

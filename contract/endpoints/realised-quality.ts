@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { calibrationSchema, temperatureFitSchema } from "../evaluate/metrics.ts";
+import { evaluationBasisSchema } from "./evaluation-link.ts";
 import { decisionThresholdSchema } from "./monitoring.ts";
 
 /** The windows realised quality is read over, and the interval each is drawn in. */
@@ -43,9 +44,13 @@ export const realisedIntervalSchema = z.object({
 });
 export type RealisedInterval = z.infer<typeof realisedIntervalSchema>;
 
-/** What the evaluation the kind's baseline was set from measured, at the same threshold. */
+/**
+ * What the evaluation the endpoint was deployed, promoted or updated with (or an operator chose) measured on this
+ * kind, else the one the kind's drift baseline was set from, at the same threshold; `basis` says which and why.
+ */
 export const evaluationPromiseSchema = z.object({
   runId: z.string(),
+  basis: evaluationBasisSchema,
   accuracy: intervalAccuracySchema,
   atThreshold: intervalAccuracySchema,
   /** Share of the evaluation's scored items of this kind whose top probability reaches the threshold. */

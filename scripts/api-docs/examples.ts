@@ -272,6 +272,11 @@ export const curlExamples: Partial<Record<keyof ConsoleApi, CurlExample>> = {
     json: { status: "Approved", note: "JevBench accuracy holds, calibration within target" },
     note: "Operators only; audited. Deploy it with `modelVersionArn` (with the version's imageUri and modelDataUrl) in POST /api/endpoints.",
   },
+  chooseEvaluation: {
+    path: "/api/endpoints/dc-demo/evaluation",
+    json: { runId: "$EVALUATED" },
+    note: "A completed run of dc-demo. Its realised quality (`GET /api/endpoints/dc-demo/realised`) then stands beside this run's figures, `evaluation.basis` saying why (`chosen`), by whom and when, until a deployment, promotion or update of a version with an attached evaluation.",
+  },
   cancelEvaluation: { path: "/api/evaluations/$RUN/cancel" },
   retryFailedEvaluationItems: {
     path: "/api/evaluations/$RUN/retry-failed",

@@ -37,6 +37,8 @@ export const apiPolicy: readonly RouteRule[] = [
   { pattern: "/api/endpoints/[name]/ground-truth", methods: { POST: "viewer" } },
   { pattern: "/api/endpoints/[name]/ground-truth/import", methods: { POST: "viewer" } },
   { pattern: "/api/endpoints/[name]/realised", methods: { GET: "viewer" } },
+  // What production is judged against is an operator's call, as the drift baseline is.
+  { pattern: "/api/endpoints/[name]/evaluation", methods: { POST: "operator" } },
   { pattern: "/api/endpoints/[name]/shadow", methods: { GET: "viewer", POST: "operator", DELETE: "operator" } },
   { pattern: "/api/endpoints/[name]/shadow/promote", methods: { POST: "operator" } },
   { pattern: "/api/endpoints/[name]/drift", methods: { GET: "viewer", PUT: "operator" } },

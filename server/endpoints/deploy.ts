@@ -16,9 +16,11 @@ import { toAwsAppError } from "../aws/errors.ts";
 import { realSleep, type Sleep } from "../aws/sleep.ts";
 import { AppError } from "../http/app-error.ts";
 import { deployableVersion } from "../models/deployable-version.ts";
+import type { Store } from "../store/store.ts";
 import { asyncInferenceConfig } from "./async-config.ts";
 import { type ContainerRequest, containerEnvironment } from "./container-env.ts";
 import { dataCaptureConfig } from "./data-capture-config.ts";
+import { linkVersionEvaluation } from "./evaluation-link.ts";
 import { type ModelRecords, recordTags } from "./model-records.ts";
 import { assertPullableImage } from "./pullable-image.ts";
 
@@ -35,6 +37,8 @@ export interface DeployOptions {
   sleep?: Sleep;
   /** Delays between CreateEndpoint attempts while SageMaker has not yet seen the new model or config. */
   createRetryDelaysMs?: readonly number[];
+  /** Where the evaluation attached to the request's registry version becomes the endpoint's, and who deployed. */
+  evaluationLink?: { store: Store; by: string };
 }
 
 const defaultCreateRetryDelaysMs = [1000, 2000, 4000, 8000];
@@ -177,7 +181,8 @@ export async function bestEffort(call: () => Promise<unknown>): Promise<void> {
 
 /**
  * CreateModel + CreateEndpointConfig + CreateEndpoint, all named `request.name`. Network isolation is always on.
- * If a later step fails, the resources this call created are removed again so the same name can be retried.
+ * If a later step fails, the resources this call created are removed again so the same name can be retried. The
+ * evaluation attached to a registry version it deploys becomes the endpoint's (`options.evaluationLink`).
  */
 export async function deployEndpoint(
   sageMaker: SageMakerClient,
@@ -192,7 +197,9 @@ export async function deployEndpoint(
     );
   }
   assertPullableImage(request.imageUri, await sageMaker.config.region().catch(() => undefined));
-  if (request.modelVersionArn) await deployableVersion(sageMaker, request.modelVersionArn, prefix ?? null, request);
+  const version = request.modelVersionArn
+    ? await deployableVersion(sageMaker, request.modelVersionArn, prefix ?? null, request)
+    : null;
   const role = executionRole(request.executionRoleArn ?? options.defaultExecutionRoleArn);
   const sleep = options.sleep ?? realSleep;
   const delays = options.createRetryDelaysMs ?? defaultCreateRetryDelaysMs;
@@ -229,16 +236,10 @@ export async function deployEndpoint(
     throw toAwsAppError(error, `endpoint config "${name}"`);
   }
   for (let attempt = 1; ; attempt++) {
+    let endpointArn: string;
     try {
       const created = await sageMaker.send(new CreateEndpointCommand({ EndpointName: name, EndpointConfigName: name }));
-      return {
-        name,
-        endpointArn: created.EndpointArn ?? "",
-        modelName: name,
-        endpointConfigName: name,
-        status: "Creating",
-        createAttempts: attempt,
-      };
+      endpointArn = created.EndpointArn ?? "";
     } catch (error) {
       const delay = delays[attempt - 1];
       if (isEventualConsistencyMiss(error) && delay !== undefined) {
@@ -249,5 +250,17 @@ export async function deployEndpoint(
       await bestEffort(() => sageMaker.send(new DeleteModelCommand({ ModelName: name })));
       throw toAwsAppError(error, `endpoint "${name}"`);
     }
+    if (version && options.evaluationLink) {
+      const { store, by } = options.evaluationLink;
+      await linkVersionEvaluation(store, name, version, { why: "deployed", by });
+    }
+    return {
+      name,
+      endpointArn,
+      modelName: name,
+      endpointConfigName: name,
+      status: "Creating",
+      createAttempts: attempt,
+    };
   }
 }

@@ -6,6 +6,7 @@ import {
   DescribeEndpointCommand,
   DescribeEndpointConfigCommand,
   DescribeModelCommand,
+  DescribeModelPackageCommand,
   ListTagsCommand,
   SageMakerClient,
   UpdateEndpointCommand,
@@ -15,6 +16,8 @@ import { beforeEach, expect, it, vi } from "vitest";
 import { promoteShadowRequestSchema, shadowTestRequestSchema } from "../../contract/endpoints/shadow-test.ts";
 import { describedCpuConfig, describedEndpoint, describedModel } from "../../tests/support/endpoints/fixtures.ts";
 import { describeOnStores } from "../../tests/support/store/test-stores.ts";
+import { evaluationMetadata } from "../models/version-metadata.ts";
+import { newestEvaluationLink } from "./evaluation-link.ts";
 import {
   finishShadowPromotion,
   promoteShadow,
@@ -158,6 +161,48 @@ describeOnStores("shadow tests in the store", (current) => {
     expect(await shadowPromotionState(store, ENDPOINT)).toEqual({
       waiting: null,
       lastFailure: { at: expect.any(String), requestedBy: "alice", reason: expect.stringContaining("updated since") },
+    });
+  });
+
+  it("makes the evaluation attached to a promoted registry version the endpoint's, as its promoter's", async () => {
+    const { store } = current();
+    const arn = "arn:aws:sagemaker:us-east-1:123456789012:model-package/dc-router/2";
+    sageMaker.on(DescribeModelPackageCommand).resolves({
+      ModelPackageArn: arn,
+      ModelPackageGroupName: "dc-router",
+      ModelPackageVersion: 2,
+      ModelApprovalStatus: "Approved",
+      CustomerMetadataProperties: evaluationMetadata({
+        runId: "run-candidate",
+        target: "dc-candidate",
+        datasetName: "tickets",
+        datasetSha256: "0".repeat(64),
+        items: 231,
+        accuracy: 0.9,
+        brier: 0.1,
+        ece: 0.05,
+        p50Ms: 10,
+        p95Ms: 20,
+        errors: 0,
+        reportUrl: "s3://bucket/reports/run-candidate.json",
+        attachedAt: "2026-12-01T00:00:00.000Z",
+      }),
+    });
+    const versionTest = shadowTestRequestSchema.parse({ change: { modelVersionArn: arn } });
+    const started = await startShadowTest(aws.sageMaker, store, ENDPOINT, versionTest, options);
+    servingOn(started.endpointConfigName);
+    await promoteShadow(aws.sageMaker, store, ENDPOINT, promotion, { actor: "alice" });
+    expect(await newestEvaluationLink(store, ENDPOINT)).toBeNull();
+    servingOn(started.previousEndpointConfigName);
+    await finishShadowPromotion({ aws, store, scope: { prefix: null } }, ENDPOINT, { pollSeconds: 0 });
+    // The test's start, its end, and the candidate's update.
+    expect(sageMaker.commandCalls(UpdateEndpointCommand)).toHaveLength(3);
+    expect(await newestEvaluationLink(store, ENDPOINT)).toEqual({
+      endpointName: ENDPOINT,
+      runId: "run-candidate",
+      why: "promoted",
+      by: "alice",
+      at: expect.any(String),
     });
   });
 

@@ -102,7 +102,7 @@ export async function startShadowTest(
   }
   const production = config?.ProductionVariants?.[0];
   const change: EndpointChange = request.change.modelVersionArn
-    ? await withVersionArtifact(sageMaker, request.change, options.resourceNamePrefix)
+    ? (await withVersionArtifact(sageMaker, request.change, options.resourceNamePrefix)).change
     : request.change;
   const { modelInput, configInput } = updatedResources(resources, change);
   const candidate = configInput.ProductionVariants?.[0];
@@ -378,7 +378,11 @@ async function finishHeldPromotion(deps: PromotionDeps, name: string, wait: Prom
   const update = JSON.parse(promotion.update_request) as UpdateRequest;
   try {
     await audited(store, updateAuditEntry(promotion.requested_by, name, update), () =>
-      updateEndpoint({ ...aws, store }, name, update, { resourceNamePrefix: scope.prefix, lease: wait.lease }),
+      updateEndpoint({ ...aws, store }, name, update, {
+        resourceNamePrefix: scope.prefix,
+        lease: wait.lease,
+        linkedBy: { why: "promoted", by: promotion.requested_by },
+      }),
     );
   } catch (error) {
     return giveUp(store, name, `the update was refused: ${(error as Error).message}`);

@@ -25,6 +25,7 @@ import {
   type UpdateRequest,
   type UpdateResult,
 } from "../../contract/endpoints/update.ts";
+import type { ModelVersion } from "../../contract/models/model-registry.ts";
 import { forgetPendingRestore, recordPendingRestore, takeUpPendingRestore } from "../autoscaling/pending-restores.ts";
 import { describeAutoscaling, removeAutoscaling, restoreAutoscaling } from "../autoscaling/variant-scaling.ts";
 import { awsCall, toAwsAppError } from "../aws/errors.ts";
@@ -35,6 +36,7 @@ import type { Store } from "../store/store.ts";
 import { collectOldConfigs, isUpdateTarget } from "./config-history.ts";
 import { adapterModelSha256Variable, apiModeOf } from "./container-env.ts";
 import { bestEffort } from "./deploy.ts";
+import { type LinkedBy, linkVersionEvaluation } from "./evaluation-link.ts";
 import { isEarlierConsoleVariable, type ModelRecords, recordTags } from "./model-records.ts";
 import { type EndpointResources, loadEndpointResources } from "./resources.ts";
 import { putStandardAlarms } from "./rollback-alarms.ts";
@@ -94,12 +96,15 @@ function changedContainer(
   return { container: next, recordedSha256 };
 }
 
-/** A change to a registry version, with the version's sha256 (which the adapter checks), once it may be deployed. */
+/**
+ * A change to a registry version, with the version's sha256 (which the adapter checks), once it may be deployed; and
+ * the version.
+ */
 export async function withVersionArtifact(
   sageMaker: SageMakerClient,
   change: EndpointChange,
   prefix: string | null,
-): Promise<EndpointChange> {
+): Promise<{ change: EndpointChange; version: ModelVersion }> {
   if (change.imageUri !== undefined || change.modelDataUrl !== undefined) {
     throw new AppError(
       "bad_request",
@@ -113,7 +118,7 @@ export async function withVersionArtifact(
     change,
     "change.modelVersionArn",
   );
-  return { ...change, modelSha256: version.modelSha256 ?? undefined };
+  return { change: { ...change, modelSha256: version.modelSha256 ?? undefined }, version };
 }
 
 /**
@@ -263,6 +268,8 @@ export interface UpdateOptions {
   lease?: LeaseTiming;
   /** Receives the wait-and-register-again that follows an update which had to deregister autoscaling. */
   afterUpdate?: (task: Promise<void>) => void;
+  /** Who applies the update, and why: the evaluation attached to a registry version it applies becomes the endpoint's. */
+  linkedBy?: LinkedBy;
 }
 
 /**
@@ -394,9 +401,9 @@ export async function updateEndpoint(
     );
   }
   if (request.rollBackTo !== undefined) return rollBack(clients, resources, request.rollBackTo, request, options);
-  const change = request.change.modelVersionArn
+  const { change, version } = request.change.modelVersionArn
     ? await withVersionArtifact(sageMaker, request.change, options.resourceNamePrefix ?? null)
-    : request.change;
+    : { change: request.change, version: null };
   const { modelInput, configInput, variantName, changesInstanceType } = updatedResources(resources, change);
   const newName = modelInput.ModelName ?? "";
   const alarms = await rollbackAlarmNames(clients.cloudWatch, resources, variantName, request.alarms);
@@ -404,6 +411,7 @@ export async function updateEndpoint(
     sageMaker.send(new CreateModelCommand(modelInput)),
   );
   let createdConfig = false;
+  let result: UpdateResult;
   try {
     createdConfig = await createUnlessPresent(`endpoint config "${newName}"`, () =>
       sageMaker.send(new CreateEndpointConfigCommand(configInput)),
@@ -422,7 +430,7 @@ export async function updateEndpoint(
       options,
     );
     await collectOldConfigs(sageMaker, resources, newName);
-    return {
+    result = {
       name,
       endpointConfigName: newName,
       modelName: newName,
@@ -439,4 +447,6 @@ export async function updateEndpoint(
     if (createdModel) await bestEffort(() => sageMaker.send(new DeleteModelCommand({ ModelName: newName })));
     throw error;
   }
+  if (version && options.linkedBy) await linkVersionEvaluation(clients.store, name, version, options.linkedBy);
+  return result;
 }

@@ -10,7 +10,7 @@ import {
 import { loadEndpointResources } from "../endpoints/resources.ts";
 import { AppError } from "../http/app-error.ts";
 import { storedThreshold } from "./endpoint-threshold.ts";
-import { baselineRuns, evaluationPromise } from "./evaluation-promise.ts";
+import { comparedRuns, firstEvaluationPromise } from "./evaluation-promise.ts";
 import type { GroundTruthDeps } from "./ground-truth.ts";
 import { labelsBetween, type RealisedLabel } from "./ground-truth-store.ts";
 import { decisionKinds, rollupsBetween } from "./monitoring-store.ts";
@@ -48,7 +48,8 @@ async function servingOf(deps: GroundTruthDeps, askedName: string): Promise<Serv
 
 /**
  * Realised quality per decision kind over a window: the production decisions captured, those labelled since, and
- * the figures their labels give, beside what the evaluation the kind's baseline was set from measured.
+ * the figures their labels give, beside what the evaluation the endpoint was deployed, promoted or updated with (or
+ * an operator chose) measured, else the one the kind's drift baseline was set from.
  */
 export async function endpointRealisedQuality(
   deps: GroundTruthDeps,
@@ -102,12 +103,11 @@ export async function realisedQualityOf(
     if (ofKind) ofKind.push(label);
     else labels.set(label.kind, [label]);
   }
-  const runs = await baselineRuns(deps.store, endpointName);
+  const runsOf = await comparedRuns(deps.store, endpointName);
   const figures: RealisedKind[] = [];
   for (const kind of new Set([...counts.keys(), ...labels.keys()])) {
     const known = kinds.get(kind);
     if (!known) continue;
-    const runId = runs.get(kind);
     figures.push(
       realisedKind({
         kind,
@@ -117,7 +117,7 @@ export async function realisedQualityOf(
         decisionsPerInterval: counts.get(kind) ?? new Map(),
         window,
         threshold,
-        evaluation: runId ? await evaluationPromise(deps.store, endpointName, kind, runId, threshold) : null,
+        evaluation: await firstEvaluationPromise(deps.store, endpointName, kind, runsOf(kind), threshold),
       }),
     );
   }

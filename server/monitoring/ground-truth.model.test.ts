@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { DescribeAlarmsCommand } from "@aws-sdk/client-cloudwatch";
 import type { ControlPlane } from "@decision-console/local-aws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { realisedQuerySchema } from "../../contract/endpoints/realised-quality.ts";
@@ -17,13 +18,16 @@ import { readEndpointCaptures } from "./capture-reading.ts";
 import { decisionKind } from "./capture-record.ts";
 import { setBaselineFromEvaluationRun } from "./drift-store.ts";
 import { endpointRealisedQuality } from "./endpoint-realised-quality.ts";
+import { storeThreshold } from "./endpoint-threshold.ts";
 import { importGroundTruth, recordLabelBatch } from "./ground-truth.ts";
+import { publishRealised, REALISED_PUBLISH_EVERY_SECONDS, realisedAlarmName } from "./realised-publisher.ts";
 
 /**
  * Ground truth on a captured endpoint in local mode, with the console's own credentials: 2,000 decisions sent with
  * inference ids, labels for 70% of them returned late through the label API and as SageMaker Model Monitor's
  * ground-truth files (some twice, some for unknown ids, some naming options the decisions did not have), and the
- * realised figures checked against a recount from the capture files and the labels as sent.
+ * realised figures checked against a recount from the capture files and the labels as sent; the figures published to
+ * local CloudWatch, whose realised-accuracy alarm stays OK on the unshifted labelling and goes to ALARM on a shifted one.
  */
 let setup: CapturePlane;
 let plane: ControlPlane;
@@ -33,9 +37,11 @@ const DECISIONS = 2000;
 const QUESTION = "How urgent is this ticket?";
 const OPTIONS = ["p1", "p2", "p3"];
 const KIND = decisionKind(QUESTION, OPTIONS);
+/** How far local CloudWatch's clock runs ahead of the requests': one alarm period ends the period just published in. */
+let metricsAheadMs = 0;
 
 beforeAll(async () => {
-  setup = await planeWithTinyModel("truth");
+  setup = await planeWithTinyModel("truth", { metricClock: () => Date.now() + metricsAheadMs });
   ({ plane } = setup);
   await deployCapturedEndpoint(setup, ENDPOINT);
   test = await openTestStore("sqlite");
@@ -215,9 +221,25 @@ describe("ground truth of a captured endpoint", { timeout: 600_000 }, () => {
     });
     expect(kind?.accuracy.lower).toBe(accuracyInterval(expected.correct, expected.labelled).lower);
     expect(kind?.intervals.reduce((sum, interval) => sum + interval.labelled, 0)).toBe(expected.labelled);
-    expect(kind?.evaluation?.runId).toBe(run.id);
+    expect(kind?.evaluation).toMatchObject({ runId: run.id, basis: { why: "drift baseline", by: "ops" } });
     expect(expected.coveredLabelled).toBeGreaterThanOrEqual(realised.minLabelsForAlarm);
     expect(kind?.alarm.state).toBe("OK");
+
+    // The same figures published to local CloudWatch at the stored threshold, as the background publisher does; once
+    // the alarm's period is over, local CloudWatch evaluates the shortfall published in it.
+    await storeThreshold(store, ENDPOINT, threshold, "ops");
+    const publisher = { ...deps, cloudWatch: clients.cloudWatch };
+    const alarmsPut = new Set<string>();
+    const alarmState = async () => {
+      const described = await clients.cloudWatch.send(
+        new DescribeAlarmsCommand({ AlarmNames: [realisedAlarmName(ENDPOINT, KIND)] }),
+      );
+      return described.MetricAlarms?.[0]?.StateValue;
+    };
+    await publishRealised(publisher, new Date(), alarmsPut);
+    expect(await alarmState()).toBe("INSUFFICIENT_DATA");
+    metricsAheadMs = REALISED_PUBLISH_EVERY_SECONDS * 1000;
+    await expect.poll(alarmState, { timeout: 30_000, interval: 500 }).toBe("OK");
 
     // A shifted labelling, learnt later: the team's labels now agree with the endpoint far less often.
     const shifted = new Date(Date.now() + 60_000).toISOString();
@@ -232,5 +254,7 @@ describe("ground truth of a captured endpoint", { timeout: 600_000 }, () => {
       correct: shiftedCount.coveredCorrect,
     });
     expect(after?.alarm.state).toBe("ALARM");
+    await publishRealised(publisher, new Date(), alarmsPut);
+    await expect.poll(alarmState, { timeout: 30_000, interval: 500 }).toBe("ALARM");
   });
 });

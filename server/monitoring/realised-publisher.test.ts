@@ -6,9 +6,8 @@ import { beforeEach, expect, it } from "vitest";
 import { MIN_LABELS_FOR_ALARM } from "../../contract/endpoints/realised-quality.ts";
 import { accuracyInterval } from "../../contract/evaluate/threshold.ts";
 import { REALISED_METRICS } from "../../contract/stack/console-contract.ts";
+import { scoredRun } from "../../tests/support/evaluate/scored-run.ts";
 import { describeOnStores } from "../../tests/support/store/test-stores.ts";
-import { createDataset } from "../evaluate/datasets/dataset-store.ts";
-import { createRun, recordResult } from "../evaluate/runs/run-store.ts";
 import type { Store } from "../store/store.ts";
 import { decisionKind } from "./capture-record.ts";
 import { setBaselineFromEvaluationRun } from "./drift-store.ts";
@@ -50,47 +49,14 @@ function decision(i: number): LocatedDecision {
 }
 
 async function evaluate(store: Store) {
-  const dataset = await createDataset(store, {
-    name: "refunds",
-    source: "upload",
-    format: "jsonl",
-    items: Array.from({ length: EVALUATED.total }, (_, i) => ({
-      decision: {
-        id: `i${i}`,
-        state: "s",
-        question: QUESTION,
-        options: OPTIONS.map((id) => ({ id, description: id })),
-      },
-      answer: i < EVALUATED.correct ? "yes" : "no",
-      category: null,
-      tier: null,
-    })),
-  });
-  const run = await createRun(store, {
-    datasetId: dataset.id,
+  const runId = await scoredRun(store, {
     endpoints: [ENDPOINT],
-    concurrency: 1,
-    targetAccuracy: 0.9,
+    question: QUESTION,
+    options: OPTIONS,
+    answers: Array.from({ length: EVALUATED.total }, (_, i) => (i < EVALUATED.correct ? "yes" : "no")),
+    probabilities: [0.9, 0.1],
   });
-  for (let position = 0; position < EVALUATED.total; position++) {
-    await recordResult(store, {
-      runId: run.id,
-      slot: 0,
-      position,
-      itemId: `i${position}`,
-      optionIds: OPTIONS,
-      probabilities: [0.9, 0.1],
-      logits: null,
-      chosen: null,
-      latencyMs: 10,
-      adapterMs: null,
-      attempts: 1,
-      errorKind: null,
-      errorMessage: null,
-      finishedAt: NOW.toISOString(),
-    });
-  }
-  await setBaselineFromEvaluationRun(store, ENDPOINT, KIND, run.id, "ops");
+  await setBaselineFromEvaluationRun(store, ENDPOINT, KIND, runId, "ops");
 }
 
 /** Labels for the first `labelled` decisions, the first `right` of them "yes" (what the endpoint chose). */

@@ -17,6 +17,7 @@ const labelled = (atMs: number, top: number, label: string, delayMs = HOUR): Lab
 
 const promise = (correct: number, total: number): EvaluationPromise => ({
   runId: "run-1",
+  basis: { why: "deployed", by: "ops", at: "2026-12-01T00:00:00.000Z" },
   accuracy: intervalAccuracy(correct, total),
   atThreshold: intervalAccuracy(correct, total),
   coverage: 1,

@@ -579,6 +579,26 @@ export const migrations: readonly Migration[] = [
     },
   },
   {
+    version: 63,
+    name: "evaluation links",
+    // The evaluation an endpoint was deployed, promoted or updated with, or an operator chose: what its realised
+    // quality is compared with (the newest row). Rows are kept, so the page can say since when and why.
+    up: async (db) => {
+      await addIdentityColumn(db, db.schema.createTable("evaluation_links"), "id")
+        .addColumn("endpoint_name", "text", (col) => col.notNull())
+        .addColumn("run_id", "text", (col) => col.notNull())
+        .addColumn("reason", "text", (col) => col.notNull())
+        .addColumn("linked_by", "text", (col) => col.notNull())
+        .addColumn("linked_at", "text", (col) => col.notNull())
+        .execute();
+      await db.schema
+        .createIndex("evaluation_links_endpoint")
+        .on("evaluation_links")
+        .columns(["endpoint_name", "id"])
+        .execute();
+    },
+  },
+  {
     version: 64,
     name: "capture reading",
     // How far the background capture reader has got with each endpoint's capture folder, as its last look found

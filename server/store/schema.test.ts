@@ -245,6 +245,14 @@ const declared: {
     attempts: "integer",
     last_error: "text null",
   },
+  evaluation_links: {
+    id: "integer",
+    endpoint_name: "text",
+    run_id: "text",
+    reason: "text",
+    linked_by: "text",
+    linked_at: "text",
+  },
 };
 
 describeOnStores("the store's schema.ts", (current) => {

@@ -235,4 +235,12 @@ export interface ConsoleTables {
     attempts: Generated<number>;
     last_error: string | null;
   };
+  evaluation_links: {
+    id: Generated<number>;
+    endpoint_name: string;
+    run_id: string;
+    reason: "deployed" | "promoted" | "updated" | "chosen";
+    linked_by: string;
+    linked_at: string;
+  };
 }

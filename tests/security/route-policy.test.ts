@@ -100,6 +100,7 @@ const expectedAccess: Record<string, Access> = {
   "POST /api/endpoints/[name]/ground-truth": "viewer",
   "POST /api/endpoints/[name]/ground-truth/import": "viewer",
   "GET /api/endpoints/[name]/realised": "viewer",
+  "POST /api/endpoints/[name]/evaluation": "operator",
   "GET /api/endpoints/[name]/review": "viewer",
   "POST /api/endpoints/[name]/review/labels": "viewer",
   "POST /api/endpoints/[name]/review/export": "viewer",

@@ -26,6 +26,7 @@ import "aws-sdk-client-mock-vitest/extend";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { closeConsoleStore, consoleStore } from "@/server/store/console-database.ts";
 import { cpuDeploy } from "@/tests/support/endpoints/fixtures.ts";
+import { scoredRun } from "@/tests/support/evaluate/scored-run.ts";
 
 // Route handlers build their clients and database from the environment, as in a running console.
 // `server-only` throws outside a React Server Components bundle; Next.js, not vitest, enforces it.
@@ -41,6 +42,7 @@ let endpoints: typeof import("./route.ts");
 let endpoint: typeof import("./[name]/route.ts");
 let invoke: typeof import("./[name]/invoke/route.ts");
 let threshold: typeof import("./[name]/threshold/route.ts");
+let evaluation: typeof import("./[name]/evaluation/route.ts");
 let invocations: typeof import("./[name]/invocations/route.ts");
 let autoscaling: typeof import("./[name]/autoscaling/route.ts");
 let metrics: typeof import("./[name]/metrics/route.ts");
@@ -81,6 +83,7 @@ beforeAll(async () => {
   endpoint = await import("./[name]/route.ts");
   invoke = await import("./[name]/invoke/route.ts");
   threshold = await import("./[name]/threshold/route.ts");
+  evaluation = await import("./[name]/evaluation/route.ts");
   invocations = await import("./[name]/invocations/route.ts");
   autoscaling = await import("./[name]/autoscaling/route.ts");
   metrics = await import("./[name]/metrics/route.ts");
@@ -310,6 +313,45 @@ describe("POST /api/endpoints/[name]/invoke", () => {
     const list = await invocations.GET(get("/api/endpoints/demo/invocations?limit=1"), params("demo"));
     const [latest] = ((await list.json()) as { invocations: { status: number; error: string }[] }).invocations;
     expect(latest).toMatchObject({ status: 400, error: "Decision IDs must be unique" });
+  });
+});
+
+describe("POST /api/endpoints/[name]/evaluation", () => {
+  beforeEach(onlyDemoExists);
+  const choose = (name: string, body: unknown) =>
+    evaluation.POST(send(`/api/endpoints/${name}/evaluation`, body), params(name));
+  const completedRunOf = (endpointName: string) =>
+    scoredRun(consoleStore(), {
+      endpoints: [endpointName],
+      question: "q",
+      options: ["a", "b"],
+      answers: ["a"],
+      probabilities: [0.7, 0.3],
+    });
+
+  it("links the endpoint, under its own spelling, to a completed run of it, and audits the choice", async () => {
+    const runId = await completedRunOf("demo");
+    const response = await choose("Demo", { runId });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ endpointName: "demo", runId, why: "chosen", by: "local" });
+    const audit = await consoleStore()
+      .selectFrom("audit_log")
+      .select(["action", "target", "result"])
+      .where("action", "=", "endpoint.evaluation.choose")
+      .execute();
+    expect(audit).toEqual([{ action: "endpoint.evaluation.choose", target: "Demo", result: "ok" }]);
+  });
+
+  it("refuses a missing run id, an unknown run and an endpoint that does not exist, with a 4xx each", async () => {
+    const missing = await choose("demo", {});
+    expect(missing.status).toBe(400);
+    expect((await errorOf(missing)).message).toContain("runId");
+    const unknown = await choose("demo", { runId: "no-such-run" });
+    expect(unknown.status).toBe(404);
+    expect((await errorOf(unknown)).message).toBe("runId: there is no evaluation run no-such-run.");
+    const ghost = await choose("ghost", { runId: await completedRunOf("ghost") });
+    expect(ghost.status).toBe(404);
+    expect((await errorOf(ghost)).message).toContain('Endpoint "ghost" does not exist');
   });
 });
 

@@ -36,6 +36,7 @@ export const POST = route(async (request) => {
         defaultExecutionRoleArn: settings.executionRoleArn,
         resourceNamePrefix: settings.resourceNamePrefix,
         artifactBucket: settings.artifactBucket,
+        evaluationLink: { store, by: principal.name },
       }),
   );
   return reply(consoleApi.deploy, result);

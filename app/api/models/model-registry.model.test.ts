@@ -32,7 +32,8 @@ import type {
 } from "@/contract/models/model-registry.ts";
 import { requiredAccess } from "@/server/auth/policy.ts";
 import { consoleClientsFor } from "@/server/aws/local-console-clients.ts";
-import { closeConsoleStore } from "@/server/store/console-database.ts";
+import { newestEvaluationLink } from "@/server/endpoints/evaluation-link.ts";
+import { closeConsoleStore, consoleStore } from "@/server/store/console-database.ts";
 
 vi.mock("server-only", () => ({}));
 
@@ -372,6 +373,8 @@ describe("the Model Registry on the local control plane", { timeout: 180_000 }, 
     const serving = await inService(SERVING);
     expect(serving.status).toBe("InService");
     expect(serving.model.modelVersionArn).toBe(approved.body.arn);
+    // The version's attached evaluation is what the endpoint's realised quality is compared with.
+    expect(await newestEvaluationLink(consoleStore(), SERVING)).toMatchObject({ runId, why: "deployed", by: "local" });
 
     const detail = (
       await json<ModelVersionDetail>(routes.version.GET(get(`/api/models/${GROUP}/1`), ofVersion(GROUP, 1)))
@@ -430,6 +433,8 @@ describe("the Model Registry on the local control plane", { timeout: 180_000 }, 
       (endpoint) => endpoint.status === "InService" && endpoint.model.modelVersionArn === v3.body.arn,
     );
     expect(detail.model.modelVersionArn).toBe(v3.body.arn);
+    const link = await newestEvaluationLink(consoleStore(), SERVING);
+    expect(link).toMatchObject({ runId, why: "updated", by: "local" });
     const served = (
       await json<ModelVersionDetail>(routes.version.GET(get(`/api/models/${GROUP}/3`), ofVersion(GROUP, 3)))
     ).body;

@@ -14,10 +14,16 @@ export interface CapturePlane {
   close: () => Promise<void>;
 }
 
-/** A local control plane in a fresh directory, with the tiny model published as a model archive. */
-export async function planeWithTinyModel(name: string): Promise<CapturePlane> {
+/**
+ * A local control plane in a fresh directory, with the tiny model published as a model archive; `metricClock` moves
+ * local CloudWatch's time (alarm periods) apart from the requests'.
+ */
+export async function planeWithTinyModel(
+  name: string,
+  options: Pick<Parameters<typeof startControlPlane>[0], "metricClock"> = {},
+): Promise<CapturePlane> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `console-${name}-`));
-  const plane = await startControlPlane({ fixture: testStackFixture(), dataDir, port: 0 });
+  const plane = await startControlPlane({ fixture: testStackFixture(), dataDir, port: 0, ...options });
   const modelDataUrl = await publishTinyModelArchive(plane, name, dataDir);
   return {
     plane,

@@ -23,6 +23,7 @@ export const POST = route(async (request, { params }: Context) => {
     updateEndpoint({ ...aws, store }, name, update, {
       resourceNamePrefix: scope.prefix,
       lease: { ttlMs: config.CONSOLE_LEASE_SECONDS * 1000 },
+      linkedBy: { why: "updated", by: principal.name },
     }),
   );
   if (update.rollBackTo === undefined && result.alarms.length > 0) {
