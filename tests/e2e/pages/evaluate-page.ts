@@ -64,4 +64,31 @@ export class EvaluatePage {
     });
     await expect(this.page.getByTestId("progress-text")).toContainText("completed");
   }
+
+  /** Waits until every item of the run is done and the run has ended with `outcome` ("completed with failures"). */
+  async waitForOutcome(total: number, outcome: string, timeout = 180_000): Promise<void> {
+    await expect(this.page.getByTestId("progress-text")).toHaveText(
+      new RegExp(`^${total} of ${total} requests done \\(100%\\) · ${outcome}$`),
+      { timeout },
+    );
+  }
+
+  /** One figure of an endpoint's results ("Failed (no answer)", "Correct of answered", "Accuracy"). */
+  metric(endpointName: string, label: string): Locator {
+    return this.page
+      .getByLabel(`Metrics of ${endpointName}`, { exact: true })
+      .locator("div", { has: this.page.getByRole("term").filter({ hasText: new RegExp(`^${escaped(label)}$`) }) })
+      .getByRole("definition");
+  }
+
+  async cancel(): Promise<void> {
+    await this.page.getByRole("button", { name: "Cancel evaluation" }).click();
+    await expect(this.page.getByTestId("progress-text")).toContainText("cancelled");
+  }
+
+  async retryFailed(): Promise<void> {
+    await this.page.getByRole("button", { name: "Retry the failed items" }).click();
+  }
 }
+
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
