@@ -80,7 +80,7 @@ export async function endpointMonitoring(
   const stored = await storedThreshold(deps.store, endpointName);
   const threshold = query.threshold ?? stored?.threshold ?? DEFAULT_DECISION_THRESHOLD;
   const summary = summarizeRollups(rollups, kinds, bounds, threshold);
-  const tagged = await taggedDecisions(deps.store, captured);
+  const tagged = await taggedDecisions(deps.store, captured, includeEvaluation);
   const windowTagged = { gateway: 0, evaluation: 0 };
   for (const count of tagged.values()) {
     windowTagged.gateway += count.gateway;

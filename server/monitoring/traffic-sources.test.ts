@@ -1,5 +1,6 @@
 import { expect, it } from "vitest";
 import { describeOnStores } from "../../tests/support/store/test-stores.ts";
+import { recordGatewayCall } from "../gateway/usage.ts";
 import { decisionKind } from "./capture-record.ts";
 import { dataSpan, spanWindow } from "./data-span.ts";
 import { type LocatedDecision, recordCaptureObject, rollupsBetween } from "./monitoring-store.ts";
@@ -48,18 +49,43 @@ describeOnStores("where Monitoring's decisions came from", (current) => {
   it("counts gateway and evaluation decisions per kind; the rest came from direct callers", async () => {
     const { store } = current();
     const at = NOW.getTime() - 10 * MINUTE_MS;
+    const gatewayIds = ["dc-gw-0b6f2a52-5c36-4a4e-9d0e-0d6f7f8b9a10", "dc-gw-7d1c3e55-2f0a-4c43-8a51-1b2c3d4e5f60"];
     await record(store, "a", [
-      decision(0, at, "dc-gw-0b6f2a52-5c36-4a4e-9d0e-0d6f7f8b9a10"),
-      decision(1, at, "dc-gw-7d1c3e55-2f0a-4c43-8a51-1b2c3d4e5f60"),
+      decision(0, at, gatewayIds[0] ?? null),
+      decision(1, at, gatewayIds[1] ?? null),
       decision(2, at, "dc-eval-run-1-0-3"),
       decision(3, at, "3f1e6a2c-app-chosen-id"),
       decision(4, at, null),
     ]);
-    const tagged = await taggedDecisions(store, hour);
-    expect(tagged.get(KIND)).toEqual({ gateway: 2, evaluation: 1 });
+    for (const inferenceId of gatewayIds) {
+      await recordGatewayCall(store, {
+        keyId: "key-1",
+        endpointName: ENDPOINT,
+        protocol: "decisions",
+        status: 200,
+        inputTokens: 10,
+        outputTokens: 1,
+        latencyMs: 30,
+        inferenceId,
+        atMs: at + 1_000,
+      });
+    }
+    const production = await taggedDecisions(store, hour, false);
+    expect(production.get(KIND)).toEqual({ gateway: 2, evaluation: 0 });
     // Production's rollups hold 4 decisions (the evaluation one is left out).
-    expect(trafficSources(4, tagged.get(KIND), false)).toEqual({ direct: 2, gateway: 2, evaluation: 0 });
-    expect(trafficSources(5, tagged.get(KIND), true)).toEqual({ direct: 2, gateway: 2, evaluation: 1 });
+    expect(trafficSources(4, production.get(KIND), false)).toEqual({ direct: 2, gateway: 2, evaluation: 0 });
+    const all = await taggedDecisions(store, hour, true);
+    expect(all.get(KIND)).toEqual({ gateway: 2, evaluation: 1 });
+    expect(trafficSources(5, all.get(KIND), true)).toEqual({ direct: 2, gateway: 2, evaluation: 1 });
+  });
+
+  it("reads no single decision when the gateway did not call the endpoint and evaluation traffic is not asked for", async () => {
+    const { store } = current();
+    const at = NOW.getTime() - 10 * MINUTE_MS;
+    await record(store, "d", [decision(0, at, null), decision(1, at, "dc-eval-run-1-0-1")]);
+    expect(await taggedDecisions(store, hour, false)).toEqual(new Map());
+    expect(trafficSources(1, undefined, false)).toEqual({ direct: 1, gateway: 0, evaluation: 0 });
+    expect((await taggedDecisions(store, hour, true)).get(KIND)).toEqual({ gateway: 0, evaluation: 1 });
   });
 
   it("adds the window's evaluation decisions to production's only when asked for", async () => {
