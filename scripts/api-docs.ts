@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { type ApiRoute, consoleApi } from "../contract/api.ts";
+import { type GatewayRoute, gatewayApi, gatewayErrorBodies } from "../contract/gateway/gateway-api.ts";
 import { consoleErrorBodySchema, errorStatus } from "../contract/http/error-body.ts";
 import { requiredAccess } from "../server/auth/policy.ts";
 import { type CurlExample, curlExamples, readField } from "./api-docs/examples.ts";
@@ -14,8 +15,8 @@ export const apiDocsFile = path.resolve(import.meta.dirname, "../docs/api-routes
 
 type Key = keyof typeof consoleApi;
 const routes = Object.entries(consoleApi) as [Key, ApiRoute][];
-const title = (route: ApiRoute) => `${route.method} ${route.path}`;
-const anchor = (route: ApiRoute) =>
+const title = (route: Pick<ApiRoute, "method" | "path">) => `${route.method} ${route.path}`;
+const anchor = (route: Pick<ApiRoute, "method" | "path">) =>
   title(route)
     .toLowerCase()
     .replace(/[^a-z0-9 -]/g, "")
@@ -37,7 +38,7 @@ function fence(language: string, text: string): string {
   return `\`\`\`${language}\n${text}\n\`\`\``;
 }
 
-function shapes(route: ApiRoute): string[] {
+function shapes(route: Pick<ApiRoute, "query" | "body" | "response" | "status">): string[] {
   const parts: string[] = [];
   if (route.query) parts.push(`Query:\n\n${fence("ts", renderSchema(route.query, "input"))}`);
   if (route.body) parts.push(`Body (JSON):\n\n${fence("ts", renderSchema(route.body, "input"))}`);
@@ -96,6 +97,35 @@ function walkthrough(): string[] {
   ];
 }
 
+/** The decision gateway's routes (contract/gateway/gateway-api.ts): a table, then each one's shapes and errors. */
+function gatewaySection(): string[] {
+  const gatewayRoutes = Object.values(gatewayApi) as GatewayRoute[];
+  const table = gatewayRoutes.map(
+    (route) => `| [\`${title(route)}\`](#${anchor(route)}) | \`${route.protocol}\` | ${route.summary} |`,
+  );
+  const sections = gatewayRoutes.map((route) => {
+    const errors = Object.entries(route.errors).map(([status, when]) => `- ${status}: ${when}`);
+    return [
+      `### ${title(route)}`,
+      `${route.summary} Access: a gateway API key.`,
+      ...shapes({ ...route, status: 200 }),
+      `Errors, in the body below:\n\n${errors.join("\n")}`,
+      fence("ts", renderSchema(gatewayErrorBodies[route.protocol], "output")),
+    ].join("\n\n");
+  });
+  return [
+    "## Decision gateway (route handlers under `app/v1/`)",
+    [
+      "Applications call these with a gateway API key an operator created on the Keys page, sent as",
+      "`Authorization: Bearer <key>`, never a session: the same-origin rule and the console's error body do not apply.",
+      "Each speaks its protocol (docs/gateway.md): bodies are the adapter's (adapter/src/contract), and errors come in",
+      "the protocol's own body, TypeSafe's on `/v1/systemone`, OpenAI's on the others. A 429 carries `Retry-After`.",
+    ].join("\n"),
+    ["| Method and path | Protocol | What it does |", "| --- | --- | --- |", ...table].join("\n"),
+    ...sections,
+  ];
+}
+
 export function renderApiDocs(): string {
   const table = routes.map(([key, route]) => {
     const example =
@@ -139,6 +169,7 @@ export function renderApiDocs(): string {
     ["| Method and path | Access | What it does |", "| --- | --- | --- |", ...table].join("\n"),
     "## Requests and answers",
     ...sections,
+    ...gatewaySection(),
     ...walkthrough(),
   ].join("\n\n")}\n`;
 }

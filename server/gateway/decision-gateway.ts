@@ -15,6 +15,7 @@ import { isAppError } from "../http/app-error.ts";
 import { readBodyWithin } from "../http/route.ts";
 import { type BusyRetryPolicy, defaultBusyRetryPolicy, isBusyAnswer } from "../invoke/busy-retry.ts";
 import { invokeEndpointBytes } from "../invoke/invoke.ts";
+import { answering } from "../lifecycle/in-flight.ts";
 import type { Store } from "../store/store.ts";
 import { bearerKey } from "./api-key.ts";
 import type { KeyLimits } from "./key-limits.ts";
@@ -47,7 +48,7 @@ export async function requireGatewayKey(request: Request, store: Store): Promise
 }
 
 /** The request body as JSON, refused as each protocol refuses it: 415, 413, 400 (decisions) or 422 (systemone). */
-async function readDecisionBody(request: Request, protocol: DecisionProtocol): Promise<Record<string, unknown>> {
+export async function readDecisionBody(request: Request, protocol: DecisionProtocol): Promise<Record<string, unknown>> {
   const type = request.headers.get("content-type") ?? "";
   if (!type.toLowerCase().startsWith("application/json")) {
     throw new GatewayError(
@@ -124,10 +125,24 @@ function tokensOf(answer: unknown): { input: number; output: number } {
 }
 
 /**
+ * Store writes that follow an answer (the call's usage row, the tokens it used): started once the answer has been
+ * handed over (even building a query takes a fraction of a millisecond), not awaited by it, and counted as in flight
+ * from now on, so a console shutting down waits for them.
+ */
+function afterAnswer(write: () => Promise<void>): void {
+  answering(async () => {
+    await new Promise((resolve) => setImmediate(resolve));
+    await write();
+  }).catch((error: unknown) => {
+    console.error(JSON.stringify({ level: "error", msg: "gateway.usage_not_recorded", error: String(error) }));
+  });
+}
+
+/**
  * `POST /v1/systemone` and `POST /v1/decisions` for applications: the key (401), the body in the protocol's shape,
  * the key's scope (403) and limits (429 with Retry-After), then InvokeEndpoint with the console's credentials and a
  * fresh inference id, which the answer carries as `x_inference_id` and the `x-inference-id` header. Every call
- * past authentication is recorded with its status, tokens and latency.
+ * past authentication is recorded with its status, tokens and latency, after its answer (`afterAnswer`).
  */
 export async function serveDecision(
   request: Request,
@@ -138,9 +153,9 @@ export async function serveDecision(
   const inferenceId = gatewayInferenceId();
   let key: GatewayKey | null = null;
   let endpoint: string | null = null;
-  const record = (status: number, tokens = { input: 0, output: 0 }) =>
-    key &&
-    recordGatewayCall(deps.store, {
+  const record = (status: number, tokens = { input: 0, output: 0 }) => {
+    if (!key) return;
+    const call = {
       keyId: key.id,
       endpointName: endpoint,
       protocol,
@@ -150,7 +165,9 @@ export async function serveDecision(
       latencyMs: Math.round((performance.now() - started) * 100) / 100,
       inferenceId,
       atMs: Date.now(),
-    });
+    };
+    afterAnswer(() => recordGatewayCall(deps.store, call));
+  };
   try {
     key = await requireGatewayKey(request, deps.store);
     const body = await readDecisionBody(request, protocol);
@@ -177,11 +194,13 @@ export async function serveDecision(
     });
     const decided = JSON.parse(new TextDecoder().decode(answer.bytes)) as Record<string, unknown>;
     const tokens = tokensOf(decided);
-    await Promise.all([deps.limits.charge(key, tokens.input + tokens.output), record(200, tokens)]);
+    const charged = key;
+    afterAnswer(() => deps.limits.charge(charged, tokens.input + tokens.output));
+    record(200, tokens);
     return Response.json({ ...decided, x_inference_id: inferenceId }, { headers: { "x-inference-id": inferenceId } });
   } catch (error) {
     if (!(error instanceof GatewayError)) throw error;
-    await record(error.status);
+    record(error.status);
     return gatewayErrorResponse(protocol, error, inferenceId);
   }
 }

@@ -1,6 +1,7 @@
+import type { GatewayProtocol } from "../../contract/gateway/gateway-api.ts";
 import { toAppError } from "../http/route.ts";
 import { answering, isDraining } from "../lifecycle/in-flight.ts";
-import { GatewayError, type GatewayProtocol, gatewayErrorResponse } from "./protocol-errors.ts";
+import { GatewayError, gatewayErrorResponse } from "./protocol-errors.ts";
 
 /**
  * Wraps a gateway route handler: every failure answers in the protocol's error shape (a GatewayError with its own

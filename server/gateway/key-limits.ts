@@ -1,5 +1,5 @@
+import { type RawBuilder, sql } from "kysely";
 import type { GatewayKey } from "../../contract/gateway/keys.ts";
-import { storeDialect } from "../store/dialect.ts";
 import type { Store } from "../store/store.ts";
 
 export type LimitRefusal = { limit: "requests" | "tokens"; retryAfterSeconds: number };
@@ -16,7 +16,12 @@ export interface KeyLimits {
   charge(key: GatewayKey, tokens: number): Promise<void>;
 }
 
-const bucketsOf = (key: GatewayKey) => ({
+interface Bucket {
+  bucket: string;
+  perMinute: number;
+}
+
+const bucketsOf = (key: GatewayKey): { requests: Bucket; tokens: Bucket } => ({
   requests: { bucket: `${key.id}:requests`, perMinute: key.requestsPerMinute },
   tokens: { bucket: `${key.id}:tokens`, perMinute: key.tokensPerMinute },
 });
@@ -26,73 +31,72 @@ function level(row: { tokens: number; at_ms: number }, perMinute: number, time: 
   return Math.min(perMinute, row.tokens + Math.max(0, time - Number(row.at_ms)) * (perMinute / 60_000));
 }
 
+/** `level` in SQL, over the row `table` names (CASE, not min/least, which the two dialects spell apart). */
+function levelSql(table: string, { perMinute }: Bucket, time: number): RawBuilder<number> {
+  const tokens = sql.ref(`${table}.tokens`);
+  const at = sql.ref(`${table}.at_ms`);
+  const refilled = sql`${tokens} + (case when ${time} > ${at} then ${time} - ${at} else 0 end) * cast(${perMinute / 60_000} as double precision)`;
+  return sql<number>`(case when ${refilled} < ${perMinute} then ${refilled} else cast(${perMinute} as double precision) end)`;
+}
+
 /** Whole seconds until a bucket refilling at `perMinute` rises from `tokens` to `needed`. */
 function secondsUntil(tokens: number, needed: number, perMinute: number): number {
   return Math.max(1, Math.ceil((needed - tokens) / (perMinute / 60_000) / 1000));
 }
 
+/**
+ * Admitting and charging are one statement each (an upsert that reads the bucket's level and spends from it in the
+ * same row lock), so a call costs the store one round trip before InvokeEndpoint, on SQLite and PostgreSQL alike.
+ */
 export function storeKeyLimits(store: Store, now: () => number = Date.now): KeyLimits {
-  const locks = storeDialect(store) === "postgres";
+  async function refusal(key: GatewayKey, time: number): Promise<LimitRefusal> {
+    const { requests, tokens } = bucketsOf(key);
+    const rows = await store
+      .selectFrom("gateway_buckets")
+      .selectAll()
+      .where("bucket", "in", [requests.bucket, tokens.bucket])
+      .execute();
+    const stored = new Map(rows.map((row) => [row.bucket, row]));
+    const full = (bucket: Bucket) => ({ tokens: bucket.perMinute, at_ms: time });
+    const requestLevel = level(stored.get(requests.bucket) ?? full(requests), requests.perMinute, time);
+    if (requestLevel < 1) {
+      return { limit: "requests", retryAfterSeconds: secondsUntil(requestLevel, 1, requests.perMinute) };
+    }
+    const tokenLevel = level(stored.get(tokens.bucket) ?? full(tokens), tokens.perMinute, time);
+    return { limit: "tokens", retryAfterSeconds: secondsUntil(Math.min(tokenLevel, 0), 0, tokens.perMinute) };
+  }
   return {
     async admit(key) {
       const time = now();
       const { requests, tokens } = bucketsOf(key);
-      return store.transaction().execute(async (trx) => {
-        await trx
-          .insertInto("gateway_buckets")
-          .values([
-            { bucket: requests.bucket, tokens: requests.perMinute, at_ms: time },
-            { bucket: tokens.bucket, tokens: tokens.perMinute, at_ms: time },
-          ])
-          .onConflict((conflict) => conflict.column("bucket").doNothing())
-          .execute();
-        const rows = await trx
-          .selectFrom("gateway_buckets")
-          .selectAll()
-          .where("bucket", "in", [requests.bucket, tokens.bucket])
-          .orderBy("bucket")
-          .$if(locks, (query) => query.forUpdate())
-          .execute();
-        const stored = new Map(rows.map((row) => [row.bucket, row]));
-        const requestLevel = level(stored.get(requests.bucket)!, requests.perMinute, time);
-        const tokenLevel = level(stored.get(tokens.bucket)!, tokens.perMinute, time);
-        if (requestLevel < 1) {
-          return { limit: "requests", retryAfterSeconds: secondsUntil(requestLevel, 1, requests.perMinute) };
-        }
-        if (tokenLevel <= 0) {
-          return { limit: "tokens", retryAfterSeconds: secondsUntil(tokenLevel, 0, tokens.perMinute) };
-        }
-        await trx
-          .updateTable("gateway_buckets")
-          .set({ tokens: requestLevel - 1, at_ms: time })
-          .where("bucket", "=", requests.bucket)
-          .execute();
-        await trx
-          .updateTable("gateway_buckets")
-          .set({ tokens: tokenLevel, at_ms: time })
-          .where("bucket", "=", tokens.bucket)
-          .execute();
-        return null;
-      });
+      const requestLevel = levelSql("gateway_buckets", requests, time);
+      const tokenLevel = sql<number>`coalesce((select ${levelSql("spent", tokens, time)} from gateway_buckets as spent where spent.bucket = ${tokens.bucket}), 1)`;
+      const admitted = await store
+        .insertInto("gateway_buckets")
+        .values({ bucket: requests.bucket, tokens: requests.perMinute - 1, at_ms: time })
+        .onConflict((conflict) =>
+          conflict
+            .column("bucket")
+            .doUpdateSet({ tokens: sql<number>`${requestLevel} - 1`, at_ms: time })
+            .where(sql<boolean>`${requestLevel} >= 1 and ${tokenLevel} > 0`),
+        )
+        .returning("bucket")
+        .executeTakeFirst();
+      return admitted ? null : refusal(key, time);
     },
     async charge(key, used) {
       if (used <= 0) return;
       const time = now();
       const { tokens } = bucketsOf(key);
-      await store.transaction().execute(async (trx) => {
-        const row = await trx
-          .selectFrom("gateway_buckets")
-          .selectAll()
-          .where("bucket", "=", tokens.bucket)
-          .$if(locks, (query) => query.forUpdate())
-          .executeTakeFirst();
-        const before = row ? level(row, tokens.perMinute, time) : tokens.perMinute;
-        await trx
-          .insertInto("gateway_buckets")
-          .values({ bucket: tokens.bucket, tokens: before - used, at_ms: time })
-          .onConflict((conflict) => conflict.column("bucket").doUpdateSet({ tokens: before - used, at_ms: time }))
-          .execute();
-      });
+      await store
+        .insertInto("gateway_buckets")
+        .values({ bucket: tokens.bucket, tokens: tokens.perMinute - used, at_ms: time })
+        .onConflict((conflict) =>
+          conflict
+            .column("bucket")
+            .doUpdateSet({ tokens: sql<number>`${levelSql("gateway_buckets", tokens, time)} - ${used}`, at_ms: time }),
+        )
+        .execute();
     },
   };
 }

@@ -51,6 +51,18 @@ describeOnStores("gateway keys", (current) => {
     expect(await storeKeyLimits(store, () => 1_030_000).admit(key)).toBeNull();
   });
 
+  it("calls admitted at once on two replicas never pass a key's requests per minute", async () => {
+    const { store } = current();
+    const { key } = await createGatewayKey(store, { ...request, requestsPerMinute: 5 }, "ana");
+    const clock = () => 2_000_000;
+    const replicas = [storeKeyLimits(store, clock), storeKeyLimits(store, clock)];
+    const outcomes = await Promise.all(Array.from({ length: 12 }, (_, i) => replicas[i % 2]!.admit(key)));
+    expect(outcomes.filter((outcome) => outcome === null)).toHaveLength(5);
+    expect(outcomes.filter((outcome) => outcome !== null)).toEqual(
+      Array.from({ length: 7 }, () => ({ limit: "requests", retryAfterSeconds: 12 })),
+    );
+  });
+
   it("tokens used past a key's tokens per minute refuse its next call until the debt has refilled", async () => {
     const { store } = current();
     const { key } = await createGatewayKey(store, { ...request, requestsPerMinute: 100 }, "ana");

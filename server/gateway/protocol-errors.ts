@@ -1,7 +1,5 @@
 import { openAiError, systemOneError } from "@decision-console/adapter/contract";
-
-/** The routes the gateway serves: each answers errors in its own protocol's shape. */
-export type GatewayProtocol = "systemone" | "decisions" | "models";
+import type { GatewayProtocol } from "../../contract/gateway/gateway-api.ts";
 
 /** A refusal or failure the gateway answers, with the status and code its protocol's clients read. */
 export class GatewayError extends Error {

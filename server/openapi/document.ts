@@ -1,5 +1,6 @@
 import { type ZodType, z } from "zod";
 import { type ApiRoute, consoleApi } from "../../contract/api.ts";
+import { type GatewayRoute, gatewayApi, gatewayErrorBodies } from "../../contract/gateway/gateway-api.ts";
 import { consoleErrorBodySchema, type ErrorCode, errorStatus } from "../../contract/http/error-body.ts";
 import type { OpenApiDocument } from "../../contract/openapi/openapi.ts";
 import packageJson from "../../package.json" with { type: "json" };
@@ -70,7 +71,7 @@ function operation(key: string, route: ApiRoute): object {
   const access = requiredAccess(route.path, route.method);
   const responses: Record<string, object> = { [route.status]: { description: route.summary, ...bodyOf(route) } };
   for (const code of routeErrors(route)) responses[errorStatus[code]] = { $ref: `#/components/responses/${code}` };
-  responses[431] = { $ref: "#/components/responses/request_header_fields_too_large" };
+  responses[431] = headerTooLarge;
   const other = otherStatuses[`${route.method} ${route.path}`];
   if (other) responses[other.status] = { description: other.description, ...bodyOf(route) };
   return {
@@ -82,6 +83,50 @@ function operation(key: string, route: ApiRoute): object {
     // An anonymous route still reads the session when there is one (`/api/auth/me` says who it is).
     security: access === "anonymous" ? [{}, { session: [] }] : [{ session: [] }],
     parameters: [...pathParameters(route.path), ...queryParameters(route.query)],
+    ...(route.body ? { requestBody: { required: true, content: json(jsonSchemaOf(route.body, "input")) } } : {}),
+    responses,
+  };
+}
+
+const headerTooLarge = { $ref: "#/components/responses/request_header_fields_too_large" };
+
+const headers = {
+  inferenceId: {
+    description: "The call's inference id, as InvokeEndpoint's InferenceId (data capture records it).",
+    schema: { type: "string" },
+  },
+  retryAfter: { description: "Seconds to wait before retrying.", schema: { type: "integer", minimum: 1 } },
+};
+
+/** A gateway route's operation: its protocol's body and answer, the gateway key, and its errors in its protocol's body. */
+function gatewayOperation(key: string, route: GatewayRoute): object {
+  const errorBody = json(jsonSchemaOf(gatewayErrorBodies[route.protocol], "output"));
+  const decision = route.protocol !== "models";
+  const responses: Record<string, object> = {
+    200: {
+      description: route.summary,
+      ...(decision && { headers: { "x-inference-id": { ...headers.inferenceId, required: true } } }),
+      content: json(jsonSchemaOf(route.response, "output")),
+    },
+  };
+  for (const [status, description] of Object.entries(route.errors)) {
+    const retry = status === "429" || status === "503";
+    responses[status] = {
+      description,
+      headers: {
+        ...(retry && { "retry-after": headers.retryAfter }),
+        ...(decision && { "x-inference-id": headers.inferenceId }),
+      },
+      content: errorBody,
+    };
+  }
+  responses[431] = headerTooLarge;
+  return {
+    operationId: key,
+    summary: route.summary,
+    tags: ["gateway"],
+    security: [{ gatewayKey: [] }],
+    parameters: [],
     ...(route.body ? { requestBody: { required: true, content: json(jsonSchemaOf(route.body, "input")) } } : {}),
     responses,
   };
@@ -101,16 +146,25 @@ const description = [
   "",
   "Bodies are JSON with `Content-Type: application/json` (else 415), at most 1 MiB (dataset uploads 20 MiB; 413 past",
   "it). Every failure answers the error body `ConsoleError` with the status of its code.",
+  "",
+  "The decision gateway's routes (`/v1/*`, tag `gateway`, docs/gateway.md) are for applications: they take a gateway",
+  "API key as `Authorization: Bearer <key>` instead of a session, speak TypeSafe's System One and OpenAI's Decisions,",
+  "and answer errors in their protocol's body (`/v1/systemone` TypeSafe's `detail`, the others OpenAI's `error`).",
 ].join("\n");
 
-/** The console's API as an OpenAPI 3.1 document, built from a route table (the console's own by default). */
+/**
+ * The console's API as an OpenAPI 3.1 document, built from a route table (the console's own by default) and the
+ * decision gateway's routes.
+ */
 export function openApiDocument(routes: Routes = consoleApi, version = packageJson.version): OpenApiDocument {
   const paths: Record<string, Record<string, object>> = {};
-  for (const [key, route] of Object.entries(routes)) {
-    const at = openApiPath(route.path);
+  const add = (path: string, method: string, built: object) => {
+    const at = openApiPath(path);
     paths[at] ??= {};
-    paths[at][route.method.toLowerCase()] = operation(key, route);
-  }
+    paths[at][method.toLowerCase()] = built;
+  };
+  for (const [key, route] of Object.entries(routes)) add(route.path, route.method, operation(key, route));
+  for (const [key, route] of Object.entries(gatewayApi)) add(route.path, route.method, gatewayOperation(key, route));
   const responses: Record<string, object> = Object.fromEntries(
     (Object.keys(errorStatus) as ErrorCode[]).map((code) => [code, errorResponse(code)]),
   );
@@ -131,6 +185,12 @@ export function openApiDocument(routes: Routes = consoleApi, version = packageJs
           in: "cookie",
           name: sessionCookieName,
           description: "The session `POST /api/auth/login` (or single sign-on) sets.",
+        },
+        gatewayKey: {
+          type: "http",
+          scheme: "bearer",
+          description:
+            "A gateway API key (`dcg_...`) an operator created on the Keys page; the decision gateway's routes only.",
         },
       },
     },

@@ -2,16 +2,17 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { type ApiRoute, consoleApi } from "@/contract/api.ts";
+import { gatewayApi } from "@/contract/gateway/gateway-api.ts";
 import { curlExamples, sampleValues } from "@/scripts/api-docs/examples.ts";
 import { apiDocsFile, renderApiDocs } from "@/scripts/api-docs.ts";
 
 const appDir = path.resolve(import.meta.dirname, "../../app");
 const methods = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 
-/** `METHOD /api/...` for every handler exported by a route.ts under app/api. */
-function handlersOnDisk(): string[] {
+/** `METHOD /api/...` for every handler exported by a route.ts under `app/<folder>`. */
+function handlersOnDisk(folder: "api" | "v1"): string[] {
   return fs
-    .readdirSync(path.join(appDir, "api"), { recursive: true, withFileTypes: true })
+    .readdirSync(path.join(appDir, folder), { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile() && entry.name === "route.ts")
     .flatMap((entry) => {
       const source = fs.readFileSync(path.join(entry.parentPath, entry.name), "utf8");
@@ -36,7 +37,14 @@ describe("docs/api-routes.md", () => {
   });
 
   it("the route table names exactly the route handlers on disk", () => {
-    expect(routes.map(([, route]) => `${route.method} ${route.path}`).sort()).toEqual(handlersOnDisk());
+    expect(routes.map(([, route]) => `${route.method} ${route.path}`).sort()).toEqual(handlersOnDisk("api"));
+  });
+
+  it("the gateway's route table names exactly the route handlers under app/v1, and the file lists each", () => {
+    const gatewayRoutes = Object.values(gatewayApi).map((route) => `${route.method} ${route.path}`);
+    expect(gatewayRoutes.sort()).toEqual(handlersOnDisk("v1"));
+    const docs = fs.readFileSync(apiDocsFile, "utf8");
+    for (const route of gatewayRoutes) expect(docs).toContain(`### ${route}`);
   });
 
   it("has one curl example for each mutating route", () => {

@@ -3,17 +3,22 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { GET } from "@/app/api/openapi.json/route.ts";
 import { type ApiRoute, consoleApi } from "@/contract/api.ts";
+import { gatewayApi, gatewayErrorBodies } from "@/contract/gateway/gateway-api.ts";
 import { errorStatus } from "@/contract/http/error-body.ts";
 import { isCurrent, openApiFile } from "@/scripts/openapi.ts";
 import { requiredAccess } from "@/server/auth/policy.ts";
 import { sessionCookieName } from "@/server/auth/session.ts";
-import { openApiDocument, openApiPath } from "@/server/openapi/document.ts";
+import { jsonSchemaOf, openApiDocument, openApiPath } from "@/server/openapi/document.ts";
 
 type Operation = {
   operationId: string;
+  tags: string[];
   parameters: { name: string; in: string; required: boolean; schema: Record<string, unknown> }[];
   requestBody?: { content: Record<string, { schema: Record<string, unknown> }> };
-  responses: Record<string, { $ref?: string; content?: Record<string, { schema: unknown }> }>;
+  responses: Record<
+    string,
+    { $ref?: string; content?: Record<string, { schema: unknown }>; headers?: Record<string, { required?: boolean }> }
+  >;
   security: Record<string, string[]>[];
   "x-required-role": string;
 };
@@ -25,7 +30,7 @@ type Document = {
 };
 
 const routes = Object.entries(consoleApi) as [string, ApiRoute][];
-const operationOf = (document: unknown, route: ApiRoute) =>
+const operationOf = (document: unknown, route: Pick<ApiRoute, "method" | "path">) =>
   (document as Document).paths[openApiPath(route.path)]?.[route.method.toLowerCase()];
 
 describe("docs/openapi.json", () => {
@@ -62,6 +67,35 @@ describe("openApiDocument", () => {
     expect(operation?.responses[431]).toEqual({ $ref: "#/components/responses/request_header_fields_too_large" });
     if (route.body)
       expect(Object.keys(operation?.responses ?? {})).toEqual(expect.arrayContaining(["400", "413", "415"]));
+  });
+
+  it.each(Object.entries(gatewayApi))(
+    "%s: a gateway operation with the Bearer key, its protocol's body and answer, its errors in its protocol's body",
+    (key, route) => {
+      const operation = operationOf(document, route);
+      expect(operation?.operationId).toBe(key);
+      expect(operation?.tags).toEqual(["gateway"]);
+      expect(operation?.security).toEqual([{ gatewayKey: [] }]);
+      expect(operation?.responses[200]?.content?.["application/json"]?.schema).toEqual(
+        jsonSchemaOf(route.response, "output"),
+      );
+      expect(operation?.requestBody?.content["application/json"]?.schema).toEqual(
+        "body" in route ? jsonSchemaOf(route.body, "input") : undefined,
+      );
+      const errorBody = jsonSchemaOf(gatewayErrorBodies[route.protocol], "output");
+      for (const status of ["401", ...Object.keys(route.errors)]) {
+        expect(operation?.responses[status]?.content?.["application/json"]?.schema, status).toEqual(errorBody);
+      }
+      expect(operation?.responses[429]?.headers).toHaveProperty("retry-after");
+      if (route.method === "POST") {
+        expect(Object.keys(operation?.responses ?? {})).toEqual(expect.arrayContaining(["400", "413", "415"]));
+        expect(operation?.responses[200]?.headers?.["x-inference-id"]?.required).toBe(true);
+      }
+    },
+  );
+
+  it("describes the gateway key as a Bearer scheme", () => {
+    expect(document.components.securitySchemes.gatewayKey).toMatchObject({ type: "http", scheme: "bearer" });
   });
 
   it("describes the session cookie by the name the console sets", () => {

@@ -67,14 +67,37 @@ async function ownDataset(api: APIRequestContext): Promise<string> {
 }
 
 /**
+ * A gateway API key for the decision gateway's operations (`/v1/*`), which take it as their Bearer scheme instead of
+ * the session: scoped to the spec's own endpoint name, which no endpoint has, so a generated `model` is refused (403)
+ * or not found (404) and nothing is invoked; its limits are far above what the run sends.
+ */
+async function ownGatewayKey(api: APIRequestContext, endpoint: string): Promise<string> {
+  const response = await api.post("/api/gateway/keys", {
+    data: {
+      name: `openapi-schemathesis-${Date.now()}`,
+      endpoints: [endpoint],
+      aliases: {},
+      requestsPerMinute: 100_000,
+      tokensPerMinute: 100_000_000,
+      expiresAt: null,
+    },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  return ((await response.json()) as { secret: string }).secret;
+}
+
+/**
  * Where schemathesis may act, and how. Every unsafe operation names only this spec's own things: an endpoint and a
  * transform job no one creates (with the console's prefix, so the gate lets them through to the handlers), and the
  * dataset it stored, whose id no evaluation has. Operations whose valid request would start work in the shared
  * console (a deployment, a build, a transform job) or add a dataset other specs list get invalid requests only.
  */
-function configFor(prefix: string, dataset: string): string {
-  const tag = `${prefix}oas-${process.pid}`;
-  return schemathesisConfig(rules(tag, dataset), { "own-names": [tag] });
+const ownEndpoint = (prefix: string) => `${prefix}oas-${process.pid}`;
+
+function configFor(prefix: string, dataset: string, gatewayKey: string): string {
+  const tag = ownEndpoint(prefix);
+  const auth = `[auth.openapi.gatewayKey]\nbearer = ${JSON.stringify(gatewayKey)}\n`;
+  return `${schemathesisConfig(rules(tag, dataset), { "own-names": [tag] })}\n${auth}`;
 }
 
 function rules(tag: string, dataset: string): OperationRule[] {
@@ -180,7 +203,9 @@ test.describe("the console's OpenAPI document under schemathesis", () => {
     const operator = await signIn(user.name, user.password);
     try {
       const settings = await (await operator.api.get("/api/settings")).json();
-      config = configFor(settings.resourceNamePrefix ?? "", await ownDataset(operator.api));
+      const prefix = settings.resourceNamePrefix ?? "";
+      const gatewayKey = await ownGatewayKey(operator.api, ownEndpoint(prefix));
+      config = configFor(prefix, await ownDataset(operator.api), gatewayKey);
     } finally {
       await operator.api.dispose();
     }
