@@ -20,7 +20,7 @@ import type { Store } from "../store/store.ts";
 import { bearerKey } from "./api-key.ts";
 import type { KeyLimits } from "./key-limits.ts";
 import { authenticateGatewayKey, type KeyRefusal } from "./key-store.ts";
-import { GatewayError, gatewayErrorResponse } from "./protocol-errors.ts";
+import { callIdHeaders, GatewayError, gatewayErrorResponse } from "./protocol-errors.ts";
 import { recordGatewayCall } from "./usage.ts";
 
 export type DecisionProtocol = "systemone" | "decisions";
@@ -197,7 +197,7 @@ export async function serveDecision(
     const charged = key;
     afterAnswer(() => deps.limits.charge(charged, tokens.input + tokens.output));
     record(200, tokens);
-    return Response.json({ ...decided, x_inference_id: inferenceId }, { headers: { "x-inference-id": inferenceId } });
+    return Response.json({ ...decided, x_inference_id: inferenceId }, { headers: callIdHeaders(inferenceId) });
   } catch (error) {
     if (!(error instanceof GatewayError)) throw error;
     record(error.status);

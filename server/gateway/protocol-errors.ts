@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { openAiError, systemOneError } from "@decision-console/adapter/contract";
 import type { GatewayProtocol } from "../../contract/gateway/gateway-api.ts";
 
@@ -35,9 +36,24 @@ export function gatewayErrorBody(protocol: GatewayProtocol, error: GatewayError)
   return { error: { ...body.error, type: openAiType(error.status) } };
 }
 
+/**
+ * The headers naming one gateway call: the inference id the capture and the labels join on, and the same id as the
+ * request id each official client reads from the answer (`x-request-id`: openai's `_request_id`;
+ * `x-typesafe-request-id`: typesafe-sdk's `request_id`, which raises when the header is missing). The adapter's
+ * own request id cannot travel back: InvokeEndpoint does not pass the container's headers on.
+ */
+export function callIdHeaders(inferenceId: string): Record<string, string> {
+  return { "x-inference-id": inferenceId, ...requestIdHeaders(inferenceId) };
+}
+
+function requestIdHeaders(requestId: string): Record<string, string> {
+  return { "x-request-id": requestId, "x-typesafe-request-id": requestId };
+}
+
 export function gatewayErrorResponse(protocol: GatewayProtocol, error: GatewayError, inferenceId?: string): Response {
   const headers = new Headers({ "content-type": "application/json" });
   if (error.retryAfterSeconds !== null) headers.set("retry-after", String(error.retryAfterSeconds));
-  if (inferenceId) headers.set("x-inference-id", inferenceId);
+  const ids = inferenceId ? callIdHeaders(inferenceId) : requestIdHeaders(randomUUID());
+  for (const [name, value] of Object.entries(ids)) headers.set(name, value);
   return new Response(JSON.stringify(gatewayErrorBody(protocol, error)), { status: error.status, headers });
 }

@@ -223,7 +223,9 @@ describe("raw requests to the gateway", () => {
 describe.skipIf(!pythonAvailable && process.env.PYTHON_TESTS !== "required")(
   "the Python clients (typesafe-sdk, openai) against the gateway",
   () => {
-    type Refusal = { error: string; status: number; message: string; retry_after: string | null } | { answered: true };
+    type Refusal =
+      | { error: string; status: number; message: string; retry_after: string | null; request_id?: string | null }
+      | { answered: true };
     let driven: {
       typesafe: {
         noul: number;
@@ -231,8 +233,13 @@ describe.skipIf(!pythonAvailable && process.env.PYTHON_TESTS !== "required")(
         choice_probabilities: Record<string, number>;
         score: number;
         models: string[];
+        request_id: string;
       };
-      openai: { decision: { answers: { type: string }[] }; models: string[] };
+      openai: {
+        decision: { answers: { type: string }[]; x_inference_id: string };
+        models: string[];
+        request_id: string;
+      };
       refused: Record<"wrong" | "revoked" | "expired", { typesafe: Refusal; openai: Refusal }>;
       out_of_scope: { typesafe: Refusal; openai: Refusal };
       limited: Refusal[];
@@ -259,6 +266,12 @@ describe.skipIf(!pythonAvailable && process.env.PYTHON_TESTS !== "required")(
       expect(total).toBeCloseTo(1, 6);
       expect(driven.typesafe.score).toBeGreaterThanOrEqual(0);
       expect(driven.typesafe.models.sort()).toEqual([ENDPOINT, ALIAS].sort());
+    });
+
+    it("each client reads the call's request id, which is its inference id", () => {
+      expect(driven.typesafe.request_id).toMatch(/^dc-gw-/);
+      expect(driven.openai.request_id).toBe(driven.openai.decision.x_inference_id);
+      expect(driven.refused.wrong.typesafe).toMatchObject({ request_id: expect.any(String) });
     });
 
     it("openai's decisions.create answers predicate, choice and score questions", () => {

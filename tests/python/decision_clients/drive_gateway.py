@@ -40,7 +40,7 @@ def typesafe_refusal(key: str, model: str = MODEL) -> dict:
         return {"answered": True}
     except TypeSafeAPIError as error:
         return {"error": type(error).__name__, "status": error.status, "message": str(error),
-                "retry_after": error.headers.get("retry-after")}
+                "retry_after": error.headers.get("retry-after"), "request_id": error.request_id}
 
 
 def openai_refusal(key: str, model: str = MODEL) -> dict:
@@ -63,9 +63,11 @@ out = {
         "score": answered.scores["urgency"].score,
         "input_tokens": answered.usage.input_tokens,
         "models": [m.name for m in typesafe_client(good).models.list().models],
+        "request_id": answered.request_id,
     },
     "openai": {
         "decision": json.loads(decision.model_dump_json()),
+        "request_id": decision._request_id,
         "models": [m.id for m in openai_client(good).models.list().data],
     },
     "refused": {
