@@ -32,7 +32,7 @@ export class Exchange {
   readonly path: string;
   /** Fields of this request's log line; routes add theirs (tokens, timings...). */
   readonly line: Record<string, unknown>;
-  private readonly started = performance.now();
+  private readonly started: number;
 
   constructor(
     readonly request: IncomingMessage,
@@ -40,9 +40,13 @@ export class Exchange {
     private readonly log: LogLine,
     private readonly lingerMs: number,
   ) {
+    // Read together, so `time` plus a duration is the moment on the wall clock: work between the two reads (a
+    // preempted thread on a loaded host) would shift every figure the log line adds up.
+    const arrived = new Date();
+    this.started = performance.now();
     this.requestId = String(request.headers["x-request-id"] ?? request.headers["x-amzn-requestid"] ?? randomUUID());
     this.path = (request.url ?? "/").split("?")[0]!;
-    this.line = { time: new Date().toISOString(), request_id: this.requestId, method: request.method, path: this.path };
+    this.line = { time: arrived.toISOString(), request_id: this.requestId, method: request.method, path: this.path };
   }
 
   /** Milliseconds since the request arrived, to the hundredth. */
