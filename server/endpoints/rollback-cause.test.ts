@@ -32,18 +32,19 @@ function rolledBack(failureReason: string): DescribeEndpointOutput {
   };
 }
 
-/** A StateUpdate item as DescribeAlarmHistory returns it: the old and new state in HistoryData's JSON. */
-function toAlarm(alarm: string, at: Date, reason: string, reasonData?: object): AlarmHistoryItem {
+/** A StateUpdate item as DescribeAlarmHistory returns it (newest first): the old and new state in HistoryData's JSON. */
+function toAlarm(alarm: string, at: Date, reason: string, reasonData?: object, state = "ALARM"): AlarmHistoryItem {
+  const old = state === "ALARM" ? "OK" : "ALARM";
   return {
     AlarmName: alarm,
     AlarmType: "MetricAlarm",
     Timestamp: at,
     HistoryItemType: "StateUpdate",
-    HistorySummary: "Alarm updated from OK to ALARM",
+    HistorySummary: `Alarm updated from ${old} to ${state}`,
     HistoryData: JSON.stringify({
       version: "1.0",
-      oldState: { stateValue: "OK", stateReason: "Threshold Crossed: no datapoints were crossing" },
-      newState: { stateValue: "ALARM", stateReason: reason, ...(reasonData ? { stateReasonData: reasonData } : {}) },
+      oldState: { stateValue: old, stateReason: "Threshold Crossed" },
+      newState: { stateValue: state, stateReason: reason, ...(reasonData ? { stateReasonData: reasonData } : {}) },
     }),
   };
 }
@@ -124,8 +125,32 @@ describeOnStores("why an endpoint's last update went back", (current) => {
     });
     const asked = cloudWatch.commandCalls(DescribeAlarmHistoryCommand).map((call) => call.args[0].input);
     expect(asked.map((input) => input.AlarmName)).toEqual([errorsAlarm, latencyAlarm]);
-    expect(asked[0]).toMatchObject({ HistoryItemType: "StateUpdate", StartDate: new Date(started.at) });
+    expect(asked[0]).toMatchObject({ HistoryItemType: "StateUpdate", ScanBy: "TimestampDescending" });
     expect(asked[0]?.EndDate).toEqual(endpoint.LastModifiedTime);
+  });
+
+  it("is an alarm already in ALARM when the update started, on a datapoint from before it", async () => {
+    const { store } = current();
+    const started = await update(store);
+    const crossedAt = new Date(Date.parse(started.at) - 2_000);
+    const earlier = toAlarm(latencyAlarm, new Date(Date.parse(started.at) - 600_000), "Threshold Crossed", {});
+    history({ [latencyAlarm]: [latencyCrossed(crossedAt), earlier] });
+    expect(await lastRollbackCause(rolledBack("Rolled back"), client, store)).toMatchObject({
+      kind: "alarm",
+      alarm: latencyAlarm,
+      at: crossedAt.toISOString(),
+    });
+  });
+
+  it("is not an alarm that was back to OK before the update started", async () => {
+    const { store } = current();
+    const started = await update(store);
+    const ok = toAlarm(latencyAlarm, new Date(Date.parse(started.at) - 2_000), "Threshold Crossed", {}, "OK");
+    history({ [latencyAlarm]: [ok, latencyCrossed(new Date(Date.parse(started.at) - 60_000))] });
+    expect(await lastRollbackCause(rolledBack("Rolled back"), client, store)).toEqual({
+      kind: "failed",
+      reason: "Rolled back",
+    });
   });
 
   it("is an alarm that went off before a person's abort: SageMaker acts on the first alarm", async () => {

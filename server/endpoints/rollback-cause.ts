@@ -28,19 +28,20 @@ const crosses: Record<string, (value: number, threshold: number) => boolean> = {
   "<=": (value, threshold) => value <= threshold,
 };
 
-interface Trip {
+interface StateChange {
   alarm: string;
   at: Date;
+  state: unknown;
   reason: string;
   /** CloudWatch's own evaluation (HistoryData's newState.stateReasonData); absent when SetAlarmState set it. */
   reasonData: { statistic?: unknown; recentDatapoints?: unknown; threshold?: unknown } | null;
 }
 
 /**
- * An alarm's StateUpdate items to ALARM, read from their HistoryData (DescribeAlarmHistory documents it as the
- * alarm's old and new state in JSON), not from the summary's wording.
+ * A StateUpdate item's new state, read from its HistoryData (DescribeAlarmHistory documents it as the alarm's old
+ * and new state in JSON), not from the summary's wording.
  */
-function tripOf(item: AlarmHistoryItem): Trip | null {
+function stateChangeOf(item: AlarmHistoryItem): StateChange | null {
   let data: { newState?: { stateValue?: unknown; stateReason?: unknown; stateReasonData?: unknown } };
   try {
     data = JSON.parse(item.HistoryData ?? "{}");
@@ -48,11 +49,12 @@ function tripOf(item: AlarmHistoryItem): Trip | null {
     return null;
   }
   const state = data.newState;
-  if (state?.stateValue !== "ALARM" || !item.AlarmName || !item.Timestamp) return null;
+  if (!state || !item.AlarmName || !item.Timestamp) return null;
   const reasonData = state.stateReasonData;
   return {
     alarm: item.AlarmName,
     at: item.Timestamp,
+    state: state.stateValue,
     reason: typeof state.stateReason === "string" ? state.stateReason : "",
     reasonData: reasonData && typeof reasonData === "object" ? reasonData : null,
   };
@@ -62,7 +64,7 @@ function tripOf(item: AlarmHistoryItem): Trip | null {
  * The datapoint that crossed, from the trip's reason data and the alarm's definition (DescribeAlarms): ModelLatency,
  * which SageMaker publishes in microseconds, in ms, the unit the update form asks for.
  */
-function crossingOf(trip: Trip, alarm: MetricAlarm | undefined): AlarmCrossing | null {
+function crossingOf(trip: StateChange, alarm: MetricAlarm | undefined): AlarmCrossing | null {
   const data = trip.reasonData;
   const points = Array.isArray(data?.recentDatapoints)
     ? data.recentDatapoints.filter((point): point is number => typeof point === "number")
@@ -82,34 +84,50 @@ function crossingOf(trip: Trip, alarm: MetricAlarm | undefined): AlarmCrossing |
   };
 }
 
-async function tripsDuring(cloudWatch: CloudWatchClient, alarms: string[], from: Date, to: Date): Promise<Trip[]> {
-  const trips: Trip[] = [];
+/**
+ * The moves to ALARM that kept an alarm in ALARM during [from, to]: those within, and the last one before `from`
+ * when the alarm was still in ALARM as the update started (SageMaker then rolls back on a datapoint from before it).
+ * DescribeAlarmHistory answers newest first; reading stops at the first item before `from`.
+ */
+async function tripsDuring(
+  cloudWatch: CloudWatchClient,
+  alarms: string[],
+  from: Date,
+  to: Date,
+): Promise<StateChange[]> {
+  const trips: StateChange[] = [];
   for (const alarm of alarms) {
     let token: string | undefined;
+    let before: StateChange | null = null;
     do {
       const page = await cloudWatch.send(
         new DescribeAlarmHistoryCommand({
           AlarmName: alarm,
           HistoryItemType: "StateUpdate",
-          StartDate: from,
           EndDate: to,
+          ScanBy: "TimestampDescending",
           NextToken: token,
         }),
       );
-      for (const item of page.AlarmHistoryItems ?? []) {
-        const trip = tripOf(item);
-        if (trip) trips.push(trip);
+      for (const change of (page.AlarmHistoryItems ?? []).flatMap((item) => stateChangeOf(item) ?? [])) {
+        if (change.at <= from) {
+          before = change;
+          break;
+        }
+        if (change.state === "ALARM") trips.push(change);
       }
       token = page.NextToken;
-    } while (token);
+    } while (token && !before);
+    if (before?.state === "ALARM") trips.push(before);
   }
   return trips.sort((a, b) => a.at.getTime() - b.at.getTime());
 }
 
 /**
  * Why the endpoint's last update went back, decided from what the console knows rather than from FailureReason's
- * wording: the update's rollback alarms (LastDeploymentConfig) and their history from the update's start (the audit
- * log's record of it) to its end (LastModifiedTime), and an abort the console recorded in between. An abort sets an
+ * wording: the update's rollback alarms (LastDeploymentConfig), which of them were in ALARM between the update's start
+ * (the audit log's record of it) and its end (LastModifiedTime) by their history, and an abort the console recorded
+ * since the start. An abort sets an
  * alarm to ALARM by SetAlarmState, with no metric data; an alarm that CloudWatch moved to ALARM by its metric before
  * that is the cause, as SageMaker's auto-rollback acts on the first alarm. Null without a FailureReason.
  */
