@@ -76,6 +76,10 @@ function history(items: Record<string, AlarmHistoryItem[]>) {
   });
 }
 
+const causeOf = (store: Parameters<typeof lastRollbackCause>[2]) =>
+  lastRollbackCause(rolledBack("Rolled back"), client, store);
+const latencyAlarmAt = (at: Date) => ({ kind: "alarm", alarm: latencyAlarm, at: at.toISOString() });
+
 describeOnStores("why an endpoint's last update went back", (current) => {
   beforeEach(() => {
     cloudWatch.reset();
@@ -135,11 +139,7 @@ describeOnStores("why an endpoint's last update went back", (current) => {
     const crossedAt = new Date(Date.parse(started.at) - 2_000);
     const earlier = toAlarm(latencyAlarm, new Date(Date.parse(started.at) - 600_000), "Threshold Crossed", {});
     history({ [latencyAlarm]: [latencyCrossed(crossedAt), earlier] });
-    expect(await lastRollbackCause(rolledBack("Rolled back"), client, store)).toMatchObject({
-      kind: "alarm",
-      alarm: latencyAlarm,
-      at: crossedAt.toISOString(),
-    });
+    expect(await causeOf(store)).toMatchObject(latencyAlarmAt(crossedAt));
   });
 
   it("is not an alarm that was back to OK before the update started", async () => {
@@ -147,10 +147,7 @@ describeOnStores("why an endpoint's last update went back", (current) => {
     const started = await update(store);
     const ok = toAlarm(latencyAlarm, new Date(Date.parse(started.at) - 2_000), "Threshold Crossed", {}, "OK");
     history({ [latencyAlarm]: [ok, latencyCrossed(new Date(Date.parse(started.at) - 60_000))] });
-    expect(await lastRollbackCause(rolledBack("Rolled back"), client, store)).toEqual({
-      kind: "failed",
-      reason: "Rolled back",
-    });
+    expect(await causeOf(store)).toEqual({ kind: "failed", reason: "Rolled back" });
   });
 
   it("is an alarm that went off before a person's abort: SageMaker acts on the first alarm", async () => {
@@ -162,11 +159,7 @@ describeOnStores("why an endpoint's last update went back", (current) => {
       [errorsAlarm]: [toAlarm(errorsAlarm, new Date(Date.parse(stopped.at) - 5), "Abort and roll back")],
       [latencyAlarm]: [latencyCrossed(crossedAt)],
     });
-    expect(await lastRollbackCause(rolledBack("Rolled back"), client, store)).toMatchObject({
-      kind: "alarm",
-      alarm: latencyAlarm,
-      at: crossedAt.toISOString(),
-    });
+    expect(await causeOf(store)).toMatchObject(latencyAlarmAt(crossedAt));
   });
 
   it("does not blame an abort recorded before the update started", async () => {
@@ -174,10 +167,7 @@ describeOnStores("why an endpoint's last update went back", (current) => {
     await abort(store);
     await new Promise((resolve) => setTimeout(resolve, 5));
     await update(store);
-    expect(await lastRollbackCause(rolledBack("Rolled back"), client, store)).toEqual({
-      kind: "failed",
-      reason: "Rolled back",
-    });
+    expect(await causeOf(store)).toEqual({ kind: "failed", reason: "Rolled back" });
   });
 
   it("is SageMaker's FailureReason when no one stopped it and no alarm went off", async () => {
