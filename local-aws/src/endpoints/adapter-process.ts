@@ -21,6 +21,11 @@ export interface AdapterLaunch {
 }
 
 const TAIL_LINES = 30;
+/**
+ * How often an instance is started again on another port when its port was taken before it bound it: the port is
+ * picked free, then given to the child, and an outgoing connection may take it in between (a busy host).
+ */
+const PORT_TAKEN_RESTARTS = 3;
 
 /** One local instance of an endpoint variant: the adapter running as a child process on a loopback port. */
 export class AdapterProcess {
@@ -28,6 +33,9 @@ export class AdapterProcess {
   private readonly tail: string[] = [];
   private exitInfo: { code: number | null; signal: string | null } | undefined;
   private stopping = false;
+  private healthy = false;
+  private linesSeen = 0;
+  private linesBeforeStart = 0;
   port = 0;
   onUnexpectedExit: ((tail: string) => void) | undefined;
 
@@ -51,6 +59,8 @@ export class AdapterProcess {
   }
 
   async start(): Promise<void> {
+    this.exitInfo = undefined;
+    this.linesBeforeStart = this.linesSeen;
     this.port = await freePort();
     fs.mkdirSync(this.launch.home, { recursive: true });
     // Nothing of the console's own environment: the instance sees what a container would, and exits with its parent.
@@ -69,14 +79,17 @@ export class AdapterProcess {
     this.child = child;
     for (const stream of [child.stdout, child.stderr]) {
       createInterface({ input: stream! }).on("line", (line) => {
+        this.linesSeen++;
         this.tail.push(line);
         if (this.tail.length > TAIL_LINES) this.tail.shift();
         this.launch.onLine(line);
       });
     }
-    child.on("exit", (code, signal) => {
+    // "close", not "exit": its last lines (the reason it stopped) have been read by then.
+    child.on("close", (code, signal) => {
       this.exitInfo = { code, signal };
-      if (!this.stopping) this.onUnexpectedExit?.(this.tailText());
+      // Before its first healthy /ping, an exit is the start-up health check's to report.
+      if (!this.stopping && this.healthy) this.onUnexpectedExit?.(this.tailText());
     });
     child.on("error", (error) => {
       this.tail.push(`failed to start the adapter: ${error.message}`);
@@ -90,7 +103,14 @@ export class AdapterProcess {
    */
   async waitUntilHealthy(timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
+    let restarts = 0;
     while (Date.now() < deadline) {
+      if (this.exitInfo && !this.stopping && restarts < PORT_TAKEN_RESTARTS && this.portTaken()) {
+        restarts++;
+        this.tail.push(`port ${this.port} was taken before the container bound it; starting it on another port`);
+        await this.start();
+        continue;
+      }
       if (this.exitInfo) {
         const how = this.exitInfo.signal ? `signal ${this.exitInfo.signal}` : `code ${this.exitInfo.code}`;
         throw new Error(`the container exited with ${how}: ${lastMeaningfulLines(this.tail)}`);
@@ -98,7 +118,10 @@ export class AdapterProcess {
       try {
         const response = await fetch(`${this.url}/ping`, { signal: AbortSignal.timeout(2000) });
         await response.arrayBuffer();
-        if (response.status === 200) return;
+        if (response.status === 200 && !this.exitInfo) {
+          this.healthy = true;
+          return;
+        }
       } catch {
         // not listening yet
       }
@@ -107,6 +130,12 @@ export class AdapterProcess {
     throw new Error(
       `/ping did not answer 200 within ${Math.round(timeoutMs / 1000)} s: ${lastMeaningfulLines(this.tail)}`,
     );
+  }
+
+  /** Whether the child now exited said its port was in use (only its own lines, not an earlier child's). */
+  private portTaken(): boolean {
+    const own = Math.min(this.linesSeen - this.linesBeforeStart, this.tail.length);
+    return own > 0 && this.tail.slice(-own).some((line) => line.includes("EADDRINUSE"));
   }
 
   async stop(): Promise<void> {
