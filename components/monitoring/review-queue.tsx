@@ -279,16 +279,18 @@ export function ReviewQueueView({ name }: { name: string }) {
         )}
         {data && data.kinds.length > 0 && (
           <Card title="Labels so far">
-            <Table caption="Labels so far by question" compact>
+            <Table caption="Labels so far by question and option set" compact>
               <TableHead plain>
-                <th scope="col">Question</th>
+                <th scope="col">Question (options)</th>
                 <th scope="col">Labelled</th>
                 <th scope="col">Skipped</th>
               </TableHead>
               <TableBody>
                 {data.kinds.map((entry) => (
                   <tr key={entry.kind}>
-                    <td>{entry.question || entry.kind}</td>
+                    <td>
+                      {entry.question || entry.kind} ({entry.options.join(", ")})
+                    </td>
                     <td className="tabular-nums">{entry.labelled}</td>
                     <td className="tabular-nums">{entry.skipped}</td>
                   </tr>

@@ -6,15 +6,16 @@ import { type APIRequestContext, expect, type Page, test } from "@playwright/tes
 import { LOCAL_ARTIFACT_BUCKET as BUCKET } from "../../infra/local-stack/workspace-fixture.ts";
 import { packageAndOpenDeploy } from "./pages/builds-page.ts";
 import { EvaluatePage } from "./pages/evaluate-page.ts";
+import { type KindOnPage, MonitoringPage } from "./pages/monitoring-page.ts";
 import { checkPage } from "./support/a11y.ts";
 import { e2eSettings, readModelPin } from "./support/e2e-settings.ts";
 
 /**
  * The feedback loop's first half, in a browser against local mode: an endpoint deployed with data capture at 100%
  * takes 200 decisions through the SageMaker runtime API (an application's client, not the console), and the
- * Monitoring page's counts and option shares equal a recount made straight from the capture files; a shadow test
- * started from the page shows the agreement a recount of both variants' files gives, and promoting it makes the
- * candidate the serving model.
+ * Monitoring page's kinds table, its flags and each kind's details equal a recount made straight from the capture
+ * files; a shadow test started from the page shows the agreement a recount of both variants' files gives, and
+ * promoting it makes the candidate the serving model.
  */
 test.describe.configure({ mode: "serial" });
 
@@ -48,6 +49,27 @@ const kinds = [
   },
 ];
 
+/** The team question again with a third option: another decision kind, which the page must tell apart. */
+const routing = {
+  question: "Which team should handle this ticket?",
+  options: [...(kinds[0]?.options ?? []), { id: "sales", description: "Sales and upgrades" }],
+};
+const ROUTING_DECISIONS = 20;
+/** The same ticket each time: the model decides it the same way, so one option takes every decision. */
+const routingDecision = (i: number) => ({
+  decision: {
+    id: `routing-${i}`,
+    state: "Customer 3: I would like a quote for 40 more seats.",
+    question: routing.question,
+    options: routing.options,
+  },
+});
+
+const onPage = (kind: { question: string; options: { id: string }[] }): KindOnPage => ({
+  question: kind.question,
+  options: kind.options.map((option) => option.id),
+});
+
 const decision = (i: number) => {
   const kind = kinds[i % 2] ?? kinds[0];
   return {
@@ -66,7 +88,7 @@ async function invoke(runtime: SageMakerRuntimeClient, body: unknown) {
   );
 }
 
-type Captured = { id: string; input: string; question: string; chosen: string; top: number };
+type Captured = { id: string; input: string; question: string; options: string; chosen: string; top: number };
 
 /** Every captured record of a variant, read with S3 alone (no console code). */
 async function capturedRecords(s3: S3Client, variant: string): Promise<Captured[]> {
@@ -88,10 +110,12 @@ async function capturedRecords(s3: S3Client, variant: string): Promise<Captured[
         const input = record.captureData.endpointInput.data as string;
         const { result } = JSON.parse(record.captureData.endpointOutput.data);
         const top = Math.max(...(result.probabilities as number[]));
+        const asked = JSON.parse(input).decision;
         records.push({
-          id: JSON.parse(input).decision.id,
+          id: asked.id,
           input,
-          question: JSON.parse(input).decision.question,
+          question: asked.question,
+          options: (asked.options as { id: string }[]).map((option) => option.id).join(", "),
           chosen: result.option_ids[result.probabilities.indexOf(top)],
           top,
         });
@@ -131,25 +155,62 @@ test("an endpoint with data capture at 100% serves the packaged model", async ({
   await expect.poll(async () => (await endpointDetail(page.request)).status, { timeout: 180_000 }).toBe("InService");
 });
 
-test("the Monitoring page counts 200 runtime decisions as the capture files do", async ({ page }, testInfo) => {
+test("the Monitoring page leads with a row per decision kind, as the capture files count them", async ({
+  page,
+}, testInfo) => {
   test.setTimeout(300_000);
   const { runtime, s3 } = awsClients();
   for (let i = 0; i < 200; i++) await invoke(runtime, decision(i));
-  await expect.poll(async () => (await capturedRecords(s3, "AllTraffic")).length, { timeout: 60_000 }).toBe(200);
+  for (let i = 0; i < ROUTING_DECISIONS; i++) await invoke(runtime, routingDecision(i));
+  const total = 200 + ROUTING_DECISIONS;
+  await expect.poll(async () => (await capturedRecords(s3, "AllTraffic")).length, { timeout: 60_000 }).toBe(total);
   const records = await capturedRecords(s3, "AllTraffic");
+  const ofKind = (kind: KindOnPage) =>
+    records.filter((record) => record.question === kind.question && record.options === kind.options.join(", "));
 
-  await openMonitoring(page);
-  await expect(page.getByTestId("monitoring-decisions")).toHaveText("200", { timeout: 60_000 });
-  for (const kind of kinds) {
-    const section = page.getByRole("region", { name: `Decision kind ${kind.question}` });
-    const ofKind = records.filter((record) => record.question === kind.question);
+  // A first look reads the data's span: every decision is minutes old, so the 1-hour window.
+  const monitoring = new MonitoringPage(page);
+  await monitoring.goto(endpoint);
+  await expect(page.getByTestId("monitoring-decisions")).toHaveText(String(total), { timeout: 60_000 });
+  await expect(monitoring.windowButton("Data span")).toHaveAttribute("aria-pressed", "true");
+  await expect(page.getByTestId("monitoring-window")).toContainText("Data span: the 1 h window");
+  await expect(page.getByTestId("monitoring-sources")).toHaveText(`0 gateway · ${total} direct`);
+
+  // Two kinds ask the team question; their rows are told apart by their option sets.
+  const team = onPage(kinds[0] ?? routing);
+  const routed = onPage(routing);
+  for (const kind of [...kinds.map(onPage), routed]) {
+    const captured = ofKind(kind);
+    const counts = kind.options.map((option) => captured.filter((record) => record.chosen === option).length);
+    const top = Math.max(...counts);
+    const topOption = kind.options[counts.indexOf(top)];
+    const cells = monitoring.kindRow(kind).getByRole("cell");
+    await expect(cells.nth(1).getByTestId("kind-decisions")).toHaveText(String(captured.length));
+    await expect(cells.nth(1).getByTestId("kind-sources")).toHaveText(`0 gateway · ${captured.length} direct`);
+    await expect(cells.nth(2)).toHaveText(`${topOption} ${((100 * top) / captured.length).toFixed(1)}%`);
+    const below = captured.filter((record) => record.top < 0.5).length;
+    await expect(cells.nth(3)).toHaveText(`${((100 * below) / captured.length).toFixed(1)}%`);
+  }
+  await expect(monitoring.kindRow(team)).toHaveCount(1);
+  await expect(monitoring.kindRow(routed)).toHaveCount(1);
+
+  // The same ticket every time: one option takes every routing decision, and the row says so.
+  const routedTop = Math.max(
+    ...routed.options.map((option) => ofKind(routed).filter((r) => r.chosen === option).length),
+  );
+  expect(routedTop).toBe(ROUTING_DECISIONS);
+  await expect(monitoring.flags(routed).filter({ hasText: "one option takes 100%" })).toHaveCount(1);
+
+  for (const kind of [...kinds.map(onPage), routed]) {
+    const details = await monitoring.openDetails(kind);
+    const captured = ofKind(kind);
     for (const option of kind.options) {
-      const chosen = ofKind.filter((record) => record.chosen === option.id).length;
-      const row = section.getByTestId("chosen-options").locator(`tr[data-option="${option.id}"]`);
+      const chosen = captured.filter((record) => record.chosen === option).length;
+      const row = details.getByTestId("chosen-options").locator(`tr[data-option="${option}"]`);
       await expect(row.getByRole("cell")).toHaveText([
-        option.id,
+        option,
         String(chosen),
-        `${((100 * chosen) / ofKind.length).toFixed(1)}%`,
+        `${((100 * chosen) / captured.length).toFixed(1)}%`,
       ]);
     }
   }
@@ -196,11 +257,14 @@ test("20 decisions labelled from the keyboard give the live accuracy a recount g
     await expect(decided).not.toHaveText(text);
   }
   const agreeing = labelled.filter(({ id, label }) => records.find((r) => r.id === id)?.chosen === label).length;
-  const labels = page.getByRole("row").filter({ hasText: team.question });
-  await expect(labels.getByRole("cell")).toHaveText([team.question, "20", "0"]);
+  // The routing kind asks the same question: the labels table tells the two apart by their option sets.
+  const teamKind = `${team.question} (${team.options.map((o) => o.id).join(", ")})`;
+  const labels = page.getByRole("row").filter({ hasText: teamKind });
+  await expect(labels.getByRole("cell")).toHaveText([teamKind, "20", "0"]);
 
-  await openMonitoring(page);
-  const section = page.getByRole("region", { name: `Decision kind ${team.question}` });
+  const monitoring = new MonitoringPage(page);
+  await monitoring.goto(endpoint);
+  const section = await monitoring.openDetails(onPage(team));
   await expect(section.getByTestId("live-accuracy")).toContainText(
     `Live accuracy on 20 labelled decisions: ${((100 * agreeing) / 20).toFixed(1)}%`,
   );
