@@ -150,3 +150,37 @@ test("labels pasted by inference id give the realised accuracy and coverage a re
     .poll(async () => (await endpointDetail(page.request)).settings.temperature, { timeout: 180_000 })
     .toBe(Number(offered));
 });
+
+test("an evaluation chosen on its page becomes what the realised figures stand beside, and the card says so", async ({
+  page,
+}) => {
+  test.setTimeout(300_000);
+  await expect.poll(async () => (await endpointDetail(page.request)).status, { timeout: 180_000 }).toBe("InService");
+  // Items of the production decisions' kind (the same question and options), so the run speaks to it.
+  const items = [0, 1, 2, 3].map((i) => JSON.stringify({ ...decision(i).decision, answer: "billing" })).join("\n");
+  const dataset = await page.request.post("/api/datasets", { data: { name: `e2e-truth-${Date.now()}`, text: items } });
+  expect(dataset.status(), await dataset.text()).toBe(201);
+  const started = await page.request.post("/api/evaluations", {
+    data: { datasetId: ((await dataset.json()) as { id: string }).id, endpoints: [endpoint], concurrency: 1 },
+  });
+  expect(started.status(), await started.text()).toBe(201);
+  const runId = ((await started.json()) as { id: string }).id;
+  await expect
+    .poll(
+      async () => ((await (await page.request.get(`/api/evaluations/${runId}`)).json()) as { status: string }).status,
+      {
+        timeout: 120_000,
+      },
+    )
+    .toBe("completed");
+
+  await page.goto(`/evaluate/${runId}`);
+  await page.getByRole("button", { name: "Compare production with this evaluation" }).click();
+  await expect(page.getByText(`The realised quality of ${endpoint} now stands beside this run.`)).toBeVisible();
+
+  await page.goto(`/endpoints/${endpoint}/monitoring`);
+  await expect(page.getByTestId("realised-evaluation-basis")).toContainText(
+    `Compared, as chosen, with evaluation run ${runId} on `,
+    { timeout: 60_000 },
+  );
+});
