@@ -128,7 +128,7 @@ function goneIsNull(error: unknown): null {
   throw error;
 }
 
-/** The objects of `pending` read, PARALLEL_READS at a time; null for one deleted since it was listed. */
+/** The objects of `pending`, all fetched at once; null for one deleted since it was listed. */
 function readInParallel(s3: S3Client, bucket: string, pending: readonly { key: string; variant: string }[]) {
   return Promise.all(
     pending.map(async ({ key, variant }) => {
