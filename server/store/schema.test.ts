@@ -127,7 +127,12 @@ const declared: {
     unreadable: "integer",
     read_at: "text",
   },
-  capture_reading: { endpoint_name: "text", unread_objects: "integer", objects_last_look: "integer", looked_at: "text" },
+  capture_reading: {
+    endpoint_name: "text",
+    unread_objects: "integer",
+    objects_last_look: "integer",
+    looked_at: "text",
+  },
   decision_kinds: { endpoint_name: "text", kind: "text", question: "text", options: "text" },
   decision_rollups: {
     endpoint_name: "text",
