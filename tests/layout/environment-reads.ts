@@ -25,6 +25,8 @@ export const allowedFiles: Record<string, string> = {
     "installs the missing system parts with apt-get (PATH, and the environment it passes apt-get), before any console runs",
   "instrumentation.ts":
     "NEXT_RUNTIME: Next.js inlines it when it builds; the standalone server (the console image) never sets it at run time",
+  "components/playground/sdk-snippets.ts":
+    "reads nothing: it writes the TypeScript snippet an application runs, which takes its gateway key from its own environment",
   "adapter/bench/bench-files.ts":
     "BENCH_OUT: the one output folder that every benchmark, and the tests that run them, share (not a per-run knob)",
 };
