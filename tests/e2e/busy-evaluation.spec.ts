@@ -10,7 +10,7 @@ import { waitUntilAdmitted } from "./support/endpoint-admission.ts";
 
 /**
  * Issue 56, item 1, against local mode: an endpoint that admits one request at a time (SEMIF_MAX_IN_FLIGHT 1,
- * "Requests scored at once" on the deploy form) is loaded by an evaluation of sixteen concurrent requests and a
+ * "Requests scored at once" on the deploy form) is loaded by evaluations of sixteen concurrent requests each and a
  * shadow test (copies of every request). An evaluation run beside them gets "model is busy" answers; the ones still
  * busy after the console's retries are reported as failures apart from wrong answers, the run ends "completed with
  * failures", and "Retry the failed items", once the load is gone, asks those items again and gets their answers.
@@ -24,9 +24,14 @@ const targetItems = 8;
 /**
  * Each load decision has a state of about 900 tokens that starts differently (so no cached prefix shortens it): the
  * one-thread adapter holds its only admission slot for hundreds of ms per decision (seconds on a busy machine, still
- * far from the runtime's 60 s limit), and the load's sixteen workers take it again as soon as it is free, so a
- * request from beside them is nearly always answered busy, seven times in a row for most items.
+ * far from the runtime's 60 s limit), and the load's workers take it again as soon as it is free, so a request from
+ * beside them is nearly always answered busy, seven times in a row for most items. Every worker answered busy backs
+ * off too (up to 2 s), so the slot stays free for about the backoff over the number of workers after each answer:
+ * one load of sixteen left it free often enough on a quiet machine that all eight items got answers; three loads
+ * (48 workers) leave it free a few per cent of the time, and an item is answered busy seven times in a row at about
+ * 0.98^7, most of the time.
  */
+const loads = 3;
 function loadDecisions(): string {
   const filler = "The customer wrote again about the overdue invoice and the disputed charge. ".repeat(20);
   return Array.from({ length: loadItems }, (_, i) =>
@@ -94,10 +99,15 @@ test("an evaluation beside the load reports its busy failures apart, and retryin
   context,
 }) => {
   test.setTimeout(360_000);
-  const load = new EvaluatePage(await context.newPage());
-  await load.goto();
-  await load.chooseDataset(`busy-load (${loadItems} decisions, upload)`);
-  await load.start(endpoint, 16);
+  const loadPages: EvaluatePage[] = [];
+  for (let i = 0; i < loads; i++) {
+    const load = new EvaluatePage(await context.newPage());
+    await load.goto();
+    await load.chooseDataset(`busy-load (${loadItems} decisions, upload)`);
+    await load.start(endpoint, 16);
+    loadPages.push(load);
+  }
+  const [load] = loadPages as [EvaluatePage];
   await expect(load.page.getByTestId("progress-text")).toHaveText(/^[1-9]\d* of /, { timeout: 60_000 });
 
   const evaluate = new EvaluatePage(page);
@@ -119,7 +129,7 @@ test("an evaluation beside the load reports its busy failures apart, and retryin
   );
   await expect(page.getByRole("status").filter({ hasText: `${failed} item(s) got no answer` })).toContainText("busy");
 
-  await load.cancel();
+  for (const each of loadPages) await each.cancel();
   // Each of the load's workers stops after the item it is on: once the busy retries' longest backoff has passed, at
   // most one of them still holds the slot (a decision the adapter admitted), and the probe waits for it.
   await page.waitForTimeout(LONGEST_BUSY_WAIT_MS);
