@@ -32,6 +32,13 @@ export async function gate(request: Request, options: GateOptions = {}): Promise
   const url = new URL(request.url);
   const { pathname } = url;
   const api = isApiPath(pathname);
+  if (!isDecodable(pathname)) {
+    const message = `The path ${pathname} is not valid percent-encoding (a % must start a %XX byte of UTF-8).`;
+    return api ? refuse(new AppError("bad_request", message)) : errorPage(400, "Bad request", message);
+  }
+  // Before the console's settings and store are looked up: a decision's key is the handler's to check.
+  if (isGatewayPath(pathname)) return null;
+
   const method = request.method.toUpperCase();
   const context = options.context ?? defaultAuthContext();
   const forbidden = async (principal: Principal | null, message: string, response: Response) => {
@@ -39,12 +46,6 @@ export async function gate(request: Request, options: GateOptions = {}): Promise
     await (options.refusals ?? refusalLog()).record(context.store, refusal);
     return response;
   };
-
-  if (!isDecodable(pathname)) {
-    const message = `The path ${pathname} is not valid percent-encoding (a % must start a %XX byte of UTF-8).`;
-    return api ? refuse(new AppError("bad_request", message)) : errorPage(400, "Bad request", message);
-  }
-  if (isGatewayPath(pathname)) return null;
 
   if (isMutating(method)) {
     const reason = crossOriginReason(request, context.config);

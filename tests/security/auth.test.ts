@@ -7,6 +7,7 @@ import { GET as meRoute } from "@/app/api/auth/me/route.ts";
 import { proxy } from "@/proxy.ts";
 import { listAudit, recordAudit } from "@/server/audit/record.ts";
 import { assertSafeBind, isLoopbackHost } from "@/server/auth/bind.ts";
+import { gate } from "@/server/auth/gate.ts";
 import { hashPassword, verifyCredentials } from "@/server/auth/passwords.ts";
 import { principalOf, requireRole } from "@/server/auth/principal.ts";
 import { createRateLimiter } from "@/server/auth/rate-limit.ts";
@@ -79,6 +80,42 @@ describe("local mode (no users configured)", () => {
       new Request(`${consoleOrigin}/api/auth/me`, { headers: { host: "127.0.0.1:3000" } }),
     );
     expect(await response.json()).toMatchObject({ mode: "local", user: { name: "local", role: "operator" } });
+  });
+});
+
+describe("the decision gateway's paths", () => {
+  const decisionCall = (path: string) =>
+    new NextRequest(`${consoleOrigin}${path}`, {
+      method: "POST",
+      headers: { host: "app.example:3000", origin: "https://app.example", authorization: "Bearer dcg_x" },
+    });
+  /** The gate's answer while the console's settings cannot be read: a gate that looks them up throws. */
+  async function gateWithoutSettings(request: Request): Promise<Response | null> {
+    const saved = process.env.CONSOLE_PUBLIC_ORIGIN;
+    process.env.CONSOLE_PUBLIC_ORIGIN = "not an origin";
+    try {
+      expect(() => consoleConfig()).toThrow(/CONSOLE_PUBLIC_ORIGIN/);
+      return await gate(request);
+    } finally {
+      if (saved === undefined) delete process.env.CONSOLE_PUBLIC_ORIGIN;
+      else process.env.CONSOLE_PUBLIC_ORIGIN = saved;
+    }
+  }
+
+  it("pass on to their handlers (which check the key) without the session, the store or the settings", async () => {
+    for (const path of ["/v1/systemone", "/v1/decisions", "/v1/models"]) {
+      expect(await gateWithoutSettings(decisionCall(path))).toBeNull();
+    }
+  });
+
+  it("a path beside them is a console page, refused to a caller that is not signed in", async () => {
+    expect((await proxy(decisionCall("/v1/other"))).status).toBe(403);
+    const page = new NextRequest(`${consoleOrigin}/v1/other`, { headers: { host: "app.example:3000" } });
+    expect((await proxy(page)).status).toBe(307);
+  });
+
+  it("a path that is not valid percent-encoding is refused before any handler", async () => {
+    expect((await gateWithoutSettings(decisionCall("/v1/%zz")))?.status).toBe(400);
   });
 });
 
