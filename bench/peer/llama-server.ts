@@ -41,7 +41,7 @@ function serverEnvironment(): NodeJS.ProcessEnv {
 
 export async function startLlamaServer(
   binary: string,
-  options: { model: string; threads: number; contextSize: number; log: (line: string) => void },
+  options: { model: string; threads: number; contextSize: number; gpuLayers?: number; log: (line: string) => void },
 ): Promise<LlamaServer> {
   const port = await freePort();
   const child: ChildProcess = spawn(
@@ -49,7 +49,7 @@ export async function startLlamaServer(
     [
       ...["--model", options.model, "--host", "127.0.0.1", "--port", String(port)],
       ...["--threads", String(options.threads), "--threads-batch", String(options.threads)],
-      ...["--ctx-size", String(options.contextSize), "--no-webui"],
+      ...["--ctx-size", String(options.contextSize), "--n-gpu-layers", String(options.gpuLayers ?? 0), "--no-webui"],
     ],
     { stdio: ["ignore", "pipe", "pipe"], env: serverEnvironment() },
   );

@@ -13,8 +13,8 @@ import { ensurePeerBinaries } from "./llama-server-build.ts";
 import { sharedVerdict } from "./shared-verdict.ts";
 
 /**
- * npm run bench:peer -- [--threads 1] [--repeats 3] [--lengths 190,500,1500] [--states 500,1500] [--batches 4,8]
- *   [--kind bench-0.5b] [--model file.gguf] [--jobs 2]
+ * npm run bench:peer -- [--quick] [--threads 1] [--repeats 3] [--lengths 190,500,1500] [--states 500,1500]
+ *   [--batches 2,4,8] [--checks 8] [--kind bench-0.5b] [--model file.gguf] [--jobs 2] [--gpu --llama-server path]
  *
  * The adapter against llama.cpp's own llama-server, built from the llama.cpp source node-llama-cpp bundles
  * (`llama-server-build.ts`, cached in bench/out/), both serving the same GGUF (`--model`, default the generated
@@ -25,28 +25,39 @@ import { sharedVerdict } from "./shared-verdict.ts";
  * - one decision of about each `--lengths` prompt tokens: against llama-server without and with `cache_prompt`;
  * - `--batches` decisions on one state of about each `--states` tokens: the adapter's `decisions` request against
  *   as many sequential `cache_prompt` requests; then one more decision on that state (warm) and an exact repeat.
- * Correctness: for 8 decisions on identical token ids, llama-server's probabilities of the answer letters (`n_probs`
- * after banning every other token by logit bias, so they are the softmax over the letters' logits) against the
- * adapter's (max |dp|), once with the adapter's forward passes (the state alone, then the rest) and once with
- * llama-server's single pass; and llama-server's own `/tokenize` of the rendered prompt text against the adapter's
- * ids. Prints a table and one JSON line; writes bench/out/peer.json. Not part of `npm test`.
+ * `--quick` (under 10 minutes on 2 cores at 1 thread) keeps every shared cell but measures them twice, one single
+ * decision length (190) and 4 correctness decisions; flags given beside it win. The verdict line holds the shared
+ * cells to the CPU target (1.00), or with `--gpu` to the GPU target (0.5): the adapter then runs on CUDA and
+ * llama-server with every layer offloaded, which needs a CUDA build of it named by `--llama-server` (the one built
+ * here is CPU only).
+ * Correctness: for `--checks` decisions on identical token ids, llama-server's probabilities of the answer letters
+ * (`n_probs` after banning every other token by logit bias, so they are the softmax over the letters' logits)
+ * against the adapter's (max |dp|), once with the adapter's forward passes (the state alone, then the rest) and once
+ * with llama-server's single pass; and llama-server's own `/tokenize` of the rendered prompt text against the
+ * adapter's ids. Prints a table and one JSON line; writes bench/out/peer.json. Not part of `npm test`.
  */
 const { values } = parseArgs({
   options: {
+    quick: { type: "boolean", default: false },
     threads: { type: "string", default: "1" },
-    repeats: { type: "string", default: "3" },
-    lengths: { type: "string", default: "190,500,1500" },
+    repeats: { type: "string" },
+    lengths: { type: "string" },
     states: { type: "string", default: "500,1500" },
-    batches: { type: "string", default: "4,8" },
+    batches: { type: "string", default: "2,4,8" },
+    checks: { type: "string" },
     kind: { type: "string" },
     model: { type: "string" },
     jobs: { type: "string", default: "2" },
+    gpu: { type: "boolean", default: false },
+    "llama-server": { type: "string" },
   },
 });
+const quick = values.quick;
 const list = (value: string) => value.split(",").filter(Boolean).map(Number);
 const threads = Number(values.threads);
-const repeats = Number(values.repeats);
-const lengths = list(values.lengths);
+const repeats = Number(values.repeats ?? (quick ? "2" : "3"));
+const lengths = list(values.lengths ?? (quick ? "190" : "190,500,1500"));
+const checks = Number(values.checks ?? (quick ? "4" : "8"));
 const states = list(values.states);
 const batches = list(values.batches);
 
@@ -85,7 +96,11 @@ function pairSource(rows: readonly JevBenchRow[]) {
 }
 
 async function main() {
-  const binaries = await ensurePeerBinaries(repoRoot, Number(values.jobs));
+  if (values.gpu && !values["llama-server"]) {
+    throw new Error("--gpu needs --llama-server <a CUDA build of llama-server>: the one built here is CPU only");
+  }
+  const built = values["llama-server"] ? null : await ensurePeerBinaries(repoRoot, Number(values.jobs));
+  const binaries = built ?? { server: path.resolve(values["llama-server"]!), commit: "given by --llama-server" };
   const modelPath = benchModelPath(values.model, values.kind as ModelKind | undefined);
   const config = readConfig({
     SEMIF_MAX_TOKENS: "8192",
@@ -93,6 +108,7 @@ async function main() {
     ...process.env,
     ADAPTER_MODEL_PATH: modelPath,
     ADAPTER_THREADS: String(threads),
+    ...(values.gpu ? { ADAPTER_GPU: "cuda" } : {}),
     SAGEMAKER_BIND_TO_PORT: "0",
   });
   const adapter = await startAdapter(config, { host: "127.0.0.1", port: 0, log: () => undefined });
@@ -103,10 +119,11 @@ async function main() {
       model: modelPath,
       threads,
       contextSize: 16384,
+      gpuLayers: values.gpu ? 999 : 0,
       log: (line) => process.stderr.write(`${line}\n`),
     });
     const result = await compare(engine, adapter.url, server);
-    const verdict = sharedVerdict(result.rows);
+    const verdict = sharedVerdict(result.rows, values.gpu ? "gpu" : "cpu");
     const report = {
       date: new Date().toISOString(),
       host: os.hostname(),
@@ -116,6 +133,8 @@ async function main() {
       llama_cpp: binaries.commit,
       model: path.basename(modelPath),
       threads,
+      quick,
+      gpu: values.gpu,
       adapter_parallel: config.parallel,
       branch_schedule: config.branchSchedule,
       llama_server_slots: server.props.total_slots ?? null,
@@ -297,7 +316,7 @@ async function compare(engine: Engine, url: string, server: LlamaServer) {
   let samePasses = 0;
   let onePass = 0;
   let sameIds = 0;
-  const checked = 8;
+  const checked = checks;
   const check = new Progress("bench:peer correctness", checked);
   for (let index = 0; index < checked; index++) {
     const { row } = nearest(lengths[0] ?? 190);
