@@ -62,6 +62,7 @@ const { consoleStore, closeConsoleStore } = await import("../server/store/consol
 const { readDecisionBody, serveDecision } = await import("../server/gateway/decision-gateway.ts");
 const { gatewayRoute } = await import("../server/gateway/gateway-route.ts");
 const { storeKeyLimits } = await import("../server/gateway/key-limits.ts");
+const { knownKeys } = await import("../server/gateway/known-keys.ts");
 const { authenticateGatewayKey, createGatewayKey } = await import("../server/gateway/key-store.ts");
 const { recordGatewayCall } = await import("../server/gateway/usage.ts");
 try {
@@ -98,7 +99,7 @@ try {
   const { key, secret } = await benchKey("bench");
   // The phases' own store writes go to a key of their own, so the recorded gateway calls stay the gateway's.
   const { key: phaseKey } = await benchKey("bench-phases");
-  const deps = { store, runtime, limits: storeKeyLimits(store) };
+  const deps = { store, runtime, limits: storeKeyLimits(store), keys: knownKeys(store) };
   const POST = gatewayRoute("systemone", (incoming) => serveDecision(incoming, "systemone", deps));
   let storedAnswer: Uint8Array = new Uint8Array();
   const hop = gatewayRoute("systemone", async (incoming) => {

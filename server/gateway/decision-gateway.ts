@@ -18,8 +18,9 @@ import { invokeEndpointBytes } from "../invoke/invoke.ts";
 import { answering } from "../lifecycle/in-flight.ts";
 import type { Store } from "../store/store.ts";
 import { bearerKey } from "./api-key.ts";
-import type { KeyLimits } from "./key-limits.ts";
+import type { KeyLimits, LimitRefusal } from "./key-limits.ts";
 import { authenticateGatewayKey, type KeyRefusal } from "./key-store.ts";
+import type { KnownKeys } from "./known-keys.ts";
 import { callIdHeaders, GatewayError, gatewayErrorResponse } from "./protocol-errors.ts";
 import { recordGatewayCall } from "./usage.ts";
 
@@ -29,6 +30,7 @@ export interface GatewayDeps {
   store: Store;
   runtime: SageMakerRuntimeClient;
   limits: KeyLimits;
+  keys: KnownKeys;
   busyRetry?: BusyRetryPolicy;
 }
 
@@ -40,11 +42,14 @@ const keyRefusals: Record<KeyRefusal, string> = {
   expired: "The API key has expired; ask an operator for a new one.",
 };
 
+function presentedKey<T extends { key: GatewayKey }>(outcome: T | { refused: KeyRefusal }): T {
+  if ("refused" in outcome) throw new GatewayError(401, "invalid_api_key", keyRefusals[outcome.refused]);
+  return outcome;
+}
+
 /** The key a request presents, or a 401 each protocol's client raises as its authentication error. */
 export async function requireGatewayKey(request: Request, store: Store): Promise<GatewayKey> {
-  const outcome = await authenticateGatewayKey(store, bearerKey(request));
-  if ("refused" in outcome) throw new GatewayError(401, "invalid_api_key", keyRefusals[outcome.refused]);
-  return outcome.key;
+  return presentedKey(await authenticateGatewayKey(store, bearerKey(request))).key;
 }
 
 /** The request body as JSON, refused as each protocol refuses it: 415, 413, 400 (decisions) or 422 (systemone). */
@@ -102,6 +107,16 @@ function endpointFor(key: GatewayKey, model: string): string {
   return endpoint;
 }
 
+function rateLimited(key: GatewayKey, refused: LimitRefusal): GatewayError {
+  const per = refused.limit === "requests" ? "requests" : "tokens";
+  return new GatewayError(
+    429,
+    "rate_limit_exceeded",
+    `The API key "${key.name}" is at its ${per}-per-minute limit; retry in ${refused.retryAfterSeconds} s.`,
+    refused.retryAfterSeconds,
+  );
+}
+
 /** An InvokeEndpoint failure as the protocol's error: the container's own body where it is in that shape. */
 function invokeFailure(error: unknown, protocol: DecisionProtocol, endpoint: string): GatewayError {
   if (!isAppError(error)) throw error;
@@ -141,8 +156,9 @@ function afterAnswer(write: () => Promise<void>): void {
 /**
  * `POST /v1/systemone` and `POST /v1/decisions` for applications: the key (401), the body in the protocol's shape,
  * the key's scope (403) and limits (429 with Retry-After), then InvokeEndpoint with the console's credentials and a
- * fresh inference id, which the answer carries as `x_inference_id` and the `x-inference-id` header. Every call
- * past authentication is recorded with its status, tokens and latency, after its answer (`afterAnswer`).
+ * fresh inference id, which the answer carries as `x_inference_id` and the `x-inference-id` header. The key and its
+ * limits cost the store one statement before InvokeEndpoint (a key's first call on this process reads it first).
+ * Every call past authentication is recorded with its status, tokens and latency, after its answer (`afterAnswer`).
  */
 export async function serveDecision(
   request: Request,
@@ -169,33 +185,59 @@ export async function serveDecision(
     afterAnswer(() => recordGatewayCall(deps.store, call));
   };
   try {
-    key = await requireGatewayKey(request, deps.store);
-    const body = await readDecisionBody(request, protocol);
-    endpoint = endpointFor(key, body.model as string);
-    const refused = await deps.limits.admit(key);
-    if (refused) {
-      const per = refused.limit === "requests" ? "requests" : "tokens";
-      throw new GatewayError(
-        429,
-        "rate_limit_exceeded",
-        `The API key "${key.name}" is at its ${per}-per-minute limit; retry in ${refused.retryAfterSeconds} s.`,
-        refused.retryAfterSeconds,
-      );
+    const secret = bearerKey(request);
+    let presented = presentedKey(await deps.keys.presented(secret));
+    key = presented.key;
+    // A key this process read on an earlier call is proven by the statement that admits this one. A refusal before
+    // that statement, or its finding the key changed, reads the key again: a revoked key is refused as such (401,
+    // as when it is read first), and a changed one is judged as it is now.
+    const readAgain = async () => {
+      key = null;
+      presented = presentedKey(await deps.keys.read(secret));
+      key = presented.key;
+    };
+    const body = await readDecisionBody(request, protocol).catch(async (error: unknown) => {
+      if (!presented.readNow) await readAgain();
+      throw error;
+    });
+    const model = body.model as string;
+    const admission = async (): Promise<LimitRefusal | "key-changed" | null> => {
+      try {
+        endpoint = endpointFor(presented.key, model);
+      } catch (error) {
+        if (presented.readNow) throw error;
+        return "key-changed";
+      }
+      return deps.limits.admit(presented.key);
+    };
+    let refused = await admission();
+    for (let reads = 1; refused === "key-changed"; reads++) {
+      if (reads > 2) {
+        throw new GatewayError(
+          503,
+          "unavailable",
+          "The API key changed while the call was admitted; send it again.",
+          1,
+        );
+      }
+      await readAgain();
+      refused = await admission();
     }
+    if (refused) throw rateLimited(presented.key, refused);
+    const admitted = { key: presented.key, endpoint: endpointFor(presented.key, model) };
     const answer = await invokeEndpointBytes(
       deps.runtime,
-      endpoint,
+      admitted.endpoint,
       body,
       deps.busyRetry ?? defaultBusyRetryPolicy,
       undefined,
       inferenceId,
     ).catch((error: unknown) => {
-      throw invokeFailure(error, protocol, endpoint!);
+      throw invokeFailure(error, protocol, admitted.endpoint);
     });
     const decided = JSON.parse(new TextDecoder().decode(answer.bytes)) as Record<string, unknown>;
     const tokens = tokensOf(decided);
-    const charged = key;
-    afterAnswer(() => deps.limits.charge(charged, tokens.input + tokens.output));
+    afterAnswer(() => deps.limits.charge(admitted.key, tokens.input + tokens.output));
     record(200, tokens);
     return Response.json({ ...decided, x_inference_id: inferenceId }, { headers: callIdHeaders(inferenceId) });
   } catch (error) {

@@ -2,21 +2,23 @@ import "server-only";
 import { consoleContext } from "../context.ts";
 import type { Store } from "../store/store.ts";
 import type { GatewayDeps } from "./decision-gateway.ts";
-import { type KeyLimits, storeKeyLimits } from "./key-limits.ts";
+import { storeKeyLimits } from "./key-limits.ts";
+import { knownKeys } from "./known-keys.ts";
 
-function limitsOf(store: Store): KeyLimits {
-  const cached = globalThis as { __consoleGatewayLimits?: WeakMap<Store, KeyLimits> };
-  cached.__consoleGatewayLimits ??= new WeakMap();
-  let limits = cached.__consoleGatewayLimits.get(store);
-  if (!limits) {
-    limits = storeKeyLimits(store);
-    cached.__consoleGatewayLimits.set(store, limits);
+/** One per store and process: the keys' limits, and the keys this process has read (known-keys.ts). */
+function keysOf(store: Store): Pick<GatewayDeps, "limits" | "keys"> {
+  const cached = globalThis as { __consoleGatewayKeys?: WeakMap<Store, Pick<GatewayDeps, "limits" | "keys">> };
+  cached.__consoleGatewayKeys ??= new WeakMap();
+  let keys = cached.__consoleGatewayKeys.get(store);
+  if (!keys) {
+    keys = { limits: storeKeyLimits(store), keys: knownKeys(store) };
+    cached.__consoleGatewayKeys.set(store, keys);
   }
-  return limits;
+  return keys;
 }
 
 /** What the gateway routes work with: the console's store, its SageMaker clients and the keys' limits. */
 export function gatewayContext(): GatewayDeps & { sageMaker: ReturnType<typeof consoleContext>["aws"]["sageMaker"] } {
   const { store, aws } = consoleContext();
-  return { store, runtime: aws.runtime, sageMaker: aws.sageMaker, limits: limitsOf(store) };
+  return { store, runtime: aws.runtime, sageMaker: aws.sageMaker, ...keysOf(store) };
 }

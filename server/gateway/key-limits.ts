@@ -10,9 +10,13 @@ export type LimitRefusal = { limit: "requests" | "tokens"; retryAfterSeconds: nu
  * minute's allowance and refills continuously. A call needs one request token and a tokens bucket that is not in
  * debt; the tokens it used are only known after the answer, so they are charged then and may take the bucket below
  * zero, which refuses the key's next calls until it has refilled.
+ *
+ * `admit` spends only while the key's row still says what `key` says and is not revoked: the same statement proves
+ * the key and spends its limit, so a revoked or changed key is seen by every replica on its next call without a
+ * read of its own. "key-changed": the row is not `key` any more (revoked, changed or gone); read it again.
  */
 export interface KeyLimits {
-  admit(key: GatewayKey): Promise<LimitRefusal | null>;
+  admit(key: GatewayKey): Promise<LimitRefusal | "key-changed" | null>;
   charge(key: GatewayKey, tokens: number): Promise<void>;
 }
 
@@ -46,10 +50,23 @@ function secondsUntil(tokens: number, needed: number, perMinute: number): number
 
 /**
  * Admitting and charging are one statement each (an upsert that reads the bucket's level and spends from it in the
- * same row lock), so a call costs the store one round trip before InvokeEndpoint, on SQLite and PostgreSQL alike.
+ * same row lock; admitting inserts only from the key's unchanged row), so a call costs the store one round trip
+ * before InvokeEndpoint, its key check included, on SQLite and PostgreSQL alike.
  */
 export function storeKeyLimits(store: Store, now: () => number = Date.now): KeyLimits {
-  async function refusal(key: GatewayKey, time: number): Promise<LimitRefusal> {
+  /** The key's row where it still says what `key` says and is not revoked (its expiry is the caller's to check). */
+  const unchangedKey = (key: GatewayKey) =>
+    store
+      .selectFrom("gateway_keys")
+      .where("id", "=", key.id)
+      .where("revoked_at", "is", null)
+      .where("endpoints", "=", JSON.stringify(key.endpoints))
+      .where("aliases", "=", JSON.stringify(key.aliases))
+      .where("requests_per_minute", "=", key.requestsPerMinute)
+      .where("tokens_per_minute", "=", key.tokensPerMinute)
+      .where("expires_at", key.expiresAt === null ? "is" : "=", key.expiresAt);
+  async function refusal(key: GatewayKey, time: number): Promise<LimitRefusal | "key-changed"> {
+    if (!(await unchangedKey(key).select("id").executeTakeFirst())) return "key-changed";
     const { requests, tokens } = bucketsOf(key);
     const rows = await store
       .selectFrom("gateway_buckets")
@@ -73,7 +90,14 @@ export function storeKeyLimits(store: Store, now: () => number = Date.now): KeyL
       const tokenLevel = sql<number>`coalesce((select ${levelSql("spent", tokens, time)} from gateway_buckets as spent where spent.bucket = ${tokens.bucket}), 1)`;
       const admitted = await store
         .insertInto("gateway_buckets")
-        .values({ bucket: requests.bucket, tokens: requests.perMinute - 1, at_ms: time })
+        .columns(["bucket", "tokens", "at_ms"])
+        .expression(
+          unchangedKey(key).select([
+            sql<string>`cast(${requests.bucket} as text)`.as("bucket"),
+            sql<number>`cast(${requests.perMinute - 1} as double precision)`.as("tokens"),
+            sql<number>`cast(${time} as bigint)`.as("at_ms"),
+          ]),
+        )
         .onConflict((conflict) =>
           conflict
             .column("bucket")

@@ -72,4 +72,22 @@ describeOnStores("gateway keys", (current) => {
     expect(await limits.admit(key)).toEqual({ limit: "tokens", retryAfterSeconds: 36 });
     expect(await storeKeyLimits(store, () => 36_001).admit(key)).toBeNull();
   });
+
+  it("admitting a call proves its key: a revoked or changed key is not admitted and spends nothing", async () => {
+    const { store } = current();
+    const { key } = await createGatewayKey(store, request, "ana");
+    const limits = storeKeyLimits(store, () => 3_000_000);
+    const changed = await updateGatewayKey(store, key.id, { endpoints: ["support-prod"] });
+    expect(await limits.admit(key)).toBe("key-changed");
+    expect(await limits.admit(changed)).toBeNull();
+    expect(await limits.admit(changed)).toBeNull();
+    await revokeGatewayKey(store, key.id);
+    expect(await limits.admit(changed)).toBe("key-changed");
+    const bucket = await store
+      .selectFrom("gateway_buckets")
+      .select("tokens")
+      .where("bucket", "=", `${key.id}:requests`)
+      .executeTakeFirstOrThrow();
+    expect(bucket.tokens).toBe(0);
+  });
 });

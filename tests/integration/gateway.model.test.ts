@@ -416,11 +416,12 @@ describe.skipIf("skipped" in postgres)("two console replicas on one PostgreSQL",
     const { serveDecision } = await import("../../server/gateway/decision-gateway.ts");
     const { gatewayRoute } = await import("../../server/gateway/gateway-route.ts");
     const { storeKeyLimits } = await import("../../server/gateway/key-limits.ts");
+    const { knownKeys } = await import("../../server/gateway/known-keys.ts");
     const keyStore = await import("../../server/gateway/key-store.ts");
     const { runtime } = consoleContext().aws;
     // Each replica has its own connection pool on the one database, as two console processes do.
     for (const store of [database.open(), database.open()]) {
-      const deps = { store, runtime, limits: storeKeyLimits(store) };
+      const deps = { store, runtime, limits: storeKeyLimits(store), keys: knownKeys(store) };
       const POST = gatewayRoute("decisions", (request) => serveDecision(request, "decisions", deps));
       replicas.push(await serveRoutes({ "/v1/decisions": { POST } }));
     }
