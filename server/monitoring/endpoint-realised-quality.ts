@@ -12,9 +12,10 @@ import { AppError } from "../http/app-error.ts";
 import { storedThreshold } from "./endpoint-threshold.ts";
 import { comparedRuns, firstEvaluationPromise } from "./evaluation-promise.ts";
 import type { GroundTruthDeps } from "./ground-truth.ts";
-import { labelsBetween, type RealisedLabel } from "./ground-truth-store.ts";
+import { newestLabels } from "./ground-truth-store.ts";
+import { labelTallies } from "./label-tallies.ts";
 import { decisionKinds, rollupsBetween } from "./monitoring-store.ts";
-import { productionRecalibration, servedTemperature } from "./production-recalibration.ts";
+import { productionRecalibration, RECALIBRATION_MAX_LABELS, servedTemperature } from "./production-recalibration.ts";
 import { realisedKind } from "./realised-quality.ts";
 
 /** [fromMs, toMs) ending at the end of the interval `now` is in. */
@@ -94,18 +95,11 @@ export async function realisedQualityOf(
     ofKind.set(from, (ofKind.get(from) ?? 0) + rollup.decisions);
     counts.set(rollup.kind, ofKind);
   }
-  const labels = new Map<string, RealisedLabel[]>();
-  const productionLabels = (await labelsBetween(deps.store, endpointName, window.fromMs, window.toMs)).filter((label) =>
-    production.variants.has(label.variant),
-  );
-  for (const label of productionLabels) {
-    const ofKind = labels.get(label.kind);
-    if (ofKind) ofKind.push(label);
-    else labels.set(label.kind, [label]);
-  }
+  const variants = [...production.variants];
+  const tallies = await labelTallies(deps.store, endpointName, variants, window, threshold);
   const runsOf = await comparedRuns(deps.store, endpointName);
   const figures: RealisedKind[] = [];
-  for (const kind of new Set([...counts.keys(), ...labels.keys()])) {
+  for (const kind of new Set([...counts.keys(), ...tallies.keys()])) {
     const known = kinds.get(kind);
     if (!known) continue;
     figures.push(
@@ -113,10 +107,9 @@ export async function realisedQualityOf(
         kind,
         question: known.question,
         options: known.options,
-        labels: labels.get(kind) ?? [],
+        tallies: tallies.get(kind),
         decisionsPerInterval: counts.get(kind) ?? new Map(),
         window,
-        threshold,
         evaluation: await firstEvaluationPromise(deps.store, endpointName, kind, runsOf(kind), threshold),
       }),
     );
@@ -131,7 +124,7 @@ export async function realisedQualityOf(
     minLabelsForAlarm: MIN_LABELS_FOR_ALARM,
     kinds: figures,
     recalibration: productionRecalibration(
-      productionLabels,
+      await newestLabels(deps.store, endpointName, variants, window, RECALIBRATION_MAX_LABELS),
       (kind) => kinds.get(kind)?.options,
       production.temperature,
     ),

@@ -3,6 +3,7 @@ import type { CapturedDecisionKey } from "../../contract/endpoints/review.ts";
 import { chunks } from "../store/chunks.ts";
 import type { ConsoleTables } from "../store/schema.ts";
 import type { Store } from "../store/store.ts";
+import { labelFigures } from "./label-figures.ts";
 
 /** A kept decision an inference id names, as a label is checked against it and stored with it. */
 export interface LabelTarget extends CapturedDecisionKey {
@@ -25,7 +26,7 @@ export interface DecisionLabel {
 
 /** Ids per query: one bound parameter each, under both dialects' limits (chunks.ts). */
 const IDS_PER_QUERY = 1000;
-/** Rows per multi-row INSERT: 13 columns each. */
+/** Rows per multi-row INSERT: 18 columns each. */
 const ROWS_PER_INSERT = 500;
 
 /** The kept decisions of `endpointName` captured under each of `inferenceIds`, every variant's. */
@@ -109,6 +110,21 @@ async function storedLabels(
   return stored;
 }
 
+/** The options of each of `kinds` the endpoint has decided. */
+async function kindOptions(store: Store, endpointName: string, kinds: readonly string[]) {
+  const options = new Map<string, string[]>();
+  for (const some of chunks([...new Set(kinds)], IDS_PER_QUERY)) {
+    const rows = await store
+      .selectFrom("decision_kinds")
+      .select(["kind", "options"])
+      .where("endpoint_name", "=", endpointName)
+      .where("kind", "in", some)
+      .execute();
+    for (const row of rows) options.set(row.kind, JSON.parse(row.options));
+  }
+  return options;
+}
+
 /**
  * Stores labels, one per decision. A label learnt no earlier than the one stored replaces it (a correction); an
  * earlier one, or the same label again, changes nothing, so a batch or a file sent twice stores nothing twice.
@@ -136,6 +152,11 @@ export async function storeDecisionLabels(
       }
       changed.set(key, label);
     }
+    const optionsOf = await kindOptions(
+      trx,
+      endpointName,
+      [...changed.values()].map((label) => label.decision.kind),
+    );
     const rows = [...changed.values()].map(
       ({ decision, label, labelledAtMs, source }): Insertable<ConsoleTables["ground_truth_labels"]> => ({
         endpoint_name: endpointName,
@@ -151,6 +172,13 @@ export async function storeDecisionLabels(
         label,
         labelled_at_ms: labelledAtMs,
         source,
+        ...labelFigures({
+          options: optionsOf.get(decision.kind) ?? [],
+          probabilities: decision.probabilities,
+          label,
+          atMs: decision.atMs,
+          labelledAtMs,
+        }),
       }),
     );
     for (const some of chunks(rows, ROWS_PER_INSERT)) {
@@ -162,6 +190,9 @@ export async function storeDecisionLabels(
             label: eb.ref("excluded.label"),
             labelled_at_ms: eb.ref("excluded.labelled_at_ms"),
             source: eb.ref("excluded.source"),
+            correct: eb.ref("excluded.correct"),
+            brier: eb.ref("excluded.brier"),
+            delay_ms: eb.ref("excluded.delay_ms"),
           })),
         )
         .execute();
@@ -210,31 +241,37 @@ export interface RealisedLabel {
   labelledAtMs: number;
 }
 
-/** The labels of the decisions of `endpointName` made in [fromMs, toMs), oldest decision first. */
-export async function labelsBetween(
+/**
+ * The newest `limit` labels of decisions `variants` of `endpointName` made in [fromMs, toMs), oldest decision first.
+ */
+export async function newestLabels(
   store: Store,
   endpointName: string,
-  fromMs: number,
-  toMs: number,
+  variants: readonly string[],
+  window: { fromMs: number; toMs: number },
+  limit: number,
 ): Promise<RealisedLabel[]> {
+  if (variants.length === 0) return [];
   const rows = await store
     .selectFrom("ground_truth_labels")
     .select(["variant", "kind", "at_ms", "chosen", "probabilities", "label", "labelled_at_ms"])
     .where("endpoint_name", "=", endpointName)
-    .where("at_ms", ">=", fromMs)
-    .where("at_ms", "<", toMs)
-    .orderBy("at_ms")
-    .orderBy("object_key")
-    .orderBy("line")
-    .orderBy("item")
+    .where("at_ms", ">=", window.fromMs)
+    .where("at_ms", "<", window.toMs)
+    .where("variant", "in", variants)
+    .orderBy("at_ms", "desc")
+    .orderBy("object_key", "desc")
+    .orderBy("line", "desc")
+    .orderBy("item", "desc")
+    .limit(limit)
     .execute();
-  return rows.map((row) => ({
+  return rows.reverse().map((row) => ({
     variant: row.variant,
     kind: row.kind,
-    atMs: row.at_ms,
+    atMs: Number(row.at_ms),
     chosen: row.chosen,
     probabilities: JSON.parse(row.probabilities),
     label: row.label,
-    labelledAtMs: row.labelled_at_ms,
+    labelledAtMs: Number(row.labelled_at_ms),
   }));
 }

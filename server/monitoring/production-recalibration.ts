@@ -20,7 +20,8 @@ export function servedTemperature(model: DescribeModelOutput | null): number {
 export const RECALIBRATION_MAX_LABELS = 10_000;
 
 /**
- * The evaluation's temperature fit on labelled production decisions (the newest RECALIBRATION_MAX_LABELS). Their probabilities are softmax(z / T0) at the
+ * The evaluation's temperature fit on labelled production decisions (the newest RECALIBRATION_MAX_LABELS, as
+ * `newestLabels` reads them). Their probabilities are softmax(z / T0) at the
  * served T0, and the fit works on their logs (z / T0 up to a constant), so it finds T with softmax(z / (T0 T)): the
  * temperature to serve is T0 T, rounded to the thousandth as the evaluation page offers it.
  */
@@ -29,7 +30,7 @@ export function productionRecalibration(
   optionsOf: (kind: string) => readonly string[] | undefined,
   currentTemperature: number,
 ): Recalibration | null {
-  const outcomes = labels.slice(-RECALIBRATION_MAX_LABELS).flatMap((label) => {
+  const outcomes = labels.flatMap((label) => {
     const options = optionsOf(label.kind);
     return options ? outcomesOf([label], options) : [];
   });

@@ -1,19 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { EvaluationPromise } from "../../contract/endpoints/realised-quality.ts";
 import { accuracyInterval } from "../../contract/evaluate/threshold.ts";
-import { intervalAccuracy, type LabelledOutcome, realisedAlarm, realisedKind } from "./realised-quality.ts";
+import type { IntervalTally, KindTallies } from "./label-tallies.ts";
+import { intervalAccuracy, realisedAlarm, realisedKind } from "./realised-quality.ts";
 
 const OPTIONS = ["billing", "support"];
 const HOUR = 3_600_000;
 const FROM = Date.parse("2026-12-01T00:00:00Z");
-
-/** A decision at `atMs` that chose billing with `top`, labelled `label` `delayMs` later. */
-const labelled = (atMs: number, top: number, label: string, delayMs = HOUR): LabelledOutcome => ({
-  atMs,
-  labelledAtMs: atMs + delayMs,
-  probabilities: [top, 1 - top],
-  label,
-});
 
 const promise = (correct: number, total: number): EvaluationPromise => ({
   runId: "run-1",
@@ -24,49 +17,68 @@ const promise = (correct: number, total: number): EvaluationPromise => ({
   ece: 0.05,
 });
 
-const kindOf = (labels: LabelledOutcome[], evaluation: EvaluationPromise | null = null) =>
+const tally = (labelled: number, correct: number, covered: number, coveredCorrect: number): IntervalTally => ({
+  labelled,
+  correct,
+  covered,
+  coveredCorrect,
+});
+
+const bin = (count: number, confidence: number, correct: number) => ({ count, confidence, correct });
+
+/** Two intervals' tallies; bins: 0.6-0.7 holds 2 (1 right), 0.9-1 holds 2 (1 right). */
+const TALLIES: KindTallies = {
+  intervals: new Map([
+    [FROM, tally(3, 2, 2, 1)],
+    [FROM + HOUR, tally(1, 0, 0, 0)],
+  ]),
+  bins: Array.from({ length: 10 }, (_, i) => (i === 6 ? bin(2, 1.3, 1) : i === 9 ? bin(2, 1.85, 1) : bin(0, 0, 0))),
+  scored: 4,
+  brierSum: 1.2,
+  delay: { p50Seconds: 3600, p90Seconds: 3600 },
+};
+
+const kindOf = (tallies: KindTallies | undefined, evaluation: EvaluationPromise | null = null) =>
   realisedKind({
     kind: "k",
     question: "Which team?",
     options: OPTIONS,
-    labels,
+    tallies,
     decisionsPerInterval: new Map([
       [FROM, 10],
       [FROM + HOUR, 10],
     ]),
     window: { fromMs: FROM, toMs: FROM + 2 * HOUR, intervalMs: HOUR },
-    threshold: 0.8,
     evaluation,
   });
 
 describe("realised quality of a decision kind", () => {
   it("counts accuracy over all labels and over those whose top probability reaches the threshold", () => {
-    const kind = kindOf([
-      labelled(FROM, 0.9, "billing"),
-      labelled(FROM + 1, 0.95, "support"),
-      labelled(FROM + 2, 0.6, "billing"),
-      labelled(FROM + HOUR, 0.7, "support"),
-    ]);
+    const kind = kindOf(TALLIES);
     expect(kind.accuracy).toMatchObject({ labelled: 4, correct: 2, accuracy: 0.5 });
     expect(kind.atThreshold).toMatchObject({ labelled: 2, correct: 1, accuracy: 0.5 });
     expect(kind.coverage).toBe(0.5);
     expect(kind.labelledShare).toBe(4 / 20);
+    expect(kind.brier).toBeCloseTo(0.3, 12);
+    expect(kind.calibration.ece).toBeCloseTo(0.5 * Math.abs(0.5 - 0.65) + 0.5 * Math.abs(0.5 - 0.925), 12);
+    expect(kind.labelDelay).toEqual({ p50Seconds: 3600, p90Seconds: 3600 });
   });
 
   it("gives each interval its decisions, labels and accuracy", () => {
-    const kind = kindOf([labelled(FROM, 0.9, "billing"), labelled(FROM + HOUR + 5, 0.9, "support")]);
     expect(
-      kind.intervals.map((interval) => [interval.decisions, interval.labelled, interval.accuracy.accuracy]),
+      kindOf(TALLIES).intervals.map((interval) => [interval.decisions, interval.labelled, interval.accuracy.accuracy]),
     ).toEqual([
-      [10, 1, 1],
+      [10, 3, 2 / 3],
       [10, 1, 0],
     ]);
   });
 
-  it("reports the label delay's median and 90th percentile in seconds", () => {
-    const delays = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((minutes) => minutes * 60_000);
-    const kind = kindOf(delays.map((delay, index) => labelled(FROM + index, 0.9, "billing", delay)));
-    expect(kind.labelDelay).toEqual({ p50Seconds: 300, p90Seconds: 540 });
+  it("has decisions and no figures for a kind without labels", () => {
+    const kind = kindOf(undefined);
+    expect(kind).toMatchObject({ decisions: 20, labelled: 0, labelledShare: 0, brier: null, labelDelay: null });
+    expect(kind.accuracy.accuracy).toBeNull();
+    expect(kind.calibration.ece).toBeNull();
+    expect(kind.alarm.state).toBe("INSUFFICIENT_DATA");
   });
 
   it("gives the evaluation's Wilson interval for the accuracy", () => {

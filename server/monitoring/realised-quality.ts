@@ -1,4 +1,3 @@
-import { quantileOf } from "@decision-console/adapter/contract";
 import {
   type EvaluationPromise,
   type IntervalAccuracy,
@@ -8,9 +7,9 @@ import {
   type RealisedKind,
 } from "../../contract/endpoints/realised-quality.ts";
 import { accuracyInterval } from "../../contract/evaluate/threshold.ts";
-import { brierScore } from "../evaluate/metrics/brier.ts";
-import { calibration } from "../evaluate/metrics/calibration.ts";
+import { CALIBRATION_BINS, calibrationFromBins } from "../evaluate/metrics/calibration.ts";
 import { type DecisionOutcome, isCorrect } from "../evaluate/metrics/outcome.ts";
+import type { IntervalTally, KindTallies } from "./label-tallies.ts";
 
 /** A labelled decision as realised quality reads it. */
 export interface LabelledOutcome {
@@ -83,50 +82,62 @@ export function realisedAlarm(
 /** Decisions captured per interval start (ms), as the rollups count them. */
 export type DecisionCounts = ReadonlyMap<number, number>;
 
-/** One decision kind's realised quality over a window cut into intervals of `intervalMs`. */
+const NO_LABELS: IntervalTally = { labelled: 0, correct: 0, covered: 0, coveredCorrect: 0 };
+
+/** Accuracy over an interval's labels and over those reaching the threshold, and that share. */
+function talliedAccuracy(tally: IntervalTally) {
+  return {
+    accuracy: intervalAccuracy(tally.correct, tally.labelled),
+    atThreshold: intervalAccuracy(tally.coveredCorrect, tally.covered),
+    coverage: tally.labelled === 0 ? null : tally.covered / tally.labelled,
+  };
+}
+
+/** One decision kind's realised quality over a window cut into intervals of `intervalMs`, from its labels' tallies. */
 export function realisedKind(input: {
   kind: string;
   question: string;
   options: readonly string[];
-  labels: readonly LabelledOutcome[];
+  tallies: KindTallies | undefined;
   decisionsPerInterval: DecisionCounts;
   window: { fromMs: number; toMs: number; intervalMs: number };
-  threshold: number;
   evaluation: EvaluationPromise | null;
 }): RealisedKind {
-  const { labels, options, threshold, window } = input;
-  const outcomes = outcomesOf(labels, options);
-  const overall = accuracyAtThreshold(outcomes, threshold);
+  const { tallies, window } = input;
   const decisions = [...input.decisionsPerInterval.values()].reduce((sum, count) => sum + count, 0);
-  const delays = labels.map((label) => Math.max(0, label.labelledAtMs - label.atMs) / 1000);
+  const total = { ...NO_LABELS };
   const intervals: RealisedInterval[] = [];
   for (let from = window.fromMs; from < window.toMs; from += window.intervalMs) {
-    const inside = labels.filter((label) => label.atMs >= from && label.atMs < from + window.intervalMs);
-    const figures = accuracyAtThreshold(outcomesOf(inside, options), threshold);
+    const tally = tallies?.intervals.get(from) ?? NO_LABELS;
+    total.labelled += tally.labelled;
+    total.correct += tally.correct;
+    total.covered += tally.covered;
+    total.coveredCorrect += tally.coveredCorrect;
+    const figures = talliedAccuracy(tally);
     intervals.push({
       from: new Date(from).toISOString(),
       decisions: input.decisionsPerInterval.get(from) ?? 0,
-      labelled: inside.length,
+      labelled: tally.labelled,
       accuracy: figures.accuracy,
       atThreshold: figures.atThreshold,
     });
   }
+  const overall = talliedAccuracy(total);
   return {
     kind: input.kind,
     question: input.question,
-    options: [...options],
+    options: [...input.options],
     decisions,
-    labelled: labels.length,
-    labelledShare: decisions === 0 ? null : labels.length / decisions,
-    labelDelay:
-      delays.length === 0
-        ? null
-        : { p50Seconds: quantileOf(delays, 0.5) ?? 0, p90Seconds: quantileOf(delays, 0.9) ?? 0 },
+    labelled: total.labelled,
+    labelledShare: decisions === 0 ? null : total.labelled / decisions,
+    labelDelay: tallies?.delay ?? null,
     accuracy: overall.accuracy,
     atThreshold: overall.atThreshold,
     coverage: overall.coverage,
-    brier: brierScore(outcomes),
-    calibration: calibration(outcomes),
+    brier: tallies && tallies.scored > 0 ? tallies.brierSum / tallies.scored : null,
+    calibration: calibrationFromBins(
+      tallies?.bins ?? Array.from({ length: CALIBRATION_BINS }, () => ({ count: 0, confidence: 0, correct: 0 })),
+    ),
     intervals,
     evaluation: input.evaluation,
     alarm: realisedAlarm(overall.atThreshold, input.evaluation),

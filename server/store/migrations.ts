@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { fillLabelFigures } from "./label-figures-fill.ts";
 import { addIdentityColumn, keyedByPrimaryKey, type MigrationDatabase } from "./migration-dialects.ts";
 
 /**
@@ -610,6 +611,50 @@ export const migrations: readonly Migration[] = [
         .addColumn("unread_objects", "integer", (col) => col.notNull())
         .addColumn("objects_last_look", "integer", (col) => col.notNull())
         .addColumn("looked_at", "text", (col) => col.notNull())
+        .execute();
+    },
+  },
+  {
+    version: 65,
+    name: "label figures",
+    // What each label says of its decision (label-figures.ts), stored with it so realised quality is summed in the
+    // store: reading 500,000 labels' probabilities on every view took seconds. Labels already stored get theirs here.
+    up: async (db) => {
+      const columns = [
+        ["top_probability", "double precision", false],
+        ["correct", "integer", true],
+        ["brier", "double precision", false],
+        ["confidence_bin", "integer", false],
+        ["delay_ms", "bigint", true],
+        ["decided_hour", "bigint", true],
+      ] as const;
+      for (const [name, type, notNull] of columns) {
+        await db.schema
+          .alterTable("ground_truth_labels")
+          .addColumn(name, type, (col) => (notNull ? col.notNull().defaultTo(0) : col))
+          .execute();
+      }
+      await fillLabelFigures(db);
+      // Each kind's labels in the order realised quality sums them (its hours) and ranks their delays, holding every
+      // column those read: the store walks an index instead of sorting hundreds of thousands of rows per view.
+      await db.schema
+        .createIndex("ground_truth_labels_hours")
+        .on("ground_truth_labels")
+        .columns([
+          "endpoint_name",
+          "kind",
+          "decided_hour",
+          "correct",
+          "confidence_bin",
+          "variant",
+          "top_probability",
+          "brier",
+        ])
+        .execute();
+      await db.schema
+        .createIndex("ground_truth_labels_delays")
+        .on("ground_truth_labels")
+        .columns(["endpoint_name", "kind", "delay_ms", "decided_hour", "variant"])
         .execute();
     },
   },

@@ -175,6 +175,12 @@ const declared: {
     label: "text",
     labelled_at_ms: "integer",
     source: "text",
+    top_probability: "real null",
+    correct: "integer",
+    brier: "real null",
+    confidence_bin: "integer null",
+    delay_ms: "integer",
+    decided_hour: "integer",
   },
   shadow_tests: {
     endpoint_name: "text",

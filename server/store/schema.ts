@@ -158,6 +158,18 @@ export interface ConsoleTables {
     label: string;
     labelled_at_ms: number;
     source: string;
+    /** The decision's highest probability, which the threshold is compared with; null when it has none. */
+    top_probability: number | null;
+    /** 1 when the decision's chosen option (the evaluation's rule: the highest, the first of a tie) is the label. */
+    correct: number;
+    /** Its Brier term; null when its probabilities do not match its options (not scored). */
+    brier: number | null;
+    /** Its reliability bin (CALIBRATION_BINS); null when not scored. */
+    confidence_bin: number | null;
+    /** How long after the decision its label was learnt (never below 0). */
+    delay_ms: number;
+    /** The hour the decision was made in (at_ms / 3,600,000, rounded down): realised quality's finest interval. */
+    decided_hour: number;
   };
   shadow_tests: {
     endpoint_name: string;
