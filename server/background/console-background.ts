@@ -52,8 +52,8 @@ export function startConsoleBackgroundWork(): { stop(): Promise<void> } {
       { ttlMs: leaseMs },
     ),
     driftPublishing(() => {
-      const { aws, store, settings } = consoleContext();
-      return { store, cloudWatch: aws.cloudWatch, s3: aws.s3, artifactBucket: settings.artifactBucket };
+      const { aws, store } = consoleContext();
+      return { store, cloudWatch: aws.cloudWatch };
     }),
     realisedPublishing(() => {
       const { aws, store, settings } = consoleContext();

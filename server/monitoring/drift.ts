@@ -6,7 +6,6 @@ import {
   PutMetricAlarmCommand,
   PutMetricDataCommand,
 } from "@aws-sdk/client-cloudwatch";
-import type { S3Client } from "@aws-sdk/client-s3";
 import { DRIFT_ALARM, DRIFT_SCHEDULE, type DriftKind, type DriftResponse } from "../../contract/endpoints/drift.ts";
 import { DRIFT_METRICS } from "../../contract/stack/console-contract.ts";
 import { awsCall } from "../aws/errors.ts";
@@ -15,7 +14,6 @@ import { AppError } from "../http/app-error.ts";
 import { chunks } from "../store/chunks.ts";
 import { acquireLease, replicaId } from "../store/leases.ts";
 import type { Store } from "../store/store.ts";
-import { readNewCaptures } from "./capture-reader.ts";
 import { jensenShannonDistance, samplingNoiseDistance } from "./drift-score.ts";
 import {
   allBaselines,
@@ -61,12 +59,13 @@ const dimensions = (baseline: Pick<DriftBaseline, "endpointName" | "kind">) => [
   { Name: "DecisionKind", Value: baseline.kind },
 ];
 
+/**
+ * What publishing drift needs. It scores what the store holds: the background capture reader (capture-reading.ts)
+ * keeps that current every few seconds, page open or closed, so the publisher reads no capture object itself.
+ */
 export interface DriftPublisherDeps {
   store: Store;
   cloudWatch: CloudWatchClient;
-  /** With the bucket, capture objects not read yet are read first, so drift is current with the page closed. */
-  s3?: S3Client;
-  artifactBucket?: string | null;
 }
 
 /**
@@ -81,16 +80,6 @@ export async function publishDrift(deps: DriftPublisherDeps, now = new Date()) {
   for (const baseline of baselines)
     byEndpoint.set(baseline.endpointName, [...(byEndpoint.get(baseline.endpointName) ?? []), baseline]);
   for (const [endpointName, kinds] of byEndpoint) {
-    if (deps.s3 && deps.artifactBucket) {
-      try {
-        await readNewCaptures(deps.s3, deps.store, deps.artifactBucket, endpointName);
-      } catch (error) {
-        // An endpoint whose capture cannot be read (gone, capture off) is scored on what the store already holds.
-        console.error(
-          JSON.stringify({ level: "error", msg: "cannot read new captures", endpointName, error: String(error) }),
-        );
-      }
-    }
     const data: MetricDatum[] = [];
     for (const baseline of kinds) {
       const drift = await currentDrift(deps.store, baseline, now);
