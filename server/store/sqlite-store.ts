@@ -4,6 +4,7 @@ import {
   type DatabaseConnection,
   Kysely,
   SqliteAdapter,
+  type SqliteDatabase,
   SqliteDialect,
   type SqliteDialectConfig,
   SqliteDriver,
@@ -47,6 +48,31 @@ class MigrationSqliteDialect extends SqliteDialect {
  */
 const migrating = new Map<string, Promise<unknown>>();
 
+/** Enough for every query the console writes; past it the oldest is prepared again on its next run. */
+const mostPrepared = 1_000;
+
+/**
+ * `db` as Kysely's SQLite driver sees it, each query's SQL prepared once: the driver prepares on every run, which for
+ * the gateway's admission upsert took longer than running it (43 µs of 58). A statement still being read by a
+ * streamed query is busy, so a second run of its SQL meanwhile gets a statement of its own.
+ */
+function preparedOnce(db: Database.Database): SqliteDatabase {
+  const prepared = new Map<string, Database.Statement>();
+  return {
+    close: () => db.close(),
+    prepare(sql) {
+      const kept = prepared.get(sql);
+      if (kept && !kept.busy) return kept;
+      const statement = db.prepare(sql);
+      if (!kept) {
+        if (prepared.size >= mostPrepared) prepared.delete(prepared.keys().next().value as string);
+        prepared.set(sql, statement);
+      }
+      return statement;
+    },
+  };
+}
+
 export interface SqliteStoreOptions {
   migrations?: readonly Migration[];
 }
@@ -72,5 +98,5 @@ export function sqliteStore(db: Database.Database, options: SqliteStoreOptions =
     }
     return db;
   };
-  return new Kysely({ dialect: new SqliteDialect({ database: migrated }) });
+  return new Kysely({ dialect: new SqliteDialect({ database: async () => preparedOnce(await migrated()) }) });
 }
