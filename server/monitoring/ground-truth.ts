@@ -41,14 +41,18 @@ function bucketOf(deps: GroundTruthDeps): string {
   return deps.artifactBucket;
 }
 
-/** Reads the captures written since the last look, then matches the labels with the decisions they name. */
+/**
+ * Matches the labels with the decisions they name. When an inference id names none the store holds, the captures
+ * written since the background reader's last look are read first (a label may follow its decision within seconds);
+ * otherwise the capture folder is not listed at all.
+ */
 async function matched(deps: GroundTruthDeps, bucket: string, endpointName: string, arrived: ArrivedLabel[]) {
-  await readNewCaptures(deps.s3, deps.store, bucket, endpointName);
-  const decisions = await decisionsByInferenceId(
-    deps.store,
-    endpointName,
-    arrived.map((row) => row.inferenceId),
-  );
+  const ids = arrived.map((row) => row.inferenceId);
+  let decisions = await decisionsByInferenceId(deps.store, endpointName, ids);
+  if (ids.some((id) => !decisions.has(id))) {
+    await readNewCaptures(deps.s3, deps.store, bucket, endpointName);
+    decisions = await decisionsByInferenceId(deps.store, endpointName, ids);
+  }
   const kinds = await decisionKinds(deps.store, endpointName);
   return matchLabels(arrived, decisions, (kind) => kinds.get(kind)?.options);
 }
