@@ -37,6 +37,7 @@ describe("GET /ping", () => {
     try {
       const early = await rawRequest(starting.url, { method: "GET", path: "/ping" });
       expect(early.status).toBe(503);
+      expect(early.headers["retry-after"]).toBe("1");
       await starting.ready;
       const ready = await rawRequest(starting.url, { method: "GET", path: "/ping" });
       expect(ready.status).toBe(200);

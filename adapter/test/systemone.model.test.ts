@@ -264,6 +264,7 @@ describe("POST /v1/systemone", () => {
     held.release();
     expect((await first).status).toBe(200);
     expect(busy.status).toBe(503);
+    expect(busy.headers["retry-after"]).toBe("1");
     expect((busy.body as { detail: { error_type: string } }).detail.error_type).toBe("server_busy");
   });
 
@@ -275,6 +276,7 @@ describe("POST /v1/systemone", () => {
     const second = await rawRequest(adapter.url, { path: "/invocations", body });
     held.release();
     expect(second.status).toBe(503);
+    expect(second.headers["retry-after"]).toBe("1");
     expect(second.body).toEqual({ error: "model is busy; retry the request", retryable: true });
     expect((await first).status).toBe(200);
   });

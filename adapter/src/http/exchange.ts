@@ -24,6 +24,12 @@ const REFUSAL_CODES: Record<number, string> = {
 const requestIdHeaders = (requestId: string) => ({ "x-request-id": requestId, "x-typesafe-request-id": requestId });
 
 /**
+ * On every 503 (loading, busy, out of body slots): when to ask again, in whole seconds (RFC 9110 10.2.3). The
+ * official clients wait for it before their retry (`typesafe-sdk` and `openai` read `retry-after`).
+ */
+const RETRY_LATER = { "retry-after": "1" };
+
+/**
  * One request and its answer: the request id, the log line written once it is answered, JSON answers, errors
  * (a RequestError's status and message; anything else 500 "scoring failed", the cause only in the log) and streams.
  */
@@ -65,7 +71,7 @@ export class Exchange {
     const sent = refused
       ? this.errorFormat!(status, body.error as string, REFUSAL_CODES[status] ?? "invalid_request")
       : body;
-    this.sendJson(status, sent, {});
+    this.sendJson(status, sent, status === 503 ? RETRY_LATER : {});
     this.finish(status, route);
   }
 
