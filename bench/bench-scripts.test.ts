@@ -30,6 +30,7 @@ const SMALLEST: Record<string, { args: string[]; env?: Record<string, string> }>
   "bench:capture": { args: ["--kind", "tiny", "--requests", "4", "--warmup", "1"] },
   "bench:gateway": { args: ["--kind", "tiny", "--requests", "4", "--warmup", "1"] },
   "bench:shared-schedule": { args: ["--kind", "tiny", "--repeats", "1", "--states", "200", "--batches", "2"] },
+  "bench:shared-costs": { args: ["--kind", "tiny", "--repeats", "2", "--states", "200", "--decisions", "2"] },
   "bench:peer": { args: ["--kind", "tiny", "--repeats", "1", "--lengths", "100", "--states", "200", "--batches", "2"] },
 };
 

@@ -1,16 +1,14 @@
 import os from "node:os";
-import path from "node:path";
 import { parseArgs } from "node:util";
 import type { LlamaContextSequence, Token } from "node-llama-cpp";
 import type { Decision } from "../src/contract/decision.ts";
 import { type Branch, scoreBranches } from "../src/engine/branch-scoring.ts";
 import { sharedPrefix } from "../src/engine/canonical-prompt.ts";
-import { readConfig } from "../src/engine/config.ts";
-import { type Engine, startEngine } from "../src/engine/engine.ts";
+import type { Engine } from "../src/engine/engine.ts";
 import { copySequencePrefix } from "../src/engine/sequence-copy.ts";
 import type { SequenceLease } from "../src/engine/sequence-pool.ts";
-import type { ModelKind } from "../test/support/llama-model.ts";
-import { benchModelPath, jevbenchRows } from "./bench-files.ts";
+import { median, timed, withBenchEngine } from "./bench-engine.ts";
+import { jevbenchRows } from "./bench-files.ts";
 import { Progress } from "./progress.ts";
 
 /**
@@ -39,11 +37,6 @@ const { values } = parseArgs({
   },
 });
 const list = (value: string) => value.split(",").filter(Boolean).map(Number);
-const median = (samples: readonly number[]) => {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
 
 type Sequence = LlamaContextSequence & { _sequenceId?: number };
 
@@ -57,32 +50,6 @@ function microBatches(suffixLengths: readonly number[]): number {
     count++;
   }
   return count;
-}
-
-async function timed(run: () => Promise<unknown>): Promise<number> {
-  const started = performance.now();
-  await run();
-  return performance.now() - started;
-}
-
-async function main() {
-  const modelPath = benchModelPath(values.model, values.kind as ModelKind | undefined);
-  const engine = await startEngine(
-    readConfig({
-      SEMIF_MAX_TOKENS: "8192",
-      SEMIF_MAX_REQUEST_TOKENS: "16384",
-      ...process.env,
-      ADAPTER_MODEL_PATH: modelPath,
-      ADAPTER_THREADS: values.threads,
-      ADAPTER_PARALLEL: "8",
-      ADAPTER_READING_CACHE: "0",
-    }),
-  );
-  try {
-    await measure(engine, path.basename(modelPath));
-  } finally {
-    await engine.dispose();
-  }
 }
 
 async function measure(engine: Engine, model: string) {
@@ -193,7 +160,7 @@ async function measure(engine: Engine, model: string) {
   console.log(JSON.stringify({ model, threads: Number(values.threads), repeats, rows: table }));
 }
 
-main().catch((error) => {
+withBenchEngine(values, measure).catch((error) => {
   console.error(error);
   process.exit(1);
 });
