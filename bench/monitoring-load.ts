@@ -132,7 +132,7 @@ async function main() {
     const threshold = 0.5;
     const query = monitoringQuerySchema.parse({ window: "24h", threshold: String(threshold) });
     const realisedQuery = realisedQuerySchema.parse({ window: "7d", threshold: String(threshold) });
-    const serving = { name: ENDPOINT, variants: new Set([VARIANT]), temperature: 1 };
+    const serving = { name: ENDPOINT, variants: new Set([VARIANT]), temperature: 1, versionArn: null };
     const loadView = async () => {
       const started = performance.now();
       const [view, realised] = await Promise.all([

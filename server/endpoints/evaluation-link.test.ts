@@ -1,4 +1,5 @@
 import { expect, it } from "vitest";
+import type { VersionEvaluation } from "../../contract/models/model-registry.ts";
 import { scoredRun } from "../../tests/support/evaluate/scored-run.ts";
 import { describeOnStores } from "../../tests/support/store/test-stores.ts";
 import type { Store } from "../store/store.ts";
@@ -10,6 +11,8 @@ import {
 } from "./evaluation-link.ts";
 
 const ENDPOINT = "dc-linked";
+const V1 = "arn:aws:sagemaker:us-east-1:111122223333:model-package/dc-triage/1";
+const V2 = "arn:aws:sagemaker:us-east-1:111122223333:model-package/dc-triage/2";
 
 const runOf = (store: Store, endpoints: string[], status: "running" | "completed" = "completed") =>
   scoredRun(store, {
@@ -53,9 +56,48 @@ describeOnStores("an endpoint's evaluation link", (current) => {
     const { store } = current();
     await recordEvaluationLink(store, ENDPOINT, "run-a", { why: "deployed", by: "ann" });
     expect(
-      await linkVersionEvaluation(store, ENDPOINT, { evaluation: null }, { why: "updated", by: "bob" }),
+      await linkVersionEvaluation(store, ENDPOINT, { arn: V2, evaluation: null }, { why: "updated", by: "bob" }),
     ).toBeNull();
     expect(await newestEvaluationLink(store, ENDPOINT)).toMatchObject({ runId: "run-a", why: "deployed" });
+  });
+
+  it("stands while the endpoint serves the version it came with: a rolled-back update's link is passed over", async () => {
+    const { store } = current();
+    const attached = (runId: string): VersionEvaluation => ({
+      runId,
+      target: ENDPOINT,
+      datasetName: "tickets",
+      datasetSha256: "0".repeat(64),
+      items: 231,
+      accuracy: 0.8,
+      brier: 0.3,
+      ece: 0.05,
+      p50Ms: 40,
+      p95Ms: 90,
+      errors: 0,
+      reportUrl: `s3://bucket/evaluations/${runId}.json`,
+      attachedAt: "2026-12-01T00:00:00.000Z",
+    });
+    await linkVersionEvaluation(
+      store,
+      ENDPOINT,
+      { arn: V1, evaluation: attached("run-1") },
+      { why: "deployed", by: "ann" },
+    );
+    await linkVersionEvaluation(
+      store,
+      ENDPOINT,
+      { arn: V2, evaluation: attached("run-2") },
+      { why: "updated", by: "bob" },
+    );
+    expect(await newestEvaluationLink(store, ENDPOINT, V2)).toMatchObject({ runId: "run-2", why: "updated" });
+    // SageMaker rolled the update back: the endpoint serves version 1 again, and is compared with its evaluation.
+    expect(await newestEvaluationLink(store, ENDPOINT, V1)).toMatchObject({ runId: "run-1", why: "deployed" });
+    // A model made from an image and model data has no version's evaluation; an operator's choice stands for any.
+    expect(await newestEvaluationLink(store, ENDPOINT, null)).toBeNull();
+    await recordEvaluationLink(store, ENDPOINT, "run-c", { why: "chosen", by: "ops" });
+    expect(await newestEvaluationLink(store, ENDPOINT, null)).toMatchObject({ runId: "run-c", why: "chosen" });
+    expect(await newestEvaluationLink(store, ENDPOINT, V1)).toMatchObject({ runId: "run-c", why: "chosen" });
   });
 
   it("is an operator's choice of a completed run of the endpoint", async () => {

@@ -10,17 +10,28 @@ export interface LinkedBy {
   by: string;
 }
 
-/** Records that the endpoint's realised quality is to be compared with `runId` from now on. */
+/**
+ * Records that the endpoint's realised quality is to be compared with `runId` from now on: while it serves
+ * `versionArn`, when the link came with a registry version.
+ */
 export async function recordEvaluationLink(
   store: Store,
   endpointName: string,
   runId: string,
   { why, by }: LinkedBy,
   at = new Date(),
+  versionArn: string | null = null,
 ): Promise<EvaluationLink> {
   await store
     .insertInto("evaluation_links")
-    .values({ endpoint_name: endpointName, run_id: runId, reason: why, linked_by: by, linked_at: at.toISOString() })
+    .values({
+      endpoint_name: endpointName,
+      run_id: runId,
+      reason: why,
+      linked_by: by,
+      linked_at: at.toISOString(),
+      model_version_arn: versionArn,
+    })
     .execute();
   return { endpointName, runId, why, by, at: at.toISOString() };
 }
@@ -32,19 +43,35 @@ export async function recordEvaluationLink(
 export async function linkVersionEvaluation(
   store: Store,
   endpointName: string,
-  version: Pick<ModelVersion, "evaluation">,
+  version: Pick<ModelVersion, "evaluation" | "arn">,
   linkedBy: LinkedBy,
 ): Promise<EvaluationLink | null> {
   if (!version.evaluation) return null;
-  return recordEvaluationLink(store, endpointName, version.evaluation.runId, linkedBy);
+  return recordEvaluationLink(store, endpointName, version.evaluation.runId, linkedBy, new Date(), version.arn);
 }
 
-/** The endpoint's newest link, or null when it has none. */
-export async function newestEvaluationLink(store: Store, endpointName: string): Promise<EvaluationLink | null> {
+/**
+ * The endpoint's newest link, or null when it has none. Given the registry version the endpoint serves now (null
+ * for none), a link that came with another version is passed over: after an update SageMaker rolled back, the
+ * version served again has its own link back, and an update that changed no version keeps the one it had.
+ */
+export async function newestEvaluationLink(
+  store: Store,
+  endpointName: string,
+  servedVersionArn?: string | null,
+): Promise<EvaluationLink | null> {
   const row = await store
     .selectFrom("evaluation_links")
     .selectAll()
     .where("endpoint_name", "=", endpointName)
+    .$if(servedVersionArn !== undefined, (query) =>
+      query.where((eb) =>
+        eb.or([
+          eb("model_version_arn", "is", null),
+          ...(servedVersionArn ? [eb("model_version_arn", "=", servedVersionArn)] : []),
+        ]),
+      ),
+    )
     .orderBy("id", "desc")
     .limit(1)
     .executeTakeFirst();

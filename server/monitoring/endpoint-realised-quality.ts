@@ -31,6 +31,8 @@ export interface ServedEndpoint {
   name: string;
   variants: ReadonlySet<string>;
   temperature: number;
+  /** The registry version its model serves, or null for a model made from an image and model data. */
+  versionArn: string | null;
 }
 
 /**
@@ -44,6 +46,7 @@ async function servingOf(deps: GroundTruthDeps, askedName: string): Promise<Serv
     name: endpoint.EndpointName ?? askedName,
     variants: new Set(variants),
     temperature: servedTemperature(model),
+    versionArn: (model?.PrimaryContainer ?? model?.Containers?.[0])?.ModelPackageName ?? null,
   };
 }
 
@@ -97,7 +100,7 @@ export async function realisedQualityOf(
   }
   const variants = [...production.variants];
   const tallies = await labelTallies(deps.store, endpointName, variants, window, threshold);
-  const runsOf = await comparedRuns(deps.store, endpointName);
+  const runsOf = await comparedRuns(deps.store, endpointName, production.versionArn);
   const figures: RealisedKind[] = [];
   for (const kind of new Set([...counts.keys(), ...tallies.keys()])) {
     const known = kinds.get(kind);

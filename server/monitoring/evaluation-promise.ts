@@ -29,10 +29,15 @@ async function baselineRuns(store: Store, endpointName: string): Promise<Map<str
 
 /**
  * The runs a kind's realised figures are compared with, in order: the evaluation the endpoint was last linked to
- * (deployed, promoted or updated with, or chosen), then the run the kind's drift baseline was set from.
+ * (deployed, promoted or updated with the registry version it serves, `servedVersionArn`, or chosen), then the run
+ * the kind's drift baseline was set from.
  */
-export async function comparedRuns(store: Store, endpointName: string): Promise<(kind: string) => ComparedRun[]> {
-  const link = await newestEvaluationLink(store, endpointName);
+export async function comparedRuns(
+  store: Store,
+  endpointName: string,
+  servedVersionArn?: string | null,
+): Promise<(kind: string) => ComparedRun[]> {
+  const link = await newestEvaluationLink(store, endpointName, servedVersionArn);
   const baselines = await baselineRuns(store, endpointName);
   const linked: ComparedRun[] = link ? [{ runId: link.runId, basis: { why: link.why, by: link.by, at: link.at } }] : [];
   return (kind) => {

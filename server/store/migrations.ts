@@ -658,4 +658,13 @@ export const migrations: readonly Migration[] = [
         .execute();
     },
   },
+  {
+    version: 66,
+    name: "evaluation link versions",
+    // The registry version a link came with: it stands only while the endpoint serves that version, so an update
+    // SageMaker rolls back leaves the link of the version served again. Chosen links (and older rows) have none.
+    up: async (db) => {
+      await db.schema.alterTable("evaluation_links").addColumn("model_version_arn", "text").execute();
+    },
+  },
 ];

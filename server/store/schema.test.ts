@@ -263,6 +263,7 @@ const declared: {
     reason: "text",
     linked_by: "text",
     linked_at: "text",
+    model_version_arn: "text null",
   },
 };
 

@@ -254,5 +254,7 @@ export interface ConsoleTables {
     reason: "deployed" | "promoted" | "updated" | "chosen";
     linked_by: string;
     linked_at: string;
+    /** The registry version the link came with (deployed, updated or promoted to it); null for a chosen run. */
+    model_version_arn: string | null;
   };
 }

@@ -375,6 +375,9 @@ describe("the Model Registry on the local control plane", { timeout: 180_000 }, 
     expect(serving.model.modelVersionArn).toBe(approved.body.arn);
     // The version's attached evaluation is what the endpoint's realised quality is compared with.
     expect(await newestEvaluationLink(consoleStore(), SERVING)).toMatchObject({ runId, why: "deployed", by: "local" });
+    // It stands for the version the endpoint's model names (DescribeModel's ModelPackageName), not for another.
+    expect(await newestEvaluationLink(consoleStore(), SERVING, serving.model.modelVersionArn)).toMatchObject({ runId });
+    expect(await newestEvaluationLink(consoleStore(), SERVING, `${approved.body.arn}0`)).toBeNull();
 
     const detail = (
       await json<ModelVersionDetail>(routes.version.GET(get(`/api/models/${GROUP}/1`), ofVersion(GROUP, 1)))
@@ -433,7 +436,7 @@ describe("the Model Registry on the local control plane", { timeout: 180_000 }, 
       (endpoint) => endpoint.status === "InService" && endpoint.model.modelVersionArn === v3.body.arn,
     );
     expect(detail.model.modelVersionArn).toBe(v3.body.arn);
-    const link = await newestEvaluationLink(consoleStore(), SERVING);
+    const link = await newestEvaluationLink(consoleStore(), SERVING, detail.model.modelVersionArn);
     expect(link).toMatchObject({ runId, why: "updated", by: "local" });
     const served = (
       await json<ModelVersionDetail>(routes.version.GET(get(`/api/models/${GROUP}/3`), ofVersion(GROUP, 3)))
