@@ -26,7 +26,7 @@ const SMALLEST: Record<string, { args: string[]; env?: Record<string, string> }>
   "bench:load": { args: ["--kind", "tiny", "--requests", "4", "--clients", "1,2", "--parallel", "1"] },
   "bench:async": { args: ["--kind", "tiny", "--requests", "4", "--clients", "2", "--parallel", "1"] },
   "bench:update-load": { args: ["--kind", "tiny", "--instances", "2", "--clients", "2", "--wait", "1"] },
-  "bench:monitoring": { args: ["--hours", "1", "--rate", "1", "--loads", "1"] },
+  "bench:monitoring": { args: ["--hours", "1", "--rate", "1", "--loads", "1", "--labels", "200"] },
   "bench:capture": { args: ["--kind", "tiny", "--requests", "4", "--warmup", "1"] },
   "bench:gateway": { args: ["--kind", "tiny", "--requests", "4", "--warmup", "1"] },
   "bench:shared-schedule": { args: ["--kind", "tiny", "--repeats", "1", "--states", "200", "--batches", "2"] },
