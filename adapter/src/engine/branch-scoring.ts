@@ -327,19 +327,28 @@ async function evaluate(
   const input: ControlledEvaluateInputItem[] = tokens.map((token, index) => {
     const wantedTokens = wanted.get(index);
     if (wantedTokens === undefined) return token;
-    // `includeTop: 1` brings the full-vocabulary argmax; `includeMax` returns nothing in node-llama-cpp 3.22.1.
+    // The full-vocabulary argmax is the greedy token (controlledEvaluate samples at temperature 0), read with its
+    // logit by `includeSelected`. `includeTop: 1` would bring it too, but sorts the whole vocabulary first (about
+    // 13 ms a reading at 152k tokens, README "The shared path's costs"); `includeMax` returns nothing in 3.22.1.
     return [
       token,
-      { generateNext: { logits: { filter: { tokens: wantedTokens, includeTop: 1 } }, totalLogitWeight: true } },
+      {
+        generateNext: {
+          token: true,
+          logits: { filter: { tokens: wantedTokens, includeSelected: true } },
+          totalLogitWeight: true,
+        },
+      },
     ] as ControlledEvaluateInputItem;
   });
   const output = await sequence.controlledEvaluate(input, { contextShift: THROWING_CONTEXT_SHIFT });
   return readings.map((reading) => {
     const next = output[reading.index]?.next;
-    if (!next?.logits || next.totalLogitWeight === undefined) {
+    const argmaxToken = next?.token;
+    const argmaxLogit = argmaxToken == null ? undefined : next?.logits?.get(argmaxToken);
+    if (!next?.logits || next.totalLogitWeight === undefined || argmaxToken == null || argmaxLogit === undefined) {
       throw new Error(`no logits were returned at position ${reading.index}`);
     }
-    const [argmaxToken, argmaxLogit] = next.logits.entries().next().value as [Token, number];
     return {
       logits: reading.tokens.map((token) => {
         const logit = next.logits!.get(token);
