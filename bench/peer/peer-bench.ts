@@ -25,8 +25,9 @@ import { sharedVerdict } from "./shared-verdict.ts";
  * - one decision of about each `--lengths` prompt tokens: against llama-server without and with `cache_prompt`;
  * - `--batches` decisions on one state of about each `--states` tokens: the adapter's `decisions` request against
  *   as many sequential `cache_prompt` requests; then one more decision on that state (warm) and an exact repeat.
- * `--quick` (under 10 minutes on 2 cores at 1 thread) keeps every shared cell but measures them twice, one single
- * decision length (190) and 4 correctness decisions; flags given beside it win. The verdict line holds the shared
+ * `--quick` (under 10 minutes on 2 cores at 1 thread) keeps every shared cell with 3 repeats (a median of 2 is
+ * their mean, which one load spike on a shared machine decides), one single decision length (190) and 4 correctness
+ * decisions; flags given beside it win. The verdict line holds the shared
  * cells to the CPU target (1.00), or with `--gpu` to the GPU target (0.5): the adapter then runs on CUDA and
  * llama-server with every layer offloaded, which needs a CUDA build of it named by `--llama-server` (the one built
  * here is CPU only).
@@ -55,7 +56,7 @@ const { values } = parseArgs({
 const quick = values.quick;
 const list = (value: string) => value.split(",").filter(Boolean).map(Number);
 const threads = Number(values.threads);
-const repeats = Number(values.repeats ?? (quick ? "2" : "3"));
+const repeats = Number(values.repeats ?? "3");
 const lengths = list(values.lengths ?? (quick ? "190" : "190,500,1500"));
 const checks = Number(values.checks ?? (quick ? "4" : "8"));
 const states = list(values.states);
