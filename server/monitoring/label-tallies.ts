@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { type BinSums, CALIBRATION_BINS } from "../evaluate/metrics/calibration.ts";
+import { type BinSums, emptyBinSums } from "../evaluate/metrics/calibration.ts";
 import type { Store } from "../store/store.ts";
 import { HOUR_MS } from "./label-figures.ts";
 
@@ -29,9 +29,6 @@ export interface TallyWindow {
   toMs: number;
   intervalMs: number;
 }
-
-const emptyBins = (): BinSums[] =>
-  Array.from({ length: CALIBRATION_BINS }, () => ({ count: 0, confidence: 0, correct: 0 }));
 
 /** The nearest rank of quantile q among n (nearestRankQuantile's rule). */
 const nearestRank = (q: number, n: number) => Math.min(n, Math.max(1, Math.ceil(q * n)));
@@ -76,7 +73,7 @@ export async function labelTallies(
     const kind =
       tallies.get(group.kind) ??
       tallies
-        .set(group.kind, { intervals: new Map(), bins: emptyBins(), scored: 0, brierSum: 0, delay: null })
+        .set(group.kind, { intervals: new Map(), bins: emptyBinSums(), scored: 0, brierSum: 0, delay: null })
         .get(group.kind)!;
     const labels = Number(group.labels);
     const covered = Number(group.covered);

@@ -7,7 +7,7 @@ import {
   type RealisedKind,
 } from "../../contract/endpoints/realised-quality.ts";
 import { accuracyInterval } from "../../contract/evaluate/threshold.ts";
-import { CALIBRATION_BINS, calibrationFromBins } from "../evaluate/metrics/calibration.ts";
+import { calibrationFromBins, emptyBinSums } from "../evaluate/metrics/calibration.ts";
 import { type DecisionOutcome, isCorrect } from "../evaluate/metrics/outcome.ts";
 import type { IntervalTally, KindTallies } from "./label-tallies.ts";
 
@@ -135,9 +135,7 @@ export function realisedKind(input: {
     atThreshold: overall.atThreshold,
     coverage: overall.coverage,
     brier: tallies && tallies.scored > 0 ? tallies.brierSum / tallies.scored : null,
-    calibration: calibrationFromBins(
-      tallies?.bins ?? Array.from({ length: CALIBRATION_BINS }, () => ({ count: 0, confidence: 0, correct: 0 })),
-    ),
+    calibration: calibrationFromBins(tallies?.bins ?? emptyBinSums()),
     intervals,
     evaluation: input.evaluation,
     alarm: realisedAlarm(overall.atThreshold, input.evaluation),

@@ -16,6 +16,11 @@ export interface BinSums {
   correct: number;
 }
 
+/** `binCount` bins holding nothing yet. */
+export function emptyBinSums(binCount = CALIBRATION_BINS): BinSums[] {
+  return Array.from({ length: binCount }, () => ({ count: 0, confidence: 0, correct: 0 }));
+}
+
 /** The reliability diagram and ECE from each bin's sums, bins in order. */
 export function calibrationFromBins(sums: readonly BinSums[]): Calibration {
   const binCount = sums.length;
@@ -34,7 +39,7 @@ export function calibrationFromBins(sums: readonly BinSums[]): Calibration {
 
 /** Equal-width reliability bins over the chosen option's probability (the confidence). */
 export function calibration(outcomes: readonly DecisionOutcome[], binCount = CALIBRATION_BINS): Calibration {
-  const sums: BinSums[] = Array.from({ length: binCount }, () => ({ count: 0, confidence: 0, correct: 0 }));
+  const sums = emptyBinSums(binCount);
   for (const outcome of outcomes.filter(isScored)) {
     const c = confidence(outcome);
     const bin = sums[confidenceBin(c, binCount)] as BinSums;
