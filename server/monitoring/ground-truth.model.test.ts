@@ -37,11 +37,17 @@ const DECISIONS = 2000;
 const QUESTION = "How urgent is this ticket?";
 const OPTIONS = ["p1", "p2", "p3"];
 const KIND = decisionKind(QUESTION, OPTIONS);
-/** How far local CloudWatch's clock runs ahead of the requests': one alarm period ends the period just published in. */
-let metricsAheadMs = 0;
+/**
+ * Local CloudWatch's clock: real time until a publish, then held just past the end of the alarm period the publish fell
+ * in, so the alarm evaluates that period however long the test took (a real clock can cross a period's end between
+ * the publish and the poll, and the period it evaluates is then empty).
+ */
+let metricsAt: number | undefined;
+const PERIOD_MS = REALISED_PUBLISH_EVERY_SECONDS * 1000;
+const justAfterPeriodOf = (at: Date) => (Math.floor(at.getTime() / PERIOD_MS) + 1) * PERIOD_MS + 1000;
 
 beforeAll(async () => {
-  setup = await planeWithTinyModel("truth", { metricClock: () => Date.now() + metricsAheadMs });
+  setup = await planeWithTinyModel("truth", { metricClock: () => metricsAt ?? Date.now() });
   ({ plane } = setup);
   await deployCapturedEndpoint(setup, ENDPOINT);
   test = await openTestStore("sqlite");
@@ -236,9 +242,10 @@ describe("ground truth of a captured endpoint", { timeout: 600_000 }, () => {
       );
       return described.MetricAlarms?.[0]?.StateValue;
     };
-    await publishRealised(publisher, new Date(), alarmsPut);
+    const firstPublish = new Date();
+    await publishRealised(publisher, firstPublish, alarmsPut);
     expect(await alarmState()).toBe("INSUFFICIENT_DATA");
-    metricsAheadMs = REALISED_PUBLISH_EVERY_SECONDS * 1000;
+    metricsAt = justAfterPeriodOf(firstPublish);
     await expect.poll(alarmState, { timeout: 30_000, interval: 500 }).toBe("OK");
 
     // A shifted labelling, learnt later: the team's labels now agree with the endpoint far less often.
@@ -254,7 +261,9 @@ describe("ground truth of a captured endpoint", { timeout: 600_000 }, () => {
       correct: shiftedCount.coveredCorrect,
     });
     expect(after?.alarm.state).toBe("ALARM");
-    await publishRealised(publisher, new Date(), alarmsPut);
+    const secondPublish = new Date();
+    await publishRealised(publisher, secondPublish, alarmsPut);
+    metricsAt = justAfterPeriodOf(secondPublish);
     await expect.poll(alarmState, { timeout: 30_000, interval: 500 }).toBe("ALARM");
   });
 });
