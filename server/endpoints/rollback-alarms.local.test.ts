@@ -21,7 +21,9 @@ import { putStandardAlarms } from "./rollback-alarms.ts";
 let dataDir: string;
 let plane: ControlPlane;
 let cloudWatch: CloudWatchClient;
-let aheadMs = 0;
+/** The metric clock: real time until a minute is evaluated, then held just past the end of that minute. */
+let heldAt: number | undefined;
+const metricNow = () => heldAt ?? Date.now();
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "rollback-alarms-"));
@@ -30,7 +32,7 @@ beforeAll(async () => {
     dataDir,
     port: 0,
     waitForEndpoints: false,
-    metricClock: () => Date.now() + aheadMs,
+    metricClock: metricNow,
   });
   cloudWatch = consoleClientsFor(plane).cloudWatch;
 });
@@ -43,9 +45,9 @@ afterAll(async () => {
 
 const thresholds = { kind: "standard", latencyAverageMs: 100, max5xxPerMinute: 0, maxModelErrorsPerMinute: 0 } as const;
 
-/** The minute of the metrics just recorded is complete and evaluated. */
-async function statesAMinuteLater(names: string[]) {
-  aheadMs += 60_000;
+/** The minute of the metrics just recorded is complete and evaluated (held there, so no minute's end can slip between). */
+async function statesAMinuteLater(names: string[], recordedAt: number) {
+  heldAt = (Math.floor(recordedAt / 60_000) + 1) * 60_000 + 1000;
   plane.alarms.evaluateAll();
   const { MetricAlarms = [] } = await cloudWatch.send(new DescribeAlarmsCommand({ AlarmNames: names }));
   return Object.fromEntries(MetricAlarms.map((alarm) => [alarm.AlarmName, alarm.StateValue]));
@@ -62,7 +64,10 @@ describe("the console's rollback alarms on local CloudWatch", () => {
     // Recorded at real time, which the metric clock still is in this first test.
     const recorded = new MetricsStore(openLocalDatabase(dataDir));
     for (let i = 0; i < 3; i++) recorded.recordInvocation("dc-rt-guarded", "AllTraffic", 500, 250_000);
-    expect(await statesAMinuteLater(names)).toEqual(Object.fromEntries(names.map((name) => [name, "ALARM"])));
+    const recordedAt = Date.now();
+    expect(await statesAMinuteLater(names, recordedAt)).toEqual(
+      Object.fromEntries(names.map((name) => [name, "ALARM"])),
+    );
   });
 
   it("fire on an asynchronous endpoint's 5XX answers, slow answers and failed invocations", async () => {
@@ -75,10 +80,10 @@ describe("the console's rollback alarms on local CloudWatch", () => {
     const published = new MetricDatapoints(openLocalDatabase(dataDir));
     const variant = { EndpointName: "dc-async-guarded", VariantName: "AllTraffic" };
     // What the local queue publishes for a request its container answers 500 after 250 ms (at the metric clock's now).
-    const at = Date.now() + aheadMs;
+    const at = metricNow();
     published.put("AWS/SageMaker", "ModelLatency", variant, 250_000, "Microseconds", at);
     published.put("AWS/SageMaker", "Invocation5XXErrors", variant, 1, "Count", at);
     published.put("AWS/SageMaker", "InvocationFailures", variant, 1, "Count", at);
-    expect(await statesAMinuteLater(names)).toEqual(Object.fromEntries(names.map((name) => [name, "ALARM"])));
+    expect(await statesAMinuteLater(names, at)).toEqual(Object.fromEntries(names.map((name) => [name, "ALARM"])));
   });
 });
