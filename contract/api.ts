@@ -258,7 +258,8 @@ export const consoleApi = {
   deleteEndpoint: {
     method: "DELETE",
     path: "/api/endpoints/[name]",
-    summary: "Delete the endpoint, its config and its model (409 while it is changing).",
+    summary:
+      "Delete the endpoint, its config and its model, and forget its evaluation links, threshold and drift baselines (409 while it is changing).",
     response: deleteResultSchema,
     status: 200,
   },

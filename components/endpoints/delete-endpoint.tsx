@@ -9,7 +9,7 @@ import { Dialog } from "../ui/dialog.tsx";
 import { TextField } from "../ui/field.tsx";
 import { useDeleteEndpoint } from "./endpoint-queries.ts";
 
-/** Deleting removes the endpoint, its config and its model, so the name must be typed to confirm. */
+/** Deleting removes the endpoint, its config, its model and the console's settings for it: the name is typed to confirm. */
 export function DeleteEndpoint({ name, status }: { name: string; status: EndpointStatus }) {
   const [open, setOpen] = useState(false);
   const [typed, setTyped] = useState("");
@@ -39,7 +39,8 @@ export function DeleteEndpoint({ name, status }: { name: string; status: Endpoin
           }}
         >
           <p className="text-sm text-slate-800">
-            This deletes the endpoint, its endpoint configuration and its model. Running requests fail.
+            This deletes the endpoint, its endpoint configuration and its model, and the console forgets its evaluation
+            link, kept threshold and drift baselines. Its captured decisions and labels stay. Running requests fail.
           </p>
           <TextField
             label={`Type ${name} to confirm`}

@@ -152,6 +152,17 @@ export const scaleResultSchema = z.object({
 });
 export type ScaleResult = z.infer<typeof scaleResultSchema>;
 
+/**
+ * What the console forgot of a deleted endpoint: its evaluation links, its kept threshold and its drift baselines
+ * (its captured decisions and labels stay, as what happened under its name).
+ */
+export const forgottenSettingsSchema = z.object({
+  evaluationLinks: z.number().int(),
+  threshold: z.boolean(),
+  driftBaselines: z.number().int(),
+});
+export type ForgottenSettings = z.infer<typeof forgottenSettingsSchema>;
+
 /** What `DELETE /api/endpoints/[name]` removed: the config and model are null when they were already gone. */
 export const deletedResourcesSchema = z.object({
   endpoint: z.string(),
@@ -159,6 +170,7 @@ export const deletedResourcesSchema = z.object({
   model: z.string().nullable(),
   /** The CloudWatch alarms the console had created for the endpoint (rollback guards, scale-to-zero wake-up). */
   alarms: z.array(z.string()),
+  settings: forgottenSettingsSchema,
 });
 export type DeletedResources = z.infer<typeof deletedResourcesSchema>;
 export const deleteResultSchema = z.object({ deleted: deletedResourcesSchema });

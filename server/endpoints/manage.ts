@@ -73,7 +73,7 @@ async function deleteIfPresent(what: string, call: () => Promise<unknown>): Prom
 export async function deleteEndpoint(
   clients: { sageMaker: SageMakerClient } & ScalingClients,
   name: string,
-): Promise<DeletedResources> {
+): Promise<Omit<DeletedResources, "settings">> {
   const { sageMaker } = clients;
   const { endpoint, config } = await loadEndpointResources(sageMaker, name);
   refuseWhileTransitional(name, endpoint.EndpointStatus as EndpointStatus | undefined, "deleted");
@@ -97,7 +97,7 @@ export async function deleteEndpoint(
       sageMaker.send(new DeleteModelCommand({ ModelName: modelName })),
     ));
   return {
-    endpoint: name,
+    endpoint: endpoint.EndpointName ?? name,
     endpointConfig: deletedConfig ? configName : null,
     model: deletedModel ? modelName : null,
     alarms,

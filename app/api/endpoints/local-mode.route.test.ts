@@ -23,7 +23,9 @@ import type { EndpointDetail, EndpointList } from "@/contract/endpoints/endpoint
 import type { EndpointLogs } from "@/contract/endpoints/logs.ts";
 import type { ImageList } from "@/contract/images/images.ts";
 import { consoleClientsFor } from "@/server/aws/local-console-clients.ts";
+import { newestEvaluationLink, recordEvaluationLink } from "@/server/endpoints/evaluation-link.ts";
 import { putStandardAlarms } from "@/server/endpoints/rollback-alarms.ts";
+import { storedThreshold, storeThreshold } from "@/server/monitoring/endpoint-threshold.ts";
 import { closeConsoleStore } from "@/server/store/console-database.ts";
 
 // `server-only` throws outside a React Server Components bundle; Next.js, not vitest, enforces it.
@@ -186,6 +188,10 @@ describe("console routes on the local control plane", () => {
     const guards = { kind: "standard", latencyAverageMs: 100, max5xxPerMinute: 0, maxModelErrorsPerMinute: 0 } as const;
     const created = await putStandardAlarms(cloudWatch, "dc-missing-model", "AllTraffic", guards, "real-time");
     const neighbours = await putStandardAlarms(cloudWatch, "dc-missing-model-2", "AllTraffic", guards, "real-time");
+    // What the console keeps about the endpoint, which a new endpoint of the same name must not inherit.
+    const { store } = context.consoleContext();
+    await storeThreshold(store, "dc-missing-model", 0.6, "ops");
+    await recordEvaluationLink(store, "dc-missing-model", "run-kept", { why: "chosen", by: "ops" });
     const deleted = await endpoint.DELETE(
       send("/api/endpoints/dc-missing-model", {}, "DELETE"),
       named("dc-missing-model"),
@@ -196,8 +202,11 @@ describe("console routes on the local control plane", () => {
         endpointConfig: "dc-missing-model",
         model: "dc-missing-model",
         alarms: created,
+        settings: { evaluationLinks: 1, threshold: true, driftBaselines: 0 },
       },
     });
+    expect(await storedThreshold(store, "dc-missing-model")).toBeNull();
+    expect(await newestEvaluationLink(store, "dc-missing-model")).toBeNull();
     const gone = await endpoint.GET(get("/api/endpoints/dc-missing-model"), named("dc-missing-model"));
     expect(gone.status).toBe(404);
     const left = await cloudWatch.send(new DescribeAlarmsCommand({ AlarmNamePrefix: "dc-missing-model" }));

@@ -3,6 +3,7 @@ import { requireRole } from "@/server/auth/principal.ts";
 import { audited } from "@/server/aws/audited.ts";
 import { consoleContext } from "@/server/context.ts";
 import { describeEndpoint } from "@/server/endpoints/describe.ts";
+import { forgetEndpointSettings } from "@/server/endpoints/forget-settings.ts";
 import { deleteEndpoint, updateInstanceCount } from "@/server/endpoints/manage.ts";
 import { endpointNameParam } from "@/server/endpoints/route-params.ts";
 import { readJson, reply, route } from "@/server/http/route.ts";
@@ -31,13 +32,15 @@ export const PATCH = route(async (request, { params }: Context) => {
   return reply(consoleApi.scaleEndpoint, result);
 });
 
-/** Deletes the endpoint, its config and its model; 409 while Creating/Updating. */
+/** Deletes the endpoint, its config and its model, then forgets its settings; 409 while Creating/Updating. */
 export const DELETE = route(async (request, { params }: Context) => {
   const principal = await requireRole(request, "operator");
   const name = await endpointNameParam(params);
   const { aws, store } = consoleContext();
-  const deleted = await audited(store, { actor: principal.name, action: "endpoint.delete", target: name }, () =>
-    deleteEndpoint(aws, name),
-  );
+  const entry = { actor: principal.name, action: "endpoint.delete", target: name };
+  const deleted = await audited(store, { ...entry, outcome: ({ settings }) => ({ settings }) }, async () => {
+    const resources = await deleteEndpoint(aws, name);
+    return { ...resources, settings: await forgetEndpointSettings(store, resources.endpoint) };
+  });
   return reply(consoleApi.deleteEndpoint, { deleted });
 });
