@@ -28,7 +28,9 @@ import { sharedVerdict } from "./shared-verdict.ts";
  * `--quick` (under 10 minutes on 2 cores at 1 thread) keeps every shared cell with 3 repeats (a median of 2 is
  * their mean, which one load spike on a shared machine decides), one single decision length (190) and 4 correctness
  * decisions; flags given beside it win. The verdict line holds the shared
- * cells to the CPU target (1.00), or with `--gpu` to the GPU target (0.5): the adapter then runs on CUDA and
+ * cells to the CPU target (1.00), or with `--gpu` to the GPU target (0.5), and the warm decision after each to
+ * parity (1.00) on both; the table also prints each repeat's own ratio, whose spread is the cell's noise. With
+ * `--gpu` the adapter runs on CUDA and
  * llama-server with every layer offloaded, which needs a CUDA build of it named by `--llama-server` (the one built
  * here is CPU only).
  * Correctness: for `--checks` decisions on identical token ids, llama-server's probabilities of the answer letters
@@ -72,6 +74,8 @@ type Row = {
   tokens: number;
   adapter_samples: number[];
   llama_server_samples: number[];
+  /** Each repeat's adapter / llama-server, measured back to back: their spread is the cell's noise. */
+  paired_ratios: number[];
 };
 
 const median = (values: readonly number[]) => {
@@ -146,11 +150,11 @@ async function main() {
       verdict,
     };
     console.log(`\nadapter / llama-server, ${path.basename(modelPath)}, ${threads} thread(s), ${repeats} repeats\n`);
-    console.log("| cell | adapter ms | llama-server ms | adapter / llama-server | n | tokens |");
-    console.log("| --- | ---: | ---: | ---: | ---: | ---: |");
+    console.log("| cell | adapter ms | llama-server ms | adapter / llama-server | each repeat's ratio | n | tokens |");
+    console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
     for (const row of result.rows) {
       console.log(
-        `| ${row.cell} | ${Math.round(row.adapter_ms)} | ${Math.round(row.llama_server_ms)} | ${row.ratio} | ${row.n} | ${row.tokens} |`,
+        `| ${row.cell} | ${Math.round(row.adapter_ms)} | ${Math.round(row.llama_server_ms)} | ${row.ratio} | ${row.paired_ratios.join(", ")} | ${row.n} | ${row.tokens} |`,
       );
     }
     console.log(`\n${verdict.line}`);
@@ -211,6 +215,7 @@ async function compare(engine: Engine, url: string, server: LlamaServer) {
       tokens: Math.round(median(tokens)),
       adapter_samples: adapterMs.map((ms) => Math.round(ms)),
       llama_server_samples: serverMs.map((ms) => Math.round(ms)),
+      paired_ratios: adapterMs.map((ms, index) => round(ms / serverMs[index]!)),
     });
     loads.push(round(os.loadavg()[0]!, 1));
   };
