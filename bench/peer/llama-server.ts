@@ -23,12 +23,14 @@ export type Completion = {
   ms: number;
   /** Prompt tokens llama-server evaluated (the rest came from its prompt cache). */
   evaluated: number;
+  /** llama-server's own time for the prompt's forward passes and the token it generated (`timings`). */
+  passesMs: number;
   /** Probabilities over the `only` tokens at the position after the prompt, when asked for. */
   probabilities: Map<number, number>;
 };
 
 type CompletionBody = {
-  timings?: { prompt_n?: number };
+  timings?: { prompt_n?: number; prompt_ms?: number; predicted_ms?: number };
   completion_probabilities?: Array<{ top_probs?: Array<{ id: number; prob: number }> }>;
 };
 
@@ -125,6 +127,7 @@ export async function startLlamaServer(
       return {
         ms,
         evaluated: body.timings?.prompt_n ?? Number.NaN,
+        passesMs: (body.timings?.prompt_ms ?? Number.NaN) + (body.timings?.predicted_ms ?? 0),
         probabilities: new Map(top.map((entry) => [entry.id, entry.prob])),
       };
     },

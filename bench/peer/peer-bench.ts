@@ -29,7 +29,9 @@ import { sharedVerdict } from "./shared-verdict.ts";
  * their mean, which one load spike on a shared machine decides), one single decision length (190) and 4 correctness
  * decisions; flags given beside it win. The verdict line holds the shared
  * cells to the CPU target (1.00), or with `--gpu` to the GPU target (0.5), and the warm decision after each to
- * parity (1.00) on both; the table also prints each repeat's own ratio, whose spread is the cell's noise. With
+ * parity (1.00) on both; the table also prints each repeat's own ratio, whose spread is the cell's noise, and splits
+ * each side's time into its forward passes (the adapter's `timing`, llama-server's `timings`) and the rest around
+ * them, beside the tokens each evaluated: a gap in the passes is the engine's, one around them the server's. With
  * `--gpu` the adapter runs on CUDA and
  * llama-server with every layer offloaded, which needs a CUDA build of it named by `--llama-server` (the one built
  * here is CPU only).
@@ -76,7 +78,24 @@ type Row = {
   llama_server_samples: number[];
   /** Each repeat's adapter / llama-server, measured back to back: their spread is the cell's noise. */
   paired_ratios: number[];
+  /** Medians of each side's own time in its forward passes (the adapter's timing, llama-server's `timings`). */
+  adapter_passes_ms: number;
+  llama_server_passes_ms: number;
+  /** Medians of the time around those passes: HTTP, JSON, prompt building, scheduling. */
+  adapter_around_ms: number;
+  llama_server_around_ms: number;
+  /** Medians of the tokens each side put through forward passes (the rest each kept from before). */
+  adapter_evaluated: number;
+  llama_server_evaluated: number;
 };
+
+/** One request's (or one sequence of requests') wall time, the part of it in forward passes, and tokens evaluated. */
+type Sample = { ms: number; passesMs: number; evaluated: number };
+const summed = (samples: readonly Sample[]): Sample => ({
+  ms: samples.reduce((sum, sample) => sum + sample.ms, 0),
+  passesMs: samples.reduce((sum, sample) => sum + sample.passesMs, 0),
+  evaluated: samples.reduce((sum, sample) => sum + sample.evaluated, 0),
+});
 
 const median = (values: readonly number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -150,11 +169,13 @@ async function main() {
       verdict,
     };
     console.log(`\nadapter / llama-server, ${path.basename(modelPath)}, ${threads} thread(s), ${repeats} repeats\n`);
-    console.log("| cell | adapter ms | llama-server ms | adapter / llama-server | each repeat's ratio | n | tokens |");
-    console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+    console.log(
+      "| cell | adapter ms | llama-server ms | adapter / llama-server | each repeat's ratio | in forward passes (a / s) | around them (a / s) | tokens evaluated (a / s) | n | tokens |",
+    );
+    console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     for (const row of result.rows) {
       console.log(
-        `| ${row.cell} | ${Math.round(row.adapter_ms)} | ${Math.round(row.llama_server_ms)} | ${row.ratio} | ${row.paired_ratios.join(", ")} | ${row.n} | ${row.tokens} |`,
+        `| ${row.cell} | ${Math.round(row.adapter_ms)} | ${Math.round(row.llama_server_ms)} | ${row.ratio} | ${row.paired_ratios.join(", ")} | ${Math.round(row.adapter_passes_ms)} / ${Math.round(row.llama_server_passes_ms)} | ${row.adapter_around_ms} / ${row.llama_server_around_ms} | ${row.adapter_evaluated} / ${row.llama_server_evaluated} | ${row.n} | ${row.tokens} |`,
       );
     }
     console.log(`\n${verdict.line}`);
@@ -186,9 +207,23 @@ async function compare(engine: Engine, url: string, server: LlamaServer) {
       headers: { "content-type": "application/json" },
       body: JSON.stringify(body),
     });
-    const parsed = (await response.json()) as { result?: { probabilities: number[] }; error?: string };
+    const parsed = (await response.json()) as {
+      result?: { probabilities: number[] };
+      timing?: { prefill_seconds: number; suffix_forward_seconds: number; evaluated_tokens: number };
+      error?: string;
+    };
     if (response.status !== 200) throw new Error(`adapter: ${response.status} ${JSON.stringify(parsed)}`);
-    return { ms: performance.now() - started, body: parsed };
+    const timing = parsed.timing;
+    const sample: Sample = {
+      ms: performance.now() - started,
+      passesMs: timing ? (timing.prefill_seconds + timing.suffix_forward_seconds) * 1000 : Number.NaN,
+      evaluated: timing?.evaluated_tokens ?? Number.NaN,
+    };
+    return { ...sample, body: parsed };
+  };
+  const serverSample = async (tokens: readonly number[], cachePrompt: boolean): Promise<Sample> => {
+    const { ms, passesMs, evaluated } = await server.complete(tokens, { cachePrompt });
+    return { ms, passesMs, evaluated };
   };
   const tokensOf = (decision: Decision) => engine.prompts.build(decision).tokens;
   // Every row's state with its own question, by prompt length: the pool states are drawn from.
@@ -204,8 +239,11 @@ async function compare(engine: Engine, url: string, server: LlamaServer) {
   };
   const decision = (state: unknown, pair: Pair, id: string): Decision => ({ id, state, ...pair }) as Decision;
   const table: Row[] = [];
-  const addRow = (cell: string, adapterMs: number[], serverMs: number[], tokens: number[]) => {
+  const addRow = (cell: string, adapter: Sample[], llamaServer: Sample[], tokens: number[]) => {
+    const adapterMs = adapter.map((sample) => sample.ms);
+    const serverMs = llamaServer.map((sample) => sample.ms);
     const [a, s] = [median(adapterMs), median(serverMs)];
+    const medianOf = (samples: Sample[], value: (sample: Sample) => number) => round(median(samples.map(value)), 1);
     table.push({
       cell,
       adapter_ms: round(a, 1),
@@ -216,6 +254,12 @@ async function compare(engine: Engine, url: string, server: LlamaServer) {
       adapter_samples: adapterMs.map((ms) => Math.round(ms)),
       llama_server_samples: serverMs.map((ms) => Math.round(ms)),
       paired_ratios: adapterMs.map((ms, index) => round(ms / serverMs[index]!)),
+      adapter_passes_ms: medianOf(adapter, (sample) => sample.passesMs),
+      llama_server_passes_ms: medianOf(llamaServer, (sample) => sample.passesMs),
+      adapter_around_ms: medianOf(adapter, (sample) => sample.ms - sample.passesMs),
+      llama_server_around_ms: medianOf(llamaServer, (sample) => sample.ms - sample.passesMs),
+      adapter_evaluated: medianOf(adapter, (sample) => sample.evaluated),
+      llama_server_evaluated: medianOf(llamaServer, (sample) => sample.evaluated),
     });
     loads.push(round(os.loadavg()[0]!, 1));
   };
@@ -223,17 +267,17 @@ async function compare(engine: Engine, url: string, server: LlamaServer) {
   const progress = new Progress("bench:peer cells", total);
 
   for (const target of lengths) {
-    const times = { adapter: [] as number[], cold: [] as number[], cached: [] as number[], tokens: [] as number[] };
+    const times = { adapter: [] as Sample[], cold: [] as Sample[], cached: [] as Sample[], tokens: [] as number[] };
     for (let repeat = 0; repeat < repeats; repeat++) {
       const { row, length } = nearest(target);
       const one = decision(row.state, row, `single-${row.id}`);
       const tokens = tokensOf(one);
-      const ours = async () => times.adapter.push((await invoke({ decision: one })).ms);
+      const ours = async () => times.adapter.push(await invoke({ decision: one }));
       // The cached request first: an uncached one also leaves its prompt in the slot, which the cached request
       // would then find whole. The adapter goes first or last in turn.
       const theirs = async () => {
-        times.cached.push((await server.complete(tokens, { cachePrompt: true })).ms);
-        times.cold.push((await server.complete(tokens, { cachePrompt: false })).ms);
+        times.cached.push(await serverSample(tokens, true));
+        times.cold.push(await serverSample(tokens, false));
       };
       for (const side of repeat % 2 === 0 ? [ours, theirs] : [theirs, ours]) await side();
       times.tokens.push(length);
@@ -256,12 +300,12 @@ async function compare(engine: Engine, url: string, server: LlamaServer) {
   for (const target of states) {
     for (const count of batches) {
       const times = {
-        shared: [] as number[],
-        sequential: [] as number[],
-        warmA: [] as number[],
-        warmS: [] as number[],
+        shared: [] as Sample[],
+        sequential: [] as Sample[],
+        warmA: [] as Sample[],
+        warmS: [] as Sample[],
       };
-      const repeatTimes = { adapter: [] as number[], server: [] as number[] };
+      const repeatTimes = { adapter: [] as Sample[], server: [] as Sample[] };
       const tokens: number[] = [];
       for (let repeat = 0; repeat < repeats; repeat++) {
         const { row, length } = nearest(target);
@@ -270,23 +314,23 @@ async function compare(engine: Engine, url: string, server: LlamaServer) {
         const warm = decision(row.state, chosen[count]!, "warm");
         const adapterFirst = repeat % 2 === 0;
         const sides = [
-          async () => times.shared.push((await invoke({ decisions })).ms),
+          async () => times.shared.push(await invoke({ decisions })),
           async () => {
-            let sum = 0;
-            for (const item of decisions) sum += (await server.complete(tokensOf(item), { cachePrompt: true })).ms;
-            times.sequential.push(sum);
+            const each: Sample[] = [];
+            for (const item of decisions) each.push(await serverSample(tokensOf(item), true));
+            times.sequential.push(summed(each));
           },
         ];
         for (const side of adapterFirst ? sides : [...sides].reverse()) await side();
         const warmTokens = tokensOf(warm);
         const warmSides = [
-          async () => times.warmA.push((await invoke({ decision: warm })).ms),
-          async () => times.warmS.push((await server.complete(warmTokens, { cachePrompt: true })).ms),
+          async () => times.warmA.push(await invoke({ decision: warm })),
+          async () => times.warmS.push(await serverSample(warmTokens, true)),
         ];
         for (const side of adapterFirst ? warmSides : [...warmSides].reverse()) await side();
         const repeatSides = [
-          async () => repeatTimes.adapter.push((await invoke({ decision: warm })).ms),
-          async () => repeatTimes.server.push((await server.complete(warmTokens, { cachePrompt: true })).ms),
+          async () => repeatTimes.adapter.push(await invoke({ decision: warm })),
+          async () => repeatTimes.server.push(await serverSample(warmTokens, true)),
         ];
         for (const side of adapterFirst ? repeatSides : [...repeatSides].reverse()) await side();
         tokens.push(length);
