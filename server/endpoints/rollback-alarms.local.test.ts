@@ -4,6 +4,7 @@ import path from "node:path";
 import { type CloudWatchClient, DescribeAlarmsCommand } from "@aws-sdk/client-cloudwatch";
 import { type ControlPlane, startControlPlane } from "@decision-console/local-aws";
 import {
+  MetricClock,
   MetricDatapoints,
   MetricsStore,
   openLocalDatabase,
@@ -21,9 +22,8 @@ import { putStandardAlarms } from "./rollback-alarms.ts";
 let dataDir: string;
 let plane: ControlPlane;
 let cloudWatch: CloudWatchClient;
-/** The metric clock: real time until a minute is evaluated, then held just past the end of that minute. */
-let heldAt: number | undefined;
-const metricNow = () => heldAt ?? Date.now();
+/** Real time until a minute is evaluated, then held just past the end of that minute. */
+const clock = new MetricClock();
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "rollback-alarms-"));
@@ -32,7 +32,7 @@ beforeAll(async () => {
     dataDir,
     port: 0,
     waitForEndpoints: false,
-    metricClock: metricNow,
+    metricClock: clock.now,
   });
   cloudWatch = consoleClientsFor(plane).cloudWatch;
 });
@@ -47,7 +47,7 @@ const thresholds = { kind: "standard", latencyAverageMs: 100, max5xxPerMinute: 0
 
 /** The minute of the metrics just recorded is complete and evaluated (held there, so no minute's end can slip between). */
 async function statesAMinuteLater(names: string[], recordedAt: number) {
-  heldAt = (Math.floor(recordedAt / 60_000) + 1) * 60_000 + 1000;
+  clock.holdPastPeriodOf(recordedAt, 60);
   plane.alarms.evaluateAll();
   const { MetricAlarms = [] } = await cloudWatch.send(new DescribeAlarmsCommand({ AlarmNames: names }));
   return Object.fromEntries(MetricAlarms.map((alarm) => [alarm.AlarmName, alarm.StateValue]));
@@ -80,7 +80,7 @@ describe("the console's rollback alarms on local CloudWatch", () => {
     const published = new MetricDatapoints(openLocalDatabase(dataDir));
     const variant = { EndpointName: "dc-async-guarded", VariantName: "AllTraffic" };
     // What the local queue publishes for a request its container answers 500 after 250 ms (at the metric clock's now).
-    const at = metricNow();
+    const at = clock.now();
     published.put("AWS/SageMaker", "ModelLatency", variant, 250_000, "Microseconds", at);
     published.put("AWS/SageMaker", "Invocation5XXErrors", variant, 1, "Count", at);
     published.put("AWS/SageMaker", "InvocationFailures", variant, 1, "Count", at);

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { DescribeAlarmsCommand } from "@aws-sdk/client-cloudwatch";
 import type { ControlPlane } from "@decision-console/local-aws";
+import { MetricClock } from "@decision-console/local-aws/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { realisedQuerySchema } from "../../contract/endpoints/realised-quality.ts";
 import { accuracyInterval } from "../../contract/evaluate/threshold.ts";
@@ -37,17 +38,11 @@ const DECISIONS = 2000;
 const QUESTION = "How urgent is this ticket?";
 const OPTIONS = ["p1", "p2", "p3"];
 const KIND = decisionKind(QUESTION, OPTIONS);
-/**
- * Local CloudWatch's clock: real time until a publish, then held just past the end of the alarm period the publish fell
- * in, so the alarm evaluates that period however long the test took (a real clock can cross a period's end between
- * the publish and the poll, and the period it evaluates is then empty).
- */
-let metricsAt: number | undefined;
-const PERIOD_MS = REALISED_PUBLISH_EVERY_SECONDS * 1000;
-const justAfterPeriodOf = (at: Date) => (Math.floor(at.getTime() / PERIOD_MS) + 1) * PERIOD_MS + 1000;
+/** Local CloudWatch's clock: real time until a publish, then held just past the end of the alarm period it fell in. */
+const metricClock = new MetricClock();
 
 beforeAll(async () => {
-  setup = await planeWithTinyModel("truth", { metricClock: () => metricsAt ?? Date.now() });
+  setup = await planeWithTinyModel("truth", { metricClock: metricClock.now });
   ({ plane } = setup);
   await deployCapturedEndpoint(setup, ENDPOINT);
   test = await openTestStore("sqlite");
@@ -245,7 +240,7 @@ describe("ground truth of a captured endpoint", { timeout: 600_000 }, () => {
     const firstPublish = new Date();
     await publishRealised(publisher, firstPublish, alarmsPut);
     expect(await alarmState()).toBe("INSUFFICIENT_DATA");
-    metricsAt = justAfterPeriodOf(firstPublish);
+    metricClock.holdPastPeriodOf(firstPublish.getTime(), REALISED_PUBLISH_EVERY_SECONDS);
     await expect.poll(alarmState, { timeout: 30_000, interval: 500 }).toBe("OK");
 
     // A shifted labelling, learnt later: the team's labels now agree with the endpoint far less often.
@@ -263,7 +258,7 @@ describe("ground truth of a captured endpoint", { timeout: 600_000 }, () => {
     expect(after?.alarm.state).toBe("ALARM");
     const secondPublish = new Date();
     await publishRealised(publisher, secondPublish, alarmsPut);
-    metricsAt = justAfterPeriodOf(secondPublish);
+    metricClock.holdPastPeriodOf(secondPublish.getTime(), REALISED_PUBLISH_EVERY_SECONDS);
     await expect.poll(alarmState, { timeout: 30_000, interval: 500 }).toBe("ALARM");
   });
 });

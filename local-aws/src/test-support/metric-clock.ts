@@ -3,12 +3,24 @@ import type { ControlPlane } from "../control-plane.ts";
 
 /**
  * A test-only metric clock: real time plus an offset a test moves ahead, so the minutes of alarm periods behind
- * scaling pass in seconds. Requests, adapter starts and the queue keep real time.
+ * scaling pass in seconds; or held still past the period a test's metrics fell in. Requests, adapter starts and the
+ * queue keep real time.
  */
 export class MetricClock {
   private aheadMs = 0;
+  private heldAt: number | null = null;
 
-  readonly now = (): number => Date.now() + this.aheadMs;
+  readonly now = (): number => this.heldAt ?? Date.now() + this.aheadMs;
+
+  /**
+   * Holds the clock 1 s past the end of the `periodSeconds` period (aligned to the epoch, as alarm periods are) that
+   * `at` falls in, so an alarm evaluates that period however long the test takes to look: a clock moved ahead of
+   * real time can cross a period's end between the metrics and the look, and the period evaluated is then empty.
+   */
+  holdPastPeriodOf(at: number, periodSeconds: number): void {
+    const period = periodSeconds * 1000;
+    this.heldAt = (Math.floor(at / period) + 1) * period + 1000;
+  }
 
   /**
    * One backlog-publishing step on: the backlog metrics published and the alarms evaluated, as the local services
@@ -30,5 +42,6 @@ export class MetricClock {
   /** Back to real time. */
   reset(): void {
     this.aheadMs = 0;
+    this.heldAt = null;
   }
 }
