@@ -221,10 +221,8 @@ async function compare(engine: Engine, url: string, server: LlamaServer) {
     };
     return { ...sample, body: parsed };
   };
-  const serverSample = async (tokens: readonly number[], cachePrompt: boolean): Promise<Sample> => {
-    const { ms, passesMs, evaluated } = await server.complete(tokens, { cachePrompt });
-    return { ms, passesMs, evaluated };
-  };
+  const serverSample = (tokens: readonly number[], cachePrompt: boolean): Promise<Sample> =>
+    server.complete(tokens, { cachePrompt });
   const tokensOf = (decision: Decision) => engine.prompts.build(decision).tokens;
   // Every row's state with its own question, by prompt length: the pool states are drawn from.
   const byLength = rows
